@@ -1,0 +1,440 @@
+"""The game protocol shared by every game, and the helpers every rules package needs.
+
+Pure and deterministic: standard library only. No I/O, no Discord, no asyncio, no clock.
+
+A game is a :class:`GameRules` object. Its state is the game's own (usually a dataclass);
+moves are plain JSON-able dicts with a ``"kind"`` key, so they can travel through the move log,
+Discord custom_ids and the terminal unchanged.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Generic, TypeVar
+
+Move = dict[str, Any]
+"""A move: JSON-able, with a ``"kind"`` key naming it (``{"kind": "take", "slot": "N2"}``)."""
+
+JSON = Any
+
+SYSTEM_SEAT = -1
+"""The seat the service uses for moves nobody chose: timers running out, automatic steps."""
+
+Cell = tuple[int, int]
+"""A grid cell as (row, column), both zero-based."""
+
+
+# ---------------------------------------------------------------------------------------------
+# Errors: every refusal carries a message id and parameters, translated by the message catalogue
+# (bot/locales/<locale>/*.json). ``str(error)`` gives the English sentence when a catalogue is
+# installed (the service installs it at import), else the id and parameters.
+# ---------------------------------------------------------------------------------------------
+
+_translator: Callable[[str, Mapping[str, Any]], str] | None = None
+
+
+def install_translator(func: Callable[[str, Mapping[str, Any]], str] | None) -> None:
+    """Let errors render their English sentence with ``str()`` (used by logs and the terminal)."""
+    global _translator
+    _translator = func
+
+
+class GameError(Exception):
+    """A refusal a player can read. ``key`` is a catalogue message id, ``params`` fill it in."""
+
+    default_key: ClassVar[str] = "error.illegal"
+
+    def __init__(self, key: str | None = None, /, **params: Any) -> None:
+        self.key = key or self.default_key
+        self.params = params
+        super().__init__(self.key)
+
+    def __str__(self) -> str:
+        if _translator is not None:
+            return _translator(self.key, self.params)
+        if self.params:
+            inner = ", ".join(f"{k}={v!r}" for k, v in sorted(self.params.items()))
+            return f"{self.key}({inner})"
+        return self.key
+
+
+class IllegalMove(GameError):
+    """The move breaks a rule; nothing changed."""
+
+    default_key = "error.illegal"
+
+
+class NotYourTurn(IllegalMove):
+    """Someone acted who is not awaited."""
+
+    default_key = "error.not_your_turn"
+
+
+class GameOver(IllegalMove):
+    """The game has ended; no more moves."""
+
+    default_key = "error.game_over"
+
+
+# ---------------------------------------------------------------------------------------------
+# Deterministic randomness
+# ---------------------------------------------------------------------------------------------
+
+
+def derive_seed(seed: int, *labels: Hashable) -> int:
+    """A 64-bit seed derived from ``seed`` and labels, stable across processes and Python versions."""
+    text = repr((int(seed), *labels)).encode()
+    return int.from_bytes(hashlib.sha256(text).digest()[:8], "big")
+
+
+def rng(seed: int, *labels: Hashable) -> random.Random:
+    """A private random stream for one purpose (``rng(seed, "round", 2)``)."""
+    return random.Random(derive_seed(seed, *labels))
+
+
+def shuffled(items: Iterable[Any], seed: int, *labels: Hashable) -> list[Any]:
+    """A new list with the items in a seeded order."""
+    out = list(items)
+    rng(seed, *labels).shuffle(out)
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# Grid geometry
+# ---------------------------------------------------------------------------------------------
+
+ORTHOGONAL: tuple[Cell, ...] = ((-1, 0), (0, 1), (1, 0), (0, -1))
+"""Offsets north, east, south, west."""
+
+
+def in_grid(cell: Cell, rows: int, cols: int) -> bool:
+    """Whether a cell lies on a rows x cols grid."""
+    return 0 <= cell[0] < rows and 0 <= cell[1] < cols
+
+
+def neighbours(cell: Cell, rows: int, cols: int) -> list[Cell]:
+    """The orthogonal neighbours of a cell that lie on the grid (N, E, S, W order)."""
+    r, c = cell
+    return [(r + dr, c + dc) for dr, dc in ORTHOGONAL if in_grid((r + dr, c + dc), rows, cols)]
+
+
+def cells(rows: int, cols: int) -> Iterator[Cell]:
+    """Every cell of a grid in reading order."""
+    for r in range(rows):
+        for c in range(cols):
+            yield (r, c)
+
+
+def connected_groups(
+    members: Iterable[Cell],
+    linked: Callable[[Cell, Cell], bool] | None = None,
+) -> list[list[Cell]]:
+    """Split cells into groups connected orthogonally (and by ``linked`` when given).
+
+    Groups are sorted cells, listed by their first cell, so results are deterministic.
+    """
+    pool = set(members)
+    groups: list[list[Cell]] = []
+    for start in sorted(pool):
+        if start not in pool:
+            continue
+        pool.discard(start)
+        group = [start]
+        stack = [start]
+        while stack:
+            r, c = stack.pop()
+            for dr, dc in ORTHOGONAL:
+                nxt = (r + dr, c + dc)
+                if nxt in pool and (linked is None or linked((r, c), nxt)):
+                    pool.discard(nxt)
+                    group.append(nxt)
+                    stack.append(nxt)
+        groups.append(sorted(group))
+    return groups
+
+
+def reachable(start: Cell, members: Iterable[Cell], linked: Callable[[Cell, Cell], bool]) -> set[Cell]:
+    """Cells of ``members`` reachable from ``start`` through orthogonal steps that ``linked`` allows.
+
+    ``start`` is included when it is a member.
+    """
+    pool = set(members)
+    if start not in pool:
+        return set()
+    seen = {start}
+    stack = [start]
+    while stack:
+        r, c = stack.pop()
+        for dr, dc in ORTHOGONAL:
+            nxt = (r + dr, c + dc)
+            if nxt in pool and nxt not in seen and linked((r, c), nxt):
+                seen.add(nxt)
+                stack.append(nxt)
+    return seen
+
+
+def runs(members: Iterable[Cell], min_length: int = 1) -> list[list[Cell]]:
+    """Maximal horizontal and vertical runs of consecutive member cells.
+
+    Rows first (left to right), then columns (top to bottom); each run at least ``min_length``.
+    A lone cell is a run of length 1 in both directions; with ``min_length=1`` it is listed once
+    per direction.
+    """
+    pool = set(members)
+    out: list[list[Cell]] = []
+    for horizontal in (True, False):
+        for cell in sorted(pool, key=(lambda x: x) if horizontal else (lambda x: (x[1], x[0]))):
+            step = (0, 1) if horizontal else (1, 0)
+            prev = (cell[0] - step[0], cell[1] - step[1])
+            if prev in pool:
+                continue
+            run = [cell]
+            nxt = (cell[0] + step[0], cell[1] + step[1])
+            while nxt in pool:
+                run.append(nxt)
+                nxt = (nxt[0] + step[0], nxt[1] + step[1])
+            if len(run) >= min_length:
+                out.append(run)
+    return out
+
+
+def cell_name(cell: Cell) -> str:
+    """A cell as players name it: row letter and column number, ``(0, 2)`` -> ``"A3"``."""
+    return f"{chr(ord('A') + cell[0])}{cell[1] + 1}"
+
+
+def parse_cell(name: str, rows: int, cols: int) -> Cell:
+    """The inverse of :func:`cell_name`; raises IllegalMove for a cell off the grid."""
+    text = name.strip().upper()
+    try:
+        cell = (ord(text[0]) - ord("A"), int(text[1:]) - 1)
+    except (IndexError, ValueError):
+        raise IllegalMove("error.bad_cell", cell=name) from None
+    if not in_grid(cell, rows, cols):
+        raise IllegalMove("error.bad_cell", cell=name)
+    return cell
+
+
+# ---------------------------------------------------------------------------------------------
+# Results and ranking
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SeatResult:
+    """One seat's final result.
+
+    ``breakdown`` maps a category id to points (the categories sum to ``total``); ``tiebreak`` is
+    the tuple compared after ``total`` (higher is better); ``rank`` starts at 1 and is shared by
+    seats that stay tied after every tie-break.
+    """
+
+    seat: int
+    total: int
+    breakdown: dict[str, int]
+    rank: int
+    tiebreak: tuple[int, ...] = ()
+    details: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "seat": self.seat,
+            "total": self.total,
+            "breakdown": dict(self.breakdown),
+            "rank": self.rank,
+            "tiebreak": list(self.tiebreak),
+            "details": self.details,
+        }
+
+
+@dataclass(frozen=True)
+class Result:
+    """The end of a game: one SeatResult per seat, in seat order.
+
+    ``decided_by`` names what separated the winner from the runner-up: ``"score"``, a tie-break id
+    (``"tiebreak.resources"``…), or ``"shared"`` when the first place is shared.
+    """
+
+    seats: tuple[SeatResult, ...]
+    decided_by: str = "score"
+    details: dict[str, Any] = field(default_factory=dict)
+
+    def winners(self) -> list[int]:
+        return [s.seat for s in self.seats if s.rank == 1]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "seats": [s.to_json() for s in self.seats],
+            "decided_by": self.decided_by,
+            "details": self.details,
+        }
+
+
+def competition_ranks(keys: Sequence[Sequence[int]]) -> list[int]:
+    """Standard competition ranks ("1224") for comparable keys, higher key is better."""
+    order = sorted(range(len(keys)), key=lambda i: tuple(keys[i]), reverse=True)
+    ranks = [0] * len(keys)
+    for pos, i in enumerate(order):
+        if pos and tuple(keys[order[pos - 1]]) == tuple(keys[i]):
+            ranks[i] = ranks[order[pos - 1]]
+        else:
+            ranks[i] = pos + 1
+    return ranks
+
+
+def deciding_factor(keys: Sequence[Sequence[int]], names: Sequence[str]) -> str:
+    """Which component of the keys separated first place from second.
+
+    ``names[0]`` names the total (usually ``"score"``), ``names[i]`` the i-th tie-break. Returns
+    ``"shared"`` when the best two keys are equal, ``names[0]`` with a single seat.
+    """
+    if len(keys) < 2:
+        return names[0]
+    best = sorted((tuple(k) for k in keys), reverse=True)
+    a, b = best[0], best[1]
+    for i, (x, y) in enumerate(zip(a, b, strict=False)):
+        if x != y:
+            return names[i] if i < len(names) else names[-1]
+    return "shared"
+
+
+def build_result(
+    totals: Sequence[int],
+    breakdowns: Sequence[dict[str, int]],
+    tiebreaks: Sequence[Sequence[int]] | None = None,
+    names: Sequence[str] = ("score",),
+    details: Sequence[dict[str, Any]] | None = None,
+) -> Result:
+    """Rank seats by total then tie-breaks and wrap them in a :class:`Result`."""
+    n = len(totals)
+    tbs = [tuple(t) for t in tiebreaks] if tiebreaks is not None else [()] * n
+    keys = [(totals[i], *tbs[i]) for i in range(n)]
+    ranks = competition_ranks(keys)
+    seats = tuple(
+        SeatResult(
+            seat=i,
+            total=totals[i],
+            breakdown=dict(breakdowns[i]),
+            rank=ranks[i],
+            tiebreak=tbs[i],
+            details=dict(details[i]) if details else {},
+        )
+        for i in range(n)
+    )
+    return Result(seats=seats, decided_by=deciding_factor(keys, names))
+
+
+# ---------------------------------------------------------------------------------------------
+# The protocol
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """One option a host chooses when creating a game (shown as a slash-command choice)."""
+
+    name: str
+    choices: tuple[str, ...]
+    default: str
+    help_key: str = ""
+
+
+S = TypeVar("S")
+
+
+class GameRules(Generic[S]):
+    """What every game implements. Subclass it in ``bot/rules/<game>/rules.py`` as ``RULES``.
+
+    All methods are pure: they never mutate their arguments and never read the clock.
+    """
+
+    kind: ClassVar[str] = ""
+    """Short id used in commands, the store and the registry (``"quadropolis"``)."""
+    title_key: ClassVar[str] = ""
+    option_specs: ClassVar[tuple[OptionSpec, ...]] = ()
+    ai_levels: ClassVar[tuple[str, ...]] = ()
+
+    # -- lobby -------------------------------------------------------------------------------
+    def seat_range(self, options: Mapping[str, Any]) -> tuple[int, int]:
+        """(minimum, maximum) number of seats for these options."""
+        raise NotImplementedError
+
+    def normalise_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
+        """Fill defaults and check every option; raises IllegalMove with a sentence if bad."""
+        out: dict[str, Any] = {}
+        for spec in self.option_specs:
+            value = str(options.get(spec.name, spec.default))
+            if value not in spec.choices:
+                raise IllegalMove("error.bad_option", option=spec.name, value=value,
+                                  choices=", ".join(spec.choices))
+            out[spec.name] = value
+        unknown = set(options) - {s.name for s in self.option_specs}
+        if unknown:
+            raise IllegalMove("error.unknown_option", option=sorted(unknown)[0])
+        return out
+
+    # -- play --------------------------------------------------------------------------------
+    def setup(self, options: Mapping[str, Any], seat_count: int, seed: int) -> S:
+        raise NotImplementedError
+
+    def awaiting(self, state: S) -> frozenset[int]:
+        """Seats that must act now (empty when the game is over)."""
+        raise NotImplementedError
+
+    def legal_moves(self, state: S, seat: int) -> list[Move]:
+        """Every legal move of ``seat`` now (empty when it is not awaited)."""
+        raise NotImplementedError
+
+    def apply(self, state: S, seat: int, move: Move) -> S:
+        """The state after the move, or IllegalMove. Never mutates ``state``."""
+        raise NotImplementedError
+
+    def is_over(self, state: S) -> bool:
+        raise NotImplementedError
+
+    def result(self, state: S) -> Result:
+        """Final (or, before the end, provisional) scores with breakdown and ranks."""
+        raise NotImplementedError
+
+    def view(self, state: S, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` may see (``None``: a spectator). JSON-able; never another's secret."""
+        raise NotImplementedError
+
+    # -- serialisation -----------------------------------------------------------------------
+    def to_json(self, state: S) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def from_json(self, data: Mapping[str, Any]) -> S:
+        raise NotImplementedError
+
+    # -- helpers for front-ends ------------------------------------------------------------
+    def describe(self, before: S, seat: int, move: Move, after: S) -> tuple[str, dict[str, Any]]:
+        """A public one-line summary of a move as (message id, params). Never reveals a secret."""
+        return ("move.generic", {"kind": move.get("kind", "?")})
+
+    def undoable(self, before: S, seat: int, move: Move, after: S) -> bool:
+        """Whether taking this move back reveals nothing (no tile drawn, no hand passed)."""
+        return False
+
+    def ai_move(self, state: S, seat: int, level: str, seed: int) -> Move:
+        """A legal move chosen by the AI of ``level`` for ``seat``; deterministic in ``seed``."""
+        raise NotImplementedError
+
+    def system_move(self, state: S, now_ms: int) -> Move | None:
+        """A move the service must apply as SYSTEM_SEAT at time ``now_ms`` (a timer ran out).
+
+        Games with no timers return None. Moves applied by the service carry ``"at"`` (ms since
+        the epoch) so timers are part of the replayable state.
+        """
+        return None
+
+    def timer_deadline(self, state: S) -> int | None:
+        """Epoch ms at which :meth:`system_move` will have something to do, if any."""
+        return None
+
+    def active_result(self, state: S) -> Result | None:
+        """The result if the game is over, else None."""
+        return self.result(state) if self.is_over(state) else None
