@@ -356,6 +356,8 @@ class GameRules(Generic[S]):
     title_key: ClassVar[str] = ""
     option_specs: ClassVar[tuple[OptionSpec, ...]] = ()
     ai_levels: ClassVar[tuple[str, ...]] = ()
+    uses_time: ClassVar[bool] = False
+    """True when moves must carry ``"at"`` (epoch ms, added by the service) for timers."""
 
     # -- lobby -------------------------------------------------------------------------------
     def seat_range(self, options: Mapping[str, Any]) -> tuple[int, int]:

@@ -1,0 +1,436 @@
+"""The only writer: lobby, turns, permissions, AI seats, timers. No Discord here.
+
+Every method takes plain ids and returns plain result objects; refusals are :mod:`bot.errors`
+exceptions carrying a message id. Each move is one store transaction that checks the version it was
+computed from, under a per-game lock, so a double click or a burst of concurrent submissions plays
+exactly once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from bot import errors, store
+from bot.rules import core, registry
+
+STATE_CACHE_SIZE = 256
+"""How many games' current states stay parsed in memory (a cache; the store is the truth)."""
+
+
+class Clock(Protocol):
+    def now_ms(self) -> int: ...
+
+
+class SystemClock:
+    """Wall-clock time in epoch milliseconds (UTC)."""
+
+    def now_ms(self) -> int:
+        return time.time_ns() // 1_000_000
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """A game with its seats, as the front-ends need it."""
+
+    game: store.GameRow
+    seats: tuple[store.SeatRow, ...]
+    awaiting: frozenset[int] = frozenset()
+
+    @property
+    def id(self) -> int:
+        return self.game.id
+
+    def seat_of(self, user_xid: int) -> store.SeatRow | None:
+        for s in self.seats:
+            if s.user_xid == user_xid:
+                return s
+        return None
+
+    def name(self, seat: int) -> str:
+        if 0 <= seat < len(self.seats):
+            return self.seats[seat].name
+        return "?"
+
+    def awaited_users(self) -> list[int]:
+        """Discord ids of the humans who must act now."""
+        return [s.user_xid for s in self.seats
+                if s.seat in self.awaiting and s.user_xid is not None and not s.is_ai]
+
+    def awaited_ai(self) -> list[int]:
+        return [s.seat for s in self.seats if s.seat in self.awaiting and s.is_ai]
+
+
+@dataclass(frozen=True)
+class MoveOutcome:
+    """What one applied move did."""
+
+    info: GameInfo
+    seat: int
+    move: dict[str, Any]
+    version: int
+    summary: tuple[str, dict[str, Any]]
+    finished: bool
+    result: dict[str, Any] | None
+    newly_awaited: frozenset[int] = field(default_factory=frozenset)
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """A game at one version: its info, rules state and a view for one seat."""
+
+    info: GameInfo
+    version: int
+    state: Any
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        return registry.get(self.info.game.kind).view(self.state, seat)
+
+
+class Service:
+    """Lobby, turns and games over a :class:`bot.store.Store`."""
+
+    def __init__(self, db: store.Store, clock: Clock | None = None,
+                 seed_source: Callable[[], int] | None = None) -> None:
+        self.store = db
+        self.clock = clock or SystemClock()
+        self._seed_source = seed_source or (lambda: secrets.randbits(62))
+        self._locks: dict[int, asyncio.Lock] = {}
+        self._cache: OrderedDict[int, tuple[int, Any]] = OrderedDict()
+
+    # -- helpers -----------------------------------------------------------------------------
+    def _lock(self, game_id: int) -> asyncio.Lock:
+        lock = self._locks.get(game_id)
+        if lock is None:
+            lock = self._locks[game_id] = asyncio.Lock()
+        return lock
+
+    async def _game(self, game_id: int) -> store.GameRow:
+        game = await self.store.get_game(game_id)
+        if game is None:
+            raise errors.UnknownGame(game=game_id)
+        return game
+
+    async def info(self, game_id: int) -> GameInfo:
+        game = await self._game(game_id)
+        seats = tuple(await self.store.seats(game_id))
+        awaiting: frozenset[int] = frozenset()
+        if game.status == "active":
+            state = await self._state(game)
+            awaiting = registry.get(game.kind).awaiting(state)
+        return GameInfo(game, seats, awaiting)
+
+    async def game_in_channel(self, channel_xid: int) -> GameInfo:
+        """The live game of a channel or thread, or NoGameHere."""
+        game = await self.store.live_game_in_channel(channel_xid)
+        if game is None:
+            raise errors.NoGameHere()
+        return await self.info(game.id)
+
+    async def _state(self, game: store.GameRow) -> Any:
+        """The rules state at the game's current version (cache, snapshot, or replay)."""
+        cached = self._cache.get(game.id)
+        if cached is not None and cached[0] == game.version:
+            self._cache.move_to_end(game.id)
+            return cached[1]
+        rules = registry.get(game.kind)
+        snap = await self.store.snapshot(game.id)
+        if snap is not None and snap[0] == game.version:
+            state = rules.from_json(snap[1])
+        else:
+            state = await self._replay(game, game.version)
+        self._remember(game.id, game.version, state)
+        return state
+
+    def _remember(self, game_id: int, version: int, state: Any) -> None:
+        self._cache[game_id] = (version, state)
+        self._cache.move_to_end(game_id)
+        while len(self._cache) > STATE_CACHE_SIZE:
+            self._cache.popitem(last=False)
+
+    def initial_state(self, game: store.GameRow, seat_count: int) -> Any:
+        return registry.get(game.kind).setup(game.options, seat_count, game.seed)
+
+    async def _replay(self, game: store.GameRow, upto: int) -> Any:
+        """Rebuild a state from the move log alone."""
+        rules = registry.get(game.kind)
+        seats = await self.store.seats(game.id)
+        state = rules.setup(game.options, len(seats), game.seed)
+        for row in await self.store.moves(game.id, upto=upto):
+            state = rules.apply(state, row.seat, row.move)
+        return state
+
+    async def snapshot(self, game_id: int, version: int | None = None) -> Snapshot:
+        """The game as it is now, or as it was after ``version`` moves (replayed from the log)."""
+        info = await self.info(game_id)
+        if info.game.status == "lobby":
+            raise errors.NotInLobby("error.not_started")
+        if version is None or version >= info.game.version:
+            return Snapshot(info, info.game.version, await self._state(info.game))
+        return Snapshot(info, max(version, 0), await self._replay(info.game, max(version, 0)))
+
+    # -- lobby -------------------------------------------------------------------------------
+    async def create_game(
+        self, *, guild_xid: int | None, channel_xid: int | None, kind: str,
+        options: Mapping[str, Any], host_xid: int | None, host_name: str,
+        ai_seats: int = 0, ai_level: str | None = None,
+    ) -> GameInfo:
+        """A new lobby with its host seated (and optional AI seats)."""
+        rules = registry.get(kind)
+        opts = rules.normalise_options(options)
+        low, high = rules.seat_range(opts)
+        if ai_seats < 0 or ai_seats + (1 if host_xid is not None else 0) > high:
+            raise errors.SeatCount(low=low, high=high)
+        level = ai_level or (rules.ai_levels[-1] if rules.ai_levels else None)
+        if ai_seats and level not in rules.ai_levels:
+            raise errors.IllegalMove("error.bad_ai_level", level=level, choices=", ".join(rules.ai_levels))
+        now = self.clock.now_ms()
+        try:
+            game = await self.store.create_game(
+                guild_xid=guild_xid, channel_xid=channel_xid, kind=kind, options=opts,
+                seed=self._seed_source(), host_xid=host_xid, at=now)
+        except store.ChannelBusy:
+            busy = await self.store.live_game_in_channel(channel_xid or 0)
+            raise errors.ChannelBusy(game=busy.id if busy else "?") from None
+        if host_xid is not None:
+            await self.store.add_seat(game.id, user_xid=host_xid, ai_level=None, name=host_name,
+                                      at=now, max_seats=high)
+        for _ in range(ai_seats):
+            await self._add_ai_seat(game.id, level or "", high)
+        return await self.info(game.id)
+
+    async def _add_ai_seat(self, game_id: int, level: str, high: int) -> store.SeatRow:
+        seats = await self.store.seats(game_id)
+        number = sum(1 for s in seats if s.user_xid is None) + 1
+        row = await self.store.add_seat(game_id, user_xid=None, ai_level=level,
+                                        name=f"AI {number} ({level})", at=self.clock.now_ms(),
+                                        max_seats=high)
+        if row is None:
+            raise errors.LobbyFull()
+        return row
+
+    def _seat_range(self, game: store.GameRow) -> tuple[int, int]:
+        return registry.get(game.kind).seat_range(game.options)
+
+    async def join(self, game_id: int, user_xid: int, name: str) -> GameInfo:
+        async with self._lock(game_id):
+            game = await self._game(game_id)
+            if game.status != "lobby":
+                raise errors.NotInLobby()
+            _, high = self._seat_range(game)
+            try:
+                row = await self.store.add_seat(game_id, user_xid=user_xid, ai_level=None, name=name,
+                                                at=self.clock.now_ms(), max_seats=high)
+            except store.SeatTaken:
+                raise errors.AlreadyJoined() from None
+            if row is None:
+                raise errors.LobbyFull(high=high)
+            return await self.info(game_id)
+
+    async def leave(self, game_id: int, user_xid: int) -> GameInfo:
+        """Leave a lobby; the host leaving an otherwise empty lobby closes it."""
+        async with self._lock(game_id):
+            game = await self._game(game_id)
+            if game.status != "lobby":
+                raise errors.NotInLobby("error.leave_started")
+            seat = next((s for s in await self.store.seats(game_id) if s.user_xid == user_xid), None)
+            if seat is None:
+                raise errors.NotInGame()
+            await self.store.remove_seat(game_id, seat.seat, self.clock.now_ms())
+            remaining = [s for s in await self.store.seats(game_id) if s.user_xid is not None]
+            if not remaining:
+                await self.store.finish_game(game_id, status="abandoned", at=self.clock.now_ms(),
+                                             result=None)
+            elif game.host_xid == user_xid:
+                await self.store.update_game(game_id, host_xid=remaining[0].user_xid)
+            return await self.info(game_id)
+
+    async def add_ai(self, game_id: int, actor_xid: int, level: str | None = None) -> GameInfo:
+        async with self._lock(game_id):
+            game = await self._game(game_id)
+            if game.status != "lobby":
+                raise errors.NotInLobby()
+            if game.host_xid != actor_xid:
+                raise errors.NotHost()
+            rules = registry.get(game.kind)
+            level = level or (rules.ai_levels[-1] if rules.ai_levels else "")
+            if level not in rules.ai_levels:
+                raise errors.IllegalMove("error.bad_ai_level", level=level,
+                                         choices=", ".join(rules.ai_levels))
+            await self._add_ai_seat(game_id, level, self._seat_range(game)[1])
+            return await self.info(game_id)
+
+    async def start(self, game_id: int, actor_xid: int) -> GameInfo:
+        """The host starts the game once the seat count fits."""
+        async with self._lock(game_id):
+            game = await self._game(game_id)
+            if game.status != "lobby":
+                raise errors.NotInLobby("error.already_started")
+            if game.host_xid != actor_xid:
+                raise errors.NotHost()
+            seats = await self.store.seats(game_id)
+            low, high = self._seat_range(game)
+            if not low <= len(seats) <= high:
+                raise errors.SeatCount(low=low, high=high)
+            state = self.initial_state(game, len(seats))
+            rules = registry.get(game.kind)
+            if not await self.store.start_game(game_id, state=rules.to_json(state),
+                                               at=self.clock.now_ms()):
+                raise errors.NotInLobby("error.already_started")
+            self._remember(game_id, 0, state)
+            return await self.info(game_id)
+
+    # -- play --------------------------------------------------------------------------------
+    async def legal_moves(self, game_id: int, user_xid: int) -> tuple[GameInfo, int, list[core.Move]]:
+        """(info, seat, moves) for a player; empty moves when they are not awaited."""
+        info = await self.info(game_id)
+        seat = info.seat_of(user_xid)
+        if seat is None:
+            raise errors.NotInGame()
+        if info.game.status != "active":
+            return info, seat.seat, []
+        state = await self._state(info.game)
+        return info, seat.seat, registry.get(info.game.kind).legal_moves(state, seat.seat)
+
+    async def move(self, game_id: int, user_xid: int, move: Mapping[str, Any],
+                   expected_version: int | None = None) -> MoveOutcome:
+        """Apply a human's move. ``expected_version`` (from a button) must still be current."""
+        async with self._lock(game_id):
+            game = await self._game(game_id)
+            if game.status == "lobby":
+                raise errors.NotInLobby("error.not_started")
+            if game.status != "active":
+                raise errors.GameOver()
+            if expected_version is not None and expected_version != game.version:
+                raise errors.StaleAction()
+            seats = await self.store.seats(game_id)
+            seat = next((s for s in seats if s.user_xid == user_xid), None)
+            if seat is None:
+                raise errors.NotInGame()
+            if seat.resigned:
+                raise errors.NotAllowed("error.resigned")
+            return await self._apply(game, seats, seat.seat, dict(move), actor_xid=user_xid)
+
+    async def play_ai(self, game_id: int) -> MoveOutcome | None:
+        """Let one awaited AI seat move; None if no AI seat is awaited."""
+        async with self._lock(game_id):
+            game = await self._game(game_id)
+            if game.status != "active":
+                return None
+            seats = await self.store.seats(game_id)
+            rules = registry.get(game.kind)
+            state = await self._state(game)
+            awaiting = rules.awaiting(state)
+            ai = [s for s in seats if s.seat in awaiting and s.is_ai]
+            if not ai:
+                return None
+            seat = ai[0]
+            level = seat.ai_level if seat.ai_level in rules.ai_levels else rules.ai_levels[-1]
+            move = rules.ai_move(state, seat.seat, level, core.derive_seed(game.seed, "ai", game.version))
+            return await self._apply(game, seats, seat.seat, dict(move), actor_xid=None)
+
+    async def system_tick(self, game_id: int) -> MoveOutcome | None:
+        """Apply the game's due system move (a timer ran out), if any."""
+        async with self._lock(game_id):
+            game = await self._game(game_id)
+            if game.status != "active":
+                return None
+            rules = registry.get(game.kind)
+            state = await self._state(game)
+            move = rules.system_move(state, self.clock.now_ms())
+            if move is None:
+                return None
+            seats = await self.store.seats(game_id)
+            return await self._apply(game, seats, core.SYSTEM_SEAT, dict(move), actor_xid=None)
+
+    async def _apply(self, game: store.GameRow, seats: list[store.SeatRow], seat: int,
+                     move: dict[str, Any], *, actor_xid: int | None) -> MoveOutcome:
+        rules = registry.get(game.kind)
+        state = await self._state(game)
+        before = rules.awaiting(state)
+        if seat != core.SYSTEM_SEAT and seat not in before:
+            raise errors.NotYourTurn()
+        now = self.clock.now_ms()
+        if rules.uses_time:
+            move["at"] = now
+        try:
+            after_state = rules.apply(state, seat, move)
+        except core.GameError:
+            raise
+        except (KeyError, TypeError, ValueError, IndexError):
+            # A malformed move (forged custom_id, hand-typed JSON) is a refusal, not a crash.
+            raise errors.IllegalMove("error.bad_move") from None
+        after = rules.awaiting(after_state)
+        finished = rules.is_over(after_state)
+        result = rules.result(after_state).to_json() if finished else None
+        try:
+            version = await self.store.commit_move(
+                game.id, expected_version=game.version, seat=seat, move=move, at=now,
+                actor_xid=actor_xid, state=rules.to_json(after_state),
+                awaiting_changed=after != before, result=result)
+        except store.StaleVersion:
+            raise errors.StaleAction() from None
+        self._remember(game.id, version, after_state)
+        key, params = rules.describe(state, seat, move, after_state)
+        info = GameInfo(await self._game(game.id), tuple(seats), after)
+        params = {"player": info.name(seat), **params}
+        return MoveOutcome(info=info, seat=seat, move=move, version=version, summary=(key, params),
+                           finished=finished, result=result, newly_awaited=after - before)
+
+    # -- ending ------------------------------------------------------------------------------
+    async def resign(self, game_id: int, user_xid: int) -> GameInfo:
+        """A player gives up: the AI plays their seat on; with one player left the game ends."""
+        async with self._lock(game_id):
+            game = await self._game(game_id)
+            if game.status != "active":
+                raise errors.GameOver() if game.status != "lobby" else errors.NotInLobby("error.not_started")
+            seats = await self.store.seats(game_id)
+            seat = next((s for s in seats if s.user_xid == user_xid), None)
+            if seat is None:
+                raise errors.NotInGame()
+            if seat.resigned:
+                raise errors.NotAllowed("error.resigned")
+            rules = registry.get(game.kind)
+            await self.store.update_seat(game_id, seat.seat, resigned=True,
+                                         ai_level=seat.ai_level or rules.ai_levels[-1])
+            standing = [s for s in seats if not s.resigned and s.seat != seat.seat]
+            if len(standing) <= 1:
+                result = forfeit_result(len(seats), [s.seat for s in standing])
+                await self.store.finish_game(game_id, status="finished", at=self.clock.now_ms(),
+                                             result=result)
+            return await self.info(game_id)
+
+    async def abandon(self, game_id: int, actor_xid: int, *, is_admin: bool) -> GameInfo:
+        """Stop a game for good: the host, or a member who may manage the server."""
+        async with self._lock(game_id):
+            game = await self._game(game_id)
+            if game.status not in store.LIVE_STATUSES:
+                raise errors.GameOver()
+            if game.host_xid != actor_xid and not is_admin:
+                raise errors.NotAllowed("error.abandon_not_allowed")
+            await self.store.finish_game(game_id, status="abandoned", at=self.clock.now_ms(), result=None)
+            return await self.info(game_id)
+
+    async def list_games(self, guild_xid: int, *, statuses: tuple[str, ...] = store.LIVE_STATUSES,
+                         limit: int = 25) -> list[GameInfo]:
+        return [await self.info(g.id)
+                for g in await self.store.list_games(guild_xid=guild_xid, statuses=statuses, limit=limit)]
+
+    async def set_messages(self, game_id: int, **message_xids: int | None) -> None:
+        """Remember the lobby / status / turn message of a game (for edits after a restart)."""
+        await self.store.update_game(game_id, **message_xids)
+
+
+def forfeit_result(seat_count: int, standing: list[int]) -> dict[str, Any]:
+    """A result for a game ended by resignation: standing seats first, resigned seats last."""
+    seats = []
+    for seat in range(seat_count):
+        rank = 1 if seat in standing else len(standing) + 1
+        seats.append({"seat": seat, "total": 0, "breakdown": {}, "rank": rank, "tiebreak": [],
+                      "details": {"forfeit": seat not in standing}})
+    return {"seats": seats, "decided_by": "forfeit", "details": {"forfeit": True}}

@@ -1,0 +1,428 @@
+"""The only code that speaks SQL: games, seats, the append-only move log, snapshots, settings.
+
+SQLite through aiosqlite, in WAL mode with foreign keys on and ``synchronous=FULL`` so that a move
+acknowledged to a player survives the process being killed. Schema migrations are the numbered
+files in ``bot/migrations/`` applied by ``PRAGMA user_version``. The store holds JSON, never rules
+objects.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sqlite3
+from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+
+MIGRATIONS_DIR = Path(__file__).with_name("migrations")
+LIVE_STATUSES = ("lobby", "active")
+GAME_COLUMNS = (
+    "id", "guild_xid", "channel_xid", "kind", "options", "seed", "status", "version", "host_xid",
+    "created_at", "updated_at", "started_at", "finished_at", "awaiting_since", "result",
+    "lobby_message_xid", "status_message_xid", "turn_message_xid",
+)
+UPDATABLE_GAME_COLUMNS = frozenset(GAME_COLUMNS) - {"id", "kind", "seed", "created_at", "version"}
+JSON_GAME_COLUMNS = frozenset({"options", "result"})
+
+
+class StoreError(Exception):
+    """A storage problem the service turns into a sentence."""
+
+
+class ChannelBusy(StoreError):
+    """The channel already has a game in its lobby or in play."""
+
+
+class StaleVersion(StoreError):
+    """The game moved on since the move was computed."""
+
+
+class SeatTaken(StoreError):
+    """The user already sits in that game."""
+
+
+@dataclass(frozen=True)
+class GameRow:
+    id: int
+    guild_xid: int | None
+    channel_xid: int | None
+    kind: str
+    options: dict[str, Any]
+    seed: int
+    status: str
+    version: int
+    host_xid: int | None
+    created_at: int
+    updated_at: int
+    started_at: int | None
+    finished_at: int | None
+    awaiting_since: int | None
+    result: dict[str, Any] | None
+    lobby_message_xid: int | None
+    status_message_xid: int | None
+    turn_message_xid: int | None
+
+
+@dataclass(frozen=True)
+class SeatRow:
+    game_id: int
+    seat: int
+    user_xid: int | None
+    ai_level: str | None
+    name: str
+    resigned: bool
+    joined_at: int
+
+    @property
+    def is_ai(self) -> bool:
+        """Whether the AI plays this seat (an AI seat, or a human's seat the AI took over)."""
+        return self.ai_level is not None
+
+
+@dataclass(frozen=True)
+class MoveRow:
+    game_id: int
+    version: int
+    seat: int
+    move: dict[str, Any]
+    at: int
+    actor_xid: int | None
+
+
+def _game(row: Sequence[Any]) -> GameRow:
+    values = dict(zip(GAME_COLUMNS, row, strict=True))
+    for col in JSON_GAME_COLUMNS:
+        if values[col] is not None:
+            values[col] = json.loads(values[col])
+    return GameRow(**values)
+
+
+def _seat(row: Sequence[Any]) -> SeatRow:
+    game_id, seat, user_xid, ai_level, name, resigned, joined_at = row
+    return SeatRow(game_id, seat, user_xid, ai_level, name, bool(resigned), joined_at)
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"), sort_keys=True)
+
+
+def migrations() -> list[tuple[int, str]]:
+    """(number, SQL) of every migration file, in order."""
+    out = []
+    for path in sorted(MIGRATIONS_DIR.glob("*.sql")):
+        out.append((int(path.name.split("_", 1)[0]), path.read_text(encoding="utf-8")))
+    return out
+
+
+class Store:
+    """An open database. Create with :meth:`open`; all methods are coroutines."""
+
+    def __init__(self, conn: aiosqlite.Connection) -> None:
+        self._conn = conn
+        self._write_lock = asyncio.Lock()
+
+    # -- lifecycle ---------------------------------------------------------------------------
+    @classmethod
+    async def open(cls, path: str | Path) -> Store:
+        """Open (creating if needed) the database and bring its schema up to date."""
+        if str(path) != ":memory:":
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        conn = await aiosqlite.connect(str(path), isolation_level=None)
+        try:
+            await conn.execute("PRAGMA journal_mode=WAL")
+            await conn.execute("PRAGMA synchronous=FULL")
+            await conn.execute("PRAGMA foreign_keys=ON")
+            await conn.execute("PRAGMA busy_timeout=5000")
+            store = cls(conn)
+            await store._migrate()
+        except BaseException:
+            await conn.close()
+            raise
+        return store
+
+    async def close(self) -> None:
+        await self._conn.close()
+
+    async def _migrate(self) -> None:
+        async with self._conn.execute("PRAGMA user_version") as cur:
+            row = await cur.fetchone()
+        current = int(row[0]) if row else 0
+        for number, sql in migrations():
+            if number <= current:
+                continue
+            # executescript commits first; the user_version bump is part of the same script.
+            await self._conn.executescript(f"BEGIN;\n{sql}\nPRAGMA user_version = {number};\nCOMMIT;")
+
+    async def schema_version(self) -> int:
+        async with self._conn.execute("PRAGMA user_version") as cur:
+            row = await cur.fetchone()
+        return int(row[0]) if row else 0
+
+    async def integrity_check(self) -> str:
+        async with self._conn.execute("PRAGMA integrity_check") as cur:
+            row = await cur.fetchone()
+        return str(row[0]) if row else "no answer"
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
+        """One write transaction at a time; rolled back on any error."""
+        async with self._write_lock:
+            await self._conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._conn
+            except BaseException:
+                await self._conn.execute("ROLLBACK")
+                raise
+            await self._conn.execute("COMMIT")
+
+    async def _one(self, sql: str, params: Iterable[Any] = ()) -> Any:
+        async with self._conn.execute(sql, tuple(params)) as cur:
+            return await cur.fetchone()
+
+    async def _all(self, sql: str, params: Iterable[Any] = ()) -> list[Any]:
+        async with self._conn.execute(sql, tuple(params)) as cur:
+            return list(await cur.fetchall())
+
+    # -- games -------------------------------------------------------------------------------
+    async def create_game(
+        self, *, guild_xid: int | None, channel_xid: int | None, kind: str, options: Mapping[str, Any],
+        seed: int, host_xid: int | None, at: int,
+    ) -> GameRow:
+        """A new game in its lobby; ChannelBusy if the channel already has a live game."""
+        try:
+            async with self.transaction() as db:
+                cur = await db.execute(
+                    "INSERT INTO games (guild_xid, channel_xid, kind, options, seed, status, host_xid,"
+                    " created_at, updated_at) VALUES (?, ?, ?, ?, ?, 'lobby', ?, ?, ?)",
+                    (guild_xid, channel_xid, kind, _dumps(options), seed, host_xid, at, at),
+                )
+                game_id = cur.lastrowid
+        except sqlite3.IntegrityError as exc:
+            raise ChannelBusy(str(exc)) from None
+        game = await self.get_game(int(game_id or 0))
+        assert game is not None
+        return game
+
+    async def get_game(self, game_id: int) -> GameRow | None:
+        row = await self._one(f"SELECT {', '.join(GAME_COLUMNS)} FROM games WHERE id = ?", (game_id,))
+        return _game(row) if row else None
+
+    async def live_game_in_channel(self, channel_xid: int) -> GameRow | None:
+        row = await self._one(
+            f"SELECT {', '.join(GAME_COLUMNS)} FROM games WHERE channel_xid = ?"
+            " AND status IN ('lobby', 'active')",
+            (channel_xid,),
+        )
+        return _game(row) if row else None
+
+    async def list_games(
+        self, *, guild_xid: int | None = None, statuses: Sequence[str] = LIVE_STATUSES,
+        channel_xid: int | None = None, user_xid: int | None = None, limit: int = 25,
+    ) -> list[GameRow]:
+        """Games filtered by server, channel, player and status, newest first."""
+        where = [f"status IN ({', '.join('?' for _ in statuses)})"]
+        params: list[Any] = list(statuses)
+        if guild_xid is not None:
+            where.append("guild_xid = ?")
+            params.append(guild_xid)
+        if channel_xid is not None:
+            where.append("channel_xid = ?")
+            params.append(channel_xid)
+        if user_xid is not None:
+            where.append("id IN (SELECT game_id FROM seats WHERE user_xid = ?)")
+            params.append(user_xid)
+        params.append(limit)
+        rows = await self._all(
+            f"SELECT {', '.join(GAME_COLUMNS)} FROM games WHERE {' AND '.join(where)}"
+            " ORDER BY updated_at DESC, id DESC LIMIT ?",
+            params,
+        )
+        return [_game(r) for r in rows]
+
+    async def count_games(self) -> int:
+        row = await self._one("SELECT COUNT(*) FROM games")
+        return int(row[0])
+
+    async def update_game(self, game_id: int, **fields: Any) -> None:
+        """Set columns of a game that are not guarded by the version (messages, timestamps...)."""
+        bad = set(fields) - UPDATABLE_GAME_COLUMNS
+        if bad:
+            raise ValueError(f"cannot update {sorted(bad)}")
+        sets = ", ".join(f"{k} = ?" for k in fields)
+        values = [_dumps(v) if k in JSON_GAME_COLUMNS and v is not None else v for k, v in fields.items()]
+        async with self.transaction() as db:
+            await db.execute(f"UPDATE games SET {sets} WHERE id = ?", (*values, game_id))
+
+    # -- seats -------------------------------------------------------------------------------
+    async def seats(self, game_id: int) -> list[SeatRow]:
+        rows = await self._all(
+            "SELECT game_id, seat, user_xid, ai_level, name, resigned, joined_at FROM seats"
+            " WHERE game_id = ? ORDER BY seat",
+            (game_id,),
+        )
+        return [_seat(r) for r in rows]
+
+    async def add_seat(
+        self, game_id: int, *, user_xid: int | None, ai_level: str | None, name: str, at: int,
+        max_seats: int,
+    ) -> SeatRow | None:
+        """Append a seat to a lobby; None if the lobby is full or no longer a lobby.
+
+        SeatTaken if the user already sits there.
+        """
+        try:
+            async with self.transaction() as db:
+                async with db.execute(
+                    "SELECT status, (SELECT COUNT(*) FROM seats WHERE game_id = games.id)"
+                    " FROM games WHERE id = ?", (game_id,),
+                ) as cur:
+                    row = await cur.fetchone()
+                if row is None or row[0] != "lobby" or row[1] >= max_seats:
+                    return None
+                seat = int(row[1])
+                await db.execute(
+                    "INSERT INTO seats (game_id, seat, user_xid, ai_level, name, joined_at)"
+                    " VALUES (?, ?, ?, ?, ?, ?)",
+                    (game_id, seat, user_xid, ai_level, name, at),
+                )
+                await db.execute("UPDATE games SET updated_at = ? WHERE id = ?", (at, game_id))
+        except sqlite3.IntegrityError:
+            raise SeatTaken(str(user_xid)) from None
+        return SeatRow(game_id, seat, user_xid, ai_level, name, False, at)
+
+    async def remove_seat(self, game_id: int, seat: int, at: int) -> bool:
+        """Remove a lobby seat and close the gap in seat numbers. False if nothing was removed."""
+        async with self.transaction() as db:
+            async with db.execute("SELECT status FROM games WHERE id = ?", (game_id,)) as cur:
+                row = await cur.fetchone()
+            if row is None or row[0] != "lobby":
+                return False
+            cur2 = await db.execute("DELETE FROM seats WHERE game_id = ? AND seat = ?", (game_id, seat))
+            if cur2.rowcount == 0:
+                return False
+            # Two steps so the primary key never collides while renumbering.
+            await db.execute(
+                "UPDATE seats SET seat = -seat - 1 WHERE game_id = ? AND seat > ?", (game_id, seat))
+            await db.execute(
+                "UPDATE seats SET seat = -seat - 2 WHERE game_id = ? AND seat < 0", (game_id,))
+            await db.execute("UPDATE games SET updated_at = ? WHERE id = ?", (at, game_id))
+        return True
+
+    async def update_seat(self, game_id: int, seat: int, *, ai_level: str | None = None,
+                          resigned: bool | None = None, name: str | None = None) -> None:
+        fields: dict[str, Any] = {}
+        if ai_level is not None:
+            fields["ai_level"] = ai_level
+        if resigned is not None:
+            fields["resigned"] = int(resigned)
+        if name is not None:
+            fields["name"] = name
+        if not fields:
+            return
+        sets = ", ".join(f"{k} = ?" for k in fields)
+        async with self.transaction() as db:
+            await db.execute(f"UPDATE seats SET {sets} WHERE game_id = ? AND seat = ?",
+                             (*fields.values(), game_id, seat))
+
+    # -- play --------------------------------------------------------------------------------
+    async def start_game(self, game_id: int, *, state: Mapping[str, Any], at: int) -> bool:
+        """Lobby -> active with the initial snapshot at version 0. False if it was not a lobby."""
+        async with self.transaction() as db:
+            cur = await db.execute(
+                "UPDATE games SET status = 'active', started_at = ?, updated_at = ?, awaiting_since = ?"
+                " WHERE id = ? AND status = 'lobby' AND version = 0",
+                (at, at, at, game_id),
+            )
+            if cur.rowcount == 0:
+                return False
+            await db.execute(
+                "INSERT OR REPLACE INTO snapshots (game_id, version, state) VALUES (?, 0, ?)",
+                (game_id, _dumps(state)),
+            )
+        return True
+
+    async def commit_move(
+        self, game_id: int, *, expected_version: int, seat: int, move: Mapping[str, Any], at: int,
+        actor_xid: int | None, state: Mapping[str, Any], awaiting_changed: bool,
+        result: Mapping[str, Any] | None = None,
+    ) -> int:
+        """Append a move and its snapshot in one transaction; returns the new version.
+
+        StaleVersion (and nothing written) if the game is not active at ``expected_version``.
+        """
+        new_version = expected_version + 1
+        async with self.transaction() as db:
+            sets = ["version = ?", "updated_at = ?"]
+            params: list[Any] = [new_version, at]
+            if awaiting_changed:
+                sets.append("awaiting_since = ?")
+                params.append(at)
+            if result is not None:
+                sets += ["status = 'finished'", "finished_at = ?", "result = ?"]
+                params += [at, _dumps(result)]
+            cur = await db.execute(
+                f"UPDATE games SET {', '.join(sets)} WHERE id = ? AND version = ? AND status = 'active'",
+                (*params, game_id, expected_version),
+            )
+            if cur.rowcount == 0:
+                raise StaleVersion(f"game {game_id} is not at version {expected_version}")
+            await db.execute(
+                "INSERT INTO moves (game_id, version, seat, move, at, actor_xid) VALUES (?, ?, ?, ?, ?, ?)",
+                (game_id, new_version, seat, _dumps(move), at, actor_xid),
+            )
+            await db.execute(
+                "INSERT OR REPLACE INTO snapshots (game_id, version, state) VALUES (?, ?, ?)",
+                (game_id, new_version, _dumps(state)),
+            )
+        return new_version
+
+    async def finish_game(self, game_id: int, *, status: str, at: int,
+                          result: Mapping[str, Any] | None) -> bool:
+        """Mark a live game finished or abandoned (outside a move). False if it was not live."""
+        async with self.transaction() as db:
+            cur = await db.execute(
+                "UPDATE games SET status = ?, finished_at = ?, updated_at = ?, result = ?"
+                " WHERE id = ? AND status IN ('lobby', 'active')",
+                (status, at, at, _dumps(result) if result is not None else None, game_id),
+            )
+            return cur.rowcount > 0
+
+    async def moves(self, game_id: int, *, upto: int | None = None) -> list[MoveRow]:
+        rows = await self._all(
+            "SELECT game_id, version, seat, move, at, actor_xid FROM moves WHERE game_id = ?"
+            " AND (? IS NULL OR version <= ?) ORDER BY version",
+            (game_id, upto, upto),
+        )
+        return [MoveRow(r[0], r[1], r[2], json.loads(r[3]), r[4], r[5]) for r in rows]
+
+    async def snapshot(self, game_id: int) -> tuple[int, dict[str, Any]] | None:
+        row = await self._one("SELECT version, state FROM snapshots WHERE game_id = ?", (game_id,))
+        return (int(row[0]), json.loads(row[1])) if row else None
+
+    # -- settings ----------------------------------------------------------------------------
+    async def guild_settings(self, guild_xid: int) -> dict[str, Any]:
+        row = await self._one("SELECT data FROM guild_settings WHERE guild_xid = ?", (guild_xid,))
+        return dict(json.loads(row[0])) if row else {}
+
+    async def set_guild_settings(self, guild_xid: int, data: Mapping[str, Any]) -> None:
+        async with self.transaction() as db:
+            await db.execute(
+                "INSERT INTO guild_settings (guild_xid, data) VALUES (?, ?)"
+                " ON CONFLICT (guild_xid) DO UPDATE SET data = excluded.data",
+                (guild_xid, _dumps(data)),
+            )
+
+    async def delete_user_data(self, user_xid: int, *, replacement_name: str) -> int:
+        """Forget a user: their seats keep the game playable but lose the Discord id and name."""
+        async with self.transaction() as db:
+            cur = await db.execute(
+                "UPDATE seats SET user_xid = NULL, ai_level = COALESCE(ai_level, 'greedy'), name = ?"
+                " WHERE user_xid = ?", (replacement_name, user_xid))
+            await db.execute("UPDATE games SET host_xid = NULL WHERE host_xid = ?", (user_xid,))
+            await db.execute("UPDATE moves SET actor_xid = NULL WHERE actor_xid = ?", (user_xid,))
+            return int(cur.rowcount)
