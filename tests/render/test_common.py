@@ -1,0 +1,244 @@
+"""The shared drawing foundation: fonts, palette, glyphs, markers, layout helpers, PNG encoding."""
+
+from __future__ import annotations
+
+import io
+import itertools
+
+import pytest
+from PIL import Image, ImageChops, ImageDraw, ImageStat
+
+from render import common as c
+
+GAMES = ("quadropolis", "btc", "urbanpanic")
+NAMES = "Ödön Łukasz Жанна ő ű ś ż ć ń Ђ ї"
+MISSING = "中"  # not in DejaVu Sans: renders as the .notdef box ("tofu")
+
+
+def _keys(game: str) -> list[str]:
+    return [k for k in c.GLYPHS if k.startswith(game + ".")]
+
+
+def _diff(a: Image.Image, b: Image.Image) -> float:
+    """Mean absolute difference per channel, 0..255."""
+    stat = ImageStat.Stat(ImageChops.difference(a.convert("RGB"), b.convert("RGB")))
+    return sum(stat.mean) / 3
+
+
+def test_fonts_and_licence_ship_in_the_repo() -> None:
+    """Both DejaVu TTFs and the licence are in render/fonts and load by size, cached."""
+    assert c.FONT_REGULAR.is_file() and c.FONT_BOLD.is_file()
+    licence = (c.FONTS_DIR / "LICENSE.txt").read_text(encoding="utf-8")
+    assert "Bitstream" in licence and "Permission is hereby granted" in licence
+    assert c.font(20) is c.font(20)
+    assert c.font(20, True) is not c.font(20)
+    assert c.font(30).size == 30
+
+
+def test_missing_character_reference_is_really_tofu() -> None:
+    """Two different missing characters draw the same .notdef box (so the tofu check below is sound)."""
+    f = c.font(40)
+    assert bytes(f.getmask(MISSING)) == bytes(f.getmask("\ue000"))
+
+
+@pytest.mark.parametrize("bold", [False, True])
+def test_non_latin_names_render_with_real_glyphs(bold: bool) -> None:
+    """Hungarian, Polish and Cyrillic letters have their own glyphs, never the missing-glyph box."""
+    f = c.font(40, bold)
+    tofu = bytes(f.getmask(MISSING))
+    for ch in NAMES.replace(" ", ""):
+        mask = f.getmask(ch)
+        assert bytes(mask) != tofu, f"{ch!r} renders as tofu"
+        assert mask.getbbox() is not None, f"{ch!r} renders as nothing"
+    # accents matter: ő differs from o and from ö
+    assert len({bytes(f.getmask(ch)) for ch in "oöő"}) == 3
+
+
+def test_every_game_kind_has_a_letter_and_colour() -> None:
+    """Each glyph has a one-letter mark and a palette colour; every game's letters are distinct per kind."""
+    for game in GAMES:
+        keys = _keys(game)
+        assert keys
+        marks = [c.GLYPHS[k].letter + c.GLYPHS[k].suffix for k in keys]
+        assert len(set(marks)) == len(marks), f"{game}: two kinds share a letter"
+        for k in keys:
+            assert c.GLYPHS[k].colour in (*c.OKABE_ITO, c.STONE)
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("size", [40, 96])
+def test_glyphs_of_a_game_are_pairwise_distinct(game: str, size: int) -> None:
+    """No two kinds of one game give identical pixels in their box, at a small and a large size."""
+    images = {k: c.glyph_image(k, size) for k in _keys(game)}
+    for a, b in itertools.combinations(images, 2):
+        assert images[a].tobytes() != images[b].tobytes(), f"{a} and {b} look identical"
+        assert _diff(images[a], images[b]) > 2.0, f"{a} and {b} are nearly identical"
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_glyph_shapes_differ_without_colour_or_letter(game: str) -> None:
+    """Colour-blind safety: in greyscale and without the letter, every pair of kinds still differs visibly."""
+    size = 64
+    grey = {k: c.glyph_image(k, size, letter=False).convert("LA") for k in _keys(game)}
+    for a, b in itertools.combinations(grey, 2):
+        if c.GLYPHS[a].painter is c.GLYPHS[b].painter:
+            continue  # same shape on purpose only across games; never within one (checked below)
+        assert _diff(grey[a].convert("RGB"), grey[b].convert("RGB")) > 3.0, f"{a} vs {b}"
+    painters = [c.GLYPHS[k].painter for k in _keys(game)]
+    assert len(set(painters)) == len(painters), f"{game}: two kinds share a shape"
+
+
+def test_concepts_look_the_same_across_games() -> None:
+    """Shops, factories, parks, offices and homes keep one colour and one shape in every game."""
+    same = [("quadropolis.shop", "btc.shop"), ("quadropolis.factory", "btc.factory"),
+            ("btc.factory", "urbanpanic.factory"), ("quadropolis.park", "btc.park"),
+            ("btc.park", "urbanpanic.park"), ("quadropolis.office", "btc.office"),
+            ("btc.office", "urbanpanic.offices"), ("btc.house", "urbanpanic.housing")]
+    for a, b in same:
+        assert c.GLYPHS[a].painter is c.GLYPHS[b].painter
+        assert c.GLYPHS[a].colour == c.GLYPHS[b].colour
+
+
+def test_glyph_key_accepts_the_rules_spellings() -> None:
+    """Manifest codes, one-letter codes and American spellings map to the registry."""
+    assert c.glyph_key("quadropolis", "HARBOR") == "quadropolis.harbour"
+    assert c.glyph_key("quadropolis", "PUBLIC") == "quadropolis.public"
+    assert c.glyph_key("btc", "TAVERN_DRINK") == "btc.tavern_drink"
+    assert c.glyph_key("btc", "f") == "btc.tavern_food"
+    assert c.glyph_key("btc", "F") == "btc.factory"
+    assert c.glyph_key("urbanpanic", "PRK") == "urbanpanic.park"
+    assert c.glyph_key("urbanpanic", "POW") == "urbanpanic.power"
+    assert c.glyph("nope.nothing").letter == "?"
+
+
+def test_glyph_is_drawn_into_its_box_only() -> None:
+    """draw_glyph paints inside the box and leaves the rest of the image untouched."""
+    img, _ = c.canvas(1000, 200)
+    before = img.copy()
+    c.draw_glyph(img, "btc.tavern_music", (100, 50, 180, 130))
+    diff = ImageChops.difference(img, before).getbbox()
+    assert diff is not None
+    assert diff[0] >= 100 and diff[1] >= 50 and diff[2] <= 180 and diff[3] <= 130
+
+
+def test_faded_glyph_differs_but_keeps_its_shape() -> None:
+    """An inactive (faded) tile differs from the active one but its outline stays in place."""
+    a = c.glyph_image("quadropolis.tower", 80)
+    b = c.glyph_image("quadropolis.tower", 80, faded=True)
+    assert a.tobytes() != b.tobytes()
+    assert a.getbbox() == b.getbbox()
+
+
+def test_player_styles_differ_in_shape_and_colour() -> None:
+    """Seven seats: seven colours, seven marker shapes, seven marks; markers differ in greyscale."""
+    styles = [c.player_style(i) for i in range(7)]
+    assert len({s.colour for s in styles}) == 7
+    assert len({s.shape for s in styles}) == 7
+    assert len({s.mark for s in styles}) == 7
+    grey = [c.marker_image(s.shape, 48, s.colour).convert("LA").tobytes() for s in styles]
+    assert len(set(grey)) == 7
+    assert c.player_style(7) == c.player_style(0)
+
+
+def test_icons_draw() -> None:
+    """Every icon draws something non-empty and distinct."""
+    images = {name: c.icon_image(name, 40) for name in c.ICONS}
+    for img in images.values():
+        assert img.getbbox() is not None
+    shapes = {c.ICONS[n][0] for n in c.ICONS}
+    assert len({images[n].tobytes() for n in c.ICONS}) >= len(shapes)
+
+
+def test_fit_text_shrinks_then_ellipsizes() -> None:
+    """A long name is shrunk to the minimum size, then cut with an ellipsis to fit."""
+    text, f = c.fit_text("Ödön Łukasz Жанна " * 5, 200, 30, True, 14)
+    assert f.size == 14
+    assert text.endswith("…")
+    assert c.text_width(text, f) <= 200
+    short, f2 = c.fit_text("Bo", 200, 30)
+    assert short == "Bo" and f2.size == 30
+
+
+def test_player_banner_stays_in_its_box() -> None:
+    """A banner with a very long name and an 'active' label draws nothing outside its box."""
+    img, _ = c.canvas(1000, 120)
+    before = img.copy()
+    box = (50, 20, 650, 80)
+    c.player_banner(img, box, 4, "Ödön Łukasz Жанна the Magnificent Builder of Cities", "42 points", True)
+    bbox = ImageChops.difference(img, before).getbbox()
+    assert bbox is not None
+    assert bbox[0] >= box[0] and bbox[1] >= box[1] and bbox[2] <= box[2] + 1 and bbox[3] <= box[3] + 1
+    # the active frame is in the highlight colour
+    assert img.getpixel((box[0] + 30, box[1] + 1)) == c.HIGHLIGHT
+
+
+def test_labelled_grid_geometry_and_labels() -> None:
+    """Cells are laid out row by row with gaps; labels are drawn left of and above the cells."""
+    img, draw = c.canvas(1000, 600)
+    geo = c.labelled_grid(draw, (10, 10), 4, 5, 100, gap=6, label_space=30)
+    assert geo.cell_box(0, 0) == (40, 40, 140, 140)
+    assert geo.cell_box(1, 2) == (40 + 2 * 106, 40 + 106, 40 + 2 * 106 + 100, 40 + 106 + 100)
+    assert geo.box == (40, 40, 40 + 4 * 106 + 100, 40 + 3 * 106 + 100)
+    # something drawn in the label gutter (column label "1" above cell 0,0; row label "A")
+    gutter_top = img.crop((40, 10, 140, 40))
+    gutter_left = img.crop((10, 40, 40, 140))
+    assert ImageStat.Stat(gutter_top).extrema[0][0] < 200
+    assert ImageStat.Stat(gutter_left).extrema[0][0] < 200
+    assert c.row_letters(3) == ["A", "B", "C"] and c.col_numbers(2) == ["1", "2"]
+
+
+def test_badge_and_icon_count() -> None:
+    """Badges and icon counts draw and return their extent."""
+    img, draw = c.canvas(1000, 100)
+    box = c.badge(draw, (100, 50), "12", 24)
+    assert box[0] < 100 < box[2]
+    end = c.icon_count(img, "inhabitant", (300, 30), 7, 32)
+    assert end > 332
+
+
+def test_legend_wraps() -> None:
+    """A legend wider than its space wraps onto more lines."""
+    img, _ = c.canvas(1000, 400)
+    entries = [(k, c.GLYPHS[k].name) for k in _keys("quadropolis")]
+    one = c.legend(img, (10, 10), entries, 2000)
+    many = c.legend(img, (10, 10), entries, 400)
+    assert many > one
+
+
+def test_title_bar_and_canvas_minimum_width() -> None:
+    """The canvas is never narrower than 1000 px; the title bar fills the top band."""
+    img, draw = c.canvas(500, 100)
+    assert img.width == c.MIN_WIDTH
+    h = c.title_bar(draw, img.width, "Ödön's city", "round 2")
+    assert img.getpixel((5, h // 2)) == c.INK
+
+
+def test_png_bytes_small_and_faithful() -> None:
+    """A busy 1200 px image encodes to a valid PNG under 400 KB that looks like the original."""
+    img, draw = c.canvas(1200, 1400)
+    keys = list(c.GLYPHS)
+    for i in range(12 * 14):
+        x, y = 10 + (i % 12) * 98, 10 + (i // 12) * 98
+        c.draw_glyph(img, keys[i % len(keys)], (x, y, x + 92, y + 92))
+        draw.text((x + 50, y + 60), NAMES[: i % 12], font=c.font(14), fill=c.INK)
+    data = c.png_bytes(img)
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    assert len(data) < 400_000
+    back = Image.open(io.BytesIO(data))
+    assert back.size == (1200, 1400)
+    assert _diff(back.convert("RGB"), img) < 3.0
+    true_colour = c.png_bytes(img, colours=0)
+    assert Image.open(io.BytesIO(true_colour)).mode == "RGB"
+
+
+def test_colour_helpers() -> None:
+    """mix/tint/shade move towards white and black; text_on picks a readable ink."""
+    assert c.tint(c.BLUE, 1.0) == c.WHITE
+    assert c.shade(c.BLUE, 1.0) == c.BLACK
+    assert c.text_on(c.YELLOW) == c.INK
+    assert c.text_on(c.BLUE) == c.WHITE
+    assert c.luminance(c.WHITE) > 0.99 and c.luminance(c.BLACK) < 0.01
+    with pytest.raises(ValueError):
+        c.shape_polygon("blob", (0, 0, 10, 10))
+    draw = ImageDraw.Draw(Image.new("RGB", (10, 10)))
+    assert draw is not None
