@@ -9,6 +9,8 @@ exactly once.
 from __future__ import annotations
 
 import asyncio
+import hashlib
+import json
 import secrets
 import time
 from collections import OrderedDict
@@ -298,23 +300,44 @@ class Service:
         return info, seat.seat, registry.get(info.game.kind).legal_moves(state, seat.seat)
 
     async def move(self, game_id: int, user_xid: int, move: Mapping[str, Any],
-                   expected_version: int | None = None) -> MoveOutcome:
-        """Apply a human's move. ``expected_version`` (from a button) must still be current."""
+                   expected_version: int | None = None, token: str | None = None) -> MoveOutcome:
+        """Apply a human's move.
+
+        ``expected_version`` (from a button) must still be current, with one exception for games
+        where everyone acts at once: a button whose ``token`` shows the seat is still offered exactly
+        the same choices, and who has not moved since, means the same thing now and is obeyed.
+        """
         async with self._lock(game_id):
             game = await self._game(game_id)
             if game.status == "lobby":
                 raise errors.NotInLobby("error.not_started")
             if game.status != "active":
                 raise errors.GameOver()
-            if expected_version is not None and expected_version != game.version:
-                raise errors.StaleAction()
             seats = await self.store.seats(game_id)
             seat = next((s for s in seats if s.user_xid == user_xid), None)
             if seat is None:
                 raise errors.NotInGame()
             if seat.resigned:
                 raise errors.NotAllowed("error.resigned")
+            if expected_version is not None and expected_version != game.version:
+                await self._check_still_meant(game, seat.seat, expected_version, token)
             return await self._apply(game, seats, seat.seat, dict(move), actor_xid=user_xid)
+
+    async def _check_still_meant(self, game: store.GameRow, seat: int, version: int,
+                                 token: str | None) -> None:
+        """StaleAction unless an old button still means the same thing (see :meth:`move`)."""
+        if token is None or version > game.version:
+            raise errors.StaleAction()
+        if any(m.seat == seat for m in await self.store.moves(game.id) if m.version > version):
+            raise errors.StaleAction()
+        state = await self._state(game)
+        if choices_token(registry.get(game.kind).legal_moves(state, seat)) != token:
+            raise errors.StaleAction()
+
+    async def choices(self, game_id: int, user_xid: int) -> tuple[GameInfo, int, list[core.Move], str]:
+        """(info, seat, legal moves, token) for the player's private choices now."""
+        info, seat, moves = await self.legal_moves(game_id, user_xid)
+        return info, seat, moves, choices_token(moves)
 
     async def play_ai(self, game_id: int) -> MoveOutcome | None:
         """Let one awaited AI seat move; None if no AI seat is awaited."""
@@ -424,6 +447,12 @@ class Service:
     async def set_messages(self, game_id: int, **message_xids: int | None) -> None:
         """Remember the lobby / status / turn message of a game (for edits after a restart)."""
         await self.store.update_game(game_id, **message_xids)
+
+
+def choices_token(moves: list[core.Move]) -> str:
+    """A short fingerprint of the choices a seat is offered (8 hex digits)."""
+    text = json.dumps(moves, separators=(",", ":"), sort_keys=True)
+    return hashlib.sha256(text.encode()).hexdigest()[:8]
 
 
 def forfeit_result(seat_count: int, standing: list[int]) -> dict[str, Any]:

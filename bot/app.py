@@ -1,0 +1,84 @@
+"""The Discord bot object: opens the store, loads the cogs, syncs commands, routes errors."""
+
+from __future__ import annotations
+
+import logging
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.i18n import error_text, normalise_locale, t
+from bot.rules.core import GameError
+from bot.service import Clock, Service
+from bot.settings import Settings
+from bot.store import Store
+from cogs import operations
+
+log = logging.getLogger(__name__)
+
+EXTENSIONS = ("cogs.game",)
+
+
+class CityBot(commands.Bot):
+    """The bot. ``service`` and ``store`` exist once ``setup_hook`` has run."""
+
+    service: Service
+    store: Store
+
+    def __init__(self, settings: Settings, *, clock: Clock | None = None, sync_commands: bool = True) -> None:
+        intents = discord.Intents.default()
+        intents.message_content = False
+        super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None,
+                         allowed_mentions=discord.AllowedMentions.none())
+        self.settings = settings
+        self._clock = clock
+        self._sync_commands = sync_commands
+        self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
+
+    async def setup_hook(self) -> None:
+        self.store = await Store.open(self.settings.database_path)
+        self.service = Service(self.store, self._clock)
+        for ext in EXTENSIONS:
+            await self.load_extension(ext)
+        if self._sync_commands:
+            await self.sync_commands()
+        game_cog = self.get_cog("GameCog")
+        if game_cog is not None:
+            await game_cog.resume_ai()  # type: ignore[attr-defined]
+
+    async def sync_commands(self) -> None:
+        """Dev guild: instant sync there; otherwise global (Discord may take a while to show them)."""
+        if self.settings.dev_guild_id is not None:
+            guild = discord.Object(id=self.settings.dev_guild_id)
+            self.tree.copy_global_to(guild=guild)
+            synced = await self.tree.sync(guild=guild)
+        else:
+            synced = await self.tree.sync()
+        log.info("synced %d commands", len(synced))
+
+    async def on_app_command_error(self, interaction: discord.Interaction,
+                                   error: app_commands.AppCommandError) -> None:
+        """One handler: every domain error becomes an ephemeral sentence; the rest is logged."""
+        loc = normalise_locale(interaction.locale)
+        original = getattr(error, "original", error)
+        if isinstance(original, GameError):
+            text = error_text(original, loc)
+        elif isinstance(error, app_commands.CheckFailure):
+            text = t("error.not_allowed", loc)
+        elif isinstance(error, app_commands.TransformerError | app_commands.CommandSignatureMismatch):
+            text = t("error.bad_input", loc)
+        else:
+            log.error("command failed", exc_info=original)
+            text = t("error.internal", loc)
+        await operations.reply(interaction, text)
+
+    async def close(self) -> None:
+        await super().close()
+        store = getattr(self, "store", None)
+        if store is not None:
+            await store.close()
+
+
+def create_bot(settings: Settings, **kwargs: object) -> CityBot:
+    return CityBot(settings, **kwargs)  # type: ignore[arg-type]

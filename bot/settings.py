@@ -1,0 +1,98 @@
+"""Settings from the environment or a ``.env`` file. Bad settings become one sentence."""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+DEFAULT_DATABASE_PATH = "data/bot.sqlite3"
+DEFAULT_LOG_LEVEL = "INFO"
+DEFAULT_AI_PAUSE_SECONDS = 2.0
+ENV_FILE = ".env"
+
+
+class SettingsError(Exception):
+    """A setting is missing or malformed; the message is the sentence to print."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    token: str
+    database_path: Path
+    dev_guild_id: int | None
+    log_level: int
+    ai_pause_seconds: float
+
+
+def read_env_file(path: Path) -> dict[str, str]:
+    """KEY=VALUE lines; blank lines and # comments skipped; optional quotes stripped."""
+    values: dict[str, str] = {}
+    if not path.is_file():
+        return values
+    for number, raw in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        if line.startswith("export "):
+            line = line[len("export "):]
+        key, sep, value = line.partition("=")
+        if not sep or not key.strip():
+            raise SettingsError(f"{path}: line {number} is not KEY=VALUE.")
+        value = value.strip()
+        if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'":
+            value = value[1:-1]
+        values[key.strip()] = value
+    return values
+
+
+def load(environ: Mapping[str, str] | None = None, env_file: Path | None = None) -> Settings:
+    """Settings from ``environ`` (default: the process environment) over the ``.env`` file."""
+    env = dict(read_env_file(env_file or Path(ENV_FILE)))
+    env.update(environ if environ is not None else os.environ)
+
+    token = env.get("DISCORD_TOKEN", "").strip()
+    if not token:
+        raise SettingsError(
+            "DISCORD_TOKEN is not set: put your bot token in .env (see .env.example) or the environment.")
+
+    db_path = Path(env.get("DATABASE_PATH", "").strip() or DEFAULT_DATABASE_PATH)
+
+    guild_text = env.get("DEV_GUILD_ID", "").strip()
+    dev_guild: int | None = None
+    if guild_text:
+        if not guild_text.isdigit():
+            raise SettingsError(f"DEV_GUILD_ID must be a server id (digits only), not {guild_text!r}.")
+        dev_guild = int(guild_text)
+
+    level_name = (env.get("LOG_LEVEL", "").strip() or DEFAULT_LOG_LEVEL).upper()
+    level = logging.getLevelName(level_name)
+    if not isinstance(level, int):
+        raise SettingsError(
+            f"LOG_LEVEL must be one of DEBUG, INFO, WARNING, ERROR, CRITICAL, not {level_name!r}.")
+
+    pause_text = env.get("AI_PAUSE_SECONDS", "").strip()
+    try:
+        pause = float(pause_text) if pause_text else DEFAULT_AI_PAUSE_SECONDS
+    except ValueError:
+        raise SettingsError(f"AI_PAUSE_SECONDS must be a number of seconds, not {pause_text!r}.") from None
+    if pause < 0:
+        raise SettingsError("AI_PAUSE_SECONDS cannot be negative.")
+
+    return Settings(token=token, database_path=db_path, dev_guild_id=dev_guild, log_level=level,
+                    ai_pause_seconds=pause)
+
+
+def check_database_path(path: Path) -> None:
+    """Make sure the database folder exists and is writable, or say why not."""
+    folder = path.parent if str(path.parent) else Path(".")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise SettingsError(f"Cannot create the database folder {folder}: {exc.strerror}.") from None
+    if path.exists() and path.is_dir():
+        raise SettingsError(f"DATABASE_PATH {path} is a folder; give a file name such as {path}/bot.sqlite3.")
+    if not os.access(folder, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        raise SettingsError(f"Cannot write the database at {path}: check the folder's permissions.")

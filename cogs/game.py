@@ -1,0 +1,518 @@
+"""The /game commands (lobby, status, list, resign, abandon) and every game's turn flow.
+
+Thin on purpose: each handler translates an interaction into one service call and the service's
+answer into a reply. Components are routed by custom_id (see :mod:`cogs.ids`) in one listener, so
+buttons keep working after a restart and a forged or stale one gets a sentence.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot import errors
+from bot.i18n import error_text, normalise_locale, t
+from bot.rules import registry
+from bot.service import GameInfo, MoveOutcome, Service, Snapshot
+from cogs import ids, operations, presenters
+
+if TYPE_CHECKING:
+    from bot.app import CityBot
+
+log = logging.getLogger(__name__)
+
+LIST_LIMIT = 15
+EMBED_COLOUR = discord.Colour(0x0072B2)  # Okabe-Ito blue, shared with the pictures
+
+
+def locale_of(interaction: discord.Interaction) -> str:
+    return normalise_locale(interaction.locale)
+
+
+def public_locale(interaction: discord.Interaction | None) -> str:
+    if interaction is not None and interaction.guild_locale is not None:
+        return normalise_locale(interaction.guild_locale)
+    return "en"
+
+
+def game_title(kind: str, locale: str = "en") -> str:
+    rules = registry.get(kind)
+    return t(rules.title_key or kind, locale)
+
+
+def mention(user_xid: int) -> str:
+    return f"<@{user_xid}>"
+
+
+def seat_label(info: GameInfo, seat: int) -> str:
+    row = info.seats[seat]
+    if row.user_xid is not None and not row.is_ai:
+        return mention(row.user_xid)
+    return row.name
+
+
+def game_choices() -> list[app_commands.Choice[str]]:
+    return [app_commands.Choice(name=game_title(kind), value=kind) for kind in registry.available()]
+
+
+class GameCog(commands.Cog):
+    """Play board games in this channel: start a lobby, join, and take your turns."""
+
+    game = app_commands.Group(name="game", description="Start, join and manage board games",
+                              guild_only=True)
+
+    def __init__(self, bot: CityBot) -> None:
+        self.bot = bot
+        self.service: Service = bot.service
+        self._ai_tasks: dict[int, asyncio.Task[None]] = {}
+        presenters.load_game_presenters()
+
+    # =========================================================================================
+    # Lobby commands
+    # =========================================================================================
+    @game.command(name="new")
+    @app_commands.describe(
+        game="Which game to play",
+        mode="The game's mode or variant (leave empty for the standard one)",
+        ai_players="How many AI players to seat now",
+        ai_level="How strong the AI players are",
+        difficulty="Solo difficulty, where the game has one (1-7)",
+    )
+    @app_commands.choices(game=game_choices())
+    async def new(self, interaction: discord.Interaction, game: str, mode: str | None = None,
+                  ai_players: app_commands.Range[int, 0, 6] = 0, ai_level: str | None = None,
+                  difficulty: app_commands.Range[int, 1, 7] | None = None) -> None:
+        """Open a lobby for a new game in this channel or thread."""
+        rules = registry.get(game)
+        options: dict[str, Any] = {}
+        if mode and rules.option_specs:
+            options[rules.option_specs[0].name] = mode
+        if difficulty is not None and any(s.name == "difficulty" for s in rules.option_specs):
+            options["difficulty"] = str(difficulty)
+        info = await self.service.create_game(
+            guild_xid=interaction.guild_id, channel_xid=interaction.channel_id, kind=game,
+            options=options, host_xid=interaction.user.id, host_name=interaction.user.display_name,
+            ai_seats=ai_players, ai_level=ai_level)
+        loc = public_locale(interaction)
+        await interaction.response.send_message(embed=self.lobby_embed(info, loc),
+                                                view=self.lobby_view(info, loc))
+        try:
+            message = await interaction.original_response()
+            await self.service.set_messages(info.id, lobby_message_xid=message.id)
+        except discord.HTTPException as exc:
+            log.info("could not read the lobby message of game %s: %s", info.id, exc.code)
+
+    @new.autocomplete("mode")
+    async def _mode_autocomplete(self, interaction: discord.Interaction,
+                                 current: str) -> list[app_commands.Choice[str]]:
+        kind = getattr(interaction.namespace, "game", None)
+        try:
+            rules = registry.get(str(kind))
+        except errors.GameError:
+            return []
+        if not rules.option_specs:
+            return []
+        spec = rules.option_specs[0]
+        return [app_commands.Choice(name=c, value=c) for c in spec.choices
+                if current.lower() in c.lower()][:25]
+
+    @new.autocomplete("ai_level")
+    async def _level_autocomplete(self, interaction: discord.Interaction,
+                                  current: str) -> list[app_commands.Choice[str]]:
+        kind = getattr(interaction.namespace, "game", None)
+        try:
+            rules = registry.get(str(kind))
+        except errors.GameError:
+            return []
+        return [app_commands.Choice(name=c, value=c) for c in rules.ai_levels
+                if current.lower() in c.lower()][:25]
+
+    @game.command(name="join")
+    async def join(self, interaction: discord.Interaction) -> None:
+        """Take a seat in this channel's game lobby."""
+        info = await self.service.game_in_channel(interaction.channel_id or 0)
+        info = await self.service.join(info.id, interaction.user.id, interaction.user.display_name)
+        await operations.reply(interaction, t("lobby.joined", locale_of(interaction), game=info.id))
+        await self.refresh_lobby(info, public_locale(interaction))
+
+    @game.command(name="leave")
+    async def leave(self, interaction: discord.Interaction) -> None:
+        """Give up your seat in this channel's lobby (before the game starts)."""
+        info = await self.service.game_in_channel(interaction.channel_id or 0)
+        info = await self.service.leave(info.id, interaction.user.id)
+        await operations.reply(interaction, t("lobby.left", locale_of(interaction), game=info.id))
+        await self.refresh_lobby(info, public_locale(interaction))
+
+    @game.command(name="start")
+    async def start(self, interaction: discord.Interaction) -> None:
+        """Start this channel's game (host only)."""
+        info = await self.service.game_in_channel(interaction.channel_id or 0)
+        await operations.defer(interaction)
+        info = await self.service.start(info.id, interaction.user.id)
+        await operations.reply(interaction, t("lobby.started", locale_of(interaction), game=info.id))
+        await self.refresh_lobby(info, public_locale(interaction))
+        await self.publish(info.id, None, public_locale(interaction))
+
+    @game.command(name="status")
+    async def status(self, interaction: discord.Interaction) -> None:
+        """Show this channel's game: whose turn it is, and the board posted again."""
+        info = await self.service.game_in_channel(interaction.channel_id or 0)
+        loc = locale_of(interaction)
+        if info.game.status == "lobby":
+            await operations.reply(interaction, embed=self.lobby_embed(info, loc))
+            return
+        await operations.defer(interaction)
+        await operations.reply(interaction, t("status.reposted", loc, game=info.id),
+                               embed=await self.status_embed(info, loc))
+        await self.publish(info.id, None, public_locale(interaction), repost=True)
+
+    @game.command(name="list")
+    async def list_(self, interaction: discord.Interaction) -> None:
+        """List the games being set up or played on this server."""
+        loc = locale_of(interaction)
+        games = await self.service.list_games(interaction.guild_id or 0, limit=LIST_LIMIT)
+        if not games:
+            await operations.reply(interaction, t("list.none", loc))
+            return
+        lines = [t("list.line", loc, game=g.id, title=game_title(g.game.kind, loc),
+                   channel=f"<#{g.game.channel_xid}>", status=t(f"status.{g.game.status}", loc),
+                   players=", ".join(s.name for s in g.seats)) for g in games]
+        embed = discord.Embed(title=t("list.title", loc), description="\n".join(lines), colour=EMBED_COLOUR)
+        await operations.reply(interaction, embed=embed)
+
+    @game.command(name="abandon")
+    async def abandon(self, interaction: discord.Interaction) -> None:
+        """Stop this channel's game for good (host, or someone who can manage the server)."""
+        info = await self.service.game_in_channel(interaction.channel_id or 0)
+        perms = interaction.permissions
+        info = await self.service.abandon(info.id, interaction.user.id,
+                                          is_admin=bool(perms and perms.manage_guild))
+        await operations.reply(interaction, t("game.abandoned", public_locale(interaction), game=info.id,
+                                              user=mention(interaction.user.id)), ephemeral=False)
+        await self.strip_controls(info)
+        await self.refresh_lobby(info, public_locale(interaction))
+
+    @game.command(name="resign")
+    async def resign(self, interaction: discord.Interaction) -> None:
+        """Give up your seat in this channel's game; the AI plays it on."""
+        info = await self.service.game_in_channel(interaction.channel_id or 0)
+        info = await self.service.resign(info.id, interaction.user.id)
+        loc = public_locale(interaction)
+        await operations.reply(interaction, t("game.resigned", loc, user=mention(interaction.user.id)),
+                               ephemeral=False)
+        await self.publish(info.id, None, loc)
+
+    # =========================================================================================
+    # Lobby message
+    # =========================================================================================
+    def lobby_embed(self, info: GameInfo, loc: str) -> discord.Embed:
+        g = info.game
+        low, high = registry.get(g.kind).seat_range(g.options)
+        embed = discord.Embed(
+            title=t("lobby.title", loc, title=game_title(g.kind, loc), game=g.id),
+            description=t(f"lobby.state.{g.status}", loc, low=low, high=high),
+            colour=EMBED_COLOUR)
+        players = "\n".join(
+            f"{s.seat + 1}. {s.name}" + (f" ({t('lobby.host', loc)})" if s.user_xid == g.host_xid else "")
+            for s in info.seats) or t("lobby.empty", loc)
+        embed.add_field(name=t("lobby.players", loc, n=len(info.seats), high=high), value=players,
+                        inline=True)
+        if g.options:
+            embed.add_field(name=t("lobby.options", loc),
+                            value="\n".join(f"{k}: {v}" for k, v in g.options.items()), inline=True)
+        return embed
+
+    def lobby_view(self, info: GameInfo, loc: str) -> discord.ui.View | None:
+        if info.game.status != "lobby":
+            return None
+        gid = info.id
+        view = discord.ui.View(timeout=None)
+        view.add_item(discord.ui.Button(label=t("lobby.button.join", loc), custom_id=ids.lobby(gid, "join"),
+                                        style=discord.ButtonStyle.success))
+        view.add_item(discord.ui.Button(label=t("lobby.button.leave", loc),
+                                        custom_id=ids.lobby(gid, "leave")))
+        if registry.get(info.game.kind).ai_levels:
+            view.add_item(discord.ui.Button(label=t("lobby.button.ai", loc), custom_id=ids.lobby(gid, "ai")))
+        view.add_item(discord.ui.Button(label=t("lobby.button.start", loc),
+                                        custom_id=ids.lobby(gid, "start"),
+                                        style=discord.ButtonStyle.primary))
+        view.stop()
+        return view
+
+    async def refresh_lobby(self, info: GameInfo, loc: str) -> None:
+        """Keep the lobby message up to date (buttons removed once the game started or ended)."""
+        g = info.game
+        if g.lobby_message_xid is None or g.channel_xid is None:
+            return
+        await operations.edit(self.bot, g.channel_xid, g.lobby_message_xid,
+                              embed=self.lobby_embed(info, loc), view=self.lobby_view(info, loc))
+
+    async def lobby_click(self, interaction: discord.Interaction, parsed: ids.ParsedId) -> None:
+        gid, action = parsed.game_id, parsed.action
+        user = interaction.user
+        loc = locale_of(interaction)
+        if action == "join":
+            info = await self.service.join(gid, user.id, user.display_name)
+        elif action == "leave":
+            info = await self.service.leave(gid, user.id)
+        elif action == "ai":
+            info = await self.service.add_ai(gid, user.id)
+        else:
+            await operations.defer(interaction, update=True)
+            info = await self.service.start(gid, user.id)
+        ploc = public_locale(interaction)
+        await operations.edit_original(interaction, embed=self.lobby_embed(info, ploc),
+                                       view=self.lobby_view(info, ploc))
+        if action == "start":
+            await self.publish(info.id, None, ploc)
+        del loc
+
+    # =========================================================================================
+    # Turns
+    # =========================================================================================
+    async def status_embed(self, info: GameInfo, loc: str) -> discord.Embed:
+        g = info.game
+        presenter = presenters.get(g.kind)
+        embed = discord.Embed(title=t("status.title", loc, title=game_title(g.kind, loc), game=g.id),
+                              colour=EMBED_COLOUR)
+        lines: list[str] = []
+        if g.status == "active":
+            snap = await self.service.snapshot(g.id)
+            lines += presenter.status_lines(snap.view(None), loc)
+            waiting = ", ".join(info.name(s) for s in sorted(info.awaiting))
+            lines.append(t("status.waiting", loc, players=waiting or "-"))
+        else:
+            lines.append(t(f"status.{g.status}", loc))
+        if g.result:
+            for s in sorted(g.result["seats"], key=lambda r: r["rank"]):
+                lines.append(t("status.rank", loc, rank=s["rank"], player=info.name(s["seat"]),
+                               total=s["total"]))
+        embed.description = "\n".join(lines)
+        return embed
+
+    async def publish(self, game_id: int, outcome: MoveOutcome | None, loc: str, *,
+                      repost: bool = False) -> None:
+        """Post the turn message (picture, summary, mentions, the only live controls)."""
+        info = await self.service.info(game_id)
+        g = info.game
+        if g.channel_xid is None or g.status == "lobby":
+            return
+        presenter = presenters.get(g.kind)
+        lines: list[str] = []
+        if outcome is not None:
+            key, params = outcome.summary
+            lines.append(t(key, loc, **params))
+        image: bytes | None = None
+        view_ui: discord.ui.View | None = None
+        mention_ids: list[int] = []
+        if g.status == "abandoned":
+            return
+        snap = await self.service.snapshot(game_id)
+        public_view = snap.view(None)
+        if g.status == "finished":
+            lines.append(self.result_text(info, loc))
+            image = await asyncio.to_thread(presenter.render_end, public_view)
+            mention_ids = [s.user_xid for s in info.seats if s.user_xid is not None]
+        else:
+            acting = outcome.seat if outcome is not None and outcome.seat >= 0 else None
+            image = await asyncio.to_thread(presenter.render_turn, public_view, acting)
+            humans = info.awaited_users()
+            if humans:
+                mention_ids = [] if repost else humans
+                names = " ".join(mention(u) for u in humans)
+                lines.append(t("turn.your_turn" if len(humans) == 1 else "turn.your_turns", loc,
+                               players=names))
+                view_ui = await self.turn_controls(snap, presenter, humans, loc)
+            elif info.awaited_ai():
+                lines.append(t("turn.ai_thinking", loc,
+                               players=", ".join(info.name(s) for s in info.awaited_ai())))
+        content = "\n".join(lines) or t("turn.board", loc, game=g.id)
+        message_xid, problem = await operations.post(
+            self.bot, g.channel_xid, content, file_png=image, view=view_ui,
+            mentions=operations.mentions_of(mention_ids))
+        if message_xid is not None:
+            old = g.turn_message_xid
+            await self.service.set_messages(game_id, turn_message_xid=message_xid)
+            if old is not None and old != message_xid:
+                await operations.edit(self.bot, g.channel_xid, old, view=None)
+        if problem is not None and message_xid is None:
+            log.warning("game %s: turn message not posted (%s)", game_id, problem)
+        await self.update_status(await self.service.info(game_id), loc)
+        if g.status == "active" and info.awaited_ai():
+            self.schedule_ai(game_id, loc)
+
+    async def turn_controls(self, snap: Snapshot, presenter: presenters.Presenter, humans: list[int],
+                            loc: str) -> discord.ui.View:
+        info = snap.info
+        if presenter.public_controls and len(humans) == 1:
+            seat = info.seat_of(humans[0])
+            assert seat is not None
+            moves = registry.get(info.game.kind).legal_moves(snap.state, seat.seat)
+            from bot.service import choices_token
+
+            return presenter.controls(info.id, snap.version, choices_token(moves), moves,
+                                      snap.view(seat.seat), loc)
+        view = discord.ui.View(timeout=None)
+        view.add_item(discord.ui.Button(label=t("turn.button.open", loc), style=discord.ButtonStyle.primary,
+                                        custom_id=ids.open_(info.id, snap.version)))
+        view.stop()
+        return view
+
+    def result_text(self, info: GameInfo, loc: str) -> str:
+        result = info.game.result or {}
+        seats = sorted(result.get("seats", []), key=lambda s: (s["rank"], s["seat"]))
+        lines = [t("end.title", loc, game=info.id)]
+        for s in seats:
+            lines.append(t("end.line", loc, rank=s["rank"], player=seat_label(info, s["seat"]),
+                           total=s["total"]))
+        decided = result.get("decided_by", "score")
+        if decided not in ("score",):
+            lines.append(t("end.decided", loc, why=t(decided, loc)))
+        return "\n".join(lines)
+
+    async def update_status(self, info: GameInfo, loc: str) -> None:
+        """Edit the game's status message in place (post it the first time)."""
+        g = info.game
+        if g.channel_xid is None:
+            return
+        embed = await self.status_embed(info, loc)
+        if g.status_message_xid is not None and await operations.edit(
+                self.bot, g.channel_xid, g.status_message_xid, embed=embed):
+            return
+        message_xid, _ = await operations.post(self.bot, g.channel_xid, "", embed=embed)
+        if message_xid is not None:
+            await self.service.set_messages(g.id, status_message_xid=message_xid)
+
+    async def strip_controls(self, info: GameInfo) -> None:
+        g = info.game
+        if g.channel_xid is not None and g.turn_message_xid is not None:
+            await operations.edit(self.bot, g.channel_xid, g.turn_message_xid, view=None)
+
+    # =========================================================================================
+    # Component clicks
+    # =========================================================================================
+    @commands.Cog.listener()
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        if interaction.type is not discord.InteractionType.component:
+            return
+        data: dict[str, Any] = dict(interaction.data or {})  # type: ignore[arg-type]
+        loc = locale_of(interaction)
+        try:
+            parsed = ids.parse(str(data.get("custom_id", "")))
+        except ids.ForgedId:
+            await operations.reply(interaction, t("error.forged", loc))
+            return
+        try:
+            if parsed.kind == "lobby":
+                await self.lobby_click(interaction, parsed)
+            elif parsed.kind == "open":
+                await self.open_click(interaction, parsed)
+            elif parsed.kind == "mv":
+                assert parsed.move is not None
+                await self.move_click(interaction, parsed, parsed.move)
+            elif parsed.kind == "sel":
+                values = data.get("values") or []
+                if len(values) != 1:
+                    raise ids.ForgedId("select")
+                await self.move_click(interaction, parsed, ids.parse_move_value(str(values[0])))
+        except ids.ForgedId:
+            await operations.reply(interaction, t("error.forged", loc))
+        except errors.GameError as exc:
+            await operations.reply(interaction, error_text(exc, loc))
+        except Exception:
+            log.exception("component %s failed", data.get("custom_id"))
+            await operations.reply(interaction, t("error.internal", loc))
+
+    async def open_click(self, interaction: discord.Interaction, parsed: ids.ParsedId) -> None:
+        """Show the clicker their private choices (and hand) in an ephemeral message."""
+        loc = locale_of(interaction)
+        info, seat, moves, token = await self.service.choices(parsed.game_id, interaction.user.id)
+        snap = await self.service.snapshot(parsed.game_id)
+        presenter = presenters.get(info.game.kind)
+        private = snap.view(seat)
+        image = await asyncio.to_thread(presenter.render_turn, private, seat)
+        if not moves:
+            await operations.reply(interaction, t("play.nothing_now", loc), file_png=image)
+            return
+        await operations.reply(interaction, presenter.prompt(moves, private, loc), file_png=image,
+                               view=presenter.controls(info.id, snap.version, token, moves, private, loc))
+
+    async def move_click(self, interaction: discord.Interaction, parsed: ids.ParsedId,
+                         move: dict[str, Any]) -> None:
+        loc = locale_of(interaction)
+        ephemeral_origin = bool(interaction.message and interaction.message.flags.ephemeral)
+        await operations.defer(interaction, update=True)
+        outcome = await self.service.move(parsed.game_id, interaction.user.id, move,
+                                          expected_version=parsed.version, token=parsed.token)
+        await self.after_move(outcome, public_locale(interaction), interaction, loc, ephemeral_origin)
+
+    async def after_move(self, outcome: MoveOutcome, ploc: str, interaction: discord.Interaction | None,
+                         loc: str, ephemeral_origin: bool) -> None:
+        """Tell everyone what a move did: the next private step, the status, or a new turn message."""
+        info = outcome.info
+        presenter = presenters.get(info.game.kind)
+        if interaction is not None and ephemeral_origin:
+            key, params = outcome.summary
+            await operations.edit_original(interaction, content=t(key, loc, **params), view=None,
+                                           attachments=[])
+        quiet = not outcome.finished and not outcome.newly_awaited and (
+            outcome.seat in info.awaiting or not presenter.public_controls)
+        if quiet:
+            # A step inside a turn, or a secret choice: no channel post; the status shows who is left.
+            if interaction is not None and outcome.seat in info.awaiting:
+                await self.send_private_choices(interaction, info.id, loc)
+            await self.update_status(await self.service.info(info.id), ploc)
+            return
+        await self.publish(info.id, outcome, ploc)
+
+    async def send_private_choices(self, interaction: discord.Interaction, game_id: int, loc: str) -> None:
+        info, seat, moves, token = await self.service.choices(game_id, interaction.user.id)
+        if not moves:
+            return
+        snap = await self.service.snapshot(game_id)
+        private = snap.view(seat)
+        presenter = presenters.get(info.game.kind)
+        await operations.reply(interaction, presenter.prompt(moves, private, loc),
+                               view=presenter.controls(info.id, snap.version, token, moves, private, loc))
+
+    # =========================================================================================
+    # AI seats
+    # =========================================================================================
+    def schedule_ai(self, game_id: int, loc: str) -> None:
+        task = self._ai_tasks.get(game_id)
+        if task is not None and not task.done():
+            return
+        self._ai_tasks[game_id] = asyncio.create_task(self._run_ai(game_id, loc), name=f"ai-{game_id}")
+
+    async def _run_ai(self, game_id: int, loc: str) -> None:
+        try:
+            while True:
+                await asyncio.sleep(self.bot.settings.ai_pause_seconds)
+                outcome = await self.service.play_ai(game_id)
+                if outcome is None:
+                    return
+                await self.after_move(outcome, loc, None, loc, False)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("AI of game %s failed", game_id)
+
+    async def resume_ai(self) -> None:
+        """After a restart: let every AI that was awaited play on."""
+        for status_game in await self.service.store.list_games(statuses=("active",), limit=10_000):
+            info = await self.service.info(status_game.id)
+            if info.awaited_ai():
+                self.schedule_ai(info.id, "en")
+
+    async def cog_unload(self) -> None:
+        for task in self._ai_tasks.values():
+            task.cancel()
+
+
+async def setup(bot: CityBot) -> None:
+    await bot.add_cog(GameCog(bot))

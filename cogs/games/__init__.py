@@ -1,0 +1,1 @@
+"""Per-game presenters: labels, pictures and status lines for Discord."""

@@ -1,0 +1,159 @@
+"""Every Discord call that can fail in an expected way, handled once.
+
+Unknown interaction (10062), already acknowledged (40060), unknown message (10008), missing
+permissions (50013), cannot DM (50007), and server errors with retries. Callers get True/False or a
+message id, never an exception from here.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+from typing import Any
+
+import discord
+
+log = logging.getLogger(__name__)
+
+POST_ATTEMPTS = 4
+POST_BACKOFF_SECONDS = 0.5
+UNKNOWN_INTERACTION = 10062
+ALREADY_ACKNOWLEDGED = 40060
+UNKNOWN_MESSAGE = 10008
+MISSING_PERMISSIONS = 50013
+MISSING_ACCESS = 50001
+CANNOT_DM = 50007
+
+NO_MENTIONS = discord.AllowedMentions.none()
+
+
+def png_file(data: bytes, name: str = "board.png") -> discord.File:
+    return discord.File(io.BytesIO(data), filename=name)
+
+
+def mentions_of(user_xids: list[int]) -> discord.AllowedMentions:
+    return discord.AllowedMentions(everyone=False, roles=False,
+                                   users=[discord.Object(id=u) for u in user_xids])
+
+
+async def reply(interaction: discord.Interaction, content: str | None = None, *, ephemeral: bool = True,
+                embed: discord.Embed | None = None, view: discord.ui.View | None = None,
+                file_png: bytes | None = None, mentions: discord.AllowedMentions | None = None) -> bool:
+    """Answer an interaction (first response or follow-up). False if Discord refused."""
+    kwargs: dict[str, Any] = {"ephemeral": ephemeral, "allowed_mentions": mentions or NO_MENTIONS}
+    if content is not None:
+        kwargs["content"] = content
+    if embed is not None:
+        kwargs["embed"] = embed
+    if view is not None:
+        kwargs["view"] = view
+    if file_png is not None:
+        kwargs["file"] = png_file(file_png)
+    try:
+        if not interaction.response.is_done():
+            try:
+                await interaction.response.send_message(**kwargs)
+                return True
+            except discord.HTTPException as exc:
+                if exc.code != ALREADY_ACKNOWLEDGED:
+                    raise
+                if file_png is not None:
+                    kwargs["file"] = png_file(file_png)
+        await interaction.followup.send(**kwargs)
+        return True
+    except discord.NotFound as exc:
+        log.info("interaction %s vanished before the reply (%s)", interaction.id, exc.code)
+    except discord.HTTPException as exc:
+        log.warning("reply to interaction %s failed: %s %s", interaction.id, exc.status, exc.code)
+    return False
+
+
+async def defer(interaction: discord.Interaction, *, ephemeral: bool = True, update: bool = False) -> bool:
+    """Acknowledge within Discord's 3 seconds; ``update`` for a component whose message we edit."""
+    if interaction.response.is_done():
+        return True
+    try:
+        if update:
+            await interaction.response.defer()
+        else:
+            await interaction.response.defer(ephemeral=ephemeral, thinking=True)
+        return True
+    except discord.HTTPException as exc:
+        log.info("defer of interaction %s failed: %s", interaction.id, exc.code)
+        return False
+
+
+async def edit_original(interaction: discord.Interaction, **kwargs: Any) -> bool:
+    """Edit the message a component belongs to (or the deferred response)."""
+    try:
+        if not interaction.response.is_done():
+            await interaction.response.edit_message(**kwargs)
+        else:
+            await interaction.edit_original_response(**kwargs)
+        return True
+    except discord.HTTPException as exc:
+        log.info("edit of interaction %s failed: %s", interaction.id, exc.code)
+        return False
+
+
+async def post(bot: discord.Client, channel_xid: int, content: str, *, file_png: bytes | None = None,
+               embed: discord.Embed | None = None, view: discord.ui.View | None = None,
+               mentions: discord.AllowedMentions | None = None) -> tuple[int | None, str | None]:
+    """Post to a channel with retries and back-off. Returns (message id, None) or (None, reason).
+
+    The reason is a catalogue id (``error.no_attach``, ``error.no_access``, ``error.discord``).
+    """
+    channel = bot.get_partial_messageable(channel_xid)
+    delay = POST_BACKOFF_SECONDS
+    for attempt in range(1, POST_ATTEMPTS + 1):
+        kwargs: dict[str, Any] = {"content": content, "allowed_mentions": mentions or NO_MENTIONS}
+        if file_png is not None:
+            kwargs["file"] = png_file(file_png)
+        if embed is not None:
+            kwargs["embed"] = embed
+        if view is not None:
+            kwargs["view"] = view
+        try:
+            message = await channel.send(**kwargs)
+            return message.id, None
+        except discord.Forbidden as exc:
+            reason = "error.no_attach" if file_png is not None else "error.no_access"
+            log.warning("cannot post in %s: %s", channel_xid, exc.code)
+            if file_png is not None and exc.code == MISSING_PERMISSIONS:
+                # Without Attach Files, still post the text so the game goes on.
+                return_id, _ = await post(bot, channel_xid, content, embed=embed, view=view,
+                                          mentions=mentions)
+                return return_id, reason
+            return None, reason
+        except (TimeoutError, discord.HTTPException, OSError) as exc:
+            status = getattr(exc, "status", None)
+            if isinstance(exc, discord.HTTPException) and status is not None and status < 500:
+                log.warning("posting in %s refused: %s %s", channel_xid, status, exc.code)
+                return None, "error.discord"
+            log.warning("posting in %s failed (attempt %d): %r", channel_xid, attempt, exc)
+            if attempt < POST_ATTEMPTS:
+                await asyncio.sleep(delay)
+                delay *= 2
+    return None, "error.discord"
+
+
+async def edit(bot: discord.Client, channel_xid: int, message_xid: int, **kwargs: Any) -> bool:
+    """Edit one of our messages; False if it is gone or Discord refused."""
+    try:
+        await bot.get_partial_messageable(channel_xid).get_partial_message(message_xid).edit(**kwargs)
+        return True
+    except discord.HTTPException as exc:
+        log.info("edit of message %s failed: %s", message_xid, exc.code)
+        return False
+
+
+async def dm(bot: discord.Client, user_xid: int, content: str) -> bool:
+    """Send a direct message; False when the user does not accept DMs."""
+    try:
+        user = await bot.fetch_user(user_xid)
+        await user.send(content)
+        return True
+    except discord.HTTPException as exc:
+        log.info("DM to %s failed: %s", user_xid, exc.code)
+        return False

@@ -1,0 +1,110 @@
+"""How each game looks in Discord: move labels, pictures, status lines.
+
+The generic :class:`Presenter` works for any game (labels from the move's fields, no picture); a
+game registers a subclass in :data:`PRESENTERS` to add its pictures and friendlier labels.
+"""
+
+from __future__ import annotations
+
+import importlib
+import logging
+from typing import Any
+
+import discord
+
+from bot.i18n import t
+from cogs import ids
+
+log = logging.getLogger(__name__)
+
+MAX_BUTTONS = 20
+MAX_SELECT_OPTIONS = 25
+MAX_SELECTS = 5
+LABEL_LIMIT = 80
+
+
+class Presenter:
+    """Defaults for any game."""
+
+    kind = ""
+    public_controls = True
+    """True: the awaited player's choices are buttons on the public turn message (open games).
+    False: the turn message has a button that opens each player's choices privately (secret hands)."""
+
+    def move_label(self, move: dict[str, Any], view: dict[str, Any], locale: str) -> str:
+        key = f"{self.kind}.move.{move.get('kind')}"
+        params = {k: v for k, v in move.items() if k != "kind"}
+        text = t(key, locale, **params)
+        if text == key:
+            text = " ".join([str(move.get("kind", "?"))] + [f"{k} {v}" for k, v in params.items()])
+        return text[:LABEL_LIMIT]
+
+    def prompt(self, moves: list[dict[str, Any]], view: dict[str, Any], locale: str) -> str:
+        return t("play.choose", locale)
+
+    def render_turn(self, view: dict[str, Any], seat: int | None) -> bytes | None:
+        return None
+
+    def render_end(self, view: dict[str, Any]) -> bytes | None:
+        return None
+
+    def status_lines(self, view: dict[str, Any], locale: str) -> list[str]:
+        return []
+
+    def controls(self, game_id: int, version: int, token: str, moves: list[dict[str, Any]],
+                 view: dict[str, Any], locale: str) -> discord.ui.View:
+        """Buttons when few moves fit, else select menus; never an illegal choice."""
+        ui = discord.ui.View(timeout=None)
+        labels = [self.move_label(m, view, locale) for m in moves]
+        button_ids = [ids.move(game_id, version, token, m) for m in moves]
+        if len(moves) <= MAX_BUTTONS and all(button_ids):
+            for i, (label, cid) in enumerate(zip(labels, button_ids)):
+                ui.add_item(discord.ui.Button(label=label or "?", custom_id=cid, row=i // 5,
+                                              style=self.button_style(moves[i])))
+        else:
+            options = [discord.SelectOption(label=label or "?", value=ids.compact(m))
+                       for label, m in zip(labels, moves) if len(ids.compact(m)) <= 100]
+            for n in range(MAX_SELECTS):
+                chunk = options[n * MAX_SELECT_OPTIONS:(n + 1) * MAX_SELECT_OPTIONS]
+                if not chunk:
+                    break
+                ui.add_item(discord.ui.Select(custom_id=ids.select(game_id, version, token, n),
+                                              options=chunk, placeholder=t("play.pick", locale), row=n))
+            if len(options) > MAX_SELECTS * MAX_SELECT_OPTIONS:
+                log.warning("game %s offers %d moves; only %d fit", game_id, len(options),
+                            MAX_SELECTS * MAX_SELECT_OPTIONS)
+        ui.stop()  # nothing to dispatch in-process: clicks are routed by custom_id
+        return ui
+
+    def button_style(self, move: dict[str, Any]) -> discord.ButtonStyle:
+        return discord.ButtonStyle.secondary
+
+
+class _Registry(dict[str, Presenter]):
+    def __missing__(self, kind: str) -> Presenter:
+        presenter = Presenter()
+        presenter.kind = kind
+        return presenter
+
+
+PRESENTERS: dict[str, Presenter] = _Registry()
+
+GAME_PRESENTER_MODULES = {
+    "quadropolis": "cogs.games.quadropolis",
+    "btc": "cogs.games.btc",
+    "urbanpanic": "cogs.games.urbanpanic",
+}
+
+
+def load_game_presenters() -> None:
+    """Import the per-game presenter modules that exist (each registers itself)."""
+    for module in GAME_PRESENTER_MODULES.values():
+        try:
+            importlib.import_module(module)
+        except ModuleNotFoundError as exc:
+            if exc.name is None or not module.startswith(exc.name):
+                raise
+
+
+def get(kind: str) -> Presenter:
+    return PRESENTERS[kind]
