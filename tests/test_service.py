@@ -260,3 +260,32 @@ def test_kill_between_moves_loses_nothing_acknowledged(tmp_path: Path) -> None:
             await db.close()
 
     asyncio.run(check())
+
+
+async def test_old_button_with_same_choices_still_counts(service: Service) -> None:
+    """In a simultaneous turn, another player's commit does not make my unchanged choices stale."""
+    gid = await started_toy(service)
+    _, _, moves, token = await service.choices(gid, HOST)
+    await service.move(gid, BEA, {"kind": "bid", "card": 1})  # version 0 -> 1
+    out = await service.move(gid, HOST, moves[0], expected_version=0, token=token)
+    assert out.version == 2
+
+
+async def test_double_click_of_an_old_button_is_stale(service: Service) -> None:
+    """The same button clicked twice plays once, even when the choices token matches."""
+    gid = await started_toy(service)
+    _, _, moves, token = await service.choices(gid, HOST)
+    await service.move(gid, HOST, moves[0], expected_version=0, token=token)
+    with pytest.raises(errors.StaleAction):
+        await service.move(gid, HOST, moves[1], expected_version=0, token=token)
+
+
+async def test_changed_choices_make_old_button_stale(service: Service) -> None:
+    """After a reveal my hand changed, so a button from before it is refused."""
+    gid = await started_toy(service)
+    _, _, moves, token = await service.choices(gid, BEA)
+    await service.move(gid, HOST, {"kind": "bid", "card": 3})
+    await service.move(gid, BEA, {"kind": "bid", "card": 1})  # reveal; round 2
+    await service.move(gid, HOST, {"kind": "bid", "card": 2})
+    with pytest.raises(errors.StaleAction):
+        await service.move(gid, BEA, moves[1], expected_version=0, token=token)
