@@ -11,15 +11,18 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
+import logging
 import secrets
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from bot import errors, store
 from bot.rules import core, registry
+
+log = logging.getLogger(__name__)
 
 STATE_CACHE_SIZE = 256
 """How many games' current states stay parsed in memory (a cache; the store is the truth)."""
@@ -104,6 +107,10 @@ class Service:
         self._seed_source = seed_source or (lambda: secrets.randbits(62))
         self._locks: dict[int, asyncio.Lock] = {}
         self._cache: OrderedDict[int, tuple[int, Any]] = OrderedDict()
+        self.move_listeners: list[Callable[[MoveOutcome], Awaitable[None]]] = []
+        """Called after every committed move (reminders, leagues...). Errors are logged, not raised."""
+        self.end_listeners: list[Callable[[GameInfo], Awaitable[None]]] = []
+        """Called when a game ends by any path (last move, resignation, abandon)."""
 
     # -- helpers -----------------------------------------------------------------------------
     def _lock(self, game_id: int) -> asyncio.Lock:
@@ -402,8 +409,91 @@ class Service:
         key, params = rules.describe(state, seat, move, after_state)
         info = GameInfo(await self._game(game.id), tuple(seats), after)
         params = {"player": info.name(seat), **params}
-        return MoveOutcome(info=info, seat=seat, move=move, version=version, summary=(key, params),
-                           finished=finished, result=result, newly_awaited=after - before)
+        outcome = MoveOutcome(info=info, seat=seat, move=move, version=version, summary=(key, params),
+                              finished=finished, result=result, newly_awaited=after - before)
+        await self._notify(self.move_listeners, outcome)
+        if finished:
+            await self._notify(self.end_listeners, info)
+        return outcome
+
+    async def _notify(self, listeners: list[Callable[[Any], Awaitable[None]]], arg: Any) -> None:
+        for listener in listeners:
+            try:
+                await listener(arg)
+            except Exception:
+                log.exception("listener %r failed", listener)
+
+    # -- undo, timeouts --------------------------------------------------------------------
+    async def undo_preview(self, game_id: int, user_xid: int) -> tuple[int, dict[str, Any], int]:
+        """(seat, move, version) of the user's own last move if it may be taken back, else an error.
+
+        Allowed only while it is the newest move of the game (nobody acted since) and it revealed
+        nothing (no tile drawn, no hand passed): the rules' ``undoable`` decides.
+        """
+        game = await self._game(game_id)
+        if game.status != "active":
+            raise errors.GameOver()
+        seats = await self.store.seats(game_id)
+        seat = next((s for s in seats if s.user_xid == user_xid), None)
+        if seat is None:
+            raise errors.NotInGame()
+        moves = await self.store.moves(game_id)
+        if not moves or moves[-1].seat != seat.seat or moves[-1].actor_xid != user_xid:
+            raise errors.NotAllowed("error.undo_not_last")
+        rules = registry.get(game.kind)
+        before = await self._replay_moves(game, len(seats), moves[:-1])
+        after = await self._state(game)
+        if not rules.undoable(before, seat.seat, moves[-1].move, after):
+            raise errors.NotAllowed("error.undo_reveals")
+        return seat.seat, moves[-1].move, game.version
+
+    async def _replay_moves(self, game: store.GameRow, seat_count: int, moves: list[store.MoveRow]) -> Any:
+        rules = registry.get(game.kind)
+        state = rules.setup(game.options, seat_count, game.seed)
+        for row in moves:
+            state = rules.apply(state, row.seat, row.move)
+        return state
+
+    async def undo(self, game_id: int, user_xid: int, expected_version: int) -> GameInfo:
+        """Take back the user's last move (after the other players agreed, in the front-end)."""
+        async with self._lock(game_id):
+            seat, _, version = await self.undo_preview(game_id, user_xid)
+            if version != expected_version:
+                raise errors.StaleAction()
+            game = await self._game(game_id)
+            seats = await self.store.seats(game_id)
+            moves = await self.store.moves(game_id)
+            rules = registry.get(game.kind)
+            before_state = await self._state(game)
+            state = await self._replay_moves(game, len(seats), moves[:-1])
+            try:
+                new_version = await self.store.undo_last_move(
+                    game_id, expected_version=version, at=self.clock.now_ms(), state=rules.to_json(state),
+                    awaiting_changed=rules.awaiting(state) != rules.awaiting(before_state))
+            except store.StaleVersion:
+                raise errors.StaleAction() from None
+            self._remember(game_id, new_version, state)
+            del seat
+            return await self.info(game_id)
+
+    async def play_for(self, game_id: int, seat: int, *, level: str | None = None,
+                       take_over: bool = False) -> MoveOutcome | None:
+        """The AI plays one move for an awaited seat (a deadline passed); optionally keeps the seat."""
+        async with self._lock(game_id):
+            game = await self._game(game_id)
+            if game.status != "active":
+                return None
+            rules = registry.get(game.kind)
+            state = await self._state(game)
+            if seat not in rules.awaiting(state):
+                return None
+            level = level if level in rules.ai_levels else rules.ai_levels[-1]
+            seats = await self.store.seats(game_id)
+            if take_over:
+                await self.store.update_seat(game_id, seat, ai_level=level)
+                seats = await self.store.seats(game_id)
+            move = rules.ai_move(state, seat, level, core.derive_seed(game.seed, "ai", game.version))
+            return await self._apply(game, seats, seat, dict(move), actor_xid=None)
 
     # -- ending ------------------------------------------------------------------------------
     async def resign(self, game_id: int, user_xid: int) -> GameInfo:
@@ -426,6 +516,9 @@ class Service:
                 result = forfeit_result(len(seats), [s.seat for s in standing])
                 await self.store.finish_game(game_id, status="finished", at=self.clock.now_ms(),
                                              result=result)
+                info = await self.info(game_id)
+                await self._notify(self.end_listeners, info)
+                return info
             return await self.info(game_id)
 
     async def abandon(self, game_id: int, actor_xid: int, *, is_admin: bool) -> GameInfo:
@@ -437,7 +530,9 @@ class Service:
             if game.host_xid != actor_xid and not is_admin:
                 raise errors.NotAllowed("error.abandon_not_allowed")
             await self.store.finish_game(game_id, status="abandoned", at=self.clock.now_ms(), result=None)
-            return await self.info(game_id)
+            info = await self.info(game_id)
+            await self._notify(self.end_listeners, info)
+            return info
 
     async def list_games(self, guild_xid: int, *, statuses: tuple[str, ...] = store.LIVE_STATUSES,
                          limit: int = 25) -> list[GameInfo]:

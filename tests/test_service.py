@@ -289,3 +289,57 @@ async def test_changed_choices_make_old_button_stale(service: Service) -> None:
     await service.move(gid, HOST, {"kind": "bid", "card": 2})
     with pytest.raises(errors.StaleAction):
         await service.move(gid, BEA, moves[1], expected_version=0, token=token)
+
+
+async def test_undo_own_move_before_reveal(service: Service, db: store.Store) -> None:
+    """A bid not yet revealed can be taken back; the log keeps it marked, replay skips it."""
+    gid = await started_toy(service)
+    await service.move(gid, HOST, {"kind": "bid", "card": 3})
+    seat, move, version = await service.undo_preview(gid, HOST)
+    assert (seat, move, version) == (0, {"kind": "bid", "card": 3}, 1)
+    info = await service.undo(gid, HOST, version)
+    assert info.game.version == 2 and info.awaiting == {0, 1}
+    assert await db.moves(gid) == [] and len(await db.moves(gid, include_undone=True)) == 1
+    out = await service.move(gid, HOST, {"kind": "bid", "card": 1})
+    assert out.version == 3
+    fresh = Service(db, service.clock)
+    assert (await fresh.snapshot(gid)).state.pending == (1, None)
+
+
+async def test_undo_refused_after_reveal_or_for_others(service: Service) -> None:
+    """A move that revealed bids, or someone else's move, cannot be taken back."""
+    gid = await started_toy(service)
+    await service.move(gid, HOST, {"kind": "bid", "card": 3})
+    with pytest.raises(errors.NotAllowed):
+        await service.undo_preview(gid, BEA)
+    await service.move(gid, BEA, {"kind": "bid", "card": 1})
+    with pytest.raises(errors.NotAllowed) as err:
+        await service.undo_preview(gid, BEA)
+    assert err.value.key == "error.undo_reveals"
+
+
+async def test_listeners_hear_moves_and_ends(service: Service) -> None:
+    """Move and end listeners are called; a failing listener does not break the move."""
+    heard: list[str] = []
+
+    async def on_move(outcome: object) -> None:
+        heard.append("move")
+        raise RuntimeError("listener bug")
+
+    async def on_end(info: object) -> None:
+        heard.append("end")
+
+    service.move_listeners.append(on_move)
+    service.end_listeners.append(on_end)
+    gid = await started_toy(service)
+    await service.move(gid, HOST, {"kind": "bid", "card": 3})
+    await service.abandon(gid, HOST, is_admin=False)
+    assert heard == ["move", "end"]
+
+
+async def test_play_for_a_late_human(service: Service) -> None:
+    """At a deadline the AI can play one move for a human seat, or take the seat over."""
+    gid = await started_toy(service)
+    out = await service.play_for(gid, 1, take_over=True)
+    assert out is not None and out.seat == 1
+    assert (await service.info(gid)).seats[1].is_ai

@@ -19,7 +19,7 @@ from typing import Any
 
 import aiosqlite
 
-MIGRATIONS_DIR = Path(__file__).with_name("migrations")
+MIGRATIONS_DIR = Path(__file__).resolve().parent.parent / "migrations"
 LIVE_STATUSES = ("lobby", "active")
 GAME_COLUMNS = (
     "id", "guild_xid", "channel_xid", "kind", "options", "seed", "status", "version", "host_xid",
@@ -381,6 +381,31 @@ class Store:
             )
         return new_version
 
+    async def undo_last_move(self, game_id: int, *, expected_version: int, at: int,
+                             state: Mapping[str, Any], awaiting_changed: bool = True) -> int:
+        """Mark the newest live move taken back, bump the version, store the rebuilt snapshot.
+
+        StaleVersion (nothing written) if the game moved on. Returns the new version.
+        """
+        new_version = expected_version + 1
+        async with self.transaction() as db:
+            cur = await db.execute(
+                "UPDATE games SET version = ?, updated_at = ?, awaiting_since = CASE WHEN ? THEN ?"
+                " ELSE awaiting_since END WHERE id = ? AND version = ? AND status = 'active'",
+                (new_version, at, int(awaiting_changed), at, game_id, expected_version))
+            if cur.rowcount == 0:
+                raise StaleVersion(f"game {game_id} is not at version {expected_version}")
+            cur = await db.execute(
+                "UPDATE moves SET undone_at = ? WHERE game_id = ? AND version ="
+                " (SELECT MAX(version) FROM moves WHERE game_id = ? AND undone_at IS NULL)",
+                (at, game_id, game_id))
+            if cur.rowcount != 1:
+                raise StaleVersion(f"game {game_id} has no move to take back")
+            await db.execute(
+                "INSERT OR REPLACE INTO snapshots (game_id, version, state) VALUES (?, ?, ?)",
+                (game_id, new_version, _dumps(state)))
+        return new_version
+
     async def finish_game(self, game_id: int, *, status: str, at: int,
                           result: Mapping[str, Any] | None) -> bool:
         """Mark a live game finished or abandoned (outside a move). False if it was not live."""
@@ -392,11 +417,13 @@ class Store:
             )
             return cur.rowcount > 0
 
-    async def moves(self, game_id: int, *, upto: int | None = None) -> list[MoveRow]:
+    async def moves(self, game_id: int, *, upto: int | None = None,
+                    include_undone: bool = False) -> list[MoveRow]:
+        """The live moves of a game (oldest first), up to a version; taken-back moves only on request."""
         rows = await self._all(
             "SELECT game_id, version, seat, move, at, actor_xid FROM moves WHERE game_id = ?"
-            " AND (? IS NULL OR version <= ?) ORDER BY version",
-            (game_id, upto, upto),
+            " AND (? IS NULL OR version <= ?) AND (? OR undone_at IS NULL) ORDER BY version",
+            (game_id, upto, upto, int(include_undone)),
         )
         return [MoveRow(r[0], r[1], r[2], json.loads(r[3]), r[4], r[5]) for r in rows]
 
