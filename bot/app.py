@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Awaitable, Callable
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -35,6 +37,12 @@ class CityBot(commands.Bot):
         self._clock = clock
         self._sync_commands = sync_commands
         self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
+        self.component_routes: dict[str, Callable[[discord.Interaction, str, dict[str, Any]],
+                                                  Awaitable[None]]] = {}
+        """custom_id prefix (before the first ':') -> handler, for components other cogs post.
+        A handler raises GameError or cogs.ids.ForgedId to refuse; the game cog answers with a sentence."""
+        self.mention_providers: list[Callable[[Any, bool], Awaitable[list[int]]]] = []
+        """(GameInfo, finished) -> extra user ids to mention on a turn message (followers...)."""
 
     async def setup_hook(self) -> None:
         self.store = await Store.open(self.settings.database_path)

@@ -318,6 +318,7 @@ class GameCog(commands.Cog):
             lines.append(self.result_text(info, loc))
             image = await asyncio.to_thread(presenter.render_end, public_view)
             mention_ids = [s.user_xid for s in info.seats if s.user_xid is not None]
+            lines[-1:] = [lines[-1], *await self.extra_mention_line(info, True, loc, mention_ids)]
         else:
             acting = outcome.seat if outcome is not None and outcome.seat >= 0 else None
             image = await asyncio.to_thread(presenter.render_turn, public_view, acting)
@@ -331,6 +332,8 @@ class GameCog(commands.Cog):
             elif info.awaited_ai():
                 lines.append(t("turn.ai_thinking", loc,
                                players=", ".join(info.name(s) for s in info.awaited_ai())))
+            if not repost:
+                lines += await self.extra_mention_line(info, False, loc, mention_ids)
         content = "\n".join(lines) or t("turn.board", loc, game=g.id)
         message_xid, problem = await operations.post(
             self.bot, g.channel_xid, content, file_png=image, view=view_ui,
@@ -345,6 +348,20 @@ class GameCog(commands.Cog):
         await self.update_status(await self.service.info(game_id), loc)
         if g.status == "active" and info.awaited_ai():
             self.schedule_ai(game_id, loc)
+
+    async def extra_mention_line(self, info: GameInfo, finished: bool, loc: str,
+                                 mention_ids: list[int]) -> list[str]:
+        """Followers and others the community features want mentioned (added to ``mention_ids``)."""
+        extra: list[int] = []
+        for provider in self.bot.mention_providers:
+            try:
+                extra += [u for u in await provider(info, finished) if u not in mention_ids + extra]
+            except Exception:
+                log.exception("mention provider failed")
+        mention_ids += extra
+        if not extra:
+            return []
+        return [t("turn.followers", loc, users=" ".join(mention(u) for u in extra))]
 
     async def turn_controls(self, snap: Snapshot, presenter: presenters.Presenter, humans: list[int],
                             loc: str) -> discord.ui.View:
@@ -402,12 +419,13 @@ class GameCog(commands.Cog):
             return
         data: dict[str, Any] = dict(interaction.data or {})  # type: ignore[arg-type]
         loc = locale_of(interaction)
+        custom_id = str(data.get("custom_id", ""))
+        route = self.bot.component_routes.get(custom_id.partition(":")[0])
         try:
-            parsed = ids.parse(str(data.get("custom_id", "")))
-        except ids.ForgedId:
-            await operations.reply(interaction, t("error.forged", loc))
-            return
-        try:
+            if route is not None:
+                await route(interaction, custom_id, data)
+                return
+            parsed = ids.parse(custom_id)
             if parsed.kind == "lobby":
                 await self.lobby_click(interaction, parsed)
             elif parsed.kind == "open":

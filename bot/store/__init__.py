@@ -158,6 +158,12 @@ class Store:
             # executescript commits first; the user_version bump is part of the same script.
             await self._conn.executescript(f"BEGIN;\n{sql}\nPRAGMA user_version = {number};\nCOMMIT;")
 
+    @property
+    def connection(self) -> aiosqlite.Connection:
+        """For sibling modules of this package only (their own tables); reads may use it directly,
+        writes go through :meth:`transaction`."""
+        return self._conn
+
     async def schema_version(self) -> int:
         async with self._conn.execute("PRAGMA user_version") as cur:
             row = await cur.fetchone()
