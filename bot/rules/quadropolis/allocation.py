@@ -1,0 +1,561 @@
+"""The end-game placement of inhabitants and energy that maximises a player's score (spec 8.12, D-24).
+
+A city is compiled into bit masks over its cost-bearing buildings (one bit each), so the score of
+any choice of activated buildings is a few integer operations. Two searches use it:
+
+- :func:`optimise` — depth-first branch and bound. Each node fixes one building on or off; the
+  bound is the smaller of (a) the structure score with every undecided building on (every
+  structural term but the monuments' -5 only grows with more buildings) plus the best resource
+  term any completion can reach, and (b) the structure score of the buildings already on plus a
+  two-resource knapsack over per-building upper bounds of their marginal gain. A greedy start and
+  the lexicographic order (total, inhabitants on buildings, fewer empty squares) make it exact.
+- :func:`exhaustive` — the method the spec calls correct: every subset whose costs fit, each
+  completed with concentrated customers and absorbing parks. The tests and the bench compare the
+  two.
+
+For one choice of activated buildings the rest of the allocation is fixed by two facts (8.12):
+customers are worth more the more they are concentrated (the shop table's increments never
+decrease) and each customer beats the -1 of an idle inhabitant; spare energy goes to plain parks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import lru_cache
+
+from bot.rules.core import Cell, neighbours
+from bot.rules.quadropolis.scoring import (
+    ALWAYS_ACTIVE,
+    COST_BEARING,
+    COST_ENERGY,
+    COST_INHABITANT,
+    Grid,
+    ScoreSheet,
+    fill,
+    grid_cells,
+    score,
+)
+from bot.rules.quadropolis.tiles import MODE_RULES, ModeRules
+
+Key = tuple[int, int, int]
+"""(total, inhabitants on buildings, occupied squares): larger is better."""
+
+
+@dataclass
+class Compiled:
+    """A city reduced to bit masks over its ``n`` switchable buildings (see module docstring)."""
+
+    mode: ModeRules
+    grid: Grid
+    inhabitants: int
+    energy: int
+    cells: list[Cell]
+    n: int
+    inh_mask: int
+    nrg_mask: int
+    shop_mask: int
+    fh_mask: int
+    linear: list[int]
+    monument_penalty: list[int]
+    constant: int
+    always_present: int
+    park_masks: list[int]
+    factories: list[tuple[int, int, int, int]]
+    district_masks: list[int]
+    harbour_segments: list[list[int]]
+    offices: list[tuple[int, int, int]]
+    r_inh: list[list[int]]
+    r_nrg: list[int]
+    squares: int
+    row_segments: int
+
+    # -- evaluation --------------------------------------------------------------------------
+    def structure(self, mask: int, with_monument_penalty: bool = True) -> int:
+        """Every scoring term that does not depend on spare resources, for buildings ``mask`` on."""
+        mode = self.mode
+        total = self.constant
+        m = mask
+        lin = self.linear
+        i = 0
+        while m:
+            if m & 1:
+                total += lin[i]
+            m >>= 1
+            i += 1
+        if not with_monument_penalty:
+            m = mask & self.fh_mask
+            pen = self.monument_penalty
+            i = 0
+            while m:
+                if m & 1:
+                    total += pen[i]
+                m >>= 1
+                i += 1
+        parks = mode.parks
+        for pm in self.park_masks:
+            total += parks[(pm & mask).bit_count()]
+        for bit, smask, hmask, omask in self.factories:
+            if mask & bit:
+                total += (2 * (smask & mask).bit_count() + 3 * (hmask & mask).bit_count()
+                          + 4 * (omask & mask).bit_count())
+        if self.district_masks:
+            total += mode.public_districts[sum(1 for dm in self.district_masks if dm & mask)]
+        if self.harbour_segments:
+            best_row = best_col = 0
+            for seg_index, seg in enumerate(self.harbour_segments):
+                run = best = 0
+                for bit in seg:
+                    if mask & bit:
+                        run += 1
+                        if run > best:
+                            best = run
+                    else:
+                        run = 0
+                if seg_index < self.row_segments:
+                    best_row = max(best_row, best)
+                else:
+                    best_col = max(best_col, best)
+            total += mode.harbour_lines[best_row] + mode.harbour_lines[best_col]
+        if self.offices:
+            total += self._offices(mask)
+        return total
+
+    def _offices(self, mask: int) -> int:
+        table = self.mode.offices
+        on = [(bit, h, adj) for bit, h, adj in self.offices if mask & bit]
+        if not on:
+            return 0
+        heights = {bit: h for bit, h, _ in on}
+        adjacency = {bit: adj & mask for bit, _, adj in on}
+        seen = 0
+        total = 0
+        for bit, _, _ in on:
+            if seen & bit:
+                continue
+            group = [bit]
+            seen |= bit
+            stack = [bit]
+            while stack:
+                cur = stack.pop()
+                nb = adjacency[cur] & ~seen
+                while nb:
+                    low = nb & -nb
+                    nb ^= low
+                    seen |= low
+                    group.append(low)
+                    stack.append(low)
+            row = table[min(len(group), len(table)) - 1]
+            total += sum(row[heights[b] - 1] for b in group)
+        return total
+
+    def key(self, mask: int) -> Key | None:
+        """(total, inhabitants on buildings, occupied squares) for buildings ``mask`` on, or None
+        when their costs do not fit the pool."""
+        n_inh = (mask & self.inh_mask).bit_count()
+        n_nrg = (mask & self.nrg_mask).bit_count()
+        if n_inh > self.inhabitants or n_nrg > self.energy:
+            return None
+        spare = self.inhabitants - n_inh
+        shops = (mask & self.shop_mask).bit_count()
+        total = self.structure(mask) + self.r_inh[spare][shops] + self.r_nrg[self.energy - n_nrg]
+        placed = n_inh + min(spare, self.mode.shop_cap * shops)
+        return (total, placed, self.always_present + mask.bit_count())
+
+    def active_cells(self, mask: int) -> list[Cell]:
+        return [self.cells[i] for i in range(self.n) if mask >> i & 1]
+
+
+def _resource_tables(mode: ModeRules, inhabitants: int, energy: int, shops: int,
+                     parks: int) -> tuple[list[list[int]], list[int]]:
+    """Value of spare inhabitants (as concentrated customers, else -1 each) and of spare energy."""
+    cap = mode.shop_cap
+    r_inh = []
+    for spare in range(inhabitants + 1):
+        row = []
+        for s in range(shops + 1):
+            placed = min(spare, cap * s)
+            full, rest = divmod(placed, cap)
+            row.append(full * mode.shops[cap] + mode.shops[rest] - (spare - placed))
+        r_inh.append(row)
+    r_nrg = [-max(0, spare - parks) for spare in range(energy + 1)]
+    return r_inh, r_nrg
+
+
+def compile_city(mode: ModeRules, grid: Grid, inhabitants: int, energy: int,
+                 forced_off: Iterable[Cell] = ()) -> Compiled:
+    """Compile a city; buildings in ``forced_off`` stay off (a player's own choice)."""
+    off = set(forced_off)
+    rows, cols = len(grid), len(grid[0])
+    # A building whose cost can never be paid is off in every allocation: leave it out.
+    cells = [cell for cell, b in grid_cells(grid)
+             if b.code in COST_BEARING and cell not in off
+             and b.cost[0] <= inhabitants and b.cost[1] <= energy]
+    index = {cell: i for i, cell in enumerate(cells)}
+    n = len(cells)
+
+    def b_at(cell: Cell) -> str:
+        b = grid[cell[0]][cell[1]]
+        return "" if b is None else b.code
+
+    inh_mask = nrg_mask = shop_mask = fh_mask = 0
+    linear = [0] * n
+    monument_penalty = [0] * n
+    for i, cell in enumerate(cells):
+        b = grid[cell[0]][cell[1]]
+        assert b is not None
+        bit = 1 << i
+        if b.code in COST_INHABITANT:
+            inh_mask |= bit
+        if b.code in COST_ENERGY:
+            nrg_mask |= bit
+        if b.code == "S":
+            shop_mask |= bit
+        if b.code == "T":
+            linear[i] += mode.towers[b.height]
+        if b.code in "UH":
+            linear[i] += b.vp
+        for nb in neighbours(cell, rows, cols):
+            if b_at(nb) == "M":
+                weight = mode.monument_neighbours.get(b.type, 0)
+                linear[i] += weight
+                if weight < 0:
+                    monument_penalty[i] -= weight
+        if monument_penalty[i]:
+            fh_mask |= bit
+    constant = 0
+    always_present = 0
+    park_masks = []
+    for cell, b in grid_cells(grid):
+        if b.code in ALWAYS_ACTIVE:
+            always_present += 1
+        if b.code in "PG":
+            pm = 0
+            for nb in neighbours(cell, rows, cols):
+                nb_b = grid[nb[0]][nb[1]]
+                if nb in index and nb_b is not None and nb_b.type in mode.park_neighbours:
+                    pm |= 1 << index[nb]
+            park_masks.append(pm)
+        if b.code == "M":
+            for nb in neighbours(cell, rows, cols):
+                nb_b = grid[nb[0]][nb[1]]
+                if nb_b is not None and nb_b.code in ALWAYS_ACTIVE:
+                    constant += mode.monument_neighbours.get(nb_b.type, 0)
+    factories = []
+    for i, cell in enumerate(cells):
+        if b_at(cell) != "F":
+            continue
+        masks = {"S": 0, "H": 0, "O": 0}
+        for nb in neighbours(cell, rows, cols):
+            code = b_at(nb)
+            if nb in index and code in masks:
+                masks[code] |= 1 << index[nb]
+        factories.append((1 << i, masks["S"], masks["H"], masks["O"]))
+    districts: dict[int, int] = {}
+    for i, cell in enumerate(cells):
+        if b_at(cell) == "U":
+            d = mode.district(cell)
+            districts[d] = districts.get(d, 0) | (1 << i)
+    segments: list[list[int]] = []
+    row_segments = 0
+    for horizontal in (True, False):
+        outer = range(rows) if horizontal else range(cols)
+        for a in outer:
+            run: list[int] = []
+            length = cols if horizontal else rows
+            for pos in range(length + 1):
+                cell = (a, pos) if horizontal else (pos, a)
+                if pos < length and cell in index and b_at(cell) == "H":
+                    run.append(1 << index[cell])
+                else:
+                    if run:
+                        segments.append(run)
+                    run = []
+        if horizontal:
+            row_segments = len(segments)
+    offices = []
+    for i, cell in enumerate(cells):
+        b = grid[cell[0]][cell[1]]
+        if b is not None and b.code == "O":
+            adj = 0
+            for nb in neighbours(cell, rows, cols):
+                if nb in index and b_at(nb) == "O":
+                    adj |= 1 << index[nb]
+            offices.append((1 << i, b.height, adj))
+    n_parks = sum(1 for _, b in grid_cells(grid) if b.code == "P")
+    r_inh, r_nrg = _resource_tables(mode, inhabitants, energy, shop_mask.bit_count(), n_parks)
+    compiled = Compiled(
+        mode=mode, grid=grid, inhabitants=inhabitants, energy=energy, cells=cells, n=n,
+        inh_mask=inh_mask, nrg_mask=nrg_mask, shop_mask=shop_mask, fh_mask=fh_mask, linear=linear,
+        monument_penalty=monument_penalty, constant=constant, always_present=always_present,
+        park_masks=park_masks, factories=factories, district_masks=list(districts.values()),
+        harbour_segments=segments, offices=offices, r_inh=r_inh, r_nrg=r_nrg, squares=rows * cols,
+        row_segments=row_segments,
+    )
+    return compiled
+
+
+# ---------------------------------------------------------------------------------------------
+# Upper bounds on what one building can add (its marginal gain in any context)
+# ---------------------------------------------------------------------------------------------
+
+
+def _marginal_bounds(c: Compiled) -> list[int]:
+    """For each building, an upper bound on how much switching it on can raise the structure score,
+    whatever else is on (resources aside). Used by the knapsack bound."""
+    mode = c.mode
+    bound = list(c.linear)
+    # Parks: the park table is convex, so one more tower/office neighbour adds at most the last
+    # increment reachable with every candidate neighbour on.
+    for pm in c.park_masks:
+        k = pm.bit_count()
+        if k:
+            inc = max(mode.parks[j] - mode.parks[j - 1] for j in range(1, k + 1))
+            for i in range(c.n):
+                if pm >> i & 1:
+                    bound[i] += inc
+    # Factories: a factory gains its neighbours' weights; a neighbour gains the factory's weight.
+    for bit, smask, hmask, omask in c.factories:
+        i = bit.bit_length() - 1
+        for weight, m in ((2, smask), (3, hmask), (4, omask)):
+            for j in range(c.n):
+                if m >> j & 1:
+                    bound[i] += weight
+                    bound[j] += weight
+    # Public services: the district table is convex; at most its last reachable increment.
+    k = len(c.district_masks)
+    if k:
+        inc = max(mode.public_districts[j] - mode.public_districts[j - 1] for j in range(1, k + 1))
+        for dm in c.district_masks:
+            for i in range(c.n):
+                if dm >> i & 1:
+                    bound[i] += inc
+    # Harbours: one harbour can lengthen the longest line of its row (column) at most up to its
+    # segment, from at least half of it when it joins two runs.
+    lines = mode.harbour_lines
+    for seg in c.harbour_segments:
+        length = len(seg)
+        gain = max(lines[a + b + 1] - lines[max(a, b)]
+                   for a in range(length) for b in range(length - a))
+        for bit in seg:
+            bound[bit.bit_length() - 1] += gain
+    # Offices: switching one on can at most give every office of its whole component the top row.
+    if c.offices:
+        comp_value: dict[int, int] = {}
+        all_mask = sum(bit for bit, _, _ in c.offices)
+        heights = {bit: h for bit, h, _ in c.offices}
+        adjacency = {bit: adj for bit, _, adj in c.offices}
+        seen = 0
+        for bit, _, _ in c.offices:
+            if seen & bit:
+                continue
+            group = [bit]
+            seen |= bit
+            stack = [bit]
+            while stack:
+                cur = stack.pop()
+                nb = adjacency[cur] & all_mask & ~seen
+                while nb:
+                    low = nb & -nb
+                    nb ^= low
+                    seen |= low
+                    group.append(low)
+                    stack.append(low)
+            row = mode.offices[min(len(group), len(mode.offices)) - 1]
+            value = sum(row[heights[b] - 1] for b in group)
+            for b in group:
+                comp_value[b] = value
+        for bit, _, _ in c.offices:
+            bound[bit.bit_length() - 1] += comp_value[bit]
+    return bound
+
+
+# ---------------------------------------------------------------------------------------------
+# Searches
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Best:
+    """The outcome of a search: the buildings switched on and the key they reach."""
+
+    mask: int
+    key: Key
+    nodes: int = 0
+
+
+def exhaustive(c: Compiled) -> Best:
+    """Every subset of buildings whose costs fit, in a depth-first walk that stops adding a
+    building as soon as a resource runs out (spec 8.12, "a correct method")."""
+    best_key: Key | None = None
+    best_mask = 0
+    count = 0
+    bits = [1 << i for i in range(c.n)]
+    inh_cost = [1 if c.inh_mask >> i & 1 else 0 for i in range(c.n)]
+    nrg_cost = [1 if c.nrg_mask >> i & 1 else 0 for i in range(c.n)]
+
+    def walk(i: int, mask: int, inh: int, nrg: int) -> None:
+        nonlocal best_key, best_mask, count
+        if i == c.n:
+            count += 1
+            k = c.key(mask)
+            if k is not None and (best_key is None or k > best_key):
+                best_key, best_mask = k, mask
+            return
+        walk(i + 1, mask, inh, nrg)
+        ni, ne = inh + inh_cost[i], nrg + nrg_cost[i]
+        if ni <= c.inhabitants and ne <= c.energy:
+            walk(i + 1, mask | bits[i], ni, ne)
+
+    walk(0, 0, 0, 0)
+    assert best_key is not None
+    return Best(best_mask, best_key, count)
+
+
+def _greedy(c: Compiled) -> tuple[int, Key]:
+    """A good first solution: add the building with the best key while it helps, then try
+    single switches until none improves."""
+    mask = 0
+    key = c.key(0)
+    assert key is not None
+    improved = True
+    while improved:
+        improved = False
+        best_mask, best_key = mask, key
+        for i in range(c.n):
+            cand = mask ^ (1 << i)
+            k = c.key(cand)
+            if k is not None and k > best_key:
+                best_mask, best_key = cand, k
+        if best_key > key:
+            mask, key = best_mask, best_key
+            improved = True
+    return mask, key
+
+
+def optimise(c: Compiled) -> Best:
+    """The allocation key maximum over all choices of activated buildings (branch and bound)."""
+    n = c.n
+    if n == 0:
+        k = c.key(0)
+        assert k is not None
+        return Best(0, k, 1)
+    mode = c.mode
+    inc_mask, inc_key = _greedy(c)
+    marg = _marginal_bounds(c)
+    inh_only = [i for i in range(n) if c.inh_mask >> i & 1 and not c.nrg_mask >> i & 1]
+    nrg_only = [i for i in range(n) if c.nrg_mask >> i & 1 and not c.inh_mask >> i & 1]
+    both = [i for i in range(n) if c.inh_mask >> i & 1 and c.nrg_mask >> i & 1]
+    # Branch on buildings with the largest possible effect first.
+    order = sorted(range(n), key=lambda i: -marg[i])
+    cap = mode.shop_cap
+    r_inh, r_nrg = c.r_inh, c.r_nrg
+    inhabitants, energy = c.inhabitants, c.energy
+    shop_mask, inh_mask, nrg_mask, fh_mask = c.shop_mask, c.inh_mask, c.nrg_mask, c.fh_mask
+    pen = c.monument_penalty
+    nodes = 0
+
+    def prefix(values: list[int]) -> list[int]:
+        out = [0]
+        for v in sorted(values, reverse=True):
+            out.append(out[-1] + v)
+        return out
+
+    def bound(on: int, undecided: int) -> Key:
+        n_inh = (on & inh_mask).bit_count()
+        n_nrg = (on & nrg_mask).bit_count()
+        spare_i = inhabitants - n_inh
+        spare_e = energy - n_nrg
+        s_max = ((on | undecided) & shop_mask).bit_count()
+        # (a) everything undecided on (monument penalties of undecided factories/harbours waived).
+        lo_i = max(0, spare_i - (undecided & inh_mask).bit_count())
+        lo_e = max(0, spare_e - (undecided & nrg_mask).bit_count())
+        best_r = max(r_inh[r][s_max] for r in range(lo_i, spare_i + 1)) + max(
+            r_nrg[r] for r in range(lo_e, spare_e + 1))
+        top = c.structure(on | undecided, with_monument_penalty=False)
+        m = on & fh_mask
+        i = 0
+        while m:
+            if m & 1:
+                top -= pen[i]
+            m >>= 1
+            i += 1
+        ub_a = top + best_r
+        # (b) what is on, plus the best affordable set of undecided buildings, each counted at its
+        # marginal upper bound.
+        base = c.structure(on)
+        pa = prefix([marg[i] for i in inh_only if undecided >> i & 1])
+        pb = prefix([marg[i] for i in nrg_only if undecided >> i & 1])
+        pc = prefix([marg[i] for i in both if undecided >> i & 1])
+        ub_b = None
+        for k in range(min(len(pc) - 1, spare_i, spare_e) + 1):
+            best_a = max(pa[a] + r_inh[spare_i - k - a][s_max] for a in range(min(len(pa) - 1,
+                                                                                 spare_i - k) + 1))
+            best_b = max(pb[b] + r_nrg[spare_e - k - b] for b in range(min(len(pb) - 1,
+                                                                          spare_e - k) + 1))
+            value = pc[k] + best_a + best_b
+            if ub_b is None or value > ub_b:
+                ub_b = value
+        assert ub_b is not None
+        ub_total = min(ub_a, base + ub_b)
+        ub_placed = min(inhabitants, n_inh + (undecided & inh_mask).bit_count() + cap * s_max)
+        ub_occupied = c.always_present + (on | undecided).bit_count()
+        return (ub_total, ub_placed, ub_occupied)
+
+    best_mask, best_key = inc_mask, inc_key
+
+    def search(depth: int, on: int, undecided: int) -> None:
+        nonlocal best_mask, best_key, nodes
+        nodes += 1
+        if depth == n:
+            k = c.key(on)
+            if k is not None and k > best_key:
+                best_mask, best_key = on, k
+            return
+        if bound(on, undecided) <= best_key:
+            return
+        i = order[depth]
+        bit = 1 << i
+        rest = undecided & ~bit
+        cand = on | bit
+        if (cand & inh_mask).bit_count() <= inhabitants and (cand & nrg_mask).bit_count() <= energy:
+            search(depth + 1, cand, rest)
+        search(depth + 1, on, rest)
+
+    search(0, 0, (1 << n) - 1)
+    return Best(best_mask, best_key, nodes)
+
+
+# ---------------------------------------------------------------------------------------------
+# Public entry points
+# ---------------------------------------------------------------------------------------------
+
+
+def best_allocation(mode: ModeRules, grid: Grid, inhabitants: int, energy: int,
+                    forced_off: Iterable[Cell] = ()) -> ScoreSheet:
+    """The player's best allocation, scored by the reference scorer (spec 8.12, D-24).
+
+    Among equal totals it has the most inhabitants on buildings, then the fewest empty squares.
+    Buildings in ``forced_off`` are left off (the player asked for it).
+    """
+    return _best_cached(mode.name, grid, inhabitants, energy, frozenset(forced_off))
+
+
+@lru_cache(maxsize=4096)
+def _best_cached(mode_name: str, grid: Grid, inhabitants: int, energy: int,
+                 forced_off: frozenset[Cell]) -> ScoreSheet:
+    mode = MODE_RULES[mode_name]
+    c = compile_city(mode, grid, inhabitants, energy, forced_off)
+    best = optimise(c)
+    sheet = score(mode, grid, inhabitants, energy, fill(mode, grid, inhabitants, energy,
+                                                        c.active_cells(best.mask)))
+    assert sheet.key() == (best.key[0], best.key[1], best.key[2] - c.squares), (sheet.key(), best.key)
+    return sheet
+
+
+def exhaustive_allocation(mode: ModeRules, grid: Grid, inhabitants: int, energy: int) -> ScoreSheet:
+    """The same optimum found by enumerating every affordable subset (the baseline)."""
+    c = compile_city(mode, grid, inhabitants, energy)
+    best = exhaustive(c)
+    return score(mode, grid, inhabitants, energy, fill(mode, grid, inhabitants, energy,
+                                                       c.active_cells(best.mask)))
