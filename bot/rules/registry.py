@@ -28,7 +28,7 @@ def available() -> list[str]:
     for kind, module in GAME_MODULES.items():
         try:
             importlib.import_module(module)
-        except ModuleNotFoundError:
+        except ImportError:  # a game not shipped in this build
             continue
         out.append(kind)
     return out + sorted(_extra)

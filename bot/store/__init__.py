@@ -288,6 +288,11 @@ class Store:
                     " FROM games WHERE id = ?", (game_id,),
                 ) as cur:
                     row = await cur.fetchone()
+                if user_xid is not None:
+                    async with db.execute("SELECT 1 FROM seats WHERE game_id = ? AND user_xid = ?",
+                                          (game_id, user_xid)) as cur:
+                        if await cur.fetchone() is not None:
+                            raise SeatTaken(str(user_xid))
                 if row is None or row[0] != "lobby" or row[1] >= max_seats:
                     return None
                 seat = int(row[1])

@@ -1,0 +1,94 @@
+"""The in-process Discord harness: the real bot object against the fake Discord on loopback.
+
+Interactions are real INTERACTION_CREATE payloads fed through discord.py's own parser
+(``bot._connection.parse_interaction_create``); every reply goes over HTTP to the fake, which
+records it, so tests assert on exactly what Discord would receive.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import discord
+import pytest
+
+from bot.app import CityBot
+from bot.settings import Settings
+from cogs import presenters
+from tests.conftest import FakeClock
+from tests.fakediscord.server import FakeDiscord
+
+
+class ToyPresenter(presenters.Presenter):
+    """The toy game's bids are secret: choices open privately."""
+
+    kind = "toy"
+    public_controls = False
+
+
+presenters.PRESENTERS["toy"] = ToyPresenter()
+
+
+@dataclass
+class Harness:
+    fake: FakeDiscord
+    bot: CityBot
+    clock: FakeClock
+
+    @property
+    def service(self) -> Any:
+        return self.bot.service
+
+    async def settle(self, timeout: float = 5.0) -> None:
+        """Wait until the bot's own background work (AI turns, posts) has finished."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while loop.time() < deadline:
+            await asyncio.sleep(0.02)
+            pending = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()
+                       and not t.done() and _is_bot_task(t)]
+            if not pending:
+                await asyncio.sleep(0.02)
+                return
+        raise AssertionError("the bot did not settle")
+
+    def channel_messages(self, channel: str = "games") -> list[Any]:
+        return self.fake.messages(channel)
+
+
+def _is_bot_task(task: asyncio.Task[Any]) -> bool:
+    name = task.get_name()
+    coro = task.get_coro()
+    qual = getattr(coro, "__qualname__", "")
+    return name.startswith("ai-") or "_run_event" in qual or "on_interaction" in qual or (
+        "CommandTree" in qual) or "_call" in qual
+
+
+@pytest.fixture
+async def harness(tmp_path: Path, clock: FakeClock) -> AsyncIterator[Harness]:
+    fake = await FakeDiscord().start()
+    old_base = discord.http.Route.BASE
+    discord.http.Route.BASE = fake.api_url
+    settings = Settings(token=fake.token, database_path=tmp_path / "bot.sqlite3",
+                        dev_guild_id=fake.world.guild_id, log_level=logging.INFO, ai_pause_seconds=0.0)
+    bot = CityBot(settings, clock=clock)
+    try:
+        await bot.login(fake.token)
+        fake.use_client(bot)
+        yield Harness(fake, bot, clock)
+    finally:
+        try:
+            await Harness(fake, bot, clock).settle()
+        except AssertionError:
+            pass
+        await bot.close()
+        await fake.stop()
+        discord.http.Route.BASE = old_base
+
+
+Finder = Callable[[Any], bool]

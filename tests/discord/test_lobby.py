@@ -1,0 +1,82 @@
+"""The lobby end to end through discord.py's real dispatch and the fake Discord."""
+
+from __future__ import annotations
+
+from tests.discord.conftest import Harness
+
+
+async def new_toy(h: Harness, user: str = "alice", channel: str = "games") -> object:
+    handle = await h.fake.slash("game", "new", game="toy", user=user, channel=channel)
+    await handle.response()
+    await h.settle()
+    return handle
+
+
+async def test_commands_synced_to_dev_guild(harness: Harness) -> None:
+    """Setup syncs the /game group to the development guild."""
+    names = {c["name"] for c in harness.fake.commands()}
+    assert "game" in names
+
+
+async def test_new_game_posts_lobby_with_buttons(harness: Harness) -> None:
+    """/game new answers publicly with a lobby embed and Join/Leave/Add AI/Start buttons."""
+    handle = await new_toy(harness)
+    sent = await handle.response()
+    assert not sent.ephemeral
+    assert "Sealed Bids" in sent.embeds[0]["title"]
+    game = (await harness.service.game_in_channel(harness.fake.channel("games").id)).game
+    assert sent.custom_ids == [f"lobby:{game.id}:join", f"lobby:{game.id}:leave", f"lobby:{game.id}:ai",
+                               f"lobby:{game.id}:start"]
+    assert game.lobby_message_xid is not None
+
+
+async def test_busy_channel_refused_with_sentence(harness: Harness) -> None:
+    """/game new in a channel that has a game is refused ephemerally, naming that game."""
+    await new_toy(harness)
+    second = await harness.fake.slash("game", "new", game="toy", user="bob")
+    sent = await second.response()
+    assert sent.ephemeral and "already has a game" in (sent.content or "")
+
+
+async def test_join_twice_and_non_host_start(harness: Harness) -> None:
+    """Join by button updates the lobby; joining twice and a non-host Start get sentences."""
+    lobby = await new_toy(harness)
+    gid = (await harness.service.game_in_channel(harness.fake.channel("games").id)).id
+    click = await harness.fake.click(lobby, f"lobby:{gid}:join", user="bob")
+    update = await click.response()
+    assert "bob" in str(update.embeds[0]).lower()
+    again = await harness.fake.click(lobby, f"lobby:{gid}:join", user="bob")
+    refusal = await again.response()
+    assert refusal.ephemeral and "already joined" in (refusal.content or "")
+    start = await harness.fake.click(lobby, f"lobby:{gid}:start", user="bob")
+    refusal = await start.response()
+    await harness.settle()
+    assert refusal.ephemeral or "host" in str(start.sent)
+    assert "Only the host" in " ".join(s.content or "" for s in start.sent)
+    assert (await harness.service.info(gid)).game.status == "lobby"
+
+
+async def test_start_posts_turn_and_stale_button_refused(harness: Harness) -> None:
+    """After Start the lobby buttons go; an old lobby button and a forged id get sentences."""
+    lobby = await new_toy(harness)
+    gid = (await harness.service.game_in_channel(harness.fake.channel("games").id)).id
+    await (await harness.fake.click(lobby, f"lobby:{gid}:join", user="bob")).response()
+    start = await harness.fake.click(lobby, f"lobby:{gid}:start", user="alice")
+    await start.response()
+    await harness.settle()
+    info = await harness.service.info(gid)
+    assert info.game.status == "active"
+    turn = [m for m in harness.channel_messages() if m.id == info.game.turn_message_xid]
+    assert turn and "your move" in turn[0].content
+    # The lobby message was edited: no buttons any more. A click on the old button is still refused.
+    fake_lobby_click = harness.fake.make_click(turn[0], turn[0].components[0]["components"][0]["custom_id"],
+                                               user="carol")
+    fake_lobby_click.payload["data"]["custom_id"] = f"lobby:{gid}:join"
+    handle = await harness.fake.deliver(fake_lobby_click)
+    sent = await handle.response()
+    assert sent.ephemeral and "already started" in (sent.content or "")
+    forged = harness.fake.make_click(turn[0], turn[0].components[0]["components"][0]["custom_id"],
+                                     user="alice")
+    forged.payload["data"]["custom_id"] = "mv:zz:not-a-move"
+    sent = await (await harness.fake.deliver(forged)).response()
+    assert sent.ephemeral and "could not read that button" in (sent.content or "")

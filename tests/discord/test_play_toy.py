@@ -1,0 +1,86 @@
+"""A whole game with simultaneous secret choices, played by clicks through the real dispatch."""
+
+from __future__ import annotations
+
+import json
+
+from tests.discord.conftest import Harness
+
+
+async def start_toy(h: Harness) -> int:
+    lobby = await h.fake.slash("game", "new", game="toy", user="alice")
+    await lobby.response()
+    gid = (await h.service.game_in_channel(h.fake.channel("games").id)).id
+    await (await h.fake.click(lobby, f"lobby:{gid}:join", user="bob")).response()
+    await (await h.fake.click(lobby, f"lobby:{gid}:start", user="alice")).response()
+    await h.settle()
+    return gid
+
+
+def public_text(h: Harness) -> str:
+    """Everything posted in the channel: contents, embeds and components."""
+    return json.dumps([[m.content, m.embeds, m.components] for m in h.channel_messages()])
+
+
+async def bid(h: Harness, gid: int, user: str, card: int) -> None:
+    info = await h.service.info(gid)
+    turn = next(m for m in h.channel_messages() if m.id == info.game.turn_message_xid)
+    open_id = next(c["custom_id"] for row in turn.components for c in row["components"])
+    opened = await h.fake.click(turn, open_id, user=user)
+    private = await opened.response()
+    assert private.ephemeral
+    button = next(c for c in private.custom_ids if json.loads(c.split(":", 4)[4])["card"] == card)
+    chosen = await h.fake.click(opened, button, user=user)
+    await chosen.response()
+    await h.settle()
+
+
+async def test_secret_bids_never_reach_the_channel_before_reveal(harness: Harness) -> None:
+    """Each player bids privately; the channel sees who is waiting, then both bids at once."""
+    h = harness
+    gid = await start_toy(h)
+    alice = h.fake.user("alice").id
+    bob = h.fake.user("bob").id
+    info = await h.service.info(gid)
+    first_turn = next(m for m in h.channel_messages() if m.id == info.game.turn_message_xid)
+    assert f"<@{alice}>" in first_turn.content and f"<@{bob}>" in first_turn.content
+    await bid(h, gid, "alice", 3)
+    text = public_text(h)
+    assert '"card": 3' not in text and '"card":3' not in text and "3 against" not in text
+    status = await h.service.info(gid)
+    assert status.awaiting == {1}
+    await bid(h, gid, "bob", 1)
+    assert "Bids revealed: 3 against 1." in public_text(h)
+
+
+async def test_full_game_ends_with_ranking(harness: Harness) -> None:
+    """Three rounds of clicks end the game; the end message ranks both players by mention."""
+    h = harness
+    gid = await start_toy(h)
+    for a, b in ((3, 1), (1, 2), (2, 3)):
+        await bid(h, gid, "alice", a)
+        await bid(h, gid, "bob", b)
+    info = await h.service.info(gid)
+    assert info.game.status == "finished"
+    last = h.channel_messages()[-2:]
+    ending = "\n".join(m.content or "" for m in last)
+    assert "is over" in ending and "1." in ending
+
+
+async def test_stranger_and_stale_clicks_are_refused(harness: Harness) -> None:
+    """A non-player and a click on a superseded private button get sentences; nothing changes."""
+    h = harness
+    gid = await start_toy(h)
+    info = await h.service.info(gid)
+    turn = next(m for m in h.channel_messages() if m.id == info.game.turn_message_xid)
+    open_id = f"open:{gid}:{info.game.version}"
+    stranger = await h.fake.click(turn, open_id, user="carol")
+    sent = await stranger.response()
+    assert sent.ephemeral and "not playing" in (sent.content or "")
+    opened = await h.fake.click(turn, open_id, user="alice")
+    private = await opened.response()
+    await bid(h, gid, "alice", 2)
+    again = await h.fake.click(opened, private.custom_ids[0], user="alice")
+    texts = " ".join(s.content or "" for s in await again.wait_sent(2))
+    assert "earlier turn" in texts
+    assert (await h.service.info(gid)).game.version == 1
