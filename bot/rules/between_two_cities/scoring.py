@@ -156,7 +156,7 @@ def score_grid(faces: Mapping[Cell, str], factory_value: int) -> dict[str, int]:
 
 def score_automacity(faces: Iterable[str], factory_value: int) -> dict[str, int]:
     """Automacity's "maximal" scores from its faces alone (10.2, decision D-19)."""
-    counts = {t: 0 for t in T.TYPES}
+    counts = dict.fromkeys(T.TYPES, 0)
     kinds: dict[str, int] = {}
     for code in faces:
         face = T.FACES[code]
@@ -177,7 +177,7 @@ def score_automacity(faces: Iterable[str], factory_value: int) -> dict[str, int]
 
 def type_counts(faces: Iterable[str]) -> dict[str, int]:
     """How many faces of each building type (the second tie-breaker counts these, D-10)."""
-    counts = {t: 0 for t in T.TYPES}
+    counts = dict.fromkeys(T.TYPES, 0)
     for code in faces:
         counts[T.FACES[code].type] += 1
     return counts
