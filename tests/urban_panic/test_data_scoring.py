@@ -1,4 +1,4 @@
-"""Data files, geometry, reachability and final scoring (spec 2, 3, 4, 5, 10, 16; TC-02, TC-07, TC-11–15, TC-25)."""
+"""Data, geometry, reachability and final scoring (spec 2–5, 10, 16; TC-02, TC-07, TC-11–15, TC-25)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Setup, actions, the Architect obligation and the end of the game (spec 7–9; TC-01, TC-03–10, TC-22, TC-23)."""
+"""Setup, actions, the Architect obligation, the end of the game (spec 7–9; TC-01, TC-03–10, TC-22, TC-23)."""
 
 from __future__ import annotations
 
@@ -91,7 +91,7 @@ def test_TC03_floor_on_planner():
 
 
 def test_TC04_full_reserve_forces_a_planner_before_the_architect():
-    """TC-04: Architect refused with a full reserve; Mayor allowed, then Engineer refused; Planner, Architect."""
+    """TC-04: full reserve: Architect refused; Mayor allowed, then Engineer refused; Planner, Architect."""
     me = player(board=board_with({"A1": "PRK-NESW", "B1": "PRK-NESW"}),
                 reserve=["PRK-NES", "PRK-ESW", "PRK-NE"])
     s = turn_state([me])
@@ -161,7 +161,7 @@ def test_TC06_engineer_reserve_full_reversal():
 
 
 def test_TC06_engineer_reserve_floor():
-    """TC-06: the swap is refused if income would end at −6; with E −5 a power plant is refused, a park ride legal."""
+    """TC-06: refused if income would end at −6; at E −5 a power plant is refused, an amusement park legal."""
     me = player(board=board_with({"D3": "FAC-NE"}), tracks=(12, 15, -3, -2, 0), reserve=["PRK-NES"])
     refused(turn_state([me]), {"kind": "engineer_reserve", "plot": "D3", "tile": "PRK-NES"}, "up.floor")
     me = player(board=board_with({"D3": "FAC-NE"}), tracks=(12, 15, -5, 6, 0), reserve=["POW-NS", "AMU-NE"])
@@ -210,7 +210,7 @@ def test_TC08_mayor_needs_four_tiles():
 
 
 def test_TC09_basic_refill_and_trigger_b():
-    """TC-09: the refill empties the stack; the next Architect fires trigger B; the game ends with P2's turn."""
+    """TC-09: the refill empties the stack; the next Architect fires trigger B; the game ends after P2."""
     s = turn_state(seats=3, current=1, stack=["PRK-NES"])
     s = play(s, {"kind": "architect", "slot": 2})
     assert s.slots[1] == "PRK-NES" and s.stack == [] and not s.trigger_b

@@ -119,6 +119,11 @@ class _Turn:
                    self.state.points - cost)
 
 
+def architect_owed(state: State) -> bool:
+    """Whether the current player still owes the Architect and can still take it (spec 8.2)."""
+    return not state.over and not state.party and _Turn(state).owed
+
+
 # ---------------------------------------------------------------------------------------------
 # The rules object
 # ---------------------------------------------------------------------------------------------
@@ -624,7 +629,7 @@ class UrbanPanicRules(core.GameRules[State]):
             out["current"] = None if state.over else state.current
             out["points"] = state.points
             out["architect_done"] = state.architect_done
-            out["architect_owed"] = not state.over and _Turn(state).owed
+            out["architect_owed"] = architect_owed(state)
             out["last_turn"] = state.trigger_b
         return out
 
