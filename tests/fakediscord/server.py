@@ -1296,6 +1296,8 @@ class FakeDiscord:
             creating=creating,
             existing_files=existing_files,
         )
+        if problems.pop("_empty", None) is not None and not problems:
+            raise ApiError(400, 50006, "Cannot send an empty message")
         if problems:
             raise invalid_form(problems)
 
