@@ -507,7 +507,10 @@ async def test_gateway_identify_heartbeat_members_resume(
         await ws.send_json({"op": 6, "d": {"token": fake_discord.token, "session_id": session, "seq": 2}})
         replayed = [await ws_recv(ws) for _ in range(3)]
         assert [m["t"] for m in replayed] == ["GUILD_MEMBERS_CHUNK", "INTERACTION_CREATE", "RESUMED"]
+        await gw.invalidate_session(resumable=False)
+        assert (await ws_recv(ws)) == {"op": 9, "s": None, "t": None, "d": False}
     assert (gw.ready_count, gw.resumed_count) == (1, 1)
+    assert session not in gw.sessions
 
 
 async def test_gateway_refusals_and_newest_connection(
@@ -721,7 +724,8 @@ async def test_whole_process_restart_keeps_persistent_button(
     fake_discord: FakeDiscord, bot_process: BotProcessFactory
 ) -> None:
     """The stand-in as a process: connects, syncs, answers /ping with a PNG and a button and the
-    click; after kill -9 and restart the button on the old message is answered by the new process."""
+    click; after kill -9 and restart the button on the old message is answered by the new process
+    (its counter continues in the same database); after a dropped socket and an op 7 it RESUMEs."""
     started = time.monotonic()
     bp = await bot_process(entry=STANDIN_ENTRY)
     ready_s = time.monotonic() - started
@@ -741,6 +745,13 @@ async def test_whole_process_restart_keeps_persistent_button(
     assert bp.pid != old_pid and fake_discord.gateway.ready_count == 2
     again = await (await fake_discord.click(ping, "standin:ping", user="carol")).response()
     assert again.content == f"pong #2 from pid {bp.pid}"
+    await fake_discord.gateway.disconnect(4000)  # the client resumes, no new READY
+    await fake_discord.gateway.wait_resumed(1)
+    await fake_discord.gateway.request_reconnect()  # op 7: resumes again
+    await fake_discord.gateway.wait_resumed(2)
+    assert fake_discord.gateway.ready_count == 2
+    third = await (await fake_discord.click(ping, "standin:ping", user="dave")).response()
+    assert third.content == f"pong #3 from pid {bp.pid}"
     put = fake_discord.requests_matching("PUT /applications/*/guilds/*/commands")
     assert len(put) == 2 and len(fake_discord.commands()) == 3
     print(f"spawn->READY {ready_s:.2f}s, restart->READY {restart_s:.2f}s")

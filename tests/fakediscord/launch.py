@@ -83,8 +83,8 @@ def guard_network() -> None:
             raise socket.gaierror(socket.EAI_NONAME, f"fake-discord launcher: blocked lookup of {name}")
         return real_getaddrinfo(host, *args, **kwargs)
 
-    socket.socket.connect = connect  # type: ignore[method-assign]
-    socket.socket.connect_ex = connect_ex  # type: ignore[method-assign]
+    socket.socket.connect = connect  # type: ignore[method-assign,assignment]
+    socket.socket.connect_ex = connect_ex  # type: ignore[method-assign,assignment]
     socket.getaddrinfo = getaddrinfo
 
 

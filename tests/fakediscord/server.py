@@ -418,7 +418,7 @@ class FakeGateway:
                     await self._on_message(conn, json.loads(msg.data))
                 elif msg.type == WSMsgType.ERROR:
                     break
-        except (ConnectionResetError, asyncio.CancelledError):
+        except ConnectionResetError:
             pass
         except Exception as exc:  # a bug in the fake: keep it visible
             self.fake.internal_errors.append(f"gateway: {exc!r}\n{traceback.format_exc()}")
