@@ -12,8 +12,8 @@
   among placed tiles, average residents and jobs after play, unreachable tiles per city, turns in
   which a player was stuck).
 
-The quick run (CI smoke test) plays a handful of games; the full run plays 240 greedy-vs-random
-games and 20 checked games per variant and player count.
+The quick run (CI smoke test) plays a handful of games; the full run plays 400 greedy-vs-random
+games and 60 checked games per variant and player count.
 """
 
 from __future__ import annotations
@@ -173,8 +173,8 @@ def figures(quick: bool = False) -> dict[str, Any]:
     """Bench figures as JSON (quick: a few seconds; full: within a few minutes)."""
     started = time.perf_counter()
     timings: dict[str, list[float]] = {}
-    versus = greedy_vs_random(8 if quick else 240, timings)
-    games, design = checked_games(1 if quick else 20, timings)
+    versus = greedy_vs_random(8 if quick else 400, timings)
+    games, design = checked_games(1 if quick else 60, timings)
     return {
         "game": "urbanpanic",
         "quick": quick,

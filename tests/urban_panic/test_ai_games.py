@@ -178,3 +178,15 @@ def test_bench_quick_figures():
     assert all(g["conservation_checked"] for g in figures["games"].values())
     assert figures["decision_ms"]["greedy"]["p95"] < 1000
     assert 0 <= figures["greedy_vs_random"]["greedy_win_rate"] <= 1
+
+
+def test_greedy_unblocks_a_stuck_city():
+    """Stuck at ecology −5 with three factories in reserve, greedy swaps a power plant out (D-10)."""
+    me = player(board=board_with({"C2": "POW-NS", "B3": "HOU-NESW"}), tracks=(4, 1, -5, 2, -2),
+                reserve=["FAC-NW", "FAC-NS", "FAC-NEW"])
+    state = turn_state([me])
+    assert {"kind": "end_turn"} in RULES.legal_moves(state, 0)
+    move = RULES.ai_move(state, 0, "greedy", 1)
+    assert move["kind"] == "engineer_reserve" and move["plot"] == "C2"
+    state = RULES.apply(state, 0, move)
+    assert {"kind": "end_turn"} not in RULES.legal_moves(state, 0)  # the Architect is owed again

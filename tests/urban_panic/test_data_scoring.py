@@ -247,3 +247,26 @@ def test_quick_score_equals_full_scoring():
     for b, t in [(board(*TC14), (20, 26, -1, 17, 1)), (full_board(), (20, 14, 2, 3, 1)),
                  (full_board(empty=("A1",)), (12, 19, 0, 6, 2))]:
         assert scoring.quick_score(b, t) == scoring.score_city(b, t).base
+
+
+def test_frontier_is_the_empty_plots_the_network_faces():
+    """tiles.reach also lists the empty plots an open passage of the network faces (used by the AI)."""
+    b = board(
+        "------ ------ ------ ------ ------",
+        "------ ------ H:.E.W ------ ------",
+        "------ F:NE.. CENTRE P:N.S. ------",
+        "------ ------ G:NES. ------ ------",
+        "------ ------ ------ ------ ------",
+    )
+    linked, frontier = tiles.reach(b)
+    assert linked == {sq("B3"), sq("C4")}
+    assert frontier == {sq("B2"), sq("D4"), sq("C5")}
+
+
+def test_D14_reserve_tiles_count_for_nothing():
+    """D-14: tiles left in a reserve at the end change nothing in the score."""
+    b = board(*TC14)
+    without = _table_state([b, full_board()], [(20, 26, -1, 17, 1), (0, 0, 0, 0, 0)])
+    with_reserve = _table_state([b, full_board()], [(20, 26, -1, 17, 1), (0, 0, 0, 0, 0)])
+    with_reserve.players[0].reserve = ["HOU-NS", "FAC-NE", "PRK-NE"]
+    assert RULES.result(with_reserve) == RULES.result(without)

@@ -21,17 +21,14 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
 
 from bot.rules import core
 from bot.rules.core import IllegalMove, Move
 from bot.rules.urban_panic import tiles
-from bot.rules.urban_panic.scoring import UNEMPLOYMENT_FACTOR
+from bot.rules.urban_panic.rules import UrbanPanicRules, can_build, swap_in_reserve
+from bot.rules.urban_panic.scoring import quick_score
 from bot.rules.urban_panic.state import State
-from bot.rules.urban_panic.tiles import CENTRE, KINDS, NEIGHBOURS, PLOT_COUNT
-
-if TYPE_CHECKING:
-    from bot.rules.urban_panic.rules import UrbanPanicRules
+from bot.rules.urban_panic.tiles import KINDS
 
 FRONTIER_WEIGHT = 0.35
 """Value of one empty plot that the road network already reaches."""
@@ -42,43 +39,18 @@ SPY_EDGE = 2.5
 """How much better than the best own placement a Spy must be (it costs two actions)."""
 MAYOR_BELOW = -1.0
 """Use the Mayor at the start of a turn when no face-up tile is worth more than this."""
+UNBLOCK_AT = -6.0
+"""A stuck player accepts an Engineer swap costing up to this much if it makes building possible."""
 PARTY_TAKE_AT = 2.0
 """Party: take an open-table tile worth at least this; else draw a fresh one."""
 
-_MASK = {code: k.mask for code, k in KINDS.items()}
-_GAINS = {code: k.gains for code, k in KINDS.items()}
 _DELTAS = {code: k.deltas for code, k in KINDS.items()}
 
 
 def evaluate(board: Sequence[str | None], tracks: Sequence[int]) -> float:
     """The greedy player's worth of a city: score now, room to grow, distance from the floor."""
-    seen = {CENTRE}
-    stack = [CENTRE]
-    frontier: set[int] = set()
-    while stack:
-        here = stack.pop()
-        mask = 15 if here == CENTRE else _MASK[board[here]]  # type: ignore[index]
-        for nxt, mine, theirs in NEIGHBOURS[here]:
-            if not mask & mine or nxt in seen:
-                continue
-            code = board[nxt]
-            if code is None:
-                frontier.add(nxt)
-            elif _MASK[code] & theirs:
-                seen.add(nxt)
-                stack.append(nxt)
-    r, j, e, inc, s = tracks
-    for i in tiles.PLOTS:
-        code = board[i]
-        if code is not None and i not in seen:
-            g = _GAINS[code]
-            r, j, e, inc, s = r - g[0], j - g[1], e - g[2], inc - g[3], s - g[4]
-    value: float = r + j + e + inc + s - (PLOT_COUNT + 1 - len(seen))
-    if r > j:
-        value -= UNEMPLOYMENT_FACTOR * (r - j)
-    elif j > r:
-        value -= 2 * (j - r)
-    value += FRONTIER_WEIGHT * len(frontier)
+    linked, frontier = tiles.reach(board)
+    value: float = quick_score(board, tracks, linked) + FRONTIER_WEIGHT * len(frontier)
     for v in tracks[2:]:
         if v < tiles.FLOOR + FLOOR_MARGIN:
             value -= FLOOR_WEIGHT * (tiles.FLOOR + FLOOR_MARGIN - v)
@@ -213,6 +185,22 @@ def _greedy_turn(state: State, seat: int, legal: list[Move]) -> Move:
     swap_gain, swap_move = best_of("engineer_reserve", reserve_swap_gain)
     if swap_move is not None and swap_gain > 0.5:
         return swap_move
+
+    # Stuck (D-10: full reserve, nothing buildable): a swap that makes a reserve tile buildable
+    # again lets the Planner and the Architect follow.
+    stuck = not state.architect_done and "end_turn" in by_kind and "architect" not in by_kind
+    if stuck and state.points >= 3:
+        def unblocking_gain(m: Move) -> float:
+            here = p.board[tiles.parse_plot(m["plot"])]
+            assert here is not None
+            after = tiles.add(tiles.add(p.tracks, _DELTAS[here], -1), _DELTAS[m["tile"]])
+            reserve = swap_in_reserve(p.reserve, m["tile"], here)
+            empty = tiles.PLOT_COUNT - p.tiles_on_board()
+            return reserve_swap_gain(m) if can_build(after, reserve, empty) else float("-inf")
+
+        unblock_gain, unblock_move = best_of("engineer_reserve", unblocking_gain)
+        if unblock_move is not None and unblock_gain > UNBLOCK_AT:
+            return unblock_move
 
     linked = tiles.reachable(p.board)
     loose = {tiles.square_name(i) for i in tiles.PLOTS if p.board[i] is not None and i not in linked}

@@ -1,23 +1,19 @@
 """Urban Panic rules (spec /work/shared/rules/urban-panic.md): basic, advanced and party variants.
 
-Moves (JSON dicts; the service may add ``"at"``, epoch ms, to any of them):
+Moves (JSON dicts; the service may add ``"at"``, epoch ms, to any of them). Plots are named
+``"A1"`` .. ``"E5"``; tiles by code (``"FAC-NE"``).
 
-=====================  ============================================================  ========
-kind                   fields                                                        spec
-=====================  ============================================================  ========
-``architect``          ``slot``: 1–4                                                 8.3
-``planner``            ``tile``: reserve tile code, ``plot``: ``"A1"``..``"E5"``     8.4
-``engineer_board``     ``plot``, ``other``: two built plots to swap                  8.5
-``engineer_reserve``   ``plot``: built plot, ``tile``: reserve tile code to put there 8.5
-``mayor``              —                                                             8.6
-``spy``                ``victim``: seat, ``tile``: code in its reserve, ``plot``       11.2
-``end_turn``           —                                                             8.7
-``draw``               — (party: a random tile from the pool into the empty hand)    12
-``take``               ``tile``: code on the open table (party)                      12
-``place``              ``plot`` (party: the hand tile onto an empty plot)             12
-``drop``               — (party: the hand tile onto the open table)                  12
-``timeout``            — (party, applied by ``core.SYSTEM_SEAT`` once time is up)      12
-=====================  ============================================================  ========
+- ``{"kind": "architect", "slot": 1..4}`` (spec 8.3)
+- ``{"kind": "planner", "tile": <reserve code>, "plot": <empty plot>}`` (8.4)
+- ``{"kind": "engineer_board", "plot": <built plot>, "other": <built plot>}`` (8.5)
+- ``{"kind": "engineer_reserve", "plot": <built plot>, "tile": <reserve code>}`` (8.5)
+- ``{"kind": "mayor"}`` (8.6)
+- ``{"kind": "spy", "victim": <seat>, "tile": <code in its reserve>, "plot": <empty plot>}``
+  (advanced, 11.2)
+- ``{"kind": "end_turn"}`` (8.7)
+- party (12): ``{"kind": "draw"}``, ``{"kind": "take", "tile": <open-table code>}``,
+  ``{"kind": "place", "plot": <empty plot>}``, ``{"kind": "drop"}``, and
+  ``{"kind": "timeout"}``, applied by ``core.SYSTEM_SEAT`` once time is up.
 
 Timing (party only): the rules never read a clock. A move's ``"at"`` is stored when it is the
 first timed move (start of the 15-minute safety cap) and when it fills the first city (start of the
@@ -85,7 +81,7 @@ def ach(faceup: bool, reserve: Sequence[str], tracks: Sequence[int], empty_plots
     return points >= 2 and can_build(tracks, reserve, empty_plots)
 
 
-def _swap_in_reserve(reserve: Sequence[str], out: str, back: str) -> list[str]:
+def swap_in_reserve(reserve: Sequence[str], out: str, back: str) -> list[str]:
     """The reserve after ``out`` leaves it and ``back`` takes its place."""
     res = list(reserve)
     res[res.index(out)] = back
@@ -214,7 +210,7 @@ class UrbanPanicRules(core.GameRules[State]):
                 for code in reserve_codes:
                     after = tiles.add(tiles.add(p.tracks, KINDS[here].deltas, -1), KINDS[code].deltas)
                     if tiles.floor_breach(after) is None and turn.keeps_architect(
-                            _swap_in_reserve(p.reserve, code, here), after, turn.empty, 1):
+                            swap_in_reserve(p.reserve, code, here), after, turn.empty, 1):
                         out.append({"kind": "engineer_reserve", "plot": tiles.square_name(i), "tile": code})
         if points >= 1 and len(state.stack) >= tiles.SLOT_COUNT and turn.keeps_architect(
                 p.reserve, p.tracks, turn.empty, 1, faceup=True):
@@ -367,7 +363,7 @@ class UrbanPanicRules(core.GameRules[State]):
         assert here is not None
         after = tiles.add(tiles.add(p.tracks, KINDS[here].deltas, -1), KINDS[code].deltas)
         self._floor(after)
-        reserve = _swap_in_reserve(p.reserve, code, here)
+        reserve = swap_in_reserve(p.reserve, code, here)
         self._keep(turn.keeps_architect(reserve, after, turn.empty, 1))
         new = state.copy()
         me = new.players[new.current]
@@ -656,8 +652,8 @@ class UrbanPanicRules(core.GameRules[State]):
             params["tile"] = move.get("tile")
         elif kind == "engineer_board":
             board = before.players[seat].board
-            params["tile"] = board[tiles.square_index(move["plot"]) or 0]
-            params["other_tile"] = board[tiles.square_index(move["other"]) or 0]
+            params["tile"] = board[tiles.parse_plot(move["plot"])]
+            params["other_tile"] = board[tiles.parse_plot(move["other"])]
         elif kind in ("place", "drop"):
             params["tile"] = before.players[seat].hand
         elif kind == "end_turn":

@@ -105,9 +105,13 @@ def score_city(board: Sequence[str | None], tracks: Sequence[int]) -> CityScore:
     return CityScore(played, removed, after, kept, empty, penalty, cut, (r, j, e, inc, s))
 
 
-def quick_score(board: Sequence[str | None], tracks: Sequence[int]) -> int:
-    """``score_city(board, tracks).base`` without building the sheet (used by the AI)."""
-    linked = tiles.reachable(board)
+def quick_score(board: Sequence[str | None], tracks: Sequence[int], linked: set[int] | None = None) -> int:
+    """``score_city(board, tracks).base`` without building the sheet (the AI's hot path).
+
+    ``linked`` may pass in ``tiles.reachable(board)`` when the caller already has it.
+    """
+    if linked is None:
+        linked = tiles.reachable(board)
     r, j, e, inc, s = tracks
     for i in tiles.PLOTS:
         code = board[i]
@@ -118,7 +122,7 @@ def quick_score(board: Sequence[str | None], tracks: Sequence[int]) -> int:
     if r > j:
         total -= UNEMPLOYMENT_FACTOR * (r - j)
     elif j > r:
-        total -= 2 * (j - r)
+        total -= 2 * (j - r)  # jobs cut back to residents and income lowered by the same amount
     return total
 
 

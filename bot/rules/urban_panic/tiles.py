@@ -267,13 +267,16 @@ NEIGHBOURS = _links()
 FULL_MASK = 15
 
 
-def reachable(board: Sequence[str | None]) -> set[int]:
-    """Squares holding a tile that a chain of links joins to the centre (spec 3.3, 3.4).
+def reach(board: Sequence[str | None]) -> tuple[set[int], set[int]]:
+    """(linked, frontier): the squares holding a tile that a chain of links joins to the centre
+    (spec 3.3, 3.4), and the empty plots that an open passage of the centre or of a linked tile
+    faces (where a new tile could join the network).
 
     Two squares are linked when both hold something (a tile, or the centre) and each has a passage
-    on the edge facing the other. The centre itself is not included.
+    on the edge facing the other. The centre itself is in neither set.
     """
     seen = {CENTRE}
+    frontier: set[int] = set()
     stack = [CENTRE]
     while stack:
         here = stack.pop()
@@ -282,12 +285,18 @@ def reachable(board: Sequence[str | None]) -> set[int]:
             if nxt in seen or not mask & mine:
                 continue
             code = board[nxt]
-            if code is None or nxt == CENTRE or not KINDS[code].mask & theirs:
-                continue
-            seen.add(nxt)
-            stack.append(nxt)
+            if code is None:
+                frontier.add(nxt)
+            elif KINDS[code].mask & theirs:
+                seen.add(nxt)
+                stack.append(nxt)
     seen.discard(CENTRE)
-    return seen
+    return seen, frontier
+
+
+def reachable(board: Sequence[str | None]) -> set[int]:
+    """Squares holding a tile that reach the centre (see :func:`reach`)."""
+    return reach(board)[0]
 
 
 def districts(board: Sequence[str | None], typ: str) -> list[list[int]]:
