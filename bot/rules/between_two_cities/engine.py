@@ -25,7 +25,7 @@ the first tile of a city always at ``D4`` (see :mod:`geometry`).
 from __future__ import annotations
 
 import itertools
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -412,10 +412,9 @@ def blocked(state: BtcState, seat: int, city: int) -> bool:
     other = partner(state, seat, city)
     if other is None:
         return False
-    q = state.players[other]
-    if city in q.placed:
+    if not bound_for(state, other, city):
         return False
-    both_wait = city in q.waits
+    both_wait = city in state.players[other].waits
     return not (both_wait and state.order.index(seat) < state.order.index(other))
 
 
@@ -424,6 +423,11 @@ def target_cities(state: BtcState, player: int, pending: Pending) -> list[int]:
     if pending.city != FREE:
         return [pending.city]
     return [c for c in cities_of(state, player) if c not in state.players[player].placed]
+
+
+def bound_for(state: BtcState, player: int, city: int) -> bool:
+    """Whether the player still has a revealed tile that may go to ``city`` this turn."""
+    return any(city in target_cities(state, player, x) for x in state.players[player].pending)
 
 
 def place_options(state: BtcState, seat: int) -> list[tuple[Pending, int]]:
@@ -462,9 +466,8 @@ def you_first_cities(state: BtcState, seat: int) -> list[int]:
     out = []
     for city in cities_of(state, seat):
         other = partner(state, seat, city)
-        if other is None or city in p.waits or city in state.players[other].placed:
-            continue
-        if any(city in target_cities(state, seat, x) for x in p.pending):
+        if other is not None and city not in p.waits and bound_for(state, seat, city) \
+                and bound_for(state, other, city):
             out.append(city)
     return out
 
@@ -637,9 +640,9 @@ def _you_first(state: BtcState, seat: int, move: Mapping[str, Any]) -> None:
     other = partner(state, seat, city)
     if city in player.waits:
         raise IllegalMove("btc.first.already", city=name)
-    if not any(city in target_cities(state, seat, x) for x in player.pending):
+    if not bound_for(state, seat, city):
         raise IllegalMove("btc.first.nothing_to_place", city=name)
-    if other is None or city in state.players[other].placed:
+    if other is None or not bound_for(state, other, city):
         raise IllegalMove("btc.first.partner_done", city=name)
     player.waits.append(city)
 
@@ -704,10 +707,30 @@ def city_totals(state: BtcState, scores: list[dict[str, int]] | None = None) -> 
     return [scoring.total(s) + modifier(state, i) for i, s in enumerate(scores)]
 
 
+def standing(totals: Sequence[int], buildings: Sequence[Sequence[int]], left: int, right: int,
+             two_player: bool) -> tuple[int, tuple[int, ...]]:
+    """(final score, tie-break key) of a player from the totals and building counts of every city.
+
+    3-7 players and solo (8.8): the lower city, then the higher city, then buildings over both
+    cities type by type (a shared city counts for both partners, D-10). 2-player (section 9): the
+    sum of both cities, then the building counts only.
+    """
+    counts = tuple(a + b for a, b in zip(buildings[left], buildings[right], strict=True))
+    if two_player:
+        return totals[left] + totals[right], counts
+    return min(totals[left], totals[right]), (max(totals[left], totals[right]), *counts)
+
+
+def tiebreak_names(two_player: bool) -> tuple[str, ...]:
+    """``names`` for core.build_result: what each component of (final, *tie-break) means."""
+    return (TIEBREAK_NAMES[0], *TIEBREAK_NAMES[2:]) if two_player else TIEBREAK_NAMES
+
+
 def _table_result(state: BtcState) -> tuple[Result, list[dict[str, Any]]]:
     """Ranking of every place at the table (solo: you and both Automas)."""
     scores = city_scores(state)
     totals = city_totals(state, scores)
+    buildings = [tuple(scoring.type_counts(c.faces()).values()) for c in state.cities]
     finals: list[int] = []
     breakdowns: list[dict[str, int]] = []
     tiebreaks: list[tuple[int, ...]] = []
@@ -715,22 +738,17 @@ def _table_result(state: BtcState) -> tuple[Result, list[dict[str, Any]]]:
     two = state.mode == TWO_PLAYER
     for player in range(len(state.players)):
         left, right = cities_of(state, player)
-        counts = scoring.type_counts([*state.cities[left].faces(), *state.cities[right].faces()])
-        buildings = tuple(counts[t] for t in T.TYPES)
+        final, tiebreak = standing(totals, buildings, left, right, two)
         lower_city = right if totals[right] < totals[left] else left
-        higher = max(totals[left], totals[right])
         if two:
-            final = totals[left] + totals[right]
             breakdown = {c: scores[left][c] + scores[right][c] for c in scoring.CATEGORIES}
-            tiebreaks.append(buildings)
         else:
-            final = totals[lower_city]
             breakdown = dict(scores[lower_city])
-            tiebreaks.append((higher, *buildings))
-        if modifier(state, lower_city) and not two:
-            breakdown["difficulty"] = modifier(state, lower_city)
+            if modifier(state, lower_city):
+                breakdown["difficulty"] = modifier(state, lower_city)
         finals.append(final)
         breakdowns.append(breakdown)
+        tiebreaks.append(tiebreak)
         details.append({
             "left_city": left,
             "right_city": right,
@@ -739,11 +757,10 @@ def _table_result(state: BtcState) -> tuple[Result, list[dict[str, Any]]]:
                 "left": {**scores[left], "modifier": modifier(state, left), "total": totals[left]},
                 "right": {**scores[right], "modifier": modifier(state, right), "total": totals[right]},
             },
-            "higher": higher,
-            "buildings": dict(zip(scoring.CATEGORIES, buildings, strict=True)),
+            "higher": max(totals[left], totals[right]),
+            "buildings": dict(zip(scoring.CATEGORIES, tiebreak[-len(T.TYPES):], strict=True)),
         })
-    names = (TIEBREAK_NAMES[0], *TIEBREAK_NAMES[2:]) if two else TIEBREAK_NAMES
-    result = core.build_result(finals, breakdowns, tiebreaks, names=names, details=details)
+    result = core.build_result(finals, breakdowns, tiebreaks, names=tiebreak_names(two), details=details)
     cities = [
         {"city": i, "name": c.name, "categories": scores[i], "modifier": modifier(state, i),
          "total": totals[i]}
