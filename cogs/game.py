@@ -156,7 +156,9 @@ class GameCog(commands.Cog):
         info = await self.service.start(info.id, interaction.user.id)
         await operations.reply(interaction, t("lobby.started", locale_of(interaction), game=info.id))
         await self.refresh_lobby(info, public_locale(interaction))
-        await self.publish(info.id, None, public_locale(interaction))
+        problem = await self.publish(info.id, None, public_locale(interaction))
+        if problem is not None:
+            await operations.reply(interaction, t(problem, locale_of(interaction)))
 
     @game.command(name="status")
     async def status(self, interaction: discord.Interaction) -> None:
@@ -169,7 +171,9 @@ class GameCog(commands.Cog):
         await operations.defer(interaction)
         await operations.reply(interaction, t("status.reposted", loc, game=info.id),
                                embed=await self.status_embed(info, loc))
-        await self.publish(info.id, None, public_locale(interaction), repost=True)
+        problem = await self.publish(info.id, None, public_locale(interaction), repost=True)
+        if problem is not None:
+            await operations.reply(interaction, t(problem, loc))
 
     @game.command(name="list")
     async def list_(self, interaction: discord.Interaction) -> None:
@@ -269,8 +273,9 @@ class GameCog(commands.Cog):
         await operations.edit_original(interaction, embed=self.lobby_embed(info, ploc),
                                        view=self.lobby_view(info, ploc))
         if action == "start":
-            await self.publish(info.id, None, ploc)
-        del loc
+            problem = await self.publish(info.id, None, ploc)
+            if problem is not None:
+                await operations.reply(interaction, t(problem, loc))
 
     # =========================================================================================
     # Turns
@@ -296,12 +301,16 @@ class GameCog(commands.Cog):
         return embed
 
     async def publish(self, game_id: int, outcome: MoveOutcome | None, loc: str, *,
-                      repost: bool = False) -> None:
-        """Post the turn message (picture, summary, mentions, the only live controls)."""
+                      repost: bool = False) -> str | None:
+        """Post the turn message (picture, summary, mentions, the only live controls).
+
+        Returns None, or the catalogue id of what went wrong posting it (the move stays committed;
+        ``/game status`` posts the board again).
+        """
         info = await self.service.info(game_id)
         g = info.game
         if g.channel_xid is None or g.status == "lobby":
-            return
+            return None
         presenter = presenters.get(g.kind)
         lines: list[str] = []
         if outcome is not None:
@@ -311,7 +320,7 @@ class GameCog(commands.Cog):
         view_ui: discord.ui.View | None = None
         mention_ids: list[int] = []
         if g.status == "abandoned":
-            return
+            return None
         snap = await self.service.snapshot(game_id)
         public_view = snap.view(None)
         if g.status == "finished":
@@ -348,6 +357,7 @@ class GameCog(commands.Cog):
         await self.update_status(await self.service.info(game_id), loc)
         if g.status == "active" and info.awaited_ai():
             self.schedule_ai(game_id, loc)
+        return problem
 
     async def extra_mention_line(self, info: GameInfo, finished: bool, loc: str,
                                  mention_ids: list[int]) -> list[str]:
@@ -467,10 +477,13 @@ class GameCog(commands.Cog):
         await operations.defer(interaction, update=True)
         outcome = await self.service.move(parsed.game_id, interaction.user.id, move,
                                           expected_version=parsed.version, token=parsed.token)
-        await self.after_move(outcome, public_locale(interaction), interaction, loc, ephemeral_origin)
+        problem = await self.after_move(outcome, public_locale(interaction), interaction, loc,
+                                        ephemeral_origin)
+        if problem is not None:
+            await operations.reply(interaction, t(problem, loc))
 
     async def after_move(self, outcome: MoveOutcome, ploc: str, interaction: discord.Interaction | None,
-                         loc: str, ephemeral_origin: bool) -> None:
+                         loc: str, ephemeral_origin: bool) -> str | None:
         """Tell everyone what a move did: the next private step, the status, or a new turn message."""
         info = outcome.info
         presenter = presenters.get(info.game.kind)
@@ -485,8 +498,8 @@ class GameCog(commands.Cog):
             if interaction is not None and outcome.seat in info.awaiting:
                 await self.send_private_choices(interaction, info.id, loc)
             await self.update_status(await self.service.info(info.id), ploc)
-            return
-        await self.publish(info.id, outcome, ploc)
+            return None
+        return await self.publish(info.id, outcome, ploc)
 
     async def send_private_choices(self, interaction: discord.Interaction, game_id: int, loc: str) -> None:
         info, seat, moves, token = await self.service.choices(game_id, interaction.user.id)
