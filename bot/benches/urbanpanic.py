@@ -1,13 +1,15 @@
 """Urban Panic bench: seeded AI games in every variant and player count, with checks and figures.
 
-``figures(quick=False)`` returns JSON-able figures:
+``figures(quick=False)`` returns JSON-able figures, every key prefixed ``urbanpanic.``:
 
-- ``greedy_vs_random``: 2-player basic and advanced games, greedy against random with the seats
-  alternating; greedy's win rate (a shared first place counts half) and average margin.
+- ``greedy_win_rate``, ``greedy_average_margin``, ``greedy_vs_random_games``: 2-player basic and
+  advanced games, greedy against random with the seats alternating (a shared first place counts
+  half).
 - ``games``: for each variant and player count, games completed with every step checked (tiles
   conserved, ``apply`` leaving its input untouched, JSON round trip at the end, result breakdowns
   summing to totals), end reasons, average winning score, average turns.
-- ``decision_ms``: AI decision time p50/p95/max per level.
+- ``decision_ms_p50_<level>``, ``decision_ms_p95_<level>``, ``decision_ms_max_<level>``: AI
+  decision time per level; ``checked_games_completed``: all checked games.
 - ``design``: the spec 4.3/5.3 design-check figures with greedy players (share of each tile type
   among placed tiles, average residents and jobs after play, unreachable tiles per city, turns in
   which a player was stuck).
@@ -170,23 +172,26 @@ def checked_games(per_combo: int, timings: dict[str, list[float]]) -> tuple[dict
 
 
 def figures(quick: bool = False) -> dict[str, Any]:
-    """Bench figures as JSON (quick: a few seconds; full: within a few minutes)."""
+    """Bench figures as JSON, keys prefixed ``urbanpanic.`` (quick: seconds; full: under a minute)."""
     started = time.perf_counter()
     timings: dict[str, list[float]] = {}
     versus = greedy_vs_random(8 if quick else 400, timings)
     games, design = checked_games(1 if quick else 60, timings)
-    return {
-        "game": "urbanpanic",
-        "quick": quick,
-        "greedy_vs_random": versus,
-        "games": games,
-        "decision_ms": {
-            level: {"decisions": len(v), "p50": _pct(v, 0.5), "p95": _pct(v, 0.95), "max": _pct(v, 1.0)}
-            for level, v in sorted(timings.items())
-        },
-        "design": design,
-        "seconds": round(time.perf_counter() - started, 1),
+    out: dict[str, Any] = {
+        "urbanpanic.greedy_vs_random_games": versus["games"],
+        "urbanpanic.greedy_win_rate": versus["greedy_win_rate"],
+        "urbanpanic.greedy_average_margin": versus["average_margin"],
+        "urbanpanic.checked_games_completed": sum(g["completed"] for g in games.values()),
+        "urbanpanic.games": games,
+        "urbanpanic.design": design,
     }
+    for level, values in sorted(timings.items()):
+        out[f"urbanpanic.decision_ms_p50_{level}"] = _pct(values, 0.5)
+        out[f"urbanpanic.decision_ms_p95_{level}"] = _pct(values, 0.95)
+        out[f"urbanpanic.decision_ms_max_{level}"] = _pct(values, 1.0)
+        out[f"urbanpanic.decisions_{level}"] = len(values)
+    out["urbanpanic.seconds"] = round(time.perf_counter() - started, 1)
+    return out
 
 
 if __name__ == "__main__":

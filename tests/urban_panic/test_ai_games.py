@@ -174,10 +174,13 @@ def test_bench_quick_figures():
     started = time.perf_counter()
     figures = bench.figures(quick=True)
     assert time.perf_counter() - started < 20
-    assert set(figures["games"]) == {f"{v}/{n}" for v in ("basic", "advanced", "party") for n in (2, 3, 4)}
-    assert all(g["conservation_checked"] for g in figures["games"].values())
-    assert figures["decision_ms"]["greedy"]["p95"] < 1000
-    assert 0 <= figures["greedy_vs_random"]["greedy_win_rate"] <= 1
+    assert all(key.startswith("urbanpanic.") for key in figures)
+    games = figures["urbanpanic.games"]
+    assert set(games) == {f"{v}/{n}" for v in ("basic", "advanced", "party") for n in (2, 3, 4)}
+    assert all(g["conservation_checked"] for g in games.values())
+    assert figures["urbanpanic.checked_games_completed"] == 9
+    assert figures["urbanpanic.decision_ms_p95_greedy"] < 1000
+    assert 0 <= figures["urbanpanic.greedy_win_rate"] <= 1
 
 
 def test_greedy_unblocks_a_stuck_city():

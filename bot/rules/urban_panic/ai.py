@@ -47,10 +47,13 @@ PARTY_TAKE_AT = 2.0
 _DELTAS = {code: k.deltas for code, k in KINDS.items()}
 
 
-def evaluate(board: Sequence[str | None], tracks: Sequence[int]) -> float:
-    """The greedy player's worth of a city: score now, room to grow, distance from the floor."""
+def evaluate(board: Sequence[str | None], tracks: Sequence[int], floor: bool = True) -> float:
+    """The greedy player's worth of a city: score now, room to grow, distance from the floor
+    (``floor=False`` in the party game, which has no floor)."""
     linked, frontier = tiles.reach(board)
     value: float = quick_score(board, tracks, linked) + FRONTIER_WEIGHT * len(frontier)
+    if not floor:
+        return value
     for v in tracks[2:]:
         if v < tiles.FLOOR + FLOOR_MARGIN:
             value -= FLOOR_WEIGHT * (tiles.FLOOR + FLOOR_MARGIN - v)
@@ -64,7 +67,7 @@ class _Planner:
         self.board = list(board)
         self.tracks = tuple(tracks)
         self.floor = floor
-        self.base = evaluate(self.board, self.tracks)
+        self.base = evaluate(self.board, self.tracks, floor)
         self.empties = [i for i in tiles.PLOTS if self.board[i] is None]
         self._cache: dict[str, tuple[float, int]] = {}
 
@@ -79,7 +82,7 @@ class _Planner:
             board = self.board
             for i in self.empties:
                 board[i] = code
-                gain = evaluate(board, after) - self.base
+                gain = evaluate(board, after, self.floor) - self.base
                 board[i] = None
                 if gain > best[0]:
                     best = (gain, i)
