@@ -147,15 +147,9 @@ def cell_label(cell: Cell) -> str:
     return f"C({cell[0] + 1},{cell[1] + 1})"
 
 
-def score(mode: ModeRules, grid: Grid, inhabitants: int, energy: int, allocation: Allocation) -> ScoreSheet:
-    """Score a city under a given allocation (spec 8.1 to 8.10). Raises IllegalMove if it does not fit."""
-    used_inh, used_nrg = check_allocation(mode, grid, inhabitants, energy, allocation)
-    rows, cols = len(grid), len(grid[0])
-    # 8.1 step 2: non-activated buildings are removed before anything is scored.
-    present: dict[Cell, Building] = {
-        cell: b for cell, b in grid_cells(grid) if b.code in ALWAYS_ACTIVE or cell in allocation.active
-    }
-    customers = dict(allocation.customers)
+def categories(mode: ModeRules, present: Mapping[Cell, Building], rows: int, cols: int,
+               customers: Mapping[Cell, int]) -> dict[str, int]:
+    """Points per category (penalty 0) for the buildings still standing after removal (8.1-8.9)."""
     cats = dict.fromkeys(CATEGORIES, 0)
 
     def around(cell: Cell) -> list[Building]:
@@ -191,6 +185,18 @@ def score(mode: ModeRules, grid: Grid, inhabitants: int, energy: int, allocation
     for group in connected_groups(offices):
         row = mode.offices[min(len(group), len(mode.offices)) - 1]
         cats["offices"] += sum(row[offices[cell] - 1] for cell in group)
+    return cats
+
+
+def score(mode: ModeRules, grid: Grid, inhabitants: int, energy: int, allocation: Allocation) -> ScoreSheet:
+    """Score a city under a given allocation (spec 8.1 to 8.10). Raises IllegalMove if it does not fit."""
+    used_inh, used_nrg = check_allocation(mode, grid, inhabitants, energy, allocation)
+    rows, cols = len(grid), len(grid[0])
+    # 8.1 step 2: non-activated buildings are removed before anything is scored.
+    present: dict[Cell, Building] = {
+        cell: b for cell, b in grid_cells(grid) if b.code in ALWAYS_ACTIVE or cell in allocation.active
+    }
+    cats = categories(mode, present, rows, cols, dict(allocation.customers))
     unused_inh = inhabitants - used_inh
     unused_nrg = energy - used_nrg
     cats["penalty"] = -unused_inh - unused_nrg

@@ -1,0 +1,645 @@
+"""Quadropolis rules (Classic and Expert), as the :class:`GameRules` object ``RULES``.
+
+A turn is two moves, so each step can be offered and refused on its own (spec 6.1):
+
+- ``{"kind": "take", "architect": 3, "slot": "L4"}`` places an architect in a slot (``L1``-``L5``
+  left of the site's rows, ``R1``-``R5`` right, ``T1``-``T5`` above its columns, ``B1``-``B5``
+  below), moves the urbanist and takes the face-up tile the architect points at. Pointing at an
+  empty or face-down square takes nothing and ends the turn (D-2, D-4).
+- then ``{"kind": "build", "square": "B3"}`` (city square, row letter + column number; add
+  ``"floor": n`` when stacking on a tower or office of height n-1) or ``{"kind": "discard"}``.
+
+At any point of their own turn a player may also send ``{"kind": "allocate", "square": "B2",
+"to": "off"}`` to keep that building idle in the final allocation, or ``"to": "auto"`` to let the
+engine decide again; it never ends the turn and the game never waits for it. Otherwise the engine
+places every inhabitant and energy unit at the end (D-24).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from bot.rules import core
+from bot.rules.core import Cell, GameOver, GameRules, IllegalMove, Move, NotYourTurn, OptionSpec
+from bot.rules.quadropolis import tiles as T
+from bot.rules.quadropolis.allocation import best_allocation
+from bot.rules.quadropolis.scoring import CATEGORIES, COST_BEARING, ScoreSheet, cost_bearing
+from bot.rules.quadropolis.state import (
+    PHASE_BUILD,
+    PHASE_OVER,
+    PHASE_TAKE,
+    PlayerState,
+    QuadState,
+    building_of,
+    grid_of,
+)
+
+TIEBREAK_NAMES = ("score", "qp.tiebreak.inhabitants", "qp.tiebreak.empty_squares")
+"""What ``Result.decided_by`` may name (spec 8.11): the total, then each tie-break."""
+
+MOVE_FIELDS = {
+    "take": frozenset({"kind", "architect", "slot"}),
+    "build": frozenset({"kind", "square", "floor"}),
+    "discard": frozenset({"kind"}),
+    "allocate": frozenset({"kind", "square", "to"}),
+}
+TYPE_NAMES = {"TOWER": "tower block", "SHOP": "shop", "PUBLIC": "public service", "PARK": "park",
+              "FACTORY": "factory", "HARBOR": "harbour", "OFFICE": "office tower", "MONUMENT": "monument"}
+
+
+# ---------------------------------------------------------------------------------------------
+# Small helpers
+# ---------------------------------------------------------------------------------------------
+
+
+def square_name(cell: Cell) -> str:
+    """A city square as moves name it: ``(1, 2)`` -> ``"B3"``."""
+    return core.cell_name(cell)
+
+
+def site_index(cell: Cell) -> int:
+    return cell[0] * T.SITE_SIZE + cell[1]
+
+
+def tile_label(tile_id: str) -> str:
+    """A short English description of a tile: ``"a tower block (+2 inhabitants)"``."""
+    k = T.kind_of(tile_id)
+    if k.type == "PARK" and not k.absorbs:
+        name = "playground"
+    elif k.mayor:
+        name = "mayor's tower block"
+    else:
+        name = TYPE_NAMES[k.type]
+    extras = []
+    if k.gives_inh:
+        extras.append(f"+{k.gives_inh} inhabitant" + ("s" if k.gives_inh > 1 else ""))
+    if k.gives_nrg:
+        extras.append(f"+{k.gives_nrg} energy")
+    if k.vp:
+        extras.append(f"{k.vp} VP")
+    article = "the" if k.mayor else ("an" if name[0] in "aeiou" else "a")
+    text = f"{article} {name}"
+    return f"{text} ({', '.join(extras)})" if extras else text
+
+
+def tile_json(tile_id: str) -> dict[str, Any]:
+    k = T.kind_of(tile_id)
+    return {"id": tile_id, "type": k.type, "code": k.code, "inhabitants": k.gives_inh,
+            "energy": k.gives_nrg, "vp": k.vp, "mayor": k.mayor, "absorbs": k.absorbs,
+            "label": tile_label(tile_id)}
+
+
+def prepare_site(mode: str, players: int, seed: int, round_no: int) -> tuple[list[str | None], list[bool]]:
+    """Spec 5.3: the round set shuffled onto the 25 squares; marked tiles stay face down."""
+    order = core.shuffled(T.round_set(mode, round_no), seed, "site", round_no)
+    site: list[str | None] = list(order)
+    face_down = [not T.face_up(tid, players) for tid in order]
+    return site, face_down
+
+
+def eligible(mode: T.ModeRules, city: list[list[list[str]]], tile_id: str,
+             value: int) -> list[tuple[Cell, int]]:
+    """Where a tile taken with architect ``value`` may be built (spec 6.4), as (square, floor).
+
+    Floor 1 is a new building on an empty square (location match needed, D-5); floor h+1 stacks
+    on a building of the same stackable type (location match or floor number = value).
+    """
+    kind = T.kind_of(tile_id)
+    out: list[tuple[Cell, int]] = []
+    for cell in mode.cells():
+        stack = city[cell[0]][cell[1]]
+        if not stack:
+            if mode.reaches(cell, value):
+                out.append((cell, 1))
+            continue
+        if kind.type not in mode.stackable or T.kind_of(stack[-1]).type != kind.type:
+            continue
+        height = len(stack)
+        if height < mode.max_height and (mode.reaches(cell, value) or height + 1 == value):
+            out.append((cell, height + 1))
+    return out
+
+
+def build_move(cell: Cell, floor: int) -> Move:
+    move: Move = {"kind": "build", "square": square_name(cell)}
+    if floor > 1:
+        move["floor"] = floor
+    return move
+
+
+def architects_free(state: QuadState, seat: int) -> list[int]:
+    """Architect values the seat may place now (Classic: its own unused ones; Expert: the pool)."""
+    if state.rules.shared_pool:
+        return [v for v in state.rules.architects if state.pool[v - 1] > 0]
+    return sorted(state.seats[seat].architects)
+
+
+def open_slots(state: QuadState) -> list[str]:
+    """Slots free this round and not on the urbanist's line (spec 6.2, D-1)."""
+    return [s for s in T.SLOTS if s not in state.slots and not T.slot_blocked(s, state.urbanist)]
+
+
+def reach_text(mode: T.ModeRules, value: int) -> str:
+    if mode.fields is None:
+        return f"row {value} and column {value}"
+    return f"field {value} and district {value}"
+
+
+def check_fields(move: Mapping[str, Any]) -> str:
+    kind = move.get("kind")
+    if not isinstance(kind, str) or kind not in MOVE_FIELDS:
+        raise IllegalMove("qp.move.unknown", kind=str(kind))
+    extra = sorted(set(move) - MOVE_FIELDS[kind])
+    if extra:
+        raise IllegalMove("qp.move.extra_field", field=extra[0], kind=kind)
+    return kind
+
+
+def int_field(move: Mapping[str, Any], name: str, key: str) -> int:
+    value = move.get(name)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise IllegalMove(key, value=str(value))
+    return value
+
+
+def parse_square(mode: T.ModeRules, value: Any) -> Cell:
+    last = f"{chr(ord('A') + mode.rows - 1)}{mode.cols}"
+    if not isinstance(value, str):
+        raise IllegalMove("qp.build.bad_square", square=str(value), last=last)
+    try:
+        return core.parse_cell(value, mode.rows, mode.cols)
+    except IllegalMove:
+        raise IllegalMove("qp.build.bad_square", square=value, last=last) from None
+
+
+def conservation_problems(state: QuadState) -> list[str]:
+    """Every tile of the round sets dealt so far is in exactly one place (empty list: conserved)."""
+    dealt = [tid for r in range(1, state.round + 1) for tid in T.round_set(state.mode, r)]
+    seen: list[str] = [t for t in state.site if t is not None]
+    if state.pending is not None:
+        seen.append(state.pending)
+    for p in state.seats:
+        for row in p.city:
+            for stack in row:
+                seen.extend(stack)
+    seen += state.discarded + state.returned
+    problems = []
+    if sorted(seen) != sorted(dealt):
+        missing = sorted(set(dealt) - set(seen))
+        extra = sorted(t for t in set(seen) if seen.count(t) > 1 or t not in set(dealt))
+        problems.append(f"missing {missing[:5]}, duplicated or foreign {extra[:5]}")
+    return problems
+
+
+# ---------------------------------------------------------------------------------------------
+# The rules object
+# ---------------------------------------------------------------------------------------------
+
+
+class QuadropolisRules(GameRules[QuadState]):
+    """Quadropolis, Classic (4 rounds, 4x4 city) and Expert (5 rounds, 4x5 city, offices, monuments)."""
+
+    kind = "quadropolis"
+    title_key = "qp.title"
+    option_specs = (OptionSpec("mode", ("classic", "expert"), "classic", "qp.option.mode"),)
+    ai_levels = ("random", "greedy", "strong")
+
+    def seat_range(self, options: Mapping[str, Any]) -> tuple[int, int]:
+        return (2, 4)
+
+    # -- setup -------------------------------------------------------------------------------
+    def setup(self, options: Mapping[str, Any], seat_count: int, seed: int) -> QuadState:
+        opts = self.normalise_options(options)
+        lo, hi = self.seat_range(opts)
+        if not lo <= seat_count <= hi:
+            raise IllegalMove("qp.setup.players", players=seat_count, low=lo, high=hi)
+        mode = T.MODE_RULES[opts["mode"]]
+        first = core.rng(seed, "first player").randrange(seat_count)  # D-19
+        site, face_down = prepare_site(mode.name, seat_count, seed, 1)
+        seats = [
+            PlayerState(city=[[[] for _ in range(mode.cols)] for _ in range(mode.rows)],
+                        architects=[] if mode.shared_pool else list(mode.architects))
+            for _ in range(seat_count)
+        ]
+        return QuadState(
+            mode=mode.name, players=seat_count, seed=seed, round=1, first=first, mayor=first, turn=0,
+            phase=PHASE_TAKE, site=site, face_down=face_down, slots={},
+            pool=[seat_count] * len(mode.architects) if mode.shared_pool else [],
+            urbanist=None, pending=None, pending_architect=0, seats=seats,
+        )
+
+    # -- queries -----------------------------------------------------------------------------
+    def awaiting(self, state: QuadState) -> frozenset[int]:
+        return frozenset() if state.over else frozenset({state.current})
+
+    def is_over(self, state: QuadState) -> bool:
+        return state.over
+
+    def play_moves(self, state: QuadState, seat: int) -> list[Move]:
+        """The legal moves that advance the game (take/build/discard), without ``allocate``."""
+        if state.over or seat != state.current:
+            return []
+        if state.phase == PHASE_TAKE:
+            slots = open_slots(state)
+            return [{"kind": "take", "architect": v, "slot": s}
+                    for v in architects_free(state, seat) for s in slots]
+        assert state.pending is not None
+        moves = [build_move(cell, floor) for cell, floor in
+                 eligible(state.rules, state.seats[seat].city, state.pending, state.pending_architect)]
+        moves.append({"kind": "discard"})
+        return moves
+
+    def allocate_moves(self, state: QuadState, seat: int) -> list[Move]:
+        """``allocate`` moves open to the seat on its turn: switch a building off, or back to auto."""
+        if state.over or seat != state.current:
+            return []
+        player = state.seats[seat]
+        out: list[Move] = []
+        for cell in state.rules.cells():
+            b = building_of(player.city[cell[0]][cell[1]])
+            if b is not None and b.code in COST_BEARING:
+                name = square_name(cell)
+                to = "auto" if name in player.off else "off"
+                out.append({"kind": "allocate", "square": name, "to": to})
+        return out
+
+    def legal_moves(self, state: QuadState, seat: int) -> list[Move]:
+        return self.play_moves(state, seat) + self.allocate_moves(state, seat)
+
+    # -- apply -------------------------------------------------------------------------------
+    def apply(self, state: QuadState, seat: int, move: Move) -> QuadState:
+        if state.over:
+            raise GameOver()
+        if seat != state.current:
+            raise NotYourTurn()
+        if not isinstance(move, Mapping):
+            raise IllegalMove("error.bad_move")
+        kind = check_fields(move)
+        if kind == "take":
+            return self._take(state, seat, move)
+        if kind == "build":
+            return self._build(state, seat, move)
+        if kind == "discard":
+            if state.phase != PHASE_BUILD:
+                raise IllegalMove("qp.phase.take_first")
+            assert state.pending is not None
+            after = state.clone()
+            after.discarded.append(state.pending)
+            self._end_turn(after)
+            return after
+        return self._allocate(state, seat, move)
+
+    def _take(self, state: QuadState, seat: int, move: Move) -> QuadState:
+        mode = state.rules
+        if state.phase != PHASE_TAKE:
+            raise IllegalMove("qp.phase.build_first")
+        value = int_field(move, "architect", "qp.take.bad_architect")
+        if value not in mode.architects:
+            raise IllegalMove("qp.take.bad_architect", value=str(value))
+        if mode.shared_pool:
+            if state.pool[value - 1] <= 0:
+                raise IllegalMove("qp.take.pool_empty", architect=value)
+        elif value not in state.seats[seat].architects:
+            raise IllegalMove("qp.take.architect_used", architect=value)
+        slot = move.get("slot")
+        if not isinstance(slot, str) or slot not in T.SLOTS:
+            raise IllegalMove("qp.take.bad_slot", slot=str(slot))
+        if slot in state.slots:
+            raise IllegalMove("qp.take.slot_taken", slot=slot, architect=state.slots[slot][0])
+        if T.slot_blocked(slot, state.urbanist):
+            axis, index = T.slot_line(slot)
+            raise IllegalMove("qp.take.urbanist_row" if axis == "row" else "qp.take.urbanist_column",
+                              slot=slot, line=index + 1)
+        after = state.clone()
+        after.slots[slot] = [value, seat]
+        if mode.shared_pool:
+            after.pool[value - 1] -= 1
+        else:
+            after.seats[seat].architects.remove(value)
+        target = T.slot_target(slot, value)
+        index = site_index(target)
+        after.urbanist = target  # spec 6.3: the urbanist moves even when nothing is taken
+        tile = state.site[index]
+        if tile is None or state.face_down[index]:
+            self._end_turn(after)  # D-2, D-4: nothing taken, the architect is used
+            return after
+        after.site[index] = None
+        after.pending = tile
+        after.pending_architect = value
+        after.phase = PHASE_BUILD
+        return after
+
+    def _build(self, state: QuadState, seat: int, move: Move) -> QuadState:
+        mode = state.rules
+        if state.phase != PHASE_BUILD:
+            raise IllegalMove("qp.phase.take_first")
+        tile = state.pending
+        assert tile is not None
+        value = state.pending_architect
+        cell = parse_square(mode, move.get("square"))
+        name = square_name(cell)
+        stack = state.seats[seat].city[cell[0]][cell[1]]
+        kind = T.kind_of(tile)
+        has_floor = "floor" in move
+        if not stack:
+            if has_floor:
+                raise IllegalMove("qp.build.floor_on_empty", square=name)
+            if not mode.reaches(cell, value):
+                raise IllegalMove("qp.build.out_of_reach", square=name, architect=value,
+                                  reach=reach_text(mode, value))
+        else:
+            below = T.kind_of(stack[-1])
+            if kind.type not in mode.stackable or below.type != kind.type:
+                raise IllegalMove("qp.build.occupied", square=name, building=TYPE_NAMES[below.type],
+                                  tile=TYPE_NAMES[kind.type])
+            height = len(stack)
+            if height >= mode.max_height:
+                raise IllegalMove("qp.build.full", square=name, building=TYPE_NAMES[below.type],
+                                  floors=mode.max_height)
+            if not mode.reaches(cell, value) and height + 1 != value:
+                raise IllegalMove("qp.build.stack_out_of_reach", square=name, architect=value,
+                                  floor=height + 1, reach=reach_text(mode, value))
+            if not has_floor:
+                raise IllegalMove("qp.build.floor_needed", square=name, floor=height + 1)
+            floor = int_field(move, "floor", "qp.build.bad_floor")
+            if floor != height + 1:
+                raise IllegalMove("qp.build.floor_mismatch", square=name, floor=floor, next=height + 1)
+        after = state.clone()
+        player = after.seats[seat]
+        player.city[cell[0]][cell[1]].append(tile)
+        player.inhabitants += kind.gives_inh
+        player.energy += kind.gives_nrg
+        if kind.mayor:
+            after.mayor = seat  # spec 6.6, D-18
+        self._end_turn(after)
+        return after
+
+    def _allocate(self, state: QuadState, seat: int, move: Move) -> QuadState:
+        mode = state.rules
+        cell = parse_square(mode, move.get("square"))
+        name = square_name(cell)
+        b = building_of(state.seats[seat].city[cell[0]][cell[1]])
+        if b is None or b.code not in COST_BEARING:
+            raise IllegalMove("qp.allocate.not_switchable", square=name)
+        to = move.get("to")
+        if to not in ("off", "auto"):
+            raise IllegalMove("qp.allocate.bad_choice", value=str(to))
+        off = name in state.seats[seat].off
+        if to == "off" and off:
+            raise IllegalMove("qp.allocate.already_off", square=name)
+        if to == "auto" and not off:
+            raise IllegalMove("qp.allocate.already_auto", square=name)
+        after = state.clone()
+        player = after.seats[seat]
+        if to == "off":
+            player.off = sorted([*player.off, name])
+        else:
+            player.off = [s for s in player.off if s != name]
+        return after
+
+    def _end_turn(self, state: QuadState) -> None:
+        """Finish the current turn in place (spec 6.1, 6.7, 6.8)."""
+        state.pending = None
+        state.pending_architect = 0
+        state.phase = PHASE_TAKE
+        state.turn += 1
+        mode = state.rules
+        if state.turn < mode.turns_per_round * state.players:
+            return
+        state.returned.extend(t for t in state.site if t is not None)
+        state.slots = {}
+        state.urbanist = None
+        state.turn = 0
+        if state.round == mode.rounds:
+            state.site = [None] * (T.SITE_SIZE * T.SITE_SIZE)
+            state.face_down = [False] * (T.SITE_SIZE * T.SITE_SIZE)
+            state.phase = PHASE_OVER
+            return
+        state.round += 1
+        state.first = state.mayor
+        state.site, state.face_down = prepare_site(state.mode, state.players, state.seed, state.round)
+        if mode.shared_pool:
+            state.pool = [state.players] * len(mode.architects)
+        else:
+            for p in state.seats:
+                p.architects = list(mode.architects)
+
+    # -- scoring -----------------------------------------------------------------------------
+    def sheet(self, state: QuadState, seat: int) -> ScoreSheet:
+        """A seat's score under its best allocation (respecting the buildings it switched off)."""
+        mode = state.rules
+        player = state.seats[seat]
+        off = [core.parse_cell(name, mode.rows, mode.cols) for name in player.off]
+        return best_allocation(mode, grid_of(player), player.inhabitants, player.energy, off)
+
+    def result(self, state: QuadState) -> core.Result:
+        sheets = [self.sheet(state, seat) for seat in range(state.players)]
+        return core.build_result(
+            totals=[s.total for s in sheets],
+            breakdowns=[{k: s.categories[k] for k in CATEGORIES} for s in sheets],
+            tiebreaks=[(s.inhabitants_on_buildings, -s.empty_squares) for s in sheets],
+            names=TIEBREAK_NAMES,
+            details=[{"inhabitants_on_buildings": s.inhabitants_on_buildings,
+                      "empty_squares": s.empty_squares, "provisional": not state.over}
+                     for s in sheets],
+        )
+
+    # -- views -------------------------------------------------------------------------------
+    def view(self, state: QuadState, seat: int | None) -> dict[str, Any]:
+        """Everything a renderer and the Discord layer need; the same for every seat.
+
+        Shape (all JSON)::
+
+            {"game": "quadropolis", "mode": "classic"|"expert", "players": P, "viewer": seat|None,
+             "round": r, "rounds": 4|5, "first_player": seat, "mayor": seat,
+             "turn": {"seat": s|None, "phase": "take"|"build"|"over", "number": k, "of": 4P},
+             "site": {"squares": [[{"square": "S(1,1)", "row": 1, "column": 1,
+                                    "state": "tile"|"face_down"|"empty", "tile": TILE?}, ...5], ...5],
+                      "slots": {"L1": {"architect": 3, "seat": 0} | None, ... 20 slots},
+                      "open_slots": ["L2", ...], "urbanist": {"square": "S(3,2)", "row": 3,
+                                                              "column": 2} | None},
+             "architects": {"shared_pool": bool, "pool": {"1": n, ...} | None,
+                            "per_seat": [[1, 2, 4], ...] | None},
+             "pending": {"seat": s, "tile": TILE, "architect": n,
+                         "destinations": [{"square": "B3", "floor": 1}, ...]} | None,
+             "cities": [{"seat": s, "rows": R, "columns": C, "inhabitants": i, "energy": e,
+                         "squares": [[{"square": "A1", "district": d, "field": f|None,
+                                       "building": None | {"type": "TOWER", "code": "T",
+                                       "floors": h, "top": TILE, "vp": v, "cost_bearing": bool,
+                                       "active": bool, "switched_off": bool}}, ...], ...],
+                         "score": SCORE}, ...],
+             "over": bool, "result": Result.to_json() | None}
+
+        ``TILE`` is ``{"id", "type", "code", "inhabitants", "energy", "vp", "mayor", "absorbs",
+        "label"}``. ``SCORE`` is the best allocation now (final when over): ``{"total",
+        "categories": {...9 keys}, "inhabitants_on_buildings", "empty_squares", "provisional",
+        "allocation": {"inactive": [...], "customers": {"A1": n}, "absorbing_parks": [...]}}``.
+        ``active`` is that allocation's choice. Face-down tiles show only ``"state": "face_down"``:
+        their identity is never in the view (D-25).
+        """
+        mode = state.rules
+        site_rows = []
+        for r in range(T.SITE_SIZE):
+            row = []
+            for c in range(T.SITE_SIZE):
+                i = site_index((r, c))
+                entry: dict[str, Any] = {"square": T.site_name((r, c)), "row": r + 1, "column": c + 1}
+                tile = state.site[i]
+                if tile is None:
+                    entry["state"] = "empty"
+                elif state.face_down[i]:
+                    entry["state"] = "face_down"
+                else:
+                    entry["state"] = "tile"
+                    entry["tile"] = tile_json(tile)
+                row.append(entry)
+            site_rows.append(row)
+        slots: dict[str, Any] = dict.fromkeys(T.SLOTS)
+        for slot, (value, owner) in state.slots.items():
+            slots[slot] = {"architect": value, "seat": owner}
+        urbanist = None if state.urbanist is None else {
+            "square": T.site_name(state.urbanist), "row": state.urbanist[0] + 1,
+            "column": state.urbanist[1] + 1}
+        cities = []
+        for s, player in enumerate(state.seats):
+            sheet = self.sheet(state, s)
+            squares = []
+            for r in range(mode.rows):
+                row = []
+                for c in range(mode.cols):
+                    stack = player.city[r][c]
+                    b = building_of(stack)
+                    name = square_name((r, c))
+                    building = None
+                    if b is not None:
+                        costly = b.code in COST_BEARING
+                        building = {"type": b.type, "code": b.code, "floors": b.height,
+                                    "top": tile_json(stack[-1]), "vp": b.vp, "cost_bearing": costly,
+                                    "active": (not costly) or (r, c) in sheet.allocation.active,
+                                    "switched_off": name in player.off}
+                    row.append({"square": name, "district": mode.district((r, c)),
+                                "field": mode.field((r, c)), "building": building})
+                squares.append(row)
+            cities.append({"seat": s, "rows": mode.rows, "columns": mode.cols,
+                           "inhabitants": player.inhabitants, "energy": player.energy,
+                           "squares": squares, "score": self._score_json(sheet, state, player)})
+        pending = None
+        if state.pending is not None:
+            pending = {"seat": state.current, "tile": tile_json(state.pending),
+                       "architect": state.pending_architect,
+                       "destinations": [{"square": square_name(cell), "floor": floor} for cell, floor in
+                                        eligible(mode, state.seats[state.current].city, state.pending,
+                                                 state.pending_architect)]}
+        return {
+            "game": self.kind,
+            "mode": state.mode,
+            "players": state.players,
+            "viewer": seat,
+            "round": state.round,
+            "rounds": mode.rounds,
+            "first_player": state.first,
+            "mayor": state.mayor,
+            "turn": {"seat": None if state.over else state.current, "phase": state.phase,
+                     "number": state.turn + 1, "of": mode.turns_per_round * state.players},
+            "site": {"squares": site_rows, "slots": slots, "open_slots": open_slots(state),
+                     "urbanist": urbanist},
+            "architects": {
+                "shared_pool": mode.shared_pool,
+                "pool": {str(v): state.pool[v - 1] for v in mode.architects} if mode.shared_pool else None,
+                "per_seat": None if mode.shared_pool else [sorted(p.architects) for p in state.seats],
+            },
+            "pending": pending,
+            "cities": cities,
+            "over": state.over,
+            "result": self.result(state).to_json() if state.over else None,
+        }
+
+    @staticmethod
+    def _score_json(sheet: ScoreSheet, state: QuadState, player: PlayerState) -> dict[str, Any]:
+        alloc = sheet.allocation
+        inactive = [square_name(cell) for cell in cost_bearing(grid_of(player)) if cell not in alloc.active]
+        return {
+            "total": sheet.total,
+            "categories": {k: sheet.categories[k] for k in CATEGORIES},
+            "inhabitants_on_buildings": sheet.inhabitants_on_buildings,
+            "empty_squares": sheet.empty_squares,
+            "unused_inhabitants": sheet.unused_inhabitants,
+            "unused_energy": sheet.unused_energy,
+            "provisional": not state.over,
+            "allocation": {
+                "inactive": inactive,
+                "customers": {square_name(cell): n for cell, n in sorted(alloc.customers)},
+                "absorbing_parks": [square_name(cell) for cell in sorted(alloc.absorbing)],
+            },
+        }
+
+    # -- serialisation -----------------------------------------------------------------------
+    def to_json(self, state: QuadState) -> dict[str, Any]:
+        return state.to_json()
+
+    def from_json(self, data: Mapping[str, Any]) -> QuadState:
+        return QuadState.from_json(data)
+
+    # -- front-end helpers -------------------------------------------------------------------
+    def describe(self, before: QuadState, seat: int, move: Move,
+                 after: QuadState) -> tuple[str, dict[str, Any]]:
+        kind = move.get("kind")
+        params: dict[str, Any] = {"seat": seat}
+        if kind == "take":
+            value, slot = move["architect"], move["slot"]
+            target = T.slot_target(slot, value)
+            index = site_index(target)
+            params.update(architect=value, slot=slot, site=T.site_name(target))
+            tile = before.site[index]
+            if tile is None:
+                return ("qp.move.take_empty", params)
+            if before.face_down[index]:
+                return ("qp.move.take_face_down", params)
+            params["tile"] = tile_label(tile)
+            return ("qp.move.take", params)
+        if kind == "build":
+            assert before.pending is not None
+            k = T.kind_of(before.pending)
+            params.update(tile=tile_label(before.pending), square=move["square"],
+                          gain=_gain_text(k.gives_inh, k.gives_nrg))
+            if "floor" in move:
+                params.update(floor=move["floor"], building=TYPE_NAMES[k.type])
+                key = "qp.move.stack"
+            else:
+                key = "qp.move.build"
+            if k.mayor:
+                key += "_mayor"
+            return (key, params)
+        if kind == "discard":
+            assert before.pending is not None
+            params["tile"] = tile_label(before.pending)
+            return ("qp.move.discard", params)
+        if kind == "allocate":
+            cell = core.parse_cell(move["square"], before.rules.rows, before.rules.cols)
+            b = building_of(before.seats[seat].city[cell[0]][cell[1]])
+            assert b is not None
+            params.update(square=move["square"], building=TYPE_NAMES[b.type])
+            return ("qp.move.allocate_off" if move["to"] == "off" else "qp.move.allocate_auto", params)
+        return ("move.generic", {"kind": str(kind), "seat": seat})
+
+    def undoable(self, before: QuadState, seat: int, move: Move, after: QuadState) -> bool:
+        """Undoable unless the move ended a round (a new site was dealt) or the game."""
+        return after.round == before.round and not after.over
+
+    def ai_move(self, state: QuadState, seat: int, level: str, seed: int) -> Move:
+        from bot.rules.quadropolis import ai
+
+        return ai.choose(self, state, seat, level, seed)
+
+
+def _gain_text(inhabitants: int, energy: int) -> str:
+    parts = []
+    if inhabitants:
+        parts.append(f"+{inhabitants} inhabitant" + ("s" if inhabitants > 1 else ""))
+    if energy:
+        parts.append(f"+{energy} energy")
+    return ", ".join(parts) if parts else "no resources"
+
+
+RULES = QuadropolisRules()
