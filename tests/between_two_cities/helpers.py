@@ -32,7 +32,10 @@ def first_legal(state: BtcState, seat: int, step: int) -> core.Move:
     return RULES.legal_moves(state, seat)[0]
 
 
-def steps(state: BtcState, policy: Policy, seed: int = 0) -> Iterator[tuple[BtcState, int, core.Move, BtcState]]:
+Step = tuple[BtcState, int, core.Move, BtcState]
+
+
+def steps(state: BtcState, policy: Policy, seed: int = 0) -> Iterator[Step]:
     """Play to the end, yielding (before, seat, move, after); the awaited seat is picked at random."""
     n = 0
     while not RULES.is_over(state):
@@ -139,5 +142,6 @@ def grid_city(rows: list[str], name: str = "X") -> City:
 
 def spec_city(placed: dict[tuple[int, int], str], name: str = "X") -> City:
     """A grid city from the spec's relative coordinates ``(row, col) -> token``."""
-    cells = {G.from_spec(cell): (T.FACE_BY_TOKEN[tok], 900 + i, 0) for i, (cell, tok) in enumerate(placed.items())}
+    cells = {G.from_spec(cell): (T.FACE_BY_TOKEN[tok], 900 + i, 0)
+             for i, (cell, tok) in enumerate(placed.items())}
     return City(name, [0, 1], True, cells)

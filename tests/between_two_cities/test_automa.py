@@ -130,5 +130,6 @@ def test_automarta_step_three_sees_autommaso_tile() -> None:
     earlier = [s for s in city.loose if s[1] not in (first["automacity"], second["automacity"])]
     without_first = City(city.name, city.builders, False, {}, earlier)
     factories = sum(1 for f in without_first.faces() if T.face_type(f) == "factory")
-    tile, _ = automa.choose(hand, state.tiles, card.automacity, without_first, E.AUTOMACITY, [0, factories, 0])
+    tile, _ = automa.choose(hand, state.tiles, card.automacity, without_first, E.AUTOMACITY,
+                            [0, factories, 0])
     assert state.tiles[tile] == "FACTORY"

@@ -145,7 +145,8 @@ def test_d5c_turning_is_refused_when_not_needed() -> None:
     fresh = play_commits(new("standard", 3, seed=2))
     single = fresh.players[0].pending[0].tile
     with pytest.raises(core.IllegalMove) as err:
-        RULES.apply(fresh, 0, {"kind": "turned", "tile": single, "city": E.cities_of(fresh, 0)[0], "cell": "D4"})
+        RULES.apply(fresh, 0, {"kind": "turned", "tile": single, "city": E.cities_of(fresh, 0)[0],
+                               "cell": "D4"})
     assert err.value.key == "btc.place.turn_single"
 
 

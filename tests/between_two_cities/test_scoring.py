@@ -100,7 +100,8 @@ def test_tc14_houses_beside_factories() -> None:
 def test_tc15_factory_majority_across_six_cities() -> None:
     """TC-15: counts 5, 5, 3, 2, 1, 0 give 20, 20, 9, 4, 2, 0 factory points (RB4)."""
     counts = [5, 5, 3, 2, 1, 0]
-    assert [c * v for c, v in zip(counts, scoring.factory_values(counts), strict=True)] == [20, 20, 9, 4, 2, 0]
+    points = [c * v for c, v in zip(counts, scoring.factory_values(counts), strict=True)]
+    assert points == [20, 20, 9, 4, 2, 0]
 
 
 @pytest.mark.parametrize(("counts", "points"), [
@@ -127,7 +128,8 @@ def test_rb5_tavern_example_and_sixteen_beds() -> None:
 
 def test_office_sets() -> None:
     """8.4: 1..6 offices give 1, 3, 6, 10, 15, 21; 7 -> 22; 12 -> 42; 16 -> 52."""
-    assert [scoring.office_set_points(n) for n in (1, 2, 3, 4, 5, 6, 7, 12, 16)] == [1, 3, 6, 10, 15, 21, 22, 42, 52]
+    sizes = (1, 2, 3, 4, 5, 6, 7, 12, 16)
+    assert [scoring.office_set_points(n) for n in sizes] == [1, 3, 6, 10, 15, 21, 22, 42, 52]
 
 
 def test_park_group_sizes() -> None:
