@@ -54,8 +54,7 @@ YELLOW: RGB = (240, 228, 66)
 BLUE: RGB = (0, 114, 178)
 VERMILLION: RGB = (213, 94, 0)
 REDDISH_PURPLE: RGB = (204, 121, 167)
-OKABE_ITO: tuple[RGB, ...] = (ORANGE, SKY_BLUE, BLUISH_GREEN, YELLOW, BLUE, VERMILLION, REDDISH_PURPLE,
-                              BLACK)
+OKABE_ITO: tuple[RGB, ...] = (ORANGE, SKY_BLUE, BLUISH_GREEN, YELLOW, BLUE, VERMILLION, REDDISH_PURPLE, BLACK)
 
 WHITE: RGB = (255, 255, 255)
 INK: RGB = (28, 28, 30)
@@ -81,8 +80,7 @@ POINTS: RGB = ORANGE
 
 def mix(a: RGB, b: RGB, t: float) -> RGB:
     """``a`` moved a fraction ``t`` of the way towards ``b``."""
-    return (round(a[0] + (b[0] - a[0]) * t), round(a[1] + (b[1] - a[1]) * t),
-            round(a[2] + (b[2] - a[2]) * t))
+    return (round(a[0] + (b[0] - a[0]) * t), round(a[1] + (b[1] - a[1]) * t), round(a[2] + (b[2] - a[2]) * t))
 
 
 def tint(colour: RGB, t: float = 0.6) -> RGB:
@@ -97,9 +95,11 @@ def shade(colour: RGB, t: float = 0.35) -> RGB:
 
 def luminance(colour: RGB) -> float:
     """Relative luminance (WCAG), 0 = black, 1 = white."""
+
     def channel(v: int) -> float:
         c = v / 255
         return c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
+
     r, g, b = (channel(v) for v in colour)
     return 0.2126 * r + 0.7152 * g + 0.0722 * b
 
@@ -218,8 +218,13 @@ def _star_points(
 def _regular(
     cx: float, cy: float, r: float, sides: int, rotation: float = -90.0
 ) -> list[tuple[float, float]]:
-    return [(cx + r * math.cos(math.radians(rotation + i * 360 / sides)),
-             cy + r * math.sin(math.radians(rotation + i * 360 / sides))) for i in range(sides)]
+    return [
+        (
+            cx + r * math.cos(math.radians(rotation + i * 360 / sides)),
+            cy + r * math.sin(math.radians(rotation + i * 360 / sides)),
+        )
+        for i in range(sides)
+    ]
 
 
 def shape_polygon(shape: str, box: tuple[float, float, float, float]) -> list[tuple[float, float]] | None:
@@ -264,8 +269,13 @@ def marker_image(
     if text:
         sd = ImageDraw.Draw(small)
         cy = size * (0.58 if shape == "triangle" else 0.52)
-        fnt = fit_font(text, int(size * (0.5 if shape in ("triangle", "star") else 0.7)),
-                       int(size * (0.42 if shape in ("triangle", "star") else 0.6)), True, 8)
+        fnt = fit_font(
+            text,
+            int(size * (0.5 if shape in ("triangle", "star") else 0.7)),
+            int(size * (0.42 if shape in ("triangle", "star") else 0.6)),
+            True,
+            8,
+        )
         fill = text_colour or text_on(colour)
         outline = INK if fill == WHITE else WHITE
         draw_text(sd, (size / 2, cy), text, fnt, fill, "mm", outline, max(1, size // 24))
@@ -300,8 +310,9 @@ Point = tuple[float, float]
 class Pen:
     """Draws in unit coordinates (0..1) inside a pixel box; line widths are fractions of the box."""
 
-    def __init__(self, draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float],
-                 ink: RGB, fill: RGB) -> None:
+    def __init__(
+        self, draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float], ink: RGB, fill: RGB
+    ) -> None:
         self.d = draw
         self.x0, self.y0, self.x1, self.y1 = box
         self.w = self.x1 - self.x0
@@ -315,29 +326,69 @@ class Pen:
     def lw(self, f: float = 0.05) -> int:
         return max(1, round(self.w * f))
 
-    def poly(self, pts: Iterable[Point], fill: RGB | None = None, outline: bool = True,
-             width: float = 0.05) -> None:
-        self.d.polygon([self.p(u, v) for u, v in pts], fill=fill or self.fill,
-                       outline=self.ink if outline else None, width=self.lw(width) if outline else 0)
+    def poly(
+        self, pts: Iterable[Point], fill: RGB | None = None, outline: bool = True, width: float = 0.05
+    ) -> None:
+        self.d.polygon(
+            [self.p(u, v) for u, v in pts],
+            fill=fill or self.fill,
+            outline=self.ink if outline else None,
+            width=self.lw(width) if outline else 0,
+        )
 
-    def rect(self, u0: float, v0: float, u1: float, v1: float, fill: RGB | None = None,
-             outline: bool = True, width: float = 0.05) -> None:
-        self.d.rectangle((*self.p(u0, v0), *self.p(u1, v1)), fill=fill or self.fill,
-                         outline=self.ink if outline else None, width=self.lw(width) if outline else 0)
+    def rect(
+        self,
+        u0: float,
+        v0: float,
+        u1: float,
+        v1: float,
+        fill: RGB | None = None,
+        outline: bool = True,
+        width: float = 0.05,
+    ) -> None:
+        self.d.rectangle(
+            (*self.p(u0, v0), *self.p(u1, v1)),
+            fill=fill or self.fill,
+            outline=self.ink if outline else None,
+            width=self.lw(width) if outline else 0,
+        )
 
-    def ellipse(self, u0: float, v0: float, u1: float, v1: float, fill: RGB | None = None,
-                outline: bool = True, width: float = 0.05) -> None:
-        self.d.ellipse((*self.p(u0, v0), *self.p(u1, v1)), fill=fill or self.fill,
-                       outline=self.ink if outline else None, width=self.lw(width) if outline else 0)
+    def ellipse(
+        self,
+        u0: float,
+        v0: float,
+        u1: float,
+        v1: float,
+        fill: RGB | None = None,
+        outline: bool = True,
+        width: float = 0.05,
+    ) -> None:
+        self.d.ellipse(
+            (*self.p(u0, v0), *self.p(u1, v1)),
+            fill=fill or self.fill,
+            outline=self.ink if outline else None,
+            width=self.lw(width) if outline else 0,
+        )
 
     def line(self, pts: Sequence[Point], width: float = 0.05, colour: RGB | None = None) -> None:
-        self.d.line([self.p(u, v) for u, v in pts], fill=colour or self.ink, width=self.lw(width),
-                    joint="curve")
+        self.d.line(
+            [self.p(u, v) for u, v in pts], fill=colour or self.ink, width=self.lw(width), joint="curve"
+        )
 
-    def arc(self, u0: float, v0: float, u1: float, v1: float, start: float, end: float,
-            width: float = 0.05, colour: RGB | None = None) -> None:
-        self.d.arc((*self.p(u0, v0), *self.p(u1, v1)), start, end, fill=colour or self.ink,
-                   width=self.lw(width))
+    def arc(
+        self,
+        u0: float,
+        v0: float,
+        u1: float,
+        v1: float,
+        start: float,
+        end: float,
+        width: float = 0.05,
+        colour: RGB | None = None,
+    ) -> None:
+        self.d.arc(
+            (*self.p(u0, v0), *self.p(u1, v1)), start, end, fill=colour or self.ink, width=self.lw(width)
+        )
 
 
 def _tower(pen: Pen) -> None:
@@ -366,25 +417,49 @@ def _shop(pen: Pen) -> None:
     pen.poly([(0.14, 0.08), (0.86, 0.08), (0.98, 0.36), (0.02, 0.36)], fill=WHITE)
     for i in range(4):
         u0 = 0.02 + i * 0.24
-        pen.poly([(0.14 + i * 0.18, 0.08), (0.23 + i * 0.18, 0.08), (u0 + 0.18, 0.36), (u0 + 0.06, 0.36)],
-                 fill=pen.fill, outline=False)
+        pen.poly(
+            [(0.14 + i * 0.18, 0.08), (0.23 + i * 0.18, 0.08), (u0 + 0.18, 0.36), (u0 + 0.06, 0.36)],
+            fill=pen.fill,
+            outline=False,
+        )
     for i in range(4):
         u = 0.02 + i * 0.24
-        pen.d.chord((*pen.p(u, 0.28), *pen.p(u + 0.24, 0.46)), 0, 180, fill=pen.fill, outline=pen.ink,
-                    width=pen.lw(0.035))
+        pen.d.chord(
+            (*pen.p(u, 0.28), *pen.p(u + 0.24, 0.46)),
+            0,
+            180,
+            fill=pen.fill,
+            outline=pen.ink,
+            width=pen.lw(0.035),
+        )
     pen.poly([(0.14, 0.08), (0.86, 0.08), (0.98, 0.36), (0.02, 0.36)], fill=None, outline=True)
 
 
 def _public(pen: Pen) -> None:
     """Public service: a bold plus-shaped cross."""
     a, b = 0.34, 0.66
-    pen.poly([(a, 0.06), (b, 0.06), (b, a), (0.94, a), (0.94, b), (b, b), (b, 0.94), (a, 0.94), (a, b),
-              (0.06, b), (0.06, a), (a, a)])
+    pen.poly(
+        [
+            (a, 0.06),
+            (b, 0.06),
+            (b, a),
+            (0.94, a),
+            (0.94, b),
+            (b, b),
+            (b, 0.94),
+            (a, 0.94),
+            (a, b),
+            (0.06, b),
+            (0.06, a),
+            (a, a),
+        ]
+    )
 
 
 def _tree(pen: Pen, u: float = 0.5, scale: float = 1.0) -> None:
     def q(du: float, dv: float) -> Point:
         return (u + du * scale, dv)
+
     pen.rect(*q(-0.07, 0.6), *q(0.07, 0.95), fill=(120, 80, 40))
     pen.ellipse(*q(-0.4, 0.05), *q(0.4, 0.72))
 
@@ -407,8 +482,20 @@ def _playground(pen: Pen) -> None:
 def _factory(pen: Pen) -> None:
     """Factory: saw-tooth roof and a chimney."""
     pen.rect(0.7, 0.06, 0.84, 0.5)
-    pen.poly([(0.06, 0.94), (0.06, 0.42), (0.26, 0.26), (0.26, 0.42), (0.46, 0.26), (0.46, 0.42),
-              (0.66, 0.26), (0.66, 0.42), (0.94, 0.42), (0.94, 0.94)])
+    pen.poly(
+        [
+            (0.06, 0.94),
+            (0.06, 0.42),
+            (0.26, 0.26),
+            (0.26, 0.42),
+            (0.46, 0.26),
+            (0.46, 0.42),
+            (0.66, 0.26),
+            (0.66, 0.42),
+            (0.94, 0.42),
+            (0.94, 0.94),
+        ]
+    )
     for u in (0.16, 0.36, 0.56, 0.76):
         pen.rect(u, 0.58, u + 0.1, 0.72, fill=WHITE, width=0.03)
 
@@ -491,15 +578,23 @@ def _ferris(pen: Pen) -> None:
     for k in range(8):
         a = k * math.pi / 4
         pen.line([(cx, cy), (cx + 0.4 * math.cos(a), cy + 0.4 * math.sin(a))], width=0.03)
-        pen.ellipse(cx + 0.4 * math.cos(a) - 0.06, cy + 0.4 * math.sin(a) - 0.06,
-                    cx + 0.4 * math.cos(a) + 0.06, cy + 0.4 * math.sin(a) + 0.06, width=0.025)
+        pen.ellipse(
+            cx + 0.4 * math.cos(a) - 0.06,
+            cy + 0.4 * math.sin(a) - 0.06,
+            cx + 0.4 * math.cos(a) + 0.06,
+            cy + 0.4 * math.sin(a) + 0.06,
+            width=0.025,
+        )
 
 
 def _power(pen: Pen) -> None:
     """Power plant: a cooling tower with a lightning bolt."""
     pen.poly([(0.16, 0.96), (0.28, 0.5), (0.22, 0.06), (0.78, 0.06), (0.72, 0.5), (0.84, 0.96)])
-    pen.poly([(0.56, 0.16), (0.34, 0.56), (0.5, 0.56), (0.42, 0.88), (0.68, 0.44), (0.52, 0.44),
-              (0.62, 0.16)], fill=INK, outline=False)
+    pen.poly(
+        [(0.56, 0.16), (0.34, 0.56), (0.5, 0.56), (0.42, 0.88), (0.68, 0.44), (0.52, 0.44), (0.62, 0.16)],
+        fill=INK,
+        outline=False,
+    )
 
 
 def _skyscraper_stub(pen: Pen) -> None:
@@ -524,7 +619,17 @@ class Glyph:
 
 # Concept colours, the same in every game.
 RESIDENTIAL, COMMERCE, INDUSTRY, GREEN, OFFICE, WATER, PUBLIC, LEISURE, ENERGY_SUPPLY, HERITAGE = (
-    BLUE, YELLOW, VERMILLION, BLUISH_GREEN, ORANGE, SKY_BLUE, REDDISH_PURPLE, REDDISH_PURPLE, YELLOW, STONE)
+    BLUE,
+    YELLOW,
+    VERMILLION,
+    BLUISH_GREEN,
+    ORANGE,
+    SKY_BLUE,
+    REDDISH_PURPLE,
+    REDDISH_PURPLE,
+    YELLOW,
+    STONE,
+)
 
 GLYPHS: dict[str, Glyph] = {
     # Quadropolis (letters of the rules file, section 4)
@@ -562,20 +667,37 @@ ALIASES: dict[str, str] = {
     "quadropolis.public_service": "quadropolis.public",
     "quadropolis.harbor": "quadropolis.harbour",
     "quadropolis.office_tower": "quadropolis.office",
-    "quadropolis.t": "quadropolis.tower", "quadropolis.s": "quadropolis.shop",
-    "quadropolis.u": "quadropolis.public", "quadropolis.p": "quadropolis.park",
-    "quadropolis.g": "quadropolis.playground", "quadropolis.f": "quadropolis.factory",
-    "quadropolis.h": "quadropolis.harbour", "quadropolis.o": "quadropolis.office",
+    "quadropolis.t": "quadropolis.tower",
+    "quadropolis.s": "quadropolis.shop",
+    "quadropolis.u": "quadropolis.public",
+    "quadropolis.p": "quadropolis.park",
+    "quadropolis.g": "quadropolis.playground",
+    "quadropolis.f": "quadropolis.factory",
+    "quadropolis.h": "quadropolis.harbour",
+    "quadropolis.o": "quadropolis.office",
     "quadropolis.m": "quadropolis.monument",
-    "btc.drink": "btc.tavern_drink", "btc.food": "btc.tavern_food", "btc.music": "btc.tavern_music",
-    "btc.bed": "btc.tavern_bed", "btc.s": "btc.shop", "btc.f": "btc.factory", "btc.o": "btc.office",
-    "btc.p": "btc.park", "btc.h": "btc.house", "btc.d": "btc.tavern_drink",
-    "btc.m": "btc.tavern_music", "btc.b": "btc.tavern_bed",
-    "urbanpanic.hou": "urbanpanic.housing", "urbanpanic.off": "urbanpanic.offices",
-    "urbanpanic.amu": "urbanpanic.amusement", "urbanpanic.fac": "urbanpanic.factory",
-    "urbanpanic.pow": "urbanpanic.power", "urbanpanic.prk": "urbanpanic.park",
-    "urbanpanic.house": "urbanpanic.housing", "urbanpanic.office": "urbanpanic.offices",
-    "urbanpanic.amusement_park": "urbanpanic.amusement", "urbanpanic.power_plant": "urbanpanic.power",
+    "btc.drink": "btc.tavern_drink",
+    "btc.food": "btc.tavern_food",
+    "btc.music": "btc.tavern_music",
+    "btc.bed": "btc.tavern_bed",
+    "btc.s": "btc.shop",
+    "btc.f": "btc.factory",
+    "btc.o": "btc.office",
+    "btc.p": "btc.park",
+    "btc.h": "btc.house",
+    "btc.d": "btc.tavern_drink",
+    "btc.m": "btc.tavern_music",
+    "btc.b": "btc.tavern_bed",
+    "urbanpanic.hou": "urbanpanic.housing",
+    "urbanpanic.off": "urbanpanic.offices",
+    "urbanpanic.amu": "urbanpanic.amusement",
+    "urbanpanic.fac": "urbanpanic.factory",
+    "urbanpanic.pow": "urbanpanic.power",
+    "urbanpanic.prk": "urbanpanic.park",
+    "urbanpanic.house": "urbanpanic.housing",
+    "urbanpanic.office": "urbanpanic.offices",
+    "urbanpanic.amusement_park": "urbanpanic.amusement",
+    "urbanpanic.power_plant": "urbanpanic.power",
 }
 """Other spellings the rules packages may use (manifest codes, one-letter codes, American English)."""
 
@@ -587,9 +709,17 @@ def glyph_key(game: str, kind: str) -> str:
     tavern), so a single character is looked up as written first.
     """
     if len(kind) == 1 and game == "btc":
-        key = {"S": "btc.shop", "F": "btc.factory", "O": "btc.office", "P": "btc.park", "H": "btc.house",
-               "d": "btc.tavern_drink", "f": "btc.tavern_food", "m": "btc.tavern_music",
-               "b": "btc.tavern_bed"}.get(kind)
+        key = {
+            "S": "btc.shop",
+            "F": "btc.factory",
+            "O": "btc.office",
+            "P": "btc.park",
+            "H": "btc.house",
+            "d": "btc.tavern_drink",
+            "f": "btc.tavern_food",
+            "m": "btc.tavern_music",
+            "b": "btc.tavern_bed",
+        }.get(kind)
         if key:
             return key
     key = f"{game}.{kind.strip().lower().replace('-', '_').replace(' ', '_')}"
@@ -620,11 +750,19 @@ def glyph_image(key: str, size: int, letter: bool = True, faded: bool = False) -
     d = ImageDraw.Draw(big)
     colour = mix(g.colour, (200, 200, 200), 0.75) if faded else g.colour
     border = max(2, round(n * 0.035))
-    d.rounded_rectangle((border / 2, border / 2, n - border / 2, n - border / 2), radius=n * 0.1,
-                        fill=tint(colour, 0.72), outline=shade(colour, 0.45), width=border)
+    d.rounded_rectangle(
+        (border / 2, border / 2, n - border / 2, n - border / 2),
+        radius=n * 0.1,
+        fill=tint(colour, 0.72),
+        outline=shade(colour, 0.45),
+        width=border,
+    )
     inset = 0.2 if letter else 0.12
-    icon_box = (n * inset + n * 0.05, n * 0.17, n * (1 - 0.1), n * 0.93) if letter else \
-        (n * inset, n * inset, n * (1 - inset), n * (1 - inset))
+    icon_box = (
+        (n * inset + n * 0.05, n * 0.17, n * (1 - 0.1), n * 0.93)
+        if letter
+        else (n * inset, n * inset, n * (1 - inset), n * (1 - inset))
+    )
     side = min(icon_box[2] - icon_box[0], icon_box[3] - icon_box[1])
     cx, cy = (icon_box[0] + icon_box[2]) / 2, (icon_box[1] + icon_box[3]) / 2
     square = (cx - side / 2, cy - side / 2, cx + side / 2, cy + side / 2)
@@ -640,14 +778,16 @@ def glyph_image(key: str, size: int, letter: bool = True, faded: bool = False) -
             lw, sw = text_width(g.letter, fnt), text_width(g.suffix, sfnt)
             x0 = cxl - r
             x1 = x0 + max(2 * r, lw + sw + r)
-            sd.rounded_rectangle((x0, cyl - r, x1, cyl + r), radius=r, fill=WHITE, outline=INK,
-                                 width=max(1, size // 60))
+            sd.rounded_rectangle(
+                (x0, cyl - r, x1, cyl + r), radius=r, fill=WHITE, outline=INK, width=max(1, size // 60)
+            )
             start = (x0 + x1 - lw - sw) / 2
             draw_text(sd, (start, cyl + 1), g.letter, fnt, INK, "lm")
             draw_text(sd, (start + lw, cyl + r * 0.35), g.suffix, sfnt, INK, "lm")
         else:
-            sd.ellipse((cxl - r, cyl - r, cxl + r, cyl + r), fill=WHITE, outline=INK,
-                       width=max(1, size // 60))
+            sd.ellipse(
+                (cxl - r, cyl - r, cxl + r, cyl + r), fill=WHITE, outline=INK, width=max(1, size // 60)
+            )
             draw_text(sd, (cxl, cyl + 1), g.letter, fnt, INK, "mm")
     return small
 
@@ -678,14 +818,26 @@ def _icon_star(pen: Pen) -> None:
 
 
 def _unit_star() -> list[Point]:
-    return [(0.5 + 0.48 * math.cos(-math.pi / 2 + i * math.pi / 5) * (1 if i % 2 == 0 else 0.45),
-             0.54 + 0.48 * math.sin(-math.pi / 2 + i * math.pi / 5) * (1 if i % 2 == 0 else 0.45))
-            for i in range(10)]
+    return [
+        (
+            0.5 + 0.48 * math.cos(-math.pi / 2 + i * math.pi / 5) * (1 if i % 2 == 0 else 0.45),
+            0.54 + 0.48 * math.sin(-math.pi / 2 + i * math.pi / 5) * (1 if i % 2 == 0 else 0.45),
+        )
+        for i in range(10)
+    ]
 
 
 def _icon_crown(pen: Pen) -> None:
     pen.poly([(0.06, 0.82), (0.06, 0.26), (0.3, 0.52), (0.5, 0.14), (0.7, 0.52), (0.94, 0.26), (0.94, 0.82)])
     pen.rect(0.06, 0.76, 0.94, 0.92)
+
+
+def _icon_top_hat(pen: Pen) -> None:
+    """The mayor / first player: a top hat."""
+    pen.rect(0.26, 0.08, 0.74, 0.74)
+    pen.rect(0.26, 0.56, 0.74, 0.68, fill=VERMILLION, width=0.03)
+    pen.ellipse(0.04, 0.7, 0.96, 0.92)
+    pen.rect(0.26, 0.62, 0.74, 0.78, outline=False)
 
 
 def _icon_cross(pen: Pen) -> None:
@@ -715,17 +867,38 @@ def _icon_card(pen: Pen) -> None:
     pen.line([(0.76, 0.16), (0.24, 0.84)], width=0.05)
 
 
+def _icon_floors(pen: Pen) -> None:
+    """Stacked floors (slabs)."""
+    for i in range(3):
+        v = 0.66 - i * 0.3
+        pen.poly([(0.1, v + 0.12), (0.5, v + 0.28), (0.9, v + 0.12), (0.5, v - 0.04)])
+
+
+def _icon_minus(pen: Pen) -> None:
+    """A penalty: a minus sign in a circle."""
+    pen.ellipse(0.04, 0.04, 0.96, 0.96)
+    pen.rect(0.22, 0.42, 0.78, 0.58, fill=WHITE)
+
+
+def _icon_arrow(pen: Pen) -> None:
+    """A pointer (this one / here)."""
+    pen.poly([(0.1, 0.3), (0.55, 0.3), (0.55, 0.08), (0.94, 0.5), (0.55, 0.92), (0.55, 0.7), (0.1, 0.7)])
+
+
 ICONS: dict[str, tuple[Painter, RGB]] = {
     "inhabitant": (_icon_person, INHABITANT),
     "energy": (_icon_bolt, ENERGY),
     "points": (_icon_star, POINTS),
-    "first": (_icon_crown, HIGHLIGHT),
+    "first": (_icon_top_hat, (60, 60, 64)),
     "winner": (_icon_crown, HIGHLIGHT),
     "removed": (_icon_cross, VERMILLION),
     "ok": (_icon_check, BLUISH_GREEN),
     "waiting": (_icon_hourglass, SKY_BLUE),
     "pawn": (_icon_pawn, (120, 120, 120)),
     "facedown": (_icon_card, (150, 140, 128)),
+    "floors": (_icon_floors, (200, 200, 200)),
+    "penalty": (_icon_minus, VERMILLION),
+    "here": (_icon_arrow, HIGHLIGHT),
 }
 
 
@@ -744,12 +917,22 @@ def icon_image(name: str, size: int, colour: RGB | None = None) -> Image.Image:
 def draw_icon(img: Image.Image, name: str, box: Box, colour: RGB | None = None) -> None:
     """Paste an icon centred in ``box``."""
     size = min(box[2] - box[0], box[3] - box[1])
-    paste(img, icon_image(name, size, colour),
-          (box[0] + (box[2] - box[0] - size) // 2, box[1] + (box[3] - box[1] - size) // 2))
+    paste(
+        img,
+        icon_image(name, size, colour),
+        (box[0] + (box[2] - box[0] - size) // 2, box[1] + (box[3] - box[1] - size) // 2),
+    )
 
 
-def icon_count(img: Image.Image, name: str, xy: tuple[int, int], count: int | str, size: int,
-               fill: RGB = INK, outline: RGB | None = WHITE) -> int:
+def icon_count(
+    img: Image.Image,
+    name: str,
+    xy: tuple[int, int],
+    count: int | str,
+    size: int,
+    fill: RGB = INK,
+    outline: RGB | None = WHITE,
+) -> int:
     """An icon followed by a number ("[person] 3"); returns the x just after it."""
     x, y = xy
     paste(img, icon_image(name, size), (x, y))
@@ -760,8 +943,15 @@ def icon_count(img: Image.Image, name: str, xy: tuple[int, int], count: int | st
     return x + size + 4 + text_width(text, fnt)
 
 
-def badge(draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, size: int,
-          fill: RGB = WHITE, ink: RGB = INK, anchor: str = "mm") -> Box:
+def badge(
+    draw: ImageDraw.ImageDraw,
+    xy: tuple[float, float],
+    text: str,
+    size: int,
+    fill: RGB = WHITE,
+    ink: RGB = INK,
+    anchor: str = "mm",
+) -> Box:
     """A number or short text in a rounded pill (for floors, customers, points on a tile)."""
     fnt = font(size, True)
     w = max(text_width(text, fnt) + size // 2, size + 4)
@@ -785,6 +975,43 @@ def badge(draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, size: i
     return box
 
 
+@lru_cache(maxsize=64)
+def face_down_image(size: int) -> Image.Image:
+    """A face-down tile: a dark card with a diagonal lattice and a question mark (never colour alone)."""
+    s = SUPERSAMPLE
+    n = size * s
+    big = Image.new("RGBA", (n, n), (0, 0, 0, 0))
+    d = ImageDraw.Draw(big)
+    back = (112, 104, 96)
+    d.rounded_rectangle((0, 0, n - 1, n - 1), radius=n * 0.1, fill=back, outline=INK, width=max(2, n // 30))
+    step = n / 6
+    for k in range(-6, 7):
+        d.line((k * step, 0, k * step + n, n), fill=mix(back, WHITE, 0.18), width=max(1, n // 60))
+        d.line((k * step + n, 0, k * step, n), fill=mix(back, WHITE, 0.18), width=max(1, n // 60))
+    small = big.resize((size, size), Image.Resampling.LANCZOS)
+    draw_text(
+        ImageDraw.Draw(small),
+        (size / 2, size / 2),
+        "?",
+        font(max(8, size // 2), True),
+        WHITE,
+        "mm",
+        INK,
+        max(1, size // 30),
+    )
+    return small
+
+
+def draw_face_down(img: Image.Image, box: Box) -> None:
+    """Paste a face-down tile into ``box``."""
+    size = min(box[2] - box[0], box[3] - box[1])
+    paste(
+        img,
+        face_down_image(size),
+        (box[0] + (box[2] - box[0] - size) // 2, box[1] + (box[3] - box[1] - size) // 2),
+    )
+
+
 # ---------------------------------------------------------------------------------------------
 # Layout helpers
 # ---------------------------------------------------------------------------------------------
@@ -799,8 +1026,14 @@ def canvas(width: int, height: int, colour: RGB = BACKGROUND) -> tuple[Image.Ima
 TITLE_HEIGHT = 64
 
 
-def title_bar(draw: ImageDraw.ImageDraw, width: int, title: str, subtitle: str = "",
-              height: int = TITLE_HEIGHT, colour: RGB = INK) -> int:
+def title_bar(
+    draw: ImageDraw.ImageDraw,
+    width: int,
+    title: str,
+    subtitle: str = "",
+    height: int = TITLE_HEIGHT,
+    colour: RGB = INK,
+) -> int:
     """A dark band across the top with the title (left) and a subtitle (right); returns its height."""
     draw.rectangle((0, 0, width, height), fill=colour)
     sub_font = font(22)
@@ -813,8 +1046,14 @@ def title_bar(draw: ImageDraw.ImageDraw, width: int, title: str, subtitle: str =
     return height
 
 
-def panel(draw: ImageDraw.ImageDraw, box: Box, fill: RGB = PANEL, edge: RGB = PANEL_EDGE,
-          width: int = 2, radius: int = 12) -> None:
+def panel(
+    draw: ImageDraw.ImageDraw,
+    box: Box,
+    fill: RGB = PANEL,
+    edge: RGB = PANEL_EDGE,
+    width: int = 2,
+    radius: int = 12,
+) -> None:
     """A rounded white panel."""
     draw.rounded_rectangle(box, radius=radius, fill=fill, outline=edge, width=width)
 
@@ -887,8 +1126,9 @@ def labelled_grid(
         for c in range(cols):
             colour = fill(r, c) if callable(fill) else fill
             if colour is not None:
-                draw.rounded_rectangle(geo.cell_box(r, c), radius=max(3, cell // 14), fill=colour,
-                                       outline=GRID_LINE, width=1)
+                draw.rounded_rectangle(
+                    geo.cell_box(r, c), radius=max(3, cell // 14), fill=colour, outline=GRID_LINE, width=1
+                )
     return geo
 
 
@@ -905,8 +1145,9 @@ def legend(
     fnt = font(max(14, round(size * 0.55)))
     x, y = xy
     line_h = size + 8
-    items: list[tuple[str, str, bool]] = [(k, t, True) for k, t in entries] + \
-        [(k, t, False) for k, t in icon_entries]
+    items: list[tuple[str, str, bool]] = [(k, t, True) for k, t in entries] + [
+        (k, t, False) for k, t in icon_entries
+    ]
     for key, text, is_glyph in items:
         w = size + 6 + text_width(text, fnt) + 18
         if x + w > xy[0] + max_width and x > xy[0]:
@@ -940,9 +1181,13 @@ def player_banner(
     x0, y0, x1, y1 = box
     h = y1 - y0
     style = player_style(seat)
-    draw.rounded_rectangle(box, radius=h // 4, fill=tint(style.colour, 0.82),
-                           outline=HIGHLIGHT if active else shade(style.colour, 0.2),
-                           width=max(3, h // 10) if active else 2)
+    draw.rounded_rectangle(
+        box,
+        radius=h // 4,
+        fill=tint(style.colour, 0.82),
+        outline=HIGHLIGHT if active else shade(style.colour, 0.2),
+        width=max(3, h // 10) if active else 2,
+    )
     pad = max(4, h // 8)
     seat_marker(img, seat, (x0 + pad, y0 + pad, x0 + h - pad, y1 - pad))
     right = x1 - pad * 2
@@ -952,8 +1197,11 @@ def player_banner(
         lbox = (right - lw - h * 0.7 - pad, y0 + pad, right, y1 - pad)
         draw.rounded_rectangle(lbox, radius=(lbox[3] - lbox[1]) // 2, fill=HIGHLIGHT, outline=INK, width=2)
         isz = int((lbox[3] - lbox[1]) * 0.7)
-        draw_icon(img, "waiting", (int(lbox[0] + pad), int(y0 + (h - isz) / 2), int(lbox[0] + pad + isz),
-                                   int(y0 + (h + isz) / 2)))
+        draw_icon(
+            img,
+            "waiting",
+            (int(lbox[0] + pad), int(y0 + (h - isz) / 2), int(lbox[0] + pad + isz), int(y0 + (h + isz) / 2)),
+        )
         draw_text(draw, (right - pad, (y0 + y1) / 2), active_label, label_font, INK, "rm")
         right = int(lbox[0]) - pad
     if detail:
@@ -1010,3 +1258,38 @@ def png_bytes(image: Image.Image, colours: int = PNG_COLOURS) -> bytes:
     buf = io.BytesIO()
     img.save(buf, format="PNG", optimize=False, compress_level=7)
     return buf.getvalue()
+
+
+def chip(
+    img: Image.Image,
+    xy: tuple[float, float],
+    icon: str | None,
+    text: str,
+    size: int,
+    anchor: str = "lt",
+    fill: RGB = WHITE,
+    ink: RGB = INK,
+) -> Box:
+    """A small white pill holding an icon and a short text ("[person] 2"); returns its box.
+
+    ``anchor`` is two letters: l/m/r horizontally and t/m/b vertically.
+    """
+    draw = ImageDraw.Draw(img)
+    fnt = font(max(8, round(size * 0.82)), True)
+    pad = max(2, size // 6)
+    icon_w = size if icon else 0
+    tw = text_width(text, fnt) if text else 0
+    w = pad * 2 + icon_w + (pad // 2 if icon and text else 0) + tw
+    h = size + pad
+    x, y = xy
+    x0 = x if anchor[0] == "l" else (x - w if anchor[0] == "r" else x - w / 2)
+    y0 = y if anchor[1] == "t" else (y - h if anchor[1] == "b" else y - h / 2)
+    box = (int(x0), int(y0), int(x0 + w), int(y0 + h))
+    draw.rounded_rectangle(box, radius=h // 2, fill=fill, outline=ink, width=max(1, size // 14))
+    cx = box[0] + pad
+    if icon:
+        paste(img, icon_image(icon, size - 2), (cx, box[1] + pad // 2 + 1))
+        cx += icon_w + pad // 2
+    if text:
+        draw_text(draw, (cx, (box[1] + box[3]) / 2 + 1), text, fnt, ink, "lm")
+    return box

@@ -74,8 +74,13 @@ def score_table(
     """
     if len(rows) != len(players):
         raise ValueError("one row of scores per player")
-    words = {"total": "Total", "winner": "Winner", "rank": "Rank", "shared": "Shared first place",
-             "winners": "Winners"}
+    words = {
+        "total": "Total",
+        "winner": "Winner",
+        "rank": "Rank",
+        "shared": "Shared first place",
+        "winners": "Winners",
+    }
     words.update(labels or {})
     n = len(categories)
     tots = list(totals) if totals is not None else [sum(_numeric(v) for v in row) for row in rows]
@@ -108,8 +113,14 @@ def score_table(
 
     # Header
     hfont = c.font(22, True)
-    c.draw_text(draw, (x_rank + RANK_WIDTH / 2, top + HEADER_HEIGHT - 24), words["rank"],
-                c.fit_font(words["rank"], RANK_WIDTH - 8, 20, True), c.MUTED, "mm")
+    c.draw_text(
+        draw,
+        (x_rank + RANK_WIDTH / 2, top + HEADER_HEIGHT - 24),
+        words["rank"],
+        c.fit_font(words["rank"], RANK_WIDTH - 8, 20, True),
+        c.MUTED,
+        "mm",
+    )
     icon = 38
     for j, label in enumerate(categories):
         cx = x_cats + j * cat_w + cat_w / 2
@@ -122,8 +133,16 @@ def score_table(
         lines = [c.ellipsize(line, lfont, int(cat_w - 6)) for line in lines]
         for k, line in enumerate(lines):
             c.draw_text(draw, (cx, top + 8 + icon + 14 + k * 18), line, lfont, c.INK, "mm")
-    c.draw_icon(img, "points", (int(x_total + TOTAL_WIDTH / 2 - icon / 2), top + 8,
-                                int(x_total + TOTAL_WIDTH / 2 + icon / 2), top + 8 + icon))
+    c.draw_icon(
+        img,
+        "points",
+        (
+            int(x_total + TOTAL_WIDTH / 2 - icon / 2),
+            top + 8,
+            int(x_total + TOTAL_WIDTH / 2 + icon / 2),
+            top + 8 + icon,
+        ),
+    )
     c.draw_text(draw, (x_total + TOTAL_WIDTH / 2, top + 8 + icon + 16), words["total"], hfont, c.INK, "mm")
     draw.line((MARGIN + 4, top + HEADER_HEIGHT, width - MARGIN - 4, top + HEADER_HEIGHT), fill=c.INK, width=2)
 
@@ -162,8 +181,11 @@ def score_table(
         for j in range(n):
             value = rows[i][j] if j < len(rows[i]) else None
             text = "–" if value is None else str(value)
-            colour = c.shade(c.VERMILLION, 0.2) if isinstance(value, int) and value < 0 else (
-                c.MUTED if value == 0 else c.INK)
+            colour = (
+                c.shade(c.VERMILLION, 0.2)
+                if isinstance(value, int) and value < 0
+                else (c.MUTED if value == 0 else c.INK)
+            )
             c.draw_text(draw, (x_cats + j * cat_w + cat_w / 2, cy), text, vfont, colour, "mm")
         c.draw_text(draw, (x_total + TOTAL_WIDTH / 2, cy), str(tots[i]), tfont, c.INK, "mm")
         if pos:

@@ -90,10 +90,16 @@ def test_glyph_shapes_differ_without_colour_or_letter(game: str) -> None:
 
 def test_concepts_look_the_same_across_games() -> None:
     """Shops, factories, parks, offices and homes keep one colour and one shape in every game."""
-    same = [("quadropolis.shop", "btc.shop"), ("quadropolis.factory", "btc.factory"),
-            ("btc.factory", "urbanpanic.factory"), ("quadropolis.park", "btc.park"),
-            ("btc.park", "urbanpanic.park"), ("quadropolis.office", "btc.office"),
-            ("btc.office", "urbanpanic.offices"), ("btc.house", "urbanpanic.housing")]
+    same = [
+        ("quadropolis.shop", "btc.shop"),
+        ("quadropolis.factory", "btc.factory"),
+        ("btc.factory", "urbanpanic.factory"),
+        ("quadropolis.park", "btc.park"),
+        ("btc.park", "urbanpanic.park"),
+        ("quadropolis.office", "btc.office"),
+        ("btc.office", "urbanpanic.offices"),
+        ("btc.house", "urbanpanic.housing"),
+    ]
     for a, b in same:
         assert c.GLYPHS[a].painter is c.GLYPHS[b].painter
         assert c.GLYPHS[a].colour == c.GLYPHS[b].colour

@@ -64,12 +64,22 @@ def test_rows_must_match_players() -> None:
 
 def test_from_result_uses_rules_ranks_and_keys() -> None:
     """A core Result (with tie-break ranks) feeds the table; icons head the columns."""
-    result = build_result([10, 10, 4], [{"towers": 6, "parks": 4}, {"towers": 10, "parks": 0},
-                                        {"towers": 4, "parks": 0}], tiebreaks=[[1], [2], [0]])
+    result = build_result(
+        [10, 10, 4],
+        [{"towers": 6, "parks": 4}, {"towers": 10, "parks": 0}, {"towers": 4, "parks": 0}],
+        tiebreaks=[[1], [2], [0]],
+    )
     img = score_table_from_result(
-        "Quadropolis", ["Ödön", "Łukasz", "Жанна"], result.to_json(),
-        [("towers", "Tower blocks", "quadropolis.tower"), ("parks", "Parks", "quadropolis.park"),
-         ("shops", "Shops", "points")], subtitle="Classic")
+        "Quadropolis",
+        ["Ödön", "Łukasz", "Жанна"],
+        result.to_json(),
+        [
+            ("towers", "Tower blocks", "quadropolis.tower"),
+            ("parks", "Parks", "quadropolis.park"),
+            ("shops", "Shops", "points"),
+        ],
+        subtitle="Classic",
+    )
     assert img.width >= 1000
     # seat 1 won on the tie-break: its row is first and highlighted; seat 0 second, not highlighted
     winner_tint = c.tint(c.HIGHLIGHT, 0.6)
