@@ -21,7 +21,7 @@ decrease) and each customer beats the -1 of an idle inhabitant; spare energy goe
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 from bot.rules.core import Cell, neighbours
@@ -70,28 +70,45 @@ class Compiled:
     squares: int
     row_segments: int
 
+    linear_chunks: list[list[int]] = field(default_factory=list)
+    penalty_chunks: list[list[int]] = field(default_factory=list)
+    segment_tables: list[tuple[int, dict[int, int], bool]] = field(default_factory=list)
+    office_mask: int = 0
+    office_cache: dict[int, int] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.linear_chunks = _chunk_tables(self.linear, self.n)
+        if self.fh_mask:
+            self.penalty_chunks = _chunk_tables(self.monument_penalty, self.n)
+        for index, seg in enumerate(self.harbour_segments):
+            seg_mask = sum(seg)
+            table = {}
+            for sub in range(1 << len(seg)):
+                run = best = 0
+                for j in range(len(seg)):
+                    if sub >> j & 1:
+                        run += 1
+                        best = max(best, run)
+                    else:
+                        run = 0
+                table[sum(bit for j, bit in enumerate(seg) if sub >> j & 1)] = best
+            self.segment_tables.append((seg_mask, table, index < self.row_segments))
+        self.office_mask = sum(bit for bit, _, _ in self.offices)
+
     # -- evaluation --------------------------------------------------------------------------
     def structure(self, mask: int, with_monument_penalty: bool = True) -> int:
         """Every scoring term that does not depend on spare resources, for buildings ``mask`` on."""
         mode = self.mode
         total = self.constant
-        m = mask
-        lin = self.linear
-        i = 0
-        while m:
-            if m & 1:
-                total += lin[i]
-            m >>= 1
-            i += 1
+        shift = 0
+        for table in self.linear_chunks:
+            total += table[(mask >> shift) & (len(table) - 1)]
+            shift += 8
         if not with_monument_penalty:
-            m = mask & self.fh_mask
-            pen = self.monument_penalty
-            i = 0
-            while m:
-                if m & 1:
-                    total += pen[i]
-                m >>= 1
-                i += 1
+            shift = 0
+            for table in self.penalty_chunks:
+                total += table[(mask >> shift) & (len(table) - 1)]
+                shift += 8
         parks = mode.parks
         for pm in self.park_masks:
             total += parks[(pm & mask).bit_count()]
@@ -101,31 +118,27 @@ class Compiled:
                           + 4 * (omask & mask).bit_count())
         if self.district_masks:
             total += mode.public_districts[sum(1 for dm in self.district_masks if dm & mask)]
-        if self.harbour_segments:
+        if self.segment_tables:
             best_row = best_col = 0
-            for seg_index, seg in enumerate(self.harbour_segments):
-                run = best = 0
-                for bit in seg:
-                    if mask & bit:
-                        run += 1
-                        if run > best:
-                            best = run
-                    else:
-                        run = 0
-                if seg_index < self.row_segments:
-                    best_row = max(best_row, best)
-                else:
-                    best_col = max(best_col, best)
+            for seg_mask, table, is_row in self.segment_tables:
+                run = table[mask & seg_mask]
+                if is_row:
+                    if run > best_row:
+                        best_row = run
+                elif run > best_col:
+                    best_col = run
             total += mode.harbour_lines[best_row] + mode.harbour_lines[best_col]
-        if self.offices:
-            total += self._offices(mask)
+        if self.office_mask:
+            sub = mask & self.office_mask
+            value = self.office_cache.get(sub)
+            if value is None:
+                value = self.office_cache[sub] = self._offices(sub)
+            total += value
         return total
 
     def _offices(self, mask: int) -> int:
         table = self.mode.offices
         on = [(bit, h, adj) for bit, h, adj in self.offices if mask & bit]
-        if not on:
-            return 0
         heights = {bit: h for bit, h, _ in on}
         adjacency = {bit: adj & mask for bit, _, adj in on}
         seen = 0
@@ -164,6 +177,19 @@ class Compiled:
 
     def active_cells(self, mask: int) -> list[Cell]:
         return [self.cells[i] for i in range(self.n) if mask >> i & 1]
+
+
+def _chunk_tables(values: list[int], n: int) -> list[list[int]]:
+    """Sums of ``values`` over the set bits of each byte of a mask, one table per byte."""
+    tables = []
+    for start in range(0, n, 8):
+        chunk = values[start:start + 8]
+        table = [0] * (1 << len(chunk))
+        for byte in range(1, len(table)):
+            low = byte & -byte
+            table[byte] = table[byte ^ low] + chunk[low.bit_length() - 1]
+        tables.append(table)
+    return tables
 
 
 def _resource_tables(mode: ModeRules, inhabitants: int, energy: int, shops: int,
@@ -466,11 +492,14 @@ def optimise(c: Compiled) -> Best:
         n_nrg = (on & nrg_mask).bit_count()
         spare_i = inhabitants - n_inh
         spare_e = energy - n_nrg
-        s_max = ((on | undecided) & shop_mask).bit_count()
+        # Every activated shop needs an energy unit: no more shops than the spare energy allows.
+        s_on = (on & shop_mask).bit_count()
+        u_shops = (undecided & shop_mask).bit_count()
+        s_cap = s_on + min(u_shops, spare_e)
         # (a) everything undecided on (monument penalties of undecided factories/harbours waived).
         lo_i = max(0, spare_i - (undecided & inh_mask).bit_count())
         lo_e = max(0, spare_e - (undecided & nrg_mask).bit_count())
-        best_r = max(r_inh[r][s_max] for r in range(lo_i, spare_i + 1)) + max(
+        best_r = max(r_inh[r][s_cap] for r in range(lo_i, spare_i + 1)) + max(
             r_nrg[r] for r in range(lo_e, spare_e + 1))
         top = c.structure(on | undecided, with_monument_penalty=False)
         m = on & fh_mask
@@ -482,23 +511,25 @@ def optimise(c: Compiled) -> Best:
             i += 1
         ub_a = top + best_r
         # (b) what is on, plus the best affordable set of undecided buildings, each counted at its
-        # marginal upper bound.
+        # marginal upper bound; with b energy-only buildings on, at most b more shops.
         base = c.structure(on)
         pa = prefix([marg[i] for i in inh_only if undecided >> i & 1])
         pb = prefix([marg[i] for i in nrg_only if undecided >> i & 1])
         pc = prefix([marg[i] for i in both if undecided >> i & 1])
         ub_b = None
         for k in range(min(len(pc) - 1, spare_i, spare_e) + 1):
-            best_a = max(pa[a] + r_inh[spare_i - k - a][s_max] for a in range(min(len(pa) - 1,
-                                                                                 spare_i - k) + 1))
-            best_b = max(pb[b] + r_nrg[spare_e - k - b] for b in range(min(len(pb) - 1,
-                                                                          spare_e - k) + 1))
-            value = pc[k] + best_a + best_b
-            if ub_b is None or value > ub_b:
-                ub_b = value
+            a_top = min(len(pa) - 1, spare_i - k)
+            best_a: dict[int, int] = {}
+            for b in range(min(len(pb) - 1, spare_e - k) + 1):
+                shops = s_on + min(u_shops, b)
+                if shops not in best_a:
+                    best_a[shops] = max(pa[a] + r_inh[spare_i - k - a][shops] for a in range(a_top + 1))
+                value = pc[k] + pb[b] + r_nrg[spare_e - k - b] + best_a[shops]
+                if ub_b is None or value > ub_b:
+                    ub_b = value
         assert ub_b is not None
         ub_total = min(ub_a, base + ub_b)
-        ub_placed = min(inhabitants, n_inh + (undecided & inh_mask).bit_count() + cap * s_max)
+        ub_placed = min(inhabitants, n_inh + (undecided & inh_mask).bit_count() + cap * s_cap)
         ub_occupied = c.always_present + (on | undecided).bit_count()
         return (ub_total, ub_placed, ub_occupied)
 
