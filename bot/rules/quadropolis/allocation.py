@@ -61,7 +61,7 @@ class Compiled:
     constant: int
     always_present: int
     park_masks: list[int]
-    factories: list[tuple[int, int, int, int]]
+    factories: list[tuple[int, tuple[tuple[int, int], ...]]]
     district_masks: list[int]
     harbour_segments: list[list[int]]
     offices: list[tuple[int, int, int]]
@@ -112,16 +112,16 @@ class Compiled:
         parks = mode.parks
         for pm in self.park_masks:
             total += parks[(pm & mask).bit_count()]
-        for bit, smask, hmask, omask in self.factories:
+        for bit, groups in self.factories:
             if mask & bit:
-                total += (2 * (smask & mask).bit_count() + 3 * (hmask & mask).bit_count()
-                          + 4 * (omask & mask).bit_count())
+                for weight, group in groups:
+                    total += weight * (group & mask).bit_count()
         if self.district_masks:
             total += mode.public_districts[sum(1 for dm in self.district_masks if dm & mask)]
         if self.segment_tables:
             best_row = best_col = 0
-            for seg_mask, table, is_row in self.segment_tables:
-                run = table[mask & seg_mask]
+            for seg_mask, runs, is_row in self.segment_tables:
+                run = runs[mask & seg_mask]
                 if is_row:
                     if run > best_row:
                         best_row = run
@@ -271,12 +271,17 @@ def compile_city(mode: ModeRules, grid: Grid, inhabitants: int, energy: int,
     for i, cell in enumerate(cells):
         if b_at(cell) != "F":
             continue
-        masks = {"S": 0, "H": 0, "O": 0}
+        by_weight: dict[int, int] = {}
         for nb in neighbours(cell, rows, cols):
-            code = b_at(nb)
-            if nb in index and code in masks:
-                masks[code] |= 1 << index[nb]
-        factories.append((1 << i, masks["S"], masks["H"], masks["O"]))
+            nb_b = grid[nb[0]][nb[1]]
+            if nb_b is None:
+                continue
+            weight = mode.factory_neighbours.get(nb_b.type, 0)
+            if nb_b.code in ALWAYS_ACTIVE:
+                linear[i] += weight
+            elif weight and nb in index:
+                by_weight[weight] = by_weight.get(weight, 0) | (1 << index[nb])
+        factories.append((1 << i, tuple(sorted(by_weight.items()))))
     districts: dict[int, int] = {}
     for i, cell in enumerate(cells):
         if b_at(cell) == "U":
@@ -341,13 +346,13 @@ def _marginal_bounds(c: Compiled) -> list[int]:
                 if pm >> i & 1:
                     bound[i] += inc
     # Factories: a factory gains its neighbours' weights; a neighbour gains the factory's weight.
-    for bit, smask, hmask, omask in c.factories:
+    for bit, groups in c.factories:
         i = bit.bit_length() - 1
-        for weight, m in ((2, smask), (3, hmask), (4, omask)):
+        for weight, m in groups:
             for j in range(c.n):
                 if m >> j & 1:
-                    bound[i] += weight
-                    bound[j] += weight
+                    bound[i] += max(0, weight)
+                    bound[j] += max(0, weight)
     # Public services: the district table is convex; at most its last reachable increment.
     k = len(c.district_masks)
     if k:
