@@ -77,7 +77,6 @@ TIEBREAK_NAMES: tuple[str, ...] = (
 """``decided_by`` names: the final score, the higher city (8.8 first tie-breaker), then building
 counts type by type (second tie-breaker). The 2-player game skips the higher city (section 9)."""
 
-OPTIONAL_KEYS = frozenset({"at"})
 
 
 @dataclass(frozen=True)
@@ -486,8 +485,7 @@ def awaited(state: BtcState) -> frozenset[int]:
 
 
 def _fields(move: Mapping[str, Any], *required: str) -> None:
-    keys = set(move) - OPTIONAL_KEYS
-    if keys != {"kind", *required}:
+    if set(move) != {"kind", *required}:
         raise IllegalMove("btc.move.fields", kind=move.get("kind"), fields=", ".join(required))
 
 
