@@ -1,0 +1,196 @@
+"""Quadropolis bench: optimiser against exhaustive search, AI strength and speed, checked games.
+
+``figures(quick=False)`` returns flat JSON figures, every key prefixed ``quadropolis.``:
+
+- ``optimiser.<mode>.*``: on seeded full cities (every square built; half of them with only
+  buildings that need resources, the hardest case), the branch-and-bound optimiser and the
+  exhaustive subset enumeration (spec 8.12's "correct method", same compiled scorer) are timed in
+  the same run: mean milliseconds of each, ``speedup_ratio`` = exhaustive time / optimiser time,
+  and ``all_equal`` (both found the same optimum on every city). ``optimiser.expert_largest_ms_*``
+  times the optimiser alone on many largest Expert cities (20 switchable buildings).
+- ``ai.<level>_vs_<opponent>.win_rate`` (a shared first place counts half), ``average_margin``
+  and ``games``: 2-player games, half Classic, half Expert, seats alternating.
+- ``ai.decision_ms_p50_<level>``, ``ai.decision_ms_p95_<level>``, ``ai.decision_ms_max_<level>``:
+  time per AI decision (a take or a build), over every game above.
+- ``checked_games_completed``: seeded games (2-4 players, both modes) played to the end with
+  every check passing: tiles conserved at every step, ``apply`` leaving its input untouched,
+  states round-tripping through JSON, each final total equal to the sum of its categories.
+
+The quick run (CI smoke test) takes a few seconds; the full run a few minutes.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import statistics
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from bot.rules.quadropolis.allocation import compile_city, exhaustive, optimise
+from bot.rules.quadropolis.rules import RULES, conservation_problems
+from bot.rules.quadropolis.samples import random_city
+from bot.rules.quadropolis.tiles import MODE_RULES
+
+PREFIX = "quadropolis."
+
+
+class CheckFailed(AssertionError):
+    """A bench game broke an invariant."""
+
+
+def _ms(values: Sequence[float], q: float) -> float:
+    ordered = sorted(values)
+    if not ordered:
+        return 0.0
+    return round(1000 * ordered[min(len(ordered) - 1, int(q * len(ordered)))], 2)
+
+
+# ---------------------------------------------------------------------------------------------
+# Optimiser
+# ---------------------------------------------------------------------------------------------
+
+
+def optimiser_figures(mode_name: str, cities: int, max_cost_bearing: int | None, seed: int) -> dict[str, Any]:
+    """Time the optimiser and the exhaustive search on the same seeded cities."""
+    mode = MODE_RULES[mode_name]
+    rnd = random.Random(seed)
+    opt_total = exh_total = 0.0
+    equal = True
+    sizes = []
+    for k in range(cities):
+        grid = random_city(mode, rnd, density=1.0, costly_only=k % 2 == 0, max_cost_bearing=max_cost_bearing)
+        inh, nrg = rnd.randint(0, 25), rnd.randint(0, 25)
+        c = compile_city(mode, grid, inh, nrg)
+        sizes.append(c.n)
+        t0 = time.perf_counter()
+        best = optimise(compile_city(mode, grid, inh, nrg))
+        t1 = time.perf_counter()
+        base = exhaustive(c)
+        t2 = time.perf_counter()
+        opt_total += t1 - t0
+        exh_total += t2 - t1
+        equal = equal and best.key == base.key
+    key = f"{PREFIX}optimiser.{mode_name}."
+    return {
+        key + "cities": cities,
+        key + "switchable_buildings_mean": round(statistics.mean(sizes), 1),
+        key + "optimiser_ms_mean": round(1000 * opt_total / cities, 2),
+        key + "exhaustive_ms_mean": round(1000 * exh_total / cities, 2),
+        key + "speedup_ratio": round(exh_total / opt_total, 1),
+        key + "all_equal": equal,
+    }
+
+
+def largest_expert_figures(cities: int, seed: int) -> dict[str, Any]:
+    """The optimiser alone on full Expert cities of 20 switchable buildings."""
+    mode = MODE_RULES["expert"]
+    rnd = random.Random(seed)
+    times = []
+    for _ in range(cities):
+        grid = random_city(mode, rnd, density=1.0, costly_only=True)
+        inh, nrg = rnd.randint(0, 30), rnd.randint(0, 30)
+        t0 = time.perf_counter()
+        optimise(compile_city(mode, grid, inh, nrg))
+        times.append(time.perf_counter() - t0)
+    key = f"{PREFIX}optimiser.expert_largest_"
+    return {key + "cities": cities, key + "ms_p50": _ms(times, 0.5), key + "ms_p95": _ms(times, 0.95),
+            key + "ms_max": _ms(times, 1.0)}
+
+
+# ---------------------------------------------------------------------------------------------
+# Games
+# ---------------------------------------------------------------------------------------------
+
+
+def play_game(mode: str, players: int, seed: int, levels: Sequence[str], check: bool = False,
+              timings: dict[str, list[float]] | None = None) -> tuple[list[int], list[int]]:
+    """Play one seeded game to the end; returns (ranks, totals). With ``check`` every step is verified."""
+    state = RULES.setup({"mode": mode}, players, seed)
+    step = 0
+    while not RULES.is_over(state):
+        seat = state.current
+        t0 = time.perf_counter()
+        move = RULES.ai_move(state, seat, levels[seat], seed * 7919 + step)
+        if timings is not None:
+            timings.setdefault(levels[seat], []).append(time.perf_counter() - t0)
+        before = json.dumps(RULES.to_json(state), sort_keys=True) if check else ""
+        after = RULES.apply(state, seat, move)
+        if check:
+            if json.dumps(RULES.to_json(state), sort_keys=True) != before:
+                raise CheckFailed(f"apply mutated its input (seed {seed}, step {step})")
+            problems = conservation_problems(after)
+            if problems:
+                raise CheckFailed(f"tiles not conserved (seed {seed}, step {step}): {problems}")
+        state = after
+        step += 1
+    result = RULES.result(state)
+    if check:
+        data = json.loads(json.dumps(RULES.to_json(state)))
+        if RULES.from_json(data) != state or RULES.to_json(RULES.from_json(data)) != data:
+            raise CheckFailed(f"JSON round trip failed (seed {seed})")
+        for seat_result in result.seats:
+            if seat_result.total != sum(seat_result.breakdown.values()):
+                raise CheckFailed(f"total is not the sum of its categories (seed {seed})")
+    return [s.rank for s in result.seats], [s.total for s in result.seats]
+
+
+def matchup(level: str, opponent: str, games: int, seed: int,
+            timings: dict[str, list[float]]) -> dict[str, Any]:
+    """2-player games of ``level`` against ``opponent``: half Classic, half Expert, seats alternating."""
+    score = 0.0
+    margins = []
+    for g in range(games):
+        mode = "classic" if g % 2 == 0 else "expert"
+        me = (g // 2) % 2
+        levels = [opponent, opponent]
+        levels[me] = level
+        ranks, totals = play_game(mode, 2, seed + g, levels, timings=timings)
+        if ranks[me] == 1:
+            score += 0.5 if ranks[1 - me] == 1 else 1.0
+        margins.append(totals[me] - totals[1 - me])
+    key = f"{PREFIX}ai.{level}_vs_{opponent}."
+    return {key + "games": games, key + "win_rate": round(score / games, 3),
+            key + "average_margin": round(statistics.mean(margins), 2)}
+
+
+def checked_games(count: int, seed: int) -> int:
+    """Random-move games in every mode and player count, fully checked; returns how many finished."""
+    done = 0
+    for g in range(count):
+        mode = "classic" if g % 2 == 0 else "expert"
+        players = 2 + (g // 2) % 3
+        play_game(mode, players, seed + g, ["random"] * players, check=True)
+        done += 1
+    return done
+
+
+def figures(quick: bool = False) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    if quick:
+        out.update(optimiser_figures("classic", 4, 10, seed=1))
+        out.update(optimiser_figures("expert", 4, 10, seed=2))
+        out.update(largest_expert_figures(5, seed=3))
+        games = 2
+        checked = 6
+    else:
+        out.update(optimiser_figures("classic", 24, None, seed=1))
+        out.update(optimiser_figures("expert", 4, None, seed=2))
+        out.update(largest_expert_figures(200, seed=3))
+        games = 200
+        checked = 1500
+    timings: dict[str, list[float]] = {}
+    for level, opponent in (("greedy", "random"), ("strong", "random"), ("strong", "greedy")):
+        out.update(matchup(level, opponent, games, seed=10_000, timings=timings))
+    out[f"{PREFIX}ai.random_vs_greedy.win_rate"] = round(1 - out[f"{PREFIX}ai.greedy_vs_random.win_rate"], 3)
+    out[f"{PREFIX}ai.random_vs_greedy.games"] = games
+    out[f"{PREFIX}ai.random_vs_greedy.average_margin"] = -out[f"{PREFIX}ai.greedy_vs_random.average_margin"]
+    for level, values in sorted(timings.items()):
+        out[f"{PREFIX}ai.decision_ms_p50_{level}"] = _ms(values, 0.5)
+        out[f"{PREFIX}ai.decision_ms_p95_{level}"] = _ms(values, 0.95)
+        out[f"{PREFIX}ai.decision_ms_max_{level}"] = _ms(values, 1.0)
+    t0 = time.perf_counter()
+    out[f"{PREFIX}checked_games_completed"] = checked_games(checked, seed=20_000)
+    out[f"{PREFIX}checked_games_seconds"] = round(time.perf_counter() - t0, 1)
+    return out
