@@ -122,7 +122,10 @@ def test_everyone_finished_ends_at_once():
     _almost_full(s, 0)
     _almost_full(s, 1)
     s = RULES.apply(s, 0, {"kind": "place", "plot": "E5", "at": 10})
-    s = RULES.apply(s, 1, {"kind": "place", "plot": "E5", "at": 20})
+    last = {"kind": "place", "plot": "E5", "at": 20}
+    end = RULES.apply(s, 1, last)
+    assert RULES.describe(s, 1, last, end)[0] == "up.move.place.over"
+    s = end
     assert s.over and s.end_reason == "all_finished"
     assert RULES.timer_deadline(s) is None and RULES.system_move(s, 10**12) is None
 

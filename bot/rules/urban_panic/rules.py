@@ -656,6 +656,8 @@ class UrbanPanicRules(core.GameRules[State]):
             params["other_tile"] = board[tiles.parse_plot(move["other"])]
         elif kind in ("place", "drop"):
             params["tile"] = before.players[seat].hand
+            if after.over:
+                return "up.move.place.over", params
         elif kind == "end_turn":
             if after.over:
                 return "up.move.end_turn.over", params
