@@ -1,8 +1,9 @@
 """Every Discord call that can fail in an expected way, handled once.
 
 Unknown interaction (10062), already acknowledged (40060), unknown message (10008), missing
-permissions (50013), cannot DM (50007), and server errors with retries. Callers get True/False or a
-message id, never an exception from here.
+permissions (50013), cannot DM (50007), server errors and rate limits with retries, and requests
+that never answer (a time-out per attempt). Callers get True/False or a message id, never an
+exception from here.
 """
 
 from __future__ import annotations
@@ -10,14 +11,21 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
+import secrets
 from typing import Any
 
 import discord
+
+from bot.i18n import t
 
 log = logging.getLogger(__name__)
 
 POST_ATTEMPTS = 4
 POST_BACKOFF_SECONDS = 0.5
+POST_TIMEOUT_SECONDS = 20.0
+"""One attempt to post or edit gives up after this long (discord.py itself never times out; its
+5xx retries alone can take about 16 s), and the post is tried again with the same nonce."""
+NONCE_BYTES = 12  # 24 hex characters; Discord allows 25
 UNKNOWN_INTERACTION = 10062
 ALREADY_ACKNOWLEDGED = 40060
 UNKNOWN_MESSAGE = 10008
@@ -99,15 +107,21 @@ async def edit_original(interaction: discord.Interaction, **kwargs: Any) -> bool
 
 async def post(bot: discord.Client, channel_xid: int, content: str, *, file_png: bytes | None = None,
                embed: discord.Embed | None = None, view: discord.ui.View | None = None,
-               mentions: discord.AllowedMentions | None = None) -> tuple[int | None, str | None]:
-    """Post to a channel with retries and back-off. Returns (message id, None) or (None, reason).
+               mentions: discord.AllowedMentions | None = None,
+               locale: str = "en") -> tuple[int | None, str | None]:
+    """Post to a channel with retries and back-off. Returns (message id, None) or (id or None, reason).
 
     The reason is a catalogue id (``error.no_attach``, ``error.no_access``, ``error.discord``).
+    Every attempt carries the same nonce with ``enforce_nonce``, so when an attempt timed out on our
+    side but reached Discord, the retry gets the message already made instead of a second one.
+    Without Attach Files the text is still posted, with a sentence saying why the board is missing.
     """
     channel = bot.get_partial_messageable(channel_xid)
+    nonce = secrets.token_hex(NONCE_BYTES)
     delay = POST_BACKOFF_SECONDS
     for attempt in range(1, POST_ATTEMPTS + 1):
-        kwargs: dict[str, Any] = {"content": content, "allowed_mentions": mentions or NO_MENTIONS}
+        kwargs: dict[str, Any] = {"content": content, "allowed_mentions": mentions or NO_MENTIONS,
+                                  "nonce": nonce}
         if file_png is not None:
             kwargs["file"] = png_file(file_png)
         if embed is not None:
@@ -115,17 +129,24 @@ async def post(bot: discord.Client, channel_xid: int, content: str, *, file_png:
         if view is not None:
             kwargs["view"] = view
         try:
-            message = await channel.send(**kwargs)
+            message = await asyncio.wait_for(channel.send(**kwargs), POST_TIMEOUT_SECONDS)
             return message.id, None
         except discord.Forbidden as exc:
             reason = "error.no_attach" if file_png is not None else "error.no_access"
             log.warning("cannot post in %s: %s", channel_xid, exc.code)
             if file_png is not None and exc.code == MISSING_PERMISSIONS:
-                # Without Attach Files, still post the text so the game goes on.
-                return_id, _ = await post(bot, channel_xid, content, embed=embed, view=view,
-                                          mentions=mentions)
+                # Without Attach Files, still post the text (and say why) so the game goes on.
+                text = "\n".join(part for part in (content, t(reason, locale)) if part)
+                return_id, _ = await post(bot, channel_xid, text, embed=embed, view=view,
+                                          mentions=mentions, locale=locale)
                 return return_id, reason
             return None, reason
+        except discord.RateLimited as exc:  # only when a max_ratelimit_timeout is configured
+            log.warning("posting in %s rate limited for %.1fs (attempt %d)", channel_xid, exc.retry_after,
+                        attempt)
+            if attempt < POST_ATTEMPTS:
+                await asyncio.sleep(max(exc.retry_after, delay))
+                delay *= 2
         except (TimeoutError, discord.HTTPException, OSError) as exc:
             status = getattr(exc, "status", None)
             if isinstance(exc, discord.HTTPException) and status is not None and status < 500:
@@ -139,12 +160,16 @@ async def post(bot: discord.Client, channel_xid: int, content: str, *, file_png:
 
 
 async def edit(bot: discord.Client, channel_xid: int, message_xid: int, **kwargs: Any) -> bool:
-    """Edit one of our messages; False if it is gone or Discord refused."""
+    """Edit one of our messages; False if it is gone, Discord refused, or it did not answer in time."""
     try:
-        await bot.get_partial_messageable(channel_xid).get_partial_message(message_xid).edit(**kwargs)
+        message = bot.get_partial_messageable(channel_xid).get_partial_message(message_xid)
+        await asyncio.wait_for(message.edit(**kwargs), POST_TIMEOUT_SECONDS)
         return True
     except discord.HTTPException as exc:
         log.info("edit of message %s failed: %s", message_xid, exc.code)
+        return False
+    except (TimeoutError, OSError, discord.RateLimited) as exc:
+        log.warning("edit of message %s failed: %r", message_xid, exc)
         return False
 
 

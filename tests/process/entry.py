@@ -1,0 +1,63 @@
+"""Test-only entry point of the bot process: the real ``python -m bot`` plus the toy game.
+
+The launcher (``tests.fakediscord.launch``) runs ``FAKE_DISCORD_ENTRY=tests.process.entry:main``:
+this registers the toy game (:mod:`tests.toygame`, secret simultaneous bids) and its presenter,
+then hands over to :func:`bot.__main__.main` unchanged. The presenter draws a tiny PNG for every
+board so that turn posts are uploads, as with the real games (needed for the Attach Files cases).
+
+``PROCESS_POST_TIMEOUT`` (seconds), when set, shortens :data:`cogs.operations.POST_TIMEOUT_SECONDS`
+so the time-out tests run in seconds instead of minutes.
+"""
+
+from __future__ import annotations
+
+import os
+import struct
+import zlib
+from typing import Any
+
+TOY_PRESENTER_KIND = "toy"
+
+
+def tiny_png(shade: int = 0) -> bytes:
+    """A valid 4x3 RGB PNG made with the standard library (the colour varies with ``shade``)."""
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+    row = b"\x00" + bytes((40 + 50 * (shade % 4), 90, 160)) * 4
+    header = struct.pack(">IIBBBBB", 4, 3, 8, 2, 0, 0, 0)
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(row * 3))
+            + chunk(b"IEND", b""))
+
+
+def install() -> None:
+    """Register the toy game and its presenter in this process (idempotent)."""
+    from bot.rules import registry
+    from cogs import operations, presenters
+    from tests.toygame import RULES
+
+    class ToyPresenter(presenters.Presenter):
+        """The toy game's bids are secret: each player opens their choices privately."""
+
+        kind = TOY_PRESENTER_KIND
+        public_controls = False
+
+        def render_turn(self, view: dict[str, Any], seat: int | None) -> bytes | None:
+            return tiny_png(len(view.get("revealed") or ()))
+
+        def render_end(self, view: dict[str, Any]) -> bytes | None:
+            return tiny_png(3)
+
+    registry.register(RULES)
+    presenters.PRESENTERS[TOY_PRESENTER_KIND] = ToyPresenter()
+    timeout = os.environ.get("PROCESS_POST_TIMEOUT", "").strip()
+    if timeout and hasattr(operations, "POST_TIMEOUT_SECONDS"):
+        operations.POST_TIMEOUT_SECONDS = float(timeout)
+
+
+def main() -> int:
+    install()
+    from bot.__main__ import main as bot_main
+
+    return bot_main([])
