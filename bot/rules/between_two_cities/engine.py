@@ -606,6 +606,8 @@ def _place(state: BtcState, seat: int, move: Mapping[str, Any], turned: bool) ->
         both = other is not None and city in state.players[other].waits
         raise NotYourTurn("btc.place.partner_first" if both else "btc.place.wait_partner", city=name)
     anchor = core.parse_cell(cell_text, G.FRAME, G.FRAME)
+    if cell_text != core.cell_name(anchor):
+        raise IllegalMove("btc.place.cell_form", cell=cell_text, name=core.cell_name(anchor))
     kind = kind_of(state, tile)
     must_turn, anchors = spots(state, tile, city)
     if turned and kind.shape == T.SINGLE:
