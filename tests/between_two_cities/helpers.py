@@ -3,14 +3,11 @@
 from __future__ import annotations
 
 import json
-from collections import Counter
 from collections.abc import Callable, Iterator
-from typing import Any
 
 from bot.rules import core
-from bot.rules.between_two_cities import engine as E
+from bot.rules.between_two_cities import audit, scoring
 from bot.rules.between_two_cities import geometry as G
-from bot.rules.between_two_cities import scoring
 from bot.rules.between_two_cities import tiles as T
 from bot.rules.between_two_cities.rules import RULES
 from bot.rules.between_two_cities.state import BtcState, City
@@ -56,81 +53,21 @@ def play(state: BtcState, policy: Policy, seed: int = 0) -> BtcState:
     return state
 
 
-def tile_places(state: BtcState) -> Counter[int]:
-    """How often each tile number appears anywhere in the state (each must appear once)."""
-    seen: Counter[int] = Counter()
-    for p in state.players:
-        seen.update(p.hand)
-        seen.update(p.choice)
-        seen.update(p.outgoing)
-        seen.update(x.tile for x in p.pending)
-    seen.update(state.discard)
-    for city in state.cities:
-        seen.update({spot[1] for spot in city.cells.values()})
-        seen.update({spot[1] for spot in city.loose})
-    return seen
-
-
 def check_conservation(state: BtcState) -> None:
     """Every drawn tile is in exactly one place; no undrawn tile is anywhere; duplex faces pair up."""
-    seen = tile_places(state)
-    drawn = set(range(state.next_single)) | set(range(len(T.SINGLE_POOL), state.next_duplex))
-    assert set(seen) == drawn, (sorted(set(seen) ^ drawn))
-    assert all(v == 1 for v in seen.values()), [t for t, v in seen.items() if v > 1]
-    for city in state.cities:
-        halves = Counter(spot[1] for spot in [*city.cells.values(), *city.loose])
-        for tile, n in halves.items():
-            assert n == (2 if T.KINDS[state.tiles[tile]].shape == T.DUPLEX else 1)
+    assert not audit.conservation_problems(state), audit.conservation_problems(state)
 
 
 def check_finished(state: BtcState) -> None:
-    """Every grid city is a full 4 x 4 square; Automacity holds 16 faces."""
-    for city in state.cities:
-        assert city.size() == 16
-        if city.grid:
-            box = G.bounds(city.cells)
-            assert box is not None and box[1] - box[0] == 3 and box[3] - box[2] == 3
-    check_conservation(state)
-
-
-def ids_in(data: Any) -> set[int]:
-    """Every tile number a view mentions (values under the keys "id", "tile", "shared", "automacity")."""
-    out: set[int] = set()
-    if isinstance(data, dict):
-        for key, value in data.items():
-            if key in ("id", "tile", "shared", "automacity") and isinstance(value, int):
-                out.add(value)
-            else:
-                out |= ids_in(value)
-    elif isinstance(data, list):
-        for value in data:
-            out |= ids_in(value)
-    return out
-
-
-def secret_ids(state: BtcState, viewer: int | None) -> set[int]:
-    """Tiles ``viewer`` must not see: other seats' hands, choices and handed-on tiles, the
-    discard pile, and every undrawn tile. In solo games the Automas' hands are face up."""
-    secret: set[int] = set(state.discard)
-    secret |= set(range(state.next_single, len(T.SINGLE_POOL)))
-    secret |= set(range(state.next_duplex, len(state.tiles)))
-    for i, p in enumerate(state.players):
-        if i == viewer:
-            secret |= set(p.outgoing)  # handed on face down: gone from its view too (D-1)
-        elif not (E.is_solo(state) and i > 0):
-            secret |= set(p.hand) | set(p.choice) | set(p.outgoing)
-    if viewer is not None:
-        secret -= set(state.players[viewer].hand) | set(state.players[viewer].choice)
-    return secret
+    """Every grid city is a full 4 x 4 square; Automacity holds 16 faces; tiles conserved."""
+    assert not audit.finished_problems(state), audit.finished_problems(state)
 
 
 def check_views(state: BtcState) -> None:
     """Views are JSON and never mention a tile the viewer may not see."""
     for viewer in [None, *range(state.seats)]:
-        v = RULES.view(state, viewer)
-        json.dumps(v)
-        leaked = ids_in(v) & secret_ids(state, viewer)
-        assert not leaked, (viewer, leaked)
+        json.dumps(RULES.view(state, viewer))
+    assert not audit.view_leaks(state), audit.view_leaks(state)
 
 
 def grid_city(rows: list[str], name: str = "X") -> City:

@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 from bot import i18n
 from bot.rules import core
+from bot.rules.between_two_cities import audit
 from bot.rules.between_two_cities import engine as E
 from bot.rules.between_two_cities.rules import RULES
 from bot.rules.between_two_cities.state import BtcState
@@ -121,3 +122,20 @@ def test_each_mode_once() -> None:
     """Seeded games complete for 2, 3, 5 and 7 players and for solo Simple and Full."""
     for i, (mode, seats) in enumerate(GAMES):
         run_game(mode, seats, 1000 + i, "random")
+
+
+def test_audit_catches_broken_states() -> None:
+    """The invariant checks can fail: a tile in two places, a lost tile, an unfinished city, a
+    hand shown to the wrong seat are all reported."""
+    state = new("standard", 3, seed=5).clone()
+    assert not audit.conservation_problems(state) and not audit.view_leaks(state)
+    state.players[1].hand.append(state.players[0].hand[0])
+    assert audit.conservation_problems(state)
+    lost = new("standard", 3, seed=5).clone()
+    lost.players[0].hand.pop()
+    assert audit.conservation_problems(lost)
+    assert audit.finished_problems(new("standard", 3, seed=5))
+    clean = new("standard", 3, seed=5)
+    other_hand = set(clean.players[1].hand)
+    assert other_hand <= audit.secret_tiles(clean, 0) and not other_hand & audit.secret_tiles(clean, 1)
+    assert audit.ids_in({"you": {"hand": [{"id": 7}]}, "cells": {"D4": {"tile": 9}}}) == {7, 9}
