@@ -70,6 +70,7 @@ class GameCog(commands.Cog):
         self.bot = bot
         self.service: Service = bot.service
         self._ai_tasks: dict[int, asyncio.Task[None]] = {}
+        self._publish_locks: dict[int, asyncio.Lock] = {}
         presenters.load_game_presenters()
 
     # =========================================================================================
@@ -305,8 +306,15 @@ class GameCog(commands.Cog):
         """Post the turn message (picture, summary, mentions, the only live controls).
 
         Returns None, or the catalogue id of what went wrong posting it (the move stays committed;
-        ``/game status`` posts the board again).
+        ``/game status`` posts the board again). One publish at a time per game, each reading the
+        game afresh, so the newest turn message always carries the newest controls.
         """
+        lock = self._publish_locks.setdefault(game_id, asyncio.Lock())
+        async with lock:
+            return await self._publish(game_id, outcome, loc, repost=repost)
+
+    async def _publish(self, game_id: int, outcome: MoveOutcome | None, loc: str, *,
+                       repost: bool = False) -> str | None:
         info = await self.service.info(game_id)
         g = info.game
         if g.channel_xid is None or g.status == "lobby":
@@ -491,8 +499,13 @@ class GameCog(commands.Cog):
             key, params = outcome.summary
             await operations.edit_original(interaction, content=t(key, loc, **params), view=None,
                                            attachments=[])
-        quiet = not outcome.finished and not outcome.newly_awaited and (
-            outcome.seat in info.awaiting or not presenter.public_controls)
+        if outcome.finished:
+            quiet = False
+        elif presenter.public_controls:
+            view = (await self.service.snapshot(info.id)).view(None)
+            quiet = presenter.within_turn(outcome.seat, info.awaiting, outcome.newly_awaited, view)
+        else:
+            quiet = not outcome.newly_awaited
         if quiet:
             # A step inside a turn, or a secret choice: no channel post; the status shows who is left.
             if interaction is not None and outcome.seat in info.awaiting:

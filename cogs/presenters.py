@@ -39,6 +39,15 @@ class Presenter:
             text = " ".join([str(move.get("kind", "?"))] + [f"{k} {v}" for k, v in params.items()])
         return text[:LABEL_LIMIT]
 
+    def within_turn(self, acting_seat: int, awaiting: frozenset[int], newly_awaited: frozenset[int],
+                    view: dict[str, Any]) -> bool:
+        """Whether a move was a step inside a turn (no channel post) rather than a whole turn.
+
+        Default: the same seat is still awaited and nobody new is. Games whose turns have several
+        steps and may give the same player two turns in a row (a new round) say it from the view.
+        """
+        return acting_seat in awaiting and not newly_awaited
+
     def prompt(self, moves: list[dict[str, Any]], view: dict[str, Any], locale: str) -> str:
         return t("play.choose", locale)
 

@@ -8,6 +8,7 @@ records it, so tests assert on exactly what Discord would receive.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
@@ -44,10 +45,10 @@ class Harness:
     def service(self) -> Any:
         return self.bot.service
 
-    async def settle(self, timeout: float = 5.0) -> None:
+    async def settle(self, limit: float = 5.0) -> None:
         """Wait until the bot's own background work (AI turns, posts) has finished."""
         loop = asyncio.get_running_loop()
-        deadline = loop.time() + timeout
+        deadline = loop.time() + limit
         while loop.time() < deadline:
             await asyncio.sleep(0.02)
             pending = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()
@@ -58,7 +59,8 @@ class Harness:
         raise AssertionError("the bot did not settle")
 
     def channel_messages(self, channel: str = "games") -> list[Any]:
-        return self.fake.messages(channel)
+        """What everyone in the channel sees (ephemeral replies excluded)."""
+        return [m for m in self.fake.messages(channel) if not m.ephemeral]
 
 
 def _is_bot_task(task: asyncio.Task[Any]) -> bool:
@@ -82,10 +84,8 @@ async def harness(tmp_path: Path, clock: FakeClock) -> AsyncIterator[Harness]:
         fake.use_client(bot)
         yield Harness(fake, bot, clock)
     finally:
-        try:
+        with contextlib.suppress(AssertionError):
             await Harness(fake, bot, clock).settle()
-        except AssertionError:
-            pass
         await bot.close()
         await fake.stop()
         discord.http.Route.BASE = old_base

@@ -132,6 +132,7 @@ class UrbanPanicRules(core.GameRules[State]):
     title_key = "up.title"
     option_specs = (OptionSpec("variant", VARIANTS, "basic", help_key="up.option.variant"),)
     ai_levels = ("random", "greedy")
+    uses_time = True  # the service stamps every move with "at" (epoch ms): the party timer needs it
 
     # -- lobby -------------------------------------------------------------------------------
     def seat_range(self, options: Mapping[str, Any]) -> tuple[int, int]:

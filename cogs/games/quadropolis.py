@@ -1,0 +1,147 @@
+"""Quadropolis in Discord: a turn in at most three taps.
+
+Take step: one select menu per side of the construction site (left, top, right, bottom), each
+option naming the architect, the slot and the tile it takes. Build step: one button per square the
+tile may go to, laid out like the city, plus Discard. The optional "keep idle" choices of the rules
+(``allocate``) are not offered here: the engine finds the best placement at the end.
+"""
+
+from __future__ import annotations
+
+import importlib
+import logging
+from typing import Any
+
+import discord
+
+from bot.i18n import t
+from cogs import ids
+from cogs.presenters import LABEL_LIMIT, MAX_SELECT_OPTIONS, PRESENTERS, Presenter
+
+log = logging.getLogger(__name__)
+
+SIDES = ("L", "T", "R", "B")
+SITE_SIZE = 5
+
+
+def slot_target(slot: str, architect: int) -> tuple[int, int]:
+    """The site square (1-based row, column) an architect in a slot points at."""
+    side, line = slot[0], int(slot[1:])
+    if side == "L":
+        return line, architect
+    if side == "R":
+        return line, SITE_SIZE + 1 - architect
+    if side == "T":
+        return architect, line
+    return SITE_SIZE + 1 - architect, line
+
+
+def site_square(view: dict[str, Any], row: int, col: int) -> dict[str, Any]:
+    return dict(view["site"]["squares"][row - 1][col - 1])
+
+
+class QuadropolisPresenter(Presenter):
+    kind = "quadropolis"
+    public_controls = True
+
+    def _renderer(self) -> Any | None:
+        try:
+            return importlib.import_module("render.quadropolis")
+        except ModuleNotFoundError:
+            return None
+
+    def render_turn(self, view: dict[str, Any], seat: int | None) -> bytes | None:
+        mod = self._renderer()
+        if mod is None:
+            return None
+        acting = seat if seat is not None else (view.get("turn") or {}).get("seat")
+        return bytes(mod.render_turn(view, acting))
+
+    def render_end(self, view: dict[str, Any]) -> bytes | None:
+        mod = self._renderer()
+        return None if mod is None else bytes(mod.render_end(view))
+
+    def move_label(self, move: dict[str, Any], view: dict[str, Any], locale: str) -> str:
+        kind = move.get("kind")
+        if kind == "take":
+            row, col = slot_target(move["slot"], move["architect"])
+            square = site_square(view, row, col)
+            if square.get("state") == "tile":
+                what = square["tile"]["label"]
+            elif square.get("state") == "face_down":
+                what = t("qp.ui.face_down", locale)
+            else:
+                what = t("qp.ui.empty", locale)
+            text = t("qp.ui.take", locale, architect=move["architect"], slot=move["slot"], what=what)
+        elif kind == "build":
+            text = move["square"] + (f" ▲{move['floor']}" if "floor" in move else "")
+        elif kind == "discard":
+            text = t("qp.ui.discard", locale)
+        else:
+            text = super().move_label(move, view, locale)
+        return text[:LABEL_LIMIT]
+
+    def within_turn(self, acting_seat: int, awaiting: frozenset[int], newly_awaited: frozenset[int],
+                    view: dict[str, Any]) -> bool:
+        """Only a take that picked a tile is a step; a build, a discard or an empty take ends the turn."""
+        return not view.get("over") and (view.get("turn") or {}).get("phase") == "build"
+
+    def prompt(self, moves: list[dict[str, Any]], view: dict[str, Any], locale: str) -> str:
+        pending = view.get("pending")
+        if pending:
+            return t("qp.ui.where", locale, tile=pending["tile"]["label"], architect=pending["architect"])
+        return t("qp.ui.which", locale)
+
+    def status_lines(self, view: dict[str, Any], locale: str) -> list[str]:
+        lines = [t("qp.ui.status_round", locale, round=view["round"], rounds=view["rounds"],
+                   mode=view["mode"].capitalize(), turn=view["turn"]["number"], of=view["turn"]["of"])]
+        for city in view["cities"]:
+            score = city["score"]
+            lines.append(t("qp.ui.status_city", locale, seat=city["seat"] + 1, total=score["total"],
+                           inhabitants=city["inhabitants"], energy=city["energy"]))
+        return lines
+
+    def controls(self, game_id: int, version: int, token: str, moves: list[dict[str, Any]],
+                 view: dict[str, Any], locale: str) -> discord.ui.View:
+        ui = discord.ui.View(timeout=None)
+        takes = [m for m in moves if m.get("kind") == "take"]
+        builds = [m for m in moves if m.get("kind") == "build"]
+        discard = [m for m in moves if m.get("kind") == "discard"]
+        if takes:
+            n = 0
+            for side in SIDES:
+                chunk = [m for m in takes if str(m["slot"]).startswith(side)]
+                chunk.sort(key=lambda m: (int(m["slot"][1:]), int(m["architect"])))
+                for start in range(0, len(chunk), MAX_SELECT_OPTIONS):
+                    part = chunk[start:start + MAX_SELECT_OPTIONS]
+                    if n >= 5:
+                        log.warning("game %s: more take groups than select rows", game_id)
+                        break
+                    options = [discord.SelectOption(label=self.move_label(m, view, locale),
+                                                    value=ids.compact(m)) for m in part]
+                    ui.add_item(discord.ui.Select(
+                        custom_id=ids.select(game_id, version, token, n), options=options, row=n,
+                        placeholder=t(f"qp.ui.side.{side}", locale)))
+                    n += 1
+        elif builds or discard:
+            rows: dict[str, list[dict[str, Any]]] = {}
+            for m in builds:
+                rows.setdefault(str(m["square"])[0], []).append(m)
+            r = 0
+            for letter in sorted(rows):
+                for m in sorted(rows[letter], key=lambda m: int(str(m["square"])[1:]))[:5]:
+                    cid = ids.move(game_id, version, token, m)
+                    if cid is not None:
+                        ui.add_item(discord.ui.Button(label=self.move_label(m, view, locale), custom_id=cid,
+                                                      row=r, style=discord.ButtonStyle.primary))
+                r += 1
+            for m in discard:
+                cid = ids.move(game_id, version, token, m)
+                if cid is not None:
+                    ui.add_item(discord.ui.Button(label=self.move_label(m, view, locale), custom_id=cid,
+                                                  row=min(r, 4), style=discord.ButtonStyle.danger))
+        ui.stop()
+        return ui
+
+
+PRESENTERS["quadropolis"] = QuadropolisPresenter()

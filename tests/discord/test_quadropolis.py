@@ -1,0 +1,83 @@
+"""Quadropolis played through the Discord harness, every turn by components."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from tests.discord.conftest import Harness
+
+pytest.importorskip("bot.rules.quadropolis.rules")
+
+PNG = b"\x89PNG\r\n\x1a\n"
+
+
+async def start(h: Harness, mode: str, humans: list[str], ai: int) -> int:
+    lobby = await h.fake.slash("game", "new", game="quadropolis", mode=mode, ai_players=ai,
+                               user=humans[0])
+    await lobby.response()
+    gid = (await h.service.game_in_channel(h.fake.channel("games").id)).id
+    for user in humans[1:]:
+        await (await h.fake.click(lobby, f"lobby:{gid}:join", user=user)).response()
+    await (await h.fake.click(lobby, f"lobby:{gid}:start", user=humans[0])).response()
+    await h.settle()
+    return gid
+
+
+def first_option(message: Any) -> tuple[str, str, bool]:
+    """(select id, value, takes a tile): the first option that takes a tile, else the first one."""
+    found: list[tuple[str, str, bool]] = []
+    for row in message.components:
+        for comp in row["components"]:
+            if comp["type"] == 3:
+                for option in comp.get("options", []):
+                    found.append((comp["custom_id"], option["value"], "takes nothing" not in option["label"]))
+    assert found, f"no select on {message.content!r}"
+    return next((f for f in found if f[2]), found[0])
+
+
+async def play_turn(h: Harness, gid: int, names: dict[int, str]) -> str:
+    """The awaited human takes the first offered tile and builds it on the first offered square."""
+    info = await h.service.info(gid)
+    seat = next(iter(info.awaiting))
+    user = names[info.seats[seat].user_xid]
+    turn = next(m for m in h.channel_messages() if m.id == info.game.turn_message_xid)
+    assert f"<@{info.seats[seat].user_xid}>" in turn.content
+    custom_id, value, takes_tile = first_option(turn)
+    took = await h.fake.select(turn, custom_id, [value], user=user)
+    await took.response()
+    await h.settle()
+    if takes_tile:
+        sent = await took.wait_sent(2)
+        step = [s for s in sent if s.custom_ids]
+        assert step and step[-1].ephemeral, [(s.kind, s.content) for s in sent]
+        button = step[-1].custom_ids[0]
+        assert json.loads(button.split(":", 4)[4])["kind"] in ("build", "discard")
+        built = await h.fake.click(step[-1], button, user=user)
+        await built.response()
+        await h.settle()
+    return user
+
+
+async def test_two_player_classic_with_ai(harness: Harness) -> None:
+    """A whole Classic game, one human against the AI; every turn posts a picture and a summary."""
+    h = harness
+    gid = await start(h, "classic", ["alice"], ai=1)
+    names = {h.fake.user("alice").id: "alice"}
+    turns = 0
+    while (await h.service.info(gid)).game.status == "active":
+        await play_turn(h, gid, names)
+        turns += 1
+        assert turns <= 40
+    info = await h.service.info(gid)
+    assert info.game.status == "finished" and turns == 16
+    posted = h.channel_messages()
+    summaries = [m.content for m in posted
+                 if any(w in (m.content or "") for w in (" built ", " added floor ", " discarded ",
+                                                          "nothing taken"))]
+    assert len(summaries) == 32  # every turn of both players is told in one sentence
+    ending = [m for m in posted if "is over" in (m.content or "")]
+    assert ending and ending[-1].attachments, "the end shows the cities and the score table"
+    assert all(a.data.startswith(PNG) for m in posted for a in m.attachments)
