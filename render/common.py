@@ -570,6 +570,16 @@ def _bed(pen: Pen) -> None:
     pen.poly([(0.42, 0.42), (0.9, 0.46), (0.94, 0.58), (0.42, 0.58)], fill=tint(pen.fill, 0.3))
 
 
+def _tavern_any(pen: Pen) -> None:
+    """Tavern (any kind, for score headings): a hanging inn sign on its bracket."""
+    pen.line([(0.1, 0.96), (0.1, 0.08), (0.9, 0.08)], width=0.07)
+    pen.line([(0.3, 0.08), (0.3, 0.24)], width=0.035)
+    pen.line([(0.8, 0.08), (0.8, 0.24)], width=0.035)
+    pen.rect(0.22, 0.24, 0.88, 0.8)
+    pen.rect(0.38, 0.38, 0.62, 0.7, fill=WHITE, width=0.035)
+    pen.arc(0.56, 0.44, 0.74, 0.62, 270, 90, width=0.035)
+
+
 def _ferris(pen: Pen) -> None:
     """Amusement park: a Ferris wheel on its stand."""
     pen.line([(0.3, 0.96), (0.5, 0.46), (0.7, 0.96)], width=0.07)
@@ -649,6 +659,7 @@ GLYPHS: dict[str, Glyph] = {
     "btc.tavern_food": Glyph(LEISURE, _food, "T", "Tavern (food)", "f"),
     "btc.tavern_music": Glyph(LEISURE, _music, "T", "Tavern (music)", "m"),
     "btc.tavern_bed": Glyph(LEISURE, _bed, "T", "Tavern (bed)", "b"),
+    "btc.tavern": Glyph(LEISURE, _tavern_any, "T", "Tavern"),
     "btc.office": Glyph(OFFICE, _office, "O", "Office"),
     "btc.park": Glyph(GREEN, _park, "P", "Park"),
     "btc.house": Glyph(RESIDENTIAL, _house, "H", "House"),

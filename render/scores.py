@@ -125,14 +125,15 @@ def score_table(
     for j, label in enumerate(categories):
         cx = x_cats + j * cat_w + cat_w / 2
         _draw_header_key(img, keys[j], (int(cx - icon / 2), top + 8, int(cx + icon / 2), top + 8 + icon))
-        longest = max(label.split(), key=lambda w: c.text_width(w, c.font(15, True)), default="")
-        lfont = c.fit_font(longest, int(cat_w - 6), 15, True, 11)
+        label_size = 15 if n > 5 else 19
+        longest = max(label.split(), key=lambda w: c.text_width(w, c.font(label_size, True)), default="")
+        lfont = c.fit_font(longest, int(cat_w - 6), label_size, True, 11)
         lines = c.wrap(label, lfont, int(cat_w - 6))
         if len(lines) > 2:
             lines = [lines[0], c.ellipsize(" ".join(lines[1:]), lfont, int(cat_w - 6))]
         lines = [c.ellipsize(line, lfont, int(cat_w - 6)) for line in lines]
         for k, line in enumerate(lines):
-            c.draw_text(draw, (cx, top + 8 + icon + 14 + k * 18), line, lfont, c.INK, "mm")
+            c.draw_text(draw, (cx, top + 8 + icon + 14 + k * (lfont.size + 3)), line, lfont, c.INK, "mm")
     c.draw_icon(
         img,
         "points",
