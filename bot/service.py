@@ -378,6 +378,13 @@ class Service:
             seats = await self.store.seats(game_id)
             return await self._apply(game, seats, core.SYSTEM_SEAT, dict(move), actor_xid=None)
 
+    async def deadline(self, game_id: int) -> int | None:
+        """Epoch ms at which the game's timer runs out (None: no timer running)."""
+        game = await self._game(game_id)
+        if game.status != "active":
+            return None
+        return registry.get(game.kind).timer_deadline(await self._state(game))
+
     async def _apply(self, game: store.GameRow, seats: list[store.SeatRow], seat: int,
                      move: dict[str, Any], *, actor_xid: int | None) -> MoveOutcome:
         rules = registry.get(game.kind)

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
-from discord.ext import commands
+from discord.ext import commands, tasks
 
 from bot import errors
 from bot.i18n import error_text, normalise_locale, t
@@ -71,6 +71,8 @@ class GameCog(commands.Cog):
         self.service: Service = bot.service
         self._ai_tasks: dict[int, asyncio.Task[None]] = {}
         self._publish_locks: dict[int, asyncio.Lock] = {}
+        self._timers: dict[int, int] = {}
+        """game id -> epoch ms when its timer runs out (rebuilt from the store at start)."""
         presenters.load_game_presenters()
 
     # =========================================================================================
@@ -495,6 +497,7 @@ class GameCog(commands.Cog):
         """Tell everyone what a move did: the next private step, the status, or a new turn message."""
         info = outcome.info
         presenter = presenters.get(info.game.kind)
+        await self.watch_timer(info.id)
         if interaction is not None and ephemeral_origin:
             key, params = outcome.summary
             await operations.edit_original(interaction, content=t(key, loc, **params), view=None,
@@ -547,13 +550,53 @@ class GameCog(commands.Cog):
             log.exception("AI of game %s failed", game_id)
 
     async def resume_ai(self) -> None:
-        """After a restart: let every AI that was awaited play on."""
+        """After a restart: let every AI that was awaited play on, and watch every timer again."""
         for status_game in await self.service.store.list_games(statuses=("active",), limit=10_000):
             info = await self.service.info(status_game.id)
             if info.awaited_ai():
                 self.schedule_ai(info.id, "en")
+        await self.resume_timers()
+
+    # =========================================================================================
+    # Timers (Urban Panic's party clock): the server decides when time is up
+    # =========================================================================================
+    async def watch_timer(self, game_id: int) -> None:
+        deadline = await self.service.deadline(game_id)
+        if deadline is None:
+            self._timers.pop(game_id, None)
+        else:
+            self._timers[game_id] = deadline
+
+    async def run_timers(self) -> int:
+        """Apply every due timer move; returns how many fired. Called every second."""
+        now = self.service.clock.now_ms()
+        fired = 0
+        for game_id, deadline in sorted(self._timers.items(), key=lambda kv: kv[1]):
+            if deadline > now:
+                continue
+            outcome = await self.service.system_tick(game_id)
+            await self.watch_timer(game_id)
+            if outcome is not None:
+                fired += 1
+                await self.after_move(outcome, "en", None, "en", False)
+        return fired
+
+    @tasks.loop(seconds=1.0)
+    async def timer_loop(self) -> None:
+        try:
+            await self.run_timers()
+        except Exception:
+            log.exception("timer loop failed")
+
+    async def resume_timers(self) -> None:
+        for game in await self.service.store.list_games(statuses=("active",), limit=10_000):
+            await self.watch_timer(game.id)
+
+    async def cog_load(self) -> None:
+        self.timer_loop.start()
 
     async def cog_unload(self) -> None:
+        self.timer_loop.cancel()
         for task in self._ai_tasks.values():
             task.cancel()
 
