@@ -49,11 +49,17 @@ class Terminal:
         self.out_dir.mkdir(parents=True, exist_ok=True)
         self.count = 0
 
-    def picture(self, kind: str, view: dict[str, Any], seat: int | None, end: bool = False) -> None:
+    def picture(self, kind: str, view: dict[str, Any], seat: int | None, names: list[str],
+                end: bool = False) -> None:
         mod = renderer(kind)
         if mod is None:
             return
-        data = mod.render_end(view) if end else mod.render_turn(view, seat)
+        if end:
+            data = mod.render_end(view, names)
+        elif seat is None and hasattr(mod, "render_board"):
+            data = mod.render_board(view, names)
+        else:
+            data = mod.render_turn(view, seat, names)
         if data is None:
             return
         self.count += 1
@@ -110,8 +116,9 @@ async def play(args: argparse.Namespace) -> int:
         info = await service.start(info.id, host)
         print(f"{t(rules.title_key, 'en')}: game #{info.id}, seats: "
               + ", ".join(s.name for s in info.seats))
+        names = [s.name for s in info.seats]
         snap = await service.snapshot(info.id)
-        term.picture(kind, snap.view(None), None)
+        term.picture(kind, snap.view(None), None, names)
         while True:
             info = await service.info(info.id)
             if info.game.status != "active":
@@ -120,7 +127,7 @@ async def play(args: argparse.Namespace) -> int:
             if ai_out is not None:
                 print(t(ai_out.summary[0], "en", **ai_out.summary[1]))
                 if ai_out.seat not in ai_out.info.awaiting:
-                    term.picture(kind, (await service.snapshot(info.id)).view(None), ai_out.seat)
+                    term.picture(kind, (await service.snapshot(info.id)).view(None), ai_out.seat, names)
                 continue
             seat_row = next(s for s in info.seats if s.seat in info.awaiting and not s.is_ai)
             user = seat_row.user_xid
@@ -129,7 +136,7 @@ async def play(args: argparse.Namespace) -> int:
             snap = await service.snapshot(info.id)
             if humans > 1:
                 print(f"\n--- {seat_row.name}: only you should look now ---")
-            term.picture(kind, snap.view(seat), seat)
+            term.picture(kind, snap.view(seat), seat, names)
             index = term.choose(f"{seat_row.name}, your move", [move_label(kind, m) for m in moves])
             try:
                 out = await service.move(info.id, user, moves[index])
@@ -139,7 +146,7 @@ async def play(args: argparse.Namespace) -> int:
             print(t(out.summary[0], "en", **out.summary[1]))
         info = await service.info(info.id)
         snap = await service.snapshot(info.id)
-        term.picture(kind, snap.view(None), None, end=True)
+        term.picture(kind, snap.view(None), None, names, end=True)
         result = info.game.result or {}
         print("\nFinal ranking:")
         for s in sorted(result.get("seats", []), key=lambda r: (r["rank"], r["seat"])):
@@ -161,7 +168,8 @@ def replay(path: str, out: str) -> int:
         print(f"error: {error_text(exc)}", file=sys.stderr)
         return 2
     term = Terminal(Path(out))
-    term.picture(data["game"], rules.view(state, None), None)
+    names = [str(s.get("name", f"Seat {i + 1}")) for i, s in enumerate(data["seats"])]
+    term.picture(data["game"], rules.view(state, None), None, names)
     for m in data.get("moves", []):
         try:
             before = state
@@ -172,9 +180,9 @@ def replay(path: str, out: str) -> int:
         key, params = rules.describe(before, int(m["seat"]), m["move"], state)
         name = data["seats"][m["seat"]]["name"] if m["seat"] >= 0 else "—"
         print(t(key, "en", **{"player": name, **params}))
-        term.picture(data["game"], rules.view(state, None), int(m["seat"]))
+        term.picture(data["game"], rules.view(state, None), int(m["seat"]) if m["seat"] >= 0 else None, names)
     if rules.is_over(state):
-        term.picture(data["game"], rules.view(state, None), None, end=True)
+        term.picture(data["game"], rules.view(state, None), None, names, end=True)
     return 0
 
 

@@ -333,14 +333,15 @@ class GameCog(commands.Cog):
             return None
         snap = await self.service.snapshot(game_id)
         public_view = snap.view(None)
+        names = [s.name for s in info.seats]
         if g.status == "finished":
             lines.append(self.result_text(info, loc))
-            image = await asyncio.to_thread(presenter.render_end, public_view)
+            image = await asyncio.to_thread(presenter.render_end, public_view, names)
             mention_ids = [s.user_xid for s in info.seats if s.user_xid is not None]
             lines[-1:] = [lines[-1], *await self.extra_mention_line(info, True, loc, mention_ids)]
         else:
             acting = outcome.seat if outcome is not None and outcome.seat >= 0 else None
-            image = await asyncio.to_thread(presenter.render_turn, public_view, acting)
+            image = await asyncio.to_thread(presenter.render_turn, public_view, acting, names)
             humans = info.awaited_users()
             if humans:
                 mention_ids = [] if repost else humans
@@ -473,7 +474,7 @@ class GameCog(commands.Cog):
         snap = await self.service.snapshot(parsed.game_id)
         presenter = presenters.get(info.game.kind)
         private = snap.view(seat)
-        image = await asyncio.to_thread(presenter.render_turn, private, seat)
+        image = await asyncio.to_thread(presenter.render_turn, private, seat, [s.name for s in info.seats])
         if not moves:
             await operations.reply(interaction, t("play.nothing_now", loc), file_png=image)
             return

@@ -51,10 +51,12 @@ class Presenter:
     def prompt(self, moves: list[dict[str, Any]], view: dict[str, Any], locale: str) -> str:
         return t("play.choose", locale)
 
-    def render_turn(self, view: dict[str, Any], seat: int | None) -> bytes | None:
+    def render_turn(self, view: dict[str, Any], seat: int | None, names: list[str]) -> bytes | None:
+        """The picture after a turn (``seat``: who acted, or whose private view it is)."""
         return None
 
-    def render_end(self, view: dict[str, Any]) -> bytes | None:
+    def render_end(self, view: dict[str, Any], names: list[str]) -> bytes | None:
+        """The end-of-game picture: every city and the score table."""
         return None
 
     def status_lines(self, view: dict[str, Any], locale: str) -> list[str]:

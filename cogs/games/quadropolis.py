@@ -50,16 +50,18 @@ class QuadropolisPresenter(Presenter):
         except ModuleNotFoundError:
             return None
 
-    def render_turn(self, view: dict[str, Any], seat: int | None) -> bytes | None:
+    def render_turn(self, view: dict[str, Any], seat: int | None, names: list[str]) -> bytes | None:
         mod = self._renderer()
         if mod is None:
             return None
         acting = seat if seat is not None else (view.get("turn") or {}).get("seat")
-        return bytes(mod.render_turn(view, acting))
+        if acting is None:
+            return bytes(mod.render_board(view, names))
+        return bytes(mod.render_turn(view, acting, names))
 
-    def render_end(self, view: dict[str, Any]) -> bytes | None:
+    def render_end(self, view: dict[str, Any], names: list[str]) -> bytes | None:
         mod = self._renderer()
-        return None if mod is None else bytes(mod.render_end(view))
+        return None if mod is None else bytes(mod.render_end(view, names))
 
     def move_label(self, move: dict[str, Any], view: dict[str, Any], locale: str) -> str:
         kind = move.get("kind")
