@@ -133,12 +133,20 @@ def _player(state: BtcState, index: int) -> dict[str, Any]:
     return out
 
 
+def _turn(state: BtcState) -> int:
+    """The turn (solo: turn, batch or repetition) being played in this round: while revealed
+    tiles wait to be placed, their turn; otherwise the next one to choose."""
+    placing = any(p.pending for p in state.players)
+    return state.step if placing and not E.is_solo(state) else state.step + 1
+
+
 def view(state: BtcState, seat: int | None) -> dict[str, Any]:
     """What ``seat`` (None: a spectator) may see. JSON shape::
 
         {"game": "btc", "mode", "round": 1-3, "part": "" | "a" | "b" (2-player half rounds),
-         "turn": turns revealed in this round + 1, "phase": "play" | "assign" | "place" | "bonus"
-         | "over", "seat": the viewer or None, "awaiting": [seats],
+         "turn": the turn being played in the round (tiles to place, else the next choice),
+         "phase": "play" | "assign" | "place" | "bonus" | "over", "seat": the viewer or None,
+         "awaiting": [seats],
          "players": [{"player", "seat" (None for an Automa), "automa" (its name or None),
                       "left_city", "right_city", "position", "left_neighbour", "right_neighbour"
                       (3-7 players), "hand_size", "committed", "passing" (tiles handed on, face
@@ -172,7 +180,7 @@ def view(state: BtcState, seat: int | None) -> dict[str, Any]:
         "mode": state.mode,
         "round": stage.round,
         "part": stage.part,
-        "turn": state.step + 1,
+        "turn": _turn(state),
         "phase": state.phase,
         "seat": seat,
         "awaiting": sorted(E.awaited(state)),
