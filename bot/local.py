@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from bot import errors, store
+from bot import errors, labels, store
 from bot.i18n import error_text, t
 from bot.rules import registry
 from bot.service import Service
@@ -30,15 +30,6 @@ def renderer(kind: str) -> Any | None:
         return importlib.import_module(RENDER_MODULES.get(kind, "render._none"))
     except ModuleNotFoundError:
         return None
-
-
-def move_label(kind: str, move: dict[str, Any]) -> str:
-    key = f"{kind}.move.{move.get('kind')}"
-    params = {k: v for k, v in move.items() if k != "kind"}
-    text = t(key, "en", **params)
-    if text == key:
-        text = json.dumps(move, separators=(",", ":"))
-    return text
 
 
 class Terminal:
@@ -137,7 +128,9 @@ async def play(args: argparse.Namespace) -> int:
             if humans > 1:
                 print(f"\n--- {seat_row.name}: only you should look now ---")
             term.picture(kind, snap.view(seat), seat, names)
-            index = term.choose(f"{seat_row.name}, your move", [move_label(kind, m) for m in moves])
+            private = snap.view(seat)
+            index = term.choose(f"{seat_row.name}, your move",
+                                [labels.move_label(kind, m, private) for m in moves])
             try:
                 out = await service.move(info.id, user, moves[index])
             except errors.GameError as exc:

@@ -12,6 +12,7 @@ from typing import Any
 
 import discord
 
+from bot import labels
 from bot.i18n import t
 from cogs import ids
 
@@ -20,7 +21,6 @@ log = logging.getLogger(__name__)
 MAX_BUTTONS = 20
 MAX_SELECT_OPTIONS = 25
 MAX_SELECTS = 5
-LABEL_LIMIT = 80
 
 
 class Presenter:
@@ -32,12 +32,7 @@ class Presenter:
     False: the turn message has a button that opens each player's choices privately (secret hands)."""
 
     def move_label(self, move: dict[str, Any], view: dict[str, Any], locale: str) -> str:
-        key = f"{self.kind}.move.{move.get('kind')}"
-        params = {k: v for k, v in move.items() if k != "kind"}
-        text = t(key, locale, **params)
-        if text == key:
-            text = " ".join([str(move.get("kind", "?"))] + [f"{k} {v}" for k, v in params.items()])
-        return text[:LABEL_LIMIT]
+        return labels.move_label(self.kind, move, view, locale)
 
     def within_turn(self, acting_seat: int, awaiting: frozenset[int], newly_awaited: frozenset[int],
                     view: dict[str, Any]) -> bool:

@@ -16,28 +16,11 @@ import discord
 
 from bot.i18n import t
 from cogs import ids
-from cogs.presenters import LABEL_LIMIT, MAX_SELECT_OPTIONS, PRESENTERS, Presenter
+from cogs.presenters import MAX_SELECT_OPTIONS, PRESENTERS, Presenter
 
 log = logging.getLogger(__name__)
 
 SIDES = ("L", "T", "R", "B")
-SITE_SIZE = 5
-
-
-def slot_target(slot: str, architect: int) -> tuple[int, int]:
-    """The site square (1-based row, column) an architect in a slot points at."""
-    side, line = slot[0], int(slot[1:])
-    if side == "L":
-        return line, architect
-    if side == "R":
-        return line, SITE_SIZE + 1 - architect
-    if side == "T":
-        return architect, line
-    return SITE_SIZE + 1 - architect, line
-
-
-def site_square(view: dict[str, Any], row: int, col: int) -> dict[str, Any]:
-    return dict(view["site"]["squares"][row - 1][col - 1])
 
 
 class QuadropolisPresenter(Presenter):
@@ -62,26 +45,6 @@ class QuadropolisPresenter(Presenter):
     def render_end(self, view: dict[str, Any], names: list[str]) -> bytes | None:
         mod = self._renderer()
         return None if mod is None else bytes(mod.render_end(view, names))
-
-    def move_label(self, move: dict[str, Any], view: dict[str, Any], locale: str) -> str:
-        kind = move.get("kind")
-        if kind == "take":
-            row, col = slot_target(move["slot"], move["architect"])
-            square = site_square(view, row, col)
-            if square.get("state") == "tile":
-                what = square["tile"]["label"]
-            elif square.get("state") == "face_down":
-                what = t("qp.ui.face_down", locale)
-            else:
-                what = t("qp.ui.empty", locale)
-            text = t("qp.ui.take", locale, architect=move["architect"], slot=move["slot"], what=what)
-        elif kind == "build":
-            text = move["square"] + (f" ▲{move['floor']}" if "floor" in move else "")
-        elif kind == "discard":
-            text = t("qp.ui.discard", locale)
-        else:
-            text = super().move_label(move, view, locale)
-        return text[:LABEL_LIMIT]
 
     def within_turn(self, acting_seat: int, awaiting: frozenset[int], newly_awaited: frozenset[int],
                     view: dict[str, Any]) -> bool:

@@ -1,0 +1,68 @@
+"""Short labels for moves, shared by the Discord presenters and the terminal (no Discord here).
+
+Each game may register a function ``(move, view, locale) -> str``; otherwise the catalogue key
+``<game>.move.<kind>`` is used with the move's fields, and at last the move's fields themselves.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from bot.i18n import t
+
+LABEL_LIMIT = 80
+Labeller = Callable[[dict[str, Any], dict[str, Any], str], "str | None"]
+LABELLERS: dict[str, Labeller] = {}
+
+
+def move_label(game: str, move: dict[str, Any], view: dict[str, Any], locale: str = "en") -> str:
+    special = LABELLERS.get(game)
+    text = special(move, view, locale) if special is not None else None
+    if text is None:
+        key = f"{game}.move.{move.get('kind')}"
+        params = {k: v for k, v in move.items() if k not in ("kind", "at")}
+        text = t(key, locale, **params)
+        if text == key:
+            text = " ".join([str(move.get("kind", "?"))] + [f"{k} {v}" for k, v in params.items()])
+    return text[:LABEL_LIMIT]
+
+
+# -- Quadropolis -------------------------------------------------------------------------------
+QP_SITE_SIZE = 5
+
+
+def qp_slot_target(slot: str, architect: int) -> tuple[int, int]:
+    """The site square (1-based row, column) an architect in a slot points at."""
+    side, line = slot[0], int(slot[1:])
+    if side == "L":
+        return line, architect
+    if side == "R":
+        return line, QP_SITE_SIZE + 1 - architect
+    if side == "T":
+        return architect, line
+    return QP_SITE_SIZE + 1 - architect, line
+
+
+def _quadropolis(move: dict[str, Any], view: dict[str, Any], locale: str) -> str | None:
+    kind = move.get("kind")
+    if kind == "take":
+        row, col = qp_slot_target(str(move["slot"]), int(move["architect"]))
+        square = view["site"]["squares"][row - 1][col - 1]
+        if square.get("state") == "tile":
+            what = square["tile"]["label"]
+        elif square.get("state") == "face_down":
+            what = t("qp.ui.face_down", locale)
+        else:
+            what = t("qp.ui.empty", locale)
+        return t("qp.ui.take", locale, architect=move["architect"], slot=move["slot"], what=what)
+    if kind == "build":
+        return str(move["square"]) + (f" ▲{move['floor']}" if "floor" in move else "")
+    if kind == "discard":
+        return t("qp.ui.discard", locale)
+    if kind == "allocate":
+        return t(f"qp.ui.allocate_{move['to']}", locale, square=move["square"])
+    return None
+
+
+LABELLERS["quadropolis"] = _quadropolis
