@@ -43,10 +43,11 @@ def install() -> None:
         kind = TOY_PRESENTER_KIND
         public_controls = False
 
-        def render_turn(self, view: dict[str, Any], seat: int | None) -> bytes | None:
+        # ``*_`` takes whatever else the presenter protocol passes (player names...).
+        def render_turn(self, view: dict[str, Any], seat: int | None, *_: Any) -> bytes | None:
             return tiny_png(len(view.get("revealed") or ()))
 
-        def render_end(self, view: dict[str, Any]) -> bytes | None:
+        def render_end(self, view: dict[str, Any], *_: Any) -> bytes | None:
             return tiny_png(3)
 
     registry.register(RULES)
