@@ -604,7 +604,7 @@ class Community:
                             {"version": u.version, "message_xid": u.message_xid})
                   for u in expired if u.message_xid is not None]
         if claims:
-            await self.db.claim(claims, self.now, self.boot)
+            await self.db.queue(claims, self.now)
 
     async def on_end(self, info: GameInfo) -> None:
         """A game ended (any path): nobody is awaited any more; leagues count it."""
@@ -625,7 +625,7 @@ class Community:
                             {"version": u.version, "message_xid": u.message_xid})
                   for u in expired if u.message_xid is not None]
         if claims:
-            await self.db.claim(claims, self.now, self.boot)
+            await self.db.queue(claims, self.now)
 
     def _new(self, kind: str, info: GameInfo, seat: int | None, user_xid: int | None,
              params: Mapping[str, Any]) -> NewOutbox:
@@ -638,7 +638,7 @@ class Community:
                             {"version": v.version, "decision": decision, "message_xid": v.message_xid})
                   for v in votes if v.message_xid is not None]
         if claims:
-            await self.db.claim(claims, self.now, self.boot)
+            await self.db.queue(claims, self.now)
 
     # -- waits follow the game ---------------------------------------------------------------
     async def sync_game(self, game_id: int, outcome: MoveOutcome | None = None) -> None:
@@ -719,18 +719,15 @@ class Community:
     async def run_due(self, now_ms: int | None = None, limit: int = DEFAULT_BATCH) -> list[Action]:
         """One pass of the reminder loop: what to send now (each action already recorded).
 
-        Stages, each reading at most ``limit`` rows through an index: claims never confirmed;
-        games whose awaited set changed (reconcile, for starts, undos and anything a listener
-        missed); vacations that ended; votes that closed; waits that are due. The caller sends
+        Stages, each reading at most ``limit`` rows through an index: games whose awaited set
+        changed (reconcile, for starts, undos and anything a listener missed); vacations that
+        ended; votes that closed; waits that are due; then actions queued by listeners and claims
+        never confirmed (an earlier run's, or this run's after a timeout). The caller sends
         every action and confirms it with :meth:`mark_sent` (or :meth:`mark_skipped` /
         :meth:`mark_failed`); AI moves go through :meth:`execute_ai`.
         """
         now = self.now if now_ms is None else now_ms
         actions: list[Action] = []
-        for stale in await self.db.stale_claims(self.boot, now - CLAIM_TIMEOUT_MS, limit):
-            again = await self.db.reclaim(stale.id, boot=self.boot, at=now, max_attempts=MAX_ATTEMPTS)
-            if again is not None:
-                actions.append(again)
         await self._reconcile(limit)
         for away in await self.db.expired_aways(now, limit):
             await self.db.end_away(away.guild_xid, away.user_xid, away.until)
@@ -743,6 +740,10 @@ class Community:
             except Exception:
                 log.exception("wait %s/%s failed", wait.game_id, wait.seat)
                 await self.db.update_wait(wait.game_id, wait.seat, due_at=now + ACTING_RETRY_MS)
+        for stale in await self.db.stale_claims(self.boot, now - CLAIM_TIMEOUT_MS, limit):
+            again = await self.db.reclaim(stale.id, boot=self.boot, at=now, max_attempts=MAX_ATTEMPTS)
+            if again is not None:
+                actions.append(again)
         await self.heartbeat(now)
         return actions
 

@@ -59,7 +59,8 @@ CREATE TABLE community_waits (
 CREATE INDEX community_waits_due ON community_waits (due_at) WHERE due_at IS NOT NULL;
 CREATE INDEX community_waits_by_user ON community_waits (user_xid, guild_xid);
 
--- Every side effect of the loop: claimed (recorded) before it is sent, confirmed after.
+-- Every side effect of the loop: claimed (recorded) before it is sent, confirmed after. Rows a
+-- listener records outside a loop pass start 'queued'; the next pass hands them out.
 CREATE TABLE community_outbox (
     id           INTEGER PRIMARY KEY,
     kind         TEXT    NOT NULL,
@@ -75,11 +76,12 @@ CREATE TABLE community_outbox (
     claim_boot   TEXT    NOT NULL,               -- which process run claimed it
     attempts     INTEGER NOT NULL DEFAULT 1,
     status       TEXT    NOT NULL DEFAULT 'claimed'
-                 CHECK (status IN ('claimed', 'sent', 'skipped', 'failed')),
+                 CHECK (status IN ('queued', 'claimed', 'sent', 'skipped', 'failed')),
     done_at      INTEGER,
     message_xid  INTEGER
 );
-CREATE INDEX community_outbox_claimed ON community_outbox (claimed_at) WHERE status = 'claimed';
+CREATE INDEX community_outbox_open ON community_outbox (claimed_at)
+    WHERE status IN ('queued', 'claimed');
 CREATE INDEX community_outbox_by_user ON community_outbox (guild_xid, user_xid, kind, created_at);
 
 -- A vote of the other players when a deadline passed (policy "vote").

@@ -407,23 +407,30 @@ class CommunityStore:
                      open_vote.decision, open_vote.message_xid))
             return await self._claim(db, claims, at, boot)
 
-    async def _claim(self, db: Any, claims: Sequence[NewOutbox], at: int, boot: str) -> list[OutboxRow]:
+    async def _claim(self, db: Any, claims: Sequence[NewOutbox], at: int, boot: str,
+                     status: str = "claimed") -> list[OutboxRow]:
         out = []
         for c in claims:
             cur = await db.execute(
                 "INSERT INTO community_outbox (kind, nonce, game_id, seat, user_xid, guild_xid, channel_xid,"
-                " params, created_at, claimed_at, claim_boot) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " params, created_at, claimed_at, claim_boot, status, attempts)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (c.kind, c.nonce, c.game_id, c.seat, c.user_xid, c.guild_xid, c.channel_xid,
-                 _dumps(c.params), at, at, boot))
+                 _dumps(c.params), at, at, boot, status, int(status == "claimed")))
             out.append(OutboxRow(int(cur.lastrowid or 0), c.kind, c.nonce, c.game_id, c.seat, c.user_xid,
-                                 c.guild_xid, c.channel_xid, dict(c.params), at, at, boot, 1, "claimed",
-                                 None, None))
+                                 c.guild_xid, c.channel_xid, dict(c.params), at, at, boot,
+                                 int(status == "claimed"), status, None, None))
         return out
 
     async def claim(self, claims: Sequence[NewOutbox], at: int, boot: str) -> list[OutboxRow]:
-        """Claim outbox rows on their own (announcements outside the wait planner)."""
+        """Claim outbox rows on their own, to be carried out by the caller now."""
         async with self.store.transaction() as db:
             return await self._claim(db, claims, at, boot)
+
+    async def queue(self, claims: Sequence[NewOutbox], at: int) -> list[OutboxRow]:
+        """Record outbox rows for the next loop pass to hand out (listeners, outside a pass)."""
+        async with self.store.transaction() as db:
+            return await self._claim(db, claims, at, "", status="queued")
 
     async def update_wait(self, game_id: int, seat: int, **updates: Any) -> bool:
         bad = set(updates) - WAIT_UPDATABLE
@@ -488,22 +495,25 @@ class CommunityStore:
         return _outbox(row) if row else None
 
     async def stale_claims(self, boot: str, older_than: int, limit: int) -> list[OutboxRow]:
-        """Claimed rows never confirmed: from an earlier run, or from this run but too old."""
+        """Rows to hand out: queued ones, and claims never confirmed (from an earlier run, or from
+        this run but too old)."""
         rows = await self._all(
-            f"SELECT {', '.join(OUTBOX_COLUMNS)} FROM community_outbox WHERE status = 'claimed'"
-            " AND (claim_boot != ? OR claimed_at <= ?) ORDER BY claimed_at, id LIMIT ?",
+            f"SELECT {', '.join(OUTBOX_COLUMNS)} FROM community_outbox WHERE status IN ('queued', 'claimed')"
+            " AND (status = 'queued' OR claim_boot != ? OR claimed_at <= ?) ORDER BY claimed_at, id LIMIT ?",
             (boot, older_than, limit))
         return [_outbox(r) for r in rows]
 
     async def reclaim(self, outbox_id: int, *, boot: str, at: int, max_attempts: int) -> OutboxRow | None:
-        """Offer a stale claim again (same nonce); None when it has been tried too often (failed)."""
+        """Hand out a queued row, or offer a stale claim again (same nonce); None when it has been
+        tried too often (then it is marked failed)."""
         async with self.store.transaction() as db:
             await db.execute(
                 "UPDATE community_outbox SET status = 'failed', done_at = ? WHERE id = ?"
                 " AND status = 'claimed' AND attempts >= ?", (at, outbox_id, max_attempts))
             cur = await db.execute(
-                "UPDATE community_outbox SET claim_boot = ?, claimed_at = ?, attempts = attempts + 1"
-                " WHERE id = ? AND status = 'claimed'", (boot, at, outbox_id))
+                "UPDATE community_outbox SET claim_boot = ?, claimed_at = ?, attempts = attempts + 1,"
+                " status = 'claimed' WHERE id = ? AND status IN ('queued', 'claimed')",
+                (boot, at, outbox_id))
             if cur.rowcount == 0:
                 return None
         return await self.outbox(outbox_id)
@@ -513,7 +523,7 @@ class CommunityStore:
         async with self.store.transaction() as db:
             cur = await db.execute(
                 "UPDATE community_outbox SET status = ?, done_at = ?, message_xid = COALESCE(?, message_xid)"
-                " WHERE id = ? AND status = 'claimed'", (status, at, message_xid, outbox_id))
+                " WHERE id = ? AND status IN ('queued', 'claimed')", (status, at, message_xid, outbox_id))
             return cur.rowcount > 0
 
     async def recent_reminders(self, guild_xid: int | None, user_xid: int, since: int) -> list[int]:
