@@ -19,7 +19,7 @@ from cogs import operations
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS = ("cogs.game",)
+EXTENSIONS = ("cogs.game", "cogs.quadropolis")
 
 
 class CityBot(commands.Bot):

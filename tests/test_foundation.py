@@ -84,7 +84,9 @@ def test_custom_ids_round_trip_and_forgeries() -> None:
 def test_every_catalogue_key_used_exists() -> None:
     """Every message id the Discord layer, service and core use is in the English catalogue."""
     english = i18n.catalogue("en")
-    pattern = re.compile(r"""(?:\bt\(|Move\(|Error\(|NotAllowed\(|NotInLobby\(|default_key = )\s*["']([a-z_]+\.[a-z_.]+)["']""")
+    pattern = re.compile(
+        r"""(?:\bt\(|Move\(|Error\(|NotAllowed\(|NotInLobby\(|NoGameHere\(|NotInGame\(|default_key = )"""
+        r"""\s*["']([a-z_]+\.[a-z_.]+)["']""")
     missing = set()
     for folder in ("bot", "cogs"):
         for path in (ROOT / folder).rglob("*.py"):

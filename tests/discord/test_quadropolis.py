@@ -81,3 +81,45 @@ async def test_two_player_classic_with_ai(harness: Harness) -> None:
     ending = [m for m in posted if "is over" in (m.content or "")]
     assert ending and ending[-1].attachments, "the end shows the cities and the score table"
     assert all(a.data.startswith(PNG) for m in posted for a in m.attachments)
+
+
+async def test_typed_fallback_take_and_place(harness: Harness) -> None:
+    """/quadropolis take and place with autocomplete play a turn; a typo gets a sentence."""
+    h = harness
+    gid = await start(h, "classic", ["alice", "bob"], ai=0)
+    info = await h.service.info(gid)
+    user = "alice" if info.seats[next(iter(info.awaiting))].user_xid == h.fake.user("alice").id else "bob"
+    other = "bob" if user == "alice" else "alice"
+    auto = await h.fake.autocomplete("quadropolis", "take", choice="", user=user)
+    await auto.response()
+    choices = auto.choices or []
+    assert choices and all("Architect" in c["name"] for c in choices)
+    tile_choice = next(c for c in choices if "takes nothing" not in c["name"])
+    wrong = await h.fake.slash("quadropolis", "take", choice=tile_choice["value"], user=other)
+    assert "not your turn" in " ".join(s.content or "" for s in await wrong.wait_sent(2))
+    typo = await h.fake.slash("quadropolis", "take", choice="9 Z9", user=user)
+    assert "could not match" in " ".join(s.content or "" for s in await typo.wait_sent(2))
+    took = await h.fake.slash("quadropolis", "take", choice=tile_choice["value"], user=user)
+    await took.wait_sent(2)
+    await h.settle()
+    auto = await h.fake.autocomplete("quadropolis", "place", square="", user=user)
+    await auto.response()
+    squares = auto.choices or []
+    assert squares and squares[-1]["name"] == "Discard"
+    placed = await h.fake.slash("quadropolis", "place", square=squares[0]["name"].split()[0], user=user)
+    await placed.wait_sent(2)
+    await h.settle()
+    after = await h.service.info(gid)
+    assert after.game.version == 2 and after.awaiting != info.awaiting
+
+
+async def test_city_and_board_pictures(harness: Harness) -> None:
+    """/quadropolis city and board answer with pictures at any time."""
+    h = harness
+    await start(h, "expert", ["alice"], ai=1)
+    city = await h.fake.slash("quadropolis", "city", user="alice")
+    sent = [s for s in await city.wait_sent(2) if s.pngs]
+    assert sent and sent[0].pngs[0].startswith(PNG)
+    board = await h.fake.slash("quadropolis", "board", user="carol")
+    sent = [s for s in await board.wait_sent(2) if s.pngs]
+    assert sent and sent[0].pngs[0].startswith(PNG)

@@ -1,0 +1,152 @@
+"""/quadropolis commands: the typed fallback for every step of a turn, and pictures on demand."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot import errors, labels
+from bot.i18n import t
+from cogs import operations, presenters
+from cogs.game import GameCog, locale_of, public_locale
+
+if TYPE_CHECKING:
+    from bot.app import CityBot
+
+KIND = "quadropolis"
+MAX_CHOICES = 25
+
+
+class QuadropolisCog(commands.Cog):
+    """Quadropolis: take and build by typing, and look at any city."""
+
+    group = app_commands.Group(name="quadropolis", description="Quadropolis: play by typing, see cities",
+                               guild_only=True)
+
+    def __init__(self, bot: CityBot) -> None:
+        self.bot = bot
+
+    @property
+    def game_cog(self) -> GameCog:
+        cog = self.bot.get_cog("GameCog")
+        assert isinstance(cog, GameCog)
+        return cog
+
+    async def _game_here(self, interaction: discord.Interaction) -> Any:
+        info = await self.bot.service.game_in_channel(interaction.channel_id or 0)
+        if info.game.kind != KIND:
+            raise errors.NoGameHere("qp.ui.not_quadropolis")
+        return info
+
+    async def _choices(self, interaction: discord.Interaction, kinds: tuple[str, ...],
+                       current: str) -> list[app_commands.Choice[str]]:
+        try:
+            info = await self._game_here(interaction)
+            _, seat, moves, _ = await self.bot.service.choices(info.id, interaction.user.id)
+            view = (await self.bot.service.snapshot(info.id)).view(seat)
+        except errors.GameError:
+            return []
+        loc = locale_of(interaction)
+        out = []
+        for move in moves:
+            if move.get("kind") not in kinds:
+                continue
+            label = labels.move_label(KIND, move, view, loc)
+            if current.lower() in label.lower():
+                out.append(app_commands.Choice(name=label[:100], value=json.dumps(move, separators=(",", ":"))))
+        return out[:MAX_CHOICES]
+
+    async def _play(self, interaction: discord.Interaction, text: str, kinds: tuple[str, ...]) -> None:
+        loc = locale_of(interaction)
+        info = await self._game_here(interaction)
+        await operations.defer(interaction)
+        _, _, moves, _ = await self.bot.service.choices(info.id, interaction.user.id)
+        move = self._parse(text, [m for m in moves if m.get("kind") in kinds])
+        outcome = await self.bot.service.move(info.id, interaction.user.id, move)
+        key, params = outcome.summary
+        await operations.reply(interaction, t(key, loc, **params))
+        problem = await self.game_cog.after_move(outcome, public_locale(interaction), interaction, loc, False)
+        if problem is not None:
+            await operations.reply(interaction, t(problem, loc))
+
+    @staticmethod
+    def _parse(text: str, legal: list[dict[str, Any]]) -> dict[str, Any]:
+        """A move from an autocomplete value (JSON) or typed words ("2 L3", "B4", "discard")."""
+        text = text.strip()
+        try:
+            value = json.loads(text)
+            if isinstance(value, dict) and "kind" in value:
+                return value
+        except ValueError:
+            pass
+        words = text.replace(",", " ").upper().split()
+        for move in legal:
+            if move["kind"] == "take" and sorted(words) == sorted([str(move["architect"]), move["slot"]]):
+                return move
+            if move["kind"] == "build" and words and words[0] == move["square"]:
+                return move
+            if move["kind"] == "discard" and words == ["DISCARD"]:
+                return move
+        raise errors.IllegalMove("qp.ui.not_understood", text=text)
+
+    @group.command(name="take")
+    @app_commands.describe(choice="Architect and slot, e.g. 2 L3 (pick from the list)")
+    async def take(self, interaction: discord.Interaction, choice: str) -> None:
+        """Place an architect and take the building it points at."""
+        await self._play(interaction, choice, ("take",))
+
+    @take.autocomplete("choice")
+    async def _take_auto(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        return await self._choices(interaction, ("take",), current)
+
+    @group.command(name="place")
+    @app_commands.describe(square="The city square, e.g. B3, or discard (pick from the list)")
+    async def place(self, interaction: discord.Interaction, square: str) -> None:
+        """Build the building you took, or discard it."""
+        await self._play(interaction, square, ("build", "discard"))
+
+    @place.autocomplete("square")
+    async def _place_auto(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        return await self._choices(interaction, ("build", "discard"), current)
+
+    @group.command(name="city")
+    @app_commands.describe(player="Whose city (yours if empty)")
+    async def city(self, interaction: discord.Interaction, player: discord.User | None = None) -> None:
+        """Show one player's city as it is now."""
+        info = await self._game_here(interaction)
+        who = player or interaction.user
+        seat = info.seat_of(who.id)
+        if seat is None:
+            raise errors.NotInGame("qp.ui.not_a_player", player=who.display_name)
+        await self._picture(interaction, info, "render_city", seat.seat)
+
+    @group.command(name="board")
+    async def board(self, interaction: discord.Interaction) -> None:
+        """Show the construction site and every city."""
+        info = await self._game_here(interaction)
+        await self._picture(interaction, info, "render_board", None)
+
+    async def _picture(self, interaction: discord.Interaction, info: Any, what: str, seat: int | None) -> None:
+        await operations.defer(interaction)
+        snap = await self.bot.service.snapshot(info.id)
+        view = snap.view(None)
+        names = [s.name for s in info.seats]
+        presenter = presenters.get(KIND)
+        mod = getattr(presenter, "_renderer", lambda: None)()
+        if mod is None:
+            await operations.reply(interaction, t("qp.ui.no_pictures", locale_of(interaction)))
+            return
+        func = getattr(mod, what)
+        args = (view, seat, names) if seat is not None else (view, names)
+        image = await asyncio.to_thread(func, *args)
+        await operations.reply(interaction, t("turn.board", locale_of(interaction), game=info.id),
+                               file_png=bytes(image))
+
+
+async def setup(bot: CityBot) -> None:
+    await bot.add_cog(QuadropolisCog(bot))
