@@ -896,6 +896,47 @@ def _icon_arrow(pen: Pen) -> None:
     pen.poly([(0.1, 0.3), (0.55, 0.3), (0.55, 0.08), (0.94, 0.5), (0.55, 0.92), (0.55, 0.7), (0.1, 0.7)])
 
 
+def _icon_briefcase(pen: Pen) -> None:
+    """Jobs: a briefcase."""
+    pen.rect(0.34, 0.1, 0.66, 0.3, fill=WHITE)
+    pen.rect(0.06, 0.26, 0.94, 0.9)
+    pen.line([(0.06, 0.52), (0.94, 0.52)], width=0.05)
+    pen.rect(0.42, 0.44, 0.58, 0.6, fill=WHITE, width=0.04)
+
+
+def _icon_leaf(pen: Pen) -> None:
+    """Ecology: a leaf with its vein."""
+    pen.poly([(0.12, 0.9), (0.1, 0.5), (0.3, 0.2), (0.9, 0.08), (0.8, 0.6), (0.5, 0.86)])
+    pen.line([(0.12, 0.9), (0.66, 0.36)], width=0.05)
+
+
+def _icon_coin(pen: Pen) -> None:
+    """Income: a coin with a currency mark."""
+    pen.ellipse(0.06, 0.06, 0.94, 0.94)
+    pen.ellipse(0.18, 0.18, 0.82, 0.82, fill=tint(pen.fill, 0.35), width=0.03)
+    pen.d.text(pen.p(0.5, 0.52), "$", font=font(max(8, int(pen.w * 0.55)), True), fill=INK, anchor="mm")
+
+
+def _icon_smile(pen: Pen) -> None:
+    """Satisfaction: a smiling face."""
+    pen.ellipse(0.04, 0.04, 0.96, 0.96)
+    pen.ellipse(0.3, 0.3, 0.4, 0.42, fill=INK, outline=False)
+    pen.ellipse(0.6, 0.3, 0.7, 0.42, fill=INK, outline=False)
+    pen.arc(0.24, 0.3, 0.76, 0.78, 20, 160, width=0.07)
+
+
+def _icon_centre(pen: Pen) -> None:
+    """A city centre: a town hall with a dome and columns."""
+    pen.rect(0.08, 0.84, 0.92, 0.96)
+    pen.rect(0.14, 0.42, 0.86, 0.84)
+    for u in (0.24, 0.42, 0.58, 0.76):
+        pen.rect(u - 0.04, 0.5, u + 0.04, 0.84, fill=WHITE, width=0.025)
+    pen.poly([(0.06, 0.44), (0.5, 0.24), (0.94, 0.44)])
+    pen.d.chord(
+        (*pen.p(0.32, 0.04), *pen.p(0.68, 0.44)), 180, 360, fill=pen.fill, outline=pen.ink, width=pen.lw(0.04)
+    )
+
+
 ICONS: dict[str, tuple[Painter, RGB]] = {
     "inhabitant": (_icon_person, INHABITANT),
     "energy": (_icon_bolt, ENERGY),
@@ -910,6 +951,12 @@ ICONS: dict[str, tuple[Painter, RGB]] = {
     "floors": (_icon_floors, (200, 200, 200)),
     "penalty": (_icon_minus, VERMILLION),
     "here": (_icon_arrow, HIGHLIGHT),
+    "residents": (_icon_person, BLUE),
+    "jobs": (_icon_briefcase, ORANGE),
+    "ecology": (_icon_leaf, BLUISH_GREEN),
+    "income": (_icon_coin, YELLOW),
+    "satisfaction": (_icon_smile, REDDISH_PURPLE),
+    "centre": (_icon_centre, (200, 200, 200)),
 }
 
 
