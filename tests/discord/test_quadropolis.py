@@ -123,3 +123,24 @@ async def test_city_and_board_pictures(harness: Harness) -> None:
     board = await h.fake.slash("quadropolis", "board", user="carol")
     sent = [s for s in await board.wait_sent(2) if s.pngs]
     assert sent and sent[0].pngs[0].startswith(PNG)
+
+
+async def test_four_player_expert_humans_and_ai(harness: Harness) -> None:
+    """A whole Expert game for four seats, two humans and two AI, every human turn by components."""
+    h = harness
+    gid = await start(h, "expert", ["alice", "bob"], ai=2)
+    names = {h.fake.user("alice").id: "alice", h.fake.user("bob").id: "bob"}
+    turns = 0
+    while (await h.service.info(gid)).game.status == "active":
+        await play_turn(h, gid, names)
+        turns += 1
+        assert turns <= 60
+    info = await h.service.info(gid)
+    assert info.game.status == "finished"
+    result = info.game.result
+    assert result is not None and sorted(s["rank"] for s in result["seats"])[0] == 1
+    ending = [m for m in h.channel_messages() if "is over" in (m.content or "")]
+    assert ending and ending[-1].attachments and ending[-1].attachments[0].data.startswith(PNG)
+    for seat in info.seats:
+        if seat.user_xid is not None:
+            assert f"<@{seat.user_xid}>" in ending[-1].content
