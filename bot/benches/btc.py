@@ -203,7 +203,7 @@ def figures(quick: bool = False) -> dict[str, Any]:
         out[f"{PREFIX}ai.decision_ms_max_{level}"] = _ms(values, 1.0)
         out[f"{PREFIX}ai.decisions_{level}"] = len(values)
     t0 = time.perf_counter()
-    count, by_mode = checked_games(1 if quick else 12, seed=20_000)
+    count, by_mode = checked_games(1 if quick else 25, seed=20_000)
     out[f"{PREFIX}checked_games_completed"] = count
     out[f"{PREFIX}checked_games_by_mode"] = by_mode
     out[f"{PREFIX}checked_games_seconds"] = round(time.perf_counter() - t0, 1)
