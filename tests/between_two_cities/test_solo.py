@@ -250,3 +250,14 @@ def test_campaign_view() -> None:
     view = RULES.view(state, 0)["campaign"]
     assert view["length"] == 3 and view["game"] == 2 and view["used_before"] == ["shops"]
     assert view["bonus_choices"] and view["summary"]["bonus_type"] is None
+
+
+def test_small_replaced_deck_is_reshuffled(monkeypatch: pytest.MonkeyPatch) -> None:
+    """D-20: a deck (replaced by an admin) smaller than the 12 draws of a game is reshuffled from
+    its discards, the same way on every replay."""
+    monkeypatch.setattr(T, "AUTOMA_CARDS", T.AUTOMA_CARDS[:5])
+    a = play(new("solo_full", 1, seed=12), first_legal)
+    b = play(new("solo_full", 1, seed=12), first_legal)
+    assert len(a.automa_log) == 12 and {e["card"] for e in a.automa_log} <= {f"R0{i}" for i in range(1, 6)}
+    assert RULES.to_json(a) == RULES.to_json(b)
+    check_finished(a)

@@ -78,7 +78,6 @@ TIEBREAK_NAMES: tuple[str, ...] = (
 counts type by type (second tie-breaker). The 2-player game skips the higher city (section 9)."""
 
 
-
 @dataclass(frozen=True)
 class Stage:
     """One round (2-player: half round) of a mode.
@@ -221,6 +220,7 @@ def new_game(options: Mapping[str, str], seat_count: int, seed: int) -> BtcState
     state = BtcState(
         mode=mode,
         options=dict(options),
+        seed=seed,
         seats=seat_count,
         order=order,
         tiles=tuple(singles + duplexes),
@@ -328,9 +328,8 @@ def _start_simple_repetition(state: BtcState) -> None:
 
 
 def _draw_card(state: BtcState) -> str:
-    if not state.deck:  # D-20: never happens in a normal game
-        state.deck = core.shuffled(state.used_cards, len(state.tiles), "btc", "reshuffle",
-                                   len(state.automa_log))
+    if not state.deck:  # D-20: only with a replaced deck of fewer than 12 cards
+        state.deck = core.shuffled(state.used_cards, state.seed, "btc", "reshuffle", len(state.automa_log))
         state.used_cards = []
     card = state.deck.pop(0)
     state.used_cards.append(card)

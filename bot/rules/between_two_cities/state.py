@@ -83,6 +83,7 @@ class BtcState:
 
     mode: str
     options: dict[str, str]
+    seed: int
     seats: int
     order: list[int]
     tiles: tuple[str, ...]
@@ -106,6 +107,7 @@ class BtcState:
         return BtcState(
             mode=self.mode,
             options=dict(self.options),
+            seed=self.seed,
             seats=self.seats,
             order=list(self.order),
             tiles=self.tiles,
@@ -149,6 +151,7 @@ def to_json(state: BtcState) -> dict[str, Any]:
     return {
         "mode": state.mode,
         "options": dict(state.options),
+        "seed": state.seed,
         "seats": state.seats,
         "order": list(state.order),
         "tiles": list(state.tiles),
@@ -216,6 +219,7 @@ def from_json(data: Mapping[str, Any]) -> BtcState:
     return BtcState(
         mode=str(data["mode"]),
         options={str(k): str(v) for k, v in data["options"].items()},
+        seed=int(data["seed"]),
         seats=int(data["seats"]),
         order=[int(s) for s in data["order"]],
         tiles=tuple(str(t) for t in data["tiles"]),
