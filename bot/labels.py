@@ -66,3 +66,50 @@ def _quadropolis(move: dict[str, Any], view: dict[str, Any], locale: str) -> str
 
 
 LABELLERS["quadropolis"] = _quadropolis
+
+
+# -- Between Two Cities -------------------------------------------------------------------------
+def _btc_tiles(view: dict[str, Any]) -> dict[int, str]:
+    """Names of the tiles this seat may see (its hand, its choice, its tiles to place)."""
+    you = view.get("you") or {}
+    names: dict[int, str] = {}
+    for group in ("hand", "choice", "to_place"):
+        for tile in you.get(group) or []:
+            names[int(tile["id"])] = str(tile.get("name", tile["id"]))
+    return names
+
+
+def _btc_city(view: dict[str, Any], city: int) -> str:
+    for c in view.get("cities", []):
+        if int(c["city"]) == city:
+            return str(c.get("name", city))
+    return str(city)
+
+
+def _btc(move: dict[str, Any], view: dict[str, Any], locale: str) -> str | None:
+    kind = move.get("kind")
+    names = _btc_tiles(view)
+
+    def name(tile: Any) -> str:
+        return names.get(int(tile), f"#{tile}")
+
+    if kind == "choose" and "tiles" in move:
+        return t("btc.ui.keep", locale, a=name(move["tiles"][0]), b=name(move["tiles"][1]))
+    if kind == "choose":
+        return t("btc.ui.keep_duplexes", locale, left=name(move["left"]), right=name(move["right"]))
+    if kind in ("place", "turned"):
+        return t(f"btc.ui.{kind}", locale, tile=name(move["tile"]), city=_btc_city(view, int(move["city"])),
+                 cell=move["cell"])
+    if kind == "you_first":
+        return t("btc.ui.you_first", locale, city=_btc_city(view, int(move["city"])))
+    if kind == "assign" and "auto" in move:
+        return t("btc.ui.assign_simple", locale, left=name(move["left"]), right=name(move["right"]),
+                 auto=name(move["auto"]))
+    if kind == "assign":
+        return t("btc.ui.assign", locale, left=name(move["left"]), right=name(move["right"]))
+    if kind == "bonus":
+        return t("btc.ui.bonus", locale, type=move["type"], city=_btc_city(view, int(move["city"])))
+    return None
+
+
+LABELLERS["btc"] = _btc

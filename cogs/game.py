@@ -291,7 +291,7 @@ class GameCog(commands.Cog):
         lines: list[str] = []
         if g.status == "active":
             snap = await self.service.snapshot(g.id)
-            lines += presenter.status_lines(snap.view(None), loc)
+            lines += presenter.status_lines(snap.view(None), loc, [s.name for s in info.seats])
             waiting = ", ".join(info.name(s) for s in sorted(info.awaiting))
             lines.append(t("status.waiting", loc, players=waiting or "-"))
         else:

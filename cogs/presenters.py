@@ -54,7 +54,8 @@ class Presenter:
         """The end-of-game picture: every city and the score table."""
         return None
 
-    def status_lines(self, view: dict[str, Any], locale: str) -> list[str]:
+    def status_lines(self, view: dict[str, Any], locale: str, names: list[str] | None = None) -> list[str]:
+        """Lines for the status message (round, scores so far); ``names`` in seat order."""
         return []
 
     def controls(self, game_id: int, version: int, token: str, moves: list[dict[str, Any]],

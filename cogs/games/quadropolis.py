@@ -57,12 +57,14 @@ class QuadropolisPresenter(Presenter):
             return t("qp.ui.where", locale, tile=pending["tile"]["label"], architect=pending["architect"])
         return t("qp.ui.which", locale)
 
-    def status_lines(self, view: dict[str, Any], locale: str) -> list[str]:
+    def status_lines(self, view: dict[str, Any], locale: str, names: list[str] | None = None) -> list[str]:
         lines = [t("qp.ui.status_round", locale, round=view["round"], rounds=view["rounds"],
                    mode=view["mode"].capitalize(), turn=view["turn"]["number"], of=view["turn"]["of"])]
         for city in view["cities"]:
             score = city["score"]
-            lines.append(t("qp.ui.status_city", locale, seat=city["seat"] + 1, total=score["total"],
+            seat = int(city["seat"])
+            who = names[seat] if names and seat < len(names) else str(seat + 1)
+            lines.append(t("qp.ui.status_city", locale, player=who, total=score["total"],
                            inhabitants=city["inhabitants"], energy=city["energy"]))
         return lines
 

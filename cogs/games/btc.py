@@ -1,0 +1,109 @@
+"""Between Two Cities in Discord: secret hands, private commits, one public reveal.
+
+Nothing secret is ever posted in the channel: the turn message carries only "Open my choices";
+each player's hand, choice and placements are ephemeral. Placements are grouped in one select
+menu per (tile, city), so no menu grows past Discord's 25 options.
+"""
+
+from __future__ import annotations
+
+import importlib
+import logging
+from typing import Any
+
+import discord
+
+from bot import labels
+from bot.i18n import t
+from cogs import ids
+from cogs.presenters import MAX_SELECT_OPTIONS, MAX_SELECTS, PRESENTERS, Presenter
+
+log = logging.getLogger(__name__)
+
+
+class BtcPresenter(Presenter):
+    kind = "btc"
+    public_controls = False
+
+    def _renderer(self) -> Any | None:
+        try:
+            return importlib.import_module("render.btc")
+        except ModuleNotFoundError:
+            return None
+
+    def render_turn(self, view: dict[str, Any], seat: int | None, names: list[str]) -> bytes | None:
+        mod = self._renderer()
+        if mod is None:
+            return None
+        if seat is None or view.get("seat") is None:
+            return bytes(mod.render_board(view, names))
+        return bytes(mod.render_turn(view, seat, names))
+
+    def render_end(self, view: dict[str, Any], names: list[str]) -> bytes | None:
+        mod = self._renderer()
+        return None if mod is None else bytes(mod.render_end(view, names))
+
+    def prompt(self, moves: list[dict[str, Any]], view: dict[str, Any], locale: str) -> str:
+        kinds = {m.get("kind") for m in moves}
+        if "choose" in kinds:
+            return t("btc.ui.prompt_choose", locale)
+        if kinds & {"place", "turned"}:
+            return t("btc.ui.prompt_place", locale)
+        return t("btc.ui.prompt", locale)
+
+    def status_lines(self, view: dict[str, Any], locale: str, names: list[str] | None = None) -> list[str]:
+        lines = [t("btc.ui.status_round", locale, round=view.get("round", 1), phase=view.get("phase", ""))]
+        for city in view.get("cities", []):
+            lines.append(t("btc.ui.status_city", locale, city=city.get("name", city["city"]),
+                           total=city.get("total", 0),
+                           builders=" & ".join(self._who(b, view, names) for b in city.get("builders", []))))
+        return lines
+
+    @staticmethod
+    def _who(player: Any, view: dict[str, Any], names: list[str] | None) -> str:
+        """A city builder by name: a seat's player name, or an Automa's name."""
+        for p in view.get("players", []):
+            if p.get("player") == player:
+                if p.get("automa"):
+                    return str(p["automa"])
+                seat = p.get("seat")
+                if names and seat is not None and seat < len(names):
+                    return names[seat]
+        return str(player)
+
+    def controls(self, game_id: int, version: int, token: str, moves: list[dict[str, Any]],
+                 view: dict[str, Any], locale: str) -> discord.ui.View:
+        groups: dict[tuple[str, Any, Any], list[dict[str, Any]]] = {}
+        for m in moves:
+            kind = str(m.get("kind"))
+            if kind in ("place", "turned"):
+                key: tuple[str, Any, Any] = ("place", m["tile"], m["city"])
+            elif kind == "choose":
+                key = ("choose", None, None)
+            else:
+                key = ("other", None, None)
+            groups.setdefault(key, []).append(m)
+        ui = discord.ui.View(timeout=None)
+        row = 0
+        for (kind, _tile, city), group in groups.items():
+            for start in range(0, len(group), MAX_SELECT_OPTIONS):
+                if row >= MAX_SELECTS:
+                    log.warning("game %s: more choice groups than fit in one message", game_id)
+                    break
+                part = group[start:start + MAX_SELECT_OPTIONS]
+                if kind == "place":
+                    sample = labels.move_label(self.kind, part[0], view, locale)
+                    placeholder = t("btc.ui.pick_place", locale, tile=sample.split(" → ")[0],
+                                    city=labels._btc_city(view, int(city)))
+                else:
+                    placeholder = t(f"btc.ui.pick_{kind}", locale)
+                options = [discord.SelectOption(label=self.move_label(m, view, locale), value=ids.compact(m))
+                           for m in part]
+                ui.add_item(discord.ui.Select(custom_id=ids.select(game_id, version, token, row),
+                                              options=options, placeholder=placeholder[:150], row=row))
+                row += 1
+        ui.stop()
+        return ui
+
+
+PRESENTERS["btc"] = BtcPresenter()
