@@ -252,7 +252,18 @@ class UrbanPanicRules(core.GameRules[State]):
             raise core.NotYourTurn()
         handler = getattr(self, f"_do_{kind}")
         new: State = handler(state, move)
+        if kind != "end_turn":
+            new.turn_log = [*state.turn_log, self._log_entry(state, move, new)]
         return new
+
+    def _log_entry(self, before: State, move: Move, after: State) -> dict[str, Any]:
+        """What the turn log keeps of one action: its kind and the public facts ``describe`` names."""
+        _, params = self.describe(before, before.current, move, after)
+        entry: dict[str, Any] = {"kind": move["kind"]}
+        entry.update((k, v) for k, v in params.items() if k != "seat")
+        if move["kind"] == "engineer_reserve":
+            entry["removed"] = before.players[before.current].board[tiles.parse_plot(move["plot"])]
+        return entry
 
     def _spend(self, state: State, cost: int) -> None:
         if state.points < cost:
@@ -414,6 +425,8 @@ class UrbanPanicRules(core.GameRules[State]):
         if _Turn(state).owed:
             raise IllegalMove("up.end_turn.owed")
         new = state.copy()
+        new.previous_turn = {"seat": new.current, "turn": new.turn, "actions": new.turn_log}
+        new.turn_log = []
         new.idle_turns = 0 if new.productive else new.idle_turns + 1
         if new.variant == "advanced":
             for i, slot in enumerate(new.slots):
@@ -555,6 +568,8 @@ class UrbanPanicRules(core.GameRules[State]):
              "goals": [{"id": "G02", "title_key": "up.goal.G02"}],
              "current": seat|None, "points": 3, "architect_done": bool, "architect_owed": bool,
              "first_finisher": seat|None, "last_turn": bool,
+             "turn_log": [{"kind": "architect", "slot": 2, "tile": "HOU-NS"}, …],  # this turn so far
+             "previous_turn": {"seat": 1, "turn": 6, "actions": [...]}|None,  # the last whole turn
              "party": {"pool": 120, "open_table": [codes], "deadline": ms|None,
                        "timer_running": bool},   # party only
              "result": Result.to_json()|None}
@@ -628,6 +643,10 @@ class UrbanPanicRules(core.GameRules[State]):
             out["architect_done"] = state.architect_done
             out["architect_owed"] = architect_owed(state)
             out["last_turn"] = state.trigger_b
+            out["turn_log"] = [dict(entry) for entry in state.turn_log]
+            out["previous_turn"] = None if state.previous_turn is None else {
+                **state.previous_turn,
+                "actions": [dict(entry) for entry in state.previous_turn["actions"]]}
         return out
 
     # -- serialisation -----------------------------------------------------------------------

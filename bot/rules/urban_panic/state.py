@@ -94,6 +94,12 @@ class State:
     timer_at: int | None = None
     """Party: epoch ms of the move that filled the first city (start of the hourglass)."""
     cap_ms: int = PARTY_CAP_MS
+    turn_log: list[dict[str, Any]] = field(default_factory=list)
+    """Turn games: the public actions of the turn in progress, in order (what ``describe`` says of
+    each: ``{"kind": "planner", "tile": "FAC-NE", "plot": "B3"}``), so a front-end can tell a
+    whole turn in one line."""
+    previous_turn: dict[str, Any] | None = None
+    """Turn games: ``{"seat", "turn", "actions"}`` of the last completed turn (its ``turn_log``)."""
 
     @property
     def seats(self) -> int:
@@ -125,6 +131,8 @@ class State:
             first_at=self.first_at,
             timer_at=self.timer_at,
             cap_ms=self.cap_ms,
+            turn_log=[dict(entry) for entry in self.turn_log],
+            previous_turn=_copy_turn(self.previous_turn),
         )
 
     def deadline(self) -> int | None:
@@ -160,6 +168,8 @@ class State:
             "first_at": self.first_at,
             "timer_at": self.timer_at,
             "cap_ms": self.cap_ms,
+            "turn_log": [dict(entry) for entry in self.turn_log],
+            "previous_turn": _copy_turn(self.previous_turn),
         }
 
     @classmethod
@@ -185,7 +195,16 @@ class State:
             first_at=data["first_at"],
             timer_at=data["timer_at"],
             cap_ms=int(data["cap_ms"]),
+            turn_log=[dict(entry) for entry in data.get("turn_log", [])],
+            previous_turn=_copy_turn(data.get("previous_turn")),
         )
+
+
+def _copy_turn(turn: Mapping[str, Any] | None) -> dict[str, Any] | None:
+    """A deep enough copy of ``previous_turn`` (its action list and entries are fresh)."""
+    if turn is None:
+        return None
+    return {**turn, "actions": [dict(entry) for entry in turn.get("actions", [])]}
 
 
 def census(state: State) -> dict[str, int]:
