@@ -9,9 +9,10 @@ click was *acknowledged* to its player: the bot edited the private message to th
 
 from __future__ import annotations
 
+import asyncio
 import json
 import sqlite3
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -73,12 +74,13 @@ class StoreReader:
         return str(self._rows("PRAGMA integrity_check")[0][0])
 
     def game(self, game_id: int) -> dict[str, Any]:
-        rows = self._rows("SELECT id, status, version, channel_xid, result, turn_message_xid FROM games"
-                          " WHERE id = ?", (game_id,))
+        rows = self._rows("SELECT id, status, version, channel_xid, result, turn_message_xid, kind, options,"
+                          " seed FROM games WHERE id = ?", (game_id,))
         assert rows, f"game {game_id} is not in the store"
-        gid, status, version, channel_xid, result, turn = rows[0]
+        gid, status, version, channel_xid, result, turn, kind, options, seed = rows[0]
         return {"id": gid, "status": status, "version": version, "channel_xid": channel_xid,
-                "result": json.loads(result) if result else None, "turn_message_xid": turn}
+                "result": json.loads(result) if result else None, "turn_message_xid": turn,
+                "kind": kind, "options": json.loads(options), "seed": seed}
 
     def moves(self, game_id: int | None = None) -> list[StoredMove]:
         rows = self._rows(
@@ -86,6 +88,10 @@ class StoreReader:
             " WHERE (? IS NULL OR game_id = ?) AND undone_at IS NULL ORDER BY game_id, version",
             (game_id, game_id))
         return [StoredMove(r[0], r[1], r[2], json.loads(r[3]), r[4]) for r in rows]
+
+    def snapshot_state(self, game_id: int) -> dict[str, Any] | None:
+        rows = self._rows("SELECT state FROM snapshots WHERE game_id = ?", (game_id,))
+        return dict(json.loads(rows[0][0])) if rows else None
 
     def snapshot_version(self, game_id: int) -> int | None:
         rows = self._rows("SELECT version FROM snapshots WHERE game_id = ?", (game_id,))
@@ -208,6 +214,15 @@ async def bid(fake: FakeDiscord, table: Table, user: str, card: int) -> Interact
     await fake.wait_until(lambda: acknowledged(handle) or refusal(handle), WAIT, f"{user}'s bid")
     assert acknowledged(handle), refusal(handle)
     return handle
+
+
+async def poll(predicate: Callable[[], object], what: str, seconds: float = WAIT) -> None:
+    """Wait for something the fake is not woken by (the store, or the end of the bot's follow-ups)."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + seconds
+    while not predicate():
+        assert loop.time() < deadline, f"timed out after {seconds}s waiting for {what}"
+        await asyncio.sleep(0.05)
 
 
 def match_token(template: str, token: str) -> Any:
