@@ -18,6 +18,7 @@ from cogs import ids
 
 log = logging.getLogger(__name__)
 
+LABEL_LIMIT = labels.LABEL_LIMIT
 MAX_BUTTONS = 20
 MAX_SELECT_OPTIONS = 25
 MAX_SELECTS = 5
