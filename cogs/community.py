@@ -687,14 +687,15 @@ class CommunityCog(commands.Cog):
         await operations.defer(interaction)
         frame = await self.community.replay(interaction.guild_id, game, turn)
         presenter = presenters.get(frame.info.game.kind)
-        image = await asyncio.to_thread(presenter.render_turn, frame.view, frame.seat)
+        names = [s.name for s in frame.info.seats]
+        image = await asyncio.to_thread(presenter.render_turn, frame.view, frame.seat, names)
         lines = [t("community.replay.caption", loc, game=game, turn=frame.turn, turns=frame.turns)
                  if frame.turn else t("community.replay.start", loc, game=game, turns=frame.turns)]
         if frame.summary is not None:
             key, params = frame.summary
             lines.append(t(key, loc, **params))
         if image is None:
-            lines += presenter.status_lines(frame.view, loc) or [t("community.replay.no_picture", loc)]
+            lines += presenter.status_lines(frame.view, loc, names) or [t("community.replay.no_picture", loc)]
         await operations.reply(interaction, "\n".join(lines), file_png=image)
 
     @app_commands.describe(game="The game's number (#)")

@@ -84,3 +84,6 @@ async def reopen(db_path: Path, clock: FakeClock) -> AsyncIterator[object]:
     yield _open
     for db in opened:
         await db.close()
+
+
+from tests.discord.conftest import Harness, harness  # noqa: E402, F401  (the in-process Discord harness)
