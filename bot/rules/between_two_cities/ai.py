@@ -103,7 +103,8 @@ def _automacity_gain(state: BtcState, tile: int) -> int:
     kind = E.kind_of(state, tile)
     city = state.cities[E.AUTOMACITY]
     counts = E.factory_counts(state)
-    before = scoring.total(scoring.score_automacity(city.faces(), scoring.per_factory(counts[1], counts)))
+    value = scoring.per_factory(counts[E.AUTOMACITY], counts)
+    before = scoring.total(scoring.score_automacity(city.faces(), value))
     counts[E.AUTOMACITY] += _factories(kind.faces)
     value = scoring.per_factory(counts[E.AUTOMACITY], counts)
     return scoring.total(scoring.score_automacity([*city.faces(), *kind.faces], value)) - before
@@ -128,11 +129,9 @@ def _place_value(ev: _Evaluator, move: Move) -> float:
     bases[city] = _base(faces)
     added = {city: _factories(kind.faces)}
     pending = state.players[player].pending
-    rest = [x for x in pending if x.tile != tile]
-    free = [x for x in rest if x.city == FREE]
-    if free and len(pending) == 2 and all(x.city == FREE for x in pending):
+    if len(pending) == 2 and all(x.city == FREE for x in pending):  # the other tile takes the other city
         other = next(c for c in ev.cities if c != city)
-        other_kind = E.kind_of(state, free[0].tile)
+        other_kind = E.kind_of(state, next(x.tile for x in pending if x.tile != tile))
         bases[other] = ev.best(other_kind, other)[0]
         added[other] = _factories(other_kind.faces)
     return ev.objective(ev.totals(bases, added))
