@@ -1,0 +1,675 @@
+"""Urban Panic in Discord: turns built from buttons in steps, and the party game's private hands.
+
+Turn games (basic, advanced; spec 8 and 11). The turn message carries the awaited player's first
+step: one button per Architect slot (naming the tile it takes), then ``Planner…``, ``Engineer…``,
+``Spy…``, ``Mayor`` and ``End turn`` — each only when the rules allow it. A button ending in "…"
+opens the next step privately (custom_id ``up:<game>:<version>:<step>``, answered from the game as
+it is *now*, so it never offers an illegal choice): Planner → reserve tile → plot; Engineer → two
+city tiles, or a reserve tile → plot; Spy → an opponent's reserve tile → plot. A step with a single
+choice is skipped. The last choice is an ordinary move button (``mv:``, checked against the game's
+version like every move). Every action is a step inside the turn: the acting player gets the next
+menu privately and the channel gets one message per turn.
+
+Party game (spec 12). Everyone builds at once; each player's hand and choices are private. Draw and
+Take carry ``up:`` ids without a version check: the server applies them strictly in arrival order,
+so when two players grab the same open tile the second one is told it is gone, and nothing is lost
+or doubled. Place and Drop are ordinary move buttons (they depend only on the player's own hand and
+city, so another player's move does not make them stale). The hourglass and the safety cap are
+shown as Discord relative timestamps; the cog's timer loop enforces them.
+
+The component route and the other extras are registered by :meth:`UrbanPanicPresenter.install`
+(or by loading this module as a discord.py extension, see :func:`setup`).
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import logging
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot import errors
+from bot.i18n import normalise_locale, t
+from bot.rules import registry
+from bot.service import choices_token
+from cogs import ids, operations
+from cogs.presenters import LABEL_LIMIT, MAX_SELECT_OPTIONS, PRESENTERS, Presenter
+
+if TYPE_CHECKING:
+    from discord.ext import commands
+
+log = logging.getLogger(__name__)
+
+KIND = "urbanpanic"
+ROUTE_PREFIX = "up"
+"""custom_id prefix of the step buttons and of the party's Draw / Take."""
+GRID_SIZE = 5
+COLUMNS = "ABCDE"
+CENTRE_ROW = 2
+"""Row index of C3, the city centre: the party's Drop button sits there (that row has room)."""
+ROW_WIDTH = 5
+MAX_ROWS = 5
+MAX_BUTTONS = ROW_WIDTH * MAX_ROWS
+TAKE_BUTTON_LIMIT = 15
+"""Up to this many different open-table tiles are buttons; more become select menus."""
+MAX_TAKE_SELECTS = 4
+OPEN_TABLE_SHOWN = 20
+"""How many different open-table tiles the status lists before saying "and N more"."""
+GAME_COG = "GameCog"
+
+STEP_PATTERN = re.compile(r"up:(\d{1,20}):(\d{1,20}):([a-z]{1,2})((?:\.[A-Za-z0-9-]{1,12}){0,2})")
+TILE_PATTERN = re.compile(r"[A-Z]{3}-[NESW]{1,4}")
+PLOT_PATTERN = re.compile(r"[A-E][1-5]")
+STEP_ARGS: dict[str, tuple[int, ...]] = {
+    "p": (0, 1), "e": (0,), "eb": (0, 1), "er": (1,), "s": (0, 2),  # turn-game steps
+    "d": (0,), "t": (1,), "ts": (1,),  # party: draw, take (button), take (select number)
+}
+"""Step name -> how many dot-separated arguments it may carry."""
+
+
+# =============================================================================================
+# custom_ids of the steps
+# =============================================================================================
+@dataclass(frozen=True)
+class Step:
+    """A parsed ``up:`` custom_id: the game, the version it was offered at, the step and its args."""
+
+    game_id: int
+    version: int
+    name: str
+    args: tuple[str, ...] = ()
+
+
+def step_id(game_id: int, version: int, name: str, *args: object) -> str:
+    return ":".join((ROUTE_PREFIX, str(game_id), str(version), ".".join([name, *map(str, args)])))
+
+
+def parse_step(custom_id: str) -> Step:
+    """Read an ``up:`` custom_id or raise :class:`cogs.ids.ForgedId`."""
+    match = STEP_PATTERN.fullmatch(custom_id) if isinstance(custom_id, str) else None
+    if match is None or len(custom_id) > ids.MAX_CUSTOM_ID:
+        raise ids.ForgedId(str(custom_id)[:100])
+    name = match.group(3)
+    args = tuple(a for a in match.group(4).split(".") if a)
+    if len(args) not in STEP_ARGS.get(name, ()):
+        raise ids.ForgedId(custom_id)
+    for arg in args:
+        if not (TILE_PATTERN.fullmatch(arg) or PLOT_PATTERN.fullmatch(arg) or arg.isdigit()):
+            raise ids.ForgedId(custom_id)
+    return Step(int(match.group(1)), int(match.group(2)), name, args)
+
+
+# =============================================================================================
+# Small text helpers (everything a player reads comes from the catalogue)
+# =============================================================================================
+def relative_time(epoch_ms: int) -> str:
+    """Discord's relative timestamp markup (each reader sees "in 45 seconds" in their own language).
+
+    Rounded up, so the shown moment is never before the real deadline.
+    """
+    return f"<t:{-(-epoch_ms // 1000)}:R>"
+
+
+def tile_type(code: str) -> str:
+    return code.split("-", 1)[0]
+
+
+def tile_name(code: str, locale: str) -> str:
+    """``FAC-NE`` -> "FAC-NE (Factory)": the code players see on the pictures, and what it is."""
+    return t("up.ui.tile", locale, code=code, type=t(f"up.type.{tile_type(code)}", locale))
+
+
+def seat_name(seat: int, names: list[str] | None, locale: str) -> str:
+    if names and 0 <= seat < len(names):
+        return names[seat]
+    return t("up.ui.seat", locale, n=seat + 1)
+
+
+def plot_row(plot: str) -> int:
+    return int(plot[1]) - 1
+
+
+def plot_column(plot: str) -> int:
+    return COLUMNS.index(plot[0])
+
+
+def board_tile(view: dict[str, Any], seat: int, plot: str) -> str | None:
+    cell = view["players"][seat]["grid"][plot_row(plot)][plot_column(plot)]
+    return None if not cell or cell.get("centre") else str(cell["tile"])
+
+
+def distinct(values: list[str]) -> list[str]:
+    return list(dict.fromkeys(values))
+
+
+def party_deadline_line(view: dict[str, Any], names: list[str] | None, locale: str) -> str | None:
+    """The hourglass (once a city is full) or the safety cap, as a relative timestamp."""
+    party = view.get("party") or {}
+    deadline = party.get("deadline")
+    if deadline is None or view.get("over"):
+        return None
+    if party.get("timer_running") and view.get("first_finisher") is not None:
+        return t("up.ui.timer", locale, player=seat_name(int(view["first_finisher"]), names, locale),
+                 when=relative_time(int(deadline)))
+    return t("up.ui.cap", locale, when=relative_time(int(deadline)))
+
+
+# =============================================================================================
+# Menus: entries (buttons or selects) and how they are laid out
+# =============================================================================================
+@dataclass(frozen=True)
+class Entry:
+    """One button of a menu (``options`` set: a select menu whose values are tile codes)."""
+
+    label: str
+    custom_id: str
+    row: int
+    style: discord.ButtonStyle = discord.ButtonStyle.secondary
+    options: tuple[tuple[str, str], ...] = ()
+
+
+def build_view(entries: list[Entry], locale: str) -> discord.ui.View:
+    ui = discord.ui.View(timeout=None)
+    for e in entries:
+        if e.options:
+            ui.add_item(discord.ui.Select(
+                custom_id=e.custom_id, row=e.row, placeholder=e.label[:LABEL_LIMIT] or t("play.pick", locale),
+                options=[discord.SelectOption(label=label[:LABEL_LIMIT], value=value)
+                         for label, value in e.options]))
+        else:
+            ui.add_item(discord.ui.Button(label=e.label[:LABEL_LIMIT] or "?", custom_id=e.custom_id,
+                                          row=e.row, style=e.style))
+    ui.stop()  # nothing to dispatch in-process: clicks are routed by custom_id
+    return ui
+
+
+def move_entry(game_id: int, version: int, token: str, move: dict[str, Any], label: str, row: int,
+               style: discord.ButtonStyle = discord.ButtonStyle.primary) -> Entry | None:
+    cid = ids.move(game_id, version, token, move)
+    if cid is None:
+        log.warning("game %s: move %s does not fit in a custom_id", game_id, move)
+        return None
+    return Entry(label, cid, row, style)
+
+
+def plot_grid(items: list[tuple[str, Entry | None]]) -> list[Entry]:
+    """Buttons laid out like the city: one row per board row (1-5), columns A to E left to right.
+
+    ``items``: (plot, its button); the plot decides the row. At most 24 plots: always fits.
+    """
+    out: list[Entry] = []
+    for plot, entry in sorted(items, key=lambda i: (plot_row(i[0]), plot_column(i[0]))):
+        if entry is not None:
+            out.append(Entry(entry.label, entry.custom_id, plot_row(plot), entry.style, entry.options))
+    return out
+
+
+# =============================================================================================
+# The presenter
+# =============================================================================================
+class UrbanPanicPresenter(Presenter):
+    """Urban Panic: step-by-step turns in the basic and advanced games, private hands in the party."""
+
+    kind = KIND
+    public_controls = True
+    """The basic and advanced games show the awaited player's first step on the turn message.
+    The party game still keeps every hand private: with several players awaited the turn message
+    has the generic "Open my choices" button, its controls never name a tile in a hand, and a
+    step inside the party (draw, take, place, drop) posts nothing in the channel (see
+    :meth:`within_turn`). A per-view ``public_controls`` hook would let the party always use the
+    "Open my choices" button (see the module's report)."""
+
+    def __init__(self) -> None:
+        self._render_module: Any | None = None
+
+    # -- pictures ------------------------------------------------------------------------------
+    def _renderer(self) -> Any | None:
+        if self._render_module is None:
+            try:
+                self._render_module = importlib.import_module("render.urbanpanic")
+            except ModuleNotFoundError as exc:
+                if exc.name not in ("render.urbanpanic", "render"):
+                    raise
+                return None
+        return self._render_module
+
+    @staticmethod
+    def _call(func: Callable[..., Any], *args: Any) -> bytes | None:
+        """Call a renderer function with as many of ``args`` as it takes (names came later)."""
+        try:
+            params = inspect.signature(func).parameters.values()
+        except (TypeError, ValueError):
+            params = None
+        if params is not None and not any(p.kind is p.VAR_POSITIONAL for p in params):
+            positional = [p for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+            args = args[:len(positional)]
+        data = func(*args)
+        return None if data is None else bytes(data)
+
+    def render_turn(self, view: dict[str, Any], seat: int | None,
+                    names: list[str] | None = None) -> bytes | None:
+        mod = self._renderer()
+        if mod is None:
+            return None
+        acting = seat if seat is not None else view.get("current")
+        if acting is None and hasattr(mod, "render_board"):
+            return self._call(mod.render_board, view, names or [])
+        return self._call(mod.render_turn, view, acting, names or [])
+
+    def render_end(self, view: dict[str, Any], names: list[str] | None = None) -> bytes | None:
+        mod = self._renderer()
+        return None if mod is None else self._call(mod.render_end, view, names or [])
+
+    # -- labels --------------------------------------------------------------------------------
+    def move_label(self, move: dict[str, Any], view: dict[str, Any], locale: str) -> str:
+        kind = move.get("kind")
+        if kind == "architect":
+            slot = int(move["slot"])
+            tile = ((view.get("main_board") or {}).get("slots") or [None] * slot)[slot - 1]
+            text = t("up.ui.architect", locale, tile=tile or "?", slot=slot)
+        elif kind == "planner":
+            text = t("up.ui.planner", locale, tile=move["tile"], plot=move["plot"])
+        elif kind == "engineer_board":
+            text = t("up.ui.engineer_board", locale, plot=move["plot"], other=move["other"])
+        elif kind == "engineer_reserve":
+            text = t("up.ui.engineer_reserve", locale, tile=move["tile"], plot=move["plot"])
+        elif kind == "spy":
+            text = t("up.ui.spy", locale, tile=move["tile"], plot=move["plot"],
+                     victim=seat_name(int(move["victim"]), None, locale))
+        elif kind in ("mayor", "end_turn", "draw", "drop"):
+            text = t(f"up.ui.{kind}", locale)
+        elif kind == "take":
+            text = t("up.ui.take", locale, tile=move["tile"])
+        elif kind == "place":
+            text = str(move["plot"])
+        else:
+            text = super().move_label(move, view, locale)
+        return text[:LABEL_LIMIT]
+
+    # -- turn flow -----------------------------------------------------------------------------
+    def within_turn(self, acting_seat: int, awaiting: frozenset[int], newly_awaited: frozenset[int],
+                    view: dict[str, Any]) -> bool:
+        """Turn games: every action until END_TURN is a step (the same player is still current).
+
+        Party: every move is private and quiet, except the one that fills the first city: the
+        hourglass starts and the channel is told (that move's summary, with the deadline in the
+        status).
+        """
+        if view.get("over"):
+            return False
+        if view.get("variant") == "party":
+            started = (view.get("first_finisher") == acting_seat
+                       and bool((view.get("party") or {}).get("timer_running")))
+            return not started
+        return view.get("current") == acting_seat
+
+    def prompt(self, moves: list[dict[str, Any]], view: dict[str, Any], locale: str) -> str:
+        if view.get("variant") == "party":
+            return self._party_prompt(moves, view, locale)
+        lines = [t("up.ui.prompt.turn", locale, turn=view["turn"], points=view["points"])]
+        me = view["players"][view["viewer"]] if view.get("viewer") is not None else None
+        if view.get("architect_owed"):
+            lines.append(t("up.ui.prompt.owed", locale))
+        elif not view.get("architect_done"):
+            lines.append(t("up.ui.prompt.stuck", locale))
+        if me is not None:
+            reserve = ", ".join(tile_name(c, locale) for c in me.get("reserve", [])) or t("up.ui.none", locale)
+            lines.append(t("up.ui.prompt.reserve", locale, reserve=reserve))
+        if view.get("last_turn"):
+            lines.append(t("up.ui.status.last_turn", locale))
+        if [m.get("kind") for m in moves] == ["end_turn"]:
+            lines.append(t("up.ui.prompt.only_end", locale))
+        return "\n".join(lines)
+
+    def _party_prompt(self, moves: list[dict[str, Any]], view: dict[str, Any], locale: str) -> str:
+        me = view["players"][view["viewer"]] if view.get("viewer") is not None else {}
+        hand = me.get("hand")
+        party = view.get("party") or {}
+        if isinstance(hand, str) and hand != "hidden":
+            lines = [t("up.ui.prompt.hand", locale, tile=tile_name(hand, locale))]
+        else:
+            lines = [t("up.ui.prompt.empty_hand", locale, pool=party.get("pool", 0),
+                       table=len(party.get("open_table", [])))]
+        deadline = party_deadline_line(view, None, locale)
+        if deadline is not None:
+            lines.append(deadline)
+        return "\n".join(lines)
+
+    def status_lines(self, view: dict[str, Any], locale: str, names: list[str] | None = None) -> list[str]:
+        if view.get("variant") == "party":
+            return self._party_status(view, locale, names)
+        lines: list[str] = []
+        current = view.get("current")
+        if current is not None:
+            architect = "done" if view.get("architect_done") else "owed" if view.get("architect_owed") else "stuck"
+            lines.append(t("up.ui.status.turn", locale, turn=view["turn"], player=seat_name(current, names, locale),
+                           points=view["points"], architect=t(f"up.ui.architect_{architect}", locale)))
+        board = view.get("main_board") or {}
+        slots = " · ".join(f"{i}: {code or '—'}" for i, code in enumerate(board.get("slots", []), start=1))
+        lines.append(t("up.ui.status.main_board", locale, slots=slots, stack=board.get("stack", 0)))
+        if view.get("goals"):
+            lines.append(t("up.ui.status.goals", locale,
+                           goals=", ".join(t(g["title_key"], locale) for g in view["goals"])))
+        for p in view["players"]:
+            lines.append(t("up.ui.status.city", locale, player=seat_name(p["seat"], names, locale),
+                           tiles=p["tiles"], reserve=", ".join(p.get("reserve", [])) or "—",
+                           tracks=self.tracks_text(p["tracks"], view, locale)))
+        if view.get("turn_log") and current is not None:
+            lines.append(t("up.ui.status.this_turn", locale,
+                           actions=self.actions_text(view["turn_log"], names, locale)))
+        elif view.get("previous_turn"):
+            prev = view["previous_turn"]
+            lines.append(self.turn_sentence(seat_name(int(prev["seat"]), names, locale), prev["actions"],
+                                            names, locale))
+        if view.get("first_finisher") is not None:
+            lines.append(t("up.ui.status.full_city", locale,
+                           player=seat_name(int(view["first_finisher"]), names, locale)))
+        if view.get("last_turn"):
+            lines.append(t("up.ui.status.last_turn", locale))
+        return lines
+
+    def _party_status(self, view: dict[str, Any], locale: str, names: list[str] | None) -> list[str]:
+        party = view.get("party") or {}
+        table = party.get("open_table", [])
+        counts: dict[str, int] = {}
+        for code in table:
+            counts[code] = counts.get(code, 0) + 1
+        shown = [code if n == 1 else f"{code} ×{n}" for code, n in list(counts.items())[:OPEN_TABLE_SHOWN]]
+        if len(counts) > OPEN_TABLE_SHOWN:
+            shown.append(t("up.ui.more", locale, n=len(counts) - OPEN_TABLE_SHOWN))
+        lines = [t("up.ui.status.party", locale, pool=party.get("pool", 0),
+                   table=", ".join(shown) or t("up.ui.none", locale))]
+        for p in view["players"]:
+            hand = p.get("hand")
+            if p["empty_plots"] == 0:
+                state = t("up.ui.hand.full_city", locale)
+            elif hand is None:
+                state = t("up.ui.hand.empty", locale)
+            else:
+                state = t("up.ui.hand.holding", locale)  # never the tile: a hand is private
+            lines.append(t("up.ui.status.party_city", locale, player=seat_name(p["seat"], names, locale),
+                           tiles=p["tiles"], state=state))
+        deadline = party_deadline_line(view, names, locale)
+        if deadline is not None:
+            lines.append(deadline)
+        return lines
+
+    def tracks_text(self, tracks: list[int], view: dict[str, Any], locale: str) -> str:
+        letters = (view.get("legend") or {}).get("letters") or ["R", "J", "E", "I", "S"]
+        return " ".join(f"{letter} {value}" for letter, value in zip(letters, tracks))
+
+    # -- whole-turn summaries ----------------------------------------------------------------
+    def action_text(self, entry: dict[str, Any], names: list[str] | None, locale: str) -> str:
+        kind = str(entry.get("kind"))
+        params = {k: v for k, v in entry.items() if k != "kind"}
+        if kind == "spy":
+            params["victim"] = seat_name(int(entry["victim"]), names, locale)
+        key = f"up.ui.log.{kind}"
+        text = t(key, locale, **params)
+        return kind if text == key else text
+
+    def actions_text(self, entries: list[dict[str, Any]], names: list[str] | None, locale: str) -> str:
+        return ", ".join(self.action_text(e, names, locale) for e in entries)
+
+    def turn_sentence(self, player: str, actions: list[dict[str, Any]], names: list[str] | None,
+                      locale: str) -> str:
+        """One line for a whole turn: "alice's turn: took HOU-NS (slot 2), built HOU-NS on B3."."""
+        if not actions:
+            return t("up.ui.turn.passed", locale, player=player)
+        return t("up.ui.turn.summary", locale, player=player, actions=self.actions_text(actions, names, locale))
+
+    def summary_lines(self, key: str, params: dict[str, Any], view: dict[str, Any], locale: str,
+                      names: list[str] | None = None) -> list[str]:
+        """The turn message's summary of a move (for a ``Presenter`` summary hook in the cog).
+
+        END_TURN tells the whole turn in one line; the move that starts the hourglass adds the
+        deadline as a relative timestamp; anything else is the rules' own sentence.
+        """
+        lines = [t(key, locale, **params)]
+        if key.startswith("up.move.end_turn") and view.get("previous_turn"):
+            turn = view["previous_turn"]
+            player = str(params.get("player") or seat_name(int(turn["seat"]), names, locale))
+            lines = [self.turn_sentence(player, turn["actions"], names, locale)]
+            if view.get("over"):
+                lines.append(t("up.ui.game_over", locale))
+        elif key == "up.move.place.full":
+            deadline = party_deadline_line(view, names, locale)
+            if deadline is not None:
+                lines.append(deadline)
+        return lines
+
+    # -- controls ------------------------------------------------------------------------------
+    def controls(self, game_id: int, version: int, token: str, moves: list[dict[str, Any]],
+                 view: dict[str, Any], locale: str) -> discord.ui.View:
+        if view.get("variant") == "party":
+            entries = self.party_entries(game_id, version, token, moves, view, locale)
+        else:
+            entries = self.top_entries(game_id, version, token, moves, view, locale)
+        return build_view(entries, locale)
+
+    def top_entries(self, game_id: int, version: int, token: str, moves: list[dict[str, Any]],
+                    view: dict[str, Any], locale: str) -> list[Entry]:
+        """The first step of a turn: Architect slots, then the other actions (only legal ones)."""
+        out: list[Entry] = []
+        for m in (m for m in moves if m["kind"] == "architect"):
+            entry = move_entry(game_id, version, token, m, self.move_label(m, view, locale), 0)
+            if entry is not None:
+                out.append(entry)
+        kinds = {m["kind"] for m in moves}
+        if "planner" in kinds:
+            out.append(Entry(t("up.ui.step.planner", locale), step_id(game_id, version, "p"), 1))
+        if kinds & {"engineer_board", "engineer_reserve"}:
+            out.append(Entry(t("up.ui.step.engineer", locale), step_id(game_id, version, "e"), 1))
+        if "spy" in kinds:
+            out.append(Entry(t("up.ui.step.spy", locale), step_id(game_id, version, "s"), 1))
+        for kind, style in (("mayor", discord.ButtonStyle.secondary), ("end_turn", discord.ButtonStyle.success)):
+            found = next((m for m in moves if m["kind"] == kind), None)
+            if found is not None:
+                entry = move_entry(game_id, version, token, found, self.move_label(found, view, locale), 1,
+                                   style)
+                if entry is not None:
+                    out.append(entry)
+        return out
+
+    def step_menu(self, step: Step, moves: list[dict[str, Any]], view: dict[str, Any], locale: str,
+                  game_id: int, version: int, token: str) -> tuple[str, list[Entry]] | None:
+        """The next private menu of a turn step, from the legal moves now; None: nothing fits."""
+        name, args = step.name, step.args
+        seat = int(view["viewer"])
+
+        def final(m: dict[str, Any], label: str) -> Entry | None:
+            return move_entry(game_id, version, token, m, label, 0)
+
+        def grid(chosen: list[dict[str, Any]], field: str) -> list[Entry]:
+            return plot_grid([(str(m[field]), final(m, str(m[field]))) for m in chosen])
+
+        if name == "p":
+            planners = [m for m in moves if m["kind"] == "planner"]
+            tiles = distinct([str(m["tile"]) for m in planners])
+            if not args and len(tiles) == 1:
+                args = (tiles[0],)
+            if not args:
+                return t("up.ui.ask.planner_tile", locale), [
+                    Entry(t("up.ui.pick_tile", locale, tile=code), step_id(game_id, version, "p", code), 0,
+                          discord.ButtonStyle.primary) for code in tiles]
+            chosen = [m for m in planners if m["tile"] == args[0]]
+            if not chosen:
+                return None
+            return t("up.ui.ask.planner_plot", locale, tile=tile_name(args[0], locale)), grid(chosen, "plot")
+        if name == "e":
+            boards = [m for m in moves if m["kind"] == "engineer_board"]
+            tiles = distinct([str(m["tile"]) for m in moves if m["kind"] == "engineer_reserve"])
+            options = ([Step(game_id, version, "eb")] if boards else []) + [
+                Step(game_id, version, "er", (code,)) for code in tiles]
+            if not options:
+                return None
+            if len(options) == 1:
+                return self.step_menu(options[0], moves, view, locale, game_id, version, token)
+            entries = [Entry(t("up.ui.pick_swap_board", locale) if o.name == "eb"
+                             else t("up.ui.pick_swap_reserve", locale, tile=o.args[0]),
+                             step_id(game_id, version, o.name, *o.args), i // ROW_WIDTH,
+                             discord.ButtonStyle.primary) for i, o in enumerate(options)]
+            return t("up.ui.ask.engineer", locale), entries
+        if name == "eb":
+            boards = [m for m in moves if m["kind"] == "engineer_board"]
+            if not args:
+                firsts = distinct([str(m["plot"]) for m in boards])
+                if not firsts:
+                    return None
+                return t("up.ui.ask.swap_first", locale), plot_grid([
+                    (p, Entry(p, step_id(game_id, version, "eb", p), 0, discord.ButtonStyle.primary))
+                    for p in firsts])
+            chosen = [m for m in boards if m["plot"] == args[0]]
+            if not chosen:
+                return None
+            here = board_tile(view, seat, args[0]) or "?"
+            return (t("up.ui.ask.swap_second", locale, plot=args[0], tile=here), grid(chosen, "other"))
+        if name == "er":
+            chosen = [m for m in moves if m["kind"] == "engineer_reserve" and m["tile"] == args[0]]
+            if not chosen:
+                return None
+            return t("up.ui.ask.swap_reserve", locale, tile=tile_name(args[0], locale)), grid(chosen, "plot")
+        if name == "s":
+            spies = [m for m in moves if m["kind"] == "spy"]
+            targets = distinct([f"{m['victim']}.{m['tile']}" for m in spies])
+            if not args and len(targets) == 1:
+                args = tuple(targets[0].split("."))
+            if not args:
+                entries = []
+                for i, target in enumerate(targets[:MAX_BUTTONS]):
+                    victim, code = target.split(".")
+                    entries.append(Entry(t("up.ui.pick_spy", locale, tile=code,
+                                           victim=seat_name(int(victim), None, locale)),
+                                         step_id(game_id, version, "s", victim, code), i // ROW_WIDTH,
+                                         discord.ButtonStyle.primary))
+                return t("up.ui.ask.spy_tile", locale), entries
+            chosen = [m for m in spies if str(m["victim"]) == args[0] and m["tile"] == args[1]]
+            if not chosen:
+                return None
+            return t("up.ui.ask.spy_plot", locale, tile=tile_name(args[1], locale)), grid(chosen, "plot")
+        return None
+
+    def party_entries(self, game_id: int, version: int, token: str, moves: list[dict[str, Any]],
+                      view: dict[str, Any], locale: str) -> list[Entry]:
+        """Empty hand: Draw and the open table. Full hand: the city's empty plots and Drop.
+
+        No label or custom_id ever names the tile in the hand (these controls may be public).
+        """
+        places = [m for m in moves if m["kind"] == "place"]
+        out: list[Entry] = []
+        if places or any(m["kind"] == "drop" for m in moves):
+            out = plot_grid([(str(m["plot"]), move_entry(game_id, version, token, m, str(m["plot"]), 0))
+                             for m in places])
+            drop = next((m for m in moves if m["kind"] == "drop"), None)
+            if drop is not None:
+                entry = move_entry(game_id, version, token, drop, self.move_label(drop, view, locale),
+                                   CENTRE_ROW, discord.ButtonStyle.danger)
+                if entry is not None:
+                    out.append(entry)
+        else:
+            if any(m["kind"] == "draw" for m in moves):
+                out.append(Entry(t("up.ui.draw", locale), step_id(game_id, version, "d"), 0,
+                                 discord.ButtonStyle.primary))
+            codes = [str(m["tile"]) for m in moves if m["kind"] == "take"]
+            if len(codes) <= TAKE_BUTTON_LIMIT:
+                out += [Entry(t("up.ui.take", locale, tile=code), step_id(game_id, version, "t", code),
+                              1 + i // ROW_WIDTH) for i, code in enumerate(sorted(codes))]
+            else:
+                ordered = sorted(codes)
+                for n in range(MAX_TAKE_SELECTS):
+                    chunk = ordered[n * MAX_SELECT_OPTIONS:(n + 1) * MAX_SELECT_OPTIONS]
+                    if chunk:
+                        out.append(Entry(t("up.ui.take_from", locale, first=chunk[0], last=chunk[-1]),
+                                         step_id(game_id, version, "ts", n), 1 + n,
+                                         options=tuple((tile_name(c, locale), c) for c in chunk)))
+        # "My choices" (the generic open button) where a row has room: in a private menu it shows the
+        # hand and the choices afresh; on a public turn message it opens them.
+        room = [r for r in range(MAX_ROWS) if not any(e.row == r and e.options for e in out)
+                and sum(1 for e in out if e.row == r) < ROW_WIDTH]
+        if room:
+            out.append(Entry(t("up.ui.refresh", locale), ids.open_(game_id, version), room[0]))
+        return out
+
+    # -- the component route -------------------------------------------------------------------
+    def install(self, bot: commands.Bot) -> None:
+        """Register the ``up:`` component route on the bot (idempotent)."""
+        routes = getattr(bot, "component_routes", None)
+        if routes is None:
+            log.warning("this bot has no component routes: Urban Panic steps will not answer")
+            return
+        routes[ROUTE_PREFIX] = self.handle_component
+
+    async def handle_component(self, interaction: discord.Interaction, custom_id: str,
+                               data: dict[str, Any]) -> None:
+        """An ``up:`` click: the next private step of a turn, or a party Draw / Take."""
+        step = parse_step(custom_id)
+        cog: Any = interaction.client.get_cog(GAME_COG)  # type: ignore[attr-defined]
+        if cog is None:
+            raise errors.NotAllowed("error.internal")
+        if step.name in ("d", "t", "ts"):
+            await self._party_grab(cog, interaction, step, data)
+        else:
+            await self._show_step(cog, interaction, step)
+
+    async def _party_grab(self, cog: Any, interaction: discord.Interaction, step: Step,
+                          data: dict[str, Any]) -> None:
+        """Draw or Take, applied in arrival order with no version check: the move means the same
+        thing whenever it arrives, and the rules refuse a tile someone else took first."""
+        if step.name == "d":
+            move: dict[str, Any] = {"kind": "draw"}
+        else:
+            if step.name == "ts":
+                values = data.get("values") or []
+                if len(values) != 1 or not TILE_PATTERN.fullmatch(str(values[0])):
+                    raise ids.ForgedId("take select")
+                code = str(values[0])
+            else:
+                code = step.args[0]
+            move = {"kind": "take", "tile": code}
+        loc = normalise_locale(interaction.locale)
+        ploc = normalise_locale(interaction.guild_locale) if interaction.guild_locale else "en"
+        ephemeral_origin = bool(interaction.message and interaction.message.flags.ephemeral)
+        await operations.defer(interaction, update=True)
+        outcome = await cog.service.move(step.game_id, interaction.user.id, move)
+        problem = await cog.after_move(outcome, ploc, interaction, loc, ephemeral_origin)
+        if problem is not None:
+            await operations.reply(interaction, t(problem, loc))
+
+    async def _show_step(self, cog: Any, interaction: discord.Interaction, step: Step) -> None:
+        loc = normalise_locale(interaction.locale)
+        snap = await cog.service.snapshot(step.game_id)
+        info = snap.info
+        if info.game.kind != KIND:
+            raise ids.ForgedId("not an Urban Panic game")
+        row = info.seat_of(interaction.user.id)
+        if row is None:
+            raise errors.NotInGame()
+        if info.game.status != "active":
+            raise errors.GameOver()
+        moves = registry.get(KIND).legal_moves(snap.state, row.seat)
+        if not moves:
+            raise errors.NotYourTurn()
+        view = snap.view(row.seat)
+        menu = self.step_menu(step, moves, view, loc, info.id, snap.version, choices_token(moves))
+        if menu is None:
+            raise errors.StaleAction()
+        text, entries = menu
+        ui = build_view(entries, loc)
+        if interaction.message is not None and interaction.message.flags.ephemeral:
+            await operations.edit_original(interaction, content=text, view=ui)
+        else:
+            await operations.reply(interaction, text, view=ui)
+
+
+PRESENTER = UrbanPanicPresenter()
+PRESENTERS[KIND] = PRESENTER
+
+
+async def setup(bot: commands.Bot) -> None:
+    """discord.py extension entry: ``await bot.load_extension("cogs.games.urbanpanic")``."""
+    PRESENTER.install(bot)
