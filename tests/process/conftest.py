@@ -142,7 +142,17 @@ async def start_toy(fake: FakeDiscord, channel: str = "games", host: str = "alic
     await (await fake.click(lobby, f"lobby:{game_id}:start", user=host)).response(WAIT)
     table = Table(channel, game_id, host, guest, lobby)
     await wait_turn(fake, table, 0)
+    await fake.wait_until(lambda: status_message(fake, table), WAIT, f"the status message in #{channel}")
     return table
+
+
+def status_message(fake: FakeDiscord, table: Table) -> FakeMessage | None:
+    """The game's status message (an embed saying whom the game waits for), once posted."""
+    title = f"game #{table.game_id}"
+    for m in public_messages(fake, table.channel):
+        if m.interaction_id is None and any(title in (e.get("title") or "") for e in m.embeds):
+            return m
+    return None
 
 
 def turn_messages(fake: FakeDiscord, table: Table) -> list[FakeMessage]:
