@@ -694,6 +694,8 @@ class Community:
                 upserts.append(replace(old, last_notice=1, due_at=now))
             else:
                 keep.append(seat)
+        if not upserts and set(keep) == set(existing):
+            return  # nothing changed (a reconcile after the listener already synced): no write
         cancelled = await self.db.replace_waits(game_id, keep=keep, upserts=upserts, at=now)
         await self._claim_vote_closed(info, cancelled, "moved")
 
