@@ -616,9 +616,7 @@ class Community:
                 log.exception("league %s could not count game %s", league.id, info.id)
 
     async def _close_game(self, info: GameInfo) -> None:
-        waits = await self.db.waits_for_game(info.id)
         cancelled = await self.db.replace_waits(info.id, keep=(), upserts=(), at=self.now)
-        del waits
         await self._claim_vote_closed(info, cancelled, "ended")
         expired = await self.db.expire_undos(info.id, 1 << 62)
         claims = [self._new("undo_expired", info, None, None,
@@ -1209,6 +1207,22 @@ class Community:
         if league is None:
             raise CommunityError("community.error.league_exists", name=name)
         return league
+
+    async def leagues(self, guild_xid: int) -> list[tuple[cstore.LeagueRow, int]]:
+        """The server's leagues with their number of members."""
+        return [(lg, len(await self.db.members(lg.id))) for lg in await self.db.leagues(guild_xid)]
+
+    async def edit_league(self, guild_xid: int, name: str, *, rated: bool | None = None,
+                          forfeits: str | None = None, abandoned: str | None = None) -> cstore.LeagueRow:
+        """Change a league's rules; the standings follow at once (they are computed on demand)."""
+        league = await self.league(guild_xid, name)
+        if (forfeits is not None and forfeits not in FORFEIT_RULES) or (
+                abandoned is not None and abandoned not in ABANDON_RULES):
+            raise CommunityError("community.error.generic")
+        changes = {k: v for k, v in {"rated": rated, "forfeits": forfeits, "abandoned": abandoned}.items()
+                   if v is not None}
+        await self.db.update_league(league.id, **changes)
+        return await self.league(guild_xid, name)
 
     async def league(self, guild_xid: int, name: str) -> cstore.LeagueRow:
         league = await self.db.league_by_name(guild_xid, name.strip())

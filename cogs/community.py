@@ -772,8 +772,8 @@ class CommunityCog(commands.Cog):
     # =========================================================================================
     async def _league_names(self, interaction: discord.Interaction,
                             current: str) -> list[app_commands.Choice[str]]:
-        leagues = await self.community.db.leagues(interaction.guild_id or 0)
-        return [app_commands.Choice(name=lg.name, value=lg.name) for lg in leagues
+        leagues = await self.community.leagues(interaction.guild_id or 0)
+        return [app_commands.Choice(name=lg.name, value=lg.name) for lg, _ in leagues
                 if current.lower() in lg.name.lower()][:25]
 
     @league.command(name="create")
@@ -801,7 +801,7 @@ class CommunityCog(commands.Cog):
         league = await self.community.create_league(
             interaction.guild_id or 0, name, game, mode=mode, rated=rated, forfeits=forfeits,
             abandoned=abandoned, season_days=season_days, created_by=interaction.user.id)
-        season = (await self.community.db.seasons(league.id))[0]
+        season = await self.community.season(league)
         await operations.reply(interaction, t("community.league.created", loc, name=league.name,
                                               title=game_title(game, loc), ends=stamp(season.ends_at)),
                                ephemeral=False)
@@ -860,10 +860,8 @@ class CommunityCog(commands.Cog):
         """Change a league's rules (server managers)."""
         if not is_admin(interaction):
             raise CommunityError("community.error.league_admin")
-        league = await self.community.league(interaction.guild_id or 0, name)
-        changes = {k: v for k, v in {"rated": rated, "forfeits": forfeits, "abandoned": abandoned}.items()
-                   if v is not None}
-        await self.community.db.update_league(league.id, **changes)
+        league = await self.community.edit_league(interaction.guild_id or 0, name, rated=rated,
+                                                  forfeits=forfeits, abandoned=abandoned)
         await operations.reply(interaction, t("community.league.edited", locale_of(interaction),
                                               name=league.name))
 
@@ -871,15 +869,14 @@ class CommunityCog(commands.Cog):
     async def league_list(self, interaction: discord.Interaction) -> None:
         """The leagues of this server."""
         loc = locale_of(interaction)
-        leagues = await self.community.db.leagues(interaction.guild_id or 0)
+        leagues = await self.community.leagues(interaction.guild_id or 0)
         if not leagues:
             await operations.reply(interaction, t("community.league.list.none", loc))
             return
         lines = []
-        for lg in leagues[:LIST_LIMIT]:
-            members = await self.community.db.members(lg.id)
+        for lg, members in leagues[:LIST_LIMIT]:
             lines.append(t("community.league.list.line", loc, name=lg.name, title=game_title(lg.kind, loc),
-                           mode=f" ({lg.mode})" if lg.mode else "", members=len(members),
+                           mode=f" ({lg.mode})" if lg.mode else "", members=members,
                            rated=t("community.league.rated", loc) if lg.rated else ""))
         embed = discord.Embed(title=t("community.league.list.title", loc), description="\n".join(lines),
                               colour=EMBED_COLOUR)
