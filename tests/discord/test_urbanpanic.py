@@ -364,3 +364,91 @@ async def test_party_hands_stay_private(h: Harness) -> None:
     assert [p.tiles_on_board() for p in state.players] == [5, 5] and len(state.open_table) == 2
     channel = text_of_channel(h)
     assert "drew a tile" not in channel, "draws are private steps: no channel post"
+
+
+# ---------------------------------------------------------------------------------------------
+# Steps: who may click, stale and forged ids, the Spy
+# ---------------------------------------------------------------------------------------------
+async def whose_turn(h: Harness, gid: int, users: list[str]) -> tuple[str, str, int]:
+    """(the current player's name, the other one's, the current seat)."""
+    info = await h.service.info(gid)
+    seat = next(iter(info.awaiting))
+    names = {h.fake.user(u).id: u for u in users}
+    current = names[info.seats[seat].user_xid]
+    return current, next(u for u in users if u != current), seat
+
+
+async def take_and_end(h: Harness, gid: int, user: str, architects: int) -> None:
+    """Take ``architects`` tiles (first slot each time) and end the turn, all by clicks."""
+    source: Any = await turn_message(h, gid)
+    custom_ids = source.custom_ids()
+    for _ in range(architects):
+        handle = await click(h, source, find(custom_ids, "architect"), user)
+        source = [s for s in handle.sent if s.custom_ids][-1]
+        custom_ids = source.custom_ids
+    await click(h, source, find(custom_ids, "end_turn"), user)
+
+
+def said(handle: Any) -> str:
+    return " ".join(s.content or "" for s in handle.sent)
+
+
+async def forge(h: Harness, message: Any, real_id: str, forged_id: str, user: str) -> Any:
+    """Click a button whose custom_id was tampered with on the way (Discord would let it through)."""
+    handle = h.fake.make_click(message, real_id, user=user)
+    handle.payload["data"]["custom_id"] = forged_id
+    await h.fake.deliver(handle)
+    await handle.response()
+    await h.settle()
+    return handle
+
+
+async def test_steps_refuse_strangers_others_stale_and_forged_ids(h: Harness) -> None:
+    """A step button answers only the current player, with the choices as they are now."""
+    gid = await start(h, "basic", ["alice", "bob"])
+    first, second, _ = await whose_turn(h, gid, ["alice", "bob"])
+    await take_and_end(h, gid, first, 2)
+    await take_and_end(h, gid, second, 1)
+    assert (await whose_turn(h, gid, ["alice", "bob"]))[0] == first
+    turn = await turn_message(h, gid)
+    planner = next(c for c in turn.custom_ids() if step_of(c) == "p")
+
+    assert "not playing" in said(await click(h, turn, planner, "carol"))
+    assert "not your turn" in said(await click(h, turn, planner, second))
+    assert "could not read that button" in said(await forge(h, turn, planner, f"up:{gid}:1:zz", first))
+    gone = planner.replace(":p", ":p.AMU-NESW")
+    assert "earlier turn" in said(await forge(h, turn, planner, gone, first))
+    other_game = planner.replace(f"up:{gid}:", f"up:{gid + 7}:")
+    assert "cannot find game" in said(await forge(h, turn, planner, other_game, first))
+    version = (await h.service.info(gid)).game.version
+
+    # An action makes the turn message's move buttons stale, but its step buttons still answer.
+    took = await click(h, turn, find(turn.custom_ids(), "architect"), first)
+    assert "2 action(s) left" in said(took) and (await h.service.info(gid)).game.version == version + 1
+    again = await click(h, turn, find(turn.custom_ids(), "architect"), first)
+    assert "earlier turn" in said(again)
+    menu = await click(h, turn, planner, first)
+    reply = await menu.response()
+    assert reply.ephemeral and reply.custom_ids
+    assert all((move_of(c) or {}).get("kind") == "planner" or step_of(c) == "p" for c in reply.custom_ids)
+    assert all(f":{version + 1}:" in c for c in reply.custom_ids), "built from the game as it is now"
+
+
+async def test_spy_in_the_advanced_game_by_clicks(h: Harness) -> None:
+    """Spy… goes straight to the plots when one tile can be spied; the tile moves to the spy's city."""
+    gid = await start(h, "advanced", ["alice", "bob"])
+    first, second, first_seat = await whose_turn(h, gid, ["alice", "bob"])
+    await take_and_end(h, gid, first, 1)
+    state = (await h.service.snapshot(gid)).state
+    target = state.players[first_seat].reserve[0]
+    turn = await turn_message(h, gid)
+    spy = next(c for c in turn.custom_ids() if step_of(c) == "s")
+    menu = await click(h, turn, spy, second)
+    plots = (await menu.response())
+    assert plots.ephemeral and target in (plots.content or "")
+    assert len(plots.custom_ids) == 24 and all((move_of(c) or {}).get("kind") == "spy" for c in plots.custom_ids)
+    built = await click(h, plots, find(plots.custom_ids, "spy"), second)
+    assert f"sent the Spy for {target}" in said(built)
+    state = (await h.service.snapshot(gid)).state
+    assert state.players[first_seat].reserve == [] and target in state.players[1 - first_seat].board
+    assert state.points == 1
