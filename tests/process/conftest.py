@@ -167,12 +167,12 @@ def public_messages(fake: FakeDiscord, channel: str) -> list[FakeMessage]:
     return [m for m in fake.messages(channel) if not m.ephemeral]
 
 
-async def wait_turn(fake: FakeDiscord, table: Table, version: int) -> FakeMessage:
+async def wait_turn(fake: FakeDiscord, table: Table, version: int, seconds: float = WAIT) -> FakeMessage:
     """Wait for the turn message posted for ``version`` (its button is ``open:<game>:<version>``)."""
     wanted = f"open:{table.game_id}:{version}"
     return await fake.wait_until(
         lambda: next((m for m in reversed(turn_messages(fake, table)) if wanted in ids_of(m)), None),
-        WAIT, f"the turn message {wanted} in #{table.channel}")
+        seconds, f"the turn message {wanted} in #{table.channel}")
 
 
 async def open_choices(fake: FakeDiscord, table: Table, user: str,
