@@ -474,6 +474,9 @@ class UrbanPanicPresenter(Presenter):
                                    style)
                 if entry is not None:
                     out.append(entry)
+        # Always there: the acting player's fresh private menu (the turn message's own move
+        # buttons go stale after the first action; its step buttons and this one never do).
+        out.append(Entry(t("up.ui.refresh", locale), ids.open_(game_id, version), 2))
         return out
 
     def step_menu(self, step: Step, moves: list[dict[str, Any]], view: dict[str, Any], locale: str,

@@ -432,6 +432,9 @@ async def test_steps_refuse_strangers_others_stale_and_forged_ids(h: Harness) ->
     assert reply.ephemeral and reply.custom_ids
     assert all((move_of(c) or {}).get("kind") == "planner" or step_of(c) == "p" for c in reply.custom_ids)
     assert all(f":{version + 1}:" in c for c in reply.custom_ids), "built from the game as it is now"
+    fresh = await (await click(h, turn, f"open:{gid}:{version}", first)).response()
+    assert fresh.ephemeral and "2 action(s) left" in (fresh.content or "")
+    assert any((move_of(c) or {}).get("kind") == "end_turn" and f":{version + 1}:" in c for c in fresh.custom_ids)
 
 
 async def test_spy_in_the_advanced_game_by_clicks(h: Harness) -> None:
