@@ -79,3 +79,17 @@ def test_revealed_tiles_are_public() -> None:
         shown = [t["id"] for t in spectator["players"][seat]["to_place"]]
         assert shown == [x.tile for x in state.players[seat].pending]
         assert all(t["city"] is None for t in spectator["players"][seat]["to_place"])
+
+
+def test_turn_counter_follows_the_pipeline() -> None:
+    """The view's turn is the one being placed while revealed tiles wait, else the next choice."""
+    state = new("standard", 3, seed=5)
+    assert RULES.view(state, None)["turn"] == 1
+    for seat in range(3):
+        state = RULES.apply(state, seat, RULES.legal_moves(state, seat)[0])
+    assert RULES.view(state, None)["turn"] == 1  # placing turn 1
+    for seat in range(3):
+        while state.players[seat].pending:
+            move = next(m for m in RULES.legal_moves(state, seat) if m["kind"] == "place")
+            state = RULES.apply(state, seat, move)
+    assert RULES.view(state, None)["turn"] == 2  # choosing turn 2
