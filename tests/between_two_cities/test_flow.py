@@ -152,9 +152,9 @@ def test_one_tile_per_city_each_turn() -> None:
     assert err.value.key == "btc.place.not_your_city"
 
 
-def test_placing_is_undoable_only_without_a_reveal() -> None:
-    """Undo: a placement that reveals nothing is undoable; the placement that completes a reveal
-    (all commits already in) is not; a commit never is (D-1)."""
+def test_nothing_is_undoable_d27() -> None:
+    """Undo: a submitted placement is final (D-27), even one that reveals nothing; the placement
+    that completes a reveal is not undoable either, and a commit never is (D-1)."""
     state = commit_all(new("standard", 3, seed=13))
     for seat in (0, 1):
         state = place_all(state, seat)
@@ -166,7 +166,7 @@ def test_placing_is_undoable_only_without_a_reveal() -> None:
     assert RULES.undoable(state, 2, move, after) is False
     fresh = commit_all(new("standard", 3, seed=13))
     move = next(m for m in RULES.legal_moves(fresh, 0) if m["kind"] == "place")
-    assert RULES.undoable(fresh, 0, move, RULES.apply(fresh, 0, move)) is True
+    assert RULES.undoable(fresh, 0, move, RULES.apply(fresh, 0, move)) is False
 
 
 def test_pipelining_commit_before_others_place() -> None:

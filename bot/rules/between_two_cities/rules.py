@@ -96,17 +96,8 @@ class BetweenTwoCities(core.GameRules[BtcState]):
         return views.describe(before, seat, move, after)
 
     def undoable(self, before: BtcState, seat: int, move: Move, after: BtcState) -> bool:
-        """Only a placement that reveals nothing: no reveal, no draw, no Automa step, same round."""
-        if move.get("kind") not in ("place", "turned"):
-            return False
-        return (
-            after.reveals == before.reveals
-            and after.next_single == before.next_single
-            and after.next_duplex == before.next_duplex
-            and after.stage == before.stage
-            and after.phase == before.phase
-            and len(after.automa_log) == len(before.automa_log)
-        )
+        """Never: a submitted placement is final (D-27), and a commit or a reveal shows information."""
+        return False
 
     def ai_move(self, state: BtcState, seat: int, level: str, seed: int) -> Move:
         return ai.choose_move(state, seat, level, seed)
