@@ -24,10 +24,8 @@ The component route and the other extras are registered by :meth:`UrbanPanicPres
 from __future__ import annotations
 
 import importlib
-import inspect
 import logging
 import re
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -238,32 +236,30 @@ class UrbanPanicPresenter(Presenter):
                 return None
         return self._render_module
 
-    @staticmethod
-    def _call(func: Callable[..., Any], *args: Any) -> bytes | None:
-        """Call a renderer function with as many of ``args`` as it takes (names came later)."""
-        try:
-            params = inspect.signature(func).parameters.values()
-        except (TypeError, ValueError):
-            params = None
-        if params is not None and not any(p.kind is p.VAR_POSITIONAL for p in params):
-            positional = [p for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
-            args = args[:len(positional)]
-        data = func(*args)
-        return None if data is None else bytes(data)
-
     def render_turn(self, view: dict[str, Any], seat: int | None,
                     names: list[str] | None = None) -> bytes | None:
+        """The turn picture (``seat``: who acted, or whose private view it is; else the table)."""
         mod = self._renderer()
         if mod is None:
             return None
         acting = seat if seat is not None else view.get("current")
-        if acting is None and hasattr(mod, "render_board"):
-            return self._call(mod.render_board, view, names or [])
-        return self._call(mod.render_turn, view, acting, names or [])
+        try:
+            if acting is None:
+                return bytes(mod.render_board(view, names or []))
+            return bytes(mod.render_turn(view, acting, names or []))
+        except Exception:  # a drawing bug must not stop the game: the text still goes out
+            log.exception("Urban Panic turn picture failed")
+            return None
 
     def render_end(self, view: dict[str, Any], names: list[str] | None = None) -> bytes | None:
         mod = self._renderer()
-        return None if mod is None else self._call(mod.render_end, view, names or [])
+        if mod is None:
+            return None
+        try:
+            return bytes(mod.render_end(view, names or []))
+        except Exception:
+            log.exception("Urban Panic end picture failed")
+            return None
 
     # -- labels --------------------------------------------------------------------------------
     def move_label(self, move: dict[str, Any], view: dict[str, Any], locale: str) -> str:

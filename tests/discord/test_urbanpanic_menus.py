@@ -287,3 +287,26 @@ def test_catalogue_has_every_ui_key_and_no_stray_ones() -> None:
         assert merged[key] == data[key]
     for type_id in ("HOU", "OFF", "AMU", "FAC", "POW", "PRK"):
         assert f"up.type.{type_id}" in merged
+
+
+def test_pictures_come_from_the_renderer_and_a_drawing_bug_does_not_stop_the_game(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Turn, table (party) and end pictures are PNGs; a renderer that raises gives no picture."""
+    pytest.importorskip("render.urbanpanic")
+    png = b"\x89PNG\r\n\x1a\n"
+    state = RULES.setup({"variant": "basic"}, 2, 1)
+    assert (PRESENTER.render_turn(RULES.view(state, None), None, ["a", "b"]) or b"").startswith(png)
+    party = RULES.setup({"variant": "party"}, 2, 1)
+    assert (PRESENTER.render_turn(RULES.view(party, None), None, ["a", "b"]) or b"").startswith(png)
+    over = RULES.apply(party, -1, {"kind": "timeout"})
+    assert (PRESENTER.render_end(RULES.view(over, None), ["a", "b"]) or b"").startswith(png)
+
+    class Broken:
+        def __getattr__(self, name: str) -> Any:
+            def fail(*args: Any) -> bytes:
+                raise RuntimeError(name)
+            return fail
+
+    monkeypatch.setattr(PRESENTER, "_render_module", Broken())
+    assert PRESENTER.render_turn(RULES.view(state, None), 0, ["a", "b"]) is None
+    assert PRESENTER.render_end(RULES.view(over, None), ["a", "b"]) is None
