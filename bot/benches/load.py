@@ -1,0 +1,368 @@
+"""Load figures: moves per second across many channels through the real bot process and the fake
+Discord, interaction-to-callback latency, and a check of every move against the store.
+
+The workload is the toy game of the tests ("Sealed Bids", :mod:`tests.toygame`, registered in the
+bot process by :mod:`tests.process.entry`): in every channel a pair of simulated players plays games
+back to back, each a lobby (``/game new``, Join, Start) and three rounds in which both players open
+their private choices and bid. Every simulated player waits for the bot's answer before acting
+again (a closed loop), so the rate measured is what the bot sustains, not what was offered.
+
+- ``process``: ``python -m bot`` as a child process, interactions injected over the fake gateway;
+  everything the bot sends goes over HTTP to the fake. This is the figure that matters.
+- ``inprocess``: the same bot object in this process, interactions fed to discord.py's parser
+  (:meth:`FakeDiscord.use_client`); the fake, the players and the bot share one event loop and one
+  core, so it is a reference for the ratio, not a faster bot.
+
+Latency ``callback`` is from the moment an interaction is injected to the moment the fake receives
+the bot's first answer (what Discord's 3-second window measures), over every interaction;
+``move_ack`` is from a bid click to the bot's "X has bid." edit, which it sends only after the move
+committed. After the run the store is read directly: every acknowledged move must be there once
+(``lost``, ``duplicated``), and nothing else (``unacknowledged``: played but never confirmed).
+
+Needs the test packages (``tests.fakediscord``, ``tests.toygame``): run from a checkout.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import re
+import sqlite3
+import tempfile
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+CHANNELS = 100
+QUICK_CHANNELS = 8
+SECONDS = 20.0
+"""Full run: how long players keep starting new games (the games under way are finished)."""
+QUICK_SECONDS = 0.5
+SETTLE_SECONDS = 0.3
+WAIT_SECONDS = 60.0
+"""A simulated player gives up on an answer after this long (counted in ``errors``)."""
+PAIRS = (("alice", "bob"), ("carol", "dave"))
+BIDS = ((3, 1), (1, 2), (2, 3))
+ENTRY = "tests.process.entry:main"
+ACK_MARKERS = (" has bid.", "Bids revealed:")
+END_RE = re.compile(r"Game #(\d+) is over")
+OPEN_RE = re.compile(r"^open:(\d+):(\d+)$")
+
+log = logging.getLogger(__name__)
+
+
+class Refused(Exception):
+    """The bot answered a click with a sentence instead of playing it."""
+
+
+@dataclass
+class Run:
+    """What one mode measured."""
+
+    callback_s: list[float] = field(default_factory=list)
+    callback_by_kind: dict[str, list[float]] = field(default_factory=dict)
+    move_ack_s: list[float] = field(default_factory=list)
+    acked: list[tuple[int, int, int]] = field(default_factory=list)  # (game, user, card)
+    games: list[int] = field(default_factory=list)
+    interactions: int = 0
+    errors: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+
+
+class Tracker:
+    """Indexes what the bot sends as it arrives at the fake, so players wait in O(1)."""
+
+    def __init__(self, fake: Any, run: Run) -> None:
+        self.fake = fake
+        self.run = run
+        self.cursor = 0
+        self.seen: dict[tuple[Any, ...], Any] = {}
+        self.waiters: dict[tuple[Any, ...], asyncio.Future[Any]] = {}
+        self.created: dict[int, float] = {}
+        self.kinds: dict[int, str] = {}
+        self.task: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        self.task = asyncio.create_task(self._loop(), name="load-tracker")
+
+    async def stop(self) -> None:
+        if self.task is not None:
+            self.task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.task
+
+    async def _loop(self) -> None:
+        while True:
+            await self.fake.wait_until(lambda: len(self.fake.sent) > self.cursor, 3600.0, "sends")
+            new = self.fake.sent[self.cursor:]
+            self.cursor += len(new)
+            for sent in new:
+                self._index(sent)
+
+    def _index(self, sent: Any) -> None:
+        iid = sent.interaction_id
+        if sent.kind == "callback":
+            created = self.created.get(iid)
+            if created is not None:
+                self.run.callback_s.append(sent.request.at - created)
+                kind = self.kinds.get(iid, "other")
+                self.run.callback_by_kind.setdefault(kind, []).append(sent.request.at - created)
+            self._resolve(("callback", iid), sent)
+        elif sent.kind == "edit" and any(m in (sent.content or "") for m in ACK_MARKERS):
+            self._resolve(("ack", iid), sent)
+        elif sent.kind == "followup" and sent.ephemeral and sent.content:
+            self._resolve(("ack", iid), Refused(sent.content))
+        elif sent.kind == "message":
+            for cid in sent.custom_ids:
+                found = OPEN_RE.match(cid)
+                if found:
+                    self._resolve(("turn", int(found[1]), int(found[2])), sent)
+            ended = END_RE.search(sent.content or "")
+            if ended:
+                self._resolve(("end", int(ended[1])), sent)
+
+    def _resolve(self, key: tuple[Any, ...], value: Any) -> None:
+        if key in self.seen:
+            return
+        self.seen[key] = value
+        waiter = self.waiters.pop(key, None)
+        if waiter is not None and not waiter.done():
+            waiter.set_result(value)
+
+    async def wait(self, key: tuple[Any, ...]) -> Any:
+        value = self.seen.get(key)
+        if value is None:
+            waiter = self.waiters.get(key)
+            if waiter is None:
+                waiter = self.waiters[key] = asyncio.get_running_loop().create_future()
+            value = await asyncio.wait_for(asyncio.shield(waiter), WAIT_SECONDS)
+        if isinstance(value, Exception):
+            raise value
+        return value
+
+    async def deliver(self, handle: Any, kind: str) -> Any:
+        """Inject an interaction; ``kind`` groups its latency (new, lobby, open, bid)."""
+        self.run.interactions += 1
+        self.created[handle.id] = time.monotonic()
+        self.kinds[handle.id] = kind
+        await self.fake.deliver(handle)
+        return handle
+
+
+async def play_games(fake: Any, tracker: Tracker, channel: str, host: str, guest: str,
+                     deadline: float) -> None:
+    """Games back to back in one channel until ``deadline`` (the last one is finished)."""
+    run = tracker.run
+    users = {host: fake.user(host).id, guest: fake.user(guest).id}
+    while time.monotonic() < deadline:
+        lobby = await tracker.deliver(fake.make_slash("game", "new", game="toy", user=host, channel=channel),
+                                      "new")
+        sent = await tracker.wait(("callback", lobby.id))
+        gid = int(next(c for c in sent.custom_ids if c.endswith(":join")).split(":")[1])
+        run.games.append(gid)
+        join = await tracker.deliver(fake.make_click(sent, f"lobby:{gid}:join", user=guest), "lobby")
+        await tracker.wait(("callback", join.id))
+        start = await tracker.deliver(fake.make_click(sent, f"lobby:{gid}:start", user=host), "lobby")
+        await tracker.wait(("callback", start.id))
+        version = 0
+        for a, b in BIDS:
+            turn = await tracker.wait(("turn", gid, version))
+            for user, card in ((host, a), (guest, b)):
+                opened = await tracker.deliver(fake.make_click(turn, f"open:{gid}:{version}", user=user),
+                                               "open")
+                private = await tracker.wait(("callback", opened.id))
+                button = next(c for c in private.custom_ids
+                              if c.startswith("mv:") and json.loads(c.split(":", 4)[4])["card"] == card)
+                click = await tracker.deliver(fake.make_click(private, button, user=user), "bid")
+                t0 = tracker.created[click.id]
+                await tracker.wait(("ack", click.id))
+                run.move_ack_s.append(time.monotonic() - t0)
+                run.acked.append((gid, users[user], card))
+            version += 2
+        await tracker.wait(("end", gid))
+
+
+async def drive(fake: Any, channels: list[str], seconds: float, run: Run) -> None:
+    """All channels at once; fills ``run``."""
+    tracker = Tracker(fake, run)
+    tracker.start()
+    t0 = time.monotonic()
+    deadline = t0 + seconds
+
+    async def worker(i: int, channel: str) -> None:
+        host, guest = PAIRS[i % len(PAIRS)]
+        try:
+            await play_games(fake, tracker, channel, host, guest, deadline)
+        except (TimeoutError, Refused, StopIteration, KeyError, ValueError) as exc:
+            run.errors.append(f"#{channel}: {exc!r}")
+
+    try:
+        await asyncio.gather(*(worker(i, c) for i, c in enumerate(channels)))
+    finally:
+        run.seconds = time.monotonic() - t0
+        await tracker.stop()
+
+
+def check_store(db_path: Path, run: Run) -> dict[str, int]:
+    """Acknowledged moves against the move log."""
+    db = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True, timeout=30)
+    try:
+        rows = db.execute("SELECT game_id, version, actor_xid, move FROM moves WHERE undone_at IS NULL").fetchall()
+        integrity = db.execute("PRAGMA integrity_check").fetchone()[0]
+        finished = db.execute("SELECT COUNT(*) FROM games WHERE status = 'finished' AND version = 6").fetchone()[0]
+    finally:
+        db.close()
+    stored = [(int(g), int(a), int(json.loads(m)["card"])) for g, _, a, m in rows if a is not None]
+    versions = [(g, v) for g, v, _, _ in rows]
+    acked = set(run.acked)
+    return {
+        "lost": len(acked - set(stored)),
+        "duplicated": len(stored) - len(set(stored)) + len(versions) - len(set(versions)),
+        "unacknowledged": len(set(stored) - acked),
+        "stored": len(stored),
+        "games_finished": int(finished),
+        "integrity_ok": int(integrity == "ok"),
+    }
+
+
+def pct(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+
+
+def summarise(prefix: str, run: Run, checked: dict[str, int]) -> dict[str, Any]:
+    moves = len(run.acked)
+    out: dict[str, Any] = {
+        f"{prefix}.moves": moves,
+        f"{prefix}.games": len(run.games),
+        f"{prefix}.interactions": run.interactions,
+        f"{prefix}.seconds": round(run.seconds, 2),
+        f"{prefix}.moves_per_s": round(moves / run.seconds, 1) if run.seconds else 0.0,
+        f"{prefix}.interactions_per_s": round(run.interactions / run.seconds, 1) if run.seconds else 0.0,
+        f"{prefix}.callback_p50_ms": round(1000 * pct(run.callback_s, 0.50), 1),
+        f"{prefix}.callback_p95_ms": round(1000 * pct(run.callback_s, 0.95), 1),
+        f"{prefix}.callback_max_ms": round(1000 * max(run.callback_s, default=float("nan")), 1),
+        f"{prefix}.move_ack_p50_ms": round(1000 * pct(run.move_ack_s, 0.50), 1),
+        f"{prefix}.move_ack_p95_ms": round(1000 * pct(run.move_ack_s, 0.95), 1),
+        f"{prefix}.errors": len(run.errors),
+    }
+    for kind, values in sorted(run.callback_by_kind.items()):
+        out[f"{prefix}.callback_p50_ms.{kind}"] = round(1000 * pct(values, 0.50), 1)
+        out[f"{prefix}.callback_p95_ms.{kind}"] = round(1000 * pct(values, 0.95), 1)
+    out.update({f"{prefix}.{k}": v for k, v in checked.items()})
+    if run.errors:
+        out[f"{prefix}.first_error"] = run.errors[0][:300]
+    return out
+
+
+def world_channels(fake: Any, count: int) -> list[str]:
+    names = [f"load-{i:03d}" for i in range(count)]
+    for name in names:
+        fake.world.add_channel(name)
+    return names
+
+
+async def measure_process(channels: int, seconds: float, workdir: Path) -> dict[str, Any]:
+    from tests.fakediscord.fixtures import BotProcess
+    from tests.fakediscord.server import FakeDiscord
+
+    fake = await FakeDiscord().start()
+    names = world_channels(fake, channels)
+    bp = BotProcess(fake, workdir, name="load-process", entry=ENTRY, env={"AI_PAUSE_SECONDS": "0"},
+                    log_level="WARNING")
+    run = Run()
+    try:
+        await bp.start()
+        await bp.wait_ready()
+        await drive(fake, names, seconds, run)
+    finally:
+        await bp.stop()
+        await fake.stop()
+    return summarise("load.process", run, check_store(bp.db_path, run))
+
+
+async def measure_inprocess(channels: int, seconds: float, workdir: Path) -> dict[str, Any]:
+    from bot.app import CityBot
+    from bot.settings import Settings
+    from tests.fakediscord import launch
+    from tests.fakediscord.server import FakeDiscord
+    from tests.process import entry
+
+    entry.install()
+    fake = await FakeDiscord().start()
+    names = world_channels(fake, channels)
+    undo = launch.configure(fake.url)
+    db_path = workdir / "load-inprocess.sqlite3"
+    settings = Settings(token=fake.token, database_path=db_path, dev_guild_id=fake.world.guild_id,
+                        log_level=logging.WARNING, ai_pause_seconds=0.0)
+    bot = CityBot(settings)
+    run = Run()
+    quiet = quieten()
+    try:
+        await bot.login(fake.token)
+        fake.use_client(bot)
+        await drive(fake, names, seconds, run)
+        await quiet_for(fake, SETTLE_SECONDS)
+    finally:
+        await bot.close()
+        await fake.stop()
+        undo()
+        quiet()
+    return summarise("load.inprocess", run, check_store(db_path, run))
+
+
+async def quiet_for(fake: Any, seconds: float) -> None:
+    """Wait until the bot sent nothing for ``seconds`` (its last status edits after the games)."""
+    count = -1
+    while count != len(fake.requests):
+        count = len(fake.requests)
+        await asyncio.sleep(seconds)
+
+
+def quieten() -> Callable[[], None]:
+    """In-process the bot logs into this process: keep the bench's stderr readable."""
+    loggers = [logging.getLogger(n) for n in ("discord", "bot", "cogs", "fakediscord", "aiohttp")]
+    levels = [lg.level for lg in loggers]
+    for lg in loggers:
+        lg.setLevel(logging.ERROR)
+
+    def undo() -> None:
+        for lg, level in zip(loggers, levels):
+            lg.setLevel(level)
+
+    return undo
+
+
+async def gather_figures(quick: bool) -> dict[str, Any]:
+    channels = QUICK_CHANNELS if quick else CHANNELS
+    seconds = QUICK_SECONDS if quick else SECONDS
+    out: dict[str, Any] = {"load.channels": channels, "load.window_s": seconds}
+    with tempfile.TemporaryDirectory(prefix="citybot-load-") as tmp:
+        steps: list[Callable[[int, float, Path], Awaitable[dict[str, Any]]]] = [
+            measure_process, measure_inprocess]
+        for step in steps:
+            out.update(await step(channels, seconds, Path(tmp)))
+    proc, inproc = out["load.process.moves_per_s"], out["load.inprocess.moves_per_s"]
+    out["load.ratio.moves_per_s"] = round(proc / inproc, 2) if inproc else None
+    for key in ("callback_p50_ms", "callback_p95_ms", "move_ack_p50_ms"):
+        a, b = out[f"load.process.{key}"], out[f"load.inprocess.{key}"]
+        out[f"load.ratio.{key}"] = round(a / b, 2) if b and b == b and a == a else None
+    out["load.checked"] = all(out[f"load.{m}.{k}"] == 0 for m in ("process", "inprocess")
+                              for k in ("lost", "duplicated", "errors")) and all(
+        out[f"load.{m}.integrity_ok"] == 1 for m in ("process", "inprocess"))
+    return out
+
+
+def figures(quick: bool = False) -> dict[str, Any]:
+    """Load figures (see the module docstring); ``quick`` runs 8 channels for one game each."""
+    return asyncio.run(gather_figures(quick))
+
+
+if __name__ == "__main__":
+    print(json.dumps(figures(quick=True), indent=2, sort_keys=True))
