@@ -155,10 +155,12 @@ class Tracker:
 
 async def play_games(fake: Any, tracker: Tracker, channel: str, host: str, guest: str,
                      deadline: float) -> None:
-    """Games back to back in one channel until ``deadline`` (the last one is finished)."""
+    """Games back to back in one channel until ``deadline``: at least one, and the last one finished."""
     run = tracker.run
     users = {host: fake.user(host).id, guest: fake.user(guest).id}
-    while time.monotonic() < deadline:
+    played = 0
+    while played == 0 or time.monotonic() < deadline:
+        played += 1
         lobby = await tracker.deliver(fake.make_slash("game", "new", game="toy", user=host, channel=channel),
                                       "new")
         sent = await tracker.wait(("callback", lobby.id))
