@@ -72,6 +72,7 @@ ACTING_STATES = ("acting", "taking_over")
 
 META_HEARTBEAT = "heartbeat"
 META_WATERMARK = "reconcile_watermark"
+META_INSTALLED = "installed_at"
 
 Action = OutboxRow
 """What a pass asks the Discord layer to do: ``kind`` and ``params`` say what (see :data:`KINDS`)."""
@@ -584,6 +585,7 @@ class Community:
         self.db = CommunityStore(service.store)
         self.boot = boot or secrets.token_hex(6)
         """Identifies this process run: claims of another run are offered again at once."""
+        self._installed: int | None = None
         self.mention_covered: Callable[[str], bool] = lambda kind: False
         """kind -> True when the game's turn message already mentions the last player to choose."""
         if listen:
@@ -676,7 +678,7 @@ class Community:
                     if last is not None and last[0] > old.since_version:
                         restart, since = True, last[1]
             elif outcome is None:
-                since = info.game.awaiting_since or now
+                since = max(info.game.awaiting_since or now, await self._installed_at())
                 last = await self.db.last_move_of_seat(game_id, seat)
                 if last is not None:
                     since = max(since, last[1])
@@ -697,6 +699,12 @@ class Community:
         cancelled = await self.db.replace_waits(game_id, keep=keep, upserts=upserts, at=now)
         await self._claim_vote_closed(info, cancelled, "moved")
 
+    async def _installed_at(self) -> int:
+        if self._installed is None:
+            text = await self.db.meta(META_INSTALLED)
+            self._installed = int(text) if text is not None else 0
+        return self._installed
+
     # -- the loop ----------------------------------------------------------------------------
     async def resume(self, now: int | None = None) -> int:
         """At start-up: credit the time since the last heartbeat (the bot was down) to every open
@@ -704,6 +712,9 @@ class Community:
         now = self.now if now is None else now
         beat_text = await self.db.meta(META_HEARTBEAT)
         credited = 0
+        if beat_text is None and await self.db.meta(META_INSTALLED) is None:
+            # First start with these features: games already waiting start their clocks now.
+            await self.db.set_meta(META_INSTALLED, str(now))
         if beat_text is not None:
             beat = int(beat_text)
             if now - beat > DOWNTIME_GRACE_MS:
@@ -1361,7 +1372,9 @@ def league_outcome(league: cstore.LeagueRow, info: GameInfo,
 def standings(games: Sequence[cstore.LeagueGameRow], members: Mapping[int, str], *,
               rated: bool) -> list[Standing]:
     """Members' standings from counted games, ratings by openskill's Plackett-Luce model (made for
-    free-for-all games) fed with each game's finishing order, in finishing order.
+    free-for-all games) fed with each game's finishing order, in finishing order. Players who left
+    the league still count in the games they played (so nobody's rating changes when they leave);
+    only current members are listed.
 
     Rated leagues sort by the conservative rating (mu - 3 sigma), then wins; unrated leagues by
     wins, then average place, then games played.
@@ -1372,7 +1385,7 @@ def standings(games: Sequence[cstore.LeagueGameRow], members: Mapping[int, str],
     wins: Counter[int] = Counter()
     places: Counter[int] = Counter()
     for g in games:
-        order = [o for o in g.outcome if o["user"] in members]
+        order = list(g.outcome)  # everyone who played counts, even a member who left since
         if len(order) < 2:
             continue
         teams = [[ratings.get(o["user"]) or model.rating(name=str(o["user"]))] for o in order]

@@ -212,3 +212,14 @@ async def test_league_commands_refuse_with_sentences(community: Community) -> No
     with pytest.raises(CommunityError) as err:
         await community.table(GUILD, "Nope")
     assert err.value.key == "community.error.no_league"
+
+
+async def test_leaving_does_not_change_the_others_ratings(service: Service, community: Community,
+                                                          clock: FakeClock) -> None:
+    """Bea leaves after losing to Cem: she is no longer listed, Cem keeps the rating he earned."""
+    await league_with_members(community)
+    await beaten(service, clock, CEM, BEA)
+    before = {s.user_xid: s.mu for s in (await community.table(GUILD, "Bids")).standings}
+    await community.leave_league(GUILD, "Bids", BEA)
+    after = {s.user_xid: s.mu for s in (await community.table(GUILD, "Bids")).standings}
+    assert BEA not in after and after[CEM] == before[CEM] > 25

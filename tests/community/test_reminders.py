@@ -302,3 +302,18 @@ async def test_reconcile_after_restart_finds_games_started_meanwhile(service: Se
     await fresh.run_due(clock.now_ms(), limit=3)
     await fresh.run_due(clock.now_ms(), limit=3)
     assert await counted() == 14
+
+
+async def test_games_waiting_before_the_first_start_begin_their_clocks_then(
+        service: Service, clock: FakeClock, reopen: Reopen) -> None:
+    """Installed on a bot with a game already waiting 5 days: no instant vote; the clocks start
+    at the first start-up (reminder 12 h later, vote at 72 h)."""
+    gid = await toy_game(service)
+    await bid(service, gid, ANA, 1)
+    clock.advance(5 * 24 * 3600)
+    first = await reopen("first-start")
+    await first.resume()
+    await first.update_settings(GUILD, {"max_reminders": 1})
+    assert await first.run_due(clock.now_ms()) == []
+    got = await run_until(first, clock, 73, 0.5)
+    assert [(h, a.kind) for h, a in got] == [(12.0, "reminder"), (72.0, "vote_open")]
