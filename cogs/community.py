@@ -638,7 +638,16 @@ class CommunityCog(commands.Cog):
             title = t("community.settings.server", loc)
             saved = t("community.settings.saved_server", loc) if given else None
         else:
-            info = await self.service.game_in_channel(interaction.channel_id or 0)
+            try:
+                info = await self.service.game_in_channel(interaction.channel_id or 0)
+            except errors.NoGameHere:
+                if given:
+                    raise
+                settings = await self.community.server_settings(guild)
+                embed = discord.Embed(title=t("community.settings.server", loc),
+                                      description="\n".join(settings_lines(settings, loc)), colour=EMBED_COLOUR)
+                await operations.reply(interaction, embed=embed)
+                return
             if given and info.game.host_xid != interaction.user.id and not is_admin(interaction):
                 raise CommunityError("community.error.settings_host")
             settings = (await self.community.update_settings(guild, given, game_id=info.id) if given
@@ -722,7 +731,6 @@ class CommunityCog(commands.Cog):
 
     async def game_undo(self, interaction: discord.Interaction) -> None:
         """Ask to take back your last move; every other player must accept."""
-        loc = locale_of(interaction)
         info = await self.service.game_in_channel(interaction.channel_id or 0)
         proposal = await self.community.propose_undo(info.id, interaction.user.id)
         key, params = proposal.summary
@@ -749,7 +757,6 @@ class CommunityCog(commands.Cog):
             await self.community.set_undo_message(info.id, proposal.version, interaction.channel_id, message.id)
         except discord.HTTPException as exc:
             log.info("could not read the undo proposal message: %s", exc.code)
-        del loc
 
     @app_commands.describe(game="The game's number (default: this channel's game)")
     async def game_follow(self, interaction: discord.Interaction,

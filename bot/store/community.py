@@ -660,6 +660,9 @@ class CommunityStore:
 
     async def expire_undos(self, game_id: int, below_version: int) -> list[UndoRow]:
         """Open proposals of older versions become expired (the game moved on); returns them."""
+        if await self._one("SELECT 1 FROM community_undo WHERE game_id = ? AND status = 'open'"
+                           " AND version < ?", (game_id, below_version)) is None:
+            return []  # the usual case after a move: no write at all
         async with self.store.transaction() as db:
             async with db.execute(
                     f"SELECT {', '.join(UNDO_COLUMNS)} FROM community_undo WHERE game_id = ?"
