@@ -63,11 +63,15 @@ GAME_COG = "GameCog"
 STEP_PATTERN = re.compile(r"up:(\d{1,20}):(\d{1,20}):([a-z]{1,2})((?:\.[A-Za-z0-9-]{1,12}){0,2})")
 TILE_PATTERN = re.compile(r"[A-Z]{3}-[NESW]{1,4}")
 PLOT_PATTERN = re.compile(r"[A-E][1-5]")
-STEP_ARGS: dict[str, tuple[int, ...]] = {
-    "p": (0, 1), "e": (0,), "eb": (0, 1), "er": (1,), "s": (0, 2),  # turn-game steps
-    "d": (0,), "t": (1,), "ts": (1,),  # party: draw, take (button), take (select number)
+SEAT_PATTERN = re.compile(r"[0-9]")
+STEP_ARGS: dict[str, tuple[tuple[re.Pattern[str], ...], ...]] = {
+    # turn games: Planner, Engineer, Engineer on the board, Engineer with the reserve, Spy
+    "p": ((), (TILE_PATTERN,)), "e": ((),), "eb": ((), (PLOT_PATTERN,)), "er": ((TILE_PATTERN,),),
+    "s": ((), (SEAT_PATTERN, TILE_PATTERN)),
+    # party: Draw, Take (a button naming the tile), Take (select number n; the tile is its value)
+    "d": ((),), "t": ((TILE_PATTERN,),), "ts": ((SEAT_PATTERN,),),
 }
-"""Step name -> how many dot-separated arguments it may carry."""
+"""Step name -> the argument lists it may carry (after dots), each argument by its pattern."""
 
 
 # =============================================================================================
@@ -94,11 +98,9 @@ def parse_step(custom_id: str) -> Step:
         raise ids.ForgedId(str(custom_id)[:100])
     name = match.group(3)
     args = tuple(a for a in match.group(4).split(".") if a)
-    if len(args) not in STEP_ARGS.get(name, ()):
+    if not any(len(shape) == len(args) and all(pattern.fullmatch(arg) for pattern, arg in zip(shape, args))
+               for shape in STEP_ARGS.get(name, ())):
         raise ids.ForgedId(custom_id)
-    for arg in args:
-        if not (TILE_PATTERN.fullmatch(arg) or PLOT_PATTERN.fullmatch(arg) or arg.isdigit()):
-            raise ids.ForgedId(custom_id)
     return Step(int(match.group(1)), int(match.group(2)), name, args)
 
 

@@ -154,6 +154,7 @@ def test_step_ids_round_trip_and_forgeries_are_refused() -> None:
         assert parse_step(cid) == Step(GAME, VERSION, str(args[0]), tuple(map(str, args[1:])))
     for bad in ["up:1:2", "up:1:2:zz", "up:x:2:p", "up:1:2:p.FAC-NE.B2.C3", "up:1:2:er", "up:1:2:d.B2",
                 "up:1:2:p.fac-ne", "up:1:2:p.FAC_NE", "up:1:2:p.<@1>", "mv:1:2:p", "up:1:2:p:", "up:1:2:s.1",
+                "up:1:2:p.B2", "up:1:2:eb.FAC-NE", "up:1:2:s.B2.C3", "up:1:2:t.B2", "up:1:2:ts.FAC-NE",
                 "up:" + "1" * 99 + ":2:p"]:
         with pytest.raises(ids.ForgedId):
             parse_step(bad)
