@@ -221,8 +221,10 @@ class UrbanPanicPresenter(Presenter):
     The party game still keeps every hand private: with several players awaited the turn message
     has the generic "Open my choices" button, its controls never name a tile in a hand, and a
     step inside the party (draw, take, place, drop) posts nothing in the channel (see
-    :meth:`within_turn`). A per-view ``public_controls`` hook would let the party always use the
-    "Open my choices" button (see the module's report)."""
+    :meth:`within_turn`). With a single human awaited the party's turn message carries that
+    player's Draw / Take / plot buttons (never naming the hand) plus "My choices"; a per-view
+    hook in ``Presenter`` for the turn message's controls would let the party always show only
+    "Open my choices"."""
 
     def __init__(self) -> None:
         self._render_module: Any | None = None
