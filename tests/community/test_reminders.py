@@ -33,7 +33,7 @@ async def test_reminders_fire_on_time_and_back_off(service: Service, community: 
     """Reminders come 12 h after the turn began, then 24 h and 48 h after the previous; no fourth."""
     await community.update_settings(GUILD, NO_DEADLINE)
     await bea_awaited(service, community, clock)
-    got = await run_until(community, clock, 200, 0.5)
+    got = await run_until(community, clock, 200, 1)
     assert reminders(got) == [(12.0, BEA, 1), (36.0, BEA, 2), (84.0, BEA, 3)]
     first = next(a for _, a in got if a.kind == "reminder")
     assert first.channel_xid == 1 and first.guild_xid == GUILD and first.params["deadline"] is None
@@ -54,10 +54,10 @@ async def test_a_move_restarts_the_clock_and_stops_reminders(service: Service, c
     """Once Bea moves her reminders stop; the next turn's reminders count from the new turn."""
     await community.update_settings(GUILD, NO_DEADLINE)
     gid = await bea_awaited(service, community, clock)
-    got = await run_until(community, clock, 13, 0.5)
+    got = await run_until(community, clock, 13, 1)
     assert reminders(got) == [(12.0, BEA, 1)]
     await bid(service, gid, BEA, 1)  # round revealed: both awaited again, clocks start now
-    got = await run_until(community, clock, 24, 0.5)
+    got = await run_until(community, clock, 24, 1)
     assert sorted(reminders(got)) == [(12.0, ANA, 1), (12.0, BEA, 1)]
 
 
@@ -66,10 +66,10 @@ async def test_snooze_delays_reminders_not_deadlines(service: Service, community
     """Snoozed for 20 h at hour 11, the first reminder comes at hour 31; the deadline does not move."""
     await community.update_settings(GUILD, {"deadline_hours": 40, "timeout_policy": "ai_move"})
     gid = await bea_awaited(service, community, clock)
-    await run_until(community, clock, 11, 0.5)
+    await run_until(community, clock, 11, 1)
     count, until = await community.snooze(BEA, 20, game_id=gid)
     assert count == 1 and until == clock.now_ms() + 20 * HOUR_MS
-    got = await run_until(community, clock, 30, 0.5)
+    got = await run_until(community, clock, 30, 1)
     assert reminders(got) == [(20.0, BEA, 1)]
     assert [(h, a.kind) for h, a in got if a.kind == "ai_move"] == [(29.0, "ai_move")]
 
@@ -88,10 +88,10 @@ async def test_away_stops_reminders_and_pauses_the_deadline(service: Service, co
     """Away for 2 days from hour 10: no reminder meanwhile; the 72 h deadline moves to hour 120."""
     await community.update_settings(GUILD, {"timeout_policy": "ai_move", "max_reminders": 10})
     await bea_awaited(service, community, clock)
-    await run_until(community, clock, 10, 0.5)
+    await run_until(community, clock, 10, 1)
     until, paused = await community.set_away(GUILD, BEA, 2)
     assert paused and until == clock.now_ms() + 48 * HOUR_MS
-    got = await run_until(community, clock, 115, 0.5)
+    got = await run_until(community, clock, 115, 1)
     times = [h + 10 for h, _, _ in reminders(got)]
     assert times and all(not 10 <= t < 58 for t in times)
     assert times[0] == 58.0  # the overdue reminder comes when she is back
@@ -105,7 +105,7 @@ async def test_away_without_pause_keeps_the_deadline(service: Service, community
     await bea_awaited(service, community, clock)
     until, paused = await community.set_away(GUILD, BEA, 5)
     assert not paused and until is not None
-    got = await run_until(community, clock, 80, 0.5)
+    got = await run_until(community, clock, 80, 1)
     assert reminders(got) == []
     assert [h for h, a in got if a.kind == "ai_move"] == [72.0]
 
@@ -116,9 +116,9 @@ async def test_coming_back_early_credits_only_the_time_away(service: Service, co
     await community.update_settings(GUILD, {"timeout_policy": "ai_move"})
     await bea_awaited(service, community, clock)
     await community.set_away(GUILD, BEA, 10)
-    await run_until(community, clock, 30, 0.5)
+    await run_until(community, clock, 30, 1)
     await community.set_away(GUILD, BEA, 0)
-    got = await run_until(community, clock, 80, 0.5)
+    got = await run_until(community, clock, 80, 1)
     assert [h + 30 for h, a in got if a.kind == "ai_move"] == [102.0]
 
 
@@ -168,7 +168,7 @@ async def test_dm_reminders_and_turn_notices_are_opt_in(service: Service, commun
     first = await run(community, clock)
     assert sorted((a.kind, a.user_xid) for a in first) == [("turn_dm", BEA)]
     await bid(service, gid, ANA, 1)
-    got = await run_until(community, clock, 13, 0.5)
+    got = await run_until(community, clock, 13, 1)
     assert [(a.kind, a.user_xid) for _, a in got] == [("last", BEA), ("reminder", BEA),
                                                        ("reminder_dm", BEA)]
 
@@ -227,11 +227,11 @@ async def test_restart_between_passes_loses_none_doubles_none(service: Service, 
     """Reminder 1 sent by the first process; a new process on the same file sends 2 and 3 once each."""
     await community.update_settings(GUILD, NO_DEADLINE)
     await bea_awaited(service, community, clock)
-    first = await run_until(community, clock, 13, 0.5)
+    first = await run_until(community, clock, 13, 1)
     assert reminders(first) == [(12.0, BEA, 1)]
     second = await reopen("second")
     await second.resume()
-    got = await run_until(second, clock, 100, 0.5)
+    got = await run_until(second, clock, 100, 1)
     assert reminders(got) == [(23.0, BEA, 2), (71.0, BEA, 3)]
     third = await reopen("third")
     await third.resume()
@@ -279,11 +279,11 @@ async def test_downtime_never_counts_against_a_player(service: Service, communit
     """The bot is down from hour 10 to hour 40: the 72 h deadline moves to hour 102."""
     await community.update_settings(GUILD, {"timeout_policy": "ai_move"})
     await bea_awaited(service, community, clock)
-    await run_until(community, clock, 10, 0.5)
+    await run_until(community, clock, 10, 1)
     clock.advance(30 * 3600)
     second = await reopen("second")
     assert await second.resume() == 30 * HOUR_MS
-    got = await run_until(second, clock, 70, 0.5)
+    got = await run_until(second, clock, 70, 1)
     assert [h + 40 for h, a in got if a.kind == "ai_move"] == [102.0]
 
 
@@ -315,5 +315,5 @@ async def test_games_waiting_before_the_first_start_begin_their_clocks_then(
     await first.resume()
     await first.update_settings(GUILD, {"max_reminders": 1})
     assert await first.run_due(clock.now_ms()) == []
-    got = await run_until(first, clock, 73, 0.5)
+    got = await run_until(first, clock, 73, 1)
     assert [(h, a.kind) for h, a in got] == [(12.0, "reminder"), (72.0, "vote_open")]

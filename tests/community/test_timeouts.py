@@ -23,7 +23,7 @@ async def test_policy_ai_move_plays_for_the_late_player(service: Service, commun
                                                         clock: FakeClock) -> None:
     """At the 24 h deadline the AI plays Bea's move; her seat stays hers."""
     gid = await late_bea(service, community, clock, deadline_hours=24, timeout_policy="ai_move")
-    got = await run_until(community, clock, 30, 0.5)
+    got = await run_until(community, clock, 30, 1)
     assert [(h, a.kind, a.user_xid, a.params["take_over"]) for h, a in got] == [
         (24.0, "ai_move", BEA, False)]
     info = await service.info(gid)
@@ -36,7 +36,7 @@ async def test_policy_ai_takeover_keeps_the_seat(service: Service, community: Co
                                                  clock: FakeClock) -> None:
     """With the take-over policy the AI plays the move and keeps the seat; no more waits for Bea."""
     gid = await late_bea(service, community, clock, deadline_hours=24, timeout_policy="ai_takeover")
-    await run_until(community, clock, 25, 0.5)
+    await run_until(community, clock, 25, 1)
     info = await service.info(gid)
     assert info.seats[1].is_ai and info.seats[1].user_xid == BEA
     assert set((await community.db.waits_for_game(gid)).keys()) == {0}
@@ -45,7 +45,7 @@ async def test_policy_ai_takeover_keeps_the_seat(service: Service, community: Co
 async def test_policy_none_only_announces(service: Service, community: Community, clock: FakeClock) -> None:
     """Policy "none": the deadline is announced once and the game waits."""
     gid = await late_bea(service, community, clock, deadline_hours=10, timeout_policy="none")
-    got = await run_until(community, clock, 40, 0.5)
+    got = await run_until(community, clock, 40, 1)
     assert [(h, a.kind) for h, a in got] == [(10.0, "deadline_passed")]
     assert (await service.info(gid)).game.version == 1
 
@@ -59,7 +59,7 @@ async def test_no_deadline_without_another_human(service: Service, community: Co
     await service.start(info.id, ANA)
     await service.play_ai(info.id)
     await run(community, clock)
-    got = await run_until(community, clock, 20, 0.5)
+    got = await run_until(community, clock, 20, 1)
     assert {a.kind for _, a in got} == {"reminder"}
 
 
@@ -67,7 +67,7 @@ async def test_vote_opens_for_the_other_players(service: Service, community: Com
                                                 clock: FakeClock) -> None:
     """Default policy: at 72 h the other players get a vote, open for 24 h."""
     gid = await late_bea(service, community, clock)
-    got = await run_until(community, clock, 73, 0.5)
+    got = await run_until(community, clock, 73, 1)
     votes = [(h, a) for h, a in got if a.kind == "vote_open"]
     assert len(votes) == 1
     h, action = votes[0]
@@ -79,7 +79,7 @@ async def test_vote_opens_for_the_other_players(service: Service, community: Com
 
 async def open_vote(service: Service, community: Community, clock: FakeClock) -> tuple[int, int]:
     gid = await late_bea(service, community, clock)
-    got = await run_until(community, clock, 72, 0.5)
+    got = await run_until(community, clock, 72, 1)
     action = next(a for _, a in got if a.kind == "vote_open")
     return gid, int(action.params["version"])
 
@@ -108,7 +108,7 @@ async def test_vote_wait_gives_a_new_deadline(service: Service, community: Commu
     extended = next(a for a in result.actions if a.kind == "extended")
     assert extended.params["deadline"] == clock.now_ms() + 72 * HOUR_MS
     await confirm(community, result.actions)
-    got = await run_until(community, clock, 73, 0.5)
+    got = await run_until(community, clock, 73, 1)
     assert [(h, a.kind) for h, a in got if a.kind.startswith("vote")] == [(72.0, "vote_open")]
 
 
@@ -116,7 +116,7 @@ async def test_vote_closing_without_ballots_lets_the_ai_move(service: Service, c
                                                              clock: FakeClock) -> None:
     """Nobody voted in 24 h: the AI plays the move (the seat stays Bea's)."""
     gid, _ = await open_vote(service, community, clock)
-    got = await run_until(community, clock, 25, 0.5)
+    got = await run_until(community, clock, 25, 1)
     assert sorted((h, a.kind) for h, a in got) == [(24.0, "ai_move"), (24.0, "vote_closed")]
     info = await service.info(gid)
     assert info.game.version == 2 and not info.seats[1].is_ai
