@@ -192,6 +192,9 @@ async def test_history_replay_export_and_league(harness: Harness) -> None:
     export = await slash(h, "game", "export", game=gid)
     data = json.loads(export.file(f"game-{gid}.json"))
     assert data["game"] == "toy" and len(data["moves"]) == 6
+    typed = await h.fake.autocomplete("league", "table", name="bi", user="carol")
+    await typed.response()
+    assert [c["value"] for c in typed.choices or []] == ["Bids"]
     table = await slash(h, "league", "table", name="Bids")
     assert "Bids" in table.embeds[0]["title"] and "rating" in table.embeds[0]["description"]
     assert len(table.pngs) == 1
