@@ -26,7 +26,7 @@ from tests.fakediscord.server import FakeDiscord, InteractionHandle, RecordedReq
 __all__ = ["bot_process", "fake_discord"]
 
 ENTRY = "tests.process.entry:main"
-BASE_ENV = {"AI_PAUSE_SECONDS": "0"}
+BASE_ENV = {"AI_PAUSE_SECONDS": "0", "PROCESS_POST_BACKOFF": "0.1"}
 WAIT = 15.0
 """Generous waits: the machine is shared; the tests assert on what happened, never on how fast."""
 

@@ -5,8 +5,9 @@ this registers the toy game (:mod:`tests.toygame`, secret simultaneous bids) and
 then hands over to :func:`bot.__main__.main` unchanged. The presenter draws a tiny PNG for every
 board so that turn posts are uploads, as with the real games (needed for the Attach Files cases).
 
-``PROCESS_POST_TIMEOUT`` (seconds), when set, shortens :data:`cogs.operations.POST_TIMEOUT_SECONDS`
-so the time-out tests run in seconds instead of minutes.
+``PROCESS_POST_TIMEOUT`` and ``PROCESS_POST_BACKOFF`` (seconds), when set, replace
+:data:`cogs.operations.POST_TIMEOUT_SECONDS` and ``POST_BACKOFF_SECONDS`` so the tests of Discord
+failures run in seconds instead of minutes (the retries and their doubling stay as they are).
 """
 
 from __future__ import annotations
@@ -52,9 +53,11 @@ def install() -> None:
 
     registry.register(RULES)
     presenters.PRESENTERS[TOY_PRESENTER_KIND] = ToyPresenter()
-    timeout = os.environ.get("PROCESS_POST_TIMEOUT", "").strip()
-    if timeout and hasattr(operations, "POST_TIMEOUT_SECONDS"):
-        operations.POST_TIMEOUT_SECONDS = float(timeout)
+    for variable, constant in (("PROCESS_POST_TIMEOUT", "POST_TIMEOUT_SECONDS"),
+                               ("PROCESS_POST_BACKOFF", "POST_BACKOFF_SECONDS")):
+        value = os.environ.get(variable, "").strip()
+        if value and hasattr(operations, constant):
+            setattr(operations, constant, float(value))
 
 
 def main() -> int:

@@ -47,7 +47,7 @@ HOLD_SECONDS = 600.0  # "forever" for a held request: the fake answers it only a
 TABLES = 12
 RANDOM_TABLES = 4
 PAIRS = (("alice", "bob"), ("carol", "dave"))
-RESUME_SECONDS = 4.0  # after READY, for work the bot should do by itself at start-up
+RESUME_SECONDS = 2.5  # after READY, for work the bot should do by itself at start-up
 
 
 @dataclass
