@@ -1,0 +1,13 @@
+"""Fixtures: campaigns over the shared test service (fake clock, fixed seeds)."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.campaigns import Campaigns
+from bot.service import Service
+
+
+@pytest.fixture
+def campaigns(service: Service) -> Campaigns:
+    return Campaigns(service)
