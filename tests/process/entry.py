@@ -8,6 +8,9 @@ board so that turn posts are uploads, as with the real games (needed for the Att
 ``PROCESS_POST_TIMEOUT`` and ``PROCESS_POST_BACKOFF`` (seconds), when set, replace
 :data:`cogs.operations.POST_TIMEOUT_SECONDS` and ``POST_BACKOFF_SECONDS`` so the tests of Discord
 failures run in seconds instead of minutes (the retries and their doubling stay as they are).
+``PROCESS_CLOCK_FILE``, when set, names a file holding milliseconds added to the bot's clock
+(:class:`bot.service.SystemClock`), read at every reading: a test moves the bot's time forward by
+writing it, and the offset survives a kill and a restart as the real clock would.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from __future__ import annotations
 import os
 import struct
 import zlib
+from pathlib import Path
 from typing import Any
 
 TOY_PRESENTER_KIND = "toy"
@@ -51,6 +55,9 @@ def install() -> None:
         def render_end(self, view: dict[str, Any], *_: Any) -> bytes | None:
             return tiny_png(3)
 
+    clock_file = os.environ.get("PROCESS_CLOCK_FILE", "").strip()
+    if clock_file:
+        shift_clock(Path(clock_file))
     registry.register(RULES)
     presenters.PRESENTERS[TOY_PRESENTER_KIND] = ToyPresenter()
     for variable, constant in (("PROCESS_POST_TIMEOUT", "POST_TIMEOUT_SECONDS"),
@@ -58,6 +65,22 @@ def install() -> None:
         value = os.environ.get(variable, "").strip()
         if value and hasattr(operations, constant):
             setattr(operations, constant, float(value))
+
+
+def shift_clock(path: Path) -> None:
+    """Make the service's system clock run ``int(path.read_text())`` ms ahead (0 if unreadable)."""
+    from bot import service
+
+    real = service.SystemClock.now_ms
+
+    def now_ms(self: service.SystemClock) -> int:
+        try:
+            offset = int(path.read_text().strip() or 0)
+        except (OSError, ValueError):
+            offset = 0
+        return real(self) + offset
+
+    service.SystemClock.now_ms = now_ms  # type: ignore[method-assign]
 
 
 def main() -> int:
