@@ -74,6 +74,8 @@ class GameCog(commands.Cog):
         self._timers: dict[int, int] = {}
         """game id -> epoch ms when its timer runs out (rebuilt from the store at start)."""
         presenters.load_game_presenters()
+        for presenter in list(presenters.PRESENTERS.values()):
+            presenter.install(bot)
 
     # =========================================================================================
     # Lobby commands
@@ -322,18 +324,18 @@ class GameCog(commands.Cog):
         if g.channel_xid is None or g.status == "lobby":
             return None
         presenter = presenters.get(g.kind)
-        lines: list[str] = []
-        if outcome is not None:
-            key, params = outcome.summary
-            lines.append(t(key, loc, **params))
-        image: bytes | None = None
-        view_ui: discord.ui.View | None = None
-        mention_ids: list[int] = []
         if g.status == "abandoned":
             return None
         snap = await self.service.snapshot(game_id)
         public_view = snap.view(None)
         names = [s.name for s in info.seats]
+        lines: list[str] = []
+        if outcome is not None:
+            key, params = outcome.summary
+            lines += presenter.summary_lines(key, params, public_view, loc, names)
+        image: bytes | None = None
+        view_ui: discord.ui.View | None = None
+        mention_ids: list[int] = []
         if g.status == "finished":
             lines.append(self.result_text(info, loc))
             image = await asyncio.to_thread(presenter.render_end, public_view, names)
@@ -387,7 +389,7 @@ class GameCog(commands.Cog):
     async def turn_controls(self, snap: Snapshot, presenter: presenters.Presenter, humans: list[int],
                             loc: str) -> discord.ui.View:
         info = snap.info
-        if presenter.public_controls and len(humans) == 1:
+        if presenter.controls_on_turn_message(snap.view(None)) and len(humans) == 1:
             seat = info.seat_of(humans[0])
             assert seat is not None
             moves = registry.get(info.game.kind).legal_moves(snap.state, seat.seat)

@@ -32,6 +32,21 @@ class Presenter:
     """True: the awaited player's choices are buttons on the public turn message (open games).
     False: the turn message has a button that opens each player's choices privately (secret hands)."""
 
+    def install(self, bot: Any) -> None:
+        """Register what this game needs on the bot (component routes of its own prefix)."""
+
+    def controls_on_turn_message(self, view: dict[str, Any]) -> bool:
+        """Whether the awaited player's controls go on the public turn message for this view.
+
+        Default: :attr:`public_controls`. A game whose variants differ (Urban Panic's party) says so.
+        """
+        return self.public_controls
+
+    def summary_lines(self, key: str, params: dict[str, Any], view: dict[str, Any], locale: str,
+                      names: list[str] | None = None) -> list[str]:
+        """The turn message's lines about the move that was just played (default: its sentence)."""
+        return [t(key, locale, **params)]
+
     def move_label(self, move: dict[str, Any], view: dict[str, Any], locale: str) -> str:
         return labels.move_label(self.kind, move, view, locale)
 

@@ -598,6 +598,11 @@ class UrbanPanicPresenter(Presenter):
             out.append(Entry(t("up.ui.refresh", locale), ids.open_(game_id, version), room[0]))
         return out
 
+    def controls_on_turn_message(self, view: dict[str, Any]) -> bool:
+        """Turn-based variants: the awaited player's buttons are on the turn message. Party: everyone
+        opens their own hand and choices privately."""
+        return view.get("variant") != "party"
+
     # -- the component route -------------------------------------------------------------------
     def install(self, bot: commands.Bot) -> None:
         """Register the ``up:`` component route on the bot (idempotent)."""

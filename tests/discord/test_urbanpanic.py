@@ -283,12 +283,17 @@ async def test_party_timer_announced_enforced_and_hands_stay_private(h: Harness)
 
     assert "filled the city" not in text_of_channel(h, before=announcement.id), "told once, when it happens"
 
+    # Party choices are private: the turn message only opens them.
+    assert all(c.startswith("open:") for c in announcement.custom_ids()), announcement.custom_ids()
+    opened = await h.fake.click(announcement, announcement.custom_ids()[0], user="alice")
+    private = await opened.response()
+    assert private.ephemeral
     # The AI drew the whole heap: alice takes from the open table (a select: it is long).
-    select = next(c for c in announcement.custom_ids() if step_of(c) == "ts")
-    component = next(c for row in announcement.components for c in row["components"]
+    select = next(c for c in private.custom_ids if step_of(c) == "ts")
+    component = next(c for row in private.components for c in row["components"]
                      if c.get("custom_id") == select)
     code = component["options"][0]["value"]
-    took = await h.fake.select(announcement, select, [code], user="alice")
+    took = await h.fake.select(opened, select, [code], user="alice")
     await took.response()
     await h.settle()
     hand_menu = [s for s in took.sent if s.custom_ids][-1]
