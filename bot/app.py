@@ -19,7 +19,7 @@ from cogs import operations
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS = ("cogs.game", "cogs.quadropolis", "cogs.community")
+EXTENSIONS = ("cogs.game", "cogs.quadropolis", "cogs.community", "cogs.btc")
 
 
 class CityBot(commands.Bot):

@@ -1,0 +1,362 @@
+"""/btc commands: Between Two Cities solo campaigns of 3 or 6 games, kept per player (spec 10.10).
+
+``/btc campaign start|next|status|abandon|bonus``. The logic lives in :mod:`bot.campaigns`; this
+cog turns interactions into its calls and its answers into replies. A campaign game is an ordinary
+game in the channel where ``/btc campaign next`` opened it: its lobby, turns and end are the game
+cog's (the lobby message is :meth:`cogs.game.GameCog.lobby_embed` / ``lobby_view``, exactly as
+``/game new`` posts it). After the game's last placement the player chooses the campaign bonus
+from their private choices (or with ``/btc campaign bonus``); when the game ends the record moves
+on and a line in the game's channel says what the game counted and what is next.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot import errors
+from bot.campaigns import (
+    FORFEIT,
+    CampaignError,
+    CampaignGameRow,
+    CampaignRow,
+    Campaigns,
+    CampaignStatus,
+    Recorded,
+    is_campaign_game,
+)
+from bot.i18n import t
+from bot.service import GameInfo
+from cogs import operations
+from cogs.game import EMBED_COLOUR, GameCog, locale_of, mention, public_locale
+
+if TYPE_CHECKING:
+    from bot.app import CityBot
+
+log = logging.getLogger(__name__)
+
+KIND = "btc"
+MAX_CHOICES = 25
+END_POST_WAIT_SECONDS = 10.0
+"""How long the campaign line waits for the game cog's end-of-game post, so it comes after it."""
+END_POST_POLL_SECONDS = 0.05
+RECENT_END_MS = 60_000
+"""A game that ended longer ago than this (counted at start-up) is announced at once."""
+CITY_WORDS = {"left": 0, "right": 2}
+
+
+def mode_name(mode: str, loc: str) -> str:
+    return t(f"btc.campaign.mode.{mode}", loc)
+
+
+def type_name(category: str, loc: str) -> str:
+    return t(f"btc.campaign.type.{category}", loc)
+
+
+class BtcCog(commands.Cog):
+    """Between Two Cities: solo campaigns of 3 or 6 games against the Automas, kept per player."""
+
+    btc = app_commands.Group(name="btc", description="Between Two Cities", guild_only=True)
+    campaign = app_commands.Group(name="campaign", description="Solo campaigns of 3 or 6 games against the Automas",
+                                  parent=btc)
+
+    def __init__(self, bot: CityBot) -> None:
+        self.bot = bot
+        self.service = bot.service
+        self.campaigns = Campaigns(bot.service, listen=False)
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    @property
+    def game_cog(self) -> GameCog:
+        cog = self.bot.get_cog("GameCog")
+        assert isinstance(cog, GameCog)
+        return cog
+
+    # -- lifecycle ---------------------------------------------------------------------------
+    async def cog_load(self) -> None:
+        self.service.end_listeners.append(self.campaigns.on_end)
+        self.campaigns.recorded_listeners.append(self._announce)
+        await self.campaigns.resume()
+
+    async def cog_unload(self) -> None:
+        if self.campaigns.on_end in self.service.end_listeners:
+            self.service.end_listeners.remove(self.campaigns.on_end)
+        for task in list(self._tasks):
+            task.cancel()
+
+    # -- commands ----------------------------------------------------------------------------
+    @campaign.command(name="start")
+    @app_commands.describe(
+        length="3 games, or the long campaign of 6 (each bonus type once)",
+        difficulty="1 (easiest) to 7; 4 is the plain game, 2 is good to learn",
+        mode="full (with the Automa cards) or simple (to learn)",
+    )
+    @app_commands.choices(
+        length=[app_commands.Choice(name="3 games", value=3), app_commands.Choice(name="6 games", value=6)],
+        mode=[app_commands.Choice(name="full", value="full"), app_commands.Choice(name="simple", value="simple")],
+    )
+    async def start(self, interaction: discord.Interaction, length: int = 3,
+                    difficulty: app_commands.Range[int, 1, 7] = 4, mode: str = "full") -> None:
+        """Start a solo campaign: 3 or 6 games at one difficulty and one mode."""
+        campaign = await self.campaigns.start(interaction.user.id, length=length, difficulty=difficulty,
+                                              mode=mode, guild_xid=interaction.guild_id)
+        loc = locale_of(interaction)
+        await operations.reply(interaction, t("btc.campaign.started", loc, length=campaign.length,
+                                              mode=mode_name(campaign.mode, loc), difficulty=campaign.difficulty))
+
+    @campaign.command(name="next")
+    async def next_(self, interaction: discord.Interaction) -> None:
+        """Open the lobby of your campaign's next game in this channel."""
+        user = interaction.user
+        campaign, info = await self.campaigns.open_next(user.id, user.display_name, guild_xid=interaction.guild_id,
+                                                        channel_xid=interaction.channel_id)
+        loc = public_locale(interaction)
+        content = t("btc.campaign.lobby", loc, player=mention(user.id), game=campaign.next_game,
+                    length=campaign.length, mode=mode_name(campaign.mode, loc), difficulty=campaign.difficulty)
+        await interaction.response.send_message(content, embed=self.game_cog.lobby_embed(info, loc),
+                                                view=self.game_cog.lobby_view(info, loc),
+                                                allowed_mentions=operations.NO_MENTIONS)
+        try:
+            message = await interaction.original_response()
+            await self.service.set_messages(info.id, lobby_message_xid=message.id)
+        except discord.HTTPException as exc:
+            log.info("could not read the lobby message of game %s: %s", info.id, exc.code)
+
+    @campaign.command(name="status")
+    @app_commands.describe(player="Whose campaign (yours if empty)")
+    async def status(self, interaction: discord.Interaction, player: discord.User | None = None) -> None:
+        """Your campaign: games played, scores, bonus types used, and what is next."""
+        who = player or interaction.user
+        try:
+            state = await self.campaigns.status(who.id)
+        except CampaignError as exc:
+            if player is not None and player.id != interaction.user.id and exc.key == "btc.campaign.error.none":
+                raise CampaignError("btc.campaign.error.none_player", player=who.display_name) from None
+            raise
+        await operations.reply(interaction, embed=self.status_embed(state, who.display_name, locale_of(interaction)))
+
+    @campaign.command(name="abandon")
+    async def abandon(self, interaction: discord.Interaction) -> None:
+        """End your campaign for good (its open game is stopped and not counted)."""
+        loc = locale_of(interaction)
+        campaign, game = await self.campaigns.abandon(interaction.user.id)
+        lines = [t("btc.campaign.abandoned", loc, played=campaign.next_game - 1, length=campaign.length,
+                   total=campaign.total)]
+        if game is not None and game.game.status == "abandoned":
+            lines.append(t("btc.campaign.abandoned_game", loc, game=game.id))
+        await operations.reply(interaction, "\n".join(lines))
+        if game is not None and game.game.status == "abandoned":
+            await self._game_stopped(game, interaction)
+
+    async def _game_stopped(self, game: GameInfo, interaction: discord.Interaction) -> None:
+        ploc = public_locale(interaction)
+        await self.game_cog.strip_controls(game)
+        await self.game_cog.refresh_lobby(game, ploc)
+        if game.game.channel_xid is not None:
+            await operations.post(self.bot, game.game.channel_xid,
+                                  t("btc.campaign.game_stopped", ploc, game=game.id,
+                                    user=mention(interaction.user.id)))
+            await self.game_cog.update_status(game, ploc)
+
+    @campaign.command(name="bonus")
+    @app_commands.describe(choice="The building type and the city it is read from (pick from the list)")
+    async def bonus(self, interaction: discord.Interaction, choice: str) -> None:
+        """Choose your campaign bonus after your campaign game's last placement."""
+        loc = locale_of(interaction)
+        info = await self._campaign_game_here(interaction)
+        await operations.defer(interaction)
+        _, _, moves, _ = await self.service.choices(info.id, interaction.user.id)
+        move = self._parse_bonus(choice, [m for m in moves if m.get("kind") == "bonus"])
+        outcome = await self.service.move(info.id, interaction.user.id, move)
+        view = (await self.service.snapshot(info.id)).view(0)
+        await operations.reply(interaction, t("btc.campaign.bonus_done", loc, type=type_name(move["type"], loc),
+                                              city=_city_name(view, int(move["city"]))))
+        problem = await self.game_cog.after_move(outcome, public_locale(interaction), interaction, loc, False)
+        if problem is not None:
+            await operations.reply(interaction, t(problem, loc))
+
+    @bonus.autocomplete("choice")
+    async def _bonus_autocomplete(self, interaction: discord.Interaction,
+                                  current: str) -> list[app_commands.Choice[str]]:
+        try:
+            info = await self._campaign_game_here(interaction)
+            _, seat, moves, _ = await self.service.choices(info.id, interaction.user.id)
+            view = (await self.service.snapshot(info.id)).view(seat)
+        except errors.GameError:
+            return []
+        loc = locale_of(interaction)
+        out = []
+        for move in moves:
+            if move.get("kind") != "bonus":
+                continue
+            label = bonus_label(move, view, loc)
+            if current.lower() in label.lower():
+                out.append(app_commands.Choice(name=label[:100], value=json.dumps(move, separators=(",", ":"))))
+        return out[:MAX_CHOICES]
+
+    async def _campaign_game_here(self, interaction: discord.Interaction) -> GameInfo:
+        """This channel's live campaign game, played by the user; else a sentence saying why not."""
+        info = await self.service.game_in_channel(interaction.channel_id or 0)
+        if info.game.kind != KIND:
+            raise CampaignError("btc.campaign.error.not_btc")
+        if not is_campaign_game(info.game.options):
+            raise CampaignError("btc.campaign.error.not_campaign_game")
+        if info.seat_of(interaction.user.id) is None:
+            raise CampaignError("btc.campaign.error.not_yours", player=info.name(0))
+        return info
+
+    @staticmethod
+    def _parse_bonus(text: str, legal: list[dict[str, Any]]) -> dict[str, Any]:
+        """A bonus move from an autocomplete value (JSON) or typed words ("parks", "shops left")."""
+        text = text.strip()
+        try:
+            value = json.loads(text)
+            if isinstance(value, dict) and "kind" in value:
+                return value
+        except ValueError:
+            pass
+        words = text.lower().replace(",", " ").split()
+        cities = {CITY_WORDS[w] for w in words if w in CITY_WORDS}
+        found = [m for m in legal
+                 if any(len(w) >= 3 and str(m["type"]).startswith(w) for w in words)
+                 and (not cities or m["city"] in cities)]
+        if len(found) == 1:
+            return found[0]
+        raise CampaignError("btc.campaign.error.not_understood", text=text[:50])
+
+    # -- status ------------------------------------------------------------------------------
+    def status_embed(self, state: CampaignStatus, name: str, loc: str) -> discord.Embed:
+        c = state.campaign
+        played = len(state.games)
+        description = "\n".join([
+            t("btc.campaign.status.settings", loc, length=c.length, mode=mode_name(c.mode, loc),
+              difficulty=c.difficulty),
+            t(f"btc.campaign.status.state.{c.status}", loc, game=c.next_game, length=c.length, total=c.total,
+              played=played),
+        ])
+        embed = discord.Embed(title=t("btc.campaign.status.title", loc, player=name), description=description,
+                              colour=EMBED_COLOUR)
+        lines = [game_line(g, loc) for g in state.games]
+        embed.add_field(name=t("btc.campaign.status.games", loc, played=played, length=c.length),
+                        value="\n".join(lines)[:1024] or t("btc.campaign.status.no_games", loc), inline=False)
+        none = t("btc.campaign.status.none", loc)
+        embed.add_field(name=t("btc.campaign.status.used", loc),
+                        value=", ".join(type_name(x, loc) for x in state.used_types) or none, inline=True)
+        embed.add_field(name=t("btc.campaign.status.left", loc),
+                        value=", ".join(type_name(x, loc) for x in state.types_left) or none, inline=True)
+        embed.add_field(name=t("btc.campaign.status.total", loc), value=str(c.total), inline=True)
+        embed.add_field(name=t("btc.campaign.status.next", loc), value=next_text(c, state.open_game, loc),
+                        inline=False)
+        best = state.best_before
+        embed.add_field(name=t("btc.campaign.status.best", loc),
+                        value=str(best) if best is not None else t("btc.campaign.status.best_none", loc),
+                        inline=False)
+        return embed
+
+    # -- a counted game is announced in its channel, after the game's own end post ------------
+    async def _announce(self, recorded: Recorded) -> None:
+        if recorded.info.game.channel_xid is None:
+            return
+        task = asyncio.create_task(self._post_recorded(recorded), name=f"btc-campaign-{recorded.info.id}")
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _post_recorded(self, recorded: Recorded) -> None:
+        game = recorded.info.game
+        assert game.channel_xid is not None
+        try:
+            recent = game.finished_at is not None and self.service.clock.now_ms() - game.finished_at < RECENT_END_MS
+            if game.status == "finished" and recent:
+                await self._wait_for_end_post(game.id, game.turn_message_xid)
+            await operations.post(self.bot, game.channel_xid, recorded_text(recorded, "en"))
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("campaign line of game %s failed", game.id)
+
+    async def _wait_for_end_post(self, game_id: int, old_turn_message: int | None) -> None:
+        """Until the game cog has posted the end of the game (its turn message changes), at most
+        :data:`END_POST_WAIT_SECONDS`."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + END_POST_WAIT_SECONDS
+        while loop.time() < deadline:
+            row = await self.service.store.get_game(game_id)
+            if row is None or row.turn_message_xid != old_turn_message:
+                return
+            await asyncio.sleep(END_POST_POLL_SECONDS)
+
+
+def _city_name(view: dict[str, Any], city: int) -> str:
+    for c in view.get("cities", []):
+        if c.get("city") == city:
+            return str(c.get("name", city))
+    return str(city)
+
+
+def bonus_label(move: dict[str, Any], view: dict[str, Any], loc: str) -> str:
+    """"parks from Left City: 20 points" (doubled when the game is won)."""
+    city = int(move["city"])
+    scores = next((c.get("scores", {}) for c in view.get("cities", []) if c.get("city") == city), {})
+    won = bool(((view.get("campaign") or {}).get("summary") or {}).get("won"))
+    points = int(scores.get(move["type"], 0)) * (2 if won else 1)
+    return t("btc.campaign.bonus_label", loc, type=type_name(str(move["type"]), loc), city=_city_name(view, city),
+             points=points)
+
+
+def game_line(g: CampaignGameRow, loc: str) -> str:
+    if g.outcome == FORFEIT:
+        return t("btc.campaign.status.forfeit_line", loc, number=g.number, type=type_name(g.bonus_type, loc),
+                 game=g.game_id)
+    line = t("btc.campaign.status.game_line", loc, number=g.number, score=g.score,
+             outcome=t("btc.campaign.won" if g.won else "btc.campaign.lost", loc),
+             type=type_name(g.bonus_type, loc), bonus=g.bonus, total=g.total, game=g.game_id)
+    if g.automas:
+        automas = ", ".join(f"{a['name']} {a['total']}" for a in g.automas)
+        line += "\n" + t("btc.campaign.status.automas", loc, automas=automas)
+    return line
+
+
+def next_text(c: CampaignRow, open_game: GameInfo | None, loc: str) -> str:
+    if not c.running:
+        return t("btc.campaign.status.next_none", loc)
+    if open_game is not None:
+        state = t(f"btc.campaign.status.{open_game.game.status}", loc)
+        channel = f"<#{open_game.game.channel_xid}>" if open_game.game.channel_xid else "-"
+        return t("btc.campaign.status.next_open", loc, game=c.next_game, id=open_game.id, channel=channel,
+                 state=state)
+    return t("btc.campaign.status.next_new", loc, game=c.next_game)
+
+
+def recorded_text(recorded: Recorded, loc: str) -> str:
+    """The channel line for a counted campaign game, and what comes next (or the outcome)."""
+    c, g = recorded.campaign, recorded.game
+    player = mention(c.user_xid)
+    if g.outcome == FORFEIT:
+        lines = [t("btc.campaign.recorded_forfeit", loc, player=player, game=g.number, length=c.length,
+                   type=type_name(g.bonus_type, loc), sum=c.total)]
+    else:
+        outcome = t("btc.campaign.won_doubled" if g.won else "btc.campaign.lost", loc)
+        lines = [t("btc.campaign.recorded", loc, player=player, game=g.number, length=c.length, score=g.points,
+                   outcome=outcome, type=type_name(g.bonus_type, loc), bonus=g.bonus, total=g.total, sum=c.total)]
+    if recorded.complete:
+        lines.append(t("btc.campaign.complete", loc, total=c.total, length=c.length))
+        best = recorded.best_before
+        if best is None:
+            lines.append(t("btc.campaign.best_first", loc))
+        elif c.total > best:
+            lines.append(t("btc.campaign.best_new", loc, best=best))
+        else:
+            lines.append(t("btc.campaign.best_old", loc, best=best))
+    else:
+        lines.append(t("btc.campaign.next_hint", loc, game=c.next_game, length=c.length))
+    return "\n".join(lines)
+
+
+async def setup(bot: CityBot) -> None:
+    await bot.add_cog(BtcCog(bot))
