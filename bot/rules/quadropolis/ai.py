@@ -18,26 +18,45 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from bot.rules import core
 from bot.rules.core import Cell, IllegalMove, Move
 from bot.rules.quadropolis import tiles as T
-from bot.rules.quadropolis.allocation import best_allocation
-from bot.rules.quadropolis.scoring import ALWAYS_ACTIVE, COST_BEARING, Building, Grid, categories
+from bot.rules.quadropolis.allocation import quick_key
+from bot.rules.quadropolis.scoring import COST_BEARING, Building, Grid, categories
 from bot.rules.quadropolis.state import PHASE_BUILD, PHASE_TAKE, QuadState, grid_of
 
 if TYPE_CHECKING:
     from bot.rules.quadropolis.rules import QuadropolisRules
 
 LEVELS = ("random", "greedy", "strong")
-STRONG_CANDIDATES = 5
+STRONG_CANDIDATES = 8
 """How many of the greedy player's best takes the strong player looks ahead from."""
-SHORTAGE_COST_END = 3.0
-"""Value lost per resource missing to activate every building, near the end of the game."""
-SHORTAGE_COST_START = 1.0
-SPARE_VALUE_START = 0.5
-"""Value of a spare resource (not a customer, not absorbed) early on; -1 (the penalty) at the end."""
+DENIAL_WEIGHT = 1.0
+"""Weight of the strongest opponent's value after its replies (1: play for the difference)."""
+FOLLOW_WEIGHT = 0.75
+"""Weight of the best value reachable on the strong player's next turn (vs. right after this one)."""
+
+
+class Weights(NamedTuple):
+    """How a level values resources while the game is on (see :func:`heuristic_value`)."""
+
+    shortage_start: float
+    """Points lost per resource missing to activate every building, at the start of the game."""
+    shortage_end: float
+    """... and at the end of the game."""
+    spare_start: float
+    """Value of a spare resource (not a customer, not absorbed) at the start; -1 at the end."""
+    mayor: float
+    """Bonus for building the mayor tower before the last round (first player next round)."""
+
+
+LEVEL_WEIGHTS = {
+    "greedy": Weights(shortage_start=0.5, shortage_end=3.0, spare_start=2.0, mayor=1.0),
+    "strong": Weights(shortage_start=0.5, shortage_end=3.0, spare_start=2.0, mayor=1.0),
+}
+GREEDY = LEVEL_WEIGHTS["greedy"]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -55,16 +74,15 @@ def place(grid: Grid, cell: Cell, kind: T.TileKind) -> Grid:
 
 
 @lru_cache(maxsize=65536)
-def city_value(mode_name: str, grid: Grid, inhabitants: int, energy: int, remaining: float) -> float:
+def heuristic_value(mode_name: str, grid: Grid, inhabitants: int, energy: int, remaining: float,
+                    weights: Weights = GREEDY) -> float:
     """How good a city is with ``remaining`` (0..1) of the player's turns still to come.
 
-    At 0 this is the exact final score; before, every building counts as activated, each missing
-    resource costs between 1 and 3 points and each spare one is worth +0.5 early and -1 late.
+    Every building counts as activated; each resource missing for that costs between 1 (early) and
+    3 (late) points; each spare one (not a customer, not absorbed by a park) is worth +0.5 early
+    and -1 (the penalty) at the end.
     """
     mode = T.MODE_RULES[mode_name]
-    if remaining <= 0:
-        sheet = best_allocation(mode, grid, inhabitants, energy)
-        return sheet.total + 0.01 * sheet.inhabitants_on_buildings - 0.001 * sheet.empty_squares
     rows, cols = len(grid), len(grid[0])
     present: dict[Cell, Building] = {}
     need_inh = need_nrg = shops = parks = 0
@@ -80,14 +98,12 @@ def city_value(mode_name: str, grid: Grid, inhabitants: int, energy: int, remain
                 shops += b.code == "S"
             elif b.code == "P":
                 parks += 1
-            elif b.code not in ALWAYS_ACTIVE:
-                raise AssertionError(b.code)
     value = float(sum(categories(mode, present, rows, cols, {}).values()))
     spare_inh = inhabitants - need_inh
     spare_nrg = energy - need_nrg
     shortage = max(0, -spare_inh) + max(0, -spare_nrg)
-    shortage_cost = SHORTAGE_COST_END + (SHORTAGE_COST_START - SHORTAGE_COST_END) * remaining
-    spare_value = -1.0 + (SPARE_VALUE_START + 1.0) * remaining
+    shortage_cost = weights.shortage_end + (weights.shortage_start - weights.shortage_end) * remaining
+    spare_value = -1.0 + (weights.spare_start + 1.0) * remaining
     value -= shortage_cost * shortage
     idle = 0
     if spare_inh > 0:
@@ -100,6 +116,16 @@ def city_value(mode_name: str, grid: Grid, inhabitants: int, energy: int, remain
     return value + spare_value * idle
 
 
+def exact_value(mode_name: str, grid: Grid, inhabitants: int, energy: int) -> float:
+    """The final score as the end-game allocation would make it, tie-breaks as tiny fractions.
+
+    Uses the local-search allocation (:func:`quick_key`), which matches the exact optimum in
+    nearly every city at a fraction of the cost; the game itself is always scored exactly.
+    """
+    total, placed, occupied = quick_key(mode_name, grid, inhabitants, energy)
+    return total + 0.01 * placed + 0.001 * occupied
+
+
 def remaining_after(state: QuadState, seat: int) -> float:
     """Share of the seat's turns still to come once its current turn is over."""
     mode = state.rules
@@ -110,11 +136,92 @@ def remaining_after(state: QuadState, seat: int) -> float:
     return round(max(0, total - done) / total, 4)
 
 
-def seat_value(state: QuadState, seat: int, remaining: float | None = None) -> float:
+def seat_value(state: QuadState, seat: int, remaining: float | None = None,
+               weights: Weights = GREEDY) -> float:
+    """A seat's city value (exact at the end of the game)."""
     player = state.seats[seat]
     if remaining is None:
         remaining = remaining_after(state, seat)
-    return city_value(state.mode, grid_of(player), player.inhabitants, player.energy, remaining)
+    grid = grid_of(player)
+    if remaining <= 0:
+        return exact_value(state.mode, grid, player.inhabitants, player.energy)
+    return heuristic_value(state.mode, grid, player.inhabitants, player.energy, remaining, weights)
+
+
+Signature = tuple[str, int, int, int, bool]
+
+
+def signature(kind: T.TileKind) -> Signature:
+    """What matters about a tile for its owner: building letter, printed VP, resources, mayor."""
+    return (kind.code, kind.vp, kind.gives_inh, kind.gives_nrg, kind.mayor)
+
+
+class Evaluator:
+    """Values of one player's possible placements this turn, memoised per (square, tile kind).
+
+    With turns still to come it uses :func:`heuristic_value`; on the player's last turn of the
+    game it ranks with the heuristic and scores the best few exactly.
+    """
+
+    EXACT_FINALISTS = 3
+
+    def __init__(self, state: QuadState, seat: int, weights: Weights = GREEDY) -> None:
+        self.weights = weights
+        self.state = state
+        self.mode = state.rules
+        self.player = state.seats[seat]
+        self.grid = grid_of(self.player)
+        self.remaining = remaining_after(state, seat)
+        self.final = self.remaining <= 0
+        self.mayor_value = weights.mayor if state.round < self.mode.rounds else 0.0
+        self.memo: dict[tuple[Cell, Signature], float] = {}
+        self.here = self.value(self.grid, self.player.inhabitants, self.player.energy)
+
+    def value(self, grid: Grid, inh: int, nrg: int, exact: bool = False) -> float:
+        if exact:
+            return exact_value(self.mode.name, grid, inh, nrg)
+        return heuristic_value(self.mode.name, grid, inh, nrg, self.remaining, self.weights)
+
+    def placement(self, cell: Cell, kind: T.TileKind, exact: bool = False) -> float:
+        key = (cell, signature(kind))
+        if exact:
+            return self.value(place(self.grid, cell, kind), self.player.inhabitants + kind.gives_inh,
+                               self.player.energy + kind.gives_nrg, exact=True)
+        value = self.memo.get(key)
+        if value is None:
+            value = self.value(place(self.grid, cell, kind), self.player.inhabitants + kind.gives_inh,
+                                self.player.energy + kind.gives_nrg)
+            if kind.mayor:
+                value += self.mayor_value
+            self.memo[key] = value
+        return value
+
+    def builds(self, tile_id: str, architect: int) -> list[tuple[float, Move]]:
+        """Every build of the tile (and discarding it) with its value, best first."""
+        from bot.rules.quadropolis.rules import build_move, eligible
+
+        kind = T.kind_of(tile_id)
+        out: list[tuple[float, Move]] = [(self.here, {"kind": "discard"})]
+        for cell, floor in eligible(self.mode, self.player.city, tile_id, architect):
+            out.append((self.placement(cell, kind), build_move(cell, floor)))
+        out.sort(key=lambda vm: -vm[0])
+        return out
+
+    def best_build(self, tile_id: str, architect: int) -> tuple[float, Move]:
+        options = self.builds(tile_id, architect)
+        if not self.final:
+            return options[0]
+        kind = T.kind_of(tile_id)
+        here = self.value(self.grid, self.player.inhabitants, self.player.energy, exact=True)
+        best: tuple[float, Move] = (here, {"kind": "discard"})
+        for _, move in options[: self.EXACT_FINALISTS]:
+            if move["kind"] == "discard":
+                continue
+            cell = (ord(move["square"][0]) - ord("A"), int(move["square"][1:]) - 1)
+            value = self.placement(cell, kind, exact=True)
+            if value > best[0]:
+                best = (value, move)
+        return best
 
 
 # ---------------------------------------------------------------------------------------------
@@ -122,44 +229,40 @@ def seat_value(state: QuadState, seat: int, remaining: float | None = None) -> f
 # ---------------------------------------------------------------------------------------------
 
 
-def best_build(rules: QuadropolisRules, state: QuadState, seat: int, tile_id: str, value: int,
-               remaining: float) -> tuple[float, Move]:
-    """The best way to use a taken tile (a square, or discarding it) and its city value."""
-    from bot.rules.quadropolis.rules import build_move, eligible
-
-    mode = state.rules
-    player = state.seats[seat]
-    grid = grid_of(player)
-    kind = T.kind_of(tile_id)
-    best: tuple[float, Move] = (city_value(state.mode, grid, player.inhabitants, player.energy, remaining),
-                                {"kind": "discard"})
-    for cell, floor in eligible(mode, player.city, tile_id, value):
-        v = city_value(state.mode, place(grid, cell, kind), player.inhabitants + kind.gives_inh,
-                       player.energy + kind.gives_nrg, remaining)
-        if v > best[0]:
-            best = (v, build_move(cell, floor))
-    return best
+def target_tile(state: QuadState, move: Move) -> str | None:
+    """The face-up tile a take move would take, if any."""
+    r, c = T.slot_target(move["slot"], move["architect"])
+    index = T.SITE_SIZE * r + c
+    tile = state.site[index]
+    return None if tile is None or state.face_down[index] else tile
 
 
-def take_values(rules: QuadropolisRules, state: QuadState, seat: int) -> list[tuple[float, Move]]:
-    """Every take move with the city value it leads to (with its best build)."""
-    remaining = remaining_after(state, seat)
-    player = state.seats[seat]
-    here = city_value(state.mode, grid_of(player), player.inhabitants, player.energy, remaining)
-    cache: dict[tuple[str, int], float] = {}
-    out = []
+def take_values(rules: QuadropolisRules, state: QuadState, seat: int,
+                weights: Weights = GREEDY) -> list[tuple[float, Move]]:
+    """Every take move with the value of the city it leads to (with the best build)."""
+    ev = Evaluator(state, seat, weights)
+    cache: dict[tuple[Signature, int], float] = {}
+    tiles: dict[tuple[Signature, int], str] = {}
+    plan: list[tuple[tuple[Signature, int] | None, Move]] = []
     for move in rules.play_moves(state, seat):
-        value, slot = move["architect"], move["slot"]
-        index = T.SITE_SIZE * T.slot_target(slot, value)[0] + T.slot_target(slot, value)[1]
-        tile = state.site[index]
-        if tile is None or state.face_down[index]:
-            out.append((here, move))
+        tile = target_tile(state, move)
+        if tile is None:
+            plan.append((None, move))
             continue
-        key = (T.kind_of(tile).id, value)
+        key = (signature(T.kind_of(tile)), move["architect"])
         if key not in cache:
-            cache[key] = best_build(rules, state, seat, tile, value, remaining)[0]
-        out.append((cache[key], move))
-    return out
+            cache[key] = ev.builds(tile, move["architect"])[0][0]
+            tiles[key] = tile
+        plan.append((key, move))
+    here = ev.here
+    if ev.final and cache:
+        # Last turn of the game: score the most promising takes exactly.
+        here = ev.value(ev.grid, ev.player.inhabitants, ev.player.energy, exact=True)
+        finalists = sorted(cache, key=lambda k: -cache[k])[:4]
+        exact = {k: ev.best_build(tiles[k], k[1])[0] for k in finalists}
+        floor = min(here, *exact.values()) - 1000.0
+        cache = {k: exact.get(k, floor + cache[k] / 1000.0) for k in cache}
+    return [(here if key is None else cache[key], move) for key, move in plan]
 
 
 def pick(scored: list[tuple[float, Move]], rnd: random.Random) -> Move:
@@ -169,12 +272,12 @@ def pick(scored: list[tuple[float, Move]], rnd: random.Random) -> Move:
     return best[rnd.randrange(len(best))]
 
 
-def greedy_move(rules: QuadropolisRules, state: QuadState, seat: int, rnd: random.Random) -> Move:
+def greedy_move(rules: QuadropolisRules, state: QuadState, seat: int, rnd: random.Random,
+                weights: Weights = GREEDY) -> Move:
     if state.phase == PHASE_BUILD:
         assert state.pending is not None
-        return best_build(rules, state, seat, state.pending, state.pending_architect,
-                          remaining_after(state, seat))[1]
-    return pick(take_values(rules, state, seat), rnd)
+        return Evaluator(state, seat, weights).best_build(state.pending, state.pending_architect)[1]
+    return pick(take_values(rules, state, seat, weights), rnd)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -192,9 +295,10 @@ def play_turn(rules: QuadropolisRules, state: QuadState, seat: int,
 
 
 def strong_move(rules: QuadropolisRules, state: QuadState, seat: int, rnd: random.Random) -> Move:
+    weights = LEVEL_WEIGHTS["strong"]
     if state.phase == PHASE_BUILD:
-        return greedy_move(rules, state, seat, rnd)
-    scored = take_values(rules, state, seat)
+        return greedy_move(rules, state, seat, rnd, weights)
+    scored = take_values(rules, state, seat, weights)
     # Distinct outcomes only: the same tile with the same architect from another slot differs
     # only by where the urbanist blocks, so keep a few of each and let the look-ahead decide.
     scored.sort(key=lambda vm: -vm[0])
@@ -214,18 +318,18 @@ def strong_move(rules: QuadropolisRules, state: QuadState, seat: int, rnd: rando
     for move in candidates:
         s = rules.apply(state, seat, move)
         if s.phase == PHASE_BUILD:
-            s = rules.apply(s, seat, greedy_move(rules, s, seat, sim_rnd))
-        mine_after = seat_value(s, seat, remaining_after(state, seat))
+            s = rules.apply(s, seat, greedy_move(rules, s, seat, sim_rnd, weights))
+        mine_after = seat_value(s, seat, remaining_after(state, seat), weights)
         # Opponents reply greedily until our next turn (never past the end of the round).
         while not s.over and s.round == round_no and s.current != seat:
             s = play_turn(rules, s, s.current, lambda st: greedy_move(rules, st, st.current, sim_rnd))
         if not s.over and s.round == round_no and s.phase == PHASE_TAKE:
-            follow = max(v for v, _ in take_values(rules, s, seat))
-            mine = 0.5 * mine_after + 0.5 * follow
+            follow = max(v for v, _ in take_values(rules, s, seat, weights))
+            mine = (1 - FOLLOW_WEIGHT) * mine_after + FOLLOW_WEIGHT * follow
         else:
             mine = mine_after
         others = max(seat_value(s, other) for other in range(s.players) if other != seat)
-        best.append((mine - others, move))
+        best.append((mine - DENIAL_WEIGHT * others, move))
     return pick(best, rnd)
 
 

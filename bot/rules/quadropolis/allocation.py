@@ -589,6 +589,13 @@ def _best_cached(mode_name: str, grid: Grid, inhabitants: int, energy: int,
     return sheet
 
 
+@lru_cache(maxsize=16384)
+def quick_key(mode_name: str, grid: Grid, inhabitants: int, energy: int) -> Key:
+    """A near-optimal allocation key by local search only (no proof of optimality): what the AI
+    uses to compare candidate moves on its last turn. Final scores always use the exact optimum."""
+    return _greedy(compile_city(MODE_RULES[mode_name], grid, inhabitants, energy))[1]
+
+
 def exhaustive_allocation(mode: ModeRules, grid: Grid, inhabitants: int, energy: int) -> ScoreSheet:
     """The same optimum found by enumerating every affordable subset (the baseline)."""
     c = compile_city(mode, grid, inhabitants, energy)
