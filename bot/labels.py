@@ -113,3 +113,33 @@ def _btc(move: dict[str, Any], view: dict[str, Any], locale: str) -> str | None:
 
 
 LABELLERS["btc"] = _btc
+
+
+# -- Urban Panic --------------------------------------------------------------------------------
+def _urbanpanic(move: dict[str, Any], view: dict[str, Any], locale: str) -> str | None:
+    kind = move.get("kind")
+    if kind == "architect":
+        slot = int(move["slot"])
+        slots = (view.get("main_board") or {}).get("slots") or []
+        tile = slots[slot - 1] if 0 < slot <= len(slots) else None
+        return t("up.ui.architect", locale, tile=tile or "?", slot=slot)
+    if kind == "planner":
+        return t("up.ui.planner", locale, tile=move["tile"], plot=move["plot"])
+    if kind == "engineer_board":
+        return t("up.ui.engineer_board", locale, plot=move["plot"], other=move["other"])
+    if kind == "engineer_reserve":
+        return t("up.ui.engineer_reserve", locale, tile=move["tile"], plot=move["plot"])
+    if kind == "spy":
+        victim = int(move["victim"])
+        return t("up.ui.spy", locale, tile=move["tile"], plot=move["plot"],
+                 victim=t("up.ui.seat", locale, n=victim + 1))
+    if kind in ("mayor", "end_turn", "draw", "drop"):
+        return t(f"up.ui.{kind}", locale)
+    if kind == "take":
+        return t("up.ui.take", locale, tile=move["tile"])
+    if kind == "place":
+        return str(move["plot"])
+    return None
+
+
+LABELLERS["urbanpanic"] = _urbanpanic

@@ -110,17 +110,25 @@ async def play(args: argparse.Namespace) -> int:
         names = [s.name for s in info.seats]
         snap = await service.snapshot(info.id)
         term.picture(kind, snap.view(None), None, names)
+        ai_owes_a_move = True
         while True:
+            tick = await service.system_tick(info.id)  # a timer ran out (Urban Panic's party)
+            if tick is not None:
+                print(t(tick.summary[0], "en", **tick.summary[1]))
             info = await service.info(info.id)
             if info.game.status != "active":
                 break
-            ai_out = await service.play_ai(info.id)
-            if ai_out is not None:
-                print(t(ai_out.summary[0], "en", **ai_out.summary[1]))
-                if ai_out.seat not in ai_out.info.awaiting:
-                    term.picture(kind, (await service.snapshot(info.id)).view(None), ai_out.seat, names)
-                continue
-            seat_row = next(s for s in info.seats if s.seat in info.awaiting and not s.is_ai)
+            humans_waiting = [s for s in info.seats if s.seat in info.awaiting and not s.is_ai]
+            # When people and AI act at the same time, they take turns: one AI move per human move.
+            if info.awaited_ai() and (not humans_waiting or ai_owes_a_move):
+                ai_out = await service.play_ai(info.id)
+                ai_owes_a_move = False
+                if ai_out is not None:
+                    print(t(ai_out.summary[0], "en", **ai_out.summary[1]))
+                    if ai_out.seat not in ai_out.info.awaiting:
+                        term.picture(kind, (await service.snapshot(info.id)).view(None), ai_out.seat, names)
+                    continue
+            seat_row = humans_waiting[0]
             user = seat_row.user_xid
             assert user is not None
             _, seat, moves = await service.legal_moves(info.id, user)
@@ -131,6 +139,7 @@ async def play(args: argparse.Namespace) -> int:
             private = snap.view(seat)
             index = term.choose(f"{seat_row.name}, your move",
                                 [labels.move_label(kind, m, private) for m in moves])
+            ai_owes_a_move = True
             try:
                 out = await service.move(info.id, user, moves[index])
             except errors.GameError as exc:

@@ -266,31 +266,6 @@ class UrbanPanicPresenter(Presenter):
             return None
 
     # -- labels --------------------------------------------------------------------------------
-    def move_label(self, move: dict[str, Any], view: dict[str, Any], locale: str) -> str:
-        kind = move.get("kind")
-        if kind == "architect":
-            slot = int(move["slot"])
-            tile = ((view.get("main_board") or {}).get("slots") or [None] * slot)[slot - 1]
-            text = t("up.ui.architect", locale, tile=tile or "?", slot=slot)
-        elif kind == "planner":
-            text = t("up.ui.planner", locale, tile=move["tile"], plot=move["plot"])
-        elif kind == "engineer_board":
-            text = t("up.ui.engineer_board", locale, plot=move["plot"], other=move["other"])
-        elif kind == "engineer_reserve":
-            text = t("up.ui.engineer_reserve", locale, tile=move["tile"], plot=move["plot"])
-        elif kind == "spy":
-            text = t("up.ui.spy", locale, tile=move["tile"], plot=move["plot"],
-                     victim=seat_name(int(move["victim"]), None, locale))
-        elif kind in ("mayor", "end_turn", "draw", "drop"):
-            text = t(f"up.ui.{kind}", locale)
-        elif kind == "take":
-            text = t("up.ui.take", locale, tile=move["tile"])
-        elif kind == "place":
-            text = str(move["plot"])
-        else:
-            text = super().move_label(move, view, locale)
-        return text[:LABEL_LIMIT]
-
     # -- turn flow -----------------------------------------------------------------------------
     def within_turn(self, acting_seat: int, awaiting: frozenset[int], newly_awaited: frozenset[int],
                     view: dict[str, Any]) -> bool:
