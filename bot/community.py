@@ -848,8 +848,10 @@ class Community:
                 or wait.deadline_state not in ACTING_STATES):
             await self.mark_skipped(action.id)
             return None
+        since = action.params.get("since_version")
         outcome = await self.service.play_for(action.game_id, action.seat,
-                                              take_over=bool(action.params.get("take_over")))
+                                              take_over=bool(action.params.get("take_over")),
+                                              unless_moved_since=int(since) if since is not None else None)
         if outcome is None:
             await self.mark_skipped(action.id)
             await self.sync_game(action.game_id)

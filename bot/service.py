@@ -484,11 +484,18 @@ class Service:
             return await self.info(game_id)
 
     async def play_for(self, game_id: int, seat: int, *, level: str | None = None,
-                       take_over: bool = False) -> MoveOutcome | None:
-        """The AI plays one move for an awaited seat (a deadline passed); optionally keeps the seat."""
+                       take_over: bool = False, unless_moved_since: int | None = None) -> MoveOutcome | None:
+        """The AI plays one move for an awaited seat (a deadline passed); optionally keeps the seat.
+
+        None (nothing done) if the seat is not awaited, or, with ``unless_moved_since``, if the seat
+        itself moved after that version (the player beat the deadline by a hair).
+        """
         async with self._lock(game_id):
             game = await self._game(game_id)
             if game.status != "active":
+                return None
+            if unless_moved_since is not None and any(
+                    m.seat == seat for m in await self.store.moves(game_id) if m.version > unless_moved_since):
                 return None
             rules = registry.get(game.kind)
             state = await self._state(game)

@@ -343,3 +343,12 @@ async def test_play_for_a_late_human(service: Service) -> None:
     out = await service.play_for(gid, 1, take_over=True)
     assert out is not None and out.seat == 1
     assert (await service.info(gid)).seats[1].is_ai
+
+
+async def test_play_for_skips_a_seat_that_just_moved(service: Service) -> None:
+    """A deadline move for a player who moved a moment ago does nothing."""
+    gid = await started_toy(service)
+    await service.move(gid, BEA, {"kind": "bid", "card": 1})
+    await service.move(gid, HOST, {"kind": "bid", "card": 1})  # reveal; both awaited again
+    assert await service.play_for(gid, 1, unless_moved_since=0) is None
+    assert await service.play_for(gid, 1, unless_moved_since=2) is not None
