@@ -210,9 +210,9 @@ class Campaigns:
                 # Cannot happen under the lock unless the store changed under us: close the lobby.
                 await self.service.abandon(info.id, user_xid, is_admin=True)
                 raise CampaignError("btc.campaign.error.none")
-            campaign = await self.db.get(campaign.id)
-            assert campaign is not None
-            return campaign, info
+            after = await self.db.get(campaign.id)
+            assert after is not None
+            return after, info
 
     async def abandon(self, user_xid: int) -> tuple[CampaignRow, GameInfo | None]:
         """End the running campaign for good; its open game (if live) is abandoned and not counted."""

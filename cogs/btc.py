@@ -97,10 +97,10 @@ class BtcCog(commands.Cog):
         difficulty="1 (easiest) to 7; 4 is the plain game, 2 is good to learn",
         mode="full (with the Automa cards) or simple (to learn)",
     )
-    @app_commands.choices(
-        length=[app_commands.Choice(name="3 games", value=3), app_commands.Choice(name="6 games", value=6)],
-        mode=[app_commands.Choice(name="full", value="full"), app_commands.Choice(name="simple", value="simple")],
-    )
+    @app_commands.choices(length=[app_commands.Choice(name="3 games", value=3),
+                                  app_commands.Choice(name="6 games", value=6)])
+    @app_commands.choices(mode=[app_commands.Choice(name="full", value="full"),
+                                app_commands.Choice(name="simple", value="simple")])
     async def start(self, interaction: discord.Interaction, length: int = 3,
                     difficulty: app_commands.Range[int, 1, 7] = 4, mode: str = "full") -> None:
         """Start a solo campaign: 3 or 6 games at one difficulty and one mode."""
@@ -119,8 +119,9 @@ class BtcCog(commands.Cog):
         loc = public_locale(interaction)
         content = t("btc.campaign.lobby", loc, player=mention(user.id), game=campaign.next_game,
                     length=campaign.length, mode=mode_name(campaign.mode, loc), difficulty=campaign.difficulty)
-        await interaction.response.send_message(content, embed=self.game_cog.lobby_embed(info, loc),
-                                                view=self.game_cog.lobby_view(info, loc),
+        view = self.game_cog.lobby_view(info, loc)
+        assert view is not None, "a new game is in its lobby"
+        await interaction.response.send_message(content, embed=self.game_cog.lobby_embed(info, loc), view=view,
                                                 allowed_mentions=operations.NO_MENTIONS)
         try:
             message = await interaction.original_response()
@@ -302,7 +303,7 @@ def _city_name(view: dict[str, Any], city: int) -> str:
 def bonus_label(move: dict[str, Any], view: dict[str, Any], loc: str) -> str:
     """"parks from Left City: 20 points" (doubled when the game is won)."""
     city = int(move["city"])
-    scores = next((c.get("scores", {}) for c in view.get("cities", []) if c.get("city") == city), {})
+    scores: dict[str, Any] = next((c.get("scores", {}) for c in view.get("cities", []) if c.get("city") == city), {})
     won = bool(((view.get("campaign") or {}).get("summary") or {}).get("won"))
     points = int(scores.get(move["type"], 0)) * (2 if won else 1)
     return t("btc.campaign.bonus_label", loc, type=type_name(str(move["type"]), loc), city=_city_name(view, city),
