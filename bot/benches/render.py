@@ -128,17 +128,17 @@ def _time_case(draw: Callable[[], Image.Image], repeats: int) -> dict[str, Any]:
 def figures(quick: bool = False) -> dict[str, Any]:
     """Per game renderer and image kind: draw p50, encode p50, their ratio, bytes per PNG."""
     repeats = 3 if quick else 15
-    out: dict[str, Any] = {"repeats": repeats, "games": {}}
+    out: dict[str, Any] = {"render.repeats": repeats, "render.games": {}}
     for game, make_cases in GAMES.items():
         try:
             cases = make_cases()
         except ModuleNotFoundError as exc:  # rules or renderer not written yet
-            out["games"][game] = {"available": False, "reason": str(exc)}
+            out["render.games"][game] = {"available": False, "reason": str(exc)}
             continue
         except Exception as exc:  # a rules package broken mid-edit: report it, measure the others
-            out["games"][game] = {"available": False, "error": f"{type(exc).__name__}: {exc}"}
+            out["render.games"][game] = {"available": False, "error": f"{type(exc).__name__}: {exc}"}
             continue
-        out["games"][game] = {"available": True,
+        out["render.games"][game] = {"available": True,
                               "images": {name: _time_case(draw, repeats) for name, draw in cases}}
     return out
 

@@ -66,18 +66,27 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-def bare_insert_commit_ms(path: Path, n: int) -> list[float]:
+def open_floor(path: Path) -> sqlite3.Connection:
+    """A bare SQLite database with the store's pragmas, for the floor figures."""
     conn = sqlite3.connect(path, isolation_level=None)
     conn.execute("PRAGMA journal_mode=WAL")
     conn.execute("PRAGMA synchronous=FULL")
     conn.execute("CREATE TABLE IF NOT EXISTS t (a INTEGER PRIMARY KEY, b TEXT)")
-    out = []
-    for i in range(n):
-        t0 = time.perf_counter()
-        conn.execute("BEGIN IMMEDIATE")
-        conn.execute("INSERT INTO t (b) VALUES (?)", (f'{{"kind":"add","n":{i}}}',))
-        conn.execute("COMMIT")
-        out.append((time.perf_counter() - t0) * 1000)
+    return conn
+
+
+def floor_insert_commit_ms(conn: sqlite3.Connection, i: int) -> float:
+    """One bare insert+commit, in milliseconds."""
+    t0 = time.perf_counter()
+    conn.execute("BEGIN IMMEDIATE")
+    conn.execute("INSERT INTO t (b) VALUES (?)", (f'{{"kind":"add","n":{i}}}',))
+    conn.execute("COMMIT")
+    return (time.perf_counter() - t0) * 1000
+
+
+def bare_insert_commit_ms(path: Path, n: int) -> list[float]:
+    conn = open_floor(path)
+    out = [floor_insert_commit_ms(conn, i) for i in range(n)]
     conn.close()
     return out
 
@@ -106,11 +115,15 @@ async def _measure(folder: Path, quick: bool) -> dict[str, Any]:
             await service.start(info.id, i + 1)
             ids.append((info.id, i + 1))
         latencies = []
+        floor: list[float] = []
+        floor_conn = open_floor(folder / "floor.sqlite3")
         for n in range(moves):
             gid, user = ids[n % len(ids)]
             t0 = time.perf_counter()
             await service.move(gid, user, {"kind": "add"})
             latencies.append((time.perf_counter() - t0) * 1000)
+            floor.append(floor_insert_commit_ms(floor_conn, n))  # interleaved: same disk, same moment
+        floor_conn.close()
         # A 100-move log to replay.
         replay_id, replay_user = ids[-1]
         for _ in range(REPLAY_MOVES - sum(1 for n in range(moves) if n % len(ids) == len(ids) - 1)):
@@ -125,7 +138,6 @@ async def _measure(folder: Path, quick: bool) -> dict[str, Any]:
             assert state == REPLAY_MOVES
     finally:
         await db.close()
-    floor = bare_insert_commit_ms(folder / "floor.sqlite3", moves)
     read_floor = min(bare_read_ms(folder / "bench.sqlite3", replay_id) for _ in range(5))
     p50, p95 = percentile(latencies, 0.5), percentile(latencies, 0.95)
     f50, f95 = percentile(floor, 0.5), percentile(floor, 0.95)
