@@ -108,16 +108,17 @@ async def edit_original(interaction: discord.Interaction, **kwargs: Any) -> bool
 async def post(bot: discord.Client, channel_xid: int, content: str, *, file_png: bytes | None = None,
                embed: discord.Embed | None = None, view: discord.ui.View | None = None,
                mentions: discord.AllowedMentions | None = None,
-               locale: str = "en") -> tuple[int | None, str | None]:
+               locale: str = "en", nonce: str | None = None) -> tuple[int | None, str | None]:
     """Post to a channel with retries and back-off. Returns (message id, None) or (id or None, reason).
 
     The reason is a catalogue id (``error.no_attach``, ``error.no_access``, ``error.discord``).
-    Every attempt carries the same nonce with ``enforce_nonce``, so when an attempt timed out on our
-    side but reached Discord, the retry gets the message already made instead of a second one.
+    Every attempt carries the same nonce with ``enforce_nonce`` (``nonce``, or a new one), so when an
+    attempt timed out on our side but reached Discord, the retry gets the message already made
+    instead of a second one; a caller that may post again after a restart passes its own.
     Without Attach Files the text is still posted, with a sentence saying why the board is missing.
     """
     channel = bot.get_partial_messageable(channel_xid)
-    nonce = secrets.token_hex(NONCE_BYTES)
+    nonce = nonce or secrets.token_hex(NONCE_BYTES)
     delay = POST_BACKOFF_SECONDS
     for attempt in range(1, POST_ATTEMPTS + 1):
         kwargs: dict[str, Any] = {"content": content, "allowed_mentions": mentions or NO_MENTIONS,
@@ -138,7 +139,7 @@ async def post(bot: discord.Client, channel_xid: int, content: str, *, file_png:
                 # Without Attach Files, still post the text (and say why) so the game goes on.
                 text = "\n".join(part for part in (content, t(reason, locale)) if part)
                 return_id, _ = await post(bot, channel_xid, text, embed=embed, view=view,
-                                          mentions=mentions, locale=locale)
+                                          mentions=mentions, locale=locale, nonce=nonce)
                 return return_id, reason
             return None, reason
         except discord.RateLimited as exc:  # only when a max_ratelimit_timeout is configured
