@@ -100,6 +100,8 @@ class Recorded:
     game: CampaignGameRow
     info: GameInfo
     best_before: int | None
+    late: bool = False
+    """Counted by a reconciliation (the end listener missed it), not as the game ended."""
 
     @property
     def complete(self) -> bool:
@@ -265,7 +267,7 @@ class Campaigns:
         if game is None:
             await self.db.detach_game(campaign.id, game_id=campaign.game_id, at=self.now)
         elif game.status not in LIVE_STATUSES:
-            await self._count(campaign, await self.service.info(game.id))
+            await self._count(campaign, await self.service.info(game.id), late=True)
         after = await self.db.get(campaign.id)
         assert after is not None
         return after
@@ -283,7 +285,7 @@ class Campaigns:
             moved += after.game_id != campaign.game_id
         return moved
 
-    async def _count(self, campaign: CampaignRow, info: GameInfo) -> Recorded | None:
+    async def _count(self, campaign: CampaignRow, info: GameInfo, *, late: bool = False) -> Recorded | None:
         game = info.game
         assert campaign.game_id == game.id
         owner = info.seats[0].user_xid if info.seats else None
@@ -320,7 +322,7 @@ class Campaigns:
         games = await self.db.games(campaign.id)
         best = await self.db.best_total(row.user_xid, length=row.length, mode=row.mode,
                                         difficulty=row.difficulty, before_id=row.id)
-        recorded = Recorded(row, games[-1], info, best)
+        recorded = Recorded(row, games[-1], info, best, late)
         for listener in self.recorded_listeners:
             try:
                 await listener(recorded)

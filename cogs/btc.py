@@ -47,7 +47,7 @@ END_POST_WAIT_SECONDS = 10.0
 """How long the campaign line waits for the game cog's end-of-game post, so it comes after it."""
 END_POST_POLL_SECONDS = 0.05
 RECENT_END_MS = 60_000
-"""A game that ended longer ago than this (counted at start-up) is announced at once."""
+"""A game that ended longer ago than this is announced at once (as is one counted late, at start-up)."""
 CITY_WORDS = {"left": 0, "right": 2}
 
 
@@ -273,7 +273,7 @@ class BtcCog(commands.Cog):
         assert game.channel_xid is not None
         try:
             recent = game.finished_at is not None and self.service.clock.now_ms() - game.finished_at < RECENT_END_MS
-            if game.status == "finished" and recent:
+            if game.status == "finished" and recent and not recorded.late:
                 await self._wait_for_end_post(game.id, game.turn_message_xid)
             await operations.post(self.bot, game.channel_xid, recorded_text(recorded, "en"))
         except asyncio.CancelledError:

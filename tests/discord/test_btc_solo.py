@@ -8,6 +8,8 @@ from typing import Any
 
 import pytest
 
+from bot.app import CityBot
+from bot.rules.between_two_cities.rules import RULES
 from cogs import presenters
 from tests.discord.conftest import Harness
 
@@ -240,3 +242,42 @@ async def test_campaign_refusals_are_sentences(harness: Harness) -> None:
     assert len(stopped) == 1
     state = await (await h.fake.slash("btc", "campaign", "status", user="bob")).response()
     assert "Abandoned after 0 of 3 games." in state.embeds[0]["description"]
+
+
+async def test_campaign_survives_a_restart_that_missed_the_end(harness: Harness) -> None:
+    """The bot stops right after a campaign game's bonus, before the record moved on; the next
+    start counts the game (once), says so in the game's channel, and status shows it."""
+    h = harness
+    alice_id = h.fake.user("alice").id
+    await (await h.fake.slash("btc", "campaign", "start", mode="simple", user="alice")).response()
+    opened = await h.fake.slash("btc", "campaign", "next", user="alice")
+    await opened.response()
+    gid = (await h.service.game_in_channel(h.fake.channel("games").id)).id
+    await (await h.fake.click(opened, f"lobby:{gid}:start", user="alice")).response()
+    await h.settle()
+    cog = h.bot.get_cog("BtcCog")
+    h.service.end_listeners.remove(cog.campaigns.on_end)  # type: ignore[union-attr]  # the end is missed
+    for step in range(MAX_STEPS):
+        snap = await h.service.snapshot(gid)
+        if snap.state.phase == "over":
+            break
+        await h.service.move(gid, alice_id, RULES.ai_move(snap.state, 0, "random", step))
+    assert (await h.service.info(gid)).game.status == "finished"
+    await h.bot.close()
+    bot = CityBot(h.bot.settings, clock=h.clock)
+    try:
+        await bot.login(h.fake.token)  # setup_hook: the cog's resume counts the game
+        h.fake.use_client(bot)
+        line = await h.fake.wait_until(
+            lambda: next((m for m in h.channel_messages() if "campaign, game 1 of 3" in (m.content or "")), None),
+            5, "the late campaign line")
+        assert "Next: game 2 of 3" in line.content
+        status = await (await h.fake.slash("btc", "campaign", "status", user="alice")).response()
+        fields = {f["name"]: f["value"] for f in status.embeds[0]["fields"]}
+        assert fields["Games played (1 of 3)"].startswith("1. ")
+        restarted = bot.get_cog("BtcCog")
+        assert await restarted.campaigns.resume() == 0  # type: ignore[union-attr]  # counted once
+        games = await restarted.campaigns.db.games((await restarted.campaigns.db.latest(alice_id)).id)  # type: ignore[union-attr]
+        assert [g.game_id for g in games] == [gid]
+    finally:
+        await bot.close()
