@@ -21,7 +21,7 @@ import pytest
 
 from tests.fakediscord.fixtures import BotProcess, BotProcessFactory, bot_process, fake_discord
 from tests.fakediscord.payloads import FakeMessage
-from tests.fakediscord.server import FakeDiscord, InteractionHandle, RecordedRequest, Sent
+from tests.fakediscord.server import FakeDiscord, InteractionHandle, Sent
 
 __all__ = ["bot_process", "fake_discord"]
 
@@ -233,15 +233,6 @@ async def poll(predicate: Callable[[], object], what: str, seconds: float = WAIT
     while not predicate():
         assert loop.time() < deadline, f"timed out after {seconds}s waiting for {what}"
         await asyncio.sleep(0.05)
-
-
-def match_token(template: str, token: str) -> Any:
-    """A request matcher for ``template`` (``"POST /interactions/*/{token}/callback"``, ...)."""
-
-    def matches(rec: RecordedRequest) -> bool:
-        return token in rec.path.split("/") and rec.route is not None and rec.route.startswith(template)
-
-    return matches
 
 
 def user_id(fake: FakeDiscord, name: str) -> int:

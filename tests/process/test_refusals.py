@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import json
 
-import pytest
-
 from tests.fakediscord.fixtures import BotProcess
 from tests.fakediscord.server import FakeDiscord, InteractionHandle
 from tests.process.conftest import (
@@ -37,8 +35,8 @@ async def forged_click(fake: FakeDiscord, base: InteractionHandle, custom_id: st
                        values: list[str] | None = None) -> InteractionHandle:
     """Deliver a click shaped like ``base`` (a real button click) with another custom_id: what a
     modified client could send. With ``values`` it claims to be a select menu."""
-    handle = fake.make_click(base.record.payload["message"]["id"] and fake.world.messages[
-        int(base.record.payload["message"]["id"])], base.payload["data"]["custom_id"], user=user)
+    message = fake.world.messages[int(base.payload["message"]["id"])]
+    handle = fake.make_click(message, base.payload["data"]["custom_id"], user=user)
     handle.payload["data"]["custom_id"] = custom_id
     if values is not None:
         handle.payload["data"]["component_type"] = 3
@@ -135,13 +133,11 @@ async def test_abandon_needs_host_or_manage_server(fake_discord: FakeDiscord, to
     await fake.wait_until(lambda: not turn_messages(fake, table), WAIT, "the buttons to be removed")
 
 
-@pytest.mark.parametrize("channel", ["no-files"])
-async def test_no_attach_files_still_plays_with_a_sentence(
-    fake_discord: FakeDiscord, toy_bot: BotProcess, channel: str
-) -> None:
+async def test_no_attach_files_still_plays_with_a_sentence(fake_discord: FakeDiscord, toy_bot: BotProcess) -> None:
     """Where the bot may not attach files, the turn is posted as text with a sentence saying why the
     picture is missing, nothing is lost, and the game is played to its end there."""
     fake = fake_discord
+    channel = "no-files"
     table = await start_toy(fake, channel)
     first = turn_messages(fake, table)[-1]
     assert not first.attachments and NO_ATTACH in first.content
