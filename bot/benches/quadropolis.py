@@ -15,8 +15,10 @@
 - ``checked_games_completed``: seeded games (2-4 players, both modes) played to the end with
   every check passing: tiles conserved at every step, ``apply`` leaving its input untouched,
   states round-tripping through JSON, each final total equal to the sum of its categories.
+- ``games_seconds``, ``games_workers``: wall time of the games, and how many processes ran them.
 
-The quick run (CI smoke test) takes a few seconds; the full run a few minutes.
+The quick run (CI smoke test) takes a few seconds in one process; the full run a few minutes,
+its games spread over two processes.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ import random
 import statistics
 import time
 from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from bot.rules.quadropolis.allocation import compile_city, exhaustive, optimise
@@ -34,6 +37,8 @@ from bot.rules.quadropolis.samples import random_city
 from bot.rules.quadropolis.tiles import MODE_RULES
 
 PREFIX = "quadropolis."
+WORKERS = 2
+"""Processes for the full run's games (this machine has two cores)."""
 
 
 class CheckFailed(AssertionError):
@@ -136,12 +141,13 @@ def play_game(mode: str, players: int, seed: int, levels: Sequence[str], check: 
     return [s.rank for s in result.seats], [s.total for s in result.seats]
 
 
-def matchup(level: str, opponent: str, games: int, seed: int,
-            timings: dict[str, list[float]]) -> dict[str, Any]:
-    """2-player games of ``level`` against ``opponent``: half Classic, half Expert, seats alternating."""
+def _games(level: str, opponent: str, first: int, count: int, seed: int) -> tuple[float, list[int],
+                                                                               dict[str, list[float]]]:
+    """Games ``first .. first+count-1`` of a matchup: (points of ``level``, margins, timings)."""
     score = 0.0
     margins = []
-    for g in range(games):
+    timings: dict[str, list[float]] = {}
+    for g in range(first, first + count):
         mode = "classic" if g % 2 == 0 else "expert"
         me = (g // 2) % 2
         levels = [opponent, opponent]
@@ -150,20 +156,72 @@ def matchup(level: str, opponent: str, games: int, seed: int,
         if ranks[me] == 1:
             score += 0.5 if ranks[1 - me] == 1 else 1.0
         margins.append(totals[me] - totals[1 - me])
-    key = f"{PREFIX}ai.{level}_vs_{opponent}."
-    return {key + "games": games, key + "win_rate": round(score / games, 3),
-            key + "average_margin": round(statistics.mean(margins), 2)}
+    return score, margins, timings
 
 
-def checked_games(count: int, seed: int) -> int:
+def _checked(first: int, count: int, seed: int) -> int:
     """Random-move games in every mode and player count, fully checked; returns how many finished."""
-    done = 0
-    for g in range(count):
+    for g in range(first, first + count):
         mode = "classic" if g % 2 == 0 else "expert"
         players = 2 + (g // 2) % 3
         play_game(mode, players, seed + g, ["random"] * players, check=True)
-        done += 1
-    return done
+    return count
+
+
+MATCHUPS = (("greedy", "random"), ("strong", "random"), ("strong", "greedy"))
+CHUNK = 20
+
+
+def game_figures(games: int, checked: int, workers: int) -> dict[str, Any]:
+    """AI matchups (2-player, half Classic, half Expert, seats alternating) and checked games.
+
+    With ``workers`` > 1 the games run in that many processes; every game is seeded, so the
+    figures other than times do not depend on it.
+    """
+    out: dict[str, Any] = {}
+    jobs: list[tuple[str, tuple[Any, ...]]] = []
+    for level, opponent in MATCHUPS:
+        for first in range(0, games, CHUNK):
+            jobs.append(("games", (level, opponent, first, min(CHUNK, games - first), 10_000)))
+    for first in range(0, checked, 5 * CHUNK):
+        jobs.append(("checked", (first, min(5 * CHUNK, checked - first), 20_000)))
+    t0 = time.perf_counter()
+    if workers > 1:
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            futures = [pool.submit(_games if kind == "games" else _checked, *args) for kind, args in jobs]
+            results = [f.result() for f in futures]
+    else:
+        results = [(_games if kind == "games" else _checked)(*args) for kind, args in jobs]
+    scores: dict[tuple[str, str], float] = {}
+    margins: dict[tuple[str, str], list[int]] = {}
+    timings: dict[str, list[float]] = {}
+    completed = 0
+    for (kind, args), res in zip(jobs, results):
+        if kind == "checked":
+            completed += res
+            continue
+        pair = (args[0], args[1])
+        score, game_margins, game_timings = res
+        scores[pair] = scores.get(pair, 0.0) + score
+        margins.setdefault(pair, []).extend(game_margins)
+        for level, values in game_timings.items():
+            timings.setdefault(level, []).extend(values)
+    for pair in MATCHUPS:
+        key = f"{PREFIX}ai.{pair[0]}_vs_{pair[1]}."
+        out[key + "games"] = games
+        out[key + "win_rate"] = round(scores[pair] / games, 3)
+        out[key + "average_margin"] = round(statistics.mean(margins[pair]), 2)
+    out[f"{PREFIX}ai.random_vs_greedy.games"] = games
+    out[f"{PREFIX}ai.random_vs_greedy.win_rate"] = round(1 - out[f"{PREFIX}ai.greedy_vs_random.win_rate"], 3)
+    out[f"{PREFIX}ai.random_vs_greedy.average_margin"] = -out[f"{PREFIX}ai.greedy_vs_random.average_margin"]
+    for level, values in sorted(timings.items()):
+        out[f"{PREFIX}ai.decision_ms_p50_{level}"] = _ms(values, 0.5)
+        out[f"{PREFIX}ai.decision_ms_p95_{level}"] = _ms(values, 0.95)
+        out[f"{PREFIX}ai.decision_ms_max_{level}"] = _ms(values, 1.0)
+    out[f"{PREFIX}checked_games_completed"] = completed
+    out[f"{PREFIX}games_seconds"] = round(time.perf_counter() - t0, 1)
+    out[f"{PREFIX}games_workers"] = workers
+    return out
 
 
 def figures(quick: bool = False) -> dict[str, Any]:
@@ -172,25 +230,10 @@ def figures(quick: bool = False) -> dict[str, Any]:
         out.update(optimiser_figures("classic", 4, 10, seed=1))
         out.update(optimiser_figures("expert", 4, 10, seed=2))
         out.update(largest_expert_figures(5, seed=3))
-        games = 2
-        checked = 6
+        out.update(game_figures(games=2, checked=6, workers=1))
     else:
         out.update(optimiser_figures("classic", 24, None, seed=1))
         out.update(optimiser_figures("expert", 4, None, seed=2))
-        out.update(largest_expert_figures(200, seed=3))
-        games = 200
-        checked = 1500
-    timings: dict[str, list[float]] = {}
-    for level, opponent in (("greedy", "random"), ("strong", "random"), ("strong", "greedy")):
-        out.update(matchup(level, opponent, games, seed=10_000, timings=timings))
-    out[f"{PREFIX}ai.random_vs_greedy.win_rate"] = round(1 - out[f"{PREFIX}ai.greedy_vs_random.win_rate"], 3)
-    out[f"{PREFIX}ai.random_vs_greedy.games"] = games
-    out[f"{PREFIX}ai.random_vs_greedy.average_margin"] = -out[f"{PREFIX}ai.greedy_vs_random.average_margin"]
-    for level, values in sorted(timings.items()):
-        out[f"{PREFIX}ai.decision_ms_p50_{level}"] = _ms(values, 0.5)
-        out[f"{PREFIX}ai.decision_ms_p95_{level}"] = _ms(values, 0.95)
-        out[f"{PREFIX}ai.decision_ms_max_{level}"] = _ms(values, 1.0)
-    t0 = time.perf_counter()
-    out[f"{PREFIX}checked_games_completed"] = checked_games(checked, seed=20_000)
-    out[f"{PREFIX}checked_games_seconds"] = round(time.perf_counter() - t0, 1)
+        out.update(largest_expert_figures(100, seed=3))
+        out.update(game_figures(games=200, checked=1000, workers=WORKERS))
     return out

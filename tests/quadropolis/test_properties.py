@@ -158,3 +158,16 @@ def test_setup_refuses_bad_player_counts_and_options() -> None:
         RULES.setup({"mode": "solo"}, 2, 1)
     assert RULES.seat_range({}) == (2, 4)
     assert copy.deepcopy(RULES.setup({}, 2, 1)).mode == "classic"
+
+
+def test_moves_fit_in_a_custom_id() -> None:
+    """Every listed move serialises to at most 60 characters of JSON."""
+    for mode in ("classic", "expert"):
+        state = RULES.setup({"mode": mode}, 4, 3)
+        longest = 0
+        for k in range(60):
+            for move in RULES.legal_moves(state, state.current):
+                longest = max(longest, len(json.dumps(move, separators=(",", ":"))))
+                assert len(json.dumps(move)) <= 60, move
+            state = RULES.apply(state, state.current, RULES.ai_move(state, state.current, "greedy", k))
+        assert longest > 30

@@ -242,8 +242,9 @@ class QuadropolisRules(GameRules[QuadState]):
             return []
         if state.phase == PHASE_TAKE:
             slots = open_slots(state)
-            return [{"kind": "take", "architect": v, "slot": s}
-                    for v in architects_free(state, seat) for s in slots]
+            values = architects_free(state, seat)
+            assert slots and values, "a legal slot and a free architect always exist (D-17)"
+            return [{"kind": "take", "architect": v, "slot": s} for v in values for s in slots]
         assert state.pending is not None
         moves = [build_move(cell, floor) for cell, floor in
                  eligible(state.rules, state.seats[seat].city, state.pending, state.pending_architect)]
