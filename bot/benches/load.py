@@ -38,7 +38,7 @@ from pathlib import Path
 from typing import Any
 
 CHANNELS = 100
-QUICK_CHANNELS = 8
+QUICK_CHANNELS = 4
 SECONDS = 20.0
 """Full run: how long players keep starting new games (the games under way are finished)."""
 QUICK_SECONDS = 0.5
@@ -362,7 +362,7 @@ async def gather_figures(quick: bool) -> dict[str, Any]:
 
 
 def figures(quick: bool = False) -> dict[str, Any]:
-    """Load figures (see the module docstring); ``quick`` runs 8 channels for one game each."""
+    """Load figures (see the module docstring); ``quick`` runs 4 channels for one game each."""
     return asyncio.run(gather_figures(quick))
 
 
