@@ -140,10 +140,11 @@ def open_slots(state: QuadState) -> list[str]:
     return [s for s in T.SLOTS if s not in state.slots and not T.slot_blocked(s, state.urbanist)]
 
 
-def reach_text(mode: T.ModeRules, value: int) -> str:
+def reach_text(mode: T.ModeRules, value: int, joiner: str = "or") -> str:
+    """The squares an architect designates, in words: ``"row 3 or column 3"``."""
     if mode.fields is None:
-        return f"row {value} and column {value}"
-    return f"field {value} and district {value}"
+        return f"row {value} {joiner} column {value}"
+    return f"field {value} {joiner} district {value}"
 
 
 def check_fields(move: Mapping[str, Any]) -> str:
