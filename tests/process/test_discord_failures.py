@@ -178,3 +178,25 @@ async def test_click_whose_first_answer_failed_is_not_played(fake_discord: FakeD
     played = [(m.actor_xid, m.move["card"]) for m in store_of(toy_bot).moves(table.game_id)]
     assert played == [(fake.user("alice").id, 3)], "the bid Bob saw fail was played"
     assert refusal(click) is None, refusal(click)
+
+
+async def test_slow_turn_post_does_not_leave_stale_controls(fake_discord: FakeDiscord, toy_bot: BotProcess) -> None:
+    """The first round's post is slow (held 1.5 s) while both players already play the second round
+    from the old message: both rounds are announced in order, and only the newest turn message keeps
+    live buttons (the one the store points at)."""
+    fake = fake_discord
+    table = await start_toy(fake)
+    await bid(fake, table, "alice", 3)
+    hold = fake.delay(f"POST /channels/{fake.channel('games').id}/messages", 1.5)
+    await bid(fake, table, "bob", 1)
+    await fake.wait_until(lambda: hold.hits, WAIT, "the slow post")
+    await bid(fake, table, "alice", 1)  # still on the first turn message: its buttons work
+    await bid(fake, table, "bob", 2)
+    newest = await wait_turn(fake, table, 4)
+    db = store_of(toy_bot)
+    await poll(lambda: db.game(table.game_id)["turn_message_xid"] == newest.id, "the newest turn message")
+    await poll(lambda: [m.id for m in public_messages(fake, "games")
+                        if any(i.startswith("open:") for i in ids_of(m))] == [newest.id],
+               "the older turn messages to lose their buttons")
+    said = [m.content.splitlines()[0] for m in public_messages(fake, "games") if "Bids revealed" in m.content]
+    assert said == [REVEAL, "Bids revealed: 1 against 2."]
