@@ -385,6 +385,25 @@ class Service:
             return None
         return registry.get(game.kind).timer_deadline(await self._state(game))
 
+    async def last_outcome(self, game_id: int) -> MoveOutcome | None:
+        """The newest live move told again as a MoveOutcome (to announce it after a restart)."""
+        game = await self._game(game_id)
+        moves = await self.store.moves(game_id)
+        if not moves or game.status not in ("active", "finished"):
+            return None
+        last = moves[-1]
+        seats = await self.store.seats(game_id)
+        rules = registry.get(game.kind)
+        before = await self._replay_moves(game, len(seats), moves[:-1])
+        after = await self._state(game)
+        key, params = rules.describe(before, last.seat, last.move, after)
+        awaiting = rules.awaiting(after) if game.status == "active" else frozenset()
+        info = GameInfo(game, tuple(seats), awaiting)
+        return MoveOutcome(info=info, seat=last.seat, move=last.move, version=game.version,
+                           summary=(key, {"player": info.name(last.seat), **params}),
+                           finished=game.status == "finished", result=game.result,
+                           newly_awaited=awaiting - rules.awaiting(before))
+
     async def _apply(self, game: store.GameRow, seats: list[store.SeatRow], seat: int,
                      move: dict[str, Any], *, actor_xid: int | None) -> MoveOutcome:
         rules = registry.get(game.kind)

@@ -487,7 +487,12 @@ class GameCog(commands.Cog):
                          move: dict[str, Any]) -> None:
         loc = locale_of(interaction)
         ephemeral_origin = bool(interaction.message and interaction.message.flags.ephemeral)
-        await operations.defer(interaction, update=True)
+        if not await operations.defer(interaction, update=True):
+            # Discord refused the first answer (too late, or already answered): the player was shown
+            # a failure, so the click must not count.
+            log.info("click %s on game %s not played: Discord refused its acknowledgement",
+                     interaction.id, parsed.game_id)
+            return
         outcome = await self.service.move(parsed.game_id, interaction.user.id, move,
                                           expected_version=parsed.version, token=parsed.token)
         problem = await self.after_move(outcome, public_locale(interaction), interaction, loc,
@@ -497,7 +502,16 @@ class GameCog(commands.Cog):
 
     async def after_move(self, outcome: MoveOutcome, ploc: str, interaction: discord.Interaction | None,
                          loc: str, ephemeral_origin: bool) -> str | None:
-        """Tell everyone what a move did: the next private step, the status, or a new turn message."""
+        """Tell everyone what a move did: the next private step, the status, or a new turn message.
+
+        Once done, the move is recorded as settled, so a restart announces only what was not.
+        """
+        problem = await self._after_move(outcome, ploc, interaction, loc, ephemeral_origin)
+        await self.service.store.settle(outcome.info.id, outcome.version)
+        return problem
+
+    async def _after_move(self, outcome: MoveOutcome, ploc: str, interaction: discord.Interaction | None,
+                          loc: str, ephemeral_origin: bool) -> str | None:
         info = outcome.info
         presenter = presenters.get(info.game.kind)
         await self.watch_timer(info.id)
@@ -559,6 +573,20 @@ class GameCog(commands.Cog):
             if info.awaited_ai():
                 self.schedule_ai(info.id, "en")
         await self.resume_timers()
+        await self.resume_announcements()
+
+    async def resume_announcements(self) -> None:
+        """Announce moves committed before a crash whose turn message was never posted."""
+        for game in await self.service.store.unsettled_games():
+            outcome = await self.service.last_outcome(game.id)
+            if outcome is None:
+                await self.service.store.settle(game.id, game.version)
+                continue
+            log.info("announcing game %s again after a restart (version %s)", game.id, game.version)
+            try:
+                await self.after_move(outcome, "en", None, "en", False)
+            except Exception:
+                log.exception("could not announce game %s after a restart", game.id)
 
     # =========================================================================================
     # Timers (Urban Panic's party clock): the server decides when time is up

@@ -24,7 +24,7 @@ LIVE_STATUSES = ("lobby", "active")
 GAME_COLUMNS = (
     "id", "guild_xid", "channel_xid", "kind", "options", "seed", "status", "version", "host_xid",
     "created_at", "updated_at", "started_at", "finished_at", "awaiting_since", "result",
-    "lobby_message_xid", "status_message_xid", "turn_message_xid",
+    "lobby_message_xid", "status_message_xid", "turn_message_xid", "settled_version",
 )
 UPDATABLE_GAME_COLUMNS = frozenset(GAME_COLUMNS) - {"id", "kind", "seed", "created_at", "version"}
 JSON_GAME_COLUMNS = frozenset({"options", "result"})
@@ -66,6 +66,7 @@ class GameRow:
     lobby_message_xid: int | None
     status_message_xid: int | None
     turn_message_xid: int | None
+    settled_version: int = 0
 
 
 @dataclass(frozen=True)
@@ -249,6 +250,19 @@ class Store:
             params,
         )
         return [_game(r) for r in rows]
+
+    async def unsettled_games(self, limit: int = 1000) -> list[GameRow]:
+        """Games with moves the Discord layer has not finished announcing (see migration 005)."""
+        rows = await self._all(
+            f"SELECT {', '.join(GAME_COLUMNS)} FROM games WHERE settled_version < version"
+            " AND status IN ('active', 'finished') ORDER BY id LIMIT ?", (limit,))
+        return [_game(r) for r in rows]
+
+    async def settle(self, game_id: int, version: int) -> None:
+        """Record that the moves up to ``version`` were announced (never moves backwards)."""
+        async with self.transaction() as db:
+            await db.execute("UPDATE games SET settled_version = MAX(settled_version, ?) WHERE id = ?",
+                             (version, game_id))
 
     async def count_games(self) -> int:
         row = await self._one("SELECT COUNT(*) FROM games")

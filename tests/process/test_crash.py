@@ -194,8 +194,6 @@ async def test_kill9_mid_burst_loses_nothing_and_every_game_resumes(
 
 
 
-@pytest.mark.xfail(strict=True, reason="the bot does not re-publish, after a restart, a move committed "
-                   "before the kill whose turn message was never posted (change asked of cogs/game.py)")
 async def test_move_committed_before_kill_is_posted_after_restart(
     fake_discord: FakeDiscord, bot_process: BotProcessFactory
 ) -> None:

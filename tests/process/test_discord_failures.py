@@ -157,7 +157,6 @@ async def settled(fake: FakeDiscord, seconds: float = SETTLE_SECONDS) -> None:
         await asyncio.sleep(seconds)
 
 
-@pytest.mark.xfail(strict=True, reason=DEFER_FAILED_REASON)
 async def test_click_whose_first_answer_failed_is_not_played(fake_discord: FakeDiscord, toy_bot: BotProcess) -> None:
     """When Discord answers the bot's acknowledgement of a bid with 10062 (the player saw "This
     interaction failed"), the bid is not played; and the second delivery of a click that was played
