@@ -20,8 +20,6 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass
 
-import pytest
-
 from tests.fakediscord.fixtures import BotProcessFactory
 from tests.fakediscord.server import FakeDiscord, InteractionHandle, RecordedRequest
 from tests.process.conftest import (

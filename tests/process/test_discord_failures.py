@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import asyncio
 
-import pytest
-
 from cogs import operations
 from tests.fakediscord.fixtures import BotProcess, BotProcessFactory
 from tests.fakediscord.server import FakeDiscord, RecordedRequest
@@ -144,9 +142,6 @@ async def test_click_delivered_twice_plays_once(fake_discord: FakeDiscord, toy_b
     message = opened.original
     assert message is not None and not any(i.startswith("mv:") for i in ids_of(message))
 
-
-DEFER_FAILED_REASON = ("cogs/game.py plays a move even when Discord refused the click's first answer "
-                       "(the player was shown a failure, or another handler has the click); change asked")
 
 
 async def settled(fake: FakeDiscord, seconds: float = SETTLE_SECONDS) -> None:
