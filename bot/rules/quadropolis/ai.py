@@ -1,16 +1,18 @@
 """Quadropolis AI players: ``random``, ``greedy`` and ``strong``. Deterministic in the seed.
 
 - ``random`` picks any legal play move.
-- ``greedy`` takes the tile and the square that raise its own city's *value* most, where the
-  value is the structure score with every building on, corrected for missing and spare resources
-  (their weight depends on how many turns are left), and the exact optimum at the very end.
-- ``strong`` looks ahead over the site: for the greedy player's best few takes it plays the
-  opponents' greedy replies up to its own next turn of the same round, then its own best reply,
-  and keeps the take with the best value *difference* to the strongest opponent. It thus sees
-  denial (the urbanist closing lines, tiles taken away) and set-ups for its next turn. It never
-  looks into the next round's deal or at face-down tiles.
+- ``greedy`` takes the tile and the square that raise its own city's *value* most. The value is
+  the structure score with every building on, corrected for missing and spare resources with
+  weights that move from "resources are precious" early to the real -1 penalty at the end
+  (:class:`Weights`, tuned by greedy-against-greedy self-play). On its last turn of the game it
+  compares its best few placements by the end-game allocation itself.
+- ``strong`` looks ahead over the site: for its best few takes it plays the opponents' greedy
+  replies up to its own next turn of the same round, then finds its own best take there, and keeps
+  the move with the best value *difference* to the strongest opponent. It thus sees denial (the
+  urbanist closing lines, tiles taken away) and set-ups for its next turn. It never looks into the
+  next round's deal or at face-down tiles (the look-ahead stops at the end of the round).
 
-Neither ever plays ``allocate``: the engine's allocation is optimal anyway.
+Neither ever plays ``allocate``: the engine's end-game allocation is optimal anyway.
 """
 
 from __future__ import annotations
@@ -54,7 +56,7 @@ class Weights(NamedTuple):
 
 LEVEL_WEIGHTS = {
     "greedy": Weights(shortage_start=0.5, shortage_end=3.0, spare_start=2.0, mayor=1.0),
-    "strong": Weights(shortage_start=0.5, shortage_end=3.0, spare_start=2.0, mayor=1.0),
+    "strong": Weights(shortage_start=1.0, shortage_end=3.0, spare_start=1.5, mayor=1.0),
 }
 GREEDY = LEVEL_WEIGHTS["greedy"]
 
