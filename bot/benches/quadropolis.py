@@ -7,7 +7,9 @@
   exhaustive subset enumeration (spec 8.12's "correct method", same compiled scorer) are timed in
   the same run: mean milliseconds of each, ``speedup_ratio`` = exhaustive time / optimiser time,
   and ``all_equal`` (both found the same optimum on every city). ``optimiser.expert_largest_ms_*``
-  times the optimiser alone on many largest Expert cities (20 switchable buildings).
+  times the optimiser alone on many largest Expert cities (20 switchable buildings);
+  ``optimiser.expert_structured_*`` on symmetric full cities (all harbours, all offices, all
+  shops, factory checkerboards) over a grid of pools, the hardest cases found.
 - ``ai.<level>_vs_<opponent>.win_rate`` (a shared first place counts half), ``average_margin``
   and ``games``: 2-player games, half Classic, half Expert, seats alternating.
 - ``ai.decision_ms_p50_<level>``, ``ai.decision_ms_p95_<level>``, ``ai.decision_ms_max_<level>``:
@@ -32,6 +34,7 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from bot.rules.quadropolis.allocation import compile_city, exhaustive, optimise
+from bot.rules.quadropolis.notation import parse_city
 from bot.rules.quadropolis.rules import RULES, conservation_problems
 from bot.rules.quadropolis.samples import random_city
 from bot.rules.quadropolis.tiles import MODE_RULES
@@ -102,6 +105,33 @@ def largest_expert_figures(cities: int, seed: int) -> dict[str, Any]:
     key = f"{PREFIX}optimiser.expert_largest_"
     return {key + "cities": cities, key + "ms_p50": _ms(times, 0.5), key + "ms_p95": _ms(times, 0.95),
             key + "ms_max": _ms(times, 1.0)}
+
+
+STRUCTURED_CITIES = {
+    "harbours": ("expert", ["H H H H H"] * 4),
+    "offices": ("expert", ["O3 O3 O3 O3 O3"] * 4),
+    "offices_mixed": ("expert", ["O1 O5 O2 O4 O3", "O3 O1 O5 O2 O4", "O4 O3 O1 O5 O2", "O2 O4 O3 O1 O5"]),
+    "shops": ("expert", ["S S S S S"] * 4),
+    "factories_shops": ("expert", ["F S F S F", "S F S F S", "F S F S F", "S F S F S"]),
+    "factories_offices": ("expert", ["F O2 F O2 F", "O2 F O2 F O2", "F O2 F O2 F", "O2 F O2 F O2"]),
+}
+
+
+def structured_figures(step: int) -> dict[str, Any]:
+    """The optimiser on symmetric full Expert cities (many equal optima), over a grid of pools."""
+    worst = 0.0
+    times = []
+    for mode_name, rows in STRUCTURED_CITIES.values():
+        mode = MODE_RULES[mode_name]
+        grid = parse_city(mode, rows).grid
+        for inh in range(0, 22, step):
+            for nrg in range(0, 22, step):
+                t0 = time.perf_counter()
+                optimise(compile_city(mode, grid, inh, nrg))
+                times.append(time.perf_counter() - t0)
+                worst = max(worst, times[-1])
+    key = f"{PREFIX}optimiser.expert_structured_"
+    return {key + "cases": len(times), key + "ms_p50": _ms(times, 0.5), key + "ms_max": _ms(times, 1.0)}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -230,10 +260,12 @@ def figures(quick: bool = False) -> dict[str, Any]:
         out.update(optimiser_figures("classic", 4, 10, seed=1))
         out.update(optimiser_figures("expert", 4, 10, seed=2))
         out.update(largest_expert_figures(5, seed=3))
+        out.update(structured_figures(step=10))
         out.update(game_figures(games=2, checked=6, workers=1))
     else:
         out.update(optimiser_figures("classic", 24, None, seed=1))
         out.update(optimiser_figures("expert", 4, None, seed=2))
         out.update(largest_expert_figures(100, seed=3))
+        out.update(structured_figures(step=3))
         out.update(game_figures(games=200, checked=1000, workers=WORKERS))
     return out

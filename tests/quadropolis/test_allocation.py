@@ -158,3 +158,27 @@ def test_modes_are_loaded() -> None:
     """Both modes exist with their board sizes."""
     assert (MODE_RULES["classic"].rows, MODE_RULES["classic"].cols) == (4, 4)
     assert (MODE_RULES["expert"].rows, MODE_RULES["expert"].cols) == (4, 5)
+
+
+STRUCTURED = [
+    ("classic", ["F S F S", "S F S F", "F S F S", "S F S F"]),
+    ("classic", ["H H H H", "H H H H", "H H H H", "H H H H"]),
+    ("classic", ["F H F H", "H F H F", "T2 P T3 P", "U0 U1 U2 U0"]),
+    ("expert", ["O3 O3 O3 O3 O3", "O3 O3 O3 O3 O3", "O3 O3 O3 O3 O3", ". . . . ."]),
+    ("expert", ["O1 O5 O2 O4 O3", "O3 O1 O5 O2 O4", "F M F M F", ". . . . ."]),
+    ("expert", ["H H H H H", "H H H H H", "H H H H H", ". . . . ."]),
+    ("expert", ["S S S S S", "S S S S S", "S M S M S", ". . . . ."]),
+    ("expert", ["F O2 F O2 F", "O2 F O2 F O2", "F O2 F O2 F", ". . . . ."]),
+]
+
+
+def test_optimiser_equals_exhaustive_on_structured_cities() -> None:
+    """Symmetric cities (many equal optima, long harbour lines, big office groups) still match."""
+    from bot.rules.quadropolis.notation import parse_city
+
+    for mode_name, rows in STRUCTURED:
+        mode = MODE_RULES[mode_name]
+        grid = parse_city(mode, rows).grid
+        for inh, nrg in ((3, 3), (6, 2), (2, 6), (5, 5)):
+            c = compile_city(mode, grid, inh, nrg)
+            assert optimise(c).key == exhaustive(c).key, (rows, inh, nrg)

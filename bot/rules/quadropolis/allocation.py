@@ -119,22 +119,39 @@ class Compiled:
         if self.district_masks:
             total += mode.public_districts[sum(1 for dm in self.district_masks if dm & mask)]
         if self.segment_tables:
-            best_row = best_col = 0
-            for seg_mask, runs, is_row in self.segment_tables:
-                run = runs[mask & seg_mask]
-                if is_row:
-                    if run > best_row:
-                        best_row = run
-                elif run > best_col:
-                    best_col = run
-            total += mode.harbour_lines[best_row] + mode.harbour_lines[best_col]
+            total += self.harbour_value(mask)
         if self.office_mask:
-            sub = mask & self.office_mask
-            value = self.office_cache.get(sub)
-            if value is None:
-                value = self.office_cache[sub] = self._offices(sub)
-            total += value
+            total += self.office_value(mask)
         return total
+
+    def harbour_runs(self, mask: int) -> tuple[int, int]:
+        """Longest row run and longest column run of the harbours in ``mask``."""
+        best_row = best_col = 0
+        for seg_mask, runs, is_row in self.segment_tables:
+            run = runs[mask & seg_mask]
+            if is_row:
+                if run > best_row:
+                    best_row = run
+            elif run > best_col:
+                best_col = run
+        return best_row, best_col
+
+    def harbour_value(self, mask: int) -> int:
+        """The harbour-line points (without printed VP) of the harbours in ``mask``."""
+        if not self.segment_tables:
+            return 0
+        best_row, best_col = self.harbour_runs(mask)
+        return self.mode.harbour_lines[best_row] + self.mode.harbour_lines[best_col]
+
+    def office_value(self, mask: int) -> int:
+        """The office-group points of the offices in ``mask``."""
+        sub = mask & self.office_mask
+        if not sub:
+            return 0
+        value = self.office_cache.get(sub)
+        if value is None:
+            value = self.office_cache[sub] = self._offices(sub)
+        return value
 
     def _offices(self, mask: int) -> int:
         table = self.mode.offices
@@ -345,13 +362,13 @@ def _marginal_bounds(c: Compiled) -> list[int]:
             for i in range(c.n):
                 if pm >> i & 1:
                     bound[i] += inc
-    # Factories: a factory gains its neighbours' weights; a neighbour gains the factory's weight.
-    for bit, groups in c.factories:
-        i = bit.bit_length() - 1
+    # Factories: each factory-neighbour pair is counted once, on the neighbour's side. This is
+    # valid when the buildings are added factories first: a factory then only meets neighbours
+    # that were already on, and optimise() adds those to the factory's bound node by node.
+    for _, groups in c.factories:
         for weight, m in groups:
             for j in range(c.n):
                 if m >> j & 1:
-                    bound[i] += max(0, weight)
                     bound[j] += max(0, weight)
     # Public services: the district table is convex; at most its last reachable increment.
     k = len(c.district_masks)
@@ -361,44 +378,60 @@ def _marginal_bounds(c: Compiled) -> list[int]:
             for i in range(c.n):
                 if dm >> i & 1:
                     bound[i] += inc
-    # Harbours: one harbour can lengthen the longest line of its row (column) at most up to its
-    # segment, from at least half of it when it joins two runs.
-    lines = mode.harbour_lines
-    for seg in c.harbour_segments:
-        length = len(seg)
-        gain = max(lines[a + b + 1] - lines[max(a, b)]
-                   for a in range(length) for b in range(length - a))
-        for bit in seg:
-            bound[bit.bit_length() - 1] += gain
-    # Offices: switching one on can at most give every office of its whole component the top row.
-    if c.offices:
-        comp_value: dict[int, int] = {}
-        all_mask = sum(bit for bit, _, _ in c.offices)
-        heights = {bit: h for bit, h, _ in c.offices}
-        adjacency = {bit: adj for bit, _, adj in c.offices}
-        seen = 0
-        for bit, _, _ in c.offices:
-            if seen & bit:
-                continue
-            group = [bit]
-            seen |= bit
-            stack = [bit]
-            while stack:
-                cur = stack.pop()
-                nb = adjacency[cur] & all_mask & ~seen
-                while nb:
-                    low = nb & -nb
-                    nb ^= low
-                    seen |= low
-                    group.append(low)
-                    stack.append(low)
-            row = mode.offices[min(len(group), len(mode.offices)) - 1]
-            value = sum(row[heights[b] - 1] for b in group)
-            for b in group:
-                comp_value[b] = value
-        for bit, _, _ in c.offices:
-            bound[bit.bit_length() - 1] += comp_value[bit]
+    # Harbour lines and office groups are bounded as a whole in optimise(); here an office
+    # counts at most its value in a group as large as its whole component.
+    for bit, top in office_tops(c).items():
+        bound[bit.bit_length() - 1] += top
     return bound
+
+
+def office_tops(c: Compiled) -> dict[int, int]:
+    """For each office, its value in a group the size of its connected component of offices (with
+    every office on): no allocation gives it more."""
+    mode = c.mode
+    heights = {bit: h for bit, h, _ in c.offices}
+    adjacency = {bit: adj for bit, _, adj in c.offices}
+    tops: dict[int, int] = {}
+    seen = 0
+    for bit, _, _ in c.offices:
+        if seen & bit:
+            continue
+        group = [bit]
+        seen |= bit
+        stack = [bit]
+        while stack:
+            nb = adjacency[stack.pop()] & ~seen
+            while nb:
+                low = nb & -nb
+                nb ^= low
+                seen |= low
+                group.append(low)
+                stack.append(low)
+        row = mode.offices[min(len(group), len(mode.offices)) - 1]
+        for b in group:
+            tops[b] = row[heights[b] - 1]
+    return tops
+
+
+def harbour_caps(lines: tuple[int, ...], count: int) -> list[list[list[int]]]:
+    """``caps[n][lr][lc]``: the most harbour-line points n harbours can make when the longest
+    possible row run is lr and column run lc (a row run and a column run share at most one
+    harbour)."""
+    caps = []
+    for n in range(count + 1):
+        per_n = []
+        for lr in range(len(lines)):
+            row = []
+            for lc in range(len(lines)):
+                best = 0
+                for r in range(min(n, lr) + 1):
+                    for c in range(min(n, lc) + 1):
+                        if r + c - (1 if r and c else 0) <= n:
+                            best = max(best, lines[r] + lines[c])
+                row.append(best)
+            per_n.append(row)
+        caps.append(per_n)
+    return caps
 
 
 # ---------------------------------------------------------------------------------------------
@@ -484,6 +517,15 @@ def optimise(c: Compiled) -> Best:
     inhabitants, energy = c.inhabitants, c.energy
     shop_mask, inh_mask, nrg_mask, fh_mask = c.shop_mask, c.inh_mask, c.nrg_mask, c.fh_mask
     pen = c.monument_penalty
+    lines = mode.harbour_lines
+    office_top = office_tops(c)
+    factory_groups = {bit.bit_length() - 1: groups for bit, groups in c.factories}
+    harbour_mask = sum(1 << i for i, cell in enumerate(c.cells)
+                       if (b := c.grid[cell[0]][cell[1]]) is not None and b.code == "H")
+    caps = harbour_caps(lines, harbour_mask.bit_count()) if harbour_mask else []
+    inh_only_mask = sum(1 << i for i in inh_only)
+    nrg_only_mask = sum(1 << i for i in nrg_only)
+    both_mask = sum(1 << i for i in both)
     nodes = 0
 
     def prefix(values: list[int]) -> list[int]:
@@ -516,11 +558,31 @@ def optimise(c: Compiled) -> Best:
             i += 1
         ub_a = top + best_r
         # (b) what is on, plus the best affordable set of undecided buildings, each counted at its
-        # marginal upper bound; with b energy-only buildings on, at most b more shops.
-        base = c.structure(on)
-        pa = prefix([marg[i] for i in inh_only if undecided >> i & 1])
-        pb = prefix([marg[i] for i in nrg_only if undecided >> i & 1])
-        pc = prefix([marg[i] for i in both if undecided >> i & 1])
+        # marginal upper bound; with b energy-only buildings on, at most b more shops. Offices
+        # count at most their top-row value; the harbour lines at most what a run of the number of
+        # harbours on (within the longest segments) scores.
+        base = c.structure(on) - c.harbour_value(on) - c.office_value(on)
+        m = on & c.office_mask
+        while m:
+            low = m & -m
+            m ^= low
+            base += office_top[low]
+        h_on = (on & harbour_mask).bit_count()
+        u_harb = (undecided & harbour_mask).bit_count()
+        if u_harb or h_on:
+            seg_row, seg_col = c.harbour_runs(on | undecided)
+            h_cap = [caps[h_on + min(a, u_harb)][seg_row][seg_col] for a in range(len(inh_only) + 1)]
+        else:
+            h_cap = [0] * (len(inh_only) + 1)
+        node_marg = marg
+        if factory_groups:
+            node_marg = list(marg)
+            for i, groups in factory_groups.items():
+                if undecided >> i & 1:
+                    node_marg[i] += sum(max(0, w) * (m & on).bit_count() for w, m in groups)
+        pa = prefix([node_marg[i] for i in inh_only if undecided >> i & 1])
+        pb = prefix([node_marg[i] for i in nrg_only if undecided >> i & 1])
+        pc = prefix([node_marg[i] for i in both if undecided >> i & 1])
         ub_b = None
         for k in range(min(len(pc) - 1, spare_i, spare_e) + 1):
             a_top = min(len(pa) - 1, spare_i - k)
@@ -528,14 +590,22 @@ def optimise(c: Compiled) -> Best:
             for b in range(min(len(pb) - 1, spare_e - k) + 1):
                 shops = s_on + min(u_shops, b)
                 if shops not in best_a:
-                    best_a[shops] = max(pa[a] + r_inh[spare_i - k - a][shops] for a in range(a_top + 1))
+                    best_a[shops] = max(pa[a] + h_cap[a] + r_inh[spare_i - k - a][shops]
+                                        for a in range(a_top + 1))
                 value = pc[k] + pb[b] + r_nrg[spare_e - k - b] + best_a[shops]
                 if ub_b is None or value > ub_b:
                     ub_b = value
         assert ub_b is not None
         ub_total = min(ub_a, base + ub_b)
-        ub_placed = min(inhabitants, n_inh + (undecided & inh_mask).bit_count() + cap * s_cap)
-        ub_occupied = c.always_present + (on | undecided).bit_count()
+        # Each building switched on needs a resource: at most as many more as the pool allows.
+        u_i = (undecided & inh_only_mask).bit_count()
+        u_e = (undecided & nrg_only_mask).bit_count()
+        u_b = (undecided & both_mask).bit_count()
+        ks = range(min(u_b, spare_i, spare_e) + 1)
+        more = max(k + min(u_i, spare_i - k) + min(u_e, spare_e - k) for k in ks)
+        more_inh = max(k + min(u_i, spare_i - k) for k in ks)
+        ub_placed = min(inhabitants, n_inh + more_inh + cap * s_cap)
+        ub_occupied = c.always_present + on.bit_count() + more
         return (ub_total, ub_placed, ub_occupied)
 
     best_mask, best_key = inc_mask, inc_key
