@@ -119,7 +119,6 @@ STRUCTURED_CITIES = {
 
 def structured_figures(step: int) -> dict[str, Any]:
     """The optimiser on symmetric full Expert cities (many equal optima), over a grid of pools."""
-    worst = 0.0
     times = []
     for mode_name, rows in STRUCTURED_CITIES.values():
         mode = MODE_RULES[mode_name]
@@ -129,7 +128,6 @@ def structured_figures(step: int) -> dict[str, Any]:
                 t0 = time.perf_counter()
                 optimise(compile_city(mode, grid, inh, nrg))
                 times.append(time.perf_counter() - t0)
-                worst = max(worst, times[-1])
     key = f"{PREFIX}optimiser.expert_structured_"
     return {key + "cases": len(times), key + "ms_p50": _ms(times, 0.5), key + "ms_max": _ms(times, 1.0)}
 
