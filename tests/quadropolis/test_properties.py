@@ -23,6 +23,7 @@ def random_move(rnd: random.Random, state: QuadState) -> Move:
     mode = state.rules
     kind = rnd.choice(["take", "take", "build", "build", "discard", "allocate", "fly"])
     squares = [f"{chr(65 + r)}{c}" for r in range(mode.rows + 1) for c in range(mode.cols + 2)]
+    squares += ["b2", " A1", "A01"]
     if kind == "take":
         move: Move = {"kind": kind, "architect": rnd.choice([0, 1, 2, 3, 4, 5, 6, "1", None]),
                       "slot": rnd.choice([*T.SLOTS, "L0", "Q1", 3])}

@@ -169,9 +169,12 @@ def parse_square(mode: T.ModeRules, value: Any) -> Cell:
     if not isinstance(value, str):
         raise IllegalMove("qp.build.bad_square", square=str(value), last=last)
     try:
-        return core.parse_cell(value, mode.rows, mode.cols)
+        cell = core.parse_cell(value, mode.rows, mode.cols)
     except IllegalMove:
         raise IllegalMove("qp.build.bad_square", square=value, last=last) from None
+    if square_name(cell) != value:
+        raise IllegalMove("qp.build.square_spelling", square=value, canonical=square_name(cell))
+    return cell
 
 
 def conservation_problems(state: QuadState) -> list[str]:
