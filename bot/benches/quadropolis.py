@@ -6,7 +6,10 @@
   buildings that need resources, the hardest case), the branch-and-bound optimiser and the
   exhaustive subset enumeration (spec 8.12's "correct method", same compiled scorer) are timed in
   the same run: mean milliseconds of each, ``speedup_ratio`` = exhaustive time / optimiser time,
-  and ``all_equal`` (both found the same optimum on every city). ``optimiser.expert_largest_ms_*``
+  and ``all_equal`` (both found the same optimum on every city).
+  ``optimiser.expert_largest_full_pool.*`` does the same on largest Expert cities (20 switchable
+  buildings) with pools big enough for all of them (exhaustive search visits all 2^20 subsets; full
+  run only). ``optimiser.expert_largest_ms_*``
   times the optimiser alone on many largest Expert cities (20 switchable buildings);
   ``optimiser.expert_structured_*`` on symmetric full cities (all harbours, all offices, all
   shops, factory checkerboards) over a grid of pools, the hardest cases found.
@@ -89,6 +92,31 @@ def optimiser_figures(mode_name: str, cities: int, max_cost_bearing: int | None,
         key + "speedup_ratio": round(exh_total / opt_total, 1),
         key + "all_equal": equal,
     }
+
+
+def largest_against_exhaustive(cities: int, seed: int) -> dict[str, Any]:
+    """Largest Expert cities (20 switchable buildings) with a pool big enough for all of them: the
+    exhaustive search then has to walk all 2^20 subsets."""
+    mode = MODE_RULES["expert"]
+    rnd = random.Random(seed)
+    opt_total = exh_total = 0.0
+    equal = True
+    for _ in range(cities):
+        grid = random_city(mode, rnd, density=1.0, costly_only=True)
+        inh, nrg = rnd.randint(20, 25), rnd.randint(20, 25)
+        c = compile_city(mode, grid, inh, nrg)
+        t0 = time.perf_counter()
+        best = optimise(compile_city(mode, grid, inh, nrg))
+        t1 = time.perf_counter()
+        base = exhaustive(c)
+        t2 = time.perf_counter()
+        opt_total += t1 - t0
+        exh_total += t2 - t1
+        equal = equal and best.key == base.key
+    key = f"{PREFIX}optimiser.expert_largest_full_pool."
+    return {key + "cities": cities, key + "optimiser_ms_mean": round(1000 * opt_total / cities, 2),
+            key + "exhaustive_ms_mean": round(1000 * exh_total / cities, 1),
+            key + "speedup_ratio": round(exh_total / opt_total, 1), key + "all_equal": equal}
 
 
 def largest_expert_figures(cities: int, seed: int) -> dict[str, Any]:
@@ -264,6 +292,7 @@ def figures(quick: bool = False) -> dict[str, Any]:
         out.update(optimiser_figures("classic", 24, None, seed=1))
         out.update(optimiser_figures("expert", 4, None, seed=2))
         out.update(largest_expert_figures(100, seed=3))
+        out.update(largest_against_exhaustive(2, seed=4))
         out.update(structured_figures(step=3))
         out.update(game_figures(games=200, checked=1000, workers=WORKERS))
     return out
