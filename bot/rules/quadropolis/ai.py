@@ -75,7 +75,7 @@ def place(grid: Grid, cell: Cell, kind: T.TileKind) -> Grid:
     return tuple(tuple(row) for row in rows)
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=16384)
 def heuristic_value(mode_name: str, grid: Grid, inhabitants: int, energy: int, remaining: float,
                     weights: Weights = GREEDY) -> float:
     """How good a city is with ``remaining`` (0..1) of the player's turns still to come.
