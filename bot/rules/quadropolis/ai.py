@@ -80,9 +80,10 @@ def heuristic_value(mode_name: str, grid: Grid, inhabitants: int, energy: int, r
                     weights: Weights = GREEDY) -> float:
     """How good a city is with ``remaining`` (0..1) of the player's turns still to come.
 
-    Every building counts as activated; each resource missing for that costs between 1 (early) and
-    3 (late) points; each spare one (not a customer, not absorbed by a park) is worth +0.5 early
-    and -1 (the penalty) at the end.
+    Every building counts as activated; each resource missing for that costs points, from
+    ``weights.shortage_start`` early to ``weights.shortage_end`` late; spare inhabitants become
+    concentrated customers, and each resource still spare (not a customer, not absorbed by a park)
+    is worth from ``weights.spare_start`` early down to -1 (the penalty) at the end.
     """
     mode = T.MODE_RULES[mode_name]
     rows, cols = len(grid), len(grid[0])
