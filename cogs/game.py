@@ -272,7 +272,7 @@ class GameCog(commands.Cog):
         elif action == "ai":
             info = await self.service.add_ai(gid, user.id)
         else:
-            await operations.defer(interaction, update=True)
+            await operations.defer(interaction, update=True)  # starting renders the first picture
             info = await self.service.start(gid, user.id)
         ploc = public_locale(interaction)
         await operations.edit_original(interaction, embed=self.lobby_embed(info, ploc),
@@ -405,11 +405,15 @@ class GameCog(commands.Cog):
 
     def result_text(self, info: GameInfo, loc: str) -> str:
         result = info.game.result or {}
-        seats = sorted(result.get("seats", []), key=lambda s: (s["rank"], s["seat"]))
+        entries = [(s["rank"], 0, s["seat"], seat_label(info, s["seat"]), s["total"])
+                   for s in result.get("seats", [])]
+        # Opponents that are not seats (Between Two Cities' Automas) are ranked with the players.
+        for i, other in enumerate((result.get("details") or {}).get("automas") or []):
+            if isinstance(other, dict) and {"rank", "total"} <= other.keys():
+                entries.append((other["rank"], 1, i, str(other.get("name", "Automa")), other["total"]))
         lines = [t("end.title", loc, game=info.id)]
-        for s in seats:
-            lines.append(t("end.line", loc, rank=s["rank"], player=seat_label(info, s["seat"]),
-                           total=s["total"]))
+        for rank, _, _, who, total in sorted(entries):
+            lines.append(t("end.line", loc, rank=rank, player=who, total=total))
         decided = result.get("decided_by", "score")
         if decided not in ("score",):
             lines.append(t("end.decided", loc, why=t(decided, loc)))
@@ -519,20 +523,22 @@ class GameCog(commands.Cog):
             key, params = outcome.summary
             await operations.edit_original(interaction, content=t(key, loc, **params), view=None,
                                            attachments=[])
-        if outcome.finished:
-            quiet = False
-        elif presenter.public_controls:
-            view = (await self.service.snapshot(info.id)).view(None)
-            quiet = presenter.within_turn(outcome.seat, info.awaiting, outcome.newly_awaited, view)
-        else:
-            quiet = not outcome.newly_awaited
+        quiet = not outcome.finished and presenter.quiet_after(
+            outcome, (await self.service.snapshot(info.id)).view(None))
         if quiet:
             # A step inside a turn, or a secret choice: no channel post; the status shows who is left.
             if interaction is not None and outcome.seat in info.awaiting:
                 await self.send_private_choices(interaction, info.id, loc)
             await self.update_status(await self.service.info(info.id), ploc)
             return None
-        return await self.publish(info.id, outcome, ploc)
+        problem = await self.publish(info.id, outcome, ploc)
+        if interaction is not None and not outcome.finished and outcome.seat in info.awaiting:
+            view = (await self.service.snapshot(info.id)).view(None)
+            if not presenter.controls_on_turn_message(view):
+                # A secret game announced a turn and the player acts again: their next private menu
+                # comes at once, as it does inside a turn.
+                await self.send_private_choices(interaction, info.id, loc)
+        return problem
 
     async def send_private_choices(self, interaction: discord.Interaction, game_id: int, loc: str) -> None:
         info, seat, moves, token = await self.service.choices(game_id, interaction.user.id)

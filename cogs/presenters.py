@@ -59,6 +59,17 @@ class Presenter:
         """
         return acting_seat in awaiting and not newly_awaited
 
+    def quiet_after(self, outcome: Any, view: dict[str, Any]) -> bool:
+        """Whether a move needs no channel post (a step in a turn, or a secret choice); the status
+        message still shows who is left. ``outcome`` is the service's MoveOutcome.
+
+        Default: open games ask :meth:`within_turn`; secret games stay quiet until someone new is
+        awaited (a reveal, a new round).
+        """
+        if self.public_controls:
+            return self.within_turn(outcome.seat, outcome.info.awaiting, outcome.newly_awaited, view)
+        return not outcome.newly_awaited
+
     def prompt(self, moves: list[dict[str, Any]], view: dict[str, Any], locale: str) -> str:
         return t("play.choose", locale)
 

@@ -43,10 +43,18 @@ class BtcPresenter(Presenter):
         mod = self._renderer()
         return None if mod is None else bytes(mod.render_end(view, names))
 
+    def quiet_after(self, outcome: Any, view: dict[str, Any]) -> bool:
+        """As for any secret game, and in solo the channel also hears each turn the Automas play."""
+        if str(outcome.summary[0]).endswith("_automa"):
+            return False
+        return super().quiet_after(outcome, view)
+
     def prompt(self, moves: list[dict[str, Any]], view: dict[str, Any], locale: str) -> str:
         kinds = {m.get("kind") for m in moves}
         if "choose" in kinds:
             return t("btc.ui.prompt_choose", locale)
+        if "bonus" in kinds:
+            return t("btc.ui.prompt_bonus", locale)
         if kinds & {"place", "turned"}:
             return t("btc.ui.prompt_place", locale)
         return t("btc.ui.prompt", locale)

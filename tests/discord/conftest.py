@@ -92,3 +92,16 @@ async def harness(tmp_path: Path, clock: FakeClock) -> AsyncIterator[Harness]:
 
 
 Finder = Callable[[Any], bool]
+
+
+async def answer(handle: Any, limit: float = 5.0) -> Any:
+    """The interaction's visible answer: the first thing sent with content, embeds, components or a
+    file (the bot defers first, then answers in a follow-up or an edit of its first response)."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + limit
+    while loop.time() < deadline:
+        for sent in list(handle.sent):
+            if sent.content or sent.embeds or sent.components or sent.files:
+                return sent
+        await asyncio.sleep(0.01)
+    raise AssertionError(f"no visible answer to {handle}: {[(s.kind, s.data) for s in handle.sent]}")

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from cogs import presenters
-from tests.discord.conftest import Harness
+from tests.discord.conftest import Harness, answer
 
 pytest.importorskip("bot.rules.between_two_cities.rules")
 
@@ -42,7 +42,7 @@ async def act(h: Harness, gid: int, user: str) -> bool:
     info = await h.service.info(gid)
     turn = next(m for m in h.channel_messages() if m.id == info.game.turn_message_xid)
     opened = await h.fake.click(turn, open_button(h, turn), user=user)
-    private = await opened.response()
+    private = await answer(opened)
     assert private.ephemeral
     selects = [c for row in private.components for c in row["components"] if c["type"] == 3]
     if not selects:

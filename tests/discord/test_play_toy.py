@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from tests.discord.conftest import Harness
+from tests.discord.conftest import Harness, answer
 
 
 async def start_toy(h: Harness) -> int:
@@ -27,7 +27,7 @@ async def bid(h: Harness, gid: int, user: str, card: int) -> None:
     turn = next(m for m in h.channel_messages() if m.id == info.game.turn_message_xid)
     open_id = next(c["custom_id"] for row in turn.components for c in row["components"])
     opened = await h.fake.click(turn, open_id, user=user)
-    private = await opened.response()
+    private = await answer(opened)
     assert private.ephemeral
     button = next(c for c in private.custom_ids if json.loads(c.split(":", 4)[4])["card"] == card)
     chosen = await h.fake.click(opened, button, user=user)
@@ -78,7 +78,7 @@ async def test_stranger_and_stale_clicks_are_refused(harness: Harness) -> None:
     sent = await stranger.response()
     assert sent.ephemeral and "not playing" in (sent.content or "")
     opened = await h.fake.click(turn, open_id, user="alice")
-    private = await opened.response()
+    private = await answer(opened)
     await bid(h, gid, "alice", 2)
     again = await h.fake.click(opened, private.custom_ids[0], user="alice")
     texts = " ".join(s.content or "" for s in await again.wait_sent(2))

@@ -16,7 +16,7 @@ import pytest
 
 from bot.rules.urban_panic.state import census, manifest_census
 from cogs.games.urbanpanic import PRESENTER, ROUTE_PREFIX, parse_step, relative_time
-from tests.discord.conftest import Harness
+from tests.discord.conftest import Harness, answer
 
 PNG = b"\x89PNG\r\n\x1a\n"
 CODE = re.compile(r"\b[A-Z]{3}-[NESW]{1,4}\b")
@@ -286,7 +286,7 @@ async def test_party_timer_announced_enforced_and_hands_stay_private(h: Harness)
     # Party choices are private: the turn message only opens them.
     assert all(c.startswith("open:") for c in announcement.custom_ids()), announcement.custom_ids()
     opened = await h.fake.click(announcement, announcement.custom_ids()[0], user="alice")
-    private = await opened.response()
+    private = await answer(opened)
     assert private.ephemeral
     # The AI drew the whole heap: alice takes from the open table (a select: it is long).
     select = next(c for c in private.custom_ids if step_of(c) == "ts")
@@ -440,7 +440,7 @@ async def test_steps_refuse_strangers_others_stale_and_forged_ids(h: Harness) ->
     assert reply.ephemeral and reply.custom_ids
     assert all((move_of(c) or {}).get("kind") == "planner" or step_of(c) == "p" for c in reply.custom_ids)
     assert all(f":{version + 1}:" in c for c in reply.custom_ids), "built from the game as it is now"
-    fresh = await (await click(h, turn, f"open:{gid}:{version}", first)).response()
+    fresh = await answer(await click(h, turn, f"open:{gid}:{version}", first))
     assert fresh.ephemeral and "2 action(s) left" in (fresh.content or "")
     assert any((move_of(c) or {}).get("kind") == "end_turn" and f":{version + 1}:" in c for c in fresh.custom_ids)
 
