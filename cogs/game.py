@@ -532,7 +532,7 @@ class GameCog(commands.Cog):
             await self.update_status(await self.service.info(info.id), ploc)
             return None
         problem = await self.publish(info.id, outcome, ploc)
-        if interaction is not None and not outcome.finished and outcome.seat in info.awaiting:
+        if problem is None and interaction is not None and not outcome.finished and outcome.seat in info.awaiting:
             view = (await self.service.snapshot(info.id)).view(None)
             if not presenter.controls_on_turn_message(view):
                 # A secret game announced a turn and the player acts again: their next private menu
