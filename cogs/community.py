@@ -325,7 +325,8 @@ class CommunityCog(commands.Cog):
         if view is not None:
             kwargs["view"] = view
         try:
-            message = await self.bot.get_partial_messageable(channel_xid).send(content, **kwargs)
+            message = await asyncio.wait_for(self.bot.get_partial_messageable(channel_xid).send(content, **kwargs),
+                                             operations.POST_TIMEOUT_SECONDS)
             return message.id, False
         except discord.HTTPException as exc:
             log.warning("community post in %s failed: %s %s", channel_xid, exc.status, exc.code)
@@ -339,7 +340,7 @@ class CommunityCog(commands.Cog):
             return None, False
         try:
             user = self.bot.get_user(user_xid) or await self.bot.fetch_user(user_xid)
-            message = await user.send(content, nonce=nonce)
+            message = await asyncio.wait_for(user.send(content, nonce=nonce), operations.POST_TIMEOUT_SECONDS)
             return message.id, False
         except discord.HTTPException as exc:
             if exc.code != CANNOT_DM:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib
 import logging
+import re
 from typing import Any
 
 import discord
@@ -42,6 +43,19 @@ class BtcPresenter(Presenter):
     def render_end(self, view: dict[str, Any], names: list[str]) -> bytes | None:
         mod = self._renderer()
         return None if mod is None else bytes(mod.render_end(view, names))
+
+    def summary_lines(self, key: str, params: dict[str, Any], view: dict[str, Any], locale: str,
+                      names: list[str] | None = None) -> list[str]:
+        """The rules name revealed choices by seat number ("seat 2: a shop"); say the player's name."""
+        lines = super().summary_lines(key, params, view, locale, names)
+        if not names:
+            return lines
+
+        def name(match: re.Match[str]) -> str:
+            n = int(match.group(1))
+            return names[n - 1] if 1 <= n <= len(names) else match.group(0)
+
+        return [re.sub(r"\bseat (\d+)\b", name, line) for line in lines]
 
     def quiet_after(self, outcome: Any, view: dict[str, Any]) -> bool:
         """As for any secret game, and in solo the channel also hears each turn the Automas play."""
