@@ -105,4 +105,4 @@ async def test_three_players_hands_never_reach_the_channel(harness: Harness, mon
             assert drawn.get(attachment.data, "unknown") is None, "a public picture came from a private view"
     assert any("is over" in (m.content or "") for m in h.channel_messages())
     reveals = [m.content for m in h.channel_messages() if "Everyone reveals" in (m.content or "")]
-    assert reveals and all("alice:" in r and "seat 1" not in r for r in reveals), "reveals name the players"
+    assert reveals and all("Alice:" in r and "seat 1" not in r for r in reveals), "reveals name the players"
