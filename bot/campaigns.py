@@ -146,6 +146,7 @@ class Campaigns:
         """Called after a campaign game was counted (the Discord layer announces it)."""
         if listen:
             service.end_listeners.append(self.on_end)
+            service.forget_listeners.append(self.delete_user_data)
 
     @property
     def now(self) -> int:

@@ -591,6 +591,7 @@ class Community:
         if listen:
             service.move_listeners.append(self.on_move)
             service.end_listeners.append(self.on_end)
+            service.forget_listeners.append(self.delete_user_data)
 
     @property
     def now(self) -> int:

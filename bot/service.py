@@ -24,6 +24,7 @@ from bot.rules import core, registry
 
 log = logging.getLogger(__name__)
 
+FORGOTTEN_NAME = "Former player"
 STATE_CACHE_SIZE = 256
 """How many games' current states stay parsed in memory (a cache; the store is the truth)."""
 
@@ -111,6 +112,8 @@ class Service:
         """Called after every committed move (reminders, leagues...). Errors are logged, not raised."""
         self.end_listeners: list[Callable[[GameInfo], Awaitable[None]]] = []
         """Called when a game ends by any path (last move, resignation, abandon)."""
+        self.forget_listeners: list[Callable[[int], Awaitable[int]]] = []
+        """Called with a user id when that user asks to be forgotten; each returns rows changed."""
 
     # -- helpers -----------------------------------------------------------------------------
     def _lock(self, game_id: int) -> asyncio.Lock:
@@ -571,6 +574,18 @@ class Service:
                          limit: int = 25) -> list[GameInfo]:
         return [await self.info(g.id)
                 for g in await self.store.list_games(guild_xid=guild_xid, statuses=statuses, limit=limit)]
+
+    async def forget_user(self, user_xid: int) -> int:
+        """A privacy request: the user's seats keep their games playable (the AI plays them on, under
+        a neutral name) but lose the Discord id and name; every feature forgets them too."""
+        changed = await self.store.delete_user_data(user_xid, replacement_name=FORGOTTEN_NAME)
+        for listener in self.forget_listeners:
+            try:
+                changed += await listener(user_xid)
+            except Exception:
+                log.exception("forget listener %r failed", listener)
+        self._cache.clear()
+        return changed
 
     async def set_messages(self, game_id: int, **message_xids: int | None) -> None:
         """Remember the lobby / status / turn message of a game (for edits after a restart)."""

@@ -216,6 +216,18 @@ class GameCog(commands.Cog):
                                ephemeral=False)
         await self.publish(info.id, None, loc)
 
+    @game.command(name="forget-me")
+    @app_commands.describe(confirm="Yes: forget me everywhere in this bot (cannot be undone)")
+    async def forget_me(self, interaction: discord.Interaction, confirm: bool) -> None:
+        """Delete what the bot keeps about you: your seats go to the AI under a neutral name."""
+        loc = locale_of(interaction)
+        if not confirm:
+            await operations.reply(interaction, t("privacy.not_confirmed", loc))
+            return
+        await operations.defer(interaction)
+        changed = await self.service.forget_user(interaction.user.id)
+        await operations.reply(interaction, t("privacy.forgotten", loc, n=changed))
+
     # =========================================================================================
     # Lobby message
     # =========================================================================================

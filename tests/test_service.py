@@ -352,3 +352,21 @@ async def test_play_for_skips_a_seat_that_just_moved(service: Service) -> None:
     await service.move(gid, HOST, {"kind": "bid", "card": 1})  # reveal; both awaited again
     assert await service.play_for(gid, 1, unless_moved_since=0) is None
     assert await service.play_for(gid, 1, unless_moved_since=2) is not None
+
+
+async def test_forget_user_keeps_games_playable(service: Service, db: store.Store) -> None:
+    """A privacy request removes the user's id and name; the AI plays their seat on."""
+    gid = await started_toy(service)
+    forgotten: list[int] = []
+
+    async def listener(user: int) -> int:
+        forgotten.append(user)
+        return 1
+
+    service.forget_listeners.append(listener)
+    changed = await service.forget_user(BEA)
+    assert changed >= 2 and forgotten == [BEA]
+    info = await service.info(gid)
+    assert info.seats[1].user_xid is None and info.seats[1].is_ai and info.seats[1].name == "Former player"
+    assert await service.play_ai(gid) is not None
+    assert await db.list_games(user_xid=BEA) == []

@@ -80,3 +80,16 @@ async def test_start_posts_turn_and_stale_button_refused(harness: Harness) -> No
     forged.payload["data"]["custom_id"] = "mv:zz:not-a-move"
     sent = await (await harness.fake.deliver(forged)).response()
     assert sent.ephemeral and "could not read that button" in (sent.content or "")
+
+
+async def test_forget_me_needs_confirmation(harness: Harness) -> None:
+    """/game forget-me without confirmation deletes nothing; with it, the seat loses its id."""
+    await new_toy(harness)
+    refused = await harness.fake.slash("game", "forget-me", confirm=False, user="alice")
+    assert "Nothing was deleted" in ((await refused.response()).content or "")
+    gid = (await harness.service.game_in_channel(harness.fake.channel("games").id)).id
+    done = await harness.fake.slash("game", "forget-me", confirm=True, user="alice")
+    texts = " ".join(s.content or "" for s in await done.wait_sent(2))
+    assert "I forgot you" in texts
+    info = await harness.service.info(gid)
+    assert info.seats[0].user_xid is None and info.seats[0].name == "Former player"
