@@ -112,30 +112,27 @@ class GameCog(commands.Cog):
         except discord.HTTPException as exc:
             log.info("could not read the lobby message of game %s: %s", info.id, exc.code)
 
+    @staticmethod
+    def _choices_of_typed_game(interaction: discord.Interaction, current: str,
+                               pick: Any) -> list[app_commands.Choice[str]]:
+        """Autocomplete from the game typed in the same command (``pick(rules)`` -> its values)."""
+        try:
+            rules = registry.get(str(getattr(interaction.namespace, "game", None)))
+        except errors.GameError:
+            return []
+        return [app_commands.Choice(name=c, value=c) for c in pick(rules)
+                if current.lower() in c.lower()][:25]
+
     @new.autocomplete("mode")
     async def _mode_autocomplete(self, interaction: discord.Interaction,
                                  current: str) -> list[app_commands.Choice[str]]:
-        kind = getattr(interaction.namespace, "game", None)
-        try:
-            rules = registry.get(str(kind))
-        except errors.GameError:
-            return []
-        if not rules.option_specs:
-            return []
-        spec = rules.option_specs[0]
-        return [app_commands.Choice(name=c, value=c) for c in spec.choices
-                if current.lower() in c.lower()][:25]
+        return self._choices_of_typed_game(
+            interaction, current, lambda rules: rules.option_specs[0].choices if rules.option_specs else ())
 
     @new.autocomplete("ai_level")
     async def _level_autocomplete(self, interaction: discord.Interaction,
                                   current: str) -> list[app_commands.Choice[str]]:
-        kind = getattr(interaction.namespace, "game", None)
-        try:
-            rules = registry.get(str(kind))
-        except errors.GameError:
-            return []
-        return [app_commands.Choice(name=c, value=c) for c in rules.ai_levels
-                if current.lower() in c.lower()][:25]
+        return self._choices_of_typed_game(interaction, current, lambda rules: rules.ai_levels)
 
     @game.command(name="join")
     async def join(self, interaction: discord.Interaction) -> None:

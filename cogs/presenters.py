@@ -73,13 +73,41 @@ class Presenter:
     def prompt(self, moves: list[dict[str, Any]], view: dict[str, Any], locale: str) -> str:
         return t("play.choose", locale)
 
+    render_module = ""
+    """The game's module in ``render/`` (``render_turn``, ``render_board``, ``render_end``)."""
+    _render_module: Any | None = None
+
+    def _renderer(self) -> Any | None:
+        """The render module, imported once; None when this build has no pictures for the game."""
+        if self._render_module is None and self.render_module:
+            try:
+                self._render_module = importlib.import_module(self.render_module)
+            except ModuleNotFoundError as exc:
+                if exc.name is None or not self.render_module.startswith(exc.name):
+                    raise
+        return self._render_module
+
+    def draw(self, what: str, *args: Any) -> bytes | None:
+        """One picture from the render module; a drawing bug costs the picture, never the turn."""
+        mod = self._renderer()
+        if mod is None:
+            return None
+        try:
+            return bytes(getattr(mod, what)(*args))
+        except Exception:
+            log.exception("%s %s picture failed", self.kind, what)
+            return None
+
     def render_turn(self, view: dict[str, Any], seat: int | None, names: list[str]) -> bytes | None:
-        """The picture after a turn (``seat``: who acted, or whose private view it is)."""
-        return None
+        """The picture after a turn (``seat``: who acted, or whose private view it is; None: the
+        whole table)."""
+        if seat is None:
+            return self.draw("render_board", view, names)
+        return self.draw("render_turn", view, seat, names)
 
     def render_end(self, view: dict[str, Any], names: list[str]) -> bytes | None:
         """The end-of-game picture: every city and the score table."""
-        return None
+        return self.draw("render_end", view, names)
 
     def status_lines(self, view: dict[str, Any], locale: str, names: list[str] | None = None) -> list[str]:
         """Lines for the status message (round, scores so far); ``names`` in seat order."""

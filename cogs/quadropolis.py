@@ -137,15 +137,13 @@ class QuadropolisCog(commands.Cog):
         view = snap.view(None)
         names = [s.name for s in info.seats]
         presenter = presenters.get(KIND)
-        mod = getattr(presenter, "_renderer", lambda: None)()
-        if mod is None:
+        args = (view, seat, names) if seat is not None else (view, names)
+        image = await asyncio.to_thread(presenter.draw, what, *args)
+        if image is None:
             await operations.reply(interaction, t("qp.ui.no_pictures", locale_of(interaction)))
             return
-        func = getattr(mod, what)
-        args = (view, seat, names) if seat is not None else (view, names)
-        image = await asyncio.to_thread(func, *args)
         await operations.reply(interaction, t("turn.board", locale_of(interaction), game=info.id),
-                               file_png=bytes(image))
+                               file_png=image)
 
 
 async def setup(bot: CityBot) -> None:

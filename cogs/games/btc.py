@@ -7,7 +7,6 @@ menu per (tile, city), so no menu grows past Discord's 25 options.
 
 from __future__ import annotations
 
-import importlib
 import logging
 import re
 from typing import Any
@@ -26,23 +25,11 @@ class BtcPresenter(Presenter):
     kind = "btc"
     public_controls = False
 
-    def _renderer(self) -> Any | None:
-        try:
-            return importlib.import_module("render.btc")
-        except ModuleNotFoundError:
-            return None
+    render_module = "render.btc"
 
     def render_turn(self, view: dict[str, Any], seat: int | None, names: list[str]) -> bytes | None:
-        mod = self._renderer()
-        if mod is None:
-            return None
-        if seat is None or view.get("seat") is None:
-            return bytes(mod.render_board(view, names))
-        return bytes(mod.render_turn(view, seat, names))
-
-    def render_end(self, view: dict[str, Any], names: list[str]) -> bytes | None:
-        mod = self._renderer()
-        return None if mod is None else bytes(mod.render_end(view, names))
+        """A seat's own view shows its hand; the channel gets the whole table (no hands)."""
+        return super().render_turn(view, seat if view.get("seat") is not None else None, names)
 
     def summary_lines(self, key: str, params: dict[str, Any], view: dict[str, Any], locale: str,
                       names: list[str] | None = None) -> list[str]:

@@ -8,7 +8,6 @@ tile may go to, laid out like the city, plus Discard. The optional "keep idle" c
 
 from __future__ import annotations
 
-import importlib
 import logging
 from typing import Any
 
@@ -27,24 +26,12 @@ class QuadropolisPresenter(Presenter):
     kind = "quadropolis"
     public_controls = True
 
-    def _renderer(self) -> Any | None:
-        try:
-            return importlib.import_module("render.quadropolis")
-        except ModuleNotFoundError:
-            return None
+    render_module = "render.quadropolis"
 
     def render_turn(self, view: dict[str, Any], seat: int | None, names: list[str]) -> bytes | None:
-        mod = self._renderer()
-        if mod is None:
-            return None
+        """The site beside the city of whoever acted (or whose turn it is)."""
         acting = seat if seat is not None else (view.get("turn") or {}).get("seat")
-        if acting is None:
-            return bytes(mod.render_board(view, names))
-        return bytes(mod.render_turn(view, acting, names))
-
-    def render_end(self, view: dict[str, Any], names: list[str]) -> bytes | None:
-        mod = self._renderer()
-        return None if mod is None else bytes(mod.render_end(view, names))
+        return super().render_turn(view, acting, names)
 
     def within_turn(self, acting_seat: int, awaiting: frozenset[int], newly_awaited: frozenset[int],
                     view: dict[str, Any]) -> bool:

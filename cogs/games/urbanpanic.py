@@ -23,7 +23,6 @@ The component route and the other extras are registered by :meth:`UrbanPanicPres
 
 from __future__ import annotations
 
-import importlib
 import logging
 import re
 from dataclasses import dataclass
@@ -226,44 +225,16 @@ class UrbanPanicPresenter(Presenter):
     hook in ``Presenter`` for the turn message's controls would let the party always show only
     "Open my choices"."""
 
-    def __init__(self) -> None:
-        self._render_module: Any | None = None
-
-    # -- pictures ------------------------------------------------------------------------------
-    def _renderer(self) -> Any | None:
-        if self._render_module is None:
-            try:
-                self._render_module = importlib.import_module("render.urbanpanic")
-            except ModuleNotFoundError as exc:
-                if exc.name not in ("render.urbanpanic", "render"):
-                    raise
-                return None
-        return self._render_module
+    render_module = "render.urbanpanic"
 
     def render_turn(self, view: dict[str, Any], seat: int | None,
                     names: list[str] | None = None) -> bytes | None:
         """The turn picture (``seat``: who acted, or whose private view it is; else the table)."""
-        mod = self._renderer()
-        if mod is None:
-            return None
         acting = seat if seat is not None else view.get("current")
-        try:
-            if acting is None:
-                return bytes(mod.render_board(view, names or []))
-            return bytes(mod.render_turn(view, acting, names or []))
-        except Exception:  # a drawing bug must not stop the game: the text still goes out
-            log.exception("Urban Panic turn picture failed")
-            return None
+        return super().render_turn(view, acting, names or [])
 
     def render_end(self, view: dict[str, Any], names: list[str] | None = None) -> bytes | None:
-        mod = self._renderer()
-        if mod is None:
-            return None
-        try:
-            return bytes(mod.render_end(view, names or []))
-        except Exception:
-            log.exception("Urban Panic end picture failed")
-            return None
+        return super().render_end(view, names or [])
 
     # -- labels --------------------------------------------------------------------------------
     # -- turn flow -----------------------------------------------------------------------------

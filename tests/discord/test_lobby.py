@@ -93,3 +93,13 @@ async def test_forget_me_needs_confirmation(harness: Harness) -> None:
     assert "I forgot you" in texts
     info = await harness.service.info(gid)
     assert info.seats[0].user_xid is None and info.seats[0].name == "Former player"
+
+
+async def test_mode_and_level_autocomplete_follow_the_game(harness: Harness) -> None:
+    """/game new suggests the chosen game's own modes and AI levels."""
+    auto = await harness.fake.autocomplete("game", "new", game="quadropolis", mode="", focused="mode")
+    await auto.response()
+    assert [c["value"] for c in auto.choices or []] == ["classic", "expert"]
+    auto = await harness.fake.autocomplete("game", "new", game="btc", ai_level="gr", focused="ai_level")
+    await auto.response()
+    assert [c["value"] for c in auto.choices or []] == ["greedy"]
