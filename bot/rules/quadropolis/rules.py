@@ -607,7 +607,7 @@ class QuadropolisRules(GameRules[QuadState]):
             assert before.pending is not None
             k = T.kind_of(before.pending)
             params.update(tile=tile_label(before.pending), square=move["square"],
-                          gain=_gain_text(k.gives_inh, k.gives_nrg))
+                          gain=_gain_text(k.gives_inh, k.gives_nrg), architect=before.pending_architect)
             if "floor" in move:
                 params.update(floor=move["floor"], building=TYPE_NAMES[k.type])
                 key = "qp.move.stack"
