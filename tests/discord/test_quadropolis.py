@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import io
 import json
 from typing import Any
 
 import pytest
+from PIL import Image
 
 from tests.discord.conftest import Harness
 
@@ -81,6 +83,10 @@ async def test_two_player_classic_with_ai(harness: Harness) -> None:
     ending = [m for m in posted if "is over" in (m.content or "")]
     assert ending and ending[-1].attachments, "the end shows the cities and the score table"
     assert all(a.data.startswith(PNG) for m in posted for a in m.attachments)
+    for m in posted:
+        for a in m.attachments:
+            with Image.open(io.BytesIO(a.data)) as img:
+                assert img.width >= 1000 and img.height >= 600, (m.content, img.size)
 
 
 async def test_typed_fallback_take_and_place(harness: Harness) -> None:
