@@ -151,8 +151,16 @@ async def play(args: argparse.Namespace) -> int:
         term.picture(kind, snap.view(None), None, names, end=True)
         result = info.game.result or {}
         print("\nFinal ranking:")
-        for s in sorted(result.get("seats", []), key=lambda r: (r["rank"], r["seat"])):
-            print(f"  {s['rank']}. {info.name(s['seat'])}: {s['total']}  {s.get('breakdown', {})}")
+        rows = [(s["rank"], info.name(s["seat"]), s["total"], s.get("breakdown") or {})
+                for s in result.get("seats", [])]
+        for other in (result.get("details") or {}).get("automas") or []:  # Between Two Cities solo
+            rows.append((other["rank"], str(other.get("name", "Automa")), other["total"], other.get("breakdown") or {}))
+        for rank, name, total, breakdown in sorted(rows, key=lambda r: (r[0], r[1])):
+            parts = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in breakdown.items())
+            print(f"  {rank}. {name}: {total} points" + (f"  ({parts})" if parts else ""))
+        decided = result.get("decided_by", "score")
+        if decided != "score":
+            print(f"  Decided by {t(decided, 'en')}.")
         return 0
     finally:
         await db.close()
