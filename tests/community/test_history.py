@@ -66,7 +66,6 @@ async def test_replay_reproduces_every_snapshot_toy(service: Service, community:
     await check_every_turn(community, gid, texts)
 
 
-@pytest.mark.skipif("urbanpanic" not in registry.available(), reason="Urban Panic not shipped")
 async def test_replay_reproduces_every_snapshot_urban_panic(service: Service, community: Community) -> None:
     """A whole Urban Panic game between two AIs: every turn replays to its stored snapshot exactly."""
     info = await service.create_game(guild_xid=GUILD, channel_xid=7, kind="urbanpanic", options={},

@@ -6,12 +6,8 @@ import json
 import re
 from typing import Any
 
-import pytest
-
 from cogs import presenters
 from tests.discord.conftest import Harness, answer
-
-pytest.importorskip("bot.rules.between_two_cities.rules")
 
 PLAYERS = ["alice", "bob", "carol"]
 

@@ -6,14 +6,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
-import pytest
-
 from bot.app import CityBot
 from bot.rules.between_two_cities.rules import RULES
 from cogs import presenters
 from tests.discord.conftest import Harness
-
-pytest.importorskip("bot.rules.between_two_cities.rules")
 
 PNG = b"\x89PNG\r\n\x1a\n"
 MAX_STEPS = 80

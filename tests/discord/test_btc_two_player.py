@@ -4,12 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
-
 from tests.discord.conftest import Harness
 from tests.discord.test_btc_solo import PNG, Player
-
-pytest.importorskip("bot.rules.between_two_cities.rules")
 
 MAX_ROUNDS = 120
 STAGES = {(1, "a"), (1, "b"), (2, "a"), (2, "b"), (3, "a"), (3, "b")}

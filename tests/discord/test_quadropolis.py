@@ -6,12 +6,9 @@ import io
 import json
 from typing import Any
 
-import pytest
 from PIL import Image
 
 from tests.discord.conftest import Harness
-
-pytest.importorskip("bot.rules.quadropolis.rules")
 
 PNG = b"\x89PNG\r\n\x1a\n"
 

@@ -6,15 +6,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
-import pytest
-
 from tests.fakediscord.fixtures import BotProcess
 from tests.fakediscord.payloads import FakeMessage
 from tests.fakediscord.server import FakeDiscord, InteractionHandle
 from tests.process.conftest import WAIT, ids_of, poll, public_messages, store_of, user_id
-
-pytest.importorskip("bot.rules.quadropolis.rules")
-pytest.importorskip("cogs.games.quadropolis")
 
 PNG = b"\x89PNG\r\n\x1a\n"
 MAX_TURNS = 40

@@ -6,8 +6,6 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-import pytest
-
 from tests.fakediscord.fixtures import BotProcessFactory
 from tests.fakediscord.server import FakeDiscord, RecordedRequest
 from tests.process.conftest import (
@@ -20,9 +18,6 @@ from tests.process.conftest import (
     start_toy,
     wait_turn,
 )
-
-if "cogs.community" not in __import__("bot.app", fromlist=["EXTENSIONS"]).EXTENSIONS:
-    pytest.skip("the reminder loop (cogs.community) is not loaded by the bot", allow_module_level=True)
 
 HOUR_MS = 3_600_000
 REMINDER = "has been waiting for you since"
