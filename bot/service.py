@@ -26,6 +26,8 @@ log = logging.getLogger(__name__)
 
 FORGOTTEN_NAME = "Former player"
 STATE_CACHE_SIZE = 256
+VIEW_CACHE_SIZE = 64
+"""Views kept per service: a turn reads the same view for its picture, controls and status."""
 """How many games' current states stay parsed in memory (a cache; the store is the truth)."""
 
 
@@ -88,14 +90,26 @@ class MoveOutcome:
 
 @dataclass(frozen=True)
 class Snapshot:
-    """A game at one version: its info, rules state and a view for one seat."""
+    """A game at one version: its info, rules state and a view for one seat.
+
+    Views are computed once per (game, version, seat) and shared (a Quadropolis view finds every
+    city's best allocation): treat them as read-only.
+    """
 
     info: GameInfo
     version: int
     state: Any
+    views: OrderedDict[tuple[int, int, int | None], dict[str, Any]] = field(
+        default_factory=OrderedDict, compare=False, repr=False)
 
     def view(self, seat: int | None) -> dict[str, Any]:
-        return registry.get(self.info.game.kind).view(self.state, seat)
+        key = (self.info.id, self.version, seat)
+        cached = self.views.get(key)
+        if cached is None:
+            cached = self.views[key] = registry.get(self.info.game.kind).view(self.state, seat)
+            while len(self.views) > VIEW_CACHE_SIZE:
+                self.views.popitem(last=False)
+        return cached
 
 
 class Service:
@@ -108,6 +122,7 @@ class Service:
         self._seed_source = seed_source or (lambda: secrets.randbits(62))
         self._locks: dict[int, asyncio.Lock] = {}
         self._cache: OrderedDict[int, tuple[int, Any]] = OrderedDict()
+        self._views: OrderedDict[tuple[int, int, int | None], dict[str, Any]] = OrderedDict()
         self.move_listeners: list[Callable[[MoveOutcome], Awaitable[None]]] = []
         """Called after every committed move (reminders, leagues...). Errors are logged, not raised."""
         self.end_listeners: list[Callable[[GameInfo], Awaitable[None]]] = []
@@ -183,8 +198,8 @@ class Service:
         if info.game.status == "lobby":
             raise errors.NotInLobby("error.not_started")
         if version is None or version >= info.game.version:
-            return Snapshot(info, info.game.version, await self._state(info.game))
-        return Snapshot(info, max(version, 0), await self._replay(info.game, max(version, 0)))
+            return Snapshot(info, info.game.version, await self._state(info.game), self._views)
+        return Snapshot(info, max(version, 0), await self._replay(info.game, max(version, 0)), self._views)
 
     # -- lobby -------------------------------------------------------------------------------
     async def create_game(
@@ -585,6 +600,7 @@ class Service:
             except Exception:
                 log.exception("forget listener %r failed", listener)
         self._cache.clear()
+        self._views.clear()
         return changed
 
     async def set_messages(self, game_id: int, **message_xids: int | None) -> None:
