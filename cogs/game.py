@@ -479,7 +479,8 @@ class GameCog(commands.Cog):
         except errors.GameError as exc:
             await operations.reply(interaction, error_text(exc, loc))
         except Exception:
-            log.exception("component %s failed", data.get("custom_id"))
+            # Only the kind and game of the id: a move's own JSON may name tiles of a secret hand.
+            log.exception("component %s failed", ":".join(str(data.get("custom_id", "")).split(":")[:2]))
             await operations.reply(interaction, t("error.internal", loc))
 
     async def open_click(self, interaction: discord.Interaction, parsed: ids.ParsedId) -> None:

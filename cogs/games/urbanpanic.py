@@ -191,7 +191,7 @@ def move_entry(game_id: int, version: int, token: str, move: dict[str, Any], lab
                style: discord.ButtonStyle = discord.ButtonStyle.primary) -> Entry | None:
     cid = ids.move(game_id, version, token, move)
     if cid is None:
-        log.warning("game %s: move %s does not fit in a custom_id", game_id, move)
+        log.warning("game %s: a %s move does not fit in a custom_id", game_id, move.get("kind"))
         return None
     return Entry(label, cid, row, style)
 
