@@ -11,7 +11,9 @@
 
 Each ``render_*`` returns PNG bytes; the matching ``*_image`` function returns the PIL image.
 Player names are not in the view; pass them as ``names`` (by seat), else "Player n". Automas
-(solo) use their own names.
+(solo) use their own names. Every word drawn comes from the message catalogue (``render.*``,
+``render.btc.*``) in the keyword ``locale`` (default English); city names, tile names and Automa
+names in the view are the rules'.
 """
 
 from __future__ import annotations
@@ -21,8 +23,9 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+from bot.i18n import t
 from render import common as c
-from render.scores import score_table
+from render.scores import decided_note, score_table
 
 View = Mapping[str, Any]
 
@@ -37,13 +40,14 @@ STATUS_HEIGHT = 50
 CELL_CAP = 100
 
 CATEGORIES: tuple[tuple[str, str, str], ...] = (
-    ("shops", "Shops", "btc.shop"),
-    ("factories", "Factories", "btc.factory"),
-    ("taverns", "Taverns", "btc.tavern"),
-    ("offices", "Offices", "btc.office"),
-    ("parks", "Parks", "btc.park"),
-    ("houses", "Houses", "btc.house"),
+    ("shops", "render.btc.cat.shops", "btc.shop"),
+    ("factories", "render.btc.cat.factories", "btc.factory"),
+    ("taverns", "render.btc.cat.taverns", "btc.tavern"),
+    ("offices", "render.btc.cat.offices", "btc.office"),
+    ("parks", "render.btc.cat.parks", "btc.park"),
+    ("houses", "render.btc.cat.houses", "btc.house"),
 )
+"""Score categories: (id in the view, catalogue id of its name, glyph)."""
 KINDS = (
     "shop",
     "factory",
@@ -55,19 +59,10 @@ KINDS = (
     "park",
     "house",
 )
-MODE_TITLES = {
-    "standard": "",
-    "two_player": "2-player variant",
-    "solo_simple": "solo (simple)",
-    "solo_full": "solo (full)",
-}
-PHASE_TEXT = {
-    "play": "choose and place tiles",
-    "assign": "assign tiles to cities",
-    "place": "place the revealed tiles",
-    "bonus": "choose the campaign bonus",
-    "over": "game over",
-}
+MODES = ("two_player", "solo_simple", "solo_full")
+"""Modes named in the subtitle (``render.btc.mode.<mode>``); the standard game is not named."""
+PHASES = ("play", "assign", "place", "bonus", "over")
+"""Phases with a sentence (``render.btc.phase.<phase>``)."""
 
 
 # ---------------------------------------------------------------------------------------------
@@ -75,7 +70,7 @@ PHASE_TEXT = {
 # ---------------------------------------------------------------------------------------------
 
 
-def player_names(view: View, names: Sequence[str] | None) -> list[str]:
+def player_names(view: View, names: Sequence[str] | None, locale: str = "en") -> list[str]:
     """A name per player index: the given names for seats, the Automas' own names, else "Player n"."""
     given = list(names or [])
     out = []
@@ -85,7 +80,7 @@ def player_names(view: View, names: Sequence[str] | None) -> list[str]:
         elif i < len(given) and given[i]:
             out.append(given[i])
         else:
-            out.append(f"Player {i + 1}")
+            out.append(t("render.player_n", locale, n=i + 1))
     return out
 
 
@@ -120,10 +115,6 @@ def _window(city: Mapping[str, Any], placing: bool) -> tuple[int, int, int, int]
     r0 = min(rmin, FRAME - SIDE)
     c0 = min(cmin, FRAME - SIDE)
     return (r0, c0, SIDE, SIDE)
-
-
-def _builders(city: Mapping[str, Any], who: list[str]) -> str:
-    return " & ".join(who[b] if 0 <= b < len(who) else "?" for b in city.get("builders") or [])
 
 
 def _tile_image(tile: Mapping[str, Any], size: int) -> Image.Image:
@@ -214,7 +205,9 @@ def draw_city_grid(
     return geo
 
 
-def _score_chips(img: Image.Image, xy: tuple[int, int], width: int, city: Mapping[str, Any]) -> int:
+def _score_chips(
+    img: Image.Image, xy: tuple[int, int], width: int, city: Mapping[str, Any], locale: str = "en"
+) -> int:
     """Six category scores as [glyph] n (one or two rows), then the total; returns the bottom y."""
     draw = ImageDraw.Draw(img)
     x, y = xy
@@ -238,7 +231,8 @@ def _score_chips(img: Image.Image, xy: tuple[int, int], width: int, city: Mappin
     tb = c.chip(img, (x + width, mid), "points", str(total), 28, "rm")
     modifier = int(city.get("modifier") or 0)
     if modifier:
-        c.draw_text(draw, (tb[2], tb[3] + 2), f"difficulty {modifier:+d}", c.font(14), c.MUTED, "ra")
+        text = t("render.btc.difficulty", locale, modifier=f"{modifier:+d}")
+        c.draw_text(draw, (tb[2], tb[3] + 2), text, c.font(14), c.MUTED, "ra")
     return y + rows * (size + 6)
 
 
@@ -252,6 +246,7 @@ def city_card(
     placing: bool = False,
     max_grid: int | None = None,
     winners: frozenset[int] = frozenset(),
+    locale: str = "en",
 ) -> int:
     """A city: name and builders (markers), the grid, incoming tiles, score chips. Returns the bottom."""
     draw = ImageDraw.Draw(img)
@@ -263,7 +258,7 @@ def city_card(
     c.draw_text(
         draw,
         (x + 8, y + 4),
-        c.ellipsize(str(city.get("name", "City")), name_font, width - 16),
+        c.ellipsize(str(city.get("name") or t("render.btc.city", locale)), name_font, width - 16),
         name_font,
         c.INK,
         "la",
@@ -293,8 +288,9 @@ def city_card(
         y = _loose(img, (x + 8, y), width - 16, city)
     incoming = city.get("incoming") or []
     if incoming:
-        c.draw_text(draw, (x + 8, y + 18), "Coming:", c.font(18, True), c.INK, "lm")
-        ix = x + 8 + c.text_width("Coming:", c.font(18, True)) + 10
+        coming = t("render.btc.coming", locale)
+        c.draw_text(draw, (x + 8, y + 18), coming, c.font(18, True), c.INK, "lm")
+        ix = x + 8 + c.text_width(coming, c.font(18, True)) + 10
         for tile in incoming:
             timg = _tile_image(tile, 36)
             if ix + timg.width > x + width - 8:
@@ -306,14 +302,14 @@ def city_card(
                 c.seat_marker(img, frm, (ix, y + 6, ix + 20, y + 26))
                 ix += 26
         y += 84 if any(t.get("orientation") == "vertical" for t in incoming) else 44
-    y = _score_chips(img, (x + 8, y), width - 16, city)
+    y = _score_chips(img, (x + 8, y), width - 16, city, locale)
     factories = int(city.get("factories") or 0)
     if factories:
-        noun = "factory" if factories == 1 else "factories"
+        key = "render.btc.factories.one" if factories == 1 else "render.btc.factories.other"
         c.draw_text(
             draw,
             (x + 8, y + 2),
-            f"{factories} {noun} × {city.get('per_factory', 0)} points",
+            t(key, locale, count=factories, points=city.get("per_factory", 0)),
             c.font(16),
             c.MUTED,
             "la",
@@ -345,11 +341,18 @@ def _loose(img: Image.Image, xy: tuple[int, int], width: int, city: Mapping[str,
 
 
 def city_card_height(
-    city: Mapping[str, Any], width: int, placing: bool = False, max_grid: int | None = None
+    city: Mapping[str, Any],
+    width: int,
+    placing: bool = False,
+    max_grid: int | None = None,
+    locale: str = "en",
 ) -> int:
     """The height :func:`city_card` will take (drawn once off-screen)."""
     scratch = Image.new("RGB", (width + 10, 2000))
-    return city_card(scratch, (0, 4), width, city, [""] * 8, placing=placing, max_grid=max_grid) - 4
+    card = city_card(
+        scratch, (0, 4), width, city, [""] * 8, placing=placing, max_grid=max_grid, locale=locale
+    )
+    return card - 4
 
 
 # ---------------------------------------------------------------------------------------------
@@ -357,22 +360,24 @@ def city_card_height(
 # ---------------------------------------------------------------------------------------------
 
 
-def _status(view: View, index: int) -> tuple[str, str]:
+def _status(view: View, index: int, locale: str = "en") -> tuple[str, str]:
     """(icon, words) for a player's state in this step."""
     p = (view.get("players") or [])[index]
     awaiting = set(view.get("awaiting") or [])
     if view.get("phase") == "over":
-        return ("ok", "done")
+        return ("ok", t("render.btc.status.done", locale))
     if p.get("committed"):
-        return ("ok", "chosen")
+        return ("ok", t("render.btc.status.chosen", locale))
     if p.get("seat") is not None and p.get("seat") in awaiting:
         if p.get("to_place"):
-            return ("waiting", f"placing {len(p['to_place'])}")
-        return ("waiting", "choosing")
-    return ("ok", "ready")
+            return ("waiting", t("render.btc.status.placing", locale, count=len(p["to_place"])))
+        return ("waiting", t("render.btc.status.choosing", locale))
+    return ("ok", t("render.btc.status.ready", locale))
 
 
-def _status_strips(img: Image.Image, top: int, view: View, who: list[str], acting: int | None) -> int:
+def _status_strips(
+    img: Image.Image, top: int, view: View, who: list[str], acting: int | None, locale: str = "en"
+) -> int:
     players = view.get("players") or []
     per_row = {1: 1, 2: 2, 3: 3, 4: 4, 5: 3, 6: 3}.get(len(players), 4)
     w = (WIDTH - 2 * MARGIN - (per_row - 1) * 8) // per_row
@@ -391,7 +396,7 @@ def _status_strips(img: Image.Image, top: int, view: View, who: list[str], actin
             width=5 if active else 2,
         )
         c.seat_marker(img, i, (x + 6, y + 6, x + STATUS_HEIGHT - 6, y + STATUS_HEIGHT - 6))
-        icon, words = _status(view, i)
+        icon, words = _status(view, i, locale)
         wf = c.font(16, True)
         ww = c.text_width(words, wf)
         c.draw_icon(img, icon, (x + w - ww - 40, y + 13, x + w - ww - 16, y + 37))
@@ -402,25 +407,32 @@ def _status_strips(img: Image.Image, top: int, view: View, who: list[str], actin
     return top + rows * (STATUS_HEIGHT + 8)
 
 
-def _title(view: View) -> str:
+def _title(view: View, locale: str = "en") -> str:
     if view.get("phase") == "over":
-        return "Between Two Cities — game over"
+        return t("render.btc.title.over", locale)
     part = str(view.get("part") or "")
-    return f"Between Two Cities — round {view.get('round', 1)}{part} · turn {view.get('turn', 1)}"
+    return t("render.btc.title.turn", locale, round=view.get("round", 1), part=part, turn=view.get("turn", 1))
 
 
-def _subtitle(view: View) -> str:
-    players = [p for p in view.get("players") or [] if p.get("seat") is not None]
-    mode = MODE_TITLES.get(str(view.get("mode")), str(view.get("mode", "")))
-    text = f"{len(players)} player{'s' if len(players) != 1 else ''}"
-    return f"{text} · {mode}" if mode else text
+def _mode_title(mode: str, locale: str) -> str:
+    if mode in MODES:
+        return t(f"render.btc.mode.{mode}", locale)
+    return "" if mode == "standard" else mode
 
 
-def _legend(img: Image.Image, top: int) -> int:
+def _subtitle(view: View, locale: str = "en") -> str:
+    count = len([p for p in view.get("players") or [] if p.get("seat") is not None])
+    mode = _mode_title(str(view.get("mode", "")), locale)
+    text = t("render.btc.players.one" if count == 1 else "render.btc.players.other", locale, count=count)
+    return t("render.btc.subtitle_mode", locale, players=text, mode=mode) if mode else text
+
+
+def _legend(img: Image.Image, top: int, locale: str = "en") -> int:
     draw = ImageDraw.Draw(img)
     draw.line((MARGIN, top, WIDTH - MARGIN, top), fill=c.PANEL_EDGE, width=2)
-    entries = [(f"btc.{k}", c.GLYPHS[f"btc.{k}"].name) for k in KINDS]
-    return c.legend(img, (MARGIN, top + 10), entries, WIDTH - 2 * MARGIN, 30, [("points", "city score")]) + 6
+    entries = [(f"btc.{k}", c.glyph_name(f"btc.{k}", locale)) for k in KINDS]
+    icons = [("points", t("render.btc.legend.city_score", locale))]
+    return c.legend(img, (MARGIN, top + 10), entries, WIDTH - 2 * MARGIN, 30, icons) + 6
 
 
 # ---------------------------------------------------------------------------------------------
@@ -428,16 +440,16 @@ def _legend(img: Image.Image, top: int) -> int:
 # ---------------------------------------------------------------------------------------------
 
 
-def _hand_section(img: Image.Image, top: int, view: View, seat: int) -> int:
+def _hand_section(img: Image.Image, top: int, view: View, seat: int, locale: str = "en") -> int:
     """The seat's own hand, chosen tiles and tiles to place, side by side (only from that seat's view)."""
     you = view.get("you")
     if not you or you.get("seat") != seat:
         return top
     draw = ImageDraw.Draw(img)
     groups = [
-        ("Your hand", you.get("hand") or []),
-        ("Chosen (secret until everyone has chosen)", you.get("choice") or []),
-        ("To place", you.get("to_place") or []),
+        (t("render.btc.hand.yours", locale), you.get("hand") or []),
+        (t("render.btc.hand.chosen", locale), you.get("choice") or []),
+        (t("render.btc.hand.to_place", locale), you.get("to_place") or []),
     ]
     cities = {cty.get("city"): cty.get("name") for cty in view.get("cities") or []}
     size = 84
@@ -485,9 +497,11 @@ def _hand_section(img: Image.Image, top: int, view: View, seat: int) -> int:
     return y + line_h + 14
 
 
-def turn_image(view: View, acting_seat: int, names: Sequence[str] | None = None) -> Image.Image:
+def turn_image(
+    view: View, acting_seat: int, names: Sequence[str] | None = None, *, locale: str = "en"
+) -> Image.Image:
     """One seat's turn: statuses, their hand (own view only), their two cities (see module docstring)."""
-    who = player_names(view, names)
+    who = player_names(view, names, locale)
     players = view.get("players") or []
     me = players[acting_seat] if 0 <= acting_seat < len(players) else {}
     city_ids = [i for i in (me.get("left_city"), me.get("right_city")) if isinstance(i, int)]
@@ -496,42 +510,54 @@ def turn_image(view: View, acting_seat: int, names: Sequence[str] | None = None)
     placing = view.get("phase") in ("play", "place", "assign")
     grid_max = 520
     cards_h = max(
-        [city_card_height(cities[i], card_w, placing, grid_max) for i in city_ids if i in cities] or [0]
+        [city_card_height(cities[i], card_w, placing, grid_max, locale) for i in city_ids if i in cities]
+        or [0]
     )
     img, draw = c.canvas(WIDTH, 2400)
-    c.title_bar(draw, WIDTH, _title(view), _subtitle(view))
-    y = _status_strips(img, c.TITLE_HEIGHT + GAP, view, who, acting_seat) + 4
-    phase = PHASE_TEXT.get(str(view.get("phase")), str(view.get("phase", "")))
+    c.title_bar(draw, WIDTH, _title(view, locale), _subtitle(view, locale))
+    y = _status_strips(img, c.TITLE_HEIGHT + GAP, view, who, acting_seat, locale) + 4
+    phase_id = str(view.get("phase", ""))
+    phase = t(f"render.btc.phase.{phase_id}", locale) if phase_id in PHASES else phase_id
     waiting = [who[i] for i in view.get("awaiting") or [] if i < len(who)]
-    line = f"Now: {phase}"
     if waiting and view.get("phase") != "over":
-        line += " — waiting for " + ", ".join(waiting)
+        line = t("render.btc.now_waiting", locale, phase=phase, names=c.join_names(waiting, locale))
+    else:
+        line = t("render.btc.now", locale, phase=phase)
     text, f = c.fit_text(line, WIDTH - 2 * MARGIN, 22, False, 14)
     c.draw_text(draw, (MARGIN, y + 4), text, f, c.INK, "la")
     y += 40
-    y = _hand_section(img, y, view, acting_seat)
-    labels = {me.get("left_city"): "Left city", me.get("right_city"): "Right city"}
+    y = _hand_section(img, y, view, acting_seat, locale)
+    labels = {
+        me.get("left_city"): t("render.btc.left_city", locale),
+        me.get("right_city"): t("render.btc.right_city", locale),
+    }
     for k, cid in enumerate(city_ids):
         if cid not in cities:
             continue
         x = MARGIN + k * (card_w + GAP)
-        partner = _partner(cities[cid], acting_seat, who)
-        heading = (
-            f"{labels.get(cid, '')} — with {partner}" if partner else f"{labels.get(cid, '')} (built alone)"
-        )
+        partner = _partner(cities[cid], acting_seat, who, locale)
+        label = labels.get(cid, "")
+        if partner:
+            heading = t("render.btc.heading.with", locale, city=label, partner=partner)
+        else:
+            heading = t("render.btc.heading.alone", locale, city=label)
         c.draw_text(draw, (x + 4, y + 2), heading, c.font(18, True), c.MUTED, "la")
-        city_card(img, (x, y + 30), card_w, cities[cid], who, placing=placing, max_grid=grid_max)
+        city_card(
+            img, (x, y + 30), card_w, cities[cid], who, placing=placing, max_grid=grid_max, locale=locale
+        )
     y += 30 + cards_h + GAP
-    end = _legend(img, y)
+    end = _legend(img, y, locale)
     return img.crop((0, 0, WIDTH, end))
 
 
-def _partner(city: Mapping[str, Any], seat: int, who: list[str]) -> str:
+def _partner(city: Mapping[str, Any], seat: int, who: list[str], locale: str = "en") -> str:
     others = [b for b in city.get("builders") or [] if b != seat]
-    return ", ".join(who[b] if 0 <= b < len(who) else "?" for b in others)
+    return c.join_names((who[b] if 0 <= b < len(who) else "?" for b in others), locale)
 
 
-def _table(img: Image.Image, top: int, view: View, who: list[str], winners: frozenset[int]) -> int:
+def _table(
+    img: Image.Image, top: int, view: View, who: list[str], winners: frozenset[int], locale: str = "en"
+) -> int:
     """Every city, three per row, in table order."""
     cities = view.get("cities") or []
     per_row = 3 if len(cities) > 4 or len(cities) == 3 else 2
@@ -545,14 +571,21 @@ def _table(img: Image.Image, top: int, view: View, who: list[str], winners: froz
             bottom = max(
                 bottom,
                 city_card(
-                    img, (MARGIN + k * (w + GAP), y + 4), w, city, who, max_grid=grid_max, winners=winners
+                    img,
+                    (MARGIN + k * (w + GAP), y + 4),
+                    w,
+                    city,
+                    who,
+                    max_grid=grid_max,
+                    winners=winners,
+                    locale=locale,
                 ),
             )
         y = bottom + GAP
     return y
 
 
-def _table_height(view: View) -> int:
+def _table_height(view: View, locale: str = "en") -> int:
     cities = view.get("cities") or []
     per_row = 3 if len(cities) > 4 or len(cities) == 3 else 2
     w = (WIDTH - 2 * MARGIN - (per_row - 1) * GAP) // per_row
@@ -560,28 +593,33 @@ def _table_height(view: View) -> int:
     total = 0
     for r in range(0, len(cities), per_row):
         total += (
-            max(city_card_height(city, w, max_grid=grid_max) for city in cities[r : r + per_row]) + GAP + 4
+            max(
+                city_card_height(city, w, max_grid=grid_max, locale=locale)
+                for city in cities[r : r + per_row]
+            )
+            + GAP
+            + 4
         )
     return total
 
 
-def board_image(view: View, names: Sequence[str] | None = None) -> Image.Image:
+def board_image(view: View, names: Sequence[str] | None = None, *, locale: str = "en") -> Image.Image:
     """The whole table: every city with its builders and running scores."""
-    who = player_names(view, names)
-    img, draw = c.canvas(WIDTH, c.TITLE_HEIGHT + 2 * GAP + _table_height(view) + 200)
-    c.title_bar(draw, WIDTH, _title(view), _subtitle(view))
+    who = player_names(view, names, locale)
+    img, draw = c.canvas(WIDTH, c.TITLE_HEIGHT + 2 * GAP + _table_height(view, locale) + 200)
+    c.title_bar(draw, WIDTH, _title(view, locale), _subtitle(view, locale))
     result = view.get("result") or {}
     ranked = [*(result.get("seats") or []), *((result.get("details") or {}).get("automas") or [])]
     winners = frozenset(s["seat"] for s in ranked if s.get("rank") == 1)
-    y = _table(img, c.TITLE_HEIGHT + GAP, view, who, winners)
-    end = _legend(img, y)
+    y = _table(img, c.TITLE_HEIGHT + GAP, view, who, winners, locale)
+    end = _legend(img, y, locale)
     return img.crop((0, 0, WIDTH, end))
 
 
-def end_image(view: View, names: Sequence[str] | None = None) -> Image.Image:
+def end_image(view: View, names: Sequence[str] | None = None, *, locale: str = "en") -> Image.Image:
     """The whole table, then each player's two city scores, final score (the lower), ranks, winner."""
-    who = player_names(view, names)
-    board = board_image(view, names)
+    who = player_names(view, names, locale)
+    board = board_image(view, names, locale=locale)
     result = view.get("result") or _provisional(view)
     cities = {cty.get("city"): cty for cty in view.get("cities") or []}
     automas = (result.get("details") or {}).get("automas") or []
@@ -596,27 +634,25 @@ def end_image(view: View, names: Sequence[str] | None = None) -> Image.Image:
             city = cities.get(cid, {})
             row.append(f"{city.get('total', '?')}  {city.get('name', '')}".strip() if city else None)
         rows.append(row)
-    decided = str(result.get("decided_by", "score"))
-    notes = {"score": "", "shared": "First place is shared after every tie-break."}
     rule = {
-        "two_player": "A player scores the sum of their two cities. ",
-        "solo_simple": "Everyone, Automas included, scores their lower city. ",
-        "solo_full": "Everyone, Automas included, scores their lower city. ",
-    }.get(str(view.get("mode")), "A player scores their lower city. ")
-    note = rule + notes.get(
-        decided, "Tie on points, decided by " + decided.replace("tiebreak.", "").replace("_", " ") + "."
-    )
+        "two_player": "render.btc.rule.two_player",
+        "solo_simple": "render.btc.rule.solo",
+        "solo_full": "render.btc.rule.solo",
+    }.get(str(view.get("mode")), "render.btc.rule.lower")
+    decided = decided_note(str(result.get("decided_by", "score")), locale)
+    note = " ".join(part for part in (t(rule, locale), decided) if part)
     table = score_table(
-        "Between Two Cities — final scores",
+        t("render.btc.title.final_scores", locale),
         [who[s["seat"]] if s["seat"] < len(who) else "?" for s in seats],
-        ["Left city", "Right city"],
+        [t("render.btc.left_city", locale), t("render.btc.right_city", locale)],
         rows,
         totals=[s["total"] for s in seats],
         ranks=[s["rank"] for s in seats],
         seats=[s["seat"] for s in seats],
         category_keys=[None, None],
-        subtitle=_subtitle(view),
+        subtitle=_subtitle(view, locale),
         note=note,
+        locale=locale,
     )
     return c.stack_vertical([board, table])
 
@@ -632,16 +668,18 @@ def _provisional(view: View) -> dict[str, Any]:
     return {"seats": seats, "decided_by": "score"}
 
 
-def render_turn(view: View, acting_seat: int, names: Sequence[str] | None = None) -> bytes:
+def render_turn(
+    view: View, acting_seat: int, names: Sequence[str] | None = None, *, locale: str = "en"
+) -> bytes:
     """PNG of :func:`turn_image`."""
-    return c.png_bytes(turn_image(view, acting_seat, names))
+    return c.png_bytes(turn_image(view, acting_seat, names, locale=locale))
 
 
-def render_board(view: View, names: Sequence[str] | None = None) -> bytes:
+def render_board(view: View, names: Sequence[str] | None = None, *, locale: str = "en") -> bytes:
     """PNG of :func:`board_image`."""
-    return c.png_bytes(board_image(view, names))
+    return c.png_bytes(board_image(view, names, locale=locale))
 
 
-def render_end(view: View, names: Sequence[str] | None = None) -> bytes:
+def render_end(view: View, names: Sequence[str] | None = None, *, locale: str = "en") -> bytes:
     """PNG of :func:`end_image`."""
-    return c.png_bytes(end_image(view, names))
+    return c.png_bytes(end_image(view, names, locale=locale))

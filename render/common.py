@@ -13,6 +13,9 @@ alone; the same look in every view of every game.
   Hungarian and Polish letters, Greek and Cyrillic, so player names never turn into boxes.
 - Glyphs are drawn once per (kind, size) at 3x and scaled down (anti-aliased), then cached and
   pasted, which keeps a whole board well under the 200 ms budget.
+- Every word drawn comes from the message catalogue (``bot/locales/<locale>/render.json``, keys
+  ``render.*``) through :func:`bot.i18n.t`; every public drawing function takes ``locale``. What
+  stays as code: the one-letter marks of tiles and seats, grid coordinates, numbers and symbols.
 """
 
 from __future__ import annotations
@@ -25,6 +28,8 @@ from functools import lru_cache
 from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
+
+from bot.i18n import t
 
 RGB = tuple[int, int, int]
 Box = tuple[int, int, int, int]
@@ -620,13 +625,26 @@ Painter = Callable[[Pen], None]
 
 @dataclass(frozen=True)
 class Glyph:
-    """How one building kind looks: colour, shape painter, letter (and a small suffix letter)."""
+    """How one building kind looks: colour, shape painter, letter (and a small suffix letter).
+
+    ``name_id`` is the catalogue id of the kind's name (``render.qp.kind.tower``); :meth:`label`
+    gives it in a locale, :attr:`name` in English.
+    """
 
     colour: RGB
     painter: Painter
     letter: str
-    name: str
+    name_id: str
     suffix: str = ""
+
+    @property
+    def name(self) -> str:
+        """The kind's name in English."""
+        return t(self.name_id)
+
+    def label(self, locale: str = "en") -> str:
+        """The kind's name in ``locale``."""
+        return t(self.name_id, locale)
 
 
 # Concept colours, the same in every game.
@@ -645,33 +663,33 @@ RESIDENTIAL, COMMERCE, INDUSTRY, GREEN, OFFICE, WATER, PUBLIC, LEISURE, ENERGY_S
 
 GLYPHS: dict[str, Glyph] = {
     # Quadropolis (letters of the rules file, section 4)
-    "quadropolis.tower": Glyph(RESIDENTIAL, _tower, "T", "Tower block"),
-    "quadropolis.shop": Glyph(COMMERCE, _shop, "S", "Shop"),
-    "quadropolis.public": Glyph(PUBLIC, _public, "U", "Public service"),
-    "quadropolis.park": Glyph(GREEN, _park, "P", "Park"),
-    "quadropolis.playground": Glyph(GREEN, _playground, "G", "Playground"),
-    "quadropolis.factory": Glyph(INDUSTRY, _factory, "F", "Factory"),
-    "quadropolis.harbour": Glyph(WATER, _harbour, "H", "Harbour"),
-    "quadropolis.office": Glyph(OFFICE, _office, "O", "Office tower"),
-    "quadropolis.monument": Glyph(HERITAGE, _monument, "M", "Monument"),
+    "quadropolis.tower": Glyph(RESIDENTIAL, _tower, "T", "render.qp.kind.tower"),
+    "quadropolis.shop": Glyph(COMMERCE, _shop, "S", "render.qp.kind.shop"),
+    "quadropolis.public": Glyph(PUBLIC, _public, "U", "render.qp.kind.public"),
+    "quadropolis.park": Glyph(GREEN, _park, "P", "render.qp.kind.park"),
+    "quadropolis.playground": Glyph(GREEN, _playground, "G", "render.qp.kind.playground"),
+    "quadropolis.factory": Glyph(INDUSTRY, _factory, "F", "render.qp.kind.factory"),
+    "quadropolis.harbour": Glyph(WATER, _harbour, "H", "render.qp.kind.harbour"),
+    "quadropolis.office": Glyph(OFFICE, _office, "O", "render.qp.kind.office"),
+    "quadropolis.monument": Glyph(HERITAGE, _monument, "M", "render.qp.kind.monument"),
     # Between Two Cities (letters of the rules file, section 13; taverns "T" plus their kind)
-    "btc.shop": Glyph(COMMERCE, _shop, "S", "Shop"),
-    "btc.factory": Glyph(INDUSTRY, _factory, "F", "Factory"),
-    "btc.tavern_drink": Glyph(LEISURE, _mug, "T", "Tavern (drink)", "d"),
-    "btc.tavern_food": Glyph(LEISURE, _food, "T", "Tavern (food)", "f"),
-    "btc.tavern_music": Glyph(LEISURE, _music, "T", "Tavern (music)", "m"),
-    "btc.tavern_bed": Glyph(LEISURE, _bed, "T", "Tavern (bed)", "b"),
-    "btc.tavern": Glyph(LEISURE, _tavern_any, "T", "Tavern"),
-    "btc.office": Glyph(OFFICE, _office, "O", "Office"),
-    "btc.park": Glyph(GREEN, _park, "P", "Park"),
-    "btc.house": Glyph(RESIDENTIAL, _house, "H", "House"),
+    "btc.shop": Glyph(COMMERCE, _shop, "S", "render.btc.kind.shop"),
+    "btc.factory": Glyph(INDUSTRY, _factory, "F", "render.btc.kind.factory"),
+    "btc.tavern_drink": Glyph(LEISURE, _mug, "T", "render.btc.kind.tavern_drink", "d"),
+    "btc.tavern_food": Glyph(LEISURE, _food, "T", "render.btc.kind.tavern_food", "f"),
+    "btc.tavern_music": Glyph(LEISURE, _music, "T", "render.btc.kind.tavern_music", "m"),
+    "btc.tavern_bed": Glyph(LEISURE, _bed, "T", "render.btc.kind.tavern_bed", "b"),
+    "btc.tavern": Glyph(LEISURE, _tavern_any, "T", "render.btc.kind.tavern"),
+    "btc.office": Glyph(OFFICE, _office, "O", "render.btc.kind.office"),
+    "btc.park": Glyph(GREEN, _park, "P", "render.btc.kind.park"),
+    "btc.house": Glyph(RESIDENTIAL, _house, "H", "render.btc.kind.house"),
     # Urban Panic (letters of the rules file, section 2.2)
-    "urbanpanic.housing": Glyph(RESIDENTIAL, _house, "H", "Housing"),
-    "urbanpanic.offices": Glyph(OFFICE, _office, "O", "Offices"),
-    "urbanpanic.amusement": Glyph(LEISURE, _ferris, "A", "Amusement park"),
-    "urbanpanic.factory": Glyph(INDUSTRY, _factory, "F", "Factory"),
-    "urbanpanic.power": Glyph(ENERGY_SUPPLY, _power, "P", "Power plant"),
-    "urbanpanic.park": Glyph(GREEN, _park, "G", "Park"),
+    "urbanpanic.housing": Glyph(RESIDENTIAL, _house, "H", "render.up.kind.housing"),
+    "urbanpanic.offices": Glyph(OFFICE, _office, "O", "render.up.kind.offices"),
+    "urbanpanic.amusement": Glyph(LEISURE, _ferris, "A", "render.up.kind.amusement"),
+    "urbanpanic.factory": Glyph(INDUSTRY, _factory, "F", "render.up.kind.factory"),
+    "urbanpanic.power": Glyph(ENERGY_SUPPLY, _power, "P", "render.up.kind.power"),
+    "urbanpanic.park": Glyph(GREEN, _park, "G", "render.up.kind.park"),
 }
 """Every building kind of every game, keyed ``"<game>.<kind>"``."""
 
@@ -746,6 +764,11 @@ def glyph(key: str) -> Glyph:
     if found is None:
         return Glyph(STONE, _skyscraper_stub, "?", key)
     return found
+
+
+def glyph_name(key: str, locale: str = "en") -> str:
+    """The name of a building kind (registry key or alias) in ``locale``, for legends."""
+    return glyph(key).label(locale)
 
 
 @lru_cache(maxsize=1024)
@@ -1230,13 +1253,18 @@ def player_banner(
     name: str,
     detail: str = "",
     active: bool = False,
-    active_label: str = "to play",
+    active_label: str | None = None,
+    *,
+    locale: str = "en",
 ) -> None:
     """A strip naming a player: marker (shape + letter), name, a detail text on the right.
 
-    ``active`` frames it in the highlight colour and adds ``active_label`` with an hourglass, so the
-    acting player is marked by words and an icon, not by colour alone.
+    ``active`` frames it in the highlight colour and adds ``active_label`` (default: "to play" in
+    ``locale``) with an hourglass, so the acting player is marked by words and an icon, not by
+    colour alone.
     """
+    if active_label is None:
+        active_label = t("render.banner.to_play", locale)
     draw = ImageDraw.Draw(img)
     x0, y0, x1, y1 = box
     h = y1 - y0
@@ -1288,6 +1316,11 @@ def wrap(text: str, fnt: Font, max_width: int) -> list[str]:
     if line:
         lines.append(line)
     return lines
+
+
+def join_names(items: Iterable[str], locale: str = "en") -> str:
+    """Names (or phrases) as one list in ``locale`` ("Ann, Bob")."""
+    return t("render.list.separator", locale).join(items)
 
 
 def stack_vertical(images: Sequence[Image.Image], gap: int = 0, colour: RGB = BACKGROUND) -> Image.Image:

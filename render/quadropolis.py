@@ -10,6 +10,8 @@
 
 Each ``render_*`` returns PNG bytes; the matching ``*_image`` function returns the PIL image.
 Player names are not part of the view; pass them as ``names`` (seat order), else "Player n".
+Every word drawn comes from the message catalogue (``render.*``, ``render.qp.*``) in the keyword
+``locale`` (default English); tile labels in the view (``"a harbour (+2 energy)"``) are the rules'.
 """
 
 from __future__ import annotations
@@ -19,8 +21,9 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+from bot.i18n import t
 from render import common as c
-from render.scores import score_table_from_result
+from render.scores import SOFT_HYPHEN, decided_note, score_table_from_result
 
 View = Mapping[str, Any]
 
@@ -36,17 +39,24 @@ LABEL_SPACE = 30
 SECTION_TITLE = 34
 
 CATEGORIES: tuple[tuple[str, str, str | None], ...] = (
-    ("towers", "Tower blocks", "quadropolis.tower"),
-    ("shops", "Shops", "quadropolis.shop"),
-    ("public_services", "Public services", "quadropolis.public"),
-    ("parks", "Parks", "quadropolis.park"),
-    ("factories", "Factories", "quadropolis.factory"),
-    ("harbours", "Harbours", "quadropolis.harbour"),
-    ("offices", "Offices", "quadropolis.office"),
-    ("monuments", "Monu- ments", "quadropolis.monument"),
-    ("penalty", "Unused", "penalty"),
+    ("towers", "render.qp.cat.towers", "quadropolis.tower"),
+    ("shops", "render.qp.cat.shops", "quadropolis.shop"),
+    ("public_services", "render.qp.cat.public_services", "quadropolis.public"),
+    ("parks", "render.qp.cat.parks", "quadropolis.park"),
+    ("factories", "render.qp.cat.factories", "quadropolis.factory"),
+    ("harbours", "render.qp.cat.harbours", "quadropolis.harbour"),
+    ("offices", "render.qp.cat.offices", "quadropolis.office"),
+    ("monuments", "render.qp.cat.monuments", "quadropolis.monument"),
+    ("penalty", "render.qp.cat.penalty", "penalty"),
 )
-"""Score categories in table order: (id in the view, column label, glyph or icon)."""
+"""Score categories in table order: (id in the view, catalogue id of the column label, glyph or icon)."""
+LEGEND_ICONS = (
+    ("inhabitant", "render.qp.legend.inhabitants"),
+    ("energy", "render.qp.legend.energy"),
+    ("points", "render.qp.legend.points"),
+    ("floors", "render.qp.legend.floors"),
+    ("first", "render.qp.legend.first"),
+)
 
 CLASSIC_KINDS = ("tower", "shop", "public", "park", "playground", "factory", "harbour")
 EXPERT_KINDS = (*CLASSIC_KINDS, "office", "monument")
@@ -58,10 +68,13 @@ STACKABLE = {"TOWER", "OFFICE"}
 # ---------------------------------------------------------------------------------------------
 
 
-def _names(view: View, names: Sequence[str] | None) -> list[str]:
+def _names(view: View, names: Sequence[str] | None, locale: str = "en") -> list[str]:
     count = int(view.get("players") or len(view.get("cities", [])))
     given = list(names or [])
-    return [given[i] if i < len(given) and given[i] else f"Player {i + 1}" for i in range(count)]
+    return [
+        given[i] if i < len(given) and given[i] else t("render.player_n", locale, n=i + 1)
+        for i in range(count)
+    ]
 
 
 def _tile_key(tile: Mapping[str, Any]) -> str:
@@ -74,16 +87,21 @@ def _tile_key(tile: Mapping[str, Any]) -> str:
     return c.glyph_key("quadropolis", str(tile.get("type", "?")))
 
 
-def _mode_title(view: View) -> str:
-    return "Expert" if view.get("mode") == "expert" else "Classic"
+def _mode_title(view: View, locale: str) -> str:
+    return t("render.qp.mode.expert" if view.get("mode") == "expert" else "render.qp.mode.classic", locale)
 
 
-def _subtitle(view: View) -> str:
-    return f"{_mode_title(view)} · {view.get('players', len(view.get('cities', [])))} players"
+def _subtitle(view: View, locale: str) -> str:
+    players = view.get("players", len(view.get("cities", [])))
+    return t("render.qp.subtitle", locale, mode=_mode_title(view, locale), players=players)
 
 
-def _round_text(view: View) -> str:
-    return f"Round {view.get('round', 1)} of {view.get('rounds', 4)}"
+def _round_text(view: View, locale: str) -> str:
+    return t("render.qp.round", locale, round=view.get("round", 1), rounds=view.get("rounds", 4))
+
+
+def _city_of(who: list[str], seat: int, locale: str) -> str:
+    return t("render.city_of", locale, name=who[seat] if seat < len(who) else "?")
 
 
 def _gives_chips(img: Image.Image, box: c.Box, tile: Mapping[str, Any], size: int) -> None:
@@ -250,6 +268,7 @@ def draw_city(
     *,
     show_allocation: bool = True,
     pending: Mapping[str, Any] | None = None,
+    locale: str = "en",
 ) -> c.GridGeometry:
     """A city grid: buildings with floors and points, district borders, labels A-D / 1-4(5).
 
@@ -291,13 +310,18 @@ def draw_city(
                     c.draw_text(
                         draw,
                         (box[0] + 7, box[3] - 6 - small.size - 3),
-                        f"district {sq.get('district')}",
+                        t("render.qp.district", locale, district=sq.get("district")),
                         small,
                         c.MUTED,
                         "lb",
                     )
                     c.draw_text(
-                        draw, (box[0] + 7, box[3] - 6), f"field {sq.get('field')}", small, c.MUTED, "lb"
+                        draw,
+                        (box[0] + 7, box[3] - 6),
+                        t("render.qp.field", locale, field=sq.get("field")),
+                        small,
+                        c.MUTED,
+                        "lb",
                     )
     # district borders: a thick line wherever two neighbouring squares lie in different districts
     half = CITY_GAP / 2
@@ -358,7 +382,9 @@ def _parse_square(name: str) -> tuple[int, int] | None:
 # ---------------------------------------------------------------------------------------------
 
 
-def _player_strip(img: Image.Image, box: c.Box, view: View, seat: int, name: str, active: bool) -> None:
+def _player_strip(
+    img: Image.Image, box: c.Box, view: View, seat: int, name: str, active: bool, locale: str = "en"
+) -> None:
     """Marker, name, inhabitants and energy, architects left, first player, score so far."""
     draw = ImageDraw.Draw(img)
     x0, y0, x1, y1 = box
@@ -407,7 +433,7 @@ def _player_strip(img: Image.Image, box: c.Box, view: View, seat: int, name: str
     name_left = x0 + h + 2
     if active:
         label_font = c.font(16, True)
-        c.draw_text(draw, (name_left, y0 + 6), "TO PLAY", label_font, c.INK, "la")
+        c.draw_text(draw, (name_left, y0 + 6), t("render.strip.to_play", locale), label_font, c.INK, "la")
         text, f = c.fit_text(name, right - name_left - 6, 22, True, 12)
         c.draw_text(draw, (name_left, y1 - 8), text, f, c.INK, "lb")
     else:
@@ -415,7 +441,9 @@ def _player_strip(img: Image.Image, box: c.Box, view: View, seat: int, name: str
         c.draw_text(draw, (name_left, (y0 + y1) / 2), text, f, c.INK, "lm")
 
 
-def _strips(img: Image.Image, top: int, view: View, names: list[str], active: int | None) -> int:
+def _strips(
+    img: Image.Image, top: int, view: View, names: list[str], active: int | None, locale: str = "en"
+) -> int:
     """All players' strips, two per row; returns the y below them."""
     count = len(names)
     per_row = 1 if count == 1 else 2
@@ -424,25 +452,20 @@ def _strips(img: Image.Image, top: int, view: View, names: list[str], active: in
         r, col = divmod(seat, per_row)
         x = MARGIN + col * (w + GAP)
         y = top + r * (STRIP_HEIGHT + 8)
-        _player_strip(img, (x, y, x + w, y + STRIP_HEIGHT), view, seat, names[seat], seat == active)
+        _player_strip(img, (x, y, x + w, y + STRIP_HEIGHT), view, seat, names[seat], seat == active, locale)
     rows = (count + per_row - 1) // per_row
     return top + rows * (STRIP_HEIGHT + 8)
 
 
-def _legend(img: Image.Image, top: int, view: View, end: bool = False) -> int:
+def _legend(img: Image.Image, top: int, view: View, end: bool = False, locale: str = "en") -> int:
     kinds = EXPERT_KINDS if view.get("mode") == "expert" else CLASSIC_KINDS
-    entries = [(f"quadropolis.{k}", c.GLYPHS[f"quadropolis.{k}"].name) for k in kinds]
-    icons = [
-        ("inhabitant", "inhabitants"),
-        ("energy", "energy"),
-        ("points", "printed points"),
-        ("floors", "floors"),
-        ("first", "first player"),
-    ]
+    entries = [(f"quadropolis.{k}", c.glyph_name(f"quadropolis.{k}", locale)) for k in kinds]
+    icon_keys = list(LEGEND_ICONS)
     if end:
-        icons.append(("removed", "not activated"))
+        icon_keys.append(("removed", "render.qp.legend.inactive"))
     else:
-        icons += [("pawn", "urbanist"), ("removed", "slot closed")]
+        icon_keys += [("pawn", "render.qp.legend.urbanist"), ("removed", "render.qp.legend.closed")]
+    icons = [(icon, t(key, locale)) for icon, key in icon_keys]
     draw = ImageDraw.Draw(img)
     draw.line((MARGIN, top, WIDTH - MARGIN, top), fill=c.PANEL_EDGE, width=2)
     return c.legend(img, (MARGIN, top + 10), entries, WIDTH - 2 * MARGIN, 30, icons) + 6
@@ -453,9 +476,11 @@ def _legend(img: Image.Image, top: int, view: View, end: bool = False) -> int:
 # ---------------------------------------------------------------------------------------------
 
 
-def turn_image(view: View, acting_seat: int, names: Sequence[str] | None = None) -> Image.Image:
+def turn_image(
+    view: View, acting_seat: int, names: Sequence[str] | None = None, *, locale: str = "en"
+) -> Image.Image:
     """The construction site beside the acting player's city (see module docstring)."""
-    who = _names(view, names)
+    who = _names(view, names, locale)
     cities = view.get("cities") or []
     city = cities[acting_seat] if 0 <= acting_seat < len(cities) else (cities[0] if cities else {})
     cols = int(city.get("columns", 4))
@@ -471,24 +496,31 @@ def turn_image(view: View, acting_seat: int, names: Sequence[str] | None = None)
     height = c.TITLE_HEIGHT + GAP + strips_h + GAP + main_h + 150
     img, draw = c.canvas(WIDTH, height)
     turn = view.get("turn") or {}
-    title = f"Quadropolis — {_round_text(view)}"
     if view.get("over"):
-        title = "Quadropolis — game over"
+        title = t("render.qp.title.over", locale)
     elif turn.get("number"):
-        title += f" · turn {turn['number']} of {turn.get('of', '?')}"
-    c.title_bar(draw, WIDTH, title, _subtitle(view))
+        title = t(
+            "render.qp.title.round_turn",
+            locale,
+            round=_round_text(view, locale),
+            number=turn["number"],
+            of=turn.get("of", "?"),
+        )
+    else:
+        title = t("render.qp.title.round", locale, round=_round_text(view, locale))
+    c.title_bar(draw, WIDTH, title, _subtitle(view, locale))
     y = c.TITLE_HEIGHT + GAP
-    y = _strips(img, y, view, who, turn.get("seat"))
+    y = _strips(img, y, view, who, turn.get("seat"), locale)
     y += GAP
     # site
-    _section_title(draw, (MARGIN, y + 26), "Construction site", site_w)
+    _section_title(draw, (MARGIN, y + 26), t("render.qp.site", locale), site_w)
     draw_site(img, (MARGIN, y + SECTION_TITLE), view)
     # city
     cx = MARGIN + site_w + 2 * GAP
-    _section_title(
-        draw, (cx, y + 26), f"{who[acting_seat] if acting_seat < len(who) else '?'}'s city", city_w
+    _section_title(draw, (cx, y + 26), _city_of(who, acting_seat, locale), city_w)
+    geo = draw_city(
+        img, (cx, y + SECTION_TITLE), city, cell, show_allocation=False, pending=mine, locale=locale
     )
-    geo = draw_city(img, (cx, y + SECTION_TITLE), city, cell, show_allocation=False, pending=mine)
     iy = geo.box[3] + 14
     if mine:
         tsz = 96
@@ -496,13 +528,10 @@ def turn_image(view: View, acting_seat: int, names: Sequence[str] | None = None)
         _gives_chips(img, (cx, iy, cx + tsz, iy + tsz), mine["tile"], 20)
         tf, rf = c.font(22, True), c.font(20)
         text_w = city_w - tsz - 16
-        lines = [
-            (line, tf)
-            for line in c.wrap(
-                f"Architect {mine.get('architect')} took {mine['tile'].get('label', 'a tile')}.", tf, text_w
-            )
-        ]
-        lines += [(line, rf) for line in c.wrap("Build it on an outlined square, or discard it.", rf, text_w)]
+        tile = mine["tile"].get("label") or t("render.qp.a_tile", locale)
+        took = t("render.qp.took", locale, architect=mine.get("architect"), tile=tile)
+        lines = [(line, tf) for line in c.wrap(took, tf, text_w)]
+        lines += [(line, rf) for line in c.wrap(t("render.qp.build_hint", locale), rf, text_w)]
         for k, (line, f) in enumerate(lines[:5]):
             c.draw_text(draw, (cx + tsz + 14, iy + 4 + k * 27), line, f, c.INK, "la")
         iy += tsz + 12
@@ -510,18 +539,22 @@ def turn_image(view: View, acting_seat: int, names: Sequence[str] | None = None)
         sf = c.font(20)
         score = city.get("score") or {}
         lines = [
-            f"Score if the game ended now: {score.get('total', 0)}",
-            f"Unused now: {score.get('unused_inhabitants', 0)} inhabitants,"
-            f" {score.get('unused_energy', 0)} energy",
+            t("render.qp.score_now", locale, total=score.get("total", 0)),
+            t(
+                "render.qp.unused_now",
+                locale,
+                inhabitants=score.get("unused_inhabitants", 0),
+                energy=score.get("unused_energy", 0),
+            ),
         ]
         if turn.get("phase") == "take" and turn.get("seat") == acting_seat:
-            lines.insert(0, f"{who[acting_seat]} to play: an architect into a free slot.")
+            lines.insert(0, t("render.qp.take_hint", locale, name=who[acting_seat]))
         for k, line in enumerate(lines):
             c.draw_text(draw, (cx, iy + k * 28), c.ellipsize(line, sf, city_w), sf, c.INK, "la")
         pool = (view.get("architects") or {}).get("pool")
         if pool:
             py = iy + len(lines) * 28 + 4
-            c.draw_text(draw, (cx, py + 20), "Pool:", c.font(20, True), c.INK, "lm")
+            c.draw_text(draw, (cx, py + 20), t("render.qp.pool", locale), c.font(20, True), c.INK, "lm")
             px = cx + 64
             for value, count in sorted(pool.items(), key=lambda kv: int(kv[0])):
                 c.draw_marker(
@@ -536,13 +569,15 @@ def turn_image(view: View, acting_seat: int, names: Sequence[str] | None = None)
                 )
                 px += 88
     bottom = y + main_h + GAP
-    end = _legend(img, bottom, view)
+    end = _legend(img, bottom, view, locale=locale)
     return img.crop((0, 0, WIDTH, end))
 
 
-def city_image(view: View, seat: int, names: Sequence[str] | None = None) -> Image.Image:
+def city_image(
+    view: View, seat: int, names: Sequence[str] | None = None, *, locale: str = "en"
+) -> Image.Image:
     """One city, large, with its best allocation now and its score by category."""
-    who = _names(view, names)
+    who = _names(view, names, locale)
     cities = view.get("cities") or []
     city = cities[seat] if 0 <= seat < len(cities) else {}
     cols = int(city.get("columns", 4))
@@ -553,7 +588,10 @@ def city_image(view: View, seat: int, names: Sequence[str] | None = None) -> Ima
     height = c.TITLE_HEIGHT + GAP + STRIP_HEIGHT + GAP + city_h + 2 * GAP + 150
     img, draw = c.canvas(WIDTH, height)
     c.title_bar(
-        draw, WIDTH, f"{who[seat] if seat < len(who) else '?'}'s city", f"Quadropolis · {_round_text(view)}"
+        draw,
+        WIDTH,
+        _city_of(who, seat, locale),
+        t("render.qp.city_subtitle", locale, round=_round_text(view, locale)),
     )
     y = c.TITLE_HEIGHT + GAP
     _player_strip(
@@ -563,9 +601,10 @@ def city_image(view: View, seat: int, names: Sequence[str] | None = None) -> Ima
         seat,
         who[seat] if seat < len(who) else "?",
         (view.get("turn") or {}).get("seat") == seat,
+        locale,
     )
     y += STRIP_HEIGHT + GAP
-    geo = draw_city(img, (MARGIN, y), city, cell, show_allocation=True)
+    geo = draw_city(img, (MARGIN, y), city, cell, show_allocation=True, locale=locale)
     _score_column(
         img,
         (geo.box[2] + GAP + 10, y + LABEL_SPACE),
@@ -573,13 +612,20 @@ def city_image(view: View, seat: int, names: Sequence[str] | None = None) -> Ima
         city.get("score") or {},
         bool(view.get("over")),
         view.get("mode") == "expert",
+        locale,
     )
-    end = _legend(img, max(geo.box[3], y + city_h) + GAP, view, end=True)
+    end = _legend(img, max(geo.box[3], y + city_h) + GAP, view, end=True, locale=locale)
     return img.crop((0, 0, WIDTH, end))
 
 
 def _score_column(
-    img: Image.Image, xy: tuple[int, int], width: int, score: Mapping[str, Any], over: bool, expert: bool
+    img: Image.Image,
+    xy: tuple[int, int],
+    width: int,
+    score: Mapping[str, Any],
+    over: bool,
+    expert: bool,
+    locale: str = "en",
 ) -> int:
     """Category scores as a list: glyph, label, points; then the total."""
     draw = ImageDraw.Draw(img)
@@ -589,13 +635,13 @@ def _score_column(
     c.draw_text(
         draw,
         (x, y),
-        "Final score" if over else "Score if the game ended now",
+        t("render.qp.final_score" if over else "render.qp.score_if_now", locale),
         c.font(18, True),
         c.MUTED,
         "la",
     )
     y += 30
-    for cid, label, key in CATEGORIES:
+    for cid, label_id, key in CATEGORIES:
         if cid not in cats:
             continue
         value = int(cats[cid])
@@ -606,28 +652,38 @@ def _score_column(
             c.draw_icon(img, key, box)
         elif key:
             c.draw_glyph(img, key, box)
-        label = "Unused (−1 each)" if cid == "penalty" else label.replace("- ", "")
+        label = t("render.qp.cat.penalty_long" if cid == "penalty" else label_id, locale).replace(
+            SOFT_HYPHEN, ""
+        )
         c.draw_text(draw, (x + 44, y + 17), label, lf, c.INK, "lm")
         colour = c.shade(c.VERMILLION, 0.2) if value < 0 else (c.MUTED if value == 0 else c.INK)
         c.draw_text(draw, (x + width - 6, y + 17), str(value), vf, colour, "rm")
         y += 40
     draw.line((x, y + 2, x + width - 6, y + 2), fill=c.INK, width=2)
     c.draw_icon(img, "points", (x, y + 10, x + 34, y + 44))
-    c.draw_text(draw, (x + 44, y + 27), "Total", c.font(24, True), c.INK, "lm")
+    c.draw_text(draw, (x + 44, y + 27), t("render.score.total", locale), c.font(24, True), c.INK, "lm")
     c.draw_text(draw, (x + width - 6, y + 27), str(score.get("total", 0)), c.font(28, True), c.INK, "rm")
     y += 56
     alloc_note = []
     if score.get("unused_inhabitants"):
-        alloc_note.append(f"{score['unused_inhabitants']} unused inhabitants")
+        alloc_note.append(t("render.qp.unused_inhabitants", locale, count=score["unused_inhabitants"]))
     if score.get("unused_energy"):
-        alloc_note.append(f"{score['unused_energy']} unused energy")
-    for k, line in enumerate(c.wrap(", ".join(alloc_note), c.font(18), width - 6) if alloc_note else []):
+        alloc_note.append(t("render.qp.unused_energy", locale, count=score["unused_energy"]))
+    note = c.join_names(alloc_note, locale)
+    for k, line in enumerate(c.wrap(note, c.font(18), width - 6) if alloc_note else []):
         c.draw_text(draw, (x, y + k * 24), line, c.font(18), c.MUTED, "la")
     return y
 
 
 def _city_card(
-    img: Image.Image, xy: tuple[int, int], width: int, view: View, seat: int, name: str, show_allocation: bool
+    img: Image.Image,
+    xy: tuple[int, int],
+    width: int,
+    view: View,
+    seat: int,
+    name: str,
+    show_allocation: bool,
+    locale: str = "en",
 ) -> int:
     """A player strip over that player's city, sized to ``width``; returns the bottom y."""
     city = (view.get("cities") or [])[seat]
@@ -640,15 +696,20 @@ def _city_card(
         seat,
         name,
         (view.get("turn") or {}).get("seat") == seat and not view.get("over"),
+        locale,
     )
     y += STRIP_HEIGHT + 8
     cell = min(124, (width - LABEL_SPACE - (cols - 1) * CITY_GAP) // cols)
     bw, _ = city_block_size(city, cell)
-    geo = draw_city(img, (x + (width - bw) // 2, y), city, cell, show_allocation=show_allocation)
+    geo = draw_city(
+        img, (x + (width - bw) // 2, y), city, cell, show_allocation=show_allocation, locale=locale
+    )
     return geo.box[3]
 
 
-def _cities_grid(img: Image.Image, top: int, view: View, names: list[str], show_allocation: bool) -> int:
+def _cities_grid(
+    img: Image.Image, top: int, view: View, names: list[str], show_allocation: bool, locale: str = "en"
+) -> int:
     count = len(view.get("cities") or [])
     per_row = 1 if count == 1 else 2
     w = (WIDTH - 2 * MARGIN - (per_row - 1) * 2 * GAP) // per_row
@@ -661,7 +722,9 @@ def _cities_grid(img: Image.Image, top: int, view: View, names: list[str], show_
                 break
             bottom = max(
                 bottom,
-                _city_card(img, (MARGIN + k * (w + 2 * GAP), y), w, view, seat, names[seat], show_allocation),
+                _city_card(
+                    img, (MARGIN + k * (w + 2 * GAP), y), w, view, seat, names[seat], show_allocation, locale
+                ),
             )
         y = bottom + 2 * GAP
     return y
@@ -681,41 +744,48 @@ def _cities_height(view: View) -> int:
     return total
 
 
-def board_image(view: View, names: Sequence[str] | None = None) -> Image.Image:
+def board_image(view: View, names: Sequence[str] | None = None, *, locale: str = "en") -> Image.Image:
     """Every city with its owner's strip (resources, architects, score so far)."""
-    who = _names(view, names)
+    who = _names(view, names, locale)
     height = c.TITLE_HEIGHT + GAP + _cities_height(view) + 150
     img, draw = c.canvas(WIDTH, height)
     over = bool(view.get("over"))
-    c.title_bar(
-        draw, WIDTH, "Quadropolis — all cities" + ("" if over else f" · {_round_text(view)}"), _subtitle(view)
-    )
-    y = _cities_grid(img, c.TITLE_HEIGHT + GAP, view, who, show_allocation=over)
-    end = _legend(img, y, view, end=over)
+    if over:
+        title = t("render.qp.title.board", locale)
+    else:
+        title = t("render.qp.title.board_round", locale, round=_round_text(view, locale))
+    c.title_bar(draw, WIDTH, title, _subtitle(view, locale))
+    y = _cities_grid(img, c.TITLE_HEIGHT + GAP, view, who, over, locale)
+    end = _legend(img, y, view, end=over, locale=locale)
     return img.crop((0, 0, WIDTH, end))
 
 
-def end_image(view: View, names: Sequence[str] | None = None) -> Image.Image:
+def end_image(view: View, names: Sequence[str] | None = None, *, locale: str = "en") -> Image.Image:
     """Every city with its optimal activation, then the score table by category with the winner."""
-    who = _names(view, names)
+    who = _names(view, names, locale)
     cities_h = c.TITLE_HEIGHT + GAP + _cities_height(view) + 150
     img, draw = c.canvas(WIDTH, cities_h)
-    c.title_bar(draw, WIDTH, "Quadropolis — final cities", _subtitle(view))
-    y = _cities_grid(img, c.TITLE_HEIGHT + GAP, view, who, show_allocation=True)
-    y = _legend(img, y, view, end=True)
+    c.title_bar(draw, WIDTH, t("render.qp.title.final_cities", locale), _subtitle(view, locale))
+    y = _cities_grid(img, c.TITLE_HEIGHT + GAP, view, who, True, locale)
+    y = _legend(img, y, view, end=True, locale=locale)
     cities = img.crop((0, 0, WIDTH, y))
     result = view.get("result")
     if not result:
         result = _provisional_result(view)
     mode_cats = [
-        cat for cat in CATEGORIES if view.get("mode") == "expert" or cat[0] not in ("offices", "monuments")
+        (cid, t(label_id, locale), key)
+        for cid, label_id, key in CATEGORIES
+        if view.get("mode") == "expert" or cid not in ("offices", "monuments")
     ]
-    decided = str(result.get("decided_by", "score"))
-    note = {"score": "", "shared": "First place is shared after every tie-break."}.get(
-        decided, "Tie on points, decided by " + decided.replace("tiebreak.", "").replace("_", " ") + "."
-    )
+    note = decided_note(str(result.get("decided_by", "score")), locale)
     table = score_table_from_result(
-        "Quadropolis — final scores", who, result, mode_cats, subtitle=_subtitle(view), note=note
+        t("render.qp.title.final_scores", locale),
+        who,
+        result,
+        mode_cats,
+        subtitle=_subtitle(view, locale),
+        note=note,
+        locale=locale,
     )
     return c.stack_vertical([cities, table], 0)
 
@@ -737,21 +807,23 @@ def _provisional_result(view: View) -> dict[str, Any]:
     return {"seats": seats, "decided_by": "score"}
 
 
-def render_turn(view: View, acting_seat: int, names: Sequence[str] | None = None) -> bytes:
+def render_turn(
+    view: View, acting_seat: int, names: Sequence[str] | None = None, *, locale: str = "en"
+) -> bytes:
     """PNG of :func:`turn_image`."""
-    return c.png_bytes(turn_image(view, acting_seat, names))
+    return c.png_bytes(turn_image(view, acting_seat, names, locale=locale))
 
 
-def render_city(view: View, seat: int, names: Sequence[str] | None = None) -> bytes:
+def render_city(view: View, seat: int, names: Sequence[str] | None = None, *, locale: str = "en") -> bytes:
     """PNG of :func:`city_image`."""
-    return c.png_bytes(city_image(view, seat, names))
+    return c.png_bytes(city_image(view, seat, names, locale=locale))
 
 
-def render_board(view: View, names: Sequence[str] | None = None) -> bytes:
+def render_board(view: View, names: Sequence[str] | None = None, *, locale: str = "en") -> bytes:
     """PNG of :func:`board_image`."""
-    return c.png_bytes(board_image(view, names))
+    return c.png_bytes(board_image(view, names, locale=locale))
 
 
-def render_end(view: View, names: Sequence[str] | None = None) -> bytes:
+def render_end(view: View, names: Sequence[str] | None = None, *, locale: str = "en") -> bytes:
     """PNG of :func:`end_image`."""
-    return c.png_bytes(end_image(view, names))
+    return c.png_bytes(end_image(view, names, locale=locale))

@@ -2,7 +2,8 @@
 
 Rows are players (best rank first, with rank, marker and total), columns are scoring categories
 (each headed by its building glyph or icon and a label). The winner's row carries a crown and the
-word "Winner" as well as the highlight colour; negative numbers carry their minus sign.
+word "Winner" as well as the highlight colour; negative numbers carry their minus sign. Every
+word comes from the message catalogue (``render.score.*``) in the ``locale`` passed.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from typing import Any
 
 from PIL import Image
 
+from bot.i18n import t
 from render import common as c
 
 TABLE_WIDTH = c.IMAGE_WIDTH
@@ -23,6 +25,8 @@ TOTAL_WIDTH = 112
 NAME_MIN, NAME_MAX = 270, 380
 CATEGORY_MIN = 64
 CATEGORY_PREFERRED = 100
+SOFT_HYPHEN = "\u00ad"
+"""A category label may carry soft hyphens: where the header may break a long word (shown as "-")."""
 
 Cell = int | str | None
 
@@ -62,6 +66,7 @@ def score_table(
     note: str = "",
     width: int = TABLE_WIDTH,
     labels: Mapping[str, str] | None = None,
+    locale: str = "en",
 ) -> Image.Image:
     """An end-of-game table as an image.
 
@@ -70,17 +75,13 @@ def score_table(
     game's tie-breaks). ``seats[i]`` picks the player's marker (default ``i``). ``category_keys``
     puts a glyph (``"btc.park"``) or icon (``"points"``) above each category. ``note`` is printed
     under the table (e.g. what decided a tie). ``labels`` overrides the words "Total", "Winner",
-    "Rank" and "Shared first place".
+    "Rank" and "Shared first place" (keys ``total``, ``winner``, ``rank``, ``shared``), which
+    otherwise come from the catalogue in ``locale``. A soft hyphen in a category label marks where
+    the header may break the word.
     """
     if len(rows) != len(players):
         raise ValueError("one row of scores per player")
-    words = {
-        "total": "Total",
-        "winner": "Winner",
-        "rank": "Rank",
-        "shared": "Shared first place",
-        "winners": "Winners",
-    }
+    words = {key: t(f"render.score.{key}", locale) for key in ("total", "winner", "rank", "shared")}
     words.update(labels or {})
     n = len(categories)
     tots = list(totals) if totals is not None else [sum(_numeric(v) for v in row) for row in rows]
@@ -126,6 +127,7 @@ def score_table(
         cx = x_cats + j * cat_w + cat_w / 2
         _draw_header_key(img, keys[j], (int(cx - icon / 2), top + 8, int(cx + icon / 2), top + 8 + icon))
         label_size = 15 if n > 5 else 19
+        label = label.replace(SOFT_HYPHEN, "- ")
         longest = max(label.split(), key=lambda w: c.text_width(w, c.font(label_size, True)), default="")
         lfont = c.fit_font(longest, int(cat_w - 6), label_size, True, 11)
         lines = c.wrap(label, lfont, int(cat_w - 6))
@@ -198,9 +200,10 @@ def score_table(
     # Footer: the winner in words
     fy = table_box[3] + 14
     if len(winners) == 1:
-        text = f"{words['winner']}: {players[winners[0]]}"
+        text = t("render.score.winner_line", locale, label=words["winner"], name=players[winners[0]])
     else:
-        text = f"{words['shared']}: " + ", ".join(players[i] for i in winners)
+        names = c.join_names((players[i] for i in winners), locale)
+        text = t("render.score.shared_line", locale, label=words["shared"], names=names)
     c.draw_icon(img, "winner", (MARGIN, fy, MARGIN + 30, fy + 30))
     line, f = c.fit_text(text, width - 2 * MARGIN - 40, 26, True, 14)
     c.draw_text(draw, (MARGIN + 40, fy + 15), line, f, c.INK, "lm")
@@ -220,13 +223,17 @@ def score_table_from_result(
 
     ``categories`` lists ``(category id, label, glyph or icon key)`` in column order; ids missing
     from a seat's breakdown show as "–". Totals and ranks come from the result (so its tie-breaks
-    count). ``players`` is indexed by seat.
+    count). ``players`` is indexed by seat. ``locale`` (in ``kwargs``) picks the catalogue.
     """
+    locale = str(kwargs.get("locale", "en"))
     seats = sorted(result["seats"], key=lambda s: s["seat"])
     rows: list[list[Cell]] = [[s["breakdown"].get(cid) for cid, _, _ in categories] for s in seats]
     return score_table(
         title,
-        [players[s["seat"]] if s["seat"] < len(players) else f"Seat {s['seat'] + 1}" for s in seats],
+        [
+            players[s["seat"]] if s["seat"] < len(players) else t("render.seat_n", locale, n=s["seat"] + 1)
+            for s in seats
+        ],
         [label for _, label, _ in categories],
         rows,
         totals=[s["total"] for s in seats],
@@ -235,3 +242,20 @@ def score_table_from_result(
         category_keys=[key for _, _, key in categories],
         **kwargs,
     )
+
+
+def decided_note(decided_by: str, locale: str = "en", score_ids: Sequence[str] = ("score",)) -> str:
+    """What separated the winner from the runner-up, as a sentence ("" when the score did).
+
+    ``decided_by`` is a Result's: a score id (``score_ids``), ``"shared"``, or a tie-break id that
+    the rules' catalogue words (``"qp.tiebreak.inhabitants"``); an id without a sentence is named.
+    """
+    if not decided_by or decided_by in score_ids:
+        return ""
+    if decided_by == "shared":
+        return t("render.note.shared", locale)
+    sentence = t(decided_by, locale)
+    if sentence != decided_by:
+        return sentence
+    rule = decided_by.replace("tiebreak.", "").replace("_", " ")
+    return t("render.note.tie_decided_by", locale, rule=rule)

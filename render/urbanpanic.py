@@ -9,7 +9,10 @@
 - :func:`render_end` — every city as scored (cut-off tiles removed), then the score table.
 
 Each ``render_*`` returns PNG bytes; the matching ``*_image`` function returns the PIL image.
-Player names are not in the view; pass them as ``names`` (by seat), else "Player n".
+Player names are not in the view; pass them as ``names`` (by seat), else "Player n". Every word
+drawn comes from the message catalogue (``render.*``, ``render.up.*``, and the rules' own goal,
+end and tie-break sentences) in the keyword ``locale`` (default English); the track letters of the
+legend (R, J, E, I, S) are the view's.
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ from PIL import Image, ImageDraw
 
 from bot.i18n import t
 from render import common as c
-from render.scores import score_table_from_result
+from render.scores import decided_note, score_table_from_result
 
 View = Mapping[str, Any]
 
@@ -37,7 +40,7 @@ ROAD_OFF = (190, 186, 180)
 LINKED_PLOT = (226, 238, 228)
 CUT_PLOT = (236, 226, 222)
 TRACKS = ("residents", "jobs", "ecology", "income", "satisfaction")
-TRACK_NAMES = ("Residents", "Jobs", "Ecology", "Income", "Satisfaction")
+"""The five tracks in view order; each names its icon and its catalogue ids (``render.up.track.<id>``)."""
 TYPE_KEYS = {
     "HOU": "urbanpanic.housing",
     "OFF": "urbanpanic.offices",
@@ -47,19 +50,21 @@ TYPE_KEYS = {
     "PRK": "urbanpanic.park",
 }
 CATEGORIES: tuple[tuple[str, str, str | None], ...] = (
-    ("residents", "Residents", "residents"),
-    ("jobs", "Jobs", "jobs"),
-    ("ecology", "Ecology", "ecology"),
-    ("income", "Income", "income"),
-    ("satisfaction", "Satis- faction", "satisfaction"),
-    ("empty_plots", "Empty plots", "penalty"),
-    ("unemployment", "Unemploy- ment", "penalty"),
-    ("goals", "Goals", "points"),
-    ("bonus", "First done", "first"),
+    ("residents", "render.up.cat.residents", "residents"),
+    ("jobs", "render.up.cat.jobs", "jobs"),
+    ("ecology", "render.up.cat.ecology", "ecology"),
+    ("income", "render.up.cat.income", "income"),
+    ("satisfaction", "render.up.cat.satisfaction", "satisfaction"),
+    ("empty_plots", "render.up.cat.empty_plots", "penalty"),
+    ("unemployment", "render.up.cat.unemployment", "penalty"),
+    ("goals", "render.up.cat.goals", "points"),
+    ("bonus", "render.up.cat.bonus", "first"),
 )
+"""Score categories in table order: (id in the result, catalogue id of the column label, icon)."""
 DIRS = {"N": (-1, 0), "E": (0, 1), "S": (1, 0), "W": (0, -1)}
 OPPOSITE = {"N": "S", "S": "N", "E": "W", "W": "E"}
-VARIANTS = {"basic": "basic game", "advanced": "advanced", "party": "party (real time)"}
+VARIANTS = ("basic", "advanced", "party")
+"""Variants with a name in the catalogue (``render.up.variant.<variant>``)."""
 
 
 # ---------------------------------------------------------------------------------------------
@@ -67,10 +72,13 @@ VARIANTS = {"basic": "basic game", "advanced": "advanced", "party": "party (real
 # ---------------------------------------------------------------------------------------------
 
 
-def _names(view: View, names: Sequence[str] | None) -> list[str]:
+def _names(view: View, names: Sequence[str] | None, locale: str = "en") -> list[str]:
     count = len(view.get("players") or [])
     given = list(names or [])
-    return [given[i] if i < len(given) and given[i] else f"Player {i + 1}" for i in range(count)]
+    return [
+        given[i] if i < len(given) and given[i] else t("render.player_n", locale, n=i + 1)
+        for i in range(count)
+    ]
 
 
 def _type_of(code: str) -> str:
@@ -254,7 +262,13 @@ def tile_sprite(code: str, size: int) -> Image.Image:
 
 
 def draw_tracks(
-    img: Image.Image, box: c.Box, tracks: Sequence[int], floor: int = -5, lost: Sequence[int] | None = None
+    img: Image.Image,
+    box: c.Box,
+    tracks: Sequence[int],
+    floor: int = -5,
+    lost: Sequence[int] | None = None,
+    *,
+    locale: str = "en",
 ) -> None:
     """Five horizontal bars from zero, with the value printed and the floor (−5) marked.
 
@@ -276,11 +290,12 @@ def draw_tracks(
 
     zero, fl = xof(0), xof(floor)
     lf, vf = c.font(18, True), c.font(20, True)
-    for i, name in enumerate(TRACK_NAMES):
+    for i, track in enumerate(TRACKS):
+        name = t(f"render.up.track.{track}", locale)
         top = y0 + i * row_h
         mid = top + row_h / 2
         isz = int(min(row_h - 8, 30))
-        c.draw_icon(img, TRACKS[i], (x0, int(mid - isz / 2), x0 + isz, int(mid + isz / 2)))
+        c.draw_icon(img, track, (x0, int(mid - isz / 2), x0 + isz, int(mid + isz / 2)))
         c.draw_text(draw, (x0 + isz + 6, mid), name, lf, c.INK, "lm")
         draw.rectangle((bx0, mid - row_h * 0.3, bx1, mid + row_h * 0.3), fill=(235, 232, 225))
         value = int(tracks[i]) if i < len(tracks) else 0
@@ -303,7 +318,8 @@ def draw_tracks(
     draw.line((zero, y0 + 2, zero, y1 - 2), fill=c.INK, width=2)
     for yy in range(int(y0), int(y1), 10):
         draw.line((fl, yy, fl, yy + 5), fill=c.VERMILLION, width=3)
-    c.draw_text(draw, (fl, y1 + 2), f"{floor} floor", c.font(14, True), c.shade(c.VERMILLION, 0.2), "ma")
+    floor_text = t("render.up.floor", locale, floor=floor)
+    c.draw_text(draw, (fl, y1 + 2), floor_text, c.font(14, True), c.shade(c.VERMILLION, 0.2), "ma")
     c.draw_text(draw, (zero, y1 + 2), "0", c.font(14, True), c.INK, "ma")
 
 
@@ -312,7 +328,7 @@ def draw_tracks(
 # ---------------------------------------------------------------------------------------------
 
 
-def _player_strip(img: Image.Image, box: c.Box, view: View, seat: int, name: str) -> None:
+def _player_strip(img: Image.Image, box: c.Box, view: View, seat: int, name: str, locale: str = "en") -> None:
     draw = ImageDraw.Draw(img)
     x0, y0, x1, y1 = box
     h = y1 - y0
@@ -329,7 +345,7 @@ def _player_strip(img: Image.Image, box: c.Box, view: View, seat: int, name: str
     c.seat_marker(img, seat, (x0 + 7, y0 + 7, x0 + h - 7, y1 - 7))
     right = x1 - 8
     f = c.font(18, True)
-    text = f"{player.get('tiles', 0)}/24 built"
+    text = t("render.up.built", locale, count=player.get("tiles", 0))
     c.draw_text(draw, (right, (y0 + y1) / 2), text, f, c.INK, "rm")
     right -= c.text_width(text, f) + 12
     if player.get("finisher"):
@@ -344,7 +360,9 @@ def _player_strip(img: Image.Image, box: c.Box, view: View, seat: int, name: str
         right -= 6
     name_left = x0 + h + 2
     if active:
-        c.draw_text(draw, (name_left, y0 + 5), "TO PLAY", c.font(15, True), c.INK, "la")
+        c.draw_text(
+            draw, (name_left, y0 + 5), t("render.strip.to_play", locale), c.font(15, True), c.INK, "la"
+        )
         label, nf = c.fit_text(name, right - name_left - 6, 20, True, 12)
         c.draw_text(draw, (name_left, y1 - 7), label, nf, c.INK, "lb")
     else:
@@ -352,7 +370,7 @@ def _player_strip(img: Image.Image, box: c.Box, view: View, seat: int, name: str
         c.draw_text(draw, (name_left, (y0 + y1) / 2), label, nf, c.INK, "lm")
 
 
-def _strips(img: Image.Image, top: int, view: View, who: list[str]) -> int:
+def _strips(img: Image.Image, top: int, view: View, who: list[str], locale: str = "en") -> int:
     count = len(who)
     per_row = 1 if count == 1 else 2
     w = (WIDTH - 2 * MARGIN - (per_row - 1) * GAP) // per_row
@@ -360,7 +378,7 @@ def _strips(img: Image.Image, top: int, view: View, who: list[str]) -> int:
         r, col = divmod(seat, per_row)
         x = MARGIN + col * (w + GAP)
         y = top + r * (STRIP_HEIGHT + 8)
-        _player_strip(img, (x, y, x + w, y + STRIP_HEIGHT), view, seat, who[seat])
+        _player_strip(img, (x, y, x + w, y + STRIP_HEIGHT), view, seat, who[seat], locale)
     return top + ((count + per_row - 1) // per_row) * (STRIP_HEIGHT + 8)
 
 
@@ -368,36 +386,53 @@ def _effects(deltas: Sequence[int], letters: Sequence[str]) -> str:
     return " ".join(f"{letters[i]}{d:+d}" for i, d in enumerate(deltas) if d)
 
 
-def _legend(img: Image.Image, top: int, view: View) -> int:
+def _type_name(tp: Mapping[str, Any], locale: str) -> str:
+    """A tile type's name: the catalogue's for the six known types, else the view's, capitalised."""
+    key = _key(str(tp.get("id", "")))
+    if key in c.GLYPHS:
+        return c.glyph_name(key, locale)
+    return str(tp.get("name", "")).capitalize()
+
+
+def _legend(img: Image.Image, top: int, view: View, locale: str = "en") -> int:
     """Each tile type with what it does to the tracks, the track icons, and how roads read."""
     draw = ImageDraw.Draw(img)
     draw.line((MARGIN, top, WIDTH - MARGIN, top), fill=c.PANEL_EDGE, width=2)
     legend = view.get("legend") or {}
-    letters = legend.get("letters") or ["R", "J", "E", "I", "S"]
+    letters = legend.get("letters") or [t(f"render.up.letter.{track}", locale) for track in TRACKS]
     entries = [
         (
             _key(str(tp["id"])),
-            f"{str(tp.get('name', '')).capitalize()}: {_effects(tp.get('deltas') or [], letters)}",
+            t(
+                "render.up.legend.type",
+                locale,
+                name=_type_name(tp, locale),
+                effects=_effects(tp.get("deltas") or [], letters),
+            ),
         )
         for tp in legend.get("types") or []
     ]
     y = c.legend(img, (MARGIN, top + 10), entries, WIDTH - 2 * MARGIN, 30)
-    icons = [(TRACKS[i], f"{letters[i]} = {TRACK_NAMES[i].lower()}") for i in range(len(TRACKS))]
-    icons += [("removed", "cut off from the centre")]
+    icons = [
+        (track, t(f"render.up.legend.track.{track}", locale, letter=letters[i]))
+        for i, track in enumerate(TRACKS)
+    ]
+    icons += [("removed", t("render.up.legend.cut_off", locale))]
     return c.legend(img, (MARGIN, y), [], WIDTH - 2 * MARGIN, 28, icons) + 4
 
 
-def _title(view: View) -> str:
+def _title(view: View, locale: str = "en") -> str:
     if view.get("over"):
-        return "Urban Panic — game over"
+        return t("render.up.title.over", locale)
     if view.get("variant") == "party":
-        return "Urban Panic — party"
-    return f"Urban Panic — turn {int(view.get('turn', 0)) + 1}"
+        return t("render.up.title.party", locale)
+    return t("render.up.title.turn", locale, turn=int(view.get("turn", 0)) + 1)
 
 
-def _subtitle(view: View) -> str:
-    variant = VARIANTS.get(str(view.get("variant")), str(view.get("variant", "")))
-    return f"{variant} · {len(view.get('players') or [])} players"
+def _subtitle(view: View, locale: str = "en") -> str:
+    variant = str(view.get("variant", ""))
+    name = t(f"render.up.variant.{variant}", locale) if variant in VARIANTS else variant
+    return t("render.up.subtitle", locale, variant=name, players=len(view.get("players") or []))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -405,14 +440,14 @@ def _subtitle(view: View) -> str:
 # ---------------------------------------------------------------------------------------------
 
 
-def _main_board(img: Image.Image, xy: tuple[int, int], width: int, view: View) -> int:
+def _main_board(img: Image.Image, xy: tuple[int, int], width: int, view: View, locale: str = "en") -> int:
     """The four face-up tiles, numbered, and the stack; returns the bottom y."""
     draw = ImageDraw.Draw(img)
     x, y = xy
     board = view.get("main_board")
     party = view.get("party")
     if board is None and party is not None:
-        c.draw_text(draw, (x, y), "Open table", c.font(22, True), c.INK, "la")
+        c.draw_text(draw, (x, y), t("render.up.open_table", locale), c.font(22, True), c.INK, "la")
         y += 32
         size = 64
         per_row = max(1, width // (size + 6))
@@ -421,17 +456,20 @@ def _main_board(img: Image.Image, xy: tuple[int, int], width: int, view: View) -
             img.paste(tile_sprite(code, size), (x + col * (size + 6), y + r * (size + 6)))
         opened = party.get("open_table") or []
         if not opened:
-            c.draw_text(draw, (x, y + size / 2), "nothing face up", c.font(18), c.MUTED, "lm")
+            nothing = t("render.up.nothing_face_up", locale)
+            c.draw_text(draw, (x, y + size / 2), nothing, c.font(18), c.MUTED, "lm")
         rows = max(1, (len(opened) + per_row - 1) // per_row)
         y += rows * (size + 6) + 4
         if party.get("timer_running"):
             c.draw_icon(img, "waiting", (x, y, x + 24, y + 24))
-            c.draw_text(draw, (x + 30, y + 12), "the hourglass is running", c.font(18, True), c.INK, "lm")
+            running = t("render.up.hourglass", locale)
+            c.draw_text(draw, (x + 30, y + 12), running, c.font(18, True), c.INK, "lm")
             y += 30
-        c.draw_text(draw, (x, y), f"{party.get('pool', 0)} tiles left in the pool", c.font(18), c.INK, "la")
+        pool = t("render.up.pool", locale, count=party.get("pool", 0))
+        c.draw_text(draw, (x, y), pool, c.font(18), c.INK, "la")
         return y + 28
     board = board or {}
-    c.draw_text(draw, (x, y), "Main board", c.font(22, True), c.INK, "la")
+    c.draw_text(draw, (x, y), t("render.up.main_board", locale), c.font(22, True), c.INK, "la")
     y += 32
     size = min(104, (width - 140) // 4 - 8)
     for k, code in enumerate((board.get("slots") or [None] * 4)[:4]):
@@ -446,14 +484,15 @@ def _main_board(img: Image.Image, xy: tuple[int, int], width: int, view: View) -
                 outline=c.GRID_LINE,
                 width=2,
             )
-            c.draw_text(draw, (sx + size / 2, y + size / 2), "empty", c.font(15), c.MUTED, "mm")
+            empty = t("render.up.empty", locale)
+            c.draw_text(draw, (sx + size / 2, y + size / 2), empty, c.font(15), c.MUTED, "mm")
         c.draw_text(draw, (sx + size / 2, y + size + 4), str(k + 1), c.font(18, True), c.INK, "ma")
     sx = x + 4 * (size + 10) + 6
     c.draw_face_down(img, (sx, y + 8, sx + size - 16, y + size - 8))
     c.draw_text(
         draw,
         (sx + (size - 16) / 2, y + size + 4),
-        f"stack {board.get('stack', 0)}",
+        t("render.up.stack", locale, count=board.get("stack", 0)),
         c.font(16, True),
         c.INK,
         "ma",
@@ -487,64 +526,76 @@ def _reserve(img: Image.Image, xy: tuple[int, int], player: Mapping[str, Any], t
     return y + size + 10
 
 
-def turn_image(view: View, acting_seat: int, names: Sequence[str] | None = None) -> Image.Image:
+def turn_image(
+    view: View, acting_seat: int, names: Sequence[str] | None = None, *, locale: str = "en"
+) -> Image.Image:
     """The acting player's city with roads, the main board, the reserve, tracks and actions left."""
-    who = _names(view, names)
+    who = _names(view, names, locale)
     players = view.get("players") or []
     player = players[acting_seat] if 0 <= acting_seat < len(players) else (players[0] if players else {})
     img, draw = c.canvas(WIDTH, 1600)
-    c.title_bar(draw, WIDTH, _title(view), _subtitle(view))
-    y = _strips(img, c.TITLE_HEIGHT + GAP, view, who) + GAP
+    c.title_bar(draw, WIDTH, _title(view, locale), _subtitle(view, locale))
+    y = _strips(img, c.TITLE_HEIGHT + GAP, view, who, locale) + GAP
     city_w = 560
     cell = (city_w - LABEL_SPACE) // SIZE
     name = who[acting_seat] if 0 <= acting_seat < len(who) else "?"
-    ct, cf = c.fit_text(f"{name}'s city", city_w, 24, True, 14)
+    ct, cf = c.fit_text(t("render.city_of", locale, name=name), city_w, 24, True, 14)
     c.draw_text(draw, (MARGIN, y + 26), ct, cf, c.INK, "ls")
     geo = draw_city(img, (MARGIN, y + 34), player.get("grid") or [], cell)
     linked = int(player.get("reachable", 0))
     built = int(player.get("tiles", 0))
-    note = f"{built} of 24 plots built · {linked} linked to the centre"
     if built - linked > 0:
-        note += f" · {built - linked} cut off"
+        note = t("render.up.plots_cut", locale, built=built, linked=linked, cut=built - linked)
+    else:
+        note = t("render.up.plots", locale, built=built, linked=linked)
     c.draw_text(draw, (MARGIN, geo.box[3] + 10), note, c.font(19), c.INK, "la")
     left_bottom = geo.box[3] + 40
     rx = MARGIN + city_w + 2 * GAP
     rw = WIDTH - MARGIN - rx
-    ry = _main_board(img, (rx, y + 6), rw, view)
-    ry = _reserve(img, (rx, ry + 4), player, "Hand" if "hand" in player else "Reserve (up to 3)")
-    c.draw_text(draw, (rx, ry + 4), "Tracks", c.font(22, True), c.INK, "la")
+    ry = _main_board(img, (rx, y + 6), rw, view, locale)
+    ry = _reserve(
+        img, (rx, ry + 4), player, t("render.up.hand" if "hand" in player else "render.up.reserve", locale)
+    )
+    c.draw_text(draw, (rx, ry + 4), t("render.up.tracks", locale), c.font(22, True), c.INK, "la")
     tracks_box = (rx, ry + 36, WIDTH - MARGIN, ry + 36 + 210)
     draw_tracks(
-        img, tracks_box, player.get("tracks") or [0] * 5, int((view.get("legend") or {}).get("floor", -5))
+        img,
+        tracks_box,
+        player.get("tracks") or [0] * 5,
+        int((view.get("legend") or {}).get("floor", -5)),
+        locale=locale,
     )
     ry = tracks_box[3] + 26
     lines = []
     if view.get("current") == acting_seat and not view.get("over") and "points" in view:
-        lines.append(f"{view.get('points', 0)} action{'s' if view.get('points') != 1 else ''} left")
+        key = "render.up.actions_left.one" if view.get("points") == 1 else "render.up.actions_left.other"
+        lines.append(t(key, locale, count=view.get("points", 0)))
         if view.get("architect_owed"):
-            lines.append("must still take a tile (Architect)")
+            lines.append(t("render.up.architect_owed", locale))
     if view.get("last_turn"):
-        lines.append("last turn: the stack is empty")
+        lines.append(t("render.up.last_turn", locale))
     if view.get("first_finisher") is not None and not view.get("over"):
-        lines.append(f"{who[int(view['first_finisher'])]} has filled the city: last round")
+        lines.append(t("render.up.filled", locale, name=who[int(view["first_finisher"])]))
     for k, line in enumerate(lines):
         c.draw_text(draw, (rx, ry + k * 26), c.ellipsize(line, c.font(19), rw), c.font(19), c.INK, "la")
     ry += 26 * len(lines)
-    ry = _goals(img, (rx, ry + 6), rw, view)
-    end = _legend(img, max(left_bottom, ry) + GAP, view)
+    ry = _goals(img, (rx, ry + 6), rw, view, locale)
+    end = _legend(img, max(left_bottom, ry) + GAP, view, locale)
     return img.crop((0, 0, WIDTH, end))
 
 
-def _goals(img: Image.Image, xy: tuple[int, int], width: int, view: View) -> int:
+def _goals(img: Image.Image, xy: tuple[int, int], width: int, view: View, locale: str = "en") -> int:
     goals = view.get("goals") or []
     if not goals:
         return xy[1]
     draw = ImageDraw.Draw(img)
     x, y = xy
-    c.draw_text(draw, (x, y), "Goals (10 points each)", c.font(20, True), c.INK, "la")
+    c.draw_text(draw, (x, y), t("render.up.goals", locale), c.font(20, True), c.INK, "la")
     y += 28
     for g in goals:
-        text = f"{g.get('id', '')}: {t(str(g.get('title_key', '')))}"
+        text = t(
+            "render.up.goal_line", locale, id=g.get("id", ""), title=t(str(g.get("title_key", "")), locale)
+        )
         c.draw_text(draw, (x, y), c.ellipsize(text, c.font(17), width), c.font(17), c.INK, "la")
         y += 24
     return y
@@ -558,10 +609,11 @@ def _city_card(
     seat: int,
     name: str,
     scored: Mapping[str, Any] | None,
+    locale: str = "en",
 ) -> int:
     x, y = xy
     player = (view.get("players") or [])[seat]
-    _player_strip(img, (x, y, x + width, y + STRIP_HEIGHT), view, seat, name)
+    _player_strip(img, (x, y, x + width, y + STRIP_HEIGHT), view, seat, name, locale)
     y += STRIP_HEIGHT + 8
     cell = min(96, (width - LABEL_SPACE) // SIZE)
     removed = [r.get("plot") for r in (scored or {}).get("removed") or []]
@@ -573,13 +625,18 @@ def _city_card(
         lost = [played[i] - tracks[i] if played[i] > tracks[i] else 0 for i in range(len(tracks))]
     top = geo.box[3] + 10
     draw_tracks(
-        img, (x, top, x + width, top + 170), tracks, int((view.get("legend") or {}).get("floor", -5)), lost
+        img,
+        (x, top, x + width, top + 170),
+        tracks,
+        int((view.get("legend") or {}).get("floor", -5)),
+        lost,
+        locale=locale,
     )
     if lost and any(lost):
         c.draw_text(
             ImageDraw.Draw(img),
             (x + width, top + 174),
-            "outlined: lost at scoring",
+            t("render.up.lost", locale),
             c.font(14),
             c.MUTED,
             "ra",
@@ -587,7 +644,7 @@ def _city_card(
     return top + 196
 
 
-def _cities(img: Image.Image, top: int, view: View, who: list[str], scored: bool) -> int:
+def _cities(img: Image.Image, top: int, view: View, who: list[str], scored: bool, locale: str = "en") -> int:
     count = len(who)
     per_row = 1 if count == 1 else 2
     w = (WIDTH - 2 * MARGIN - (per_row - 1) * 2 * GAP) // per_row
@@ -603,69 +660,82 @@ def _cities(img: Image.Image, top: int, view: View, who: list[str], scored: bool
                 break
             bottom = max(
                 bottom,
-                _city_card(img, (MARGIN + k * (w + 2 * GAP), y), w, view, seat, who[seat], details.get(seat)),
+                _city_card(
+                    img, (MARGIN + k * (w + 2 * GAP), y), w, view, seat, who[seat], details.get(seat), locale
+                ),
             )
         y = bottom + GAP
     return y
 
 
-def board_image(view: View, names: Sequence[str] | None = None) -> Image.Image:
+def board_image(view: View, names: Sequence[str] | None = None, *, locale: str = "en") -> Image.Image:
     """Every city with its roads and tracks."""
-    who = _names(view, names)
+    who = _names(view, names, locale)
     img, draw = c.canvas(WIDTH, 3200)
-    c.title_bar(draw, WIDTH, _title(view), _subtitle(view))
-    y = _cities(img, c.TITLE_HEIGHT + GAP, view, who, scored=False)
-    end = _legend(img, y, view)
+    c.title_bar(draw, WIDTH, _title(view, locale), _subtitle(view, locale))
+    y = _cities(img, c.TITLE_HEIGHT + GAP, view, who, False, locale)
+    end = _legend(img, y, view, locale)
     return img.crop((0, 0, WIDTH, end))
 
 
-def end_image(view: View, names: Sequence[str] | None = None) -> Image.Image:
+def end_image(view: View, names: Sequence[str] | None = None, *, locale: str = "en") -> Image.Image:
     """Every city as scored (cut-off tiles removed, final tracks), then the score table."""
-    who = _names(view, names)
+    who = _names(view, names, locale)
     img, draw = c.canvas(WIDTH, 3200)
-    c.title_bar(draw, WIDTH, "Urban Panic — final cities", _subtitle(view))
-    y = _cities(img, c.TITLE_HEIGHT + GAP, view, who, scored=True)
-    y = _legend(img, y, view)
+    c.title_bar(draw, WIDTH, t("render.up.title.final_cities", locale), _subtitle(view, locale))
+    y = _cities(img, c.TITLE_HEIGHT + GAP, view, who, True, locale)
+    y = _legend(img, y, view, locale)
     cities = img.crop((0, 0, WIDTH, y))
     result = view.get("result")
     if not result:
         return cities
     variant = str(view.get("variant"))
     cats = [
-        cat
-        for cat in CATEGORIES
-        if (cat[0] != "goals" or variant == "advanced") and (cat[0] != "bonus" or variant == "party")
+        (cid, t(label_id, locale), key)
+        for cid, label_id, key in CATEGORIES
+        if (cid != "goals" or variant == "advanced") and (cid != "bonus" or variant == "party")
     ]
     reason = str((result.get("details") or {}).get("end_reason") or view.get("end_reason") or "")
     notes = []
     if reason:
-        notes.append(t(f"up.end.{reason}"))
-    decided = str(result.get("decided_by", ""))
-    if decided and decided != "up.tiebreak.score":
-        notes.append(t(decided))
+        notes.append(t(f"up.end.{reason}", locale))
+    decided = decided_note(str(result.get("decided_by", "")), locale, ("score", "up.tiebreak.score"))
+    if decided:
+        notes.append(decided)
     won = []
     for s in result.get("seats") or []:
         goals = (s.get("details") or {}).get("goals_won") or []
         if goals:
-            won.append(f"{who[s['seat']]}: {', '.join(t(f'up.goal.{g}') for g in goals)}")
+            titles = c.join_names((t(f"up.goal.{g}", locale) for g in goals), locale)
+            won.append(t("render.up.goals_won_item", locale, name=who[s["seat"]], goals=titles))
     if won:
-        notes.append("Goals won — " + "; ".join(won) + ".")
+        notes.append(
+            t("render.up.goals_won", locale, list=t("render.list.group_separator", locale).join(won))
+        )
     table = score_table_from_result(
-        "Urban Panic — final scores", who, result, cats, subtitle=_subtitle(view), note=" ".join(notes)
+        t("render.up.title.final_scores", locale),
+        who,
+        result,
+        cats,
+        subtitle=_subtitle(view, locale),
+        note=" ".join(notes),
+        locale=locale,
     )
     return c.stack_vertical([cities, table])
 
 
-def render_turn(view: View, acting_seat: int, names: Sequence[str] | None = None) -> bytes:
+def render_turn(
+    view: View, acting_seat: int, names: Sequence[str] | None = None, *, locale: str = "en"
+) -> bytes:
     """PNG of :func:`turn_image`."""
-    return c.png_bytes(turn_image(view, acting_seat, names))
+    return c.png_bytes(turn_image(view, acting_seat, names, locale=locale))
 
 
-def render_board(view: View, names: Sequence[str] | None = None) -> bytes:
+def render_board(view: View, names: Sequence[str] | None = None, *, locale: str = "en") -> bytes:
     """PNG of :func:`board_image`."""
-    return c.png_bytes(board_image(view, names))
+    return c.png_bytes(board_image(view, names, locale=locale))
 
 
-def render_end(view: View, names: Sequence[str] | None = None) -> bytes:
+def render_end(view: View, names: Sequence[str] | None = None, *, locale: str = "en") -> bytes:
     """PNG of :func:`end_image`."""
-    return c.png_bytes(end_image(view, names))
+    return c.png_bytes(end_image(view, names, locale=locale))
