@@ -563,7 +563,9 @@ class Service:
             await self.store.update_seat(game_id, seat.seat, resigned=True,
                                          ai_level=seat.ai_level or rules.ai_levels[-1])
             standing = [s for s in seats if not s.resigned and s.seat != seat.seat]
-            if len(standing) <= 1:
+            people_left = [s for s in standing if s.user_xid is not None]
+            # Ends when one seat is left, or nobody but AI seats would play on (no AI-only games).
+            if len(standing) <= 1 or not people_left:
                 result = forfeit_result(len(seats), [s.seat for s in standing])
                 await self.store.finish_game(game_id, status="finished", at=self.clock.now_ms(),
                                              result=result)
@@ -592,8 +594,13 @@ class Service:
 
     async def forget_user(self, user_xid: int) -> int:
         """A privacy request: the user's seats keep their games playable (the AI plays them on, under
-        a neutral name) but lose the Discord id and name; every feature forgets them too."""
-        changed = await self.store.delete_user_data(user_xid, replacement_name=FORGOTTEN_NAME)
+        a neutral name) but lose the Discord id and name; every feature forgets them too. In a lobby
+        the user simply leaves (the host role passes on, or the lobby closes)."""
+        changed = 0
+        for lobby in await self.store.list_games(user_xid=user_xid, statuses=("lobby",), limit=10_000):
+            await self.leave(lobby.id, user_xid)
+            changed += 1
+        changed += await self.store.delete_user_data(user_xid, replacement_name=FORGOTTEN_NAME)
         for listener in self.forget_listeners:
             try:
                 changed += await listener(user_xid)
@@ -615,10 +622,12 @@ def choices_token(moves: list[core.Move]) -> str:
 
 
 def forfeit_result(seat_count: int, standing: list[int]) -> dict[str, Any]:
-    """A result for a game ended by resignation: standing seats first, resigned seats last."""
+    """A result for a game ended by resignation: standing seats share first place, resigned seats
+    come after them. With nobody standing (a solo game given up) nobody wins: every seat ranks
+    second and the details say ``gave_up``."""
     seats = []
     for seat in range(seat_count):
-        rank = 1 if seat in standing else len(standing) + 1
+        rank = 1 if seat in standing else len(standing) + 1 if standing else 2
         seats.append({"seat": seat, "total": 0, "breakdown": {}, "rank": rank, "tiebreak": [],
                       "details": {"forfeit": seat not in standing}})
-    return {"seats": seats, "decided_by": "forfeit", "details": {"forfeit": True}}
+    return {"seats": seats, "decided_by": "forfeit", "details": {"forfeit": True, "gave_up": not standing}}

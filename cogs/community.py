@@ -521,6 +521,9 @@ class CommunityCog(commands.Cog):
         game_cog = self.bot.get_cog("GameCog")
         if game_cog is not None:
             await game_cog.publish(game_id, None, "en")  # type: ignore[attr-defined]
+            # The board after an undo is told: a restart must not announce an older move again.
+            info = await self.service.info(game_id)
+            await self.service.store.settle(game_id, info.game.version)
 
     # =========================================================================================
     # /game subcommands (added to the game cog's group in cog_load)

@@ -202,6 +202,8 @@ class GameCog(commands.Cog):
                                               user=mention(interaction.user.id)), ephemeral=False)
         await self.strip_controls(info)
         await self.refresh_lobby(info, public_locale(interaction))
+        if info.game.started_at is not None:
+            await self.update_status(info, public_locale(interaction))
 
     @game.command(name="resign")
     async def resign(self, interaction: discord.Interaction) -> None:
@@ -222,8 +224,14 @@ class GameCog(commands.Cog):
             await operations.reply(interaction, t("privacy.not_confirmed", loc))
             return
         await operations.defer(interaction)
+        active = await self.service.store.list_games(user_xid=interaction.user.id, statuses=("active",),
+                                                     limit=10_000)
         changed = await self.service.forget_user(interaction.user.id)
         await operations.reply(interaction, t("privacy.forgotten", loc, n=changed))
+        for game in active:  # the AI now plays those seats: let it move where it is awaited
+            info = await self.service.info(game.id)
+            if info.awaited_ai():
+                self.schedule_ai(info.id, public_locale(interaction))
 
     # =========================================================================================
     # Lobby message
@@ -421,6 +429,9 @@ class GameCog(commands.Cog):
             if isinstance(other, dict) and {"rank", "total"} <= other.keys():
                 entries.append((other["rank"], 1, i, str(other.get("name", "Automa")), other["total"]))
         lines = [t("end.title", loc, game=info.id)]
+        if (result.get("details") or {}).get("gave_up"):
+            lines.append(t("end.gave_up", loc, players=", ".join(seat_label(info, s.seat) for s in info.seats)))
+            return "\n".join(lines)
         for rank, _, _, who, total in sorted(entries):
             lines.append(t("end.line", loc, rank=rank, player=who, total=total))
         decided = result.get("decided_by", "score")
@@ -434,9 +445,10 @@ class GameCog(commands.Cog):
         if g.channel_xid is None:
             return
         embed = await self.status_embed(info, loc)
-        if g.status_message_xid is not None and await operations.edit(
-                self.bot, g.channel_xid, g.status_message_xid, embed=embed):
-            return
+        if g.status_message_xid is not None:
+            outcome = await operations.edit_message(self.bot, g.channel_xid, g.status_message_xid, embed=embed)
+            if outcome != operations.GONE:
+                return  # edited, or a passing problem: the next update edits it again (no duplicate)
         message_xid, _ = await operations.post(self.bot, g.channel_xid, "", embed=embed)
         if message_xid is not None:
             await self.service.set_messages(g.id, status_message_xid=message_xid)
@@ -507,8 +519,16 @@ class GameCog(commands.Cog):
             log.info("click %s on game %s not played: Discord refused its acknowledgement",
                      interaction.id, parsed.game_id)
             return
-        outcome = await self.service.move(parsed.game_id, interaction.user.id, move,
-                                          expected_version=parsed.version, token=parsed.token)
+        try:
+            outcome = await self.service.move(parsed.game_id, interaction.user.id, move,
+                                              expected_version=parsed.version, token=parsed.token)
+        except errors.StaleAction as exc:
+            # An out-of-date menu: a player who may act now gets their current choices (a lost
+            # private menu, say); anyone else is told why nothing happened.
+            if not await self.send_private_choices(interaction, parsed.game_id, loc,
+                                                   intro=t("play.current_choices", loc)):
+                await operations.reply(interaction, error_text(exc, loc))
+            return
         problem = await self.after_move(outcome, public_locale(interaction), interaction, loc,
                                         ephemeral_origin)
         if problem is not None:
@@ -550,15 +570,19 @@ class GameCog(commands.Cog):
                 await self.send_private_choices(interaction, info.id, loc)
         return problem
 
-    async def send_private_choices(self, interaction: discord.Interaction, game_id: int, loc: str) -> None:
+    async def send_private_choices(self, interaction: discord.Interaction, game_id: int, loc: str,
+                                   intro: str | None = None) -> bool:
+        """The player's current choices in an ephemeral message; False if they have none now."""
         info, seat, moves, token = await self.service.choices(game_id, interaction.user.id)
         if not moves:
-            return
+            return False
         snap = await self.service.snapshot(game_id)
         private = snap.view(seat)
         presenter = presenters.get(info.game.kind)
-        await operations.reply(interaction, presenter.prompt(moves, private, loc),
+        prompt = presenter.prompt(moves, private, loc)
+        await operations.reply(interaction, f"{intro}\n{prompt}" if intro else prompt,
                                view=presenter.controls(info.id, snap.version, token, moves, private, loc))
+        return True
 
     # =========================================================================================
     # AI seats
@@ -583,19 +607,25 @@ class GameCog(commands.Cog):
             log.exception("AI of game %s failed", game_id)
 
     async def resume_ai(self) -> None:
-        """After a restart: let every AI that was awaited play on, and watch every timer again."""
+        """After a restart: announce what was committed but never told, then let every AI that is
+        awaited play on (in that order, so an AI never moves past an untold move), and watch every
+        timer again."""
+        await self.resume_announcements()
         for status_game in await self.service.store.list_games(statuses=("active",), limit=10_000):
             info = await self.service.info(status_game.id)
             if info.awaited_ai():
                 self.schedule_ai(info.id, "en")
         await self.resume_timers()
-        await self.resume_announcements()
 
     async def resume_announcements(self) -> None:
         """Announce moves committed before a crash whose turn message was never posted."""
         for game in await self.service.store.unsettled_games():
             outcome = await self.service.last_outcome(game.id)
-            if outcome is None:
+            if outcome is None or outcome.info.game.version != game.version or \
+                    (await self.service.store.moves(game.id))[-1].version != game.version:
+                # Nothing to tell, or the newest change was an undo: show the board as it is, no pings.
+                if outcome is not None:
+                    await self.publish(game.id, None, "en", repost=True)
                 await self.service.store.settle(game.id, game.version)
                 continue
             log.info("announcing game %s again after a restart (version %s)", game.id, game.version)

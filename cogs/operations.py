@@ -160,18 +160,33 @@ async def post(bot: discord.Client, channel_xid: int, content: str, *, file_png:
     return None, "error.discord"
 
 
-async def edit(bot: discord.Client, channel_xid: int, message_xid: int, **kwargs: Any) -> bool:
-    """Edit one of our messages; False if it is gone, Discord refused, or it did not answer in time."""
+EDITED, GONE, FAILED = "edited", "gone", "failed"
+
+
+async def edit_message(bot: discord.Client, channel_xid: int, message_xid: int, **kwargs: Any) -> str:
+    """Edit one of our messages: ``EDITED``; ``GONE`` when it was deleted (or its channel is out
+    of reach); ``FAILED`` for a passing problem (5xx, rate limit, no answer in time)."""
     try:
         message = bot.get_partial_messageable(channel_xid).get_partial_message(message_xid)
         await asyncio.wait_for(message.edit(**kwargs), POST_TIMEOUT_SECONDS)
-        return True
+        return EDITED
+    except discord.NotFound as exc:
+        log.info("message %s is gone: %s", message_xid, exc.code)
+        return GONE
+    except discord.Forbidden as exc:
+        log.info("message %s is out of reach: %s", message_xid, exc.code)
+        return GONE
     except discord.HTTPException as exc:
-        log.info("edit of message %s failed: %s", message_xid, exc.code)
-        return False
+        log.info("edit of message %s failed: %s %s", message_xid, exc.status, exc.code)
+        return FAILED
     except (TimeoutError, OSError, discord.RateLimited) as exc:
         log.warning("edit of message %s failed: %r", message_xid, exc)
-        return False
+        return FAILED
+
+
+async def edit(bot: discord.Client, channel_xid: int, message_xid: int, **kwargs: Any) -> bool:
+    """Edit one of our messages; False if it is gone, Discord refused, or it did not answer in time."""
+    return await edit_message(bot, channel_xid, message_xid, **kwargs) == EDITED
 
 
 async def dm(bot: discord.Client, user_xid: int, content: str) -> bool:

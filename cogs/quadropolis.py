@@ -64,7 +64,8 @@ class QuadropolisCog(commands.Cog):
     async def _play(self, interaction: discord.Interaction, text: str, kinds: tuple[str, ...]) -> None:
         loc = locale_of(interaction)
         info = await self._game_here(interaction)
-        await operations.defer(interaction)
+        if not await operations.defer(interaction):
+            return  # Discord showed the player a failure: the command must not count
         _, _, moves, _ = await self.bot.service.choices(info.id, interaction.user.id)
         move = self._parse(text, [m for m in moves if m.get("kind") in kinds])
         outcome = await self.bot.service.move(info.id, interaction.user.id, move)

@@ -588,7 +588,8 @@ class UrbanPanicPresenter(Presenter):
         loc = normalise_locale(interaction.locale)
         ploc = normalise_locale(interaction.guild_locale) if interaction.guild_locale else "en"
         ephemeral_origin = bool(interaction.message and interaction.message.flags.ephemeral)
-        await operations.defer(interaction, update=True)
+        if not await operations.defer(interaction, update=True):
+            return  # Discord showed the player a failure: the click must not count
         outcome = await cog.service.move(step.game_id, interaction.user.id, move)
         problem = await cog.after_move(outcome, ploc, interaction, loc, ephemeral_origin)
         if problem is not None:

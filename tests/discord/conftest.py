@@ -67,8 +67,8 @@ def _is_bot_task(task: asyncio.Task[Any]) -> bool:
     name = task.get_name()
     coro = task.get_coro()
     qual = getattr(coro, "__qualname__", "")
-    return name.startswith("ai-") or "_run_event" in qual or "on_interaction" in qual or (
-        "CommandTree" in qual) or "_call" in qual
+    return name.startswith(("ai-", "CommandTree", "discord-ui")) or "_run_event" in qual or (
+        "on_interaction" in qual) or "CommandTree" in qual or "_call" in qual
 
 
 @pytest.fixture

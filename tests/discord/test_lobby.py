@@ -83,16 +83,33 @@ async def test_start_posts_turn_and_stale_button_refused(harness: Harness) -> No
 
 
 async def test_forget_me_needs_confirmation(harness: Harness) -> None:
-    """/game forget-me without confirmation deletes nothing; with it, the seat loses its id."""
-    await new_toy(harness)
+    """/game forget-me without confirmation deletes nothing; with it, the host leaves the lobby and
+    the next player becomes host, so the lobby can still start."""
+    lobby = await new_toy(harness)
+    gid = (await harness.service.game_in_channel(harness.fake.channel("games").id)).id
+    await (await harness.fake.click(lobby, f"lobby:{gid}:join", user="bob")).response()
     refused = await harness.fake.slash("game", "forget-me", confirm=False, user="alice")
     assert "Nothing was deleted" in ((await refused.response()).content or "")
-    gid = (await harness.service.game_in_channel(harness.fake.channel("games").id)).id
     done = await harness.fake.slash("game", "forget-me", confirm=True, user="alice")
     texts = " ".join(s.content or "" for s in await done.wait_sent(2))
     assert "I forgot you" in texts
     info = await harness.service.info(gid)
+    assert [s.name for s in info.seats] == ["Bob"] and info.game.host_xid == harness.fake.user("bob").id
+
+
+async def test_forget_me_in_a_game_lets_the_ai_play_on(harness: Harness) -> None:
+    """Forgotten while awaited: the seat loses its id and the AI makes its move at once."""
+    lobby = await new_toy(harness)
+    gid = (await harness.service.game_in_channel(harness.fake.channel("games").id)).id
+    await (await harness.fake.click(lobby, f"lobby:{gid}:join", user="bob")).response()
+    await (await harness.fake.click(lobby, f"lobby:{gid}:start", user="alice")).response()
+    await harness.settle()
+    done = await harness.fake.slash("game", "forget-me", confirm=True, user="alice")
+    await done.wait_sent(2)
+    await harness.settle()
+    info = await harness.service.info(gid)
     assert info.seats[0].user_xid is None and info.seats[0].name == "Former player"
+    assert info.awaiting == {1}, "the AI bid for the forgotten seat"
 
 
 async def test_mode_and_level_autocomplete_follow_the_game(harness: Harness) -> None:
