@@ -306,14 +306,8 @@ def city_card(
     factories = int(city.get("factories") or 0)
     if factories:
         key = "render.btc.factories.one" if factories == 1 else "render.btc.factories.other"
-        c.draw_text(
-            draw,
-            (x + 8, y + 2),
-            t(key, locale, count=factories, points=city.get("per_factory", 0)),
-            c.font(16),
-            c.MUTED,
-            "la",
-        )
+        text = t(key, locale, count=factories, points=city.get("per_factory", 0))
+        c.draw_fitted(draw, (x + 8, y + 2), text, width - 16, 16, False, c.MUTED, "la", 10)
     y += 26
     draw.rounded_rectangle((x, top - 4, x + width, y), radius=12, outline=c.PANEL_EDGE, width=2)
     return y
@@ -397,10 +391,9 @@ def _status_strips(
         )
         c.seat_marker(img, i, (x + 6, y + 6, x + STATUS_HEIGHT - 6, y + STATUS_HEIGHT - 6))
         icon, words = _status(view, i, locale)
-        wf = c.font(16, True)
-        ww = c.text_width(words, wf)
+        room = (w - STATUS_HEIGHT - 40) // 2  # the rest is the player's name
+        ww = c.draw_fitted(draw, (x + w - 10, y + STATUS_HEIGHT / 2), words, room, 16, True, c.INK, "rm")
         c.draw_icon(img, icon, (x + w - ww - 40, y + 13, x + w - ww - 16, y + 37))
-        c.draw_text(draw, (x + w - 10, y + STATUS_HEIGHT / 2), words, wf, c.INK, "rm")
         name, f = c.fit_text(who[i], w - STATUS_HEIGHT - ww - 50, 20, True, 12)
         c.draw_text(draw, (x + STATUS_HEIGHT, y + STATUS_HEIGHT / 2), name, f, c.INK, "lm")
     rows = (len(players) + per_row - 1) // per_row
@@ -541,7 +534,7 @@ def turn_image(
             heading = t("render.btc.heading.with", locale, city=label, partner=partner)
         else:
             heading = t("render.btc.heading.alone", locale, city=label)
-        c.draw_text(draw, (x + 4, y + 2), heading, c.font(18, True), c.MUTED, "la")
+        c.draw_fitted(draw, (x + 4, y + 2), heading, card_w - 8, 18, True, c.MUTED, "la")
         city_card(
             img, (x, y + 30), card_w, cities[cid], who, placing=placing, max_grid=grid_max, locale=locale
         )
@@ -606,7 +599,7 @@ def _table_height(view: View, locale: str = "en") -> int:
 def board_image(view: View, names: Sequence[str] | None = None, *, locale: str = "en") -> Image.Image:
     """The whole table: every city with its builders and running scores."""
     who = player_names(view, names, locale)
-    img, draw = c.canvas(WIDTH, c.TITLE_HEIGHT + 2 * GAP + _table_height(view, locale) + 200)
+    img, draw = c.canvas(WIDTH, c.TITLE_HEIGHT + 2 * GAP + _table_height(view, locale) + 400)
     c.title_bar(draw, WIDTH, _title(view, locale), _subtitle(view, locale))
     result = view.get("result") or {}
     ranked = [*(result.get("seats") or []), *((result.get("details") or {}).get("automas") or [])]

@@ -206,6 +206,26 @@ def draw_text(
     draw.text(xy, text, font=fnt, fill=fill, anchor=anchor, stroke_width=width, stroke_fill=outline)
 
 
+def draw_fitted(
+    draw: ImageDraw.ImageDraw,
+    xy: tuple[float, float],
+    text: str,
+    max_width: int,
+    size: int,
+    bold: bool = False,
+    fill: RGB = INK,
+    anchor: str = "la",
+    min_size: int = 11,
+) -> int:
+    """Text at ``size`` if it fits ``max_width``, else shrunk (to ``min_size``) then cut; returns its width.
+
+    For words from the catalogue: a translation longer than the English stays inside its space.
+    """
+    line, fnt = fit_text(text, max(1, max_width), size, bold, min_size)
+    draw_text(draw, xy, line, fnt, fill, anchor)
+    return text_width(line, fnt)
+
+
 # ---------------------------------------------------------------------------------------------
 # Shapes (markers for players, and pieces of glyphs)
 # ---------------------------------------------------------------------------------------------

@@ -37,6 +37,8 @@ SITE_GAP = 5
 CITY_GAP = 5
 LABEL_SPACE = 30
 SECTION_TITLE = 34
+LEGEND_ROOM = 400
+"""Canvas height kept for the legend, which wraps onto more lines in wordier languages (then cropped)."""
 
 CATEGORIES: tuple[tuple[str, str, str | None], ...] = (
     ("towers", "render.qp.cat.towers", "quadropolis.tower"),
@@ -307,21 +309,15 @@ def draw_city(
                     box, radius=max(3, cell // 12), fill=c.EMPTY_CELL, outline=c.GRID_LINE, width=1
                 )
                 if expert:
-                    c.draw_text(
-                        draw,
-                        (box[0] + 7, box[3] - 6 - small.size - 3),
-                        t("render.qp.district", locale, district=sq.get("district")),
-                        small,
-                        c.MUTED,
-                        "lb",
+                    room = box[2] - box[0] - 12
+                    district = t("render.qp.district", locale, district=sq.get("district"))
+                    field = t("render.qp.field", locale, field=sq.get("field"))
+                    y_district = box[3] - 6 - small.size - 3
+                    c.draw_fitted(
+                        draw, (box[0] + 7, y_district), district, room, small.size, True, c.MUTED, "lb", 8
                     )
-                    c.draw_text(
-                        draw,
-                        (box[0] + 7, box[3] - 6),
-                        t("render.qp.field", locale, field=sq.get("field")),
-                        small,
-                        c.MUTED,
-                        "lb",
+                    c.draw_fitted(
+                        draw, (box[0] + 7, box[3] - 6), field, room, small.size, True, c.MUTED, "lb", 8
                     )
     # district borders: a thick line wherever two neighbouring squares lie in different districts
     half = CITY_GAP / 2
@@ -433,7 +429,10 @@ def _player_strip(
     name_left = x0 + h + 2
     if active:
         label_font = c.font(16, True)
-        c.draw_text(draw, (name_left, y0 + 6), t("render.strip.to_play", locale), label_font, c.INK, "la")
+        to_play = t("render.strip.to_play", locale)
+        c.draw_fitted(
+            draw, (name_left, y0 + 6), to_play, right - name_left - 6, label_font.size, True, c.INK, "la", 9
+        )
         text, f = c.fit_text(name, right - name_left - 6, 22, True, 12)
         c.draw_text(draw, (name_left, y1 - 8), text, f, c.INK, "lb")
     else:
@@ -493,7 +492,7 @@ def turn_image(
     info_h = 150
     main_h = max(SECTION_TITLE + site_w, SECTION_TITLE + city_h + info_h)
     strips_h = ((len(who) + 1) // 2) * (STRIP_HEIGHT + 8)
-    height = c.TITLE_HEIGHT + GAP + strips_h + GAP + main_h + 150
+    height = c.TITLE_HEIGHT + GAP + strips_h + GAP + main_h + LEGEND_ROOM
     img, draw = c.canvas(WIDTH, height)
     turn = view.get("turn") or {}
     if view.get("over"):
@@ -554,8 +553,10 @@ def turn_image(
         pool = (view.get("architects") or {}).get("pool")
         if pool:
             py = iy + len(lines) * 28 + 4
-            c.draw_text(draw, (cx, py + 20), t("render.qp.pool", locale), c.font(20, True), c.INK, "lm")
-            px = cx + 64
+            pool_w = c.draw_fitted(
+                draw, (cx, py + 20), t("render.qp.pool", locale), 120, 20, True, c.INK, "lm"
+            )
+            px = cx + max(64, pool_w + 7)
             for value, count in sorted(pool.items(), key=lambda kv: int(kv[0])):
                 c.draw_marker(
                     img,
@@ -585,7 +586,7 @@ def city_image(
     grid_w = WIDTH - 2 * MARGIN - side_w - GAP
     cell = min(165, (grid_w - LABEL_SPACE - (cols - 1) * CITY_GAP) // cols)
     _, city_h = city_block_size(city, cell)
-    height = c.TITLE_HEIGHT + GAP + STRIP_HEIGHT + GAP + city_h + 2 * GAP + 150
+    height = c.TITLE_HEIGHT + GAP + STRIP_HEIGHT + GAP + city_h + 2 * GAP + LEGEND_ROOM
     img, draw = c.canvas(WIDTH, height)
     c.title_bar(
         draw,
@@ -632,14 +633,8 @@ def _score_column(
     x, y = xy
     cats = score.get("categories") or {}
     lf, vf = c.font(20), c.font(22, True)
-    c.draw_text(
-        draw,
-        (x, y),
-        t("render.qp.final_score" if over else "render.qp.score_if_now", locale),
-        c.font(18, True),
-        c.MUTED,
-        "la",
-    )
+    heading = t("render.qp.final_score" if over else "render.qp.score_if_now", locale)
+    c.draw_fitted(draw, (x, y), heading, width - 6, 18, True, c.MUTED, "la")
     y += 30
     for cid, label_id, key in CATEGORIES:
         if cid not in cats:
@@ -655,13 +650,15 @@ def _score_column(
         label = t("render.qp.cat.penalty_long" if cid == "penalty" else label_id, locale).replace(
             SOFT_HYPHEN, ""
         )
-        c.draw_text(draw, (x + 44, y + 17), label, lf, c.INK, "lm")
+        c.draw_fitted(draw, (x + 44, y + 17), label, width - 44 - 56, lf.size, False, c.INK, "lm")
         colour = c.shade(c.VERMILLION, 0.2) if value < 0 else (c.MUTED if value == 0 else c.INK)
         c.draw_text(draw, (x + width - 6, y + 17), str(value), vf, colour, "rm")
         y += 40
     draw.line((x, y + 2, x + width - 6, y + 2), fill=c.INK, width=2)
     c.draw_icon(img, "points", (x, y + 10, x + 34, y + 44))
-    c.draw_text(draw, (x + 44, y + 27), t("render.score.total", locale), c.font(24, True), c.INK, "lm")
+    c.draw_fitted(
+        draw, (x + 44, y + 27), t("render.score.total", locale), width - 44 - 70, 24, True, c.INK, "lm"
+    )
     c.draw_text(draw, (x + width - 6, y + 27), str(score.get("total", 0)), c.font(28, True), c.INK, "rm")
     y += 56
     alloc_note = []
@@ -747,7 +744,7 @@ def _cities_height(view: View) -> int:
 def board_image(view: View, names: Sequence[str] | None = None, *, locale: str = "en") -> Image.Image:
     """Every city with its owner's strip (resources, architects, score so far)."""
     who = _names(view, names, locale)
-    height = c.TITLE_HEIGHT + GAP + _cities_height(view) + 150
+    height = c.TITLE_HEIGHT + GAP + _cities_height(view) + LEGEND_ROOM
     img, draw = c.canvas(WIDTH, height)
     over = bool(view.get("over"))
     if over:
@@ -763,7 +760,7 @@ def board_image(view: View, names: Sequence[str] | None = None, *, locale: str =
 def end_image(view: View, names: Sequence[str] | None = None, *, locale: str = "en") -> Image.Image:
     """Every city with its optimal activation, then the score table by category with the winner."""
     who = _names(view, names, locale)
-    cities_h = c.TITLE_HEIGHT + GAP + _cities_height(view) + 150
+    cities_h = c.TITLE_HEIGHT + GAP + _cities_height(view) + LEGEND_ROOM
     img, draw = c.canvas(WIDTH, cities_h)
     c.title_bar(draw, WIDTH, t("render.qp.title.final_cities", locale), _subtitle(view, locale))
     y = _cities_grid(img, c.TITLE_HEIGHT + GAP, view, who, True, locale)

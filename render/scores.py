@@ -146,7 +146,10 @@ def score_table(
             top + 8 + icon,
         ),
     )
-    c.draw_text(draw, (x_total + TOTAL_WIDTH / 2, top + 8 + icon + 16), words["total"], hfont, c.INK, "mm")
+    total_font = c.fit_font(words["total"], TOTAL_WIDTH - 8, hfont.size, True)
+    c.draw_text(
+        draw, (x_total + TOTAL_WIDTH / 2, top + 8 + icon + 16), words["total"], total_font, c.INK, "mm"
+    )
     draw.line((MARGIN + 4, top + HEADER_HEIGHT, width - MARGIN - 4, top + HEADER_HEIGHT), fill=c.INK, width=2)
 
     # Rows

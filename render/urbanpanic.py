@@ -296,7 +296,7 @@ def draw_tracks(
         mid = top + row_h / 2
         isz = int(min(row_h - 8, 30))
         c.draw_icon(img, track, (x0, int(mid - isz / 2), x0 + isz, int(mid + isz / 2)))
-        c.draw_text(draw, (x0 + isz + 6, mid), name, lf, c.INK, "lm")
+        c.draw_fitted(draw, (x0 + isz + 6, mid), name, label_w - isz - 12, lf.size, True, c.INK, "lm")
         draw.rectangle((bx0, mid - row_h * 0.3, bx1, mid + row_h * 0.3), fill=(235, 232, 225))
         value = int(tracks[i]) if i < len(tracks) else 0
         colour = c.BLUISH_GREEN if value >= 0 else c.VERMILLION
@@ -360,9 +360,8 @@ def _player_strip(img: Image.Image, box: c.Box, view: View, seat: int, name: str
         right -= 6
     name_left = x0 + h + 2
     if active:
-        c.draw_text(
-            draw, (name_left, y0 + 5), t("render.strip.to_play", locale), c.font(15, True), c.INK, "la"
-        )
+        to_play = t("render.strip.to_play", locale)
+        c.draw_fitted(draw, (name_left, y0 + 5), to_play, right - name_left - 6, 15, True, c.INK, "la", 9)
         label, nf = c.fit_text(name, right - name_left - 6, 20, True, 12)
         c.draw_text(draw, (name_left, y1 - 7), label, nf, c.INK, "lb")
     else:
@@ -447,7 +446,7 @@ def _main_board(img: Image.Image, xy: tuple[int, int], width: int, view: View, l
     board = view.get("main_board")
     party = view.get("party")
     if board is None and party is not None:
-        c.draw_text(draw, (x, y), t("render.up.open_table", locale), c.font(22, True), c.INK, "la")
+        c.draw_fitted(draw, (x, y), t("render.up.open_table", locale), width, 22, True, c.INK, "la")
         y += 32
         size = 64
         per_row = max(1, width // (size + 6))
@@ -457,19 +456,19 @@ def _main_board(img: Image.Image, xy: tuple[int, int], width: int, view: View, l
         opened = party.get("open_table") or []
         if not opened:
             nothing = t("render.up.nothing_face_up", locale)
-            c.draw_text(draw, (x, y + size / 2), nothing, c.font(18), c.MUTED, "lm")
+            c.draw_fitted(draw, (x, y + size / 2), nothing, width, 18, False, c.MUTED, "lm")
         rows = max(1, (len(opened) + per_row - 1) // per_row)
         y += rows * (size + 6) + 4
         if party.get("timer_running"):
             c.draw_icon(img, "waiting", (x, y, x + 24, y + 24))
             running = t("render.up.hourglass", locale)
-            c.draw_text(draw, (x + 30, y + 12), running, c.font(18, True), c.INK, "lm")
+            c.draw_fitted(draw, (x + 30, y + 12), running, width - 30, 18, True, c.INK, "lm")
             y += 30
         pool = t("render.up.pool", locale, count=party.get("pool", 0))
-        c.draw_text(draw, (x, y), pool, c.font(18), c.INK, "la")
+        c.draw_fitted(draw, (x, y), pool, width, 18, False, c.INK, "la")
         return y + 28
     board = board or {}
-    c.draw_text(draw, (x, y), t("render.up.main_board", locale), c.font(22, True), c.INK, "la")
+    c.draw_fitted(draw, (x, y), t("render.up.main_board", locale), width, 22, True, c.INK, "la")
     y += 32
     size = min(104, (width - 140) // 4 - 8)
     for k, code in enumerate((board.get("slots") or [None] * 4)[:4]):
@@ -485,25 +484,19 @@ def _main_board(img: Image.Image, xy: tuple[int, int], width: int, view: View, l
                 width=2,
             )
             empty = t("render.up.empty", locale)
-            c.draw_text(draw, (sx + size / 2, y + size / 2), empty, c.font(15), c.MUTED, "mm")
+            c.draw_fitted(draw, (sx + size / 2, y + size / 2), empty, size - 6, 15, False, c.MUTED, "mm", 9)
         c.draw_text(draw, (sx + size / 2, y + size + 4), str(k + 1), c.font(18, True), c.INK, "ma")
     sx = x + 4 * (size + 10) + 6
     c.draw_face_down(img, (sx, y + 8, sx + size - 16, y + size - 8))
-    c.draw_text(
-        draw,
-        (sx + (size - 16) / 2, y + size + 4),
-        t("render.up.stack", locale, count=board.get("stack", 0)),
-        c.font(16, True),
-        c.INK,
-        "ma",
-    )
+    stack = t("render.up.stack", locale, count=board.get("stack", 0))
+    c.draw_fitted(draw, (sx + (size - 16) / 2, y + size + 4), stack, size + 8, 16, True, c.INK, "ma", 10)
     return y + size + 30
 
 
 def _reserve(img: Image.Image, xy: tuple[int, int], player: Mapping[str, Any], title: str) -> int:
     draw = ImageDraw.Draw(img)
     x, y = xy
-    c.draw_text(draw, (x, y), title, c.font(22, True), c.INK, "la")
+    c.draw_fitted(draw, (x, y), title, WIDTH - MARGIN - x, 22, True, c.INK, "la")
     y += 32
     size = 84
     if "hand" in player:
@@ -548,7 +541,7 @@ def turn_image(
         note = t("render.up.plots_cut", locale, built=built, linked=linked, cut=built - linked)
     else:
         note = t("render.up.plots", locale, built=built, linked=linked)
-    c.draw_text(draw, (MARGIN, geo.box[3] + 10), note, c.font(19), c.INK, "la")
+    c.draw_fitted(draw, (MARGIN, geo.box[3] + 10), note, city_w, 19, False, c.INK, "la")
     left_bottom = geo.box[3] + 40
     rx = MARGIN + city_w + 2 * GAP
     rw = WIDTH - MARGIN - rx
@@ -556,7 +549,7 @@ def turn_image(
     ry = _reserve(
         img, (rx, ry + 4), player, t("render.up.hand" if "hand" in player else "render.up.reserve", locale)
     )
-    c.draw_text(draw, (rx, ry + 4), t("render.up.tracks", locale), c.font(22, True), c.INK, "la")
+    c.draw_fitted(draw, (rx, ry + 4), t("render.up.tracks", locale), rw, 22, True, c.INK, "la")
     tracks_box = (rx, ry + 36, WIDTH - MARGIN, ry + 36 + 210)
     draw_tracks(
         img,
@@ -590,7 +583,7 @@ def _goals(img: Image.Image, xy: tuple[int, int], width: int, view: View, locale
         return xy[1]
     draw = ImageDraw.Draw(img)
     x, y = xy
-    c.draw_text(draw, (x, y), t("render.up.goals", locale), c.font(20, True), c.INK, "la")
+    c.draw_fitted(draw, (x, y), t("render.up.goals", locale), width, 20, True, c.INK, "la")
     y += 28
     for g in goals:
         text = t(
@@ -633,13 +626,9 @@ def _city_card(
         locale=locale,
     )
     if lost and any(lost):
-        c.draw_text(
-            ImageDraw.Draw(img),
-            (x + width, top + 174),
-            t("render.up.lost", locale),
-            c.font(14),
-            c.MUTED,
-            "ra",
+        lost_text = t("render.up.lost", locale)
+        c.draw_fitted(
+            ImageDraw.Draw(img), (x + width, top + 174), lost_text, width, 14, False, c.MUTED, "ra", 9
         )
     return top + 196
 

@@ -391,6 +391,23 @@ def test_the_locale_changes_the_picture(marked: list[str], up_views: list[Any]) 
     ).getbbox()
 
 
+def test_a_wordier_language_still_fits(
+    monkeypatch: pytest.MonkeyPatch, qp_views: list[Any], btc_views: list[Any], up_views: list[Any]
+) -> None:
+    """With every picture word twice as long, nothing is cut off the bottom (the last row is background)."""
+    english = i18n.catalogue("en")
+    wordy = {
+        k: f"{v} {v.split()[0]}ingszövegész" if k.startswith("render.") and len(v) > 2 else v
+        for k, v in english.items()
+    }
+    real_catalogue = i18n.catalogue
+    monkeypatch.setattr(i18n, "catalogue", lambda loc: wordy if loc == "hu" else real_catalogue(loc))
+    for module, (view, seat) in ((q, qp_views[1]), (q, qp_views[4]), (b, btc_views[0]), (u, up_views[0])):
+        for img in _images(module, view, seat, locale="hu"):
+            bottom = {img.getpixel((x, img.height - 1)) for x in range(0, img.width, 7)}
+            assert bottom == {c.BACKGROUND}, (module.__name__, img.size)
+
+
 # ---------------------------------------------------------------------------------------------
 # The catalogue file
 # ---------------------------------------------------------------------------------------------
