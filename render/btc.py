@@ -652,7 +652,7 @@ def end_image(view: View, names: Sequence[str] | None = None, *, locale: str = "
 
 def _provisional(view: View) -> dict[str, Any]:
     cities = {cty.get("city"): cty for cty in view.get("cities") or []}
-    seats = []
+    seats: list[dict[str, Any]] = []
     for i, p in enumerate(view.get("players") or []):
         totals = [int(cities.get(p.get(k), {}).get("total", 0)) for k in ("left_city", "right_city")]
         seats.append({"seat": i, "total": min(totals), "breakdown": {}, "details": {}})

@@ -294,7 +294,7 @@ def draw_city(
     )
     score = city.get("score")
     expert = any(sq.get("field") for row in squares for sq in row)
-    small = c.font(max(11, cell // 8), True)
+    small_size = max(11, cell // 8)
     for r in range(rows):
         for col in range(cols):
             box = geo.cell_box(r, col)
@@ -312,12 +312,12 @@ def draw_city(
                     room = box[2] - box[0] - 12
                     district = t("render.qp.district", locale, district=sq.get("district"))
                     field = t("render.qp.field", locale, field=sq.get("field"))
-                    y_district = box[3] - 6 - small.size - 3
+                    y_district = box[3] - 6 - small_size - 3
                     c.draw_fitted(
-                        draw, (box[0] + 7, y_district), district, room, small.size, True, c.MUTED, "lb", 8
+                        draw, (box[0] + 7, y_district), district, room, small_size, True, c.MUTED, "lb", 8
                     )
                     c.draw_fitted(
-                        draw, (box[0] + 7, box[3] - 6), field, room, small.size, True, c.MUTED, "lb", 8
+                        draw, (box[0] + 7, box[3] - 6), field, room, small_size, True, c.MUTED, "lb", 8
                     )
     # district borders: a thick line wherever two neighbouring squares lie in different districts
     half = CITY_GAP / 2
@@ -428,11 +428,8 @@ def _player_strip(
         right -= isz + 10
     name_left = x0 + h + 2
     if active:
-        label_font = c.font(16, True)
         to_play = t("render.strip.to_play", locale)
-        c.draw_fitted(
-            draw, (name_left, y0 + 6), to_play, right - name_left - 6, label_font.size, True, c.INK, "la", 9
-        )
+        c.draw_fitted(draw, (name_left, y0 + 6), to_play, right - name_left - 6, 16, True, c.INK, "la", 9)
         text, f = c.fit_text(name, right - name_left - 6, 22, True, 12)
         c.draw_text(draw, (name_left, y1 - 8), text, f, c.INK, "lb")
     else:
@@ -537,7 +534,7 @@ def turn_image(
     else:
         sf = c.font(20)
         score = city.get("score") or {}
-        lines = [
+        notes = [
             t("render.qp.score_now", locale, total=score.get("total", 0)),
             t(
                 "render.qp.unused_now",
@@ -547,12 +544,12 @@ def turn_image(
             ),
         ]
         if turn.get("phase") == "take" and turn.get("seat") == acting_seat:
-            lines.insert(0, t("render.qp.take_hint", locale, name=who[acting_seat]))
-        for k, line in enumerate(lines):
-            c.draw_text(draw, (cx, iy + k * 28), c.ellipsize(line, sf, city_w), sf, c.INK, "la")
+            notes.insert(0, t("render.qp.take_hint", locale, name=who[acting_seat]))
+        for k, note in enumerate(notes):
+            c.draw_text(draw, (cx, iy + k * 28), c.ellipsize(note, sf, city_w), sf, c.INK, "la")
         pool = (view.get("architects") or {}).get("pool")
         if pool:
-            py = iy + len(lines) * 28 + 4
+            py = iy + len(notes) * 28 + 4
             pool_w = c.draw_fitted(
                 draw, (cx, py + 20), t("render.qp.pool", locale), 120, 20, True, c.INK, "lm"
             )
@@ -632,7 +629,7 @@ def _score_column(
     draw = ImageDraw.Draw(img)
     x, y = xy
     cats = score.get("categories") or {}
-    lf, vf = c.font(20), c.font(22, True)
+    vf = c.font(22, True)
     heading = t("render.qp.final_score" if over else "render.qp.score_if_now", locale)
     c.draw_fitted(draw, (x, y), heading, width - 6, 18, True, c.MUTED, "la")
     y += 30
@@ -650,7 +647,7 @@ def _score_column(
         label = t("render.qp.cat.penalty_long" if cid == "penalty" else label_id, locale).replace(
             SOFT_HYPHEN, ""
         )
-        c.draw_fitted(draw, (x + 44, y + 17), label, width - 44 - 56, lf.size, False, c.INK, "lm")
+        c.draw_fitted(draw, (x + 44, y + 17), label, width - 44 - 56, 20, False, c.INK, "lm")
         colour = c.shade(c.VERMILLION, 0.2) if value < 0 else (c.MUTED if value == 0 else c.INK)
         c.draw_text(draw, (x + width - 6, y + 17), str(value), vf, colour, "rm")
         y += 40

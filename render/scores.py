@@ -113,7 +113,6 @@ def score_table(
     x_total = x_cats + n * cat_w
 
     # Header
-    hfont = c.font(22, True)
     c.draw_text(
         draw,
         (x_rank + RANK_WIDTH / 2, top + HEADER_HEIGHT - 24),
@@ -146,7 +145,7 @@ def score_table(
             top + 8 + icon,
         ),
     )
-    total_font = c.fit_font(words["total"], TOTAL_WIDTH - 8, hfont.size, True)
+    total_font = c.fit_font(words["total"], TOTAL_WIDTH - 8, 22, True)
     c.draw_text(
         draw, (x_total + TOTAL_WIDTH / 2, top + 8 + icon + 16), words["total"], total_font, c.INK, "mm"
     )

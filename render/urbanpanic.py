@@ -289,14 +289,14 @@ def draw_tracks(
         return bx0 + (v - lo) / (hi - lo) * (bx1 - bx0)
 
     zero, fl = xof(0), xof(floor)
-    lf, vf = c.font(18, True), c.font(20, True)
+    vf = c.font(20, True)
     for i, track in enumerate(TRACKS):
         name = t(f"render.up.track.{track}", locale)
         top = y0 + i * row_h
         mid = top + row_h / 2
         isz = int(min(row_h - 8, 30))
         c.draw_icon(img, track, (x0, int(mid - isz / 2), x0 + isz, int(mid + isz / 2)))
-        c.draw_fitted(draw, (x0 + isz + 6, mid), name, label_w - isz - 12, lf.size, True, c.INK, "lm")
+        c.draw_fitted(draw, (x0 + isz + 6, mid), name, label_w - isz - 12, 18, True, c.INK, "lm")
         draw.rectangle((bx0, mid - row_h * 0.3, bx1, mid + row_h * 0.3), fill=(235, 232, 225))
         value = int(tracks[i]) if i < len(tracks) else 0
         colour = c.BLUISH_GREEN if value >= 0 else c.VERMILLION
