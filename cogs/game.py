@@ -355,12 +355,12 @@ class GameCog(commands.Cog):
         mention_ids: list[int] = []
         if g.status == "finished":
             lines.append(self.result_text(info, loc))
-            image = await asyncio.to_thread(presenter.render_end, public_view, names)
+            image = await asyncio.to_thread(presenter.render_end, public_view, names, loc)
             mention_ids = [s.user_xid for s in info.seats if s.user_xid is not None]
             lines[-1:] = [lines[-1], *await self.extra_mention_line(info, True, loc, mention_ids)]
         else:
             acting = outcome.seat if outcome is not None and outcome.seat >= 0 else None
-            image = await asyncio.to_thread(presenter.render_turn, public_view, acting, names)
+            image = await asyncio.to_thread(presenter.render_turn, public_view, acting, names, loc)
             humans = info.awaited_users()
             if humans:
                 mention_ids = [] if repost else humans
@@ -502,7 +502,7 @@ class GameCog(commands.Cog):
         snap = await self.service.snapshot(parsed.game_id)
         presenter = presenters.get(info.game.kind)
         private = snap.view(seat)
-        image = await asyncio.to_thread(presenter.render_turn, private, seat, [s.name for s in info.seats])
+        image = await asyncio.to_thread(presenter.render_turn, private, seat, [s.name for s in info.seats], loc)
         if not moves:
             await operations.reply(interaction, t("play.nothing_now", loc), file_png=image)
             return

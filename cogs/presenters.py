@@ -87,27 +87,29 @@ class Presenter:
                     raise
         return self._render_module
 
-    def draw(self, what: str, *args: Any) -> bytes | None:
-        """One picture from the render module; a drawing bug costs the picture, never the turn."""
+    def draw(self, what: str, *args: Any, locale: str = "en") -> bytes | None:
+        """One picture from the render module, its words in ``locale``; a drawing bug costs the
+        picture, never the turn."""
         mod = self._renderer()
         if mod is None:
             return None
         try:
-            return bytes(getattr(mod, what)(*args))
+            return bytes(getattr(mod, what)(*args, locale=locale))
         except Exception:
             log.exception("%s %s picture failed", self.kind, what)
             return None
 
-    def render_turn(self, view: dict[str, Any], seat: int | None, names: list[str]) -> bytes | None:
+    def render_turn(self, view: dict[str, Any], seat: int | None, names: list[str],
+                    locale: str = "en") -> bytes | None:
         """The picture after a turn (``seat``: who acted, or whose private view it is; None: the
         whole table)."""
         if seat is None:
-            return self.draw("render_board", view, names)
-        return self.draw("render_turn", view, seat, names)
+            return self.draw("render_board", view, names, locale=locale)
+        return self.draw("render_turn", view, seat, names, locale=locale)
 
-    def render_end(self, view: dict[str, Any], names: list[str]) -> bytes | None:
+    def render_end(self, view: dict[str, Any], names: list[str], locale: str = "en") -> bytes | None:
         """The end-of-game picture: every city and the score table."""
-        return self.draw("render_end", view, names)
+        return self.draw("render_end", view, names, locale=locale)
 
     def status_lines(self, view: dict[str, Any], locale: str, names: list[str] | None = None) -> list[str]:
         """Lines for the status message (round, scores so far); ``names`` in seat order."""

@@ -139,7 +139,7 @@ class QuadropolisCog(commands.Cog):
         names = [s.name for s in info.seats]
         presenter = presenters.get(KIND)
         args = (view, seat, names) if seat is not None else (view, names)
-        image = await asyncio.to_thread(presenter.draw, what, *args)
+        image = await asyncio.to_thread(presenter.draw, what, *args, locale=locale_of(interaction))
         if image is None:
             await operations.reply(interaction, t("qp.ui.no_pictures", locale_of(interaction)))
             return

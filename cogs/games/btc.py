@@ -27,9 +27,10 @@ class BtcPresenter(Presenter):
 
     render_module = "render.btc"
 
-    def render_turn(self, view: dict[str, Any], seat: int | None, names: list[str]) -> bytes | None:
+    def render_turn(self, view: dict[str, Any], seat: int | None, names: list[str],
+                    locale: str = "en") -> bytes | None:
         """A seat's own view shows its hand; the channel gets the whole table (no hands)."""
-        return super().render_turn(view, seat if view.get("seat") is not None else None, names)
+        return super().render_turn(view, seat if view.get("seat") is not None else None, names, locale)
 
     def summary_lines(self, key: str, params: dict[str, Any], view: dict[str, Any], locale: str,
                       names: list[str] | None = None) -> list[str]:

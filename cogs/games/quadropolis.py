@@ -28,10 +28,11 @@ class QuadropolisPresenter(Presenter):
 
     render_module = "render.quadropolis"
 
-    def render_turn(self, view: dict[str, Any], seat: int | None, names: list[str]) -> bytes | None:
+    def render_turn(self, view: dict[str, Any], seat: int | None, names: list[str],
+                    locale: str = "en") -> bytes | None:
         """The site beside the city of whoever acted (or whose turn it is)."""
         acting = seat if seat is not None else (view.get("turn") or {}).get("seat")
-        return super().render_turn(view, acting, names)
+        return super().render_turn(view, acting, names, locale)
 
     def within_turn(self, acting_seat: int, awaiting: frozenset[int], newly_awaited: frozenset[int],
                     view: dict[str, Any]) -> bool:

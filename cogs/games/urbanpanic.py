@@ -228,13 +228,14 @@ class UrbanPanicPresenter(Presenter):
     render_module = "render.urbanpanic"
 
     def render_turn(self, view: dict[str, Any], seat: int | None,
-                    names: list[str] | None = None) -> bytes | None:
+                    names: list[str] | None = None, locale: str = "en") -> bytes | None:
         """The turn picture (``seat``: who acted, or whose private view it is; else the table)."""
         acting = seat if seat is not None else view.get("current")
-        return super().render_turn(view, acting, names or [])
+        return super().render_turn(view, acting, names or [], locale)
 
-    def render_end(self, view: dict[str, Any], names: list[str] | None = None) -> bytes | None:
-        return super().render_end(view, names or [])
+    def render_end(self, view: dict[str, Any], names: list[str] | None = None,
+                   locale: str = "en") -> bytes | None:
+        return super().render_end(view, names or [], locale)
 
     # -- labels --------------------------------------------------------------------------------
     # -- turn flow -----------------------------------------------------------------------------

@@ -57,14 +57,14 @@ async def test_three_players_hands_never_reach_the_channel(harness: Harness, mon
     presenter = presenters.get("btc")
     original_turn, original_end = presenter.render_turn, presenter.render_end
 
-    def spy_turn(view: dict[str, Any], seat: int | None, names: list[str]) -> bytes | None:
-        png = original_turn(view, seat, names)
+    def spy_turn(view: dict[str, Any], seat: int | None, names: list[str], locale: str = "en") -> bytes | None:
+        png = original_turn(view, seat, names, locale)
         if png is not None:
             drawn[png] = view.get("you")
         return png
 
-    def spy_end(view: dict[str, Any], names: list[str]) -> bytes | None:
-        png = original_end(view, names)
+    def spy_end(view: dict[str, Any], names: list[str], locale: str = "en") -> bytes | None:
+        png = original_end(view, names, locale)
         if png is not None:
             drawn[png] = view.get("you")
         return png

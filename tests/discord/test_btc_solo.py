@@ -82,9 +82,9 @@ async def test_solo_full_game_by_clicks(harness: Harness, monkeypatch: Any) -> N
     presenter = presenters.get("btc")
     original_end = presenter.render_end
 
-    def spy_end(view: dict[str, Any], names: list[str]) -> bytes | None:
+    def spy_end(view: dict[str, Any], names: list[str], locale: str = "en") -> bytes | None:
         ended.append(view)
-        return original_end(view, names)
+        return original_end(view, names, locale)
 
     monkeypatch.setattr(presenter, "render_end", spy_end)
     gid = await new_solo(h)
