@@ -69,13 +69,16 @@ LABELLERS["quadropolis"] = _quadropolis
 
 
 # -- Between Two Cities -------------------------------------------------------------------------
-def _btc_tiles(view: dict[str, Any]) -> dict[int, str]:
+def _btc_tiles(view: dict[str, Any], locale: str = "en") -> dict[int, str]:
     """Names of the tiles this seat may see (its hand, its choice, its tiles to place)."""
     you = view.get("you") or {}
     names: dict[int, str] = {}
     for group in ("hand", "choice", "to_place"):
         for tile in you.get(group) or []:
-            names[int(tile["id"])] = str(tile.get("name", tile["id"]))
+            name = str(tile.get("name", tile["id"]))
+            if tile.get("orientation") in ("vertical", "horizontal"):  # a duplex keeps its printed way
+                name = t(f"btc.ui.duplex_{tile['orientation']}", locale, name=name)
+            names[int(tile["id"])] = name
     return names
 
 
@@ -88,7 +91,7 @@ def _btc_city(view: dict[str, Any], city: int) -> str:
 
 def _btc(move: dict[str, Any], view: dict[str, Any], locale: str) -> str | None:
     kind = move.get("kind")
-    names = _btc_tiles(view)
+    names = _btc_tiles(view, locale)
 
     def name(tile: Any) -> str:
         return names.get(int(tile), f"#{tile}")
