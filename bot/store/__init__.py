@@ -187,13 +187,18 @@ class Store:
                 raise
             await self._conn.execute("COMMIT")
 
-    async def _one(self, sql: str, params: Iterable[Any] = ()) -> Any:
+    async def fetch_one(self, sql: str, params: Iterable[Any] = ()) -> Any:
+        """One row of a read (None when there is none)."""
         async with self._conn.execute(sql, tuple(params)) as cur:
             return await cur.fetchone()
 
-    async def _all(self, sql: str, params: Iterable[Any] = ()) -> list[Any]:
+    async def fetch_all(self, sql: str, params: Iterable[Any] = ()) -> list[Any]:
+        """Every row of a read."""
         async with self._conn.execute(sql, tuple(params)) as cur:
             return list(await cur.fetchall())
+
+    _one = fetch_one
+    _all = fetch_all
 
     # -- games -------------------------------------------------------------------------------
     async def create_game(
@@ -478,3 +483,17 @@ class Store:
             await db.execute("UPDATE games SET host_xid = NULL WHERE host_xid = ?", (user_xid,))
             await db.execute("UPDATE moves SET actor_xid = NULL WHERE actor_xid = ?", (user_xid,))
             return int(cur.rowcount)
+
+
+class TableStore:
+    """Base of the sibling modules of this package that own tables of their own (community,
+    campaigns): reads through the open :class:`Store`, writes in ``self.store.transaction()``."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    async def _one(self, sql: str, params: Iterable[Any] = ()) -> Any:
+        return await self.store.fetch_one(sql, params)
+
+    async def _all(self, sql: str, params: Iterable[Any] = ()) -> list[Any]:
+        return await self.store.fetch_all(sql, params)

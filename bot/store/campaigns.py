@@ -13,11 +13,11 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from bot.store import Store, StoreError
+from bot.store import StoreError, TableStore
 
 CAMPAIGN_COLUMNS = (
     "id", "user_xid", "guild_xid", "length", "difficulty", "mode", "status", "next_game", "used", "total",
@@ -97,19 +97,8 @@ def _dumps(value: Any) -> str:
 _SELECT = f"SELECT {', '.join(CAMPAIGN_COLUMNS)} FROM btc_campaigns"
 
 
-class CampaignStore:
+class CampaignStore(TableStore):
     """The campaign tables of one open :class:`Store`."""
-
-    def __init__(self, store: Store) -> None:
-        self.store = store
-
-    async def _one(self, sql: str, params: Iterable[Any] = ()) -> Any:
-        async with self.store.connection.execute(sql, tuple(params)) as cur:
-            return await cur.fetchone()
-
-    async def _all(self, sql: str, params: Iterable[Any] = ()) -> list[Any]:
-        async with self.store.connection.execute(sql, tuple(params)) as cur:
-            return list(await cur.fetchall())
 
     # -- reads -------------------------------------------------------------------------------
     async def get(self, campaign_id: int) -> CampaignRow | None:

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields
 from typing import Any
 
-from bot.store import Store
+from bot.store import TableStore
 
 WAIT_COLUMNS = (
     "game_id", "seat", "guild_xid", "channel_xid", "user_xid", "since", "since_version",
@@ -203,19 +203,8 @@ def _league(row: Sequence[Any]) -> LeagueRow:
     return LeagueRow(*values)
 
 
-class CommunityStore:
+class CommunityStore(TableStore):
     """The community tables of one open :class:`Store`."""
-
-    def __init__(self, store: Store) -> None:
-        self.store = store
-
-    async def _one(self, sql: str, params: Iterable[Any] = ()) -> Any:
-        async with self.store.connection.execute(sql, tuple(params)) as cur:
-            return await cur.fetchone()
-
-    async def _all(self, sql: str, params: Iterable[Any] = ()) -> list[Any]:
-        async with self.store.connection.execute(sql, tuple(params)) as cur:
-            return list(await cur.fetchall())
 
     # -- meta --------------------------------------------------------------------------------
     async def meta(self, key: str) -> str | None:
