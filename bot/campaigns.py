@@ -43,7 +43,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot import errors
-from bot.rules.between_two_cities import engine as btc
+from bot.rules.btc import engine as btc
 from bot.service import GameInfo, Service
 from bot.store import LIVE_STATUSES
 from bot.store.campaigns import CampaignGameRow, CampaignRow, CampaignRunning, CampaignStore

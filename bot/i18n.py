@@ -3,6 +3,11 @@
 Catalogues live in ``bot/locales/<locale>/*.json`` (one file per area, merged). English is complete;
 another language is a folder of the same files, chosen by the user's Discord locale
 (``hu``, ``es-ES`` -> ``es``, ``ru``, ``pl``), falling back to English key by key.
+
+A message is a string, or, when it counts something, a plural object: ``{"plural": "count", "one": ...,
+"other": ...}``: ``plural`` names the numeric parameter, and the other keys are the CLDR plural
+categories of the language (Polish and Russian need ``one``, ``few``, ``many`` and ``other``). The
+category is chosen by Babel from CLDR's rules, never by hand-written ones.
 """
 
 from __future__ import annotations
@@ -14,17 +19,24 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from babel import Locale, UnknownLocaleError
+
 from bot.rules import core
 
 LOCALES_DIR = Path(__file__).with_name("locales")
 DEFAULT_LOCALE = "en"
 
 
+Message = str | dict[str, str]
+"""A sentence, or a plural object (see the module's docstring)."""
+PLURAL_PARAM = "plural"
+
+
 @cache
-def catalogue(locale: str) -> dict[str, str]:
+def catalogue(locale: str) -> dict[str, Message]:
     """All messages of one locale (empty when the locale has no folder)."""
     folder = LOCALES_DIR / locale
-    merged: dict[str, str] = {}
+    merged: dict[str, Message] = {}
     if not folder.is_dir():
         return merged
     for path in sorted(folder.glob("*.json")):
@@ -47,15 +59,46 @@ class _Defaulting(dict[str, Any]):
         return "{" + key + "}"
 
 
+@cache
+def plural_categories(locale: str) -> tuple[str, ...]:
+    """The CLDR plural categories a language distinguishes (``("one", "other")`` for English)."""
+    return tuple(sorted(_babel_locale(locale).plural_form.tags | {"other"}))
+
+
+@cache
+def _babel_locale(locale: str) -> Locale:
+    try:
+        return Locale.parse(locale)
+    except (UnknownLocaleError, ValueError):
+        return Locale.parse(DEFAULT_LOCALE)
+
+
+def plural_category(locale: str, count: object) -> str:
+    """CLDR's category for ``count`` in ``locale`` (``"other"`` for what is not a number)."""
+    try:
+        number = int(str(count))
+    except ValueError:
+        return "other"
+    return str(_babel_locale(locale).plural_form(abs(number)))
+
+
+def _pick(message: Message, locale: str, params: Mapping[str, Any]) -> str:
+    if isinstance(message, str):
+        return message
+    category = plural_category(locale, params.get(message.get(PLURAL_PARAM, "count"), ""))
+    return message.get(category) or message.get("other") or ""
+
+
 def t(key: str, locale: object = DEFAULT_LOCALE, /, **params: Any) -> str:
     """The sentence for ``key`` in ``locale`` (English fallback), with ``params`` filled in."""
     loc = normalise_locale(locale)
-    text = catalogue(loc).get(key) if loc != DEFAULT_LOCALE else None
-    if text is None:
-        text = catalogue(DEFAULT_LOCALE).get(key)
-    if text is None:
+    message = catalogue(loc).get(key) if loc != DEFAULT_LOCALE else None
+    if message is None:
+        loc = DEFAULT_LOCALE
+        message = catalogue(DEFAULT_LOCALE).get(key)
+    if message is None:
         return key
-    return string.Formatter().vformat(text, (), _Defaulting(params))
+    return string.Formatter().vformat(_pick(message, loc, params), (), _Defaulting(params))
 
 
 def error_text(error: core.GameError, locale: object = DEFAULT_LOCALE) -> str:

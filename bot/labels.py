@@ -52,16 +52,16 @@ def _quadropolis(move: dict[str, Any], view: dict[str, Any], locale: str) -> str
         if square.get("state") == "tile":
             what = square["tile"]["label"]
         elif square.get("state") == "face_down":
-            what = t("qp.ui.face_down", locale)
+            what = t("quadropolis.ui.face_down", locale)
         else:
-            what = t("qp.ui.empty", locale)
-        return t("qp.ui.take", locale, architect=move["architect"], slot=move["slot"], what=what)
+            what = t("quadropolis.ui.empty", locale)
+        return t("quadropolis.ui.take", locale, architect=move["architect"], slot=move["slot"], what=what)
     if kind == "build":
         return str(move["square"]) + (f" ▲{move['floor']}" if "floor" in move else "")
     if kind == "discard":
-        return t("qp.ui.discard", locale)
+        return t("quadropolis.ui.discard", locale)
     if kind == "allocate":
-        return t(f"qp.ui.allocate_{move['to']}", locale, square=move["square"])
+        return t(f"quadropolis.ui.allocate_{move['to']}", locale, square=move["square"])
     return None
 
 
@@ -125,21 +125,21 @@ def _urbanpanic(move: dict[str, Any], view: dict[str, Any], locale: str) -> str 
         slot = int(move["slot"])
         slots = (view.get("main_board") or {}).get("slots") or []
         tile = slots[slot - 1] if 0 < slot <= len(slots) else None
-        return t("up.ui.architect", locale, tile=tile or "?", slot=slot)
+        return t("urbanpanic.ui.architect", locale, tile=tile or "?", slot=slot)
     if kind == "planner":
-        return t("up.ui.planner", locale, tile=move["tile"], plot=move["plot"])
+        return t("urbanpanic.ui.planner", locale, tile=move["tile"], plot=move["plot"])
     if kind == "engineer_board":
-        return t("up.ui.engineer_board", locale, plot=move["plot"], other=move["other"])
+        return t("urbanpanic.ui.engineer_board", locale, plot=move["plot"], other=move["other"])
     if kind == "engineer_reserve":
-        return t("up.ui.engineer_reserve", locale, tile=move["tile"], plot=move["plot"])
+        return t("urbanpanic.ui.engineer_reserve", locale, tile=move["tile"], plot=move["plot"])
     if kind == "spy":
         victim = int(move["victim"])
-        return t("up.ui.spy", locale, tile=move["tile"], plot=move["plot"],
-                 victim=t("up.ui.seat", locale, n=victim + 1))
+        return t("urbanpanic.ui.spy", locale, tile=move["tile"], plot=move["plot"],
+                 victim=t("urbanpanic.ui.seat", locale, n=victim + 1))
     if kind in ("mayor", "end_turn", "draw", "drop"):
-        return t(f"up.ui.{kind}", locale)
+        return t(f"urbanpanic.ui.{kind}", locale)
     if kind == "take":
-        return t("up.ui.take", locale, tile=move["tile"])
+        return t("urbanpanic.ui.take", locale, tile=move["tile"])
     if kind == "place":
         return str(move["plot"])
     return None

@@ -15,8 +15,8 @@ from bot.rules.core import GameError
 
 CALCULATORS = {
     "quadropolis": "bot.rules.quadropolis.calculator",
-    "btc": "bot.rules.between_two_cities.calculator",
-    "urbanpanic": "bot.rules.urban_panic.calculator",
+    "btc": "bot.rules.btc.calculator",
+    "urbanpanic": "bot.rules.urbanpanic.calculator",
 }
 USAGE = "usage: python -m bot score {quadropolis|btc|urbanpanic} FILE   (FILE may be - for standard input)"
 

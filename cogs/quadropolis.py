@@ -40,7 +40,7 @@ class QuadropolisCog(commands.Cog):
     async def _game_here(self, interaction: discord.Interaction) -> Any:
         info = await self.bot.service.game_in_channel(interaction.channel_id or 0)
         if info.game.kind != KIND:
-            raise errors.NoGameHere("qp.ui.not_quadropolis")
+            raise errors.NoGameHere("quadropolis.ui.not_quadropolis")
         return info
 
     async def _choices(self, interaction: discord.Interaction, kinds: tuple[str, ...],
@@ -93,7 +93,7 @@ class QuadropolisCog(commands.Cog):
                 return move
             if move["kind"] == "discard" and words == ["DISCARD"]:
                 return move
-        raise errors.IllegalMove("qp.ui.not_understood", text=text)
+        raise errors.IllegalMove("quadropolis.ui.not_understood", text=text)
 
     @group.command(name="take")
     @app_commands.describe(choice="Architect and slot, e.g. 2 L3 (pick from the list)")
@@ -123,7 +123,7 @@ class QuadropolisCog(commands.Cog):
         who = player or interaction.user
         seat = info.seat_of(who.id)
         if seat is None:
-            raise errors.NotInGame("qp.ui.not_a_player", player=who.display_name)
+            raise errors.NotInGame("quadropolis.ui.not_a_player", player=who.display_name)
         await self._picture(interaction, info, "render_city", seat.seat)
 
     @group.command(name="board")
@@ -141,7 +141,7 @@ class QuadropolisCog(commands.Cog):
         args = (view, seat, names) if seat is not None else (view, names)
         image = await asyncio.to_thread(presenter.draw, what, *args, locale=locale_of(interaction))
         if image is None:
-            await operations.reply(interaction, t("qp.ui.no_pictures", locale_of(interaction)))
+            await operations.reply(interaction, t("quadropolis.ui.no_pictures", locale_of(interaction)))
             return
         await operations.reply(interaction, t("turn.board", locale_of(interaction), game=info.id),
                                file_png=image)

@@ -1,5 +1,5 @@
 """Between Two Cities images, drawn from a rules view (``RULES.view(state, seat)``; shape in
-``bot/rules/between_two_cities/views.py``).
+``bot/rules/btc/views.py``).
 
 - :func:`render_turn` — for one seat: every player's status (chosen / still choosing / placing),
   that seat's hand, chosen tiles and tiles to place (only when the view is that seat's own view:
@@ -12,7 +12,7 @@
 Each ``render_*`` returns PNG bytes; the matching ``*_image`` function returns the PIL image.
 Player names are not in the view; pass them as ``names`` (by seat), else "Player n". Automas
 (solo) use their own names. Every word drawn comes from the message catalogue (``render.*``,
-``render.btc.*``) in the keyword ``locale`` (default English); city names, tile names and Automa
+``btc.render.*``) in the keyword ``locale`` (default English); city names, tile names and Automa
 names in the view are the rules'.
 """
 
@@ -40,12 +40,12 @@ STATUS_HEIGHT = 50
 CELL_CAP = 100
 
 CATEGORIES: tuple[tuple[str, str, str], ...] = (
-    ("shops", "render.btc.cat.shops", "btc.shop"),
-    ("factories", "render.btc.cat.factories", "btc.factory"),
-    ("taverns", "render.btc.cat.taverns", "btc.tavern"),
-    ("offices", "render.btc.cat.offices", "btc.office"),
-    ("parks", "render.btc.cat.parks", "btc.park"),
-    ("houses", "render.btc.cat.houses", "btc.house"),
+    ("shops", "btc.render.cat.shops", "btc.shop"),
+    ("factories", "btc.render.cat.factories", "btc.factory"),
+    ("taverns", "btc.render.cat.taverns", "btc.tavern"),
+    ("offices", "btc.render.cat.offices", "btc.office"),
+    ("parks", "btc.render.cat.parks", "btc.park"),
+    ("houses", "btc.render.cat.houses", "btc.house"),
 )
 """Score categories: (id in the view, catalogue id of its name, glyph)."""
 KINDS = (
@@ -60,9 +60,9 @@ KINDS = (
     "house",
 )
 MODES = ("two_player", "solo_simple", "solo_full")
-"""Modes named in the subtitle (``render.btc.mode.<mode>``); the standard game is not named."""
+"""Modes named in the subtitle (``btc.render.mode.<mode>``); the standard game is not named."""
 PHASES = ("play", "assign", "place", "bonus", "over")
-"""Phases with a sentence (``render.btc.phase.<phase>``)."""
+"""Phases with a sentence (``btc.render.phase.<phase>``)."""
 
 
 # ---------------------------------------------------------------------------------------------
@@ -231,7 +231,7 @@ def _score_chips(
     tb = c.chip(img, (x + width, mid), "points", str(total), 28, "rm")
     modifier = int(city.get("modifier") or 0)
     if modifier:
-        text = t("render.btc.difficulty", locale, modifier=f"{modifier:+d}")
+        text = t("btc.render.difficulty", locale, modifier=f"{modifier:+d}")
         c.draw_text(draw, (tb[2], tb[3] + 2), text, c.font(14), c.MUTED, "ra")
     return y + rows * (size + 6)
 
@@ -258,7 +258,7 @@ def city_card(
     c.draw_text(
         draw,
         (x + 8, y + 4),
-        c.ellipsize(str(city.get("name") or t("render.btc.city", locale)), name_font, width - 16),
+        c.ellipsize(str(city.get("name") or t("btc.render.city", locale)), name_font, width - 16),
         name_font,
         c.INK,
         "la",
@@ -288,7 +288,7 @@ def city_card(
         y = _loose(img, (x + 8, y), width - 16, city)
     incoming = city.get("incoming") or []
     if incoming:
-        coming = t("render.btc.coming", locale)
+        coming = t("btc.render.coming", locale)
         c.draw_text(draw, (x + 8, y + 18), coming, c.font(18, True), c.INK, "lm")
         ix = x + 8 + c.text_width(coming, c.font(18, True)) + 10
         for tile in incoming:
@@ -305,8 +305,7 @@ def city_card(
     y = _score_chips(img, (x + 8, y), width - 16, city, locale)
     factories = int(city.get("factories") or 0)
     if factories:
-        key = "render.btc.factories.one" if factories == 1 else "render.btc.factories.other"
-        text = t(key, locale, count=factories, points=city.get("per_factory", 0))
+        text = t("btc.render.factories", locale, count=factories, points=city.get("per_factory", 0))
         c.draw_fitted(draw, (x + 8, y + 2), text, width - 16, 16, False, c.MUTED, "la", 10)
     y += 26
     draw.rounded_rectangle((x, top - 4, x + width, y), radius=12, outline=c.PANEL_EDGE, width=2)
@@ -359,14 +358,14 @@ def _status(view: View, index: int, locale: str = "en") -> tuple[str, str]:
     p = (view.get("players") or [])[index]
     awaiting = set(view.get("awaiting") or [])
     if view.get("phase") == "over":
-        return ("ok", t("render.btc.status.done", locale))
+        return ("ok", t("btc.render.status.done", locale))
     if p.get("committed"):
-        return ("ok", t("render.btc.status.chosen", locale))
+        return ("ok", t("btc.render.status.chosen", locale))
     if p.get("seat") is not None and p.get("seat") in awaiting:
         if p.get("to_place"):
-            return ("waiting", t("render.btc.status.placing", locale, count=len(p["to_place"])))
-        return ("waiting", t("render.btc.status.choosing", locale))
-    return ("ok", t("render.btc.status.ready", locale))
+            return ("waiting", t("btc.render.status.placing", locale, count=len(p["to_place"])))
+        return ("waiting", t("btc.render.status.choosing", locale))
+    return ("ok", t("btc.render.status.ready", locale))
 
 
 def _status_strips(
@@ -402,29 +401,29 @@ def _status_strips(
 
 def _title(view: View, locale: str = "en") -> str:
     if view.get("phase") == "over":
-        return t("render.btc.title.over", locale)
+        return t("btc.render.title.over", locale)
     part = str(view.get("part") or "")
-    return t("render.btc.title.turn", locale, round=view.get("round", 1), part=part, turn=view.get("turn", 1))
+    return t("btc.render.title.turn", locale, round=view.get("round", 1), part=part, turn=view.get("turn", 1))
 
 
 def _mode_title(mode: str, locale: str) -> str:
     if mode in MODES:
-        return t(f"render.btc.mode.{mode}", locale)
+        return t(f"btc.render.mode.{mode}", locale)
     return "" if mode == "standard" else mode
 
 
 def _subtitle(view: View, locale: str = "en") -> str:
     count = len([p for p in view.get("players") or [] if p.get("seat") is not None])
     mode = _mode_title(str(view.get("mode", "")), locale)
-    text = t("render.btc.players.one" if count == 1 else "render.btc.players.other", locale, count=count)
-    return t("render.btc.subtitle_mode", locale, players=text, mode=mode) if mode else text
+    text = t("btc.render.players", locale, count=count)
+    return t("btc.render.subtitle_mode", locale, players=text, mode=mode) if mode else text
 
 
 def _legend(img: Image.Image, top: int, locale: str = "en") -> int:
     draw = ImageDraw.Draw(img)
     draw.line((MARGIN, top, WIDTH - MARGIN, top), fill=c.PANEL_EDGE, width=2)
     entries = [(f"btc.{k}", c.glyph_name(f"btc.{k}", locale)) for k in KINDS]
-    icons = [("points", t("render.btc.legend.city_score", locale))]
+    icons = [("points", t("btc.render.legend.city_score", locale))]
     return c.legend(img, (MARGIN, top + 10), entries, WIDTH - 2 * MARGIN, 30, icons) + 6
 
 
@@ -440,9 +439,9 @@ def _hand_section(img: Image.Image, top: int, view: View, seat: int, locale: str
         return top
     draw = ImageDraw.Draw(img)
     groups = [
-        (t("render.btc.hand.yours", locale), you.get("hand") or []),
-        (t("render.btc.hand.chosen", locale), you.get("choice") or []),
-        (t("render.btc.hand.to_place", locale), you.get("to_place") or []),
+        (t("btc.render.hand.yours", locale), you.get("hand") or []),
+        (t("btc.render.hand.chosen", locale), you.get("choice") or []),
+        (t("btc.render.hand.to_place", locale), you.get("to_place") or []),
     ]
     cities = {cty.get("city"): cty.get("name") for cty in view.get("cities") or []}
     size = 84
@@ -510,19 +509,19 @@ def turn_image(
     c.title_bar(draw, WIDTH, _title(view, locale), _subtitle(view, locale))
     y = _status_strips(img, c.TITLE_HEIGHT + GAP, view, who, acting_seat, locale) + 4
     phase_id = str(view.get("phase", ""))
-    phase = t(f"render.btc.phase.{phase_id}", locale) if phase_id in PHASES else phase_id
+    phase = t(f"btc.render.phase.{phase_id}", locale) if phase_id in PHASES else phase_id
     waiting = [who[i] for i in view.get("awaiting") or [] if i < len(who)]
     if waiting and view.get("phase") != "over":
-        line = t("render.btc.now_waiting", locale, phase=phase, names=c.join_names(waiting, locale))
+        line = t("btc.render.now_waiting", locale, phase=phase, names=c.join_names(waiting, locale))
     else:
-        line = t("render.btc.now", locale, phase=phase)
+        line = t("btc.render.now", locale, phase=phase)
     text, f = c.fit_text(line, WIDTH - 2 * MARGIN, 22, False, 14)
     c.draw_text(draw, (MARGIN, y + 4), text, f, c.INK, "la")
     y += 40
     y = _hand_section(img, y, view, acting_seat, locale)
     labels = {
-        me.get("left_city"): t("render.btc.left_city", locale),
-        me.get("right_city"): t("render.btc.right_city", locale),
+        me.get("left_city"): t("btc.render.left_city", locale),
+        me.get("right_city"): t("btc.render.right_city", locale),
     }
     for k, cid in enumerate(city_ids):
         if cid not in cities:
@@ -531,9 +530,9 @@ def turn_image(
         partner = _partner(cities[cid], acting_seat, who, locale)
         label = labels.get(cid, "")
         if partner:
-            heading = t("render.btc.heading.with", locale, city=label, partner=partner)
+            heading = t("btc.render.heading.with", locale, city=label, partner=partner)
         else:
-            heading = t("render.btc.heading.alone", locale, city=label)
+            heading = t("btc.render.heading.alone", locale, city=label)
         c.draw_fitted(draw, (x + 4, y + 2), heading, card_w - 8, 18, True, c.MUTED, "la")
         city_card(
             img, (x, y + 30), card_w, cities[cid], who, placing=placing, max_grid=grid_max, locale=locale
@@ -628,16 +627,16 @@ def end_image(view: View, names: Sequence[str] | None = None, *, locale: str = "
             row.append(f"{city.get('total', '?')}  {city.get('name', '')}".strip() if city else None)
         rows.append(row)
     rule = {
-        "two_player": "render.btc.rule.two_player",
-        "solo_simple": "render.btc.rule.solo",
-        "solo_full": "render.btc.rule.solo",
-    }.get(str(view.get("mode")), "render.btc.rule.lower")
+        "two_player": "btc.render.rule.two_player",
+        "solo_simple": "btc.render.rule.solo",
+        "solo_full": "btc.render.rule.solo",
+    }.get(str(view.get("mode")), "btc.render.rule.lower")
     decided = decided_note(str(result.get("decided_by", "score")), locale)
     note = " ".join(part for part in (t(rule, locale), decided) if part)
     table = score_table(
-        t("render.btc.title.final_scores", locale),
+        t("btc.render.title.final_scores", locale),
         [who[s["seat"]] if s["seat"] < len(who) else "?" for s in seats],
-        [t("render.btc.left_city", locale), t("render.btc.right_city", locale)],
+        [t("btc.render.left_city", locale), t("btc.render.right_city", locale)],
         rows,
         totals=[s["total"] for s in seats],
         ranks=[s["rank"] for s in seats],

@@ -647,7 +647,7 @@ Painter = Callable[[Pen], None]
 class Glyph:
     """How one building kind looks: colour, shape painter, letter (and a small suffix letter).
 
-    ``name_id`` is the catalogue id of the kind's name (``render.qp.kind.tower``); :meth:`label`
+    ``name_id`` is the catalogue id of the kind's name (``quadropolis.render.kind.tower``); :meth:`label`
     gives it in a locale, :attr:`name` in English.
     """
 
@@ -683,33 +683,33 @@ RESIDENTIAL, COMMERCE, INDUSTRY, GREEN, OFFICE, WATER, PUBLIC, LEISURE, ENERGY_S
 
 GLYPHS: dict[str, Glyph] = {
     # Quadropolis (letters of the rules file, section 4)
-    "quadropolis.tower": Glyph(RESIDENTIAL, _tower, "T", "render.qp.kind.tower"),
-    "quadropolis.shop": Glyph(COMMERCE, _shop, "S", "render.qp.kind.shop"),
-    "quadropolis.public": Glyph(PUBLIC, _public, "U", "render.qp.kind.public"),
-    "quadropolis.park": Glyph(GREEN, _park, "P", "render.qp.kind.park"),
-    "quadropolis.playground": Glyph(GREEN, _playground, "G", "render.qp.kind.playground"),
-    "quadropolis.factory": Glyph(INDUSTRY, _factory, "F", "render.qp.kind.factory"),
-    "quadropolis.harbour": Glyph(WATER, _harbour, "H", "render.qp.kind.harbour"),
-    "quadropolis.office": Glyph(OFFICE, _office, "O", "render.qp.kind.office"),
-    "quadropolis.monument": Glyph(HERITAGE, _monument, "M", "render.qp.kind.monument"),
+    "quadropolis.tower": Glyph(RESIDENTIAL, _tower, "T", "quadropolis.render.kind.tower"),
+    "quadropolis.shop": Glyph(COMMERCE, _shop, "S", "quadropolis.render.kind.shop"),
+    "quadropolis.public": Glyph(PUBLIC, _public, "U", "quadropolis.render.kind.public"),
+    "quadropolis.park": Glyph(GREEN, _park, "P", "quadropolis.render.kind.park"),
+    "quadropolis.playground": Glyph(GREEN, _playground, "G", "quadropolis.render.kind.playground"),
+    "quadropolis.factory": Glyph(INDUSTRY, _factory, "F", "quadropolis.render.kind.factory"),
+    "quadropolis.harbour": Glyph(WATER, _harbour, "H", "quadropolis.render.kind.harbour"),
+    "quadropolis.office": Glyph(OFFICE, _office, "O", "quadropolis.render.kind.office"),
+    "quadropolis.monument": Glyph(HERITAGE, _monument, "M", "quadropolis.render.kind.monument"),
     # Between Two Cities (letters of the rules file, section 13; taverns "T" plus their kind)
-    "btc.shop": Glyph(COMMERCE, _shop, "S", "render.btc.kind.shop"),
-    "btc.factory": Glyph(INDUSTRY, _factory, "F", "render.btc.kind.factory"),
-    "btc.tavern_drink": Glyph(LEISURE, _mug, "T", "render.btc.kind.tavern_drink", "d"),
-    "btc.tavern_food": Glyph(LEISURE, _food, "T", "render.btc.kind.tavern_food", "f"),
-    "btc.tavern_music": Glyph(LEISURE, _music, "T", "render.btc.kind.tavern_music", "m"),
-    "btc.tavern_bed": Glyph(LEISURE, _bed, "T", "render.btc.kind.tavern_bed", "b"),
-    "btc.tavern": Glyph(LEISURE, _tavern_any, "T", "render.btc.kind.tavern"),
-    "btc.office": Glyph(OFFICE, _office, "O", "render.btc.kind.office"),
-    "btc.park": Glyph(GREEN, _park, "P", "render.btc.kind.park"),
-    "btc.house": Glyph(RESIDENTIAL, _house, "H", "render.btc.kind.house"),
+    "btc.shop": Glyph(COMMERCE, _shop, "S", "btc.render.kind.shop"),
+    "btc.factory": Glyph(INDUSTRY, _factory, "F", "btc.render.kind.factory"),
+    "btc.tavern_drink": Glyph(LEISURE, _mug, "T", "btc.render.kind.tavern_drink", "d"),
+    "btc.tavern_food": Glyph(LEISURE, _food, "T", "btc.render.kind.tavern_food", "f"),
+    "btc.tavern_music": Glyph(LEISURE, _music, "T", "btc.render.kind.tavern_music", "m"),
+    "btc.tavern_bed": Glyph(LEISURE, _bed, "T", "btc.render.kind.tavern_bed", "b"),
+    "btc.tavern": Glyph(LEISURE, _tavern_any, "T", "btc.render.kind.tavern"),
+    "btc.office": Glyph(OFFICE, _office, "O", "btc.render.kind.office"),
+    "btc.park": Glyph(GREEN, _park, "P", "btc.render.kind.park"),
+    "btc.house": Glyph(RESIDENTIAL, _house, "H", "btc.render.kind.house"),
     # Urban Panic (letters of the rules file, section 2.2)
-    "urbanpanic.housing": Glyph(RESIDENTIAL, _house, "H", "render.up.kind.housing"),
-    "urbanpanic.offices": Glyph(OFFICE, _office, "O", "render.up.kind.offices"),
-    "urbanpanic.amusement": Glyph(LEISURE, _ferris, "A", "render.up.kind.amusement"),
-    "urbanpanic.factory": Glyph(INDUSTRY, _factory, "F", "render.up.kind.factory"),
-    "urbanpanic.power": Glyph(ENERGY_SUPPLY, _power, "P", "render.up.kind.power"),
-    "urbanpanic.park": Glyph(GREEN, _park, "G", "render.up.kind.park"),
+    "urbanpanic.housing": Glyph(RESIDENTIAL, _house, "H", "urbanpanic.render.kind.housing"),
+    "urbanpanic.offices": Glyph(OFFICE, _office, "O", "urbanpanic.render.kind.offices"),
+    "urbanpanic.amusement": Glyph(LEISURE, _ferris, "A", "urbanpanic.render.kind.amusement"),
+    "urbanpanic.factory": Glyph(INDUSTRY, _factory, "F", "urbanpanic.render.kind.factory"),
+    "urbanpanic.power": Glyph(ENERGY_SUPPLY, _power, "P", "urbanpanic.render.kind.power"),
+    "urbanpanic.park": Glyph(GREEN, _park, "G", "urbanpanic.render.kind.park"),
 }
 """Every building kind of every game, keyed ``"<game>.<kind>"``."""
 

@@ -10,7 +10,7 @@
 
 Each ``render_*`` returns PNG bytes; the matching ``*_image`` function returns the PIL image.
 Player names are not part of the view; pass them as ``names`` (seat order), else "Player n".
-Every word drawn comes from the message catalogue (``render.*``, ``render.qp.*``) in the keyword
+Every word drawn comes from the message catalogue (``render.*``, ``quadropolis.render.*``) in the keyword
 ``locale`` (default English); tile labels in the view (``"a harbour (+2 energy)"``) are the rules'.
 """
 
@@ -41,23 +41,23 @@ LEGEND_ROOM = 400
 """Canvas height kept for the legend, which wraps onto more lines in wordier languages (then cropped)."""
 
 CATEGORIES: tuple[tuple[str, str, str | None], ...] = (
-    ("towers", "render.qp.cat.towers", "quadropolis.tower"),
-    ("shops", "render.qp.cat.shops", "quadropolis.shop"),
-    ("public_services", "render.qp.cat.public_services", "quadropolis.public"),
-    ("parks", "render.qp.cat.parks", "quadropolis.park"),
-    ("factories", "render.qp.cat.factories", "quadropolis.factory"),
-    ("harbours", "render.qp.cat.harbours", "quadropolis.harbour"),
-    ("offices", "render.qp.cat.offices", "quadropolis.office"),
-    ("monuments", "render.qp.cat.monuments", "quadropolis.monument"),
-    ("penalty", "render.qp.cat.penalty", "penalty"),
+    ("towers", "quadropolis.render.cat.towers", "quadropolis.tower"),
+    ("shops", "quadropolis.render.cat.shops", "quadropolis.shop"),
+    ("public_services", "quadropolis.render.cat.public_services", "quadropolis.public"),
+    ("parks", "quadropolis.render.cat.parks", "quadropolis.park"),
+    ("factories", "quadropolis.render.cat.factories", "quadropolis.factory"),
+    ("harbours", "quadropolis.render.cat.harbours", "quadropolis.harbour"),
+    ("offices", "quadropolis.render.cat.offices", "quadropolis.office"),
+    ("monuments", "quadropolis.render.cat.monuments", "quadropolis.monument"),
+    ("penalty", "quadropolis.render.cat.penalty", "penalty"),
 )
 """Score categories in table order: (id in the view, catalogue id of the column label, glyph or icon)."""
 LEGEND_ICONS = (
-    ("inhabitant", "render.qp.legend.inhabitants"),
-    ("energy", "render.qp.legend.energy"),
-    ("points", "render.qp.legend.points"),
-    ("floors", "render.qp.legend.floors"),
-    ("first", "render.qp.legend.first"),
+    ("inhabitant", "quadropolis.render.legend.inhabitants"),
+    ("energy", "quadropolis.render.legend.energy"),
+    ("points", "quadropolis.render.legend.points"),
+    ("floors", "quadropolis.render.legend.floors"),
+    ("first", "quadropolis.render.legend.first"),
 )
 
 CLASSIC_KINDS = ("tower", "shop", "public", "park", "playground", "factory", "harbour")
@@ -90,16 +90,16 @@ def _tile_key(tile: Mapping[str, Any]) -> str:
 
 
 def _mode_title(view: View, locale: str) -> str:
-    return t("render.qp.mode.expert" if view.get("mode") == "expert" else "render.qp.mode.classic", locale)
+    return t("quadropolis.render.mode.expert" if view.get("mode") == "expert" else "quadropolis.render.mode.classic", locale)
 
 
 def _subtitle(view: View, locale: str) -> str:
     players = view.get("players", len(view.get("cities", [])))
-    return t("render.qp.subtitle", locale, mode=_mode_title(view, locale), players=players)
+    return t("quadropolis.render.subtitle", locale, mode=_mode_title(view, locale), players=players)
 
 
 def _round_text(view: View, locale: str) -> str:
-    return t("render.qp.round", locale, round=view.get("round", 1), rounds=view.get("rounds", 4))
+    return t("quadropolis.render.round", locale, round=view.get("round", 1), rounds=view.get("rounds", 4))
 
 
 def _city_of(who: list[str], seat: int, locale: str) -> str:
@@ -310,8 +310,8 @@ def draw_city(
                 )
                 if expert:
                     room = box[2] - box[0] - 12
-                    district = t("render.qp.district", locale, district=sq.get("district"))
-                    field = t("render.qp.field", locale, field=sq.get("field"))
+                    district = t("quadropolis.render.district", locale, district=sq.get("district"))
+                    field = t("quadropolis.render.field", locale, field=sq.get("field"))
                     y_district = box[3] - 6 - small_size - 3
                     c.draw_fitted(
                         draw, (box[0] + 7, y_district), district, room, small_size, True, c.MUTED, "lb", 8
@@ -458,9 +458,9 @@ def _legend(img: Image.Image, top: int, view: View, end: bool = False, locale: s
     entries = [(f"quadropolis.{k}", c.glyph_name(f"quadropolis.{k}", locale)) for k in kinds]
     icon_keys = list(LEGEND_ICONS)
     if end:
-        icon_keys.append(("removed", "render.qp.legend.inactive"))
+        icon_keys.append(("removed", "quadropolis.render.legend.inactive"))
     else:
-        icon_keys += [("pawn", "render.qp.legend.urbanist"), ("removed", "render.qp.legend.closed")]
+        icon_keys += [("pawn", "quadropolis.render.legend.urbanist"), ("removed", "quadropolis.render.legend.closed")]
     icons = [(icon, t(key, locale)) for icon, key in icon_keys]
     draw = ImageDraw.Draw(img)
     draw.line((MARGIN, top, WIDTH - MARGIN, top), fill=c.PANEL_EDGE, width=2)
@@ -493,23 +493,23 @@ def turn_image(
     img, draw = c.canvas(WIDTH, height)
     turn = view.get("turn") or {}
     if view.get("over"):
-        title = t("render.qp.title.over", locale)
+        title = t("quadropolis.render.title.over", locale)
     elif turn.get("number"):
         title = t(
-            "render.qp.title.round_turn",
+            "quadropolis.render.title.round_turn",
             locale,
             round=_round_text(view, locale),
             number=turn["number"],
             of=turn.get("of", "?"),
         )
     else:
-        title = t("render.qp.title.round", locale, round=_round_text(view, locale))
+        title = t("quadropolis.render.title.round", locale, round=_round_text(view, locale))
     c.title_bar(draw, WIDTH, title, _subtitle(view, locale))
     y = c.TITLE_HEIGHT + GAP
     y = _strips(img, y, view, who, turn.get("seat"), locale)
     y += GAP
     # site
-    _section_title(draw, (MARGIN, y + 26), t("render.qp.site", locale), site_w)
+    _section_title(draw, (MARGIN, y + 26), t("quadropolis.render.site", locale), site_w)
     draw_site(img, (MARGIN, y + SECTION_TITLE), view)
     # city
     cx = MARGIN + site_w + 2 * GAP
@@ -524,10 +524,10 @@ def turn_image(
         _gives_chips(img, (cx, iy, cx + tsz, iy + tsz), mine["tile"], 20)
         tf, rf = c.font(22, True), c.font(20)
         text_w = city_w - tsz - 16
-        tile = mine["tile"].get("label") or t("render.qp.a_tile", locale)
-        took = t("render.qp.took", locale, architect=mine.get("architect"), tile=tile)
+        tile = mine["tile"].get("label") or t("quadropolis.render.a_tile", locale)
+        took = t("quadropolis.render.took", locale, architect=mine.get("architect"), tile=tile)
         lines = [(line, tf) for line in c.wrap(took, tf, text_w)]
-        lines += [(line, rf) for line in c.wrap(t("render.qp.build_hint", locale), rf, text_w)]
+        lines += [(line, rf) for line in c.wrap(t("quadropolis.render.build_hint", locale), rf, text_w)]
         for k, (line, f) in enumerate(lines[:5]):
             c.draw_text(draw, (cx + tsz + 14, iy + 4 + k * 27), line, f, c.INK, "la")
         iy += tsz + 12
@@ -535,23 +535,23 @@ def turn_image(
         sf = c.font(20)
         score = city.get("score") or {}
         notes = [
-            t("render.qp.score_now", locale, total=score.get("total", 0)),
+            t("quadropolis.render.score_now", locale, total=score.get("total", 0)),
             t(
-                "render.qp.unused_now",
+                "quadropolis.render.unused_now",
                 locale,
                 inhabitants=score.get("unused_inhabitants", 0),
                 energy=score.get("unused_energy", 0),
             ),
         ]
         if turn.get("phase") == "take" and turn.get("seat") == acting_seat:
-            notes.insert(0, t("render.qp.take_hint", locale, name=who[acting_seat]))
+            notes.insert(0, t("quadropolis.render.take_hint", locale, name=who[acting_seat]))
         for k, note in enumerate(notes):
             c.draw_text(draw, (cx, iy + k * 28), c.ellipsize(note, sf, city_w), sf, c.INK, "la")
         pool = (view.get("architects") or {}).get("pool")
         if pool:
             py = iy + len(notes) * 28 + 4
             pool_w = c.draw_fitted(
-                draw, (cx, py + 20), t("render.qp.pool", locale), 120, 20, True, c.INK, "lm"
+                draw, (cx, py + 20), t("quadropolis.render.pool", locale), 120, 20, True, c.INK, "lm"
             )
             px = cx + max(64, pool_w + 7)
             for value, count in sorted(pool.items(), key=lambda kv: int(kv[0])):
@@ -589,7 +589,7 @@ def city_image(
         draw,
         WIDTH,
         _city_of(who, seat, locale),
-        t("render.qp.city_subtitle", locale, round=_round_text(view, locale)),
+        t("quadropolis.render.city_subtitle", locale, round=_round_text(view, locale)),
     )
     y = c.TITLE_HEIGHT + GAP
     _player_strip(
@@ -630,7 +630,7 @@ def _score_column(
     x, y = xy
     cats = score.get("categories") or {}
     vf = c.font(22, True)
-    heading = t("render.qp.final_score" if over else "render.qp.score_if_now", locale)
+    heading = t("quadropolis.render.final_score" if over else "quadropolis.render.score_if_now", locale)
     c.draw_fitted(draw, (x, y), heading, width - 6, 18, True, c.MUTED, "la")
     y += 30
     for cid, label_id, key in CATEGORIES:
@@ -644,7 +644,7 @@ def _score_column(
             c.draw_icon(img, key, box)
         elif key:
             c.draw_glyph(img, key, box)
-        label = t("render.qp.cat.penalty_long" if cid == "penalty" else label_id, locale).replace(
+        label = t("quadropolis.render.cat.penalty_long" if cid == "penalty" else label_id, locale).replace(
             SOFT_HYPHEN, ""
         )
         c.draw_fitted(draw, (x + 44, y + 17), label, width - 44 - 56, 20, False, c.INK, "lm")
@@ -660,9 +660,9 @@ def _score_column(
     y += 56
     alloc_note = []
     if score.get("unused_inhabitants"):
-        alloc_note.append(t("render.qp.unused_inhabitants", locale, count=score["unused_inhabitants"]))
+        alloc_note.append(t("quadropolis.render.unused_inhabitants", locale, count=score["unused_inhabitants"]))
     if score.get("unused_energy"):
-        alloc_note.append(t("render.qp.unused_energy", locale, count=score["unused_energy"]))
+        alloc_note.append(t("quadropolis.render.unused_energy", locale, count=score["unused_energy"]))
     note = c.join_names(alloc_note, locale)
     for k, line in enumerate(c.wrap(note, c.font(18), width - 6) if alloc_note else []):
         c.draw_text(draw, (x, y + k * 24), line, c.font(18), c.MUTED, "la")
@@ -745,9 +745,9 @@ def board_image(view: View, names: Sequence[str] | None = None, *, locale: str =
     img, draw = c.canvas(WIDTH, height)
     over = bool(view.get("over"))
     if over:
-        title = t("render.qp.title.board", locale)
+        title = t("quadropolis.render.title.board", locale)
     else:
-        title = t("render.qp.title.board_round", locale, round=_round_text(view, locale))
+        title = t("quadropolis.render.title.board_round", locale, round=_round_text(view, locale))
     c.title_bar(draw, WIDTH, title, _subtitle(view, locale))
     y = _cities_grid(img, c.TITLE_HEIGHT + GAP, view, who, over, locale)
     end = _legend(img, y, view, end=over, locale=locale)
@@ -759,7 +759,7 @@ def end_image(view: View, names: Sequence[str] | None = None, *, locale: str = "
     who = _names(view, names, locale)
     cities_h = c.TITLE_HEIGHT + GAP + _cities_height(view) + LEGEND_ROOM
     img, draw = c.canvas(WIDTH, cities_h)
-    c.title_bar(draw, WIDTH, t("render.qp.title.final_cities", locale), _subtitle(view, locale))
+    c.title_bar(draw, WIDTH, t("quadropolis.render.title.final_cities", locale), _subtitle(view, locale))
     y = _cities_grid(img, c.TITLE_HEIGHT + GAP, view, who, True, locale)
     y = _legend(img, y, view, end=True, locale=locale)
     cities = img.crop((0, 0, WIDTH, y))
@@ -773,7 +773,7 @@ def end_image(view: View, names: Sequence[str] | None = None, *, locale: str = "
     ]
     note = decided_note(str(result.get("decided_by", "score")), locale)
     table = score_table_from_result(
-        t("render.qp.title.final_scores", locale),
+        t("quadropolis.render.title.final_scores", locale),
         who,
         result,
         mode_cats,

@@ -250,7 +250,7 @@ def decided_note(decided_by: str, locale: str = "en", score_ids: Sequence[str] =
     """What separated the winner from the runner-up, as a sentence ("" when the score did).
 
     ``decided_by`` is a Result's: a score id (``score_ids``), ``"shared"``, or a tie-break id that
-    the rules' catalogue words (``"qp.tiebreak.inhabitants"``); an id without a sentence is named.
+    the rules' catalogue words (``"quadropolis.tiebreak.inhabitants"``); an id without a sentence is named.
     """
     if not decided_by or decided_by in score_ids:
         return ""

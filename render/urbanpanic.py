@@ -10,7 +10,7 @@
 
 Each ``render_*`` returns PNG bytes; the matching ``*_image`` function returns the PIL image.
 Player names are not in the view; pass them as ``names`` (by seat), else "Player n". Every word
-drawn comes from the message catalogue (``render.*``, ``render.up.*``, and the rules' own goal,
+drawn comes from the message catalogue (``render.*``, ``urbanpanic.render.*``, and the rules' own goal,
 end and tie-break sentences) in the keyword ``locale`` (default English); the track letters of the
 legend (R, J, E, I, S) are the view's.
 """
@@ -40,7 +40,7 @@ ROAD_OFF = (190, 186, 180)
 LINKED_PLOT = (226, 238, 228)
 CUT_PLOT = (236, 226, 222)
 TRACKS = ("residents", "jobs", "ecology", "income", "satisfaction")
-"""The five tracks in view order; each names its icon and its catalogue ids (``render.up.track.<id>``)."""
+"""The five tracks in view order; each names its icon and its catalogue ids (``urbanpanic.render.track.<id>``)."""
 TYPE_KEYS = {
     "HOU": "urbanpanic.housing",
     "OFF": "urbanpanic.offices",
@@ -50,21 +50,21 @@ TYPE_KEYS = {
     "PRK": "urbanpanic.park",
 }
 CATEGORIES: tuple[tuple[str, str, str | None], ...] = (
-    ("residents", "render.up.cat.residents", "residents"),
-    ("jobs", "render.up.cat.jobs", "jobs"),
-    ("ecology", "render.up.cat.ecology", "ecology"),
-    ("income", "render.up.cat.income", "income"),
-    ("satisfaction", "render.up.cat.satisfaction", "satisfaction"),
-    ("empty_plots", "render.up.cat.empty_plots", "penalty"),
-    ("unemployment", "render.up.cat.unemployment", "penalty"),
-    ("goals", "render.up.cat.goals", "points"),
-    ("bonus", "render.up.cat.bonus", "first"),
+    ("residents", "urbanpanic.render.cat.residents", "residents"),
+    ("jobs", "urbanpanic.render.cat.jobs", "jobs"),
+    ("ecology", "urbanpanic.render.cat.ecology", "ecology"),
+    ("income", "urbanpanic.render.cat.income", "income"),
+    ("satisfaction", "urbanpanic.render.cat.satisfaction", "satisfaction"),
+    ("empty_plots", "urbanpanic.render.cat.empty_plots", "penalty"),
+    ("unemployment", "urbanpanic.render.cat.unemployment", "penalty"),
+    ("goals", "urbanpanic.render.cat.goals", "points"),
+    ("bonus", "urbanpanic.render.cat.bonus", "first"),
 )
 """Score categories in table order: (id in the result, catalogue id of the column label, icon)."""
 DIRS = {"N": (-1, 0), "E": (0, 1), "S": (1, 0), "W": (0, -1)}
 OPPOSITE = {"N": "S", "S": "N", "E": "W", "W": "E"}
 VARIANTS = ("basic", "advanced", "party")
-"""Variants with a name in the catalogue (``render.up.variant.<variant>``)."""
+"""Variants with a name in the catalogue (``urbanpanic.render.variant.<variant>``)."""
 
 
 # ---------------------------------------------------------------------------------------------
@@ -291,7 +291,7 @@ def draw_tracks(
     zero, fl = xof(0), xof(floor)
     vf = c.font(20, True)
     for i, track in enumerate(TRACKS):
-        name = t(f"render.up.track.{track}", locale)
+        name = t(f"urbanpanic.render.track.{track}", locale)
         top = y0 + i * row_h
         mid = top + row_h / 2
         isz = int(min(row_h - 8, 30))
@@ -318,7 +318,7 @@ def draw_tracks(
     draw.line((zero, y0 + 2, zero, y1 - 2), fill=c.INK, width=2)
     for yy in range(int(y0), int(y1), 10):
         draw.line((fl, yy, fl, yy + 5), fill=c.VERMILLION, width=3)
-    floor_text = t("render.up.floor", locale, floor=floor)
+    floor_text = t("urbanpanic.render.floor", locale, floor=floor)
     c.draw_text(draw, (fl, y1 + 2), floor_text, c.font(14, True), c.shade(c.VERMILLION, 0.2), "ma")
     c.draw_text(draw, (zero, y1 + 2), "0", c.font(14, True), c.INK, "ma")
 
@@ -345,7 +345,7 @@ def _player_strip(img: Image.Image, box: c.Box, view: View, seat: int, name: str
     c.seat_marker(img, seat, (x0 + 7, y0 + 7, x0 + h - 7, y1 - 7))
     right = x1 - 8
     f = c.font(18, True)
-    text = t("render.up.built", locale, count=player.get("tiles", 0))
+    text = t("urbanpanic.render.built", locale, count=player.get("tiles", 0))
     c.draw_text(draw, (right, (y0 + y1) / 2), text, f, c.INK, "rm")
     right -= c.text_width(text, f) + 12
     if player.get("finisher"):
@@ -398,12 +398,12 @@ def _legend(img: Image.Image, top: int, view: View, locale: str = "en") -> int:
     draw = ImageDraw.Draw(img)
     draw.line((MARGIN, top, WIDTH - MARGIN, top), fill=c.PANEL_EDGE, width=2)
     legend = view.get("legend") or {}
-    letters = legend.get("letters") or [t(f"render.up.letter.{track}", locale) for track in TRACKS]
+    letters = legend.get("letters") or [t(f"urbanpanic.render.letter.{track}", locale) for track in TRACKS]
     entries = [
         (
             _key(str(tp["id"])),
             t(
-                "render.up.legend.type",
+                "urbanpanic.render.legend.type",
                 locale,
                 name=_type_name(tp, locale),
                 effects=_effects(tp.get("deltas") or [], letters),
@@ -413,25 +413,25 @@ def _legend(img: Image.Image, top: int, view: View, locale: str = "en") -> int:
     ]
     y = c.legend(img, (MARGIN, top + 10), entries, WIDTH - 2 * MARGIN, 30)
     icons = [
-        (track, t(f"render.up.legend.track.{track}", locale, letter=letters[i]))
+        (track, t(f"urbanpanic.render.legend.track.{track}", locale, letter=letters[i]))
         for i, track in enumerate(TRACKS)
     ]
-    icons += [("removed", t("render.up.legend.cut_off", locale))]
+    icons += [("removed", t("urbanpanic.render.legend.cut_off", locale))]
     return c.legend(img, (MARGIN, y), [], WIDTH - 2 * MARGIN, 28, icons) + 4
 
 
 def _title(view: View, locale: str = "en") -> str:
     if view.get("over"):
-        return t("render.up.title.over", locale)
+        return t("urbanpanic.render.title.over", locale)
     if view.get("variant") == "party":
-        return t("render.up.title.party", locale)
-    return t("render.up.title.turn", locale, turn=int(view.get("turn", 0)) + 1)
+        return t("urbanpanic.render.title.party", locale)
+    return t("urbanpanic.render.title.turn", locale, turn=int(view.get("turn", 0)) + 1)
 
 
 def _subtitle(view: View, locale: str = "en") -> str:
     variant = str(view.get("variant", ""))
-    name = t(f"render.up.variant.{variant}", locale) if variant in VARIANTS else variant
-    return t("render.up.subtitle", locale, variant=name, players=len(view.get("players") or []))
+    name = t(f"urbanpanic.render.variant.{variant}", locale) if variant in VARIANTS else variant
+    return t("urbanpanic.render.subtitle", locale, variant=name, players=len(view.get("players") or []))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -446,7 +446,7 @@ def _main_board(img: Image.Image, xy: tuple[int, int], width: int, view: View, l
     board = view.get("main_board")
     party = view.get("party")
     if board is None and party is not None:
-        c.draw_fitted(draw, (x, y), t("render.up.open_table", locale), width, 22, True, c.INK, "la")
+        c.draw_fitted(draw, (x, y), t("urbanpanic.render.open_table", locale), width, 22, True, c.INK, "la")
         y += 32
         size = 64
         per_row = max(1, width // (size + 6))
@@ -455,20 +455,20 @@ def _main_board(img: Image.Image, xy: tuple[int, int], width: int, view: View, l
             img.paste(tile_sprite(code, size), (x + col * (size + 6), y + r * (size + 6)))
         opened = party.get("open_table") or []
         if not opened:
-            nothing = t("render.up.nothing_face_up", locale)
+            nothing = t("urbanpanic.render.nothing_face_up", locale)
             c.draw_fitted(draw, (x, y + size / 2), nothing, width, 18, False, c.MUTED, "lm")
         rows = max(1, (len(opened) + per_row - 1) // per_row)
         y += rows * (size + 6) + 4
         if party.get("timer_running"):
             c.draw_icon(img, "waiting", (x, y, x + 24, y + 24))
-            running = t("render.up.hourglass", locale)
+            running = t("urbanpanic.render.hourglass", locale)
             c.draw_fitted(draw, (x + 30, y + 12), running, width - 30, 18, True, c.INK, "lm")
             y += 30
-        pool = t("render.up.pool", locale, count=party.get("pool", 0))
+        pool = t("urbanpanic.render.pool", locale, count=party.get("pool", 0))
         c.draw_fitted(draw, (x, y), pool, width, 18, False, c.INK, "la")
         return y + 28
     board = board or {}
-    c.draw_fitted(draw, (x, y), t("render.up.main_board", locale), width, 22, True, c.INK, "la")
+    c.draw_fitted(draw, (x, y), t("urbanpanic.render.main_board", locale), width, 22, True, c.INK, "la")
     y += 32
     size = min(104, (width - 140) // 4 - 8)
     for k, code in enumerate((board.get("slots") or [None] * 4)[:4]):
@@ -483,12 +483,12 @@ def _main_board(img: Image.Image, xy: tuple[int, int], width: int, view: View, l
                 outline=c.GRID_LINE,
                 width=2,
             )
-            empty = t("render.up.empty", locale)
+            empty = t("urbanpanic.render.empty", locale)
             c.draw_fitted(draw, (sx + size / 2, y + size / 2), empty, size - 6, 15, False, c.MUTED, "mm", 9)
         c.draw_text(draw, (sx + size / 2, y + size + 4), str(k + 1), c.font(18, True), c.INK, "ma")
     sx = x + 4 * (size + 10) + 6
     c.draw_face_down(img, (sx, y + 8, sx + size - 16, y + size - 8))
-    stack = t("render.up.stack", locale, count=board.get("stack", 0))
+    stack = t("urbanpanic.render.stack", locale, count=board.get("stack", 0))
     c.draw_fitted(draw, (sx + (size - 16) / 2, y + size + 4), stack, size + 8, 16, True, c.INK, "ma", 10)
     return y + size + 30
 
@@ -538,18 +538,18 @@ def turn_image(
     linked = int(player.get("reachable", 0))
     built = int(player.get("tiles", 0))
     if built - linked > 0:
-        note = t("render.up.plots_cut", locale, built=built, linked=linked, cut=built - linked)
+        note = t("urbanpanic.render.plots_cut", locale, built=built, linked=linked, cut=built - linked)
     else:
-        note = t("render.up.plots", locale, built=built, linked=linked)
+        note = t("urbanpanic.render.plots", locale, built=built, linked=linked)
     c.draw_fitted(draw, (MARGIN, geo.box[3] + 10), note, city_w, 19, False, c.INK, "la")
     left_bottom = geo.box[3] + 40
     rx = MARGIN + city_w + 2 * GAP
     rw = WIDTH - MARGIN - rx
     ry = _main_board(img, (rx, y + 6), rw, view, locale)
     ry = _reserve(
-        img, (rx, ry + 4), player, t("render.up.hand" if "hand" in player else "render.up.reserve", locale)
+        img, (rx, ry + 4), player, t("urbanpanic.render.hand" if "hand" in player else "urbanpanic.render.reserve", locale)
     )
-    c.draw_fitted(draw, (rx, ry + 4), t("render.up.tracks", locale), rw, 22, True, c.INK, "la")
+    c.draw_fitted(draw, (rx, ry + 4), t("urbanpanic.render.tracks", locale), rw, 22, True, c.INK, "la")
     tracks_box = (rx, ry + 36, WIDTH - MARGIN, ry + 36 + 210)
     draw_tracks(
         img,
@@ -561,14 +561,13 @@ def turn_image(
     ry = tracks_box[3] + 26
     lines = []
     if view.get("current") == acting_seat and not view.get("over") and "points" in view:
-        key = "render.up.actions_left.one" if view.get("points") == 1 else "render.up.actions_left.other"
-        lines.append(t(key, locale, count=view.get("points", 0)))
+        lines.append(t("urbanpanic.render.actions_left", locale, count=view.get("points", 0)))
         if view.get("architect_owed"):
-            lines.append(t("render.up.architect_owed", locale))
+            lines.append(t("urbanpanic.render.architect_owed", locale))
     if view.get("last_turn"):
-        lines.append(t("render.up.last_turn", locale))
+        lines.append(t("urbanpanic.render.last_turn", locale))
     if view.get("first_finisher") is not None and not view.get("over"):
-        lines.append(t("render.up.filled", locale, name=who[int(view["first_finisher"])]))
+        lines.append(t("urbanpanic.render.filled", locale, name=who[int(view["first_finisher"])]))
     for k, line in enumerate(lines):
         c.draw_text(draw, (rx, ry + k * 26), c.ellipsize(line, c.font(19), rw), c.font(19), c.INK, "la")
     ry += 26 * len(lines)
@@ -583,11 +582,11 @@ def _goals(img: Image.Image, xy: tuple[int, int], width: int, view: View, locale
         return xy[1]
     draw = ImageDraw.Draw(img)
     x, y = xy
-    c.draw_fitted(draw, (x, y), t("render.up.goals", locale), width, 20, True, c.INK, "la")
+    c.draw_fitted(draw, (x, y), t("urbanpanic.render.goals", locale), width, 20, True, c.INK, "la")
     y += 28
     for g in goals:
         text = t(
-            "render.up.goal_line", locale, id=g.get("id", ""), title=t(str(g.get("title_key", "")), locale)
+            "urbanpanic.render.goal_line", locale, id=g.get("id", ""), title=t(str(g.get("title_key", "")), locale)
         )
         c.draw_text(draw, (x, y), c.ellipsize(text, c.font(17), width), c.font(17), c.INK, "la")
         y += 24
@@ -626,7 +625,7 @@ def _city_card(
         locale=locale,
     )
     if lost and any(lost):
-        lost_text = t("render.up.lost", locale)
+        lost_text = t("urbanpanic.render.lost", locale)
         c.draw_fitted(
             ImageDraw.Draw(img), (x + width, top + 174), lost_text, width, 14, False, c.MUTED, "ra", 9
         )
@@ -671,7 +670,7 @@ def end_image(view: View, names: Sequence[str] | None = None, *, locale: str = "
     """Every city as scored (cut-off tiles removed, final tracks), then the score table."""
     who = _names(view, names, locale)
     img, draw = c.canvas(WIDTH, 3200)
-    c.title_bar(draw, WIDTH, t("render.up.title.final_cities", locale), _subtitle(view, locale))
+    c.title_bar(draw, WIDTH, t("urbanpanic.render.title.final_cities", locale), _subtitle(view, locale))
     y = _cities(img, c.TITLE_HEIGHT + GAP, view, who, True, locale)
     y = _legend(img, y, view, locale)
     cities = img.crop((0, 0, WIDTH, y))
@@ -687,22 +686,22 @@ def end_image(view: View, names: Sequence[str] | None = None, *, locale: str = "
     reason = str((result.get("details") or {}).get("end_reason") or view.get("end_reason") or "")
     notes = []
     if reason:
-        notes.append(t(f"up.end.{reason}", locale))
-    decided = decided_note(str(result.get("decided_by", "")), locale, ("score", "up.tiebreak.score"))
+        notes.append(t(f"urbanpanic.end.{reason}", locale))
+    decided = decided_note(str(result.get("decided_by", "")), locale, ("score", "urbanpanic.tiebreak.score"))
     if decided:
         notes.append(decided)
     won = []
     for s in result.get("seats") or []:
         goals = (s.get("details") or {}).get("goals_won") or []
         if goals:
-            titles = c.join_names((t(f"up.goal.{g}", locale) for g in goals), locale)
-            won.append(t("render.up.goals_won_item", locale, name=who[s["seat"]], goals=titles))
+            titles = c.join_names((t(f"urbanpanic.goal.{g}", locale) for g in goals), locale)
+            won.append(t("urbanpanic.render.goals_won_item", locale, name=who[s["seat"]], goals=titles))
     if won:
         notes.append(
-            t("render.up.goals_won", locale, list=t("render.list.group_separator", locale).join(won))
+            t("urbanpanic.render.goals_won", locale, list=t("render.list.group_separator", locale).join(won))
         )
     table = score_table_from_result(
-        t("render.up.title.final_scores", locale),
+        t("urbanpanic.render.title.final_scores", locale),
         who,
         result,
         cats,

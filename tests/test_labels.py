@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bot import labels
-from bot.rules.between_two_cities.rules import RULES as BTC
+from bot.rules.btc.rules import RULES as BTC
 
 
 def test_btc_duplex_labels_show_their_orientation() -> None:

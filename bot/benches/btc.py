@@ -32,11 +32,11 @@ from collections import Counter
 from typing import Any
 
 from bot.rules import core
-from bot.rules.between_two_cities import audit
-from bot.rules.between_two_cities import engine as E
-from bot.rules.between_two_cities import geometry as G
-from bot.rules.between_two_cities.rules import RULES
-from bot.rules.between_two_cities.state import BtcState
+from bot.rules.btc import audit
+from bot.rules.btc import engine as E
+from bot.rules.btc import geometry as G
+from bot.rules.btc.rules import RULES
+from bot.rules.btc.state import BtcState
 
 PREFIX = "btc."
 CHECKED_CONFIGS: tuple[tuple[str, int], ...] = (

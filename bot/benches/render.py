@@ -54,7 +54,7 @@ def _quadropolis_cases() -> list[Case]:
 
 
 def _btc_cases() -> list[Case]:
-    from bot.rules.between_two_cities.rules import RULES
+    from bot.rules.btc.rules import RULES
 
     b = importlib.import_module("render.btc")
     mid_state = _play(RULES, {}, 5, 1, 25)
@@ -69,7 +69,7 @@ def _btc_cases() -> list[Case]:
 
 
 def _urbanpanic_cases() -> list[Case]:
-    from bot.rules.urban_panic.rules import RULES
+    from bot.rules.urbanpanic.rules import RULES
 
     u = importlib.import_module("render.urbanpanic")
     mid_state = _play(RULES, {}, 4, 1, 40)

@@ -27,9 +27,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from bot.rules import core
-from bot.rules.urban_panic import tiles
-from bot.rules.urban_panic.rules import RULES, architect_owed
-from bot.rules.urban_panic.state import State, census, manifest_census
+from bot.rules.urbanpanic import tiles
+from bot.rules.urbanpanic.rules import RULES, architect_owed
+from bot.rules.urbanpanic.state import State, census, manifest_census
 
 VARIANTS = ("basic", "advanced", "party")
 THINK_MS = (400, 2500)

@@ -9,8 +9,8 @@ from bot.rules.core import GameRules, IllegalMove
 
 GAME_MODULES: dict[str, str] = {
     "quadropolis": "bot.rules.quadropolis.rules",
-    "btc": "bot.rules.between_two_cities.rules",
-    "urbanpanic": "bot.rules.urban_panic.rules",
+    "btc": "bot.rules.btc.rules",
+    "urbanpanic": "bot.rules.urbanpanic.rules",
 }
 """Game kind -> module holding ``RULES``. Tests register extra games with :func:`register`."""
 

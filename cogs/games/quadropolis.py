@@ -42,17 +42,17 @@ class QuadropolisPresenter(Presenter):
     def prompt(self, moves: list[dict[str, Any]], view: dict[str, Any], locale: str) -> str:
         pending = view.get("pending")
         if pending:
-            return t("qp.ui.where", locale, tile=pending["tile"]["label"], architect=pending["architect"])
-        return t("qp.ui.which", locale)
+            return t("quadropolis.ui.where", locale, tile=pending["tile"]["label"], architect=pending["architect"])
+        return t("quadropolis.ui.which", locale)
 
     def status_lines(self, view: dict[str, Any], locale: str, names: list[str] | None = None) -> list[str]:
-        lines = [t("qp.ui.status_round", locale, round=view["round"], rounds=view["rounds"],
+        lines = [t("quadropolis.ui.status_round", locale, round=view["round"], rounds=view["rounds"],
                    mode=view["mode"].capitalize(), turn=view["turn"]["number"], of=view["turn"]["of"])]
         for city in view["cities"]:
             score = city["score"]
             seat = int(city["seat"])
             who = names[seat] if names and seat < len(names) else str(seat + 1)
-            lines.append(t("qp.ui.status_city", locale, player=who, total=score["total"],
+            lines.append(t("quadropolis.ui.status_city", locale, player=who, total=score["total"],
                            inhabitants=city["inhabitants"], energy=city["energy"]))
         return lines
 
@@ -76,7 +76,7 @@ class QuadropolisPresenter(Presenter):
                                                     value=ids.compact(m)) for m in part]
                     ui.add_item(discord.ui.Select(
                         custom_id=ids.select(game_id, version, token, n), options=options, row=n,
-                        placeholder=t(f"qp.ui.side.{side}", locale)))
+                        placeholder=t(f"quadropolis.ui.side.{side}", locale)))
                     n += 1
         elif builds or discard:
             rows: dict[str, list[dict[str, Any]]] = {}

@@ -120,13 +120,13 @@ def tile_type(code: str) -> str:
 
 def tile_name(code: str, locale: str) -> str:
     """``FAC-NE`` -> "FAC-NE (Factory)": the code players see on the pictures, and what it is."""
-    return t("up.ui.tile", locale, code=code, type=t(f"up.type.{tile_type(code)}", locale))
+    return t("urbanpanic.ui.tile", locale, code=code, type=t(f"urbanpanic.type.{tile_type(code)}", locale))
 
 
 def seat_name(seat: int, names: list[str] | None, locale: str) -> str:
     if names and 0 <= seat < len(names):
         return names[seat]
-    return t("up.ui.seat", locale, n=seat + 1)
+    return t("urbanpanic.ui.seat", locale, n=seat + 1)
 
 
 def plot_row(plot: str) -> int:
@@ -153,9 +153,9 @@ def party_deadline_line(view: dict[str, Any], names: list[str] | None, locale: s
     if deadline is None or view.get("over"):
         return None
     if party.get("timer_running") and view.get("first_finisher") is not None:
-        return t("up.ui.timer", locale, player=seat_name(int(view["first_finisher"]), names, locale),
+        return t("urbanpanic.ui.timer", locale, player=seat_name(int(view["first_finisher"]), names, locale),
                  when=relative_time(int(deadline)))
-    return t("up.ui.cap", locale, when=relative_time(int(deadline)))
+    return t("urbanpanic.ui.cap", locale, when=relative_time(int(deadline)))
 
 
 # =============================================================================================
@@ -258,19 +258,19 @@ class UrbanPanicPresenter(Presenter):
     def prompt(self, moves: list[dict[str, Any]], view: dict[str, Any], locale: str) -> str:
         if view.get("variant") == "party":
             return self._party_prompt(moves, view, locale)
-        lines = [t("up.ui.prompt.turn", locale, turn=view["turn"], points=view["points"])]
+        lines = [t("urbanpanic.ui.prompt.turn", locale, turn=view["turn"], points=view["points"])]
         me = view["players"][view["viewer"]] if view.get("viewer") is not None else None
         if view.get("architect_owed"):
-            lines.append(t("up.ui.prompt.owed", locale))
+            lines.append(t("urbanpanic.ui.prompt.owed", locale))
         elif not view.get("architect_done"):
-            lines.append(t("up.ui.prompt.stuck", locale))
+            lines.append(t("urbanpanic.ui.prompt.stuck", locale))
         if me is not None:
-            reserve = ", ".join(tile_name(c, locale) for c in me.get("reserve", [])) or t("up.ui.none", locale)
-            lines.append(t("up.ui.prompt.reserve", locale, reserve=reserve))
+            reserve = ", ".join(tile_name(c, locale) for c in me.get("reserve", [])) or t("urbanpanic.ui.none", locale)
+            lines.append(t("urbanpanic.ui.prompt.reserve", locale, reserve=reserve))
         if view.get("last_turn"):
-            lines.append(t("up.ui.status.last_turn", locale))
+            lines.append(t("urbanpanic.ui.status.last_turn", locale))
         if [m.get("kind") for m in moves] == ["end_turn"]:
-            lines.append(t("up.ui.prompt.only_end", locale))
+            lines.append(t("urbanpanic.ui.prompt.only_end", locale))
         return "\n".join(lines)
 
     def _party_prompt(self, moves: list[dict[str, Any]], view: dict[str, Any], locale: str) -> str:
@@ -278,9 +278,9 @@ class UrbanPanicPresenter(Presenter):
         hand = me.get("hand")
         party = view.get("party") or {}
         if isinstance(hand, str) and hand != "hidden":
-            lines = [t("up.ui.prompt.hand", locale, tile=tile_name(hand, locale))]
+            lines = [t("urbanpanic.ui.prompt.hand", locale, tile=tile_name(hand, locale))]
         else:
-            lines = [t("up.ui.prompt.empty_hand", locale, pool=party.get("pool", 0),
+            lines = [t("urbanpanic.ui.prompt.empty_hand", locale, pool=party.get("pool", 0),
                        table=len(party.get("open_table", [])))]
         deadline = party_deadline_line(view, None, locale)
         if deadline is not None:
@@ -294,30 +294,30 @@ class UrbanPanicPresenter(Presenter):
         current = view.get("current")
         if current is not None:
             architect = "done" if view.get("architect_done") else "owed" if view.get("architect_owed") else "stuck"
-            lines.append(t("up.ui.status.turn", locale, turn=view["turn"], player=seat_name(current, names, locale),
-                           points=view["points"], architect=t(f"up.ui.architect_{architect}", locale)))
+            lines.append(t("urbanpanic.ui.status.turn", locale, turn=view["turn"], player=seat_name(current, names, locale),
+                           points=view["points"], architect=t(f"urbanpanic.ui.architect_{architect}", locale)))
         board = view.get("main_board") or {}
         slots = " · ".join(f"{i}: {code or '—'}" for i, code in enumerate(board.get("slots", []), start=1))
-        lines.append(t("up.ui.status.main_board", locale, slots=slots, stack=board.get("stack", 0)))
+        lines.append(t("urbanpanic.ui.status.main_board", locale, slots=slots, stack=board.get("stack", 0)))
         if view.get("goals"):
-            lines.append(t("up.ui.status.goals", locale,
+            lines.append(t("urbanpanic.ui.status.goals", locale,
                            goals=", ".join(t(g["title_key"], locale) for g in view["goals"])))
         for p in view["players"]:
-            lines.append(t("up.ui.status.city", locale, player=seat_name(p["seat"], names, locale),
+            lines.append(t("urbanpanic.ui.status.city", locale, player=seat_name(p["seat"], names, locale),
                            tiles=p["tiles"], reserve=", ".join(p.get("reserve", [])) or "—",
                            tracks=self.tracks_text(p["tracks"], view, locale)))
         if view.get("turn_log") and current is not None:
-            lines.append(t("up.ui.status.this_turn", locale,
+            lines.append(t("urbanpanic.ui.status.this_turn", locale,
                            actions=self.actions_text(view["turn_log"], names, locale)))
         elif view.get("previous_turn"):
             prev = view["previous_turn"]
             lines.append(self.turn_sentence(seat_name(int(prev["seat"]), names, locale), prev["actions"],
                                             names, locale))
         if view.get("first_finisher") is not None:
-            lines.append(t("up.ui.status.full_city", locale,
+            lines.append(t("urbanpanic.ui.status.full_city", locale,
                            player=seat_name(int(view["first_finisher"]), names, locale)))
         if view.get("last_turn"):
-            lines.append(t("up.ui.status.last_turn", locale))
+            lines.append(t("urbanpanic.ui.status.last_turn", locale))
         return lines
 
     def _party_status(self, view: dict[str, Any], locale: str, names: list[str] | None) -> list[str]:
@@ -328,18 +328,18 @@ class UrbanPanicPresenter(Presenter):
             counts[code] = counts.get(code, 0) + 1
         shown = [code if n == 1 else f"{code} ×{n}" for code, n in list(counts.items())[:OPEN_TABLE_SHOWN]]
         if len(counts) > OPEN_TABLE_SHOWN:
-            shown.append(t("up.ui.more", locale, n=len(counts) - OPEN_TABLE_SHOWN))
-        lines = [t("up.ui.status.party", locale, pool=party.get("pool", 0),
-                   table=", ".join(shown) or t("up.ui.none", locale))]
+            shown.append(t("urbanpanic.ui.more", locale, n=len(counts) - OPEN_TABLE_SHOWN))
+        lines = [t("urbanpanic.ui.status.party", locale, pool=party.get("pool", 0),
+                   table=", ".join(shown) or t("urbanpanic.ui.none", locale))]
         for p in view["players"]:
             hand = p.get("hand")
             if p["empty_plots"] == 0:
-                state = t("up.ui.hand.full_city", locale)
+                state = t("urbanpanic.ui.hand.full_city", locale)
             elif hand is None:
-                state = t("up.ui.hand.empty", locale)
+                state = t("urbanpanic.ui.hand.empty", locale)
             else:
-                state = t("up.ui.hand.holding", locale)  # never the tile: a hand is private
-            lines.append(t("up.ui.status.party_city", locale, player=seat_name(p["seat"], names, locale),
+                state = t("urbanpanic.ui.hand.holding", locale)  # never the tile: a hand is private
+            lines.append(t("urbanpanic.ui.status.party_city", locale, player=seat_name(p["seat"], names, locale),
                            tiles=p["tiles"], state=state))
         deadline = party_deadline_line(view, names, locale)
         if deadline is not None:
@@ -356,7 +356,7 @@ class UrbanPanicPresenter(Presenter):
         params = {k: v for k, v in entry.items() if k != "kind"}
         if kind == "spy":
             params["victim"] = seat_name(int(entry["victim"]), names, locale)
-        key = f"up.ui.log.{kind}"
+        key = f"urbanpanic.ui.log.{kind}"
         text = t(key, locale, **params)
         return kind if text == key else text
 
@@ -367,8 +367,8 @@ class UrbanPanicPresenter(Presenter):
                       locale: str) -> str:
         """One line for a whole turn: "alice's turn: took HOU-NS (slot 2), built HOU-NS on B3."."""
         if not actions:
-            return t("up.ui.turn.passed", locale, player=player)
-        return t("up.ui.turn.summary", locale, player=player, actions=self.actions_text(actions, names, locale))
+            return t("urbanpanic.ui.turn.passed", locale, player=player)
+        return t("urbanpanic.ui.turn.summary", locale, player=player, actions=self.actions_text(actions, names, locale))
 
     def summary_lines(self, key: str, params: dict[str, Any], view: dict[str, Any], locale: str,
                       names: list[str] | None = None) -> list[str]:
@@ -378,13 +378,13 @@ class UrbanPanicPresenter(Presenter):
         deadline as a relative timestamp; anything else is the rules' own sentence.
         """
         lines = [t(key, locale, **params)]
-        if key.startswith("up.move.end_turn") and view.get("previous_turn"):
+        if key.startswith("urbanpanic.move.end_turn") and view.get("previous_turn"):
             turn = view["previous_turn"]
             player = str(params.get("player") or seat_name(int(turn["seat"]), names, locale))
             lines = [self.turn_sentence(player, turn["actions"], names, locale)]
             if view.get("over"):
-                lines.append(t("up.ui.game_over", locale))
-        elif key == "up.move.place.full":
+                lines.append(t("urbanpanic.ui.game_over", locale))
+        elif key == "urbanpanic.move.place.full":
             deadline = party_deadline_line(view, names, locale)
             if deadline is not None:
                 lines.append(deadline)
@@ -409,11 +409,11 @@ class UrbanPanicPresenter(Presenter):
                 out.append(entry)
         kinds = {m["kind"] for m in moves}
         if "planner" in kinds:
-            out.append(Entry(t("up.ui.step.planner", locale), step_id(game_id, version, "p"), 1))
+            out.append(Entry(t("urbanpanic.ui.step.planner", locale), step_id(game_id, version, "p"), 1))
         if kinds & {"engineer_board", "engineer_reserve"}:
-            out.append(Entry(t("up.ui.step.engineer", locale), step_id(game_id, version, "e"), 1))
+            out.append(Entry(t("urbanpanic.ui.step.engineer", locale), step_id(game_id, version, "e"), 1))
         if "spy" in kinds:
-            out.append(Entry(t("up.ui.step.spy", locale), step_id(game_id, version, "s"), 1))
+            out.append(Entry(t("urbanpanic.ui.step.spy", locale), step_id(game_id, version, "s"), 1))
         for kind, style in (("mayor", discord.ButtonStyle.secondary), ("end_turn", discord.ButtonStyle.success)):
             found = next((m for m in moves if m["kind"] == kind), None)
             if found is not None:
@@ -423,7 +423,7 @@ class UrbanPanicPresenter(Presenter):
                     out.append(entry)
         # Always there: the acting player's fresh private menu (the turn message's own move
         # buttons go stale after the first action; its step buttons and this one never do).
-        out.append(Entry(t("up.ui.refresh", locale), ids.open_(game_id, version), 2))
+        out.append(Entry(t("urbanpanic.ui.refresh", locale), ids.open_(game_id, version), 2))
         return out
 
     def step_menu(self, step: Step, moves: list[dict[str, Any]], view: dict[str, Any], locale: str,
@@ -444,13 +444,13 @@ class UrbanPanicPresenter(Presenter):
             if not args and len(tiles) == 1:
                 args = (tiles[0],)
             if not args:
-                return t("up.ui.ask.planner_tile", locale), [
-                    Entry(t("up.ui.pick_tile", locale, tile=code), step_id(game_id, version, "p", code), 0,
+                return t("urbanpanic.ui.ask.planner_tile", locale), [
+                    Entry(t("urbanpanic.ui.pick_tile", locale, tile=code), step_id(game_id, version, "p", code), 0,
                           discord.ButtonStyle.primary) for code in tiles]
             chosen = [m for m in planners if m["tile"] == args[0]]
             if not chosen:
                 return None
-            return t("up.ui.ask.planner_plot", locale, tile=tile_name(args[0], locale)), grid(chosen, "plot")
+            return t("urbanpanic.ui.ask.planner_plot", locale, tile=tile_name(args[0], locale)), grid(chosen, "plot")
         if name == "e":
             boards = [m for m in moves if m["kind"] == "engineer_board"]
             tiles = distinct([str(m["tile"]) for m in moves if m["kind"] == "engineer_reserve"])
@@ -460,30 +460,30 @@ class UrbanPanicPresenter(Presenter):
                 return None
             if len(options) == 1:
                 return self.step_menu(options[0], moves, view, locale, game_id, version, token)
-            entries = [Entry(t("up.ui.pick_swap_board", locale) if o.name == "eb"
-                             else t("up.ui.pick_swap_reserve", locale, tile=o.args[0]),
+            entries = [Entry(t("urbanpanic.ui.pick_swap_board", locale) if o.name == "eb"
+                             else t("urbanpanic.ui.pick_swap_reserve", locale, tile=o.args[0]),
                              step_id(game_id, version, o.name, *o.args), i // ROW_WIDTH,
                              discord.ButtonStyle.primary) for i, o in enumerate(options)]
-            return t("up.ui.ask.engineer", locale), entries
+            return t("urbanpanic.ui.ask.engineer", locale), entries
         if name == "eb":
             boards = [m for m in moves if m["kind"] == "engineer_board"]
             if not args:
                 firsts = distinct([str(m["plot"]) for m in boards])
                 if not firsts:
                     return None
-                return t("up.ui.ask.swap_first", locale), plot_grid([
+                return t("urbanpanic.ui.ask.swap_first", locale), plot_grid([
                     (p, Entry(p, step_id(game_id, version, "eb", p), 0, discord.ButtonStyle.primary))
                     for p in firsts])
             chosen = [m for m in boards if m["plot"] == args[0]]
             if not chosen:
                 return None
             here = board_tile(view, seat, args[0]) or "?"
-            return (t("up.ui.ask.swap_second", locale, plot=args[0], tile=here), grid(chosen, "other"))
+            return (t("urbanpanic.ui.ask.swap_second", locale, plot=args[0], tile=here), grid(chosen, "other"))
         if name == "er":
             chosen = [m for m in moves if m["kind"] == "engineer_reserve" and m["tile"] == args[0]]
             if not chosen:
                 return None
-            return t("up.ui.ask.swap_reserve", locale, tile=tile_name(args[0], locale)), grid(chosen, "plot")
+            return t("urbanpanic.ui.ask.swap_reserve", locale, tile=tile_name(args[0], locale)), grid(chosen, "plot")
         if name == "s":
             spies = [m for m in moves if m["kind"] == "spy"]
             targets = distinct([f"{m['victim']}.{m['tile']}" for m in spies])
@@ -493,15 +493,15 @@ class UrbanPanicPresenter(Presenter):
                 entries = []
                 for i, target in enumerate(targets[:MAX_BUTTONS]):
                     victim, code = target.split(".")
-                    entries.append(Entry(t("up.ui.pick_spy", locale, tile=code,
+                    entries.append(Entry(t("urbanpanic.ui.pick_spy", locale, tile=code,
                                            victim=seat_name(int(victim), None, locale)),
                                          step_id(game_id, version, "s", victim, code), i // ROW_WIDTH,
                                          discord.ButtonStyle.primary))
-                return t("up.ui.ask.spy_tile", locale), entries
+                return t("urbanpanic.ui.ask.spy_tile", locale), entries
             chosen = [m for m in spies if str(m["victim"]) == args[0] and m["tile"] == args[1]]
             if not chosen:
                 return None
-            return t("up.ui.ask.spy_plot", locale, tile=tile_name(args[1], locale)), grid(chosen, "plot")
+            return t("urbanpanic.ui.ask.spy_plot", locale, tile=tile_name(args[1], locale)), grid(chosen, "plot")
         return None
 
     def party_entries(self, game_id: int, version: int, token: str, moves: list[dict[str, Any]],
@@ -523,18 +523,18 @@ class UrbanPanicPresenter(Presenter):
                     out.append(entry)
         else:
             if any(m["kind"] == "draw" for m in moves):
-                out.append(Entry(t("up.ui.draw", locale), step_id(game_id, version, "d"), 0,
+                out.append(Entry(t("urbanpanic.ui.draw", locale), step_id(game_id, version, "d"), 0,
                                  discord.ButtonStyle.primary))
             codes = [str(m["tile"]) for m in moves if m["kind"] == "take"]
             if len(codes) <= TAKE_BUTTON_LIMIT:
-                out += [Entry(t("up.ui.take", locale, tile=code), step_id(game_id, version, "t", code),
+                out += [Entry(t("urbanpanic.ui.take", locale, tile=code), step_id(game_id, version, "t", code),
                               1 + i // ROW_WIDTH) for i, code in enumerate(sorted(codes))]
             else:
                 ordered = sorted(codes)
                 for n in range(MAX_TAKE_SELECTS):
                     chunk = ordered[n * MAX_SELECT_OPTIONS:(n + 1) * MAX_SELECT_OPTIONS]
                     if chunk:
-                        out.append(Entry(t("up.ui.take_from", locale, first=chunk[0], last=chunk[-1]),
+                        out.append(Entry(t("urbanpanic.ui.take_from", locale, first=chunk[0], last=chunk[-1]),
                                          step_id(game_id, version, "ts", n), 1 + n,
                                          options=tuple((tile_name(c, locale), c) for c in chunk)))
         # "My choices" (the generic open button) where a row has room: in a private menu it shows the
@@ -542,7 +542,7 @@ class UrbanPanicPresenter(Presenter):
         room = [r for r in range(MAX_ROWS) if not any(e.row == r and e.options for e in out)
                 and sum(1 for e in out if e.row == r) < ROW_WIDTH]
         if room:
-            out.append(Entry(t("up.ui.refresh", locale), ids.open_(game_id, version), room[0]))
+            out.append(Entry(t("urbanpanic.ui.refresh", locale), ids.open_(game_id, version), room[0]))
         return out
 
     def controls_on_turn_message(self, view: dict[str, Any]) -> bool:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.campaigns import Campaigns
-from bot.rules.between_two_cities.rules import RULES
+from bot.rules.btc.rules import RULES
 from bot.service import Service
 
 ALICE = 101

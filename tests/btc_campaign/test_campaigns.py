@@ -10,8 +10,8 @@ import pytest
 
 from bot import errors, store
 from bot.campaigns import CampaignError, Campaigns, Recorded, game_options, used_option
-from bot.rules.between_two_cities import engine as E
-from bot.rules.between_two_cities.rules import RULES
+from bot.rules.btc import engine as E
+from bot.rules.btc.rules import RULES
 from bot.service import Service
 from tests.btc_campaign.helpers import (
     ALICE,

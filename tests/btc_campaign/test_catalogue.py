@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 
 from bot import i18n
-from bot.rules.between_two_cities import engine as E
+from bot.rules.btc import engine as E
 
 ROOT = Path(__file__).resolve().parents[2]
 LOGIC = ROOT / "bot" / "campaigns.py"

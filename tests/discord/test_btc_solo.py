@@ -7,7 +7,7 @@ import json
 from typing import Any
 
 from bot.app import CityBot
-from bot.rules.between_two_cities.rules import RULES
+from bot.rules.btc.rules import RULES
 from cogs import presenters
 from tests.discord.conftest import Harness
 

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from bot.rules.urban_panic.state import census, manifest_census
+from bot.rules.urbanpanic.state import census, manifest_census
 from cogs.games.urbanpanic import PRESENTER, ROUTE_PREFIX, parse_step, relative_time
 from tests.discord.conftest import Harness, answer
 

@@ -17,8 +17,8 @@ import discord
 import pytest
 
 from bot.i18n import catalogue
-from bot.rules.urban_panic.rules import RULES
-from bot.rules.urban_panic.state import State
+from bot.rules.urbanpanic.rules import RULES
+from bot.rules.urbanpanic.state import State
 from bot.service import choices_token
 from cogs import ids
 from cogs.games import urbanpanic as up
@@ -244,7 +244,7 @@ def test_turn_summary_tells_the_whole_turn_in_one_line() -> None:
     key, params = RULES.describe(last, 0, {"kind": "place", "plot": "E5"}, party)
     lines = PRESENTER.summary_lines(key, {"player": "alice", **params}, RULES.view(party, None), "en",
                                     ["alice", "bob"])
-    assert key == "up.move.place.full" and len(lines) == 2
+    assert key == "urbanpanic.move.place.full" and len(lines) == 2
     assert relative_time(10_023 + 60_000) in lines[1] and "alice's city is full" in lines[1]
 
 
@@ -271,15 +271,15 @@ def test_relative_time_rounds_up() -> None:
 
 
 def test_catalogue_has_every_ui_key_and_no_stray_ones() -> None:
-    """Every up.ui key the presenter uses is in urbanpanic_ui.json, and that file has no other keys."""
+    """Every urbanpanic.ui key the presenter uses is in urbanpanic_ui.json, and that file has no other keys."""
     source = (ROOT / "cogs" / "games" / "urbanpanic.py").read_text(encoding="utf-8")
     source += (ROOT / "bot" / "labels.py").read_text(encoding="utf-8")  # the shared move labels
     data = json.loads((ROOT / "bot" / "locales" / "en" / "urbanpanic_ui.json").read_text(encoding="utf-8"))
-    assert all(k.startswith("up.ui.") for k in data)
+    assert all(k.startswith("urbanpanic.ui.") for k in data)
     literal = set(re.findall(r'"(up\.ui\.[a-z_.]+[a-z_])"', source))
-    dynamic = {f"up.ui.{k}" for k in ("mayor", "end_turn", "draw", "drop")}
-    dynamic |= {f"up.ui.architect_{k}" for k in ("done", "owed", "stuck")}
-    dynamic |= {f"up.ui.log.{k}" for k in ("architect", "planner", "engineer_board", "engineer_reserve",
+    dynamic = {f"urbanpanic.ui.{k}" for k in ("mayor", "end_turn", "draw", "drop")}
+    dynamic |= {f"urbanpanic.ui.architect_{k}" for k in ("done", "owed", "stuck")}
+    dynamic |= {f"urbanpanic.ui.log.{k}" for k in ("architect", "planner", "engineer_board", "engineer_reserve",
                                             "mayor", "spy")}
     assert literal - set(data) == set()
     assert dynamic - set(data) == set()
@@ -288,7 +288,7 @@ def test_catalogue_has_every_ui_key_and_no_stray_ones() -> None:
     for key in data:
         assert merged[key] == data[key]
     for type_id in ("HOU", "OFF", "AMU", "FAC", "POW", "PRK"):
-        assert f"up.type.{type_id}" in merged
+        assert f"urbanpanic.type.{type_id}" in merged
 
 
 def test_pictures_come_from_the_renderer_and_a_drawing_bug_does_not_stop_the_game(

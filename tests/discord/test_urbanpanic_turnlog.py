@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot.rules.urban_panic.rules import RULES
-from bot.rules.urban_panic.state import State
+from bot.rules.urbanpanic.rules import RULES
+from bot.rules.urbanpanic.state import State
 
 
 def play_until_end_turn(state: State) -> tuple[State, list[str]]:

@@ -85,56 +85,56 @@ def bad(data: object, key: str, **params: object) -> str:
 def test_unknown_token_names_row_and_column() -> None:
     """An unknown token: the sentence names the row, the column and the token."""
     data = dict(EXAMPLE, city=["T3 P T2 S", "U1 T1 X H", "H U0 S1 H1", "G T4 U2 H"])
-    sentence = bad(data, "qp.calc.unknown_token", row=2, column=3, token="X")
+    sentence = bad(data, "quadropolis.calc.unknown_token", row=2, column=3, token="X")
     assert "Row 2, column 3" in sentence
 
 
 def test_wrong_grid_size() -> None:
     """Too few rows, or a row with the wrong number of squares."""
-    bad(dict(EXAMPLE, city=EXAMPLE["city"][:3]), "qp.calc.row_count", expected=4, got=3)
-    bad(dict(EXAMPLE, city=["T3 P T2", "U1 T1 F H", "H U0 S1 H1", "G T4 U2 H"]), "qp.calc.column_count",
+    bad(dict(EXAMPLE, city=EXAMPLE["city"][:3]), "quadropolis.calc.row_count", expected=4, got=3)
+    bad(dict(EXAMPLE, city=["T3 P T2", "U1 T1 F H", "H U0 S1 H1", "G T4 U2 H"]), "quadropolis.calc.column_count",
         row=1, expected=4, got=3)
-    bad(dict(EXAMPLE, mode="expert"), "qp.calc.column_count", row=1, expected=5)
+    bad(dict(EXAMPLE, mode="expert"), "quadropolis.calc.column_count", row=1, expected=5)
 
 
 def test_height_above_the_mode_maximum() -> None:
     """A 5-floor tower is Expert only; 6 floors never."""
-    bad(dict(EXAMPLE, city=["T5 P T2 S", "U1 T1 F H", "H U0 S1 H1", "G T4 U2 H"]), "qp.calc.height",
+    bad(dict(EXAMPLE, city=["T5 P T2 S", "U1 T1 F H", "H U0 S1 H1", "G T4 U2 H"]), "quadropolis.calc.height",
         row=1, column=1, max=4)
-    bad(dict(EXAMPLE, city=["T3 P T2 S", "U1 T1 F H", "H U0 S1 H1", "G T0 U2 H"]), "qp.calc.height",
+    bad(dict(EXAMPLE, city=["T3 P T2 S", "U1 T1 F H", "H U0 S1 H1", "G T0 U2 H"]), "quadropolis.calc.height",
         row=4, column=2)
 
 
 def test_negative_or_non_numeric_pool() -> None:
     """Pools must be whole numbers, not negative."""
-    bad(dict(EXAMPLE, energy=-1), "qp.calc.pool_negative", field="energy")
-    bad(dict(EXAMPLE, inhabitants="13"), "qp.calc.pool_not_number", field="inhabitants")
-    bad(dict(EXAMPLE, inhabitants=True), "qp.calc.pool_not_number")
+    bad(dict(EXAMPLE, energy=-1), "quadropolis.calc.pool_negative", field="energy")
+    bad(dict(EXAMPLE, inhabitants="13"), "quadropolis.calc.pool_not_number", field="inhabitants")
+    bad(dict(EXAMPLE, inhabitants=True), "quadropolis.calc.pool_not_number")
 
 
 def test_malformed_json_names_line_and_column() -> None:
     """Broken JSON: the sentence gives its line and column."""
-    sentence = bad('{"mode": "classic",\n "city": [}', "qp.calc.bad_json", row=2)
+    sentence = bad('{"mode": "classic",\n "city": [}', "quadropolis.calc.bad_json", row=2)
     assert "line 2" in sentence
 
 
 @pytest.mark.parametrize(("data", "key"), [
-    ([1, 2], "qp.calc.not_object"),
-    (dict(EXAMPLE, colour="red"), "qp.calc.unknown_field"),
-    ({"mode": "classic", "energy": 1, "city": []}, "qp.calc.missing_field"),
-    (dict(EXAMPLE, mode="solo"), "qp.calc.bad_mode"),
-    (dict(EXAMPLE, allocation="best"), "qp.calc.bad_allocation"),
-    (dict(EXAMPLE, city="T3 P T2 S"), "qp.calc.city_not_list"),
-    (dict(EXAMPLE, city=["T3 P T2 S", 5, "H U0 S1 H1", "G T4 U2 H"]), "qp.calc.row_not_text"),
-    (dict(EXAMPLE, city=["T3 P T2 S", "U1 T1 F H", "H U0 S1 H1", "G M U2 H"]), "qp.calc.expert_only"),
-    (dict(EXAMPLE, city=["T3 P- T2 S", "U1 T1 F H", "H U0 S1 H1", "G T4 U2 H"]), "qp.calc.always_active"),
-    (dict(EXAMPLE, city=["T P T2 S", "U1 T1 F H", "H U0 S1 H1", "G T4 U2 H"]), "qp.calc.height_missing"),
-    (dict(EXAMPLE, city=["T3 P T2 S", "U T1 F H", "H U0 S1 H1", "G T4 U2 H"]), "qp.calc.vp_missing"),
-    (dict(EXAMPLE, city=["T3 P T2 S", "U3 T1 F H", "H U0 S1 H1", "G T4 U2 H"]), "qp.calc.vp"),
-    (dict(EXAMPLE, city=["T3 P T2 S5", "U1 T1 F H", "H U0 S1 H1", "G T4 U2 H"]), "qp.calc.customers"),
-    (dict(EXAMPLE, city=["T3 P T2 S", "U1 T1 F2 H", "H U0 S1 H1", "G T4 U2 H"]), "qp.calc.unknown_token"),
-    (dict(EXAMPLE, allocation="given", inhabitants=3), "qp.calc.given_short_of_inhabitants"),
-    (dict(EXAMPLE, allocation="given", energy=2), "qp.calc.given_short_of_energy"),
+    ([1, 2], "quadropolis.calc.not_object"),
+    (dict(EXAMPLE, colour="red"), "quadropolis.calc.unknown_field"),
+    ({"mode": "classic", "energy": 1, "city": []}, "quadropolis.calc.missing_field"),
+    (dict(EXAMPLE, mode="solo"), "quadropolis.calc.bad_mode"),
+    (dict(EXAMPLE, allocation="best"), "quadropolis.calc.bad_allocation"),
+    (dict(EXAMPLE, city="T3 P T2 S"), "quadropolis.calc.city_not_list"),
+    (dict(EXAMPLE, city=["T3 P T2 S", 5, "H U0 S1 H1", "G T4 U2 H"]), "quadropolis.calc.row_not_text"),
+    (dict(EXAMPLE, city=["T3 P T2 S", "U1 T1 F H", "H U0 S1 H1", "G M U2 H"]), "quadropolis.calc.expert_only"),
+    (dict(EXAMPLE, city=["T3 P- T2 S", "U1 T1 F H", "H U0 S1 H1", "G T4 U2 H"]), "quadropolis.calc.always_active"),
+    (dict(EXAMPLE, city=["T P T2 S", "U1 T1 F H", "H U0 S1 H1", "G T4 U2 H"]), "quadropolis.calc.height_missing"),
+    (dict(EXAMPLE, city=["T3 P T2 S", "U T1 F H", "H U0 S1 H1", "G T4 U2 H"]), "quadropolis.calc.vp_missing"),
+    (dict(EXAMPLE, city=["T3 P T2 S", "U3 T1 F H", "H U0 S1 H1", "G T4 U2 H"]), "quadropolis.calc.vp"),
+    (dict(EXAMPLE, city=["T3 P T2 S5", "U1 T1 F H", "H U0 S1 H1", "G T4 U2 H"]), "quadropolis.calc.customers"),
+    (dict(EXAMPLE, city=["T3 P T2 S", "U1 T1 F2 H", "H U0 S1 H1", "G T4 U2 H"]), "quadropolis.calc.unknown_token"),
+    (dict(EXAMPLE, allocation="given", inhabitants=3), "quadropolis.calc.given_short_of_inhabitants"),
+    (dict(EXAMPLE, allocation="given", energy=2), "quadropolis.calc.given_short_of_energy"),
 ])
 def test_bad_input_gets_a_sentence(data: object, key: str) -> None:
     """Each kind of bad input is refused with its own catalogued sentence."""

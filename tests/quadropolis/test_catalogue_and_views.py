@@ -45,24 +45,24 @@ def test_every_illegal_move_key_is_catalogued() -> None:
 
 
 def test_catalogue_keys_are_prefixed_and_formattable() -> None:
-    """All keys start with qp.; every sentence is a valid format string."""
+    """All keys start with quadropolis.; every sentence is a valid format string."""
     for key, text in CATALOGUE.items():
-        assert key.startswith("qp."), key
+        assert key.startswith("quadropolis."), key
         list(string.Formatter().parse(text))
 
 
 def test_reworded_allocation_errors_exist_for_the_calculator() -> None:
-    """Each qp.alloc.* key has its qp.calc.given_* twin (the calculator re-keys them)."""
+    """Each quadropolis.alloc.* key has its quadropolis.calc.given_* twin (the calculator re-keys them)."""
     for key in CATALOGUE:
-        if key.startswith("qp.alloc."):
-            assert "qp.calc.given_" + key.removeprefix("qp.alloc.") in CATALOGUE
+        if key.startswith("quadropolis.alloc."):
+            assert "quadropolis.calc.given_" + key.removeprefix("quadropolis.alloc.") in CATALOGUE
 
 
 def test_rules_registered_with_contract() -> None:
     """The registry finds RULES; kind, title, option and AI levels as agreed."""
     rules = registry.get("quadropolis")
     assert rules is RULES
-    assert rules.kind == "quadropolis" and rules.title_key == "qp.title" and "qp.title" in CATALOGUE
+    assert rules.kind == "quadropolis" and rules.title_key == "quadropolis.title" and "quadropolis.title" in CATALOGUE
     assert [(o.name, o.choices, o.default) for o in rules.option_specs] == [("mode", ("classic", "expert"),
                                                                              "classic")]
     assert rules.ai_levels == ("random", "greedy", "strong")
@@ -139,7 +139,7 @@ def test_describe_uses_catalogued_keys_with_seat() -> None:
         seen.add(key)
         state = after
         k += 1
-    assert {"qp.move.take", "qp.move.build"} <= seen
+    assert {"quadropolis.move.take", "quadropolis.move.build"} <= seen
 
 
 def test_describe_allocate_and_mayor() -> None:
@@ -150,7 +150,7 @@ def test_describe_allocate_and_mayor() -> None:
     give_pending(state, mayor, 1)
     after = RULES.apply(state, seat, {"kind": "build", "square": "A1"})
     key, params = RULES.describe(state, seat, {"kind": "build", "square": "A1"}, after)
-    assert key == "qp.move.build_mayor"
+    assert key == "quadropolis.move.build_mayor"
     assert "mayor pawn" in i18n.t(key, "en", player="Ann", **params)
 
 
@@ -198,13 +198,13 @@ def _sheet_result(totals: list[int], placed: list[int], empty: list[int]) -> cor
 def test_TB1() -> None:
     """Equal totals: more inhabitants on buildings wins."""
     res = _sheet_result([40, 40], [9, 7], [1, 1])
-    assert res.winners() == [0] and res.decided_by == "qp.tiebreak.inhabitants"
+    assert res.winners() == [0] and res.decided_by == "quadropolis.tiebreak.inhabitants"
 
 
 def test_TB2() -> None:
     """Equal totals and inhabitants: fewer empty squares wins."""
     res = _sheet_result([40, 40], [9, 9], [2, 1])
-    assert res.winners() == [1] and res.decided_by == "qp.tiebreak.empty_squares"
+    assert res.winners() == [1] and res.decided_by == "quadropolis.tiebreak.empty_squares"
 
 
 def test_TB3() -> None:
@@ -227,4 +227,4 @@ def test_result_uses_the_spec_tiebreaks() -> None:
     park = first_of_type("classic", "PARK")
     build_city(state, 1, {"B2": [park]})
     res = RULES.result(state)
-    assert res.winners() == [1] and res.decided_by == "qp.tiebreak.empty_squares"
+    assert res.winners() == [1] and res.decided_by == "quadropolis.tiebreak.empty_squares"

@@ -47,8 +47,8 @@ def test_ML2() -> None:
     s.urbanist = site_cell("S(3,2)")
     for value in range(1, 6):
         assert takes(s, value) == set(T.SLOTS) - {"L3", "R3", "T2", "B2"}
-    refused(s, {"kind": "take", "architect": 1, "slot": "T2"}, "qp.take.urbanist_column")
-    refused(s, {"kind": "take", "architect": 4, "slot": "R3"}, "qp.take.urbanist_row")
+    refused(s, {"kind": "take", "architect": 1, "slot": "T2"}, "quadropolis.take.urbanist_column")
+    refused(s, {"kind": "take", "architect": 4, "slot": "R3"}, "quadropolis.take.urbanist_row")
     assert T.slot_target("L1", 5) == site_cell("S(1,5)")
     RULES.apply(s, s.current, {"kind": "take", "architect": 5, "slot": "L1"})
 
@@ -59,7 +59,7 @@ def test_ML3() -> None:
     s.slots["L4"] = [3, 1]
     s.urbanist = site_cell("S(1,1)")
     assert "L4" not in takes(s) and "R4" in takes(s)
-    refused(s, {"kind": "take", "architect": 2, "slot": "L4"}, "qp.take.slot_taken")
+    refused(s, {"kind": "take", "architect": 2, "slot": "L4"}, "quadropolis.take.slot_taken")
     assert T.slot_target("R4", 2) == site_cell("S(4,4)")
 
 
@@ -112,8 +112,8 @@ def test_ML8() -> None:
     assert squares["A1"] == 3 and squares["C4"] == 2
     assert "A2" not in squares and "C3" not in squares
     assert {sq for sq, f in squares.items() if f == 1} == {"C1", "C2", "A3", "B3", "D3"}
-    refused(s, {"kind": "build", "square": "C3", "floor": 5}, "qp.build.full")
-    refused(s, {"kind": "build", "square": "A2", "floor": 2}, "qp.build.stack_out_of_reach")
+    refused(s, {"kind": "build", "square": "C3", "floor": 5}, "quadropolis.build.full")
+    refused(s, {"kind": "build", "square": "A2", "floor": 2}, "quadropolis.build.stack_out_of_reach")
 
 
 def test_ML9() -> None:
@@ -300,13 +300,13 @@ def test_stacking_needs_same_type_and_floor_field() -> None:
     office = first_of_type("expert", "OFFICE")
     build_city(s, s.current, {"A3": [office]})
     give_pending(s, tower, 1)
-    refused(s, {"kind": "build", "square": "A3", "floor": 2}, "qp.build.occupied")
+    refused(s, {"kind": "build", "square": "A3", "floor": 2}, "quadropolis.build.occupied")
     build_city(s, s.current, {"A3": [tower]})
-    refused(s, {"kind": "build", "square": "A3"}, "qp.build.floor_needed")
-    refused(s, {"kind": "build", "square": "A3", "floor": 3}, "qp.build.floor_mismatch")
-    refused(s, {"kind": "build", "square": "A4", "floor": 1}, "qp.build.floor_on_empty")
-    refused(s, {"kind": "build", "square": "D5"}, "qp.build.out_of_reach")
-    refused(s, {"kind": "build", "square": "E1"}, "qp.build.bad_square")
+    refused(s, {"kind": "build", "square": "A3"}, "quadropolis.build.floor_needed")
+    refused(s, {"kind": "build", "square": "A3", "floor": 3}, "quadropolis.build.floor_mismatch")
+    refused(s, {"kind": "build", "square": "A4", "floor": 1}, "quadropolis.build.floor_on_empty")
+    refused(s, {"kind": "build", "square": "D5"}, "quadropolis.build.out_of_reach")
+    refused(s, {"kind": "build", "square": "E1"}, "quadropolis.build.bad_square")
 
 
 def test_classic_architects_once_per_round() -> None:
@@ -320,7 +320,7 @@ def test_classic_architects_once_per_round() -> None:
     if s.phase == PHASE_BUILD:
         s = RULES.apply(s, s.current, {"kind": "discard"})
     assert s.current == seat and 3 not in {m.get("architect") for m in RULES.legal_moves(s, seat)}
-    refused(s, {"kind": "take", "architect": 3, "slot": "L2"}, "qp.take.architect_used")
+    refused(s, {"kind": "take", "architect": 3, "slot": "L2"}, "quadropolis.take.architect_used")
 
 
 def test_round_cleanup_and_end_of_game() -> None:
@@ -361,19 +361,19 @@ def test_not_your_turn() -> None:
 def test_phases_are_enforced() -> None:
     """Build/discard only after a take; no second take before building."""
     s = new_game("classic", 4)
-    refused(s, {"kind": "discard"}, "qp.phase.take_first")
-    refused(s, {"kind": "build", "square": "A1"}, "qp.phase.take_first")
+    refused(s, {"kind": "discard"}, "quadropolis.phase.take_first")
+    refused(s, {"kind": "build", "square": "A1"}, "quadropolis.phase.take_first")
     after = RULES.apply(s, s.current, {"kind": "take", "architect": 1, "slot": "L1"})
     assert after.phase == PHASE_BUILD
-    refused(after, {"kind": "take", "architect": 2, "slot": "L2"}, "qp.phase.build_first")
+    refused(after, {"kind": "take", "architect": 2, "slot": "L2"}, "quadropolis.phase.build_first")
 
 
 def test_malformed_moves_are_refused() -> None:
     """Unknown kinds, extra fields and wrong types get sentences."""
     s = new_game("expert", 2)
-    refused(s, {"kind": "fly"}, "qp.move.unknown")
-    refused(s, {"kind": "take", "architect": 1, "slot": "L1", "x": 1}, "qp.move.extra_field")
-    refused(s, {"kind": "take", "architect": "1", "slot": "L1"}, "qp.take.bad_architect")
-    refused(s, {"kind": "take", "architect": True, "slot": "L1"}, "qp.take.bad_architect")
-    refused(s, {"kind": "take", "architect": 6, "slot": "L1"}, "qp.take.bad_architect")
-    refused(s, {"kind": "take", "architect": 1, "slot": "X9"}, "qp.take.bad_slot")
+    refused(s, {"kind": "fly"}, "quadropolis.move.unknown")
+    refused(s, {"kind": "take", "architect": 1, "slot": "L1", "x": 1}, "quadropolis.move.extra_field")
+    refused(s, {"kind": "take", "architect": "1", "slot": "L1"}, "quadropolis.take.bad_architect")
+    refused(s, {"kind": "take", "architect": True, "slot": "L1"}, "quadropolis.take.bad_architect")
+    refused(s, {"kind": "take", "architect": 6, "slot": "L1"}, "quadropolis.take.bad_architect")
+    refused(s, {"kind": "take", "architect": 1, "slot": "X9"}, "quadropolis.take.bad_slot")

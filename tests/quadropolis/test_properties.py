@@ -135,7 +135,7 @@ def test_ai_refuses_unknown_level() -> None:
     state = RULES.setup({"mode": "classic"}, 2, 1)
     with pytest.raises(IllegalMove) as info:
         RULES.ai_move(state, state.current, "godlike", 1)
-    assert info.value.key == "qp.ai.unknown_level"
+    assert info.value.key == "quadropolis.ai.unknown_level"
 
 
 def test_replay_from_seed_reproduces_the_game() -> None:

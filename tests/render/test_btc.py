@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from PIL import Image
 
-from bot.rules.between_two_cities.rules import RULES
+from bot.rules.btc.rules import RULES
 from render import btc as b
 from render import common as c
 

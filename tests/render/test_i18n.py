@@ -27,9 +27,9 @@ import pytest
 from PIL import Image, ImageChops, ImageDraw
 
 from bot import i18n
-from bot.rules.between_two_cities.rules import RULES as BTC
+from bot.rules.btc.rules import RULES as BTC
 from bot.rules.quadropolis.rules import RULES as QP
-from bot.rules.urban_panic.rules import RULES as UP
+from bot.rules.urbanpanic.rules import RULES as UP
 from render import btc as b
 from render import common as c
 from render import quadropolis as q
@@ -38,7 +38,17 @@ from render import urbanpanic as u
 
 ROOT = Path(__file__).resolve().parents[2]
 RENDER = ROOT / "render"
-CATALOGUE = ROOT / "bot" / "locales" / "en" / "render.json"
+CATALOGUES = [ROOT / "bot" / "locales" / "en" / "render.json",
+              *sorted((ROOT / "bot" / "locales" / "en").glob("*_render.json"))]
+"""The pictures' words: the shared ones and each game's own."""
+RENDER_ID = r"(?:render|[a-z]+\.render)\.[a-z_.]+[a-z_]"
+
+
+def _english_render_catalogue() -> dict[str, Any]:
+    merged: dict[str, Any] = {}
+    for path in CATALOGUES:
+        merged.update(json.loads(path.read_text(encoding="utf-8")))
+    return merged
 GOLDEN = Path(__file__).with_name("data") / "golden"
 
 TEST_LOCALE = "zz-ZZ"
@@ -58,8 +68,9 @@ MARKER = re.compile(r"§\d+")
 
 def _marker_catalogue() -> dict[str, str]:
     """Every English message id -> "§n", followed by its parameters as «{a}|{b}» when it has some."""
-    out = {}
-    for n, (key, text) in enumerate(sorted(i18n.catalogue("en").items())):
+    out: dict[str, str] = {}
+    for n, (key, message) in enumerate(sorted(i18n.catalogue("en").items())):
+        text = message if isinstance(message, str) else message["other"]
         fields = [f for _, f, _, _ in string.Formatter().parse(text) if f]
         out[key] = f"§{n}" + ("«" + "|".join("{" + f + "}" for f in fields) + "»" if fields else "")
     return out
@@ -192,7 +203,7 @@ def qp_views() -> list[tuple[dict[str, Any], int]]:
         (expert, 1),
         (end, 0),
         (_result(end, decided_by="shared"), 0),
-        (_result(end, decided_by="qp.tiebreak.inhabitants"), 1),
+        (_result(end, decided_by="quadropolis.tiebreak.inhabitants"), 1),
     ]
     return out
 
@@ -258,7 +269,7 @@ def up_views() -> list[tuple[dict[str, Any], int]]:
             s.setdefault("details", {})["goals_won"] = ["G01", "G02"]
 
     out.append((_with(advanced_end, goals_and_tie), 0))
-    out.append((_result(advanced_end, decided_by="up.tiebreak.empty_plots"), 0))
+    out.append((_result(advanced_end, decided_by="urbanpanic.tiebreak.empty_plots"), 0))
     return out
 
 
@@ -352,7 +363,7 @@ def test_a_tie_break_without_a_sentence_is_named_in_the_catalogue_sentence(marke
     assert note.startswith("§") and note.endswith("«most parks»")
     assert scores.decided_note("tiebreak.most_parks") == "Tie on points, decided by most parks."
     assert scores.decided_note("score", TEST_LOCALE) == ""
-    assert scores.decided_note("up.tiebreak.score", score_ids=("up.tiebreak.score",)) == ""
+    assert scores.decided_note("urbanpanic.tiebreak.score", score_ids=("urbanpanic.tiebreak.score",)) == ""
 
 
 def test_public_functions_take_a_locale() -> None:
@@ -396,8 +407,12 @@ def test_a_wordier_language_still_fits(
 ) -> None:
     """With every picture word twice as long, nothing is cut off the bottom (the last row is background)."""
     english = i18n.catalogue("en")
-    wordy = {
-        k: f"{v} {v.split()[0]}ingszövegész" if k.startswith("render.") and len(v) > 2 else v
+    def longer(v: str) -> str:
+        return f"{v} {v.split()[0]}ingszövegész" if len(v) > 2 else v
+
+    wordy: dict[str, Any] = {
+        k: (longer(v) if isinstance(v, str) else {c: longer(x) if c != "plural" else x for c, x in v.items()})
+        if re.fullmatch(RENDER_ID, k) else v
         for k, v in english.items()
     }
     real_catalogue = i18n.catalogue
@@ -420,30 +435,30 @@ def _render_ids_in_source() -> tuple[set[str], set[str]]:
     for path in sorted(RENDER.glob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Constant) and isinstance(node.value, str):
-                if re.fullmatch(r"render\.[a-z_.]+[a-z_]", node.value):
+                if re.fullmatch(RENDER_ID, node.value):
                     whole.add(node.value)
             elif isinstance(node, ast.JoinedStr) and node.values:
                 first = node.values[0]
-                if isinstance(first, ast.Constant) and str(first.value).startswith("render."):
+                if isinstance(first, ast.Constant) and re.match(r"(?:render|[a-z]+\.render)\.", str(first.value)):
                     prefixes.add(str(first.value))
     return whole, prefixes
 
 
 FAMILIES: dict[str, tuple[str, ...]] = {
     "render.score.": ("total", "winner", "rank", "shared"),
-    "render.btc.mode.": b.MODES,
-    "render.btc.phase.": b.PHASES,
-    "render.up.variant.": u.VARIANTS,
-    "render.up.track.": u.TRACKS,
-    "render.up.letter.": u.TRACKS,
-    "render.up.legend.track.": u.TRACKS,
+    "btc.render.mode.": b.MODES,
+    "btc.render.phase.": b.PHASES,
+    "urbanpanic.render.variant.": u.VARIANTS,
+    "urbanpanic.render.track.": u.TRACKS,
+    "urbanpanic.render.letter.": u.TRACKS,
+    "urbanpanic.render.legend.track.": u.TRACKS,
 }
 """Message ids the code builds at run time, by prefix."""
 
 
 def test_every_id_the_renderers_use_is_in_the_catalogue_and_every_entry_is_used() -> None:
     """Ids in render/ (whole or built from a known family) exist in English; render.json has no dead entry."""
-    english = json.loads(CATALOGUE.read_text(encoding="utf-8"))
+    english = _english_render_catalogue()
     whole, prefixes = _render_ids_in_source()
     assert prefixes == set(FAMILIES), prefixes
     used = whole | {prefix + name for prefix, names in FAMILIES.items() for name in names}
@@ -454,20 +469,21 @@ def test_every_id_the_renderers_use_is_in_the_catalogue_and_every_entry_is_used(
 
 
 def test_catalogue_entries_are_render_ids_with_text() -> None:
-    """render.json holds only render.* ids (render., render.qp., render.btc., render.up.), each non-empty."""
-    english = json.loads(CATALOGUE.read_text(encoding="utf-8"))
+    """The picture catalogues hold only picture ids (render.*, <game>.render.*), each non-empty."""
+    english = _english_render_catalogue()
     assert len(english) > 150
-    for key, text in english.items():
-        assert re.fullmatch(r"render\.[a-z_]+(\.[a-z_]+)*", key), key
-        assert text.strip(), key
-        list(string.Formatter().parse(text))  # well-formed placeholders
+    for key, message in english.items():
+        assert re.fullmatch(r"(?:render|[a-z]+\.render)\.[a-z_]+(\.[a-z_]+)*", key), key
+        for text in [message] if isinstance(message, str) else [v for c, v in message.items() if c != "plural"]:
+            assert text.strip(), key
+            list(string.Formatter().parse(text))  # well-formed placeholders
 
 
 def test_english_words_are_the_pictures_words() -> None:
     """A few English sentences, as the pictures have always said them."""
-    assert i18n.t("render.qp.round", "en", round=2, rounds=4) == "Round 2 of 4"
-    assert i18n.t("render.qp.site") == "Construction site"
-    assert i18n.t("render.up.legend.cut_off") == "cut off from the centre"
+    assert i18n.t("quadropolis.render.round", "en", round=2, rounds=4) == "Round 2 of 4"
+    assert i18n.t("quadropolis.render.site") == "Construction site"
+    assert i18n.t("urbanpanic.render.legend.cut_off") == "cut off from the centre"
     assert i18n.t("render.score.winner_line", label="Winner", name="Ann") == "Winner: Ann"
     assert c.GLYPHS["quadropolis.tower"].name == "Tower block"
     assert c.glyph_name("urbanpanic.pow") == "Power plant"

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from PIL import Image
 
-from bot.rules.urban_panic.rules import RULES
+from bot.rules.urbanpanic.rules import RULES
 from render import common as c
 from render import urbanpanic as u
 

@@ -344,7 +344,7 @@ def strong_move(rules: QuadropolisRules, state: QuadState, seat: int, rnd: rando
 def choose(rules: QuadropolisRules, state: QuadState, seat: int, level: str, seed: int) -> Move:
     """The move the AI of ``level`` plays for ``seat``; deterministic in ``seed``."""
     if level not in LEVELS:
-        raise IllegalMove("qp.ai.unknown_level", level=level, levels=", ".join(LEVELS))
+        raise IllegalMove("quadropolis.ai.unknown_level", level=level, levels=", ".join(LEVELS))
     moves = rules.play_moves(state, seat)
     if not moves:
         if state.over:

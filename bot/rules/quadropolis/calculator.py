@@ -1,7 +1,7 @@
 """Score calculator for a physical game (spec section 16).
 
 ``score_text(text)`` reads the JSON object of section 16 and returns its output object; bad input
-raises ``IllegalMove("qp.calc.<id>", ...)`` whose sentence names the row, the column and the problem.
+raises ``IllegalMove("quadropolis.calc.<id>", ...)`` whose sentence names the row, the column and the problem.
 The command line (``python -m bot score quadropolis FILE``) prints the object as JSON, or the
 sentence on standard error with exit status 2.
 """
@@ -25,7 +25,7 @@ def score_given(mode: ModeRules, city: ParsedCity, inhabitants: int, energy: int
     """Score the allocation the tokens describe (section 16, ``"given"``): buildings marked ``-`` are
     off, every other cost-bearing building is on, ``S<k>`` customers stand on their shop (customers
     of a shop that is off are idle, D-28), plain parks absorb spare energy. Raises IllegalMove
-    (``qp.alloc.*``) when it needs more than the pool."""
+    (``quadropolis.alloc.*``) when it needs more than the pool."""
     active = [cell for cell in cost_bearing(city.grid) if cell not in city.inactive]
     customers = {cell: n for cell, n in city.customers.items() if cell not in city.inactive}
     return score(mode, city.grid, inhabitants, energy,
@@ -52,9 +52,9 @@ def sheet_json(sheet: ScoreSheet, city: ParsedCity) -> dict[str, Any]:
 def _count(data: dict[str, Any], name: str) -> int:
     value = data.get(name)
     if isinstance(value, bool) or not isinstance(value, int):
-        raise IllegalMove("qp.calc.pool_not_number", field=name, value=json.dumps(value))
+        raise IllegalMove("quadropolis.calc.pool_not_number", field=name, value=json.dumps(value))
     if value < 0:
-        raise IllegalMove("qp.calc.pool_negative", field=name, value=value)
+        raise IllegalMove("quadropolis.calc.pool_negative", field=name, value=value)
     return value
 
 
@@ -63,28 +63,28 @@ def read_input(text: str) -> tuple[ModeRules, ParsedCity, int, int, str]:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as error:
-        raise IllegalMove("qp.calc.bad_json", row=error.lineno, column=error.colno,
+        raise IllegalMove("quadropolis.calc.bad_json", row=error.lineno, column=error.colno,
                           problem=error.msg) from None
     if not isinstance(data, dict):
-        raise IllegalMove("qp.calc.not_object")
+        raise IllegalMove("quadropolis.calc.not_object")
     unknown = sorted(set(data) - set(FIELDS))
     if unknown:
-        raise IllegalMove("qp.calc.unknown_field", field=unknown[0], fields=", ".join(FIELDS))
+        raise IllegalMove("quadropolis.calc.unknown_field", field=unknown[0], fields=", ".join(FIELDS))
     for name in ("mode", "inhabitants", "energy", "city"):
         if name not in data:
-            raise IllegalMove("qp.calc.missing_field", field=name)
+            raise IllegalMove("quadropolis.calc.missing_field", field=name)
     mode_name = data["mode"]
     if mode_name not in MODE_RULES:
-        raise IllegalMove("qp.calc.bad_mode", value=json.dumps(mode_name))
+        raise IllegalMove("quadropolis.calc.bad_mode", value=json.dumps(mode_name))
     mode = MODE_RULES[mode_name]
     inhabitants = _count(data, "inhabitants")
     energy = _count(data, "energy")
     how = data.get("allocation", "optimal")
     if how not in ALLOCATIONS:
-        raise IllegalMove("qp.calc.bad_allocation", value=json.dumps(how))
+        raise IllegalMove("quadropolis.calc.bad_allocation", value=json.dumps(how))
     rows = data["city"]
     if not isinstance(rows, list):
-        raise IllegalMove("qp.calc.city_not_list")
+        raise IllegalMove("quadropolis.calc.city_not_list")
     city = parse_city(mode, rows)
     return mode, city, inhabitants, energy, how
 
@@ -98,5 +98,5 @@ def score_text(text: str) -> dict[str, Any]:
         try:
             sheet = score_given(mode, city, inhabitants, energy)
         except IllegalMove as error:
-            raise IllegalMove(error.key.replace("qp.alloc.", "qp.calc.given_"), **error.params) from None
+            raise IllegalMove(error.key.replace("quadropolis.alloc.", "quadropolis.calc.given_"), **error.params) from None
     return sheet_json(sheet, city)

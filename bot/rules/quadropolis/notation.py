@@ -34,16 +34,16 @@ class ParsedCity:
 def parse_city(mode: ModeRules, rows: Sequence[str]) -> ParsedCity:
     """Read a city; bad input raises IllegalMove naming the row, the column and the problem."""
     if len(rows) != mode.rows:
-        raise IllegalMove("qp.calc.row_count", expected=mode.rows, got=len(rows), mode=mode.name)
+        raise IllegalMove("quadropolis.calc.row_count", expected=mode.rows, got=len(rows), mode=mode.name)
     grid: list[tuple[Building | None, ...]] = []
     inactive: set[Cell] = set()
     customers: dict[Cell, int] = {}
     for r, text in enumerate(rows):
         if not isinstance(text, str):
-            raise IllegalMove("qp.calc.row_not_text", row=r + 1)
+            raise IllegalMove("quadropolis.calc.row_not_text", row=r + 1)
         tokens = text.split()
         if len(tokens) != mode.cols:
-            raise IllegalMove("qp.calc.column_count", row=r + 1, expected=mode.cols, got=len(tokens),
+            raise IllegalMove("quadropolis.calc.column_count", row=r + 1, expected=mode.cols, got=len(tokens),
                               mode=mode.name)
         out: list[Building | None] = []
         for c, token in enumerate(tokens):
@@ -53,34 +53,34 @@ def parse_city(mode: ModeRules, rows: Sequence[str]) -> ParsedCity:
                 continue
             m = TOKEN.match(token)
             if m is None:
-                raise IllegalMove("qp.calc.unknown_token", **where)
+                raise IllegalMove("quadropolis.calc.unknown_token", **where)
             code, num, off = m.group("code"), m.group("num"), m.group("off")
             if code in "OM" and mode.name != "expert":
-                raise IllegalMove("qp.calc.expert_only", **where)
+                raise IllegalMove("quadropolis.calc.expert_only", **where)
             if off and code not in COST_BEARING:
-                raise IllegalMove("qp.calc.always_active", **where)
+                raise IllegalMove("quadropolis.calc.always_active", **where)
             height, vp = 1, 0
             if code in "TO":
                 if not num:
-                    raise IllegalMove("qp.calc.height_missing", **where)
+                    raise IllegalMove("quadropolis.calc.height_missing", **where)
                 height = int(num)
                 if not 1 <= height <= mode.max_height:
-                    raise IllegalMove("qp.calc.height", max=mode.max_height, **where)
+                    raise IllegalMove("quadropolis.calc.height", max=mode.max_height, **where)
             elif code == "U":
                 if not num:
-                    raise IllegalMove("qp.calc.vp_missing", **where)
+                    raise IllegalMove("quadropolis.calc.vp_missing", **where)
                 vp = int(num)
             elif code == "H":
                 vp = int(num) if num else 0
             elif code == "S":
                 count = int(num) if num else 0
                 if count > mode.shop_cap:
-                    raise IllegalMove("qp.calc.customers", cap=mode.shop_cap, **where)
+                    raise IllegalMove("quadropolis.calc.customers", cap=mode.shop_cap, **where)
                 customers[(r, c)] = count
             elif num:
-                raise IllegalMove("qp.calc.unknown_token", **where)
+                raise IllegalMove("quadropolis.calc.unknown_token", **where)
             if code in PRINTED_VP and vp not in PRINTED_VP[code]:
-                raise IllegalMove("qp.calc.vp", **where)
+                raise IllegalMove("quadropolis.calc.vp", **where)
             if off:
                 inactive.add((r, c))
             out.append(Building(code, height, vp))

@@ -35,7 +35,7 @@ from bot.rules.quadropolis.state import (
     grid_of,
 )
 
-TIEBREAK_NAMES = ("score", "qp.tiebreak.inhabitants", "qp.tiebreak.empty_squares")
+TIEBREAK_NAMES = ("score", "quadropolis.tiebreak.inhabitants", "quadropolis.tiebreak.empty_squares")
 """What ``Result.decided_by`` may name (spec 8.11): the total, then each tie-break."""
 
 MOVE_FIELDS = {
@@ -150,10 +150,10 @@ def reach_text(mode: T.ModeRules, value: int, joiner: str = "or") -> str:
 def check_fields(move: Mapping[str, Any]) -> str:
     kind = move.get("kind")
     if not isinstance(kind, str) or kind not in MOVE_FIELDS:
-        raise IllegalMove("qp.move.unknown", kind=str(kind))
+        raise IllegalMove("quadropolis.move.unknown", kind=str(kind))
     extra = sorted(set(move) - MOVE_FIELDS[kind])
     if extra:
-        raise IllegalMove("qp.move.extra_field", field=extra[0], kind=kind)
+        raise IllegalMove("quadropolis.move.extra_field", field=extra[0], kind=kind)
     return kind
 
 
@@ -167,13 +167,13 @@ def int_field(move: Mapping[str, Any], name: str, key: str) -> int:
 def parse_square(mode: T.ModeRules, value: Any) -> Cell:
     last = f"{chr(ord('A') + mode.rows - 1)}{mode.cols}"
     if not isinstance(value, str):
-        raise IllegalMove("qp.build.bad_square", square=str(value), last=last)
+        raise IllegalMove("quadropolis.build.bad_square", square=str(value), last=last)
     try:
         cell = core.parse_cell(value, mode.rows, mode.cols)
     except IllegalMove:
-        raise IllegalMove("qp.build.bad_square", square=value, last=last) from None
+        raise IllegalMove("quadropolis.build.bad_square", square=value, last=last) from None
     if square_name(cell) != value:
-        raise IllegalMove("qp.build.square_spelling", square=value, canonical=square_name(cell))
+        raise IllegalMove("quadropolis.build.square_spelling", square=value, canonical=square_name(cell))
     return cell
 
 
@@ -205,8 +205,8 @@ class QuadropolisRules(GameRules[QuadState]):
     """Quadropolis, Classic (4 rounds, 4x4 city) and Expert (5 rounds, 4x5 city, offices, monuments)."""
 
     kind = "quadropolis"
-    title_key = "qp.title"
-    option_specs = (OptionSpec("mode", ("classic", "expert"), "classic", "qp.option.mode"),)
+    title_key = "quadropolis.title"
+    option_specs = (OptionSpec("mode", ("classic", "expert"), "classic", "quadropolis.option.mode"),)
     ai_levels = ("random", "greedy", "strong")
 
     def seat_range(self, options: Mapping[str, Any]) -> tuple[int, int]:
@@ -217,7 +217,7 @@ class QuadropolisRules(GameRules[QuadState]):
         opts = self.normalise_options(options)
         lo, hi = self.seat_range(opts)
         if not lo <= seat_count <= hi:
-            raise IllegalMove("qp.setup.players", players=seat_count, low=lo, high=hi)
+            raise IllegalMove("quadropolis.setup.players", players=seat_count, low=lo, high=hi)
         mode = T.MODE_RULES[opts["mode"]]
         first = core.rng(seed, "first player").randrange(seat_count)  # D-19
         site, face_down = prepare_site(mode.name, seat_count, seed, 1)
@@ -287,7 +287,7 @@ class QuadropolisRules(GameRules[QuadState]):
             return self._build(state, seat, move)
         if kind == "discard":
             if state.phase != PHASE_BUILD:
-                raise IllegalMove("qp.phase.take_first")
+                raise IllegalMove("quadropolis.phase.take_first")
             assert state.pending is not None
             after = state.clone()
             after.discarded.append(state.pending)
@@ -298,23 +298,23 @@ class QuadropolisRules(GameRules[QuadState]):
     def _take(self, state: QuadState, seat: int, move: Move) -> QuadState:
         mode = state.rules
         if state.phase != PHASE_TAKE:
-            raise IllegalMove("qp.phase.build_first")
-        value = int_field(move, "architect", "qp.take.bad_architect")
+            raise IllegalMove("quadropolis.phase.build_first")
+        value = int_field(move, "architect", "quadropolis.take.bad_architect")
         if value not in mode.architects:
-            raise IllegalMove("qp.take.bad_architect", value=str(value))
+            raise IllegalMove("quadropolis.take.bad_architect", value=str(value))
         if mode.shared_pool:
             if state.pool[value - 1] <= 0:
-                raise IllegalMove("qp.take.pool_empty", architect=value)
+                raise IllegalMove("quadropolis.take.pool_empty", architect=value)
         elif value not in state.seats[seat].architects:
-            raise IllegalMove("qp.take.architect_used", architect=value)
+            raise IllegalMove("quadropolis.take.architect_used", architect=value)
         slot = move.get("slot")
         if not isinstance(slot, str) or slot not in T.SLOTS:
-            raise IllegalMove("qp.take.bad_slot", slot=str(slot))
+            raise IllegalMove("quadropolis.take.bad_slot", slot=str(slot))
         if slot in state.slots:
-            raise IllegalMove("qp.take.slot_taken", slot=slot, architect=state.slots[slot][0])
+            raise IllegalMove("quadropolis.take.slot_taken", slot=slot, architect=state.slots[slot][0])
         if T.slot_blocked(slot, state.urbanist):
             axis, index = T.slot_line(slot)
-            raise IllegalMove("qp.take.urbanist_row" if axis == "row" else "qp.take.urbanist_column",
+            raise IllegalMove("quadropolis.take.urbanist_row" if axis == "row" else "quadropolis.take.urbanist_column",
                               slot=slot, line=index + 1)
         after = state.clone()
         after.slots[slot] = [value, seat]
@@ -338,7 +338,7 @@ class QuadropolisRules(GameRules[QuadState]):
     def _build(self, state: QuadState, seat: int, move: Move) -> QuadState:
         mode = state.rules
         if state.phase != PHASE_BUILD:
-            raise IllegalMove("qp.phase.take_first")
+            raise IllegalMove("quadropolis.phase.take_first")
         tile = state.pending
         assert tile is not None
         value = state.pending_architect
@@ -349,27 +349,27 @@ class QuadropolisRules(GameRules[QuadState]):
         has_floor = "floor" in move
         if not stack:
             if has_floor:
-                raise IllegalMove("qp.build.floor_on_empty", square=name)
+                raise IllegalMove("quadropolis.build.floor_on_empty", square=name)
             if not mode.reaches(cell, value):
-                raise IllegalMove("qp.build.out_of_reach", square=name, architect=value,
+                raise IllegalMove("quadropolis.build.out_of_reach", square=name, architect=value,
                                   reach=reach_text(mode, value))
         else:
             below = T.kind_of(stack[-1])
             if kind.type not in mode.stackable or below.type != kind.type:
-                raise IllegalMove("qp.build.occupied", square=name, building=TYPE_NAMES[below.type],
+                raise IllegalMove("quadropolis.build.occupied", square=name, building=TYPE_NAMES[below.type],
                                   tile=TYPE_NAMES[kind.type])
             height = len(stack)
             if height >= mode.max_height:
-                raise IllegalMove("qp.build.full", square=name, building=TYPE_NAMES[below.type],
+                raise IllegalMove("quadropolis.build.full", square=name, building=TYPE_NAMES[below.type],
                                   floors=mode.max_height)
             if not mode.reaches(cell, value) and height + 1 != value:
-                raise IllegalMove("qp.build.stack_out_of_reach", square=name, architect=value,
+                raise IllegalMove("quadropolis.build.stack_out_of_reach", square=name, architect=value,
                                   floor=height + 1, reach=reach_text(mode, value))
             if not has_floor:
-                raise IllegalMove("qp.build.floor_needed", square=name, floor=height + 1)
-            floor = int_field(move, "floor", "qp.build.bad_floor")
+                raise IllegalMove("quadropolis.build.floor_needed", square=name, floor=height + 1)
+            floor = int_field(move, "floor", "quadropolis.build.bad_floor")
             if floor != height + 1:
-                raise IllegalMove("qp.build.floor_mismatch", square=name, floor=floor, next=height + 1)
+                raise IllegalMove("quadropolis.build.floor_mismatch", square=name, floor=floor, next=height + 1)
         after = state.clone()
         player = after.seats[seat]
         player.city[cell[0]][cell[1]].append(tile)
@@ -386,15 +386,15 @@ class QuadropolisRules(GameRules[QuadState]):
         name = square_name(cell)
         b = building_of(state.seats[seat].city[cell[0]][cell[1]])
         if b is None or b.code not in COST_BEARING:
-            raise IllegalMove("qp.allocate.not_switchable", square=name)
+            raise IllegalMove("quadropolis.allocate.not_switchable", square=name)
         to = move.get("to")
         if to not in ("off", "auto"):
-            raise IllegalMove("qp.allocate.bad_choice", value=str(to))
+            raise IllegalMove("quadropolis.allocate.bad_choice", value=str(to))
         off = name in state.seats[seat].off
         if to == "off" and off:
-            raise IllegalMove("qp.allocate.already_off", square=name)
+            raise IllegalMove("quadropolis.allocate.already_off", square=name)
         if to == "auto" and not off:
-            raise IllegalMove("qp.allocate.already_auto", square=name)
+            raise IllegalMove("quadropolis.allocate.already_auto", square=name)
         after = state.clone()
         player = after.seats[seat]
         if to == "off":
@@ -598,11 +598,11 @@ class QuadropolisRules(GameRules[QuadState]):
             params.update(architect=value, slot=slot, site=T.site_name(target))
             tile = before.site[index]
             if tile is None:
-                return ("qp.move.take_empty", params)
+                return ("quadropolis.move.take_empty", params)
             if before.face_down[index]:
-                return ("qp.move.take_face_down", params)
+                return ("quadropolis.move.take_face_down", params)
             params["tile"] = tile_label(tile)
-            return ("qp.move.take", params)
+            return ("quadropolis.move.take", params)
         if kind == "build":
             assert before.pending is not None
             k = T.kind_of(before.pending)
@@ -610,22 +610,22 @@ class QuadropolisRules(GameRules[QuadState]):
                           gain=_gain_text(k.gives_inh, k.gives_nrg), architect=before.pending_architect)
             if "floor" in move:
                 params.update(floor=move["floor"], building=TYPE_NAMES[k.type])
-                key = "qp.move.stack"
+                key = "quadropolis.move.stack"
             else:
-                key = "qp.move.build"
+                key = "quadropolis.move.build"
             if k.mayor:
                 key += "_mayor"
             return (key, params)
         if kind == "discard":
             assert before.pending is not None
             params["tile"] = tile_label(before.pending)
-            return ("qp.move.discard", params)
+            return ("quadropolis.move.discard", params)
         if kind == "allocate":
             cell = core.parse_cell(move["square"], before.rules.rows, before.rules.cols)
             b = building_of(before.seats[seat].city[cell[0]][cell[1]])
             assert b is not None
             params.update(square=move["square"], building=TYPE_NAMES[b.type])
-            return ("qp.move.allocate_off" if move["to"] == "off" else "qp.move.allocate_auto", params)
+            return ("quadropolis.move.allocate_off" if move["to"] == "off" else "quadropolis.move.allocate_auto", params)
         return ("move.generic", {"kind": str(kind), "seat": seat})
 
     def undoable(self, before: QuadState, seat: int, move: Move, after: QuadState) -> bool:

@@ -120,26 +120,26 @@ def check_allocation(mode: ModeRules, grid: Grid, inhabitants: int, energy: int,
     for cell in allocation.active:
         b = grid[cell[0]][cell[1]] if 0 <= cell[0] < len(grid) and 0 <= cell[1] < len(grid[0]) else None
         if b is None or b.code not in COST_BEARING:
-            raise IllegalMove("qp.alloc.not_a_building", square=cell_label(cell))
+            raise IllegalMove("quadropolis.alloc.not_a_building", square=cell_label(cell))
         inh, nrg = b.cost
         used_inh += inh
         used_nrg += nrg
     for cell, count in allocation.customers:
         b = grid[cell[0]][cell[1]]
         if b is None or b.code != "S" or cell not in allocation.active:
-            raise IllegalMove("qp.alloc.customers_on_inactive", square=cell_label(cell))
+            raise IllegalMove("quadropolis.alloc.customers_on_inactive", square=cell_label(cell))
         if not 0 <= count <= mode.shop_cap:
-            raise IllegalMove("qp.alloc.too_many_customers", square=cell_label(cell), cap=mode.shop_cap)
+            raise IllegalMove("quadropolis.alloc.too_many_customers", square=cell_label(cell), cap=mode.shop_cap)
         used_inh += count
     for cell in allocation.absorbing:
         b = grid[cell[0]][cell[1]]
         if b is None or b.code != "P":
-            raise IllegalMove("qp.alloc.not_a_park", square=cell_label(cell))
+            raise IllegalMove("quadropolis.alloc.not_a_park", square=cell_label(cell))
         used_nrg += 1
     if used_inh > inhabitants:
-        raise IllegalMove("qp.alloc.short_of_inhabitants", needed=used_inh, have=inhabitants)
+        raise IllegalMove("quadropolis.alloc.short_of_inhabitants", needed=used_inh, have=inhabitants)
     if used_nrg > energy:
-        raise IllegalMove("qp.alloc.short_of_energy", needed=used_nrg, have=energy)
+        raise IllegalMove("quadropolis.alloc.short_of_energy", needed=used_nrg, have=energy)
     return used_inh, used_nrg
 
 

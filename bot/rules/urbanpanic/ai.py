@@ -1,0 +1,263 @@
+"""AI players for every seat of every variant.
+
+Levels:
+
+- ``random``: turn games pick an action kind uniformly among the legal kinds, then one of its
+  moves uniformly (so a random player does not spend its turn on the hundreds of Engineer swaps);
+  the party game picks uniformly among the legal moves.
+- ``greedy``: one-step lookahead on the final-scoring value of the own city. A position is worth
+  its score if the game ended now (spec 10 steps 1–3) plus a little for every empty plot the road
+  network from the centre already reaches (room to grow) and minus a little for tracks near the
+  −5 floor. The greedy player builds whenever that gains, repairs the city with the Engineer when
+  that gains, takes the face-up tile it could use best, uses the Mayor when nothing on offer is
+  worth having, and spies (advanced) when another reserve holds a clearly better tile.
+
+``minimal_move`` is the platform's inactive-player policy of D-26.
+
+Everything is deterministic in the seed; nothing here reads a clock.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+
+from bot.rules import core
+from bot.rules.core import IllegalMove, Move
+from bot.rules.urbanpanic import tiles
+from bot.rules.urbanpanic.rules import UrbanPanicRules, can_build, swap_in_reserve
+from bot.rules.urbanpanic.scoring import quick_score
+from bot.rules.urbanpanic.state import State
+from bot.rules.urbanpanic.tiles import KINDS
+
+FRONTIER_WEIGHT = 0.35
+"""Value of one empty plot that the road network already reaches."""
+FLOOR_MARGIN = 2
+"""Tracks within this distance of the floor cost FLOOR_WEIGHT per step."""
+FLOOR_WEIGHT = 0.5
+SPY_EDGE = 2.5
+"""How much better than the best own placement a Spy must be (it costs two actions)."""
+MAYOR_BELOW = -1.0
+"""Use the Mayor at the start of a turn when no face-up tile is worth more than this."""
+UNBLOCK_AT = -6.0
+"""A stuck player accepts an Engineer swap costing up to this much if it makes building possible."""
+PARTY_TAKE_AT = 2.0
+"""Party: take an open-table tile worth at least this; else draw a fresh one."""
+
+_DELTAS = {code: k.deltas for code, k in KINDS.items()}
+
+
+def evaluate(board: Sequence[str | None], tracks: Sequence[int], floor: bool = True) -> float:
+    """The greedy player's worth of a city: score now, room to grow, distance from the floor
+    (``floor=False`` in the party game, which has no floor)."""
+    linked, frontier = tiles.reach(board)
+    value: float = quick_score(board, tracks, linked) + FRONTIER_WEIGHT * len(frontier)
+    if not floor:
+        return value
+    for v in tracks[2:]:
+        if v < tiles.FLOOR + FLOOR_MARGIN:
+            value -= FLOOR_WEIGHT * (tiles.FLOOR + FLOOR_MARGIN - v)
+    return value
+
+
+class _Planner:
+    """Placement values on one board, cached per tile code for one decision."""
+
+    def __init__(self, board: Sequence[str | None], tracks: Sequence[int], floor: bool = True) -> None:
+        self.board = list(board)
+        self.tracks = tuple(tracks)
+        self.floor = floor
+        self.base = evaluate(self.board, self.tracks, floor)
+        self.empties = [i for i in tiles.PLOTS if self.board[i] is None]
+        self._cache: dict[str, tuple[float, int]] = {}
+
+    def best(self, code: str) -> tuple[float, int]:
+        """(gain, square) of the best placement of a tile; gain −inf when it cannot be placed."""
+        hit = self._cache.get(code)
+        if hit is not None:
+            return hit
+        best = (float("-inf"), -1)
+        after = tiles.add(self.tracks, _DELTAS[code])
+        if self.empties and (not self.floor or tiles.floor_breach(after) is None):
+            board = self.board
+            for i in self.empties:
+                board[i] = code
+                gain = evaluate(board, after, self.floor) - self.base
+                board[i] = None
+                if gain > best[0]:
+                    best = (gain, i)
+        self._cache[code] = best
+        return best
+
+
+def choose(rules: UrbanPanicRules, state: State, seat: int, level: str, seed: int) -> Move:
+    """The AI's move for ``seat``; IllegalMove for an unknown level or a seat that cannot move."""
+    if level not in rules.ai_levels:
+        raise IllegalMove("urbanpanic.ai.level", level=level)
+    legal = rules.legal_moves(state, seat)
+    if not legal:
+        if state.over:
+            raise core.GameOver()
+        raise core.NotYourTurn()
+    rnd = core.rng(seed, "urbanpanic", "ai", level, seat)
+    if level == "random":
+        return _random(state, legal, rnd)
+    if state.party:
+        return _greedy_party(state, seat, legal)
+    return _greedy_turn(state, seat, legal)
+
+
+def _random(state: State, legal: list[Move], rnd: random.Random) -> Move:
+    if state.party:
+        return rnd.choice(legal)
+    kinds = sorted({m["kind"] for m in legal})
+    kind = rnd.choice(kinds)
+    return rnd.choice([m for m in legal if m["kind"] == kind])
+
+
+def _greedy_party(state: State, seat: int, legal: list[Move]) -> Move:
+    p = state.players[seat]
+    planner = _Planner(p.board, tiles.tracks_of(p.board), floor=False)
+    if p.hand is not None:
+        gain, square = planner.best(p.hand)
+        if gain >= 0 or not state.stack:
+            return {"kind": "place", "plot": tiles.square_name(square)}
+        return {"kind": "drop"}
+    takes = [m for m in legal if m["kind"] == "take"]
+    if takes:
+        value, move = max(((planner.best(m["tile"])[0], m) for m in takes), key=lambda vm: vm[0])
+        if value >= PARTY_TAKE_AT or not state.stack:
+            return move
+    return {"kind": "draw"}
+
+
+def _greedy_turn(state: State, seat: int, legal: list[Move]) -> Move:
+    p = state.players[seat]
+    planner = _Planner(p.board, p.tracks)
+    by_kind: dict[str, list[Move]] = {}
+    for m in legal:
+        by_kind.setdefault(m["kind"], []).append(m)
+
+    def best_of(kind: str, gain_of: Callable[[Move], float]) -> tuple[float, Move | None]:
+        best: tuple[float, Move | None] = (float("-inf"), None)
+        for m in by_kind.get(kind, ()):
+            g = gain_of(m)
+            if g > best[0]:
+                best = (g, m)
+        return best
+
+    # Building from the reserve: the best (tile, plot) among the legal ones.
+    place_gain, place_move = float("-inf"), None
+    legal_planner = {(m["tile"], m["plot"]) for m in by_kind.get("planner", ())}
+    for code in dict.fromkeys(p.reserve):
+        gain, square = planner.best(code)
+        plot = tiles.square_name(square) if square >= 0 else ""
+        if (code, plot) in legal_planner and gain > place_gain:
+            place_gain, place_move = gain, {"kind": "planner", "tile": code, "plot": plot}
+
+    # Spy (advanced): only when another reserve has a clearly better tile.
+    spy_gain, spy_move = float("-inf"), None
+    legal_spy = {(m["victim"], m["tile"], m["plot"]) for m in by_kind.get("spy", ())}
+    if legal_spy:
+        for victim, other in enumerate(state.players):
+            for code in dict.fromkeys(other.reserve):
+                gain, square = planner.best(code)
+                key = (victim, code, tiles.square_name(square))
+                if square >= 0 and key in legal_spy and gain > spy_gain:
+                    spy_gain = gain
+                    spy_move = {"kind": "spy", "victim": victim, "tile": code, "plot": key[2]}
+
+    if spy_move is not None and spy_gain > max(place_gain, 0.0) + SPY_EDGE:
+        return spy_move
+    if place_move is not None and place_gain > 0:
+        return place_move
+
+    # Engineer: swap a reserve tile in, or repair connections on the board.
+    def reserve_swap_gain(m: Move) -> float:
+        i = tiles.square_index(m["plot"])
+        assert i is not None
+        here = p.board[i]
+        assert here is not None
+        board = planner.board
+        board[i] = m["tile"]
+        after = tiles.add(tiles.add(p.tracks, _DELTAS[here], -1), _DELTAS[m["tile"]])
+        gain = evaluate(board, after) - planner.base
+        board[i] = here
+        return gain
+
+    swap_gain, swap_move = best_of("engineer_reserve", reserve_swap_gain)
+    if swap_move is not None and swap_gain > 0.5:
+        return swap_move
+
+    # Stuck (D-10: full reserve, nothing buildable): a swap that makes a reserve tile buildable
+    # again lets the Planner and the Architect follow.
+    stuck = not state.architect_done and "end_turn" in by_kind and "architect" not in by_kind
+    if stuck and state.points >= 3:
+        def unblocking_gain(m: Move) -> float:
+            here = p.board[tiles.parse_plot(m["plot"])]
+            assert here is not None
+            after = tiles.add(tiles.add(p.tracks, _DELTAS[here], -1), _DELTAS[m["tile"]])
+            reserve = swap_in_reserve(p.reserve, m["tile"], here)
+            empty = tiles.PLOT_COUNT - p.tiles_on_board()
+            return reserve_swap_gain(m) if can_build(after, reserve, empty) else float("-inf")
+
+        unblock_gain, unblock_move = best_of("engineer_reserve", unblocking_gain)
+        if unblock_move is not None and unblock_gain > UNBLOCK_AT:
+            return unblock_move
+
+    linked = tiles.reachable(p.board)
+    loose = {tiles.square_name(i) for i in tiles.PLOTS if p.board[i] is not None and i not in linked}
+    if loose and "engineer_board" in by_kind:
+        def board_swap_gain(m: Move) -> float:
+            if (m["plot"] not in loose and m["other"] not in loose) or m["plot"] > m["other"]:
+                return float("-inf")
+            a, b = tiles.square_index(m["plot"]), tiles.square_index(m["other"])
+            assert a is not None and b is not None
+            board = planner.board
+            board[a], board[b] = board[b], board[a]
+            gain = evaluate(board, p.tracks) - planner.base
+            board[a], board[b] = board[b], board[a]
+            return gain
+
+        fix_gain, fix_move = best_of("engineer_board", board_swap_gain)
+        if fix_move is not None and fix_gain > 0.5:
+            return fix_move
+
+    # Architect: the face-up tile this city could use best.
+    arch_gain, arch_move = best_of("architect", lambda m: planner.best(state.slots[m["slot"] - 1])[0])
+    if arch_move is not None:
+        owed = not state.architect_done
+        if owed and state.points == tiles.TURN_POINTS and arch_gain < MAYOR_BELOW and "mayor" in by_kind:
+            return {"kind": "mayor"}
+        if owed or (len(p.reserve) < 2 and arch_gain > 0):
+            return arch_move
+
+    if "end_turn" in by_kind:
+        return {"kind": "end_turn"}
+    # The Architect is owed but not possible yet (full reserve): build the best tile anyway.
+    if place_move is not None:
+        return place_move
+    for kind in ("engineer_reserve", "engineer_board", "mayor"):
+        if kind in by_kind:
+            return by_kind[kind][0] if kind != "engineer_reserve" or swap_move is None else swap_move
+    return legal[0]
+
+
+def minimal_move(rules: UrbanPanicRules, state: State) -> Move:
+    """D-26: complete an absent player's turn minimally (turn games only).
+
+    If the Architect is owed and possible: the first legal Planner in canonical order (reserve
+    order, then plots A1, B1, …, E5) when the reserve is full, then the Architect on the
+    lowest-numbered slot; otherwise END_TURN. Raises GameOver at the end and NotYourTurn in the
+    party game, which has no turns.
+    """
+    if state.over:
+        raise core.GameOver()
+    if state.party:
+        raise core.NotYourTurn()
+    legal = rules.legal_moves(state, state.current)
+    for kind in ("end_turn", "architect", "planner"):
+        for m in legal:
+            if m["kind"] == kind:
+                return m
+    return legal[0]
