@@ -15,11 +15,13 @@ from bot.rules.core import GameError
 from bot.service import Clock, Service
 from bot.settings import Settings
 from bot.store import Store
+from bot.turnflow import TurnFlow
 from cogs import operations
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS = ("cogs.game", "cogs.quadropolis", "cogs.community", "cogs.btc")
+EXTENSIONS = ("cogs.game", "cogs.community")
+"""Each game's own commands come with its presenter (cogs/games/<kind>.py installs them)."""
 
 
 class CityBot(commands.Bot):
@@ -27,6 +29,7 @@ class CityBot(commands.Bot):
 
     service: Service
     store: Store
+    flow: TurnFlow
 
     def __init__(self, settings: Settings, *, clock: Clock | None = None, sync_commands: bool = True) -> None:
         intents = discord.Intents.default()
@@ -47,6 +50,7 @@ class CityBot(commands.Bot):
     async def setup_hook(self) -> None:
         self.store = await Store.open(self.settings.database_path)
         self.service = Service(self.store, self._clock)
+        self.flow = TurnFlow(self.service, _NoAnnouncer(), ai_pause=self.settings.ai_pause_seconds)
         for ext in EXTENSIONS:
             await self.load_extension(ext)
         if self._sync_commands:
@@ -86,6 +90,22 @@ class CityBot(commands.Bot):
         store = getattr(self, "store", None)
         if store is not None:
             await store.close()
+
+
+class _NoAnnouncer:
+    """Until the game cog takes over telling Discord (it sets itself as the flow's announcer)."""
+
+    async def acknowledge(self, origin: Any, outcome: Any) -> None:
+        return None
+
+    async def next_step(self, origin: Any, game_id: int) -> None:
+        return None
+
+    async def announce(self, game_id: int, outcome: Any, locale: str, *, repost: bool = False) -> str | None:
+        return None
+
+    async def show_status(self, game_id: int, locale: str) -> None:
+        return None
 
 
 def create_bot(settings: Settings, **kwargs: object) -> CityBot:

@@ -37,8 +37,8 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from openskill.models import PlackettLuce
 
-from bot import errors, store
-from bot.rules import core, registry
+from bot import errors, games, store
+from bot.rules import core
 from bot.service import GameInfo, MoveOutcome, Service
 from bot.store import community as cstore
 from bot.store.community import CommunityStore, NewOutbox, OutboxRow, UndoRow, VoteRow, WaitRow
@@ -805,7 +805,7 @@ class Community:
         recent = await self.db.recent_reminders(info.game.guild_xid, wait.user_xid, now - DAY_MS)
         voters = tuple(s.user_xid for s in info.seats
                        if s.user_xid is not None and not s.is_ai and s.seat != wait.seat)
-        rules = registry.get(info.game.kind)
+        rules = games.rules(info.game.kind)
         ctx = WaitContext(settings=settings, prefs=prefs, version=info.game.version,
                           away_until=away.until if away is not None else None,
                           recent_reminders=tuple(recent), voters=voters, can_ai=bool(rules.ai_levels),
@@ -1059,7 +1059,7 @@ class Community:
         if not moves:
             return ("move.generic", {"player": "?"})
         last = moves[-1]
-        rules = registry.get(info.game.kind)
+        rules = games.rules(info.game.kind)
         before = (await self.service.snapshot(info.id, last.version - 1)).state
         after = (await self.service.snapshot(info.id)).state
         key, params = rules.describe(before, last.seat, last.move, after)
@@ -1152,7 +1152,7 @@ class Community:
         if turn:
             row = moves[turn - 1]
             seat = row.seat if row.seat >= 0 else None
-            rules = registry.get(info.game.kind)
+            rules = games.rules(info.game.kind)
             before_version = moves[turn - 2].version if turn > 1 else 0
             before = (await self.service.snapshot(game_id, before_version)).state
             key, params = rules.describe(before, row.seat, row.move, snap.state)
@@ -1162,7 +1162,7 @@ class Community:
     async def replay_states(self, game_id: int) -> list[dict[str, Any]]:
         """The state JSON after each live move (index 0: the set-up), rebuilt from the log alone."""
         info = await self.service.info(game_id)
-        rules = registry.get(info.game.kind)
+        rules = games.rules(info.game.kind)
         state = rules.setup(info.game.options, len(info.seats), info.game.seed)
         out = [rules.to_json(state)]
         for row in await self.service.store.moves(game_id):
@@ -1204,7 +1204,7 @@ class Community:
         name = name.strip()
         if not 1 <= len(name) <= NAME_LIMIT:
             raise CommunityError("community.error.league_name", limit=NAME_LIMIT)
-        rules = registry.get(kind)
+        rules = games.rules(kind)
         if mode:
             spec = rules.option_specs[0] if rules.option_specs else None
             if spec is None or mode not in spec.choices:
@@ -1284,7 +1284,7 @@ class Community:
         if g.guild_xid != league.guild_xid or g.kind != league.kind or g.finished_at is None:
             return False
         if league.mode is not None:
-            rules = registry.get(g.kind)
+            rules = games.rules(g.kind)
             spec = rules.option_specs[0] if rules.option_specs else None
             if spec is None or g.options.get(spec.name) != league.mode:
                 return False

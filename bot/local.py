@@ -14,9 +14,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from bot import errors, labels, store
+from bot import errors, games, labels, store
 from bot.i18n import error_text, t
-from bot.rules import registry
 from bot.service import Service
 
 RENDER_MODULES = {"quadropolis": "render.quadropolis", "btc": "render.btc", "urbanpanic": "render.urbanpanic"}
@@ -75,7 +74,7 @@ class Terminal:
 
 async def play(args: argparse.Namespace) -> int:
     kind = GAME_ALIASES.get(args.game, args.game)
-    rules = registry.get(kind)
+    rules = games.rules(kind)
     options: dict[str, Any] = {}
     if args.mode and rules.option_specs:
         options[rules.option_specs[0].name] = args.mode
@@ -169,7 +168,7 @@ async def play(args: argparse.Namespace) -> int:
 def replay(path: str, out: str) -> int:
     try:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
-        rules = registry.get(data["game"])
+        rules = games.rules(data["game"])
         state = rules.setup(data["options"], len(data["seats"]), int(data["seed"]))
     except (OSError, ValueError, KeyError, TypeError) as exc:
         print(f"error: {path} is not a game export ({exc}).", file=sys.stderr)

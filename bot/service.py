@@ -19,8 +19,8 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from bot import errors, store
-from bot.rules import core, registry
+from bot import errors, games, store
+from bot.rules import core
 
 log = logging.getLogger(__name__)
 
@@ -86,6 +86,13 @@ class MoveOutcome:
     finished: bool
     result: dict[str, Any] | None
     newly_awaited: frozenset[int] = field(default_factory=frozenset)
+    snapshot: Snapshot | None = field(default=None, compare=False, repr=False)
+    """The game right after the move (its state and cached views): front-ends need not re-read it."""
+
+    @property
+    def locale(self) -> str:
+        """The language of the game's channel posts."""
+        return self.info.game.locale
 
 
 @dataclass(frozen=True)
@@ -106,7 +113,7 @@ class Snapshot:
         key = (self.info.id, self.version, seat)
         cached = self.views.get(key)
         if cached is None:
-            cached = self.views[key] = registry.get(self.info.game.kind).view(self.state, seat)
+            cached = self.views[key] = games.rules(self.info.game.kind).view(self.state, seat)
             while len(self.views) > VIEW_CACHE_SIZE:
                 self.views.popitem(last=False)
         return cached
@@ -149,7 +156,7 @@ class Service:
         awaiting: frozenset[int] = frozenset()
         if game.status == "active":
             state = await self._state(game)
-            awaiting = registry.get(game.kind).awaiting(state)
+            awaiting = games.rules(game.kind).awaiting(state)
         return GameInfo(game, seats, awaiting)
 
     async def game_in_channel(self, channel_xid: int) -> GameInfo:
@@ -165,7 +172,7 @@ class Service:
         if cached is not None and cached[0] == game.version:
             self._cache.move_to_end(game.id)
             return cached[1]
-        rules = registry.get(game.kind)
+        rules = games.rules(game.kind)
         snap = await self.store.snapshot(game.id)
         if snap is not None and snap[0] == game.version:
             state = rules.from_json(snap[1])
@@ -181,11 +188,11 @@ class Service:
             self._cache.popitem(last=False)
 
     def initial_state(self, game: store.GameRow, seat_count: int) -> Any:
-        return registry.get(game.kind).setup(game.options, seat_count, game.seed)
+        return games.rules(game.kind).setup(game.options, seat_count, game.seed)
 
     async def _replay(self, game: store.GameRow, upto: int) -> Any:
         """Rebuild a state from the move log alone."""
-        rules = registry.get(game.kind)
+        rules = games.rules(game.kind)
         seats = await self.store.seats(game.id)
         state = rules.setup(game.options, len(seats), game.seed)
         for row in await self.store.moves(game.id, upto=upto):
@@ -205,10 +212,11 @@ class Service:
     async def create_game(
         self, *, guild_xid: int | None, channel_xid: int | None, kind: str,
         options: Mapping[str, Any], host_xid: int | None, host_name: str,
-        ai_seats: int = 0, ai_level: str | None = None,
+        ai_seats: int = 0, ai_level: str | None = None, locale: str = "en",
     ) -> GameInfo:
-        """A new lobby with its host seated (and optional AI seats)."""
-        rules = registry.get(kind)
+        """A new lobby with its host seated (and optional AI seats); ``locale`` is the language of its
+        channel posts."""
+        rules = games.rules(kind)
         opts = rules.normalise_options(options)
         low, high = rules.seat_range(opts)
         if ai_seats < 0 or ai_seats + (1 if host_xid is not None else 0) > high:
@@ -220,7 +228,7 @@ class Service:
         try:
             game = await self.store.create_game(
                 guild_xid=guild_xid, channel_xid=channel_xid, kind=kind, options=opts,
-                seed=self._seed_source(), host_xid=host_xid, at=now)
+                seed=self._seed_source(), host_xid=host_xid, at=now, locale=locale)
         except store.ChannelBusy:
             busy = await self.store.live_game_in_channel(channel_xid or 0)
             raise errors.ChannelBusy(game=busy.id if busy else "?") from None
@@ -242,7 +250,7 @@ class Service:
         return row
 
     def _seat_range(self, game: store.GameRow) -> tuple[int, int]:
-        return registry.get(game.kind).seat_range(game.options)
+        return games.rules(game.kind).seat_range(game.options)
 
     async def join(self, game_id: int, user_xid: int, name: str) -> GameInfo:
         async with self._lock(game_id):
@@ -284,7 +292,7 @@ class Service:
                 raise errors.NotInLobby()
             if game.host_xid != actor_xid:
                 raise errors.NotHost()
-            rules = registry.get(game.kind)
+            rules = games.rules(game.kind)
             level = level or (rules.ai_levels[-1] if rules.ai_levels else "")
             if level not in rules.ai_levels:
                 raise errors.IllegalMove("error.bad_ai_level", level=level,
@@ -305,7 +313,7 @@ class Service:
             if not low <= len(seats) <= high:
                 raise errors.SeatCount(low=low, high=high)
             state = self.initial_state(game, len(seats))
-            rules = registry.get(game.kind)
+            rules = games.rules(game.kind)
             if not await self.store.start_game(game_id, state=rules.to_json(state),
                                                at=self.clock.now_ms()):
                 raise errors.NotInLobby("error.already_started")
@@ -322,7 +330,7 @@ class Service:
         if info.game.status != "active":
             return info, seat.seat, []
         state = await self._state(info.game)
-        return info, seat.seat, registry.get(info.game.kind).legal_moves(state, seat.seat)
+        return info, seat.seat, games.rules(info.game.kind).legal_moves(state, seat.seat)
 
     async def move(self, game_id: int, user_xid: int, move: Mapping[str, Any],
                    expected_version: int | None = None, token: str | None = None) -> MoveOutcome:
@@ -356,7 +364,7 @@ class Service:
         if any(m.seat == seat for m in await self.store.moves(game.id) if m.version > version):
             raise errors.StaleAction()
         state = await self._state(game)
-        if choices_token(registry.get(game.kind).legal_moves(state, seat)) != token:
+        if choices_token(games.rules(game.kind).legal_moves(state, seat)) != token:
             raise errors.StaleAction()
 
     async def choices(self, game_id: int, user_xid: int) -> tuple[GameInfo, int, list[core.Move], str]:
@@ -371,7 +379,7 @@ class Service:
             if game.status != "active":
                 return None
             seats = await self.store.seats(game_id)
-            rules = registry.get(game.kind)
+            rules = games.rules(game.kind)
             state = await self._state(game)
             awaiting = rules.awaiting(state)
             ai = [s for s in seats if s.seat in awaiting and s.is_ai]
@@ -388,7 +396,7 @@ class Service:
             game = await self._game(game_id)
             if game.status != "active":
                 return None
-            rules = registry.get(game.kind)
+            rules = games.rules(game.kind)
             state = await self._state(game)
             move = rules.system_move(state, self.clock.now_ms())
             if move is None:
@@ -401,7 +409,7 @@ class Service:
         game = await self._game(game_id)
         if game.status != "active":
             return None
-        return registry.get(game.kind).timer_deadline(await self._state(game))
+        return games.rules(game.kind).timer_deadline(await self._state(game))
 
     async def last_outcome(self, game_id: int) -> MoveOutcome | None:
         """The newest live move told again as a MoveOutcome (to announce it after a restart)."""
@@ -411,7 +419,7 @@ class Service:
             return None
         last = moves[-1]
         seats = await self.store.seats(game_id)
-        rules = registry.get(game.kind)
+        rules = games.rules(game.kind)
         before = await self._replay_moves(game, len(seats), moves[:-1])
         after = await self._state(game)
         key, params = rules.describe(before, last.seat, last.move, after)
@@ -420,11 +428,12 @@ class Service:
         return MoveOutcome(info=info, seat=last.seat, move=last.move, version=game.version,
                            summary=(key, {"player": info.name(last.seat), **params}),
                            finished=game.status == "finished", result=game.result,
-                           newly_awaited=awaiting - rules.awaiting(before))
+                           newly_awaited=awaiting - rules.awaiting(before),
+                           snapshot=Snapshot(info, game.version, after, self._views))
 
     async def _apply(self, game: store.GameRow, seats: list[store.SeatRow], seat: int,
                      move: dict[str, Any], *, actor_xid: int | None) -> MoveOutcome:
-        rules = registry.get(game.kind)
+        rules = games.rules(game.kind)
         state = await self._state(game)
         before = rules.awaiting(state)
         if seat != core.SYSTEM_SEAT and seat not in before:
@@ -454,7 +463,8 @@ class Service:
         info = GameInfo(await self._game(game.id), tuple(seats), after)
         params = {"player": info.name(seat), **params}
         outcome = MoveOutcome(info=info, seat=seat, move=move, version=version, summary=(key, params),
-                              finished=finished, result=result, newly_awaited=after - before)
+                              finished=finished, result=result, newly_awaited=after - before,
+                              snapshot=Snapshot(info, version, after_state, self._views))
         await self._notify(self.move_listeners, outcome)
         if finished:
             await self._notify(self.end_listeners, info)
@@ -484,7 +494,7 @@ class Service:
         moves = await self.store.moves(game_id)
         if not moves or moves[-1].seat != seat.seat or moves[-1].actor_xid != user_xid:
             raise errors.NotAllowed("error.undo_not_last")
-        rules = registry.get(game.kind)
+        rules = games.rules(game.kind)
         before = await self._replay_moves(game, len(seats), moves[:-1])
         after = await self._state(game)
         if not rules.undoable(before, seat.seat, moves[-1].move, after):
@@ -492,7 +502,7 @@ class Service:
         return seat.seat, moves[-1].move, game.version
 
     async def _replay_moves(self, game: store.GameRow, seat_count: int, moves: list[store.MoveRow]) -> Any:
-        rules = registry.get(game.kind)
+        rules = games.rules(game.kind)
         state = rules.setup(game.options, seat_count, game.seed)
         for row in moves:
             state = rules.apply(state, row.seat, row.move)
@@ -507,7 +517,7 @@ class Service:
             game = await self._game(game_id)
             seats = await self.store.seats(game_id)
             moves = await self.store.moves(game_id)
-            rules = registry.get(game.kind)
+            rules = games.rules(game.kind)
             before_state = await self._state(game)
             state = await self._replay_moves(game, len(seats), moves[:-1])
             try:
@@ -534,7 +544,7 @@ class Service:
             if unless_moved_since is not None and any(
                     m.seat == seat for m in await self.store.moves(game_id) if m.version > unless_moved_since):
                 return None
-            rules = registry.get(game.kind)
+            rules = games.rules(game.kind)
             state = await self._state(game)
             if seat not in rules.awaiting(state):
                 return None
@@ -559,7 +569,7 @@ class Service:
                 raise errors.NotInGame()
             if seat.resigned:
                 raise errors.NotAllowed("error.resigned")
-            rules = registry.get(game.kind)
+            rules = games.rules(game.kind)
             await self.store.update_seat(game_id, seat.seat, resigned=True,
                                          ai_level=seat.ai_level or rules.ai_levels[-1])
             standing = [s for s in seats if not s.resigned and s.seat != seat.seat]
@@ -609,6 +619,40 @@ class Service:
         self._cache.clear()
         self._views.clear()
         return changed
+
+    async def games_of(self, user_xid: int, *, statuses: tuple[str, ...] = ("active",),
+                       limit: int = 10_000) -> list[store.GameRow]:
+        """Games a user sits in, by status."""
+        return await self.store.list_games(user_xid=user_xid, statuses=statuses, limit=limit)
+
+    async def active_games(self, limit: int = 10_000) -> list[store.GameRow]:
+        """Every game in play (to resume after a restart)."""
+        return await self.store.list_games(statuses=("active",), limit=limit)
+
+    async def game(self, game_id: int) -> store.GameRow:
+        """A game's row (UnknownGame if there is none)."""
+        return await self._game(game_id)
+
+    async def unsettled(self) -> list[tuple[store.GameRow, MoveOutcome | None, bool]]:
+        """Games whose newest change was never fully announced: (game, its last move told again,
+        whether that move is the newest change). The newest change may instead be an undo, or there
+        may be nothing to tell (None)."""
+        out = []
+        for game in await self.store.unsettled_games():
+            outcome = await self.last_outcome(game.id)
+            moves = await self.store.moves(game.id)
+            newest = (outcome is not None and outcome.info.game.version == game.version
+                      and bool(moves) and moves[-1].version == game.version)
+            out.append((game, outcome, newest))
+        return out
+
+    async def settle(self, game_id: int, version: int) -> None:
+        """Record that the moves up to ``version`` were announced (a restart tells only the rest)."""
+        await self.store.settle(game_id, version)
+
+    async def set_locale(self, game_id: int, locale: str) -> None:
+        """The language of the game's channel posts."""
+        await self.store.update_game(game_id, locale=locale)
 
     async def set_messages(self, game_id: int, **message_xids: int | None) -> None:
         """Remember the lobby / status / turn message of a game (for edits after a restart)."""

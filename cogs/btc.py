@@ -75,7 +75,7 @@ class BtcCog(commands.Cog):
     @property
     def game_cog(self) -> GameCog:
         cog = self.bot.get_cog("GameCog")
-        assert isinstance(cog, GameCog)
+        assert cog is not None and type(cog).__name__ == "GameCog"  # the extension module may be reloaded
         return cog
 
     # -- lifecycle ---------------------------------------------------------------------------

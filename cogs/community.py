@@ -24,7 +24,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands, tasks
 
-from bot import errors
+from bot import errors, games
 from bot.community import (
     POLICIES,
     SETTING_SPECS,
@@ -36,7 +36,6 @@ from bot.community import (
     Table,
 )
 from bot.i18n import normalise_locale, t
-from bot.rules import registry
 from bot.service import GameInfo, MoveOutcome
 from cogs import ids, operations, presenters
 from cogs.game import EMBED_COLOUR, game_choices, game_title, mention
@@ -821,7 +820,7 @@ class CommunityCog(commands.Cog):
     async def _mode_autocomplete(self, interaction: discord.Interaction,
                                  current: str) -> list[app_commands.Choice[str]]:
         try:
-            rules = registry.get(str(getattr(interaction.namespace, "game", "")))
+            rules = games.rules(str(getattr(interaction.namespace, "game", "")))
         except errors.GameError:
             return []
         if not rules.option_specs:

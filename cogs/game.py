@@ -1,24 +1,28 @@
-"""The /game commands (lobby, status, list, resign, abandon) and every game's turn flow.
+"""The /game commands (lobby, status, list, resign, abandon), the component router, and Discord's
+:class:`~bot.turnflow.Announcer`.
 
 Thin on purpose: each handler translates an interaction into one service call and the service's
-answer into a reply. Components are routed by custom_id (see :mod:`cogs.ids`) in one listener, so
-buttons keep working after a restart and a forged or stale one gets a sentence.
+answer into a reply; what happens after a move (AI seats, timers, settling, resuming) is
+:class:`bot.turnflow.TurnFlow`'s, shared with the terminal. Components are routed by custom_id (see
+:mod:`cogs.ids`) in one listener, so buttons keep working after a restart and a forged or stale one
+gets a sentence.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands, tasks
 
-from bot import errors
+from bot import errors, games
 from bot.i18n import error_text, normalise_locale, t
-from bot.rules import registry
-from bot.service import GameInfo, MoveOutcome, Service, Snapshot
+from bot.service import GameInfo, MoveOutcome, Service, Snapshot, choices_token
+from bot.turnflow import TurnFlow
 from cogs import ids, operations, presenters
 
 if TYPE_CHECKING:
@@ -41,7 +45,7 @@ def public_locale(interaction: discord.Interaction | None) -> str:
 
 
 def game_title(kind: str, locale: str = "en") -> str:
-    rules = registry.get(kind)
+    rules = games.rules(kind)
     return t(rules.title_key or kind, locale)
 
 
@@ -57,7 +61,17 @@ def seat_label(info: GameInfo, seat: int) -> str:
 
 
 def game_choices() -> list[app_commands.Choice[str]]:
-    return [app_commands.Choice(name=game_title(kind), value=kind) for kind in registry.available()]
+    return [app_commands.Choice(name=game_title(kind), value=kind) for kind in games.available()]
+
+
+@dataclass(frozen=True)
+class Origin:
+    """The click that made a move: who to answer privately, in their language."""
+
+    interaction: discord.Interaction
+    locale: str
+    ephemeral: bool
+    """The click came from a private (ephemeral) menu."""
 
 
 class GameCog(commands.Cog):
@@ -69,13 +83,8 @@ class GameCog(commands.Cog):
     def __init__(self, bot: CityBot) -> None:
         self.bot = bot
         self.service: Service = bot.service
-        self._ai_tasks: dict[int, asyncio.Task[None]] = {}
-        self._publish_locks: dict[int, asyncio.Lock] = {}
-        self._timers: dict[int, int] = {}
-        """game id -> epoch ms when its timer runs out (rebuilt from the store at start)."""
-        presenters.load_game_presenters()
-        for presenter in list(presenters.PRESENTERS.values()):
-            presenter.install(bot)
+        self.flow: TurnFlow = bot.flow
+        self.flow.announcer = self  # this cog tells Discord what the turn flow decides
 
     # =========================================================================================
     # Lobby commands
@@ -93,7 +102,7 @@ class GameCog(commands.Cog):
                   ai_players: app_commands.Range[int, 0, 6] = 0, ai_level: str | None = None,
                   difficulty: app_commands.Range[int, 1, 7] | None = None) -> None:
         """Open a lobby for a new game in this channel or thread."""
-        rules = registry.get(game)
+        rules = games.rules(game)
         options: dict[str, Any] = {}
         if mode and rules.option_specs:
             options[rules.option_specs[0].name] = mode
@@ -117,7 +126,7 @@ class GameCog(commands.Cog):
                                pick: Any) -> list[app_commands.Choice[str]]:
         """Autocomplete from the game typed in the same command (``pick(rules)`` -> its values)."""
         try:
-            rules = registry.get(str(getattr(interaction.namespace, "game", None)))
+            rules = games.rules(str(getattr(interaction.namespace, "game", None)))
         except errors.GameError:
             return []
         return [app_commands.Choice(name=c, value=c) for c in pick(rules)
@@ -224,21 +233,20 @@ class GameCog(commands.Cog):
             await operations.reply(interaction, t("privacy.not_confirmed", loc))
             return
         await operations.defer(interaction)
-        active = await self.service.store.list_games(user_xid=interaction.user.id, statuses=("active",),
-                                                     limit=10_000)
+        active = await self.service.games_of(interaction.user.id)
         changed = await self.service.forget_user(interaction.user.id)
         await operations.reply(interaction, t("privacy.forgotten", loc, n=changed))
         for game in active:  # the AI now plays those seats: let it move where it is awaited
             info = await self.service.info(game.id)
             if info.awaited_ai():
-                self.schedule_ai(info.id, public_locale(interaction))
+                self.flow.schedule_ai(info.id)
 
     # =========================================================================================
     # Lobby message
     # =========================================================================================
     def lobby_embed(self, info: GameInfo, loc: str) -> discord.Embed:
         g = info.game
-        low, high = registry.get(g.kind).seat_range(g.options)
+        low, high = games.rules(g.kind).seat_range(g.options)
         embed = discord.Embed(
             title=t("lobby.title", loc, title=game_title(g.kind, loc), game=g.id),
             description=t(f"lobby.state.{g.status}", loc, low=low, high=high),
@@ -262,7 +270,7 @@ class GameCog(commands.Cog):
                                         style=discord.ButtonStyle.success))
         view.add_item(discord.ui.Button(label=t("lobby.button.leave", loc),
                                         custom_id=ids.lobby(gid, "leave")))
-        if registry.get(info.game.kind).ai_levels:
+        if games.rules(info.game.kind).ai_levels:
             view.add_item(discord.ui.Button(label=t("lobby.button.ai", loc), custom_id=ids.lobby(gid, "ai")))
         view.add_item(discord.ui.Button(label=t("lobby.button.start", loc),
                                         custom_id=ids.lobby(gid, "start"),
@@ -322,20 +330,17 @@ class GameCog(commands.Cog):
         embed.description = "\n".join(lines)
         return embed
 
-    async def publish(self, game_id: int, outcome: MoveOutcome | None, loc: str, *,
+    async def publish(self, game_id: int, outcome: MoveOutcome | None, loc: str | None = None, *,
                       repost: bool = False) -> str | None:
-        """Post the turn message (picture, summary, mentions, the only live controls).
+        """Post the turn message through the turn flow (one publish at a time per game; an awaited AI
+        plays afterwards). Returns None, or the catalogue id of what went wrong posting it (the move
+        stays committed; ``/game status`` posts the board again)."""
+        return await self.flow.publish(game_id, outcome, loc, repost=repost)
 
-        Returns None, or the catalogue id of what went wrong posting it (the move stays committed;
-        ``/game status`` posts the board again). One publish at a time per game, each reading the
-        game afresh, so the newest turn message always carries the newest controls.
-        """
-        lock = self._publish_locks.setdefault(game_id, asyncio.Lock())
-        async with lock:
-            return await self._publish(game_id, outcome, loc, repost=repost)
-
-    async def _publish(self, game_id: int, outcome: MoveOutcome | None, loc: str, *,
+    # -- the Announcer --------------------------------------------------------------------------
+    async def announce(self, game_id: int, outcome: MoveOutcome | None, loc: str, *,
                        repost: bool = False) -> str | None:
+        """The turn message: picture, summary, mentions, and the only live controls."""
         info = await self.service.info(game_id)
         g = info.game
         if g.channel_xid is None or g.status == "lobby":
@@ -343,7 +348,8 @@ class GameCog(commands.Cog):
         presenter = presenters.get(g.kind)
         if g.status == "abandoned":
             return None
-        snap = await self.service.snapshot(game_id)
+        snap = outcome.snapshot if outcome is not None and outcome.snapshot is not None \
+            and outcome.snapshot.version == g.version else await self.service.snapshot(game_id)
         public_view = snap.view(None)
         names = [s.name for s in info.seats]
         lines: list[str] = []
@@ -385,8 +391,6 @@ class GameCog(commands.Cog):
         if problem is not None and message_xid is None:
             log.warning("game %s: turn message not posted (%s)", game_id, problem)
         await self.update_status(await self.service.info(game_id), loc)
-        if g.status == "active" and info.awaited_ai():
-            self.schedule_ai(game_id, loc)
         return problem
 
     async def extra_mention_line(self, info: GameInfo, finished: bool, loc: str,
@@ -409,9 +413,7 @@ class GameCog(commands.Cog):
         if presenter.controls_on_turn_message(snap.view(None)) and len(humans) == 1:
             seat = info.seat_of(humans[0])
             assert seat is not None
-            moves = registry.get(info.game.kind).legal_moves(snap.state, seat.seat)
-            from bot.service import choices_token
-
+            moves = games.rules(info.game.kind).legal_moves(snap.state, seat.seat)
             return presenter.controls(info.id, snap.version, choices_token(moves), moves,
                                       snap.view(seat.seat), loc)
         view = discord.ui.View(timeout=None)
@@ -421,23 +423,7 @@ class GameCog(commands.Cog):
         return view
 
     def result_text(self, info: GameInfo, loc: str) -> str:
-        result = info.game.result or {}
-        entries = [(s["rank"], 0, s["seat"], seat_label(info, s["seat"]), s["total"])
-                   for s in result.get("seats", [])]
-        # Opponents that are not seats (Between Two Cities' Automas) are ranked with the players.
-        for i, other in enumerate((result.get("details") or {}).get("automas") or []):
-            if isinstance(other, dict) and {"rank", "total"} <= other.keys():
-                entries.append((other["rank"], 1, i, str(other.get("name", "Automa")), other["total"]))
-        lines = [t("end.title", loc, game=info.id)]
-        if (result.get("details") or {}).get("gave_up"):
-            lines.append(t("end.gave_up", loc, players=", ".join(seat_label(info, s.seat) for s in info.seats)))
-            return "\n".join(lines)
-        for rank, _, _, who, total in sorted(entries):
-            lines.append(t("end.line", loc, rank=rank, player=who, total=total))
-        decided = result.get("decided_by", "score")
-        if decided not in ("score",):
-            lines.append(t("end.decided", loc, why=t(decided, loc)))
-        return "\n".join(lines)
+        return "\n".join(self.flow.result_lines(info, loc, lambda seat: seat_label(info, seat)))
 
     async def update_status(self, info: GameInfo, loc: str) -> None:
         """Edit the game's status message in place (post it the first time)."""
@@ -534,41 +520,26 @@ class GameCog(commands.Cog):
         if problem is not None:
             await operations.reply(interaction, t(problem, loc))
 
-    async def after_move(self, outcome: MoveOutcome, ploc: str, interaction: discord.Interaction | None,
-                         loc: str, ephemeral_origin: bool) -> str | None:
-        """Tell everyone what a move did: the next private step, the status, or a new turn message.
+    async def after_move(self, outcome: MoveOutcome, ploc: str | None = None,
+                         interaction: discord.Interaction | None = None, loc: str = "en",
+                         ephemeral_origin: bool = False) -> str | None:
+        """Hand a move to the turn flow; ``interaction`` is the click that made it (None: nobody's).
+        Channel posts speak the game's language (``ploc`` is kept for the callers' signature)."""
+        origin = Origin(interaction, loc, ephemeral_origin) if interaction is not None else None
+        return await self.flow.after_move(outcome, origin)
 
-        Once done, the move is recorded as settled, so a restart announces only what was not.
-        """
-        problem = await self._after_move(outcome, ploc, interaction, loc, ephemeral_origin)
-        await self.service.store.settle(outcome.info.id, outcome.version)
-        return problem
-
-    async def _after_move(self, outcome: MoveOutcome, ploc: str, interaction: discord.Interaction | None,
-                          loc: str, ephemeral_origin: bool) -> str | None:
-        info = outcome.info
-        presenter = presenters.get(info.game.kind)
-        await self.watch_timer(info.id)
-        if interaction is not None and ephemeral_origin:
+    async def acknowledge(self, origin: Any, outcome: MoveOutcome) -> None:
+        """A move made from a private menu: the menu becomes the move's sentence."""
+        if origin.ephemeral:
             key, params = outcome.summary
-            await operations.edit_original(interaction, content=t(key, loc, **params), view=None,
+            await operations.edit_original(origin.interaction, content=t(key, origin.locale, **params), view=None,
                                            attachments=[])
-        quiet = not outcome.finished and presenter.quiet_after(
-            outcome, (await self.service.snapshot(info.id)).view(None))
-        if quiet:
-            # A step inside a turn, or a secret choice: no channel post; the status shows who is left.
-            if interaction is not None and outcome.seat in info.awaiting:
-                await self.send_private_choices(interaction, info.id, loc)
-            await self.update_status(await self.service.info(info.id), ploc)
-            return None
-        problem = await self.publish(info.id, outcome, ploc)
-        if problem is None and interaction is not None and not outcome.finished and outcome.seat in info.awaiting:
-            view = (await self.service.snapshot(info.id)).view(None)
-            if not presenter.controls_on_turn_message(view):
-                # A secret game announced a turn and the player acts again: their next private menu
-                # comes at once, as it does inside a turn.
-                await self.send_private_choices(interaction, info.id, loc)
-        return problem
+
+    async def next_step(self, origin: Any, game_id: int) -> None:
+        await self.send_private_choices(origin.interaction, game_id, origin.locale)
+
+    async def show_status(self, game_id: int, locale: str) -> None:
+        await self.update_status(await self.service.info(game_id), locale)
 
     async def send_private_choices(self, interaction: discord.Interaction, game_id: int, loc: str,
                                    intro: str | None = None) -> bool:
@@ -585,78 +556,18 @@ class GameCog(commands.Cog):
         return True
 
     # =========================================================================================
-    # AI seats
+    # Compatibility for the other cogs and tests: the turn flow owns AI seats and timers
     # =========================================================================================
-    def schedule_ai(self, game_id: int, loc: str) -> None:
-        task = self._ai_tasks.get(game_id)
-        if task is not None and not task.done():
-            return
-        self._ai_tasks[game_id] = asyncio.create_task(self._run_ai(game_id, loc), name=f"ai-{game_id}")
-
-    async def _run_ai(self, game_id: int, loc: str) -> None:
-        try:
-            while True:
-                await asyncio.sleep(self.bot.settings.ai_pause_seconds)
-                outcome = await self.service.play_ai(game_id)
-                if outcome is None:
-                    return
-                await self.after_move(outcome, loc, None, loc, False)
-        except asyncio.CancelledError:
-            raise
-        except Exception:
-            log.exception("AI of game %s failed", game_id)
+    def schedule_ai(self, game_id: int, loc: str | None = None) -> None:
+        self.flow.schedule_ai(game_id)
 
     async def resume_ai(self) -> None:
-        """After a restart: announce what was committed but never told, then let every AI that is
-        awaited play on (in that order, so an AI never moves past an untold move), and watch every
-        timer again."""
-        await self.resume_announcements()
-        for status_game in await self.service.store.list_games(statuses=("active",), limit=10_000):
-            info = await self.service.info(status_game.id)
-            if info.awaited_ai():
-                self.schedule_ai(info.id, "en")
-        await self.resume_timers()
-
-    async def resume_announcements(self) -> None:
-        """Announce moves committed before a crash whose turn message was never posted."""
-        for game in await self.service.store.unsettled_games():
-            outcome = await self.service.last_outcome(game.id)
-            if outcome is None or outcome.info.game.version != game.version or \
-                    (await self.service.store.moves(game.id))[-1].version != game.version:
-                # Nothing to tell, or the newest change was an undo: show the board as it is, no pings.
-                if outcome is not None:
-                    await self.publish(game.id, None, "en", repost=True)
-                await self.service.store.settle(game.id, game.version)
-                continue
-            log.info("announcing game %s again after a restart (version %s)", game.id, game.version)
-            try:
-                await self.after_move(outcome, "en", None, "en", False)
-            except Exception:
-                log.exception("could not announce game %s after a restart", game.id)
-
-    # =========================================================================================
-    # Timers (Urban Panic's party clock): the server decides when time is up
-    # =========================================================================================
-    async def watch_timer(self, game_id: int) -> None:
-        deadline = await self.service.deadline(game_id)
-        if deadline is None:
-            self._timers.pop(game_id, None)
-        else:
-            self._timers[game_id] = deadline
+        """After a restart: announce what was never told, then let the AI play on (see TurnFlow.resume)."""
+        await self.flow.resume()
 
     async def run_timers(self) -> int:
         """Apply every due timer move; returns how many fired. Called every second."""
-        now = self.service.clock.now_ms()
-        fired = 0
-        for game_id, deadline in sorted(self._timers.items(), key=lambda kv: kv[1]):
-            if deadline > now:
-                continue
-            outcome = await self.service.system_tick(game_id)
-            await self.watch_timer(game_id)
-            if outcome is not None:
-                fired += 1
-                await self.after_move(outcome, "en", None, "en", False)
-        return fired
+        return await self.flow.run_timers()
 
     @tasks.loop(seconds=1.0)
     async def timer_loop(self) -> None:
@@ -665,17 +576,16 @@ class GameCog(commands.Cog):
         except Exception:
             log.exception("timer loop failed")
 
-    async def resume_timers(self) -> None:
-        for game in await self.service.store.list_games(statuses=("active",), limit=10_000):
-            await self.watch_timer(game.id)
-
     async def cog_load(self) -> None:
+        from cogs.games import PRESENTERS
+
+        for presenter in PRESENTERS.values():
+            await presenter.install(self.bot)
         self.timer_loop.start()
 
     async def cog_unload(self) -> None:
         self.timer_loop.cancel()
-        for task in self._ai_tasks.values():
-            task.cancel()
+        self.flow.close()
 
 
 async def setup(bot: CityBot) -> None:

@@ -1,18 +1,18 @@
-"""How each game looks in Discord: move labels, pictures, status lines.
+"""How each game looks in Discord: move labels, pictures, status lines, controls.
 
-The generic :class:`Presenter` works for any game (labels from the move's fields, no picture); a
-game registers a subclass in :data:`PRESENTERS` to add its pictures and friendlier labels.
+The generic :class:`Presenter` works for any game (labels from the move's fields, the game's own
+pictures and turn style from :mod:`bot.games`); each game's subclass sits in ``cogs/games/<kind>.py``
+and is listed once in :data:`cogs.games.PRESENTERS`.
 """
 
 from __future__ import annotations
 
-import importlib
 import logging
 from typing import Any
 
 import discord
 
-from bot import labels
+from bot import errors, games, labels
 from bot.i18n import t
 from cogs import ids
 
@@ -28,19 +28,27 @@ class Presenter:
     """Defaults for any game."""
 
     kind = ""
-    public_controls = True
-    """True: the awaited player's choices are buttons on the public turn message (open games).
-    False: the turn message has a button that opens each player's choices privately (secret hands)."""
 
-    def install(self, bot: Any) -> None:
-        """Register what this game needs on the bot (component routes of its own prefix)."""
+    def __init__(self, kind: str = "") -> None:
+        if kind:
+            self.kind = kind
+
+    @property
+    def game(self) -> games.Game:
+        return games.get(self.kind)
+
+    async def install(self, bot: Any) -> None:
+        """Register what this game needs on the bot: its own commands (a cog), component routes."""
+
+    @property
+    def public_controls(self) -> bool:
+        """True: an open game (choices on the public turn message); False: secret hands."""
+        return not self.game.turns.secret
 
     def controls_on_turn_message(self, view: dict[str, Any]) -> bool:
-        """Whether the awaited player's controls go on the public turn message for this view.
-
-        Default: :attr:`public_controls`. A game whose variants differ (Urban Panic's party) says so.
-        """
-        return self.public_controls
+        """Whether the awaited player's controls go on the public turn message for this view (the
+        game's turn style decides: open games yes, secret hands never)."""
+        return self.game.turns.public_choices(view)
 
     def summary_lines(self, key: str, params: dict[str, Any], view: dict[str, Any], locale: str,
                       names: list[str] | None = None) -> list[str]:
@@ -50,47 +58,16 @@ class Presenter:
     def move_label(self, move: dict[str, Any], view: dict[str, Any], locale: str) -> str:
         return labels.move_label(self.kind, move, view, locale)
 
-    def within_turn(self, acting_seat: int, awaiting: frozenset[int], newly_awaited: frozenset[int],
-                    view: dict[str, Any]) -> bool:
-        """Whether a move was a step inside a turn (no channel post) rather than a whole turn.
-
-        Default: the same seat is still awaited and nobody new is. Games whose turns have several
-        steps and may give the same player two turns in a row (a new round) say it from the view.
-        """
-        return acting_seat in awaiting and not newly_awaited
-
-    def quiet_after(self, outcome: Any, view: dict[str, Any]) -> bool:
-        """Whether a move needs no channel post (a step in a turn, or a secret choice); the status
-        message still shows who is left. ``outcome`` is the service's MoveOutcome.
-
-        Default: open games ask :meth:`within_turn`; secret games stay quiet until someone new is
-        awaited (a reveal, a new round).
-        """
-        if self.public_controls:
-            return self.within_turn(outcome.seat, outcome.info.awaiting, outcome.newly_awaited, view)
-        return not outcome.newly_awaited
-
     def prompt(self, moves: list[dict[str, Any]], view: dict[str, Any], locale: str) -> str:
         return t("play.choose", locale)
-
-    render_module = ""
-    """The game's module in ``render/`` (``render_turn``, ``render_board``, ``render_end``)."""
-    _render_module: Any | None = None
-
-    def _renderer(self) -> Any | None:
-        """The render module, imported once; None when this build has no pictures for the game."""
-        if self._render_module is None and self.render_module:
-            try:
-                self._render_module = importlib.import_module(self.render_module)
-            except ModuleNotFoundError as exc:
-                if exc.name is None or not self.render_module.startswith(exc.name):
-                    raise
-        return self._render_module
 
     def draw(self, what: str, *args: Any, locale: str = "en") -> bytes | None:
         """One picture from the render module, its words in ``locale``; a drawing bug costs the
         picture, never the turn."""
-        mod = self._renderer()
+        try:
+            mod = self.game.renderer
+        except errors.GameError:
+            return None
         if mod is None:
             return None
         try:
@@ -144,31 +121,16 @@ class Presenter:
         return discord.ButtonStyle.secondary
 
 
-class _Registry(dict[str, Presenter]):
-    def __missing__(self, kind: str) -> Presenter:
-        presenter = Presenter()
-        presenter.kind = kind
-        return presenter
+_extra: dict[str, Presenter] = {}
 
 
-PRESENTERS: dict[str, Presenter] = _Registry()
-
-GAME_PRESENTER_MODULES = {
-    "quadropolis": "cogs.games.quadropolis",
-    "btc": "cogs.games.btc",
-    "urbanpanic": "cogs.games.urbanpanic",
-}
-
-
-def load_game_presenters() -> None:
-    """Import the per-game presenter modules that exist (each registers itself)."""
-    for module in GAME_PRESENTER_MODULES.values():
-        try:
-            importlib.import_module(module)
-        except ModuleNotFoundError as exc:
-            if exc.name is None or not module.startswith(exc.name):
-                raise
+def register(presenter: Presenter) -> None:
+    """Add a presenter at run time (the tests' toy game)."""
+    _extra[presenter.kind] = presenter
 
 
 def get(kind: str) -> Presenter:
-    return PRESENTERS[kind]
+    """The presenter of a game kind (the generic one for a game that has none)."""
+    from cogs.games import PRESENTERS
+
+    return PRESENTERS.get(kind) or _extra.get(kind) or Presenter(kind)

@@ -34,7 +34,7 @@ class QuadropolisCog(commands.Cog):
     @property
     def game_cog(self) -> GameCog:
         cog = self.bot.get_cog("GameCog")
-        assert isinstance(cog, GameCog)
+        assert cog is not None and type(cog).__name__ == "GameCog"  # the extension module may be reloaded
         return cog
 
     async def _game_here(self, interaction: discord.Interaction) -> Any:

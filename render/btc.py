@@ -27,6 +27,27 @@ from bot.i18n import t
 from render import common as c
 from render.scores import decided_note, score_table
 
+c.register_glyphs(
+    "btc",
+    {  # letters of the rules file, section 13; taverns "T" plus their kind
+        "shop": c.Glyph(c.COMMERCE, c.PAINTERS["shop"], "S", "btc.render.kind.shop"),
+        "factory": c.Glyph(c.INDUSTRY, c.PAINTERS["factory"], "F", "btc.render.kind.factory"),
+        "tavern_drink": c.Glyph(c.LEISURE, c.PAINTERS["mug"], "T", "btc.render.kind.tavern_drink", "d"),
+        "tavern_food": c.Glyph(c.LEISURE, c.PAINTERS["food"], "T", "btc.render.kind.tavern_food", "f"),
+        "tavern_music": c.Glyph(c.LEISURE, c.PAINTERS["music"], "T", "btc.render.kind.tavern_music", "m"),
+        "tavern_bed": c.Glyph(c.LEISURE, c.PAINTERS["bed"], "T", "btc.render.kind.tavern_bed", "b"),
+        "tavern": c.Glyph(c.LEISURE, c.PAINTERS["tavern"], "T", "btc.render.kind.tavern"),
+        "office": c.Glyph(c.OFFICE, c.PAINTERS["office"], "O", "btc.render.kind.office"),
+        "park": c.Glyph(c.GREEN, c.PAINTERS["park"], "P", "btc.render.kind.park"),
+        "house": c.Glyph(c.RESIDENTIAL, c.PAINTERS["house"], "H", "btc.render.kind.house"),
+    },
+    aliases={"drink": "tavern_drink", "food": "tavern_food", "music": "tavern_music", "bed": "tavern_bed",
+             "s": "shop", "f": "factory", "o": "office", "p": "park", "h": "house", "d": "tavern_drink",
+             "m": "tavern_music", "b": "tavern_bed"},
+    exact_letters={"S": "shop", "F": "factory", "O": "office", "P": "park", "H": "house",
+                   "d": "tavern_drink", "f": "tavern_food", "m": "tavern_music", "b": "tavern_bed"},
+)
+
 View = Mapping[str, Any]
 
 WIDTH = c.IMAGE_WIDTH

@@ -681,96 +681,40 @@ RESIDENTIAL, COMMERCE, INDUSTRY, GREEN, OFFICE, WATER, PUBLIC, LEISURE, ENERGY_S
     STONE,
 )
 
-GLYPHS: dict[str, Glyph] = {
-    # Quadropolis (letters of the rules file, section 4)
-    "quadropolis.tower": Glyph(RESIDENTIAL, _tower, "T", "quadropolis.render.kind.tower"),
-    "quadropolis.shop": Glyph(COMMERCE, _shop, "S", "quadropolis.render.kind.shop"),
-    "quadropolis.public": Glyph(PUBLIC, _public, "U", "quadropolis.render.kind.public"),
-    "quadropolis.park": Glyph(GREEN, _park, "P", "quadropolis.render.kind.park"),
-    "quadropolis.playground": Glyph(GREEN, _playground, "G", "quadropolis.render.kind.playground"),
-    "quadropolis.factory": Glyph(INDUSTRY, _factory, "F", "quadropolis.render.kind.factory"),
-    "quadropolis.harbour": Glyph(WATER, _harbour, "H", "quadropolis.render.kind.harbour"),
-    "quadropolis.office": Glyph(OFFICE, _office, "O", "quadropolis.render.kind.office"),
-    "quadropolis.monument": Glyph(HERITAGE, _monument, "M", "quadropolis.render.kind.monument"),
-    # Between Two Cities (letters of the rules file, section 13; taverns "T" plus their kind)
-    "btc.shop": Glyph(COMMERCE, _shop, "S", "btc.render.kind.shop"),
-    "btc.factory": Glyph(INDUSTRY, _factory, "F", "btc.render.kind.factory"),
-    "btc.tavern_drink": Glyph(LEISURE, _mug, "T", "btc.render.kind.tavern_drink", "d"),
-    "btc.tavern_food": Glyph(LEISURE, _food, "T", "btc.render.kind.tavern_food", "f"),
-    "btc.tavern_music": Glyph(LEISURE, _music, "T", "btc.render.kind.tavern_music", "m"),
-    "btc.tavern_bed": Glyph(LEISURE, _bed, "T", "btc.render.kind.tavern_bed", "b"),
-    "btc.tavern": Glyph(LEISURE, _tavern_any, "T", "btc.render.kind.tavern"),
-    "btc.office": Glyph(OFFICE, _office, "O", "btc.render.kind.office"),
-    "btc.park": Glyph(GREEN, _park, "P", "btc.render.kind.park"),
-    "btc.house": Glyph(RESIDENTIAL, _house, "H", "btc.render.kind.house"),
-    # Urban Panic (letters of the rules file, section 2.2)
-    "urbanpanic.housing": Glyph(RESIDENTIAL, _house, "H", "urbanpanic.render.kind.housing"),
-    "urbanpanic.offices": Glyph(OFFICE, _office, "O", "urbanpanic.render.kind.offices"),
-    "urbanpanic.amusement": Glyph(LEISURE, _ferris, "A", "urbanpanic.render.kind.amusement"),
-    "urbanpanic.factory": Glyph(INDUSTRY, _factory, "F", "urbanpanic.render.kind.factory"),
-    "urbanpanic.power": Glyph(ENERGY_SUPPLY, _power, "P", "urbanpanic.render.kind.power"),
-    "urbanpanic.park": Glyph(GREEN, _park, "G", "urbanpanic.render.kind.park"),
+PAINTERS: dict[str, Painter] = {
+    "tower": _tower, "house": _house, "shop": _shop, "public": _public, "park": _park,
+    "playground": _playground, "factory": _factory, "harbour": _harbour, "office": _office,
+    "monument": _monument, "mug": _mug, "food": _food, "music": _music, "bed": _bed,
+    "tavern": _tavern_any, "ferris": _ferris, "power": _power,
 }
-"""Every building kind of every game, keyed ``"<game>.<kind>"``."""
+"""The shared building shapes; each game picks its kinds' shapes from these (render/<game>.py)."""
 
-ALIASES: dict[str, str] = {
-    "quadropolis.tower_block": "quadropolis.tower",
-    "quadropolis.public_service": "quadropolis.public",
-    "quadropolis.harbor": "quadropolis.harbour",
-    "quadropolis.office_tower": "quadropolis.office",
-    "quadropolis.t": "quadropolis.tower",
-    "quadropolis.s": "quadropolis.shop",
-    "quadropolis.u": "quadropolis.public",
-    "quadropolis.p": "quadropolis.park",
-    "quadropolis.g": "quadropolis.playground",
-    "quadropolis.f": "quadropolis.factory",
-    "quadropolis.h": "quadropolis.harbour",
-    "quadropolis.o": "quadropolis.office",
-    "quadropolis.m": "quadropolis.monument",
-    "btc.drink": "btc.tavern_drink",
-    "btc.food": "btc.tavern_food",
-    "btc.music": "btc.tavern_music",
-    "btc.bed": "btc.tavern_bed",
-    "btc.s": "btc.shop",
-    "btc.f": "btc.factory",
-    "btc.o": "btc.office",
-    "btc.p": "btc.park",
-    "btc.h": "btc.house",
-    "btc.d": "btc.tavern_drink",
-    "btc.m": "btc.tavern_music",
-    "btc.b": "btc.tavern_bed",
-    "urbanpanic.hou": "urbanpanic.housing",
-    "urbanpanic.off": "urbanpanic.offices",
-    "urbanpanic.amu": "urbanpanic.amusement",
-    "urbanpanic.fac": "urbanpanic.factory",
-    "urbanpanic.pow": "urbanpanic.power",
-    "urbanpanic.prk": "urbanpanic.park",
-    "urbanpanic.house": "urbanpanic.housing",
-    "urbanpanic.office": "urbanpanic.offices",
-    "urbanpanic.amusement_park": "urbanpanic.amusement",
-    "urbanpanic.power_plant": "urbanpanic.power",
-}
+GLYPHS: dict[str, Glyph] = {}
+"""Every building kind of every game, keyed ``"<game>.<kind>"``; each game's renderer registers its own."""
+ALIASES: dict[str, str] = {}
 """Other spellings the rules packages may use (manifest codes, one-letter codes, American English)."""
+EXACT_LETTERS: dict[str, dict[str, str]] = {}
+"""game -> case-sensitive one-letter codes (Between Two Cities: ``F`` factory, ``f`` food tavern)."""
+
+
+def register_glyphs(game: str, glyphs: dict[str, Glyph], aliases: dict[str, str] | None = None,
+                    exact_letters: dict[str, str] | None = None) -> None:
+    """Add one game's building kinds (``kind -> Glyph``), keyed ``"<game>.<kind>"``.
+
+    ``aliases`` maps other spellings to kinds; ``exact_letters`` maps one-letter codes, read as written.
+    """
+    GLYPHS.update({f"{game}.{kind}": g for kind, g in glyphs.items()})
+    ALIASES.update({f"{game}.{alias}": f"{game}.{kind}" for alias, kind in (aliases or {}).items()})
+    EXACT_LETTERS[game] = {letter: f"{game}.{kind}" for letter, kind in (exact_letters or {}).items()}
 
 
 def glyph_key(game: str, kind: str) -> str:
-    """The registry key of a kind as a rules package spells it (``"HARBOR"`` -> ``quadropolis.harbour``).
+    """The registry key of a kind as a rules package spells it (``"HARBOR"`` -> ``<game>.harbour``).
 
-    The one-letter codes are case-sensitive in Between Two Cities (``F`` factory, ``f`` food
-    tavern), so a single character is looked up as written first.
+    One-letter codes a game reads case-sensitively are looked up as written first.
     """
-    if len(kind) == 1 and game == "btc":
-        key = {
-            "S": "btc.shop",
-            "F": "btc.factory",
-            "O": "btc.office",
-            "P": "btc.park",
-            "H": "btc.house",
-            "d": "btc.tavern_drink",
-            "f": "btc.tavern_food",
-            "m": "btc.tavern_music",
-            "b": "btc.tavern_bed",
-        }.get(kind)
+    if len(kind) == 1:
+        key = EXACT_LETTERS.get(game, {}).get(kind)
         if key:
             return key
     key = f"{game}.{kind.strip().lower().replace('-', '_').replace(' ', '_')}"

@@ -25,6 +25,24 @@ from bot.i18n import t
 from render import common as c
 from render.scores import SOFT_HYPHEN, decided_note, score_table_from_result
 
+c.register_glyphs(
+    "quadropolis",
+    {  # letters of the rules file, section 4
+        "tower": c.Glyph(c.RESIDENTIAL, c.PAINTERS["tower"], "T", "quadropolis.render.kind.tower"),
+        "shop": c.Glyph(c.COMMERCE, c.PAINTERS["shop"], "S", "quadropolis.render.kind.shop"),
+        "public": c.Glyph(c.PUBLIC, c.PAINTERS["public"], "U", "quadropolis.render.kind.public"),
+        "park": c.Glyph(c.GREEN, c.PAINTERS["park"], "P", "quadropolis.render.kind.park"),
+        "playground": c.Glyph(c.GREEN, c.PAINTERS["playground"], "G", "quadropolis.render.kind.playground"),
+        "factory": c.Glyph(c.INDUSTRY, c.PAINTERS["factory"], "F", "quadropolis.render.kind.factory"),
+        "harbour": c.Glyph(c.WATER, c.PAINTERS["harbour"], "H", "quadropolis.render.kind.harbour"),
+        "office": c.Glyph(c.OFFICE, c.PAINTERS["office"], "O", "quadropolis.render.kind.office"),
+        "monument": c.Glyph(c.HERITAGE, c.PAINTERS["monument"], "M", "quadropolis.render.kind.monument"),
+    },
+    aliases={"tower_block": "tower", "public_service": "public", "harbor": "harbour", "office_tower": "office",
+             "t": "tower", "s": "shop", "u": "public", "p": "park", "g": "playground", "f": "factory",
+             "h": "harbour", "o": "office", "m": "monument"},
+)
+
 View = Mapping[str, Any]
 
 WIDTH = c.IMAGE_WIDTH
@@ -90,7 +108,8 @@ def _tile_key(tile: Mapping[str, Any]) -> str:
 
 
 def _mode_title(view: View, locale: str) -> str:
-    return t("quadropolis.render.mode.expert" if view.get("mode") == "expert" else "quadropolis.render.mode.classic", locale)
+    key = "quadropolis.render.mode.expert" if view.get("mode") == "expert" else "quadropolis.render.mode.classic"
+    return t(key, locale)
 
 
 def _subtitle(view: View, locale: str) -> str:

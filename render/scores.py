@@ -14,6 +14,7 @@ from typing import Any
 from PIL import Image
 
 from bot.i18n import t
+from bot.results import decided_sentence
 from render import common as c
 
 TABLE_WIDTH = c.IMAGE_WIDTH
@@ -247,17 +248,6 @@ def score_table_from_result(
 
 
 def decided_note(decided_by: str, locale: str = "en", score_ids: Sequence[str] = ("score",)) -> str:
-    """What separated the winner from the runner-up, as a sentence ("" when the score did).
+    """What separated the winner from the runner-up, as a sentence ("" when the score did)."""
+    return decided_sentence(decided_by, locale, score_ids)
 
-    ``decided_by`` is a Result's: a score id (``score_ids``), ``"shared"``, or a tie-break id that
-    the rules' catalogue words (``"quadropolis.tiebreak.inhabitants"``); an id without a sentence is named.
-    """
-    if not decided_by or decided_by in score_ids:
-        return ""
-    if decided_by == "shared":
-        return t("render.note.shared", locale)
-    sentence = t(decided_by, locale)
-    if sentence != decided_by:
-        return sentence
-    rule = decided_by.replace("tiebreak.", "").replace("_", " ")
-    return t("render.note.tie_decided_by", locale, rule=rule)

@@ -27,6 +27,21 @@ from bot.i18n import t
 from render import common as c
 from render.scores import decided_note, score_table_from_result
 
+c.register_glyphs(
+    "urbanpanic",
+    {  # letters of the rules file, section 2.2
+        "housing": c.Glyph(c.RESIDENTIAL, c.PAINTERS["house"], "H", "urbanpanic.render.kind.housing"),
+        "offices": c.Glyph(c.OFFICE, c.PAINTERS["office"], "O", "urbanpanic.render.kind.offices"),
+        "amusement": c.Glyph(c.LEISURE, c.PAINTERS["ferris"], "A", "urbanpanic.render.kind.amusement"),
+        "factory": c.Glyph(c.INDUSTRY, c.PAINTERS["factory"], "F", "urbanpanic.render.kind.factory"),
+        "power": c.Glyph(c.ENERGY_SUPPLY, c.PAINTERS["power"], "P", "urbanpanic.render.kind.power"),
+        "park": c.Glyph(c.GREEN, c.PAINTERS["park"], "G", "urbanpanic.render.kind.park"),
+    },
+    aliases={"hou": "housing", "off": "offices", "amu": "amusement", "fac": "factory", "pow": "power",
+             "prk": "park", "house": "housing", "office": "offices", "amusement_park": "amusement",
+             "power_plant": "power"},
+)
+
 View = Mapping[str, Any]
 
 WIDTH = c.IMAGE_WIDTH
@@ -547,7 +562,8 @@ def turn_image(
     rw = WIDTH - MARGIN - rx
     ry = _main_board(img, (rx, y + 6), rw, view, locale)
     ry = _reserve(
-        img, (rx, ry + 4), player, t("urbanpanic.render.hand" if "hand" in player else "urbanpanic.render.reserve", locale)
+        img, (rx, ry + 4), player,
+        t("urbanpanic.render.hand" if "hand" in player else "urbanpanic.render.reserve", locale),
     )
     c.draw_fitted(draw, (rx, ry + 4), t("urbanpanic.render.tracks", locale), rw, 22, True, c.INK, "la")
     tracks_box = (rx, ry + 36, WIDTH - MARGIN, ry + 36 + 210)

@@ -7,12 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from bot import store
-from bot.rules import registry
+from bot import games, store
 from bot.service import Service
 from tests.toygame import RULES as TOY
 
-registry.register(TOY)
+games.register_rules(TOY, secret=True)
 
 
 class FakeClock:

@@ -203,10 +203,10 @@ WRITER = textwrap.dedent("""
     import asyncio, sys
     sys.path.insert(0, {root!r})
     from bot import store
-    from bot.rules import registry
+    from bot import games
     from bot.service import Service
     from tests.toygame import RULES
-    registry.register(RULES)
+    games.register_rules(RULES)
 
     async def main():
         db = await store.Store.open({path!r})

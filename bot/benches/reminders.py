@@ -24,9 +24,10 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from bot import games as game_registry
 from bot import store
 from bot.community import HOUR_MS, Community
-from bot.rules import core, registry
+from bot.rules import core
 from bot.service import Service
 
 GAMES = 10_000
@@ -155,7 +156,7 @@ class Clock:
 
 
 async def _measure(folder: Path, quick: bool) -> dict[str, Any]:
-    registry.register(Turns())
+    game_registry.register_rules(Turns())
     games = QUICK_GAMES if quick else GAMES
     passes = QUICK_IDLE_PASSES if quick else IDLE_PASSES
     path = folder / "reminders.sqlite3"

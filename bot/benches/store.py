@@ -15,8 +15,9 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from bot import games as game_registry
 from bot import store
-from bot.rules import core, registry
+from bot.rules import core
 from bot.service import Service
 
 GAMES_STORED = 1000
@@ -102,7 +103,7 @@ def bare_read_ms(path: Path, game_id: int) -> float:
 
 
 async def _measure(folder: Path, quick: bool) -> dict[str, Any]:
-    registry.register(Counter())
+    game_registry.register_rules(Counter())
     games = 50 if quick else GAMES_STORED
     moves = 40 if quick else MOVES_MEASURED
     db = await store.Store.open(folder / "bench.sqlite3")

@@ -13,9 +13,9 @@ import time
 from pathlib import Path
 from typing import Any
 
+from bot import games as game_registry
 from bot import store
 from bot.benches.store import bare_insert_commit_ms, percentile
-from bot.rules import registry
 from bot.service import Service
 
 GAMES_STORED = 1000
@@ -24,7 +24,7 @@ TURNS_MEASURED = 60
 
 async def _measure(folder: Path, quick: bool) -> dict[str, Any]:
     try:
-        rules = registry.get("quadropolis")
+        rules = game_registry.rules("quadropolis")
         import render.quadropolis as qp_render
     except Exception as exc:  # the game or its pictures are not in this build
         return {"turn.skipped": repr(exc)}

@@ -1,1 +1,1 @@
-"""Pure rules of every game. Look games up with :func:`bot.rules.registry.get`."""
+"""Pure rules of every game. Games are declared in :mod:`bot.games`."""

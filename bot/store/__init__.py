@@ -24,7 +24,7 @@ LIVE_STATUSES = ("lobby", "active")
 GAME_COLUMNS = (
     "id", "guild_xid", "channel_xid", "kind", "options", "seed", "status", "version", "host_xid",
     "created_at", "updated_at", "started_at", "finished_at", "awaiting_since", "result",
-    "lobby_message_xid", "status_message_xid", "turn_message_xid", "settled_version",
+    "lobby_message_xid", "status_message_xid", "turn_message_xid", "settled_version", "locale",
 )
 UPDATABLE_GAME_COLUMNS = frozenset(GAME_COLUMNS) - {"id", "kind", "seed", "created_at", "version"}
 JSON_GAME_COLUMNS = frozenset({"options", "result"})
@@ -67,6 +67,8 @@ class GameRow:
     status_message_xid: int | None
     turn_message_xid: int | None
     settled_version: int = 0
+    locale: str = "en"
+    """The language of the game's channel posts (migration 007)."""
 
 
 @dataclass(frozen=True)
@@ -203,15 +205,15 @@ class Store:
     # -- games -------------------------------------------------------------------------------
     async def create_game(
         self, *, guild_xid: int | None, channel_xid: int | None, kind: str, options: Mapping[str, Any],
-        seed: int, host_xid: int | None, at: int,
+        seed: int, host_xid: int | None, at: int, locale: str = "en",
     ) -> GameRow:
         """A new game in its lobby; ChannelBusy if the channel already has a live game."""
         try:
             async with self.transaction() as db:
                 cur = await db.execute(
                     "INSERT INTO games (guild_xid, channel_xid, kind, options, seed, status, host_xid,"
-                    " created_at, updated_at) VALUES (?, ?, ?, ?, ?, 'lobby', ?, ?, ?)",
-                    (guild_xid, channel_xid, kind, _dumps(options), seed, host_xid, at, at),
+                    " created_at, updated_at, locale) VALUES (?, ?, ?, ?, ?, 'lobby', ?, ?, ?, ?)",
+                    (guild_xid, channel_xid, kind, _dumps(options), seed, host_xid, at, at, locale),
                 )
                 game_id = cur.lastrowid
         except sqlite3.IntegrityError as exc:

@@ -1,1 +1,9 @@
-"""Per-game presenters: labels, pictures and status lines for Discord."""
+"""Every game's Discord presenter, listed once (a test keeps this in step with :data:`bot.games.GAMES`)."""
+
+from __future__ import annotations
+
+from cogs.games import btc, quadropolis, urbanpanic
+from cogs.presenters import Presenter
+
+PRESENTERS: dict[str, Presenter] = {p.kind: p for p in (quadropolis.PRESENTER, btc.PRESENTER, urbanpanic.PRESENTER)}
+"""kind -> presenter."""

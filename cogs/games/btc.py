@@ -14,18 +14,16 @@ from typing import Any
 import discord
 
 from bot import labels
+from bot.games.btc import city_name
 from bot.i18n import t
 from cogs import ids
-from cogs.presenters import MAX_SELECT_OPTIONS, MAX_SELECTS, PRESENTERS, Presenter
+from cogs.presenters import MAX_SELECT_OPTIONS, MAX_SELECTS, Presenter
 
 log = logging.getLogger(__name__)
 
 
 class BtcPresenter(Presenter):
     kind = "btc"
-    public_controls = False
-
-    render_module = "render.btc"
 
     def render_turn(self, view: dict[str, Any], seat: int | None, names: list[str],
                     locale: str = "en") -> bytes | None:
@@ -44,12 +42,6 @@ class BtcPresenter(Presenter):
             return names[n - 1] if 1 <= n <= len(names) else match.group(0)
 
         return [re.sub(r"\bseat (\d+)\b", name, line) for line in lines]
-
-    def quiet_after(self, outcome: Any, view: dict[str, Any]) -> bool:
-        """As for any secret game, and in solo the channel also hears each turn the Automas play."""
-        if str(outcome.summary[0]).endswith("_automa"):
-            return False
-        return super().quiet_after(outcome, view)
 
     def prompt(self, moves: list[dict[str, Any]], view: dict[str, Any], locale: str) -> str:
         kinds = {m.get("kind") for m in moves}
@@ -104,7 +96,7 @@ class BtcPresenter(Presenter):
                 if kind == "place":
                     sample = labels.move_label(self.kind, part[0], view, locale)
                     placeholder = t("btc.ui.pick_place", locale, tile=sample.split(" → ")[0],
-                                    city=labels._btc_city(view, int(city)))
+                                    city=city_name(view, int(city)))
                 else:
                     placeholder = t(f"btc.ui.pick_{kind}", locale)
                 options = [discord.SelectOption(label=self.move_label(m, view, locale), value=ids.compact(m))
@@ -116,4 +108,11 @@ class BtcPresenter(Presenter):
         return ui
 
 
-PRESENTERS["btc"] = BtcPresenter()
+    async def install(self, bot: Any) -> None:
+        """The /btc campaign commands."""
+        from cogs.btc import BtcCog
+
+        await bot.add_cog(BtcCog(bot))
+
+
+PRESENTER = BtcPresenter()

@@ -15,7 +15,7 @@ import discord
 
 from bot.i18n import t
 from cogs import ids
-from cogs.presenters import MAX_SELECT_OPTIONS, PRESENTERS, Presenter
+from cogs.presenters import MAX_SELECT_OPTIONS, Presenter
 
 log = logging.getLogger(__name__)
 
@@ -24,20 +24,12 @@ SIDES = ("L", "T", "R", "B")
 
 class QuadropolisPresenter(Presenter):
     kind = "quadropolis"
-    public_controls = True
-
-    render_module = "render.quadropolis"
 
     def render_turn(self, view: dict[str, Any], seat: int | None, names: list[str],
                     locale: str = "en") -> bytes | None:
         """The site beside the city of whoever acted (or whose turn it is)."""
         acting = seat if seat is not None else (view.get("turn") or {}).get("seat")
         return super().render_turn(view, acting, names, locale)
-
-    def within_turn(self, acting_seat: int, awaiting: frozenset[int], newly_awaited: frozenset[int],
-                    view: dict[str, Any]) -> bool:
-        """Only a take that picked a tile is a step; a build, a discard or an empty take ends the turn."""
-        return not view.get("over") and (view.get("turn") or {}).get("phase") == "build"
 
     def prompt(self, moves: list[dict[str, Any]], view: dict[str, Any], locale: str) -> str:
         pending = view.get("pending")
@@ -99,4 +91,11 @@ class QuadropolisPresenter(Presenter):
         return ui
 
 
-PRESENTERS["quadropolis"] = QuadropolisPresenter()
+    async def install(self, bot: Any) -> None:
+        """The /quadropolis commands."""
+        from cogs.quadropolis import QuadropolisCog
+
+        await bot.add_cog(QuadropolisCog(bot))
+
+
+PRESENTER = QuadropolisPresenter()

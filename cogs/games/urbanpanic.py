@@ -30,12 +30,11 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot import errors
+from bot import errors, games
 from bot.i18n import normalise_locale, t
-from bot.rules import registry
 from bot.service import choices_token
 from cogs import ids, operations
-from cogs.presenters import LABEL_LIMIT, MAX_SELECT_OPTIONS, PRESENTERS, Presenter
+from cogs.presenters import LABEL_LIMIT, MAX_SELECT_OPTIONS, Presenter
 
 if TYPE_CHECKING:
     from discord.ext import commands
@@ -215,18 +214,6 @@ class UrbanPanicPresenter(Presenter):
     """Urban Panic: step-by-step turns in the basic and advanced games, private hands in the party."""
 
     kind = KIND
-    public_controls = True
-    """The basic and advanced games show the awaited player's first step on the turn message.
-    The party game still keeps every hand private: with several players awaited the turn message
-    has the generic "Open my choices" button, its controls never name a tile in a hand, and a
-    step inside the party (draw, take, place, drop) posts nothing in the channel (see
-    :meth:`within_turn`). With a single human awaited the party's turn message carries that
-    player's Draw / Take / plot buttons (never naming the hand) plus "My choices"; a per-view
-    hook in ``Presenter`` for the turn message's controls would let the party always show only
-    "Open my choices"."""
-
-    render_module = "render.urbanpanic"
-
     def render_turn(self, view: dict[str, Any], seat: int | None,
                     names: list[str] | None = None, locale: str = "en") -> bytes | None:
         """The turn picture (``seat``: who acted, or whose private view it is; else the table)."""
@@ -238,23 +225,6 @@ class UrbanPanicPresenter(Presenter):
         return super().render_end(view, names or [], locale)
 
     # -- labels --------------------------------------------------------------------------------
-    # -- turn flow -----------------------------------------------------------------------------
-    def within_turn(self, acting_seat: int, awaiting: frozenset[int], newly_awaited: frozenset[int],
-                    view: dict[str, Any]) -> bool:
-        """Turn games: every action until END_TURN is a step (the same player is still current).
-
-        Party: every move is private and quiet, except the one that fills the first city: the
-        hourglass starts and the channel is told (that move's summary, with the deadline in the
-        status).
-        """
-        if view.get("over"):
-            return False
-        if view.get("variant") == "party":
-            started = (view.get("first_finisher") == acting_seat
-                       and bool((view.get("party") or {}).get("timer_running")))
-            return not started
-        return view.get("current") == acting_seat
-
     def prompt(self, moves: list[dict[str, Any]], view: dict[str, Any], locale: str) -> str:
         if view.get("variant") == "party":
             return self._party_prompt(moves, view, locale)
@@ -294,7 +264,8 @@ class UrbanPanicPresenter(Presenter):
         current = view.get("current")
         if current is not None:
             architect = "done" if view.get("architect_done") else "owed" if view.get("architect_owed") else "stuck"
-            lines.append(t("urbanpanic.ui.status.turn", locale, turn=view["turn"], player=seat_name(current, names, locale),
+            lines.append(t("urbanpanic.ui.status.turn", locale, turn=view["turn"],
+                           player=seat_name(current, names, locale),
                            points=view["points"], architect=t(f"urbanpanic.ui.architect_{architect}", locale)))
         board = view.get("main_board") or {}
         slots = " · ".join(f"{i}: {code or '—'}" for i, code in enumerate(board.get("slots", []), start=1))
@@ -545,13 +516,8 @@ class UrbanPanicPresenter(Presenter):
             out.append(Entry(t("urbanpanic.ui.refresh", locale), ids.open_(game_id, version), room[0]))
         return out
 
-    def controls_on_turn_message(self, view: dict[str, Any]) -> bool:
-        """Turn-based variants: the awaited player's buttons are on the turn message. Party: everyone
-        opens their own hand and choices privately."""
-        return view.get("variant") != "party"
-
     # -- the component route -------------------------------------------------------------------
-    def install(self, bot: commands.Bot) -> None:
+    async def install(self, bot: commands.Bot) -> None:
         """Register the ``up:`` component route on the bot (idempotent)."""
         routes = getattr(bot, "component_routes", None)
         if routes is None:
@@ -607,7 +573,7 @@ class UrbanPanicPresenter(Presenter):
             raise errors.NotInGame()
         if info.game.status != "active":
             raise errors.GameOver()
-        moves = registry.get(KIND).legal_moves(snap.state, row.seat)
+        moves = games.rules(KIND).legal_moves(snap.state, row.seat)
         if not moves:
             raise errors.NotYourTurn()
         view = snap.view(row.seat)
@@ -623,9 +589,3 @@ class UrbanPanicPresenter(Presenter):
 
 
 PRESENTER = UrbanPanicPresenter()
-PRESENTERS[KIND] = PRESENTER
-
-
-async def setup(bot: commands.Bot) -> None:
-    """discord.py extension entry: ``await bot.load_extension("cogs.games.urbanpanic")``."""
-    PRESENTER.install(bot)

@@ -8,10 +8,9 @@ from typing import Any
 
 import pytest
 
-from bot import errors
+from bot import errors, games
 from bot.community import Community, CommunityError
 from bot.local import replay as local_replay
-from bot.rules import registry
 from bot.service import MoveOutcome, Service
 from tests.community.conftest import ANA, BEA, GUILD, bid, toy_game
 
@@ -45,7 +44,7 @@ async def play_recording(service: Service, game_id: int, play: Any) -> list[str]
 
 async def check_every_turn(community: Community, game_id: int, texts: list[str]) -> None:
     info = await community.service.info(game_id)
-    rules = registry.get(info.game.kind)
+    rules = games.rules(info.game.kind)
     for turn, text in enumerate(texts):
         frame = await community.replay(GUILD, game_id, turn)
         assert dumps(rules.to_json(frame.state)) == text, f"turn {turn}"
@@ -117,7 +116,7 @@ async def test_export_loads_in_local_replay(service: Service, community: Communi
     path.write_text(json.dumps(data), encoding="utf-8")
     assert local_replay(str(path), str(tmp_path / "out")) == 0
     assert "Bids revealed" in capsys.readouterr().out
-    rules = registry.get("toy")
+    rules = games.rules("toy")
     state = rules.setup(data["options"], len(data["seats"]), data["seed"])
     for m in data["moves"]:
         state = rules.apply(state, m["seat"], m["move"])

@@ -29,10 +29,9 @@ class ToyPresenter(presenters.Presenter):
     """The toy game's bids are secret: choices open privately."""
 
     kind = "toy"
-    public_controls = False
 
 
-presenters.PRESENTERS["toy"] = ToyPresenter()
+presenters.register(ToyPresenter())
 
 
 @dataclass

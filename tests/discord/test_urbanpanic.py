@@ -30,7 +30,7 @@ SEED = 20_240_611
 async def h(harness: Harness) -> Harness:
     """The harness with the Urban Panic route installed (as the bot will once it loads it)."""
     if ROUTE_PREFIX not in harness.bot.component_routes:
-        PRESENTER.install(harness.bot)
+        await PRESENTER.install(harness.bot)
     harness.service._seed_source = lambda: SEED
     return harness
 
@@ -153,7 +153,7 @@ async def test_basic_game_one_human_one_ai_to_the_end(h: Harness) -> None:
     # line — "alice's turn: took …, built …." — once the cog asks the presenter for summaries).
     told = [m.content.splitlines()[0] for m in posts[1:]]
     assert all("ended the turn" in line or "'s turn: " in line for line in told), told
-    if PRESENTER._renderer() is not None:
+    if PRESENTER.game.renderer is not None:
         assert all(m.attachments and m.attachments[0].data.startswith(PNG) for m in posts)
     assert time.monotonic() - started < 25, "keep the whole game quick"
     assert clicks > 10

@@ -276,7 +276,7 @@ def test_catalogue_has_every_ui_key_and_no_stray_ones() -> None:
     source += (ROOT / "bot" / "labels.py").read_text(encoding="utf-8")  # the shared move labels
     data = json.loads((ROOT / "bot" / "locales" / "en" / "urbanpanic_ui.json").read_text(encoding="utf-8"))
     assert all(k.startswith("urbanpanic.ui.") for k in data)
-    literal = set(re.findall(r'"(up\.ui\.[a-z_.]+[a-z_])"', source))
+    literal = set(re.findall(r'"(urbanpanic\.ui\.[a-z_.]+[a-z_])"', source))
     dynamic = {f"urbanpanic.ui.{k}" for k in ("mayor", "end_turn", "draw", "drop")}
     dynamic |= {f"urbanpanic.ui.architect_{k}" for k in ("done", "owed", "stuck")}
     dynamic |= {f"urbanpanic.ui.log.{k}" for k in ("architect", "planner", "engineer_board", "engineer_reserve",

@@ -38,7 +38,7 @@ def tiny_png(shade: int = 0) -> bytes:
 
 def install() -> None:
     """Register the toy game and its presenter in this process (idempotent)."""
-    from bot.rules import registry
+    from bot import games
     from cogs import operations, presenters
     from tests.toygame import RULES
 
@@ -46,7 +46,6 @@ def install() -> None:
         """The toy game's bids are secret: each player opens their choices privately."""
 
         kind = TOY_PRESENTER_KIND
-        public_controls = False
 
         # ``*_`` takes whatever else the presenter protocol passes (player names...).
         def render_turn(self, view: dict[str, Any], seat: int | None, *_: Any) -> bytes | None:
@@ -58,8 +57,8 @@ def install() -> None:
     clock_file = os.environ.get("PROCESS_CLOCK_FILE", "").strip()
     if clock_file:
         shift_clock(Path(clock_file))
-    registry.register(RULES)
-    presenters.PRESENTERS[TOY_PRESENTER_KIND] = ToyPresenter()
+    games.register_rules(RULES, secret=True)
+    presenters.register(ToyPresenter())
     for variable, constant in (("PROCESS_POST_TIMEOUT", "POST_TIMEOUT_SECONDS"),
                                ("PROCESS_POST_BACKOFF", "POST_BACKOFF_SECONDS")):
         value = os.environ.get(variable, "").strip()

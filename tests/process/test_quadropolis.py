@@ -71,7 +71,7 @@ async def test_quadropolis_classic_against_ai_by_components(
     """Alice plays a whole Classic game against the AI through the process: every human turn by a
     take select and a build button, every turn told with a picture, a final ranking with a picture;
     the store's move log replays to the stored result and the database is intact."""
-    from bot.rules import registry
+    from bot import games
 
     fake = fake_discord
     lobby = await fake.slash("game", "new", game="quadropolis", mode="classic", ai_players=1, user="alice")
@@ -99,7 +99,7 @@ async def test_quadropolis_classic_against_ai_by_components(
                                for i in ids_of(m)), "the last controls to be removed")
     game = db.game(gid)
     assert game["status"] == "finished"
-    rules = registry.get("quadropolis")
+    rules = games.rules("quadropolis")
     state = rules.setup(game["options"], 2, game["seed"])
     moves = db.moves(gid)
     assert len(moves) == game["version"]

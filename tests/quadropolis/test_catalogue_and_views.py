@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from bot import i18n
-from bot.rules import core, registry
+from bot import games, i18n
+from bot.rules import core
 from bot.rules.quadropolis import rules as qp_rules
 from bot.rules.quadropolis.rules import RULES, TIEBREAK_NAMES
 from bot.rules.quadropolis.state import PHASE_BUILD
@@ -60,7 +60,7 @@ def test_reworded_allocation_errors_exist_for_the_calculator() -> None:
 
 def test_rules_registered_with_contract() -> None:
     """The registry finds RULES; kind, title, option and AI levels as agreed."""
-    rules = registry.get("quadropolis")
+    rules = games.rules("quadropolis")
     assert rules is RULES
     assert rules.kind == "quadropolis" and rules.title_key == "quadropolis.title" and "quadropolis.title" in CATALOGUE
     assert [(o.name, o.choices, o.default) for o in rules.option_specs] == [("mode", ("classic", "expert"),

@@ -474,7 +474,7 @@ def test_catalogue_entries_are_render_ids_with_text() -> None:
     assert len(english) > 150
     for key, message in english.items():
         assert re.fullmatch(r"(?:render|[a-z]+\.render)\.[a-z_]+(\.[a-z_]+)*", key), key
-        for text in [message] if isinstance(message, str) else [v for c, v in message.items() if c != "plural"]:
+        for text in [message] if isinstance(message, str) else [v for k, v in message.items() if k != "plural"]:
             assert text.strip(), key
             list(string.Formatter().parse(text))  # well-formed placeholders
 

@@ -11,8 +11,8 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot import i18n
-from bot.rules import core, registry
+from bot import games, i18n
+from bot.rules import core
 from bot.rules.core import GameError, IllegalMove
 from bot.rules.urbanpanic import tiles
 from bot.rules.urbanpanic.rules import MOVE_FIELDS, RULES
@@ -215,7 +215,7 @@ def test_package_is_pure():
 
 def test_registry_and_protocol_attributes():
     """The registry finds RULES; kind, title, options and AI levels follow the contract."""
-    assert registry.get("urbanpanic") is RULES
+    assert games.rules("urbanpanic") is RULES
     assert RULES.kind == "urbanpanic" and RULES.title_key == "urbanpanic.title"
     assert RULES.option_specs[0].name == "variant"
     assert RULES.option_specs[0].choices == ("basic", "advanced", "party")

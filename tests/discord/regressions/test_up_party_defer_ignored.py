@@ -9,7 +9,7 @@ async def test_party_draw_is_not_played_when_discord_refused_its_ack(harness: Ha
     """A party Draw whose acknowledgement Discord refused does not count."""
     h = harness
     if ROUTE_PREFIX not in h.bot.component_routes:
-        PRESENTER.install(h.bot)
+        await PRESENTER.install(h.bot)
     gid = await start(h, "party", ["alice", "bob"])
     menu = await open_choices(h, gid, "alice")
     before = (await h.service.info(gid)).game.version

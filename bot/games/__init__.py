@@ -1,0 +1,157 @@
+"""Every game, declared once: the one registry the bot, the terminal, the calculator and the bench read.
+
+A game is one :class:`Game`: its kind (the one spelling used for the package, the catalogue prefix and
+the files), other names people type, its rules, its renderer, its move labels, its turn style, its
+score calculator and its bench. Each game declares itself in ``bot/games/<kind>.py``; adding a game
+means creating its own files and adding one line to :data:`GAMES` below (and its presenter to
+``cogs/games/__init__.py``, which a test keeps in step).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from bot.rules.core import GameRules, IllegalMove, Move
+
+View = dict[str, Any]
+Labeller = Callable[[Move, View, str], "str | None"]
+"""(move, the seat's view, locale) -> a short label, or None for the generic one."""
+
+
+class Renderer(Protocol):
+    """What a game's picture module offers (``render/<kind>.py``): a view -> PNG bytes."""
+
+    def render_turn(self, view: View, seat: int, names: list[str], *, locale: str = ...) -> bytes: ...
+
+    def render_board(self, view: View, names: list[str], *, locale: str = ...) -> bytes: ...
+
+    def render_end(self, view: View, names: list[str], *, locale: str = ...) -> bytes: ...
+
+
+class TurnStyle:
+    """How a game's turns are told: which moves are whole turns, and whose choices are public.
+
+    The defaults fit an open game taken in turns. ``secret`` games (hidden hands) keep every choice
+    private: each player opens their own.
+    """
+
+    secret = False
+
+    def __init__(self, secret: bool | None = None) -> None:
+        if secret is not None:
+            self.secret = secret
+
+    def public_choices(self, view: View) -> bool:
+        """Whether the awaited player's choices may be shown on the public turn message."""
+        return not self.secret
+
+    def within_turn(self, acting_seat: int, awaiting: frozenset[int], newly_awaited: frozenset[int],
+                    view: View) -> bool:
+        """Whether a move was a step inside a turn rather than a whole turn (default: the same
+        seat is still awaited and nobody new is)."""
+        return acting_seat in awaiting and not newly_awaited
+
+    def quiet_after(self, summary_key: str, acting_seat: int, awaiting: frozenset[int],
+                    newly_awaited: frozenset[int], view: View) -> bool:
+        """Whether a move needs no channel post (a step in a turn, or a secret choice).
+
+        Open games ask :meth:`within_turn`; secret games stay quiet until someone new is awaited.
+        """
+        if not self.secret:
+            return self.within_turn(acting_seat, awaiting, newly_awaited, view)
+        return not newly_awaited
+
+
+Sample = tuple[str, Callable[[], Any]]
+"""A named picture the render bench times: ``(kind, () -> PIL image)``."""
+
+
+@dataclass(frozen=True)
+class Game:
+    """One game, as every part of the bot knows it."""
+
+    kind: str
+    rules: GameRules[Any]
+    aliases: tuple[str, ...] = ()
+    renderer: Renderer | None = None
+    labeller: Labeller | None = None
+    turns: TurnStyle = field(default_factory=TurnStyle)
+    calculator: Callable[[str], dict[str, Any]] | None = None
+    """``score_text(text) -> JSON``: ``python -m bot score <kind> FILE``."""
+    render_samples: Callable[[], list[Sample]] | None = None
+    """Pictures of a seeded game for the render bench."""
+
+    @property
+    def title_key(self) -> str:
+        return self.rules.title_key or self.kind
+
+
+_extra: dict[str, Game] = {}
+
+
+def register(game: Game) -> None:
+    """Add a game at run time (the tests' toy game)."""
+    _extra[game.kind] = game
+
+
+def register_rules(rules: GameRules[Any], *, secret: bool = False) -> Game:
+    """Add a game that has only rules (no pictures, generic labels); ``secret``: hidden choices."""
+    game = Game(kind=rules.kind, rules=rules, turns=TurnStyle(secret))
+    register(game)
+    return game
+
+
+def available() -> list[str]:
+    """Kinds that can be played, in a stable order."""
+    return list(GAMES) + sorted(_extra)
+
+
+def resolve(name: str) -> str | None:
+    """The kind a typed name means (kind or alias, any case, ``-`` or ``_`` or a space), or None."""
+    wanted = name.strip().lower().replace("-", "").replace("_", "").replace(" ", "")
+    for game in (*GAMES.values(), *_extra.values()):
+        if wanted in {n.replace("-", "").replace("_", "").replace(" ", "") for n in (game.kind, *game.aliases)}:
+            return game.kind
+    return None
+
+
+def get(kind: str) -> Game:
+    """The game of a kind (or alias), or IllegalMove naming the unknown game."""
+    found = GAMES.get(kind) or _extra.get(kind)
+    if found is None:
+        resolved = resolve(kind)
+        found = GAMES.get(resolved) or _extra.get(resolved) if resolved else None
+    if found is None:
+        raise IllegalMove("error.unknown_game", game=kind)
+    return found
+
+
+def rules(kind: str) -> GameRules[Any]:
+    """The rules of a game kind (shorthand for ``get(kind).rules``)."""
+    return get(kind).rules
+
+
+def sample_state(rules: GameRules[Any], options: dict[str, Any], seats: int, seed: int, moves: int | None) -> Any:
+    """A seeded game played by the rules' second AI level for ``moves`` moves (None: to the end)."""
+    state = rules.setup(options, seats, seed)
+    level = rules.ai_levels[1] if len(rules.ai_levels) > 1 else rules.ai_levels[0]
+    done = 0
+    while not rules.is_over(state) and (moves is None or done < moves):
+        for seat in sorted(rules.awaiting(state)):
+            state = rules.apply(state, seat, rules.ai_move(state, seat, level, seed + done))
+            done += 1
+            if rules.is_over(state):
+                break
+    return state
+
+
+def _declared() -> dict[str, Game]:
+    from bot.games import btc, quadropolis, urbanpanic
+
+    return {g.kind: g for g in (quadropolis.GAME, btc.GAME, urbanpanic.GAME)}
+
+
+GAMES: dict[str, Game] = _declared()
+"""kind -> Game, in the order the bot offers them."""

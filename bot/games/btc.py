@@ -1,0 +1,88 @@
+"""Between Two Cities, declared once: rules, pictures, labels, turns, calculator, bench pictures."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import render.btc as renderer
+from bot.games import Game, Sample, TurnStyle, View, sample_state
+from bot.i18n import t
+from bot.rules.btc import calculator
+from bot.rules.btc.rules import RULES
+
+
+def tile_names(view: dict[str, Any], locale: str = "en") -> dict[int, str]:
+    """Names of the tiles this seat may see (its hand, its choice, its tiles to place)."""
+    you = view.get("you") or {}
+    names: dict[int, str] = {}
+    for group in ("hand", "choice", "to_place"):
+        for tile in you.get(group) or []:
+            name = str(tile.get("name", tile["id"]))
+            if tile.get("orientation") in ("vertical", "horizontal"):  # a duplex keeps its printed way
+                name = t(f"btc.ui.duplex_{tile['orientation']}", locale, name=name)
+            names[int(tile["id"])] = name
+    return names
+
+
+def city_name(view: dict[str, Any], city: int) -> str:
+    for c in view.get("cities", []):
+        if int(c["city"]) == city:
+            return str(c.get("name", city))
+    return str(city)
+
+
+def label(move: dict[str, Any], view: dict[str, Any], locale: str) -> str | None:
+    kind = move.get("kind")
+    names = tile_names(view, locale)
+
+    def name(tile: Any) -> str:
+        return names.get(int(tile), f"#{tile}")
+
+    if kind == "choose" and "tiles" in move:
+        return t("btc.ui.keep", locale, a=name(move["tiles"][0]), b=name(move["tiles"][1]))
+    if kind == "choose":
+        return t("btc.ui.keep_duplexes", locale, left=name(move["left"]), right=name(move["right"]))
+    if kind in ("place", "turned"):
+        return t(f"btc.ui.{kind}", locale, tile=name(move["tile"]), city=city_name(view, int(move["city"])),
+                 cell=move["cell"])
+    if kind == "you_first":
+        return t("btc.ui.you_first", locale, city=city_name(view, int(move["city"])))
+    if kind == "assign" and "auto" in move:
+        return t("btc.ui.assign_simple", locale, left=name(move["left"]), right=name(move["right"]),
+                 auto=name(move["auto"]))
+    if kind == "assign":
+        return t("btc.ui.assign", locale, left=name(move["left"]), right=name(move["right"]))
+    if kind == "bonus":
+        return t("btc.ui.bonus", locale, type=move["type"], city=city_name(view, int(move["city"])))
+    return None
+
+
+
+class Turns(TurnStyle):
+    """Secret drafting: every choice is private; in solo the channel also hears each Automa turn."""
+
+    secret = True
+
+    def quiet_after(self, summary_key: str, acting_seat: int, awaiting: frozenset[int],
+                    newly_awaited: frozenset[int], view: View) -> bool:
+        if summary_key.endswith("_automa"):
+            return False
+        return super().quiet_after(summary_key, acting_seat, awaiting, newly_awaited, view)
+
+
+SAMPLE_NAMES = ("Ödön Łukasz Жанна", "Bob", "Cyd the Great Builder of Cities", "Dee", "Eve")
+
+
+def samples() -> list[Sample]:
+    names = list(SAMPLE_NAMES)
+    mid = RULES.view(sample_state(RULES, {}, 5, 1, 25), 0)
+    end = RULES.view(sample_state(RULES, {}, 5, 2, None), None)
+    return [
+        ("turn", lambda: renderer.turn_image(mid, 0, names)),
+        ("board", lambda: renderer.board_image(mid, names)),
+        ("end", lambda: renderer.end_image(end, names)),
+    ]
+
+
+GAME = Game(kind="btc", rules=RULES, aliases=("between-two-cities", "between two cities"), renderer=renderer,
+            labeller=label, turns=Turns(), calculator=calculator.score_text, render_samples=samples)

@@ -1,0 +1,74 @@
+"""Quadropolis, declared once: rules, pictures, labels, turns, calculator, bench pictures."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import render.quadropolis as renderer
+from bot.games import Game, Sample, TurnStyle, View, sample_state
+from bot.i18n import t
+from bot.rules.quadropolis import calculator
+from bot.rules.quadropolis.rules import RULES
+
+SITE_SIZE = 5
+
+
+def slot_target(slot: str, architect: int) -> tuple[int, int]:
+    """The site square (1-based row, column) an architect in a slot points at."""
+    side, line = slot[0], int(slot[1:])
+    if side == "L":
+        return line, architect
+    if side == "R":
+        return line, SITE_SIZE + 1 - architect
+    if side == "T":
+        return architect, line
+    return SITE_SIZE + 1 - architect, line
+
+
+def label(move: dict[str, Any], view: dict[str, Any], locale: str) -> str | None:
+    kind = move.get("kind")
+    if kind == "take":
+        row, col = slot_target(str(move["slot"]), int(move["architect"]))
+        square = view["site"]["squares"][row - 1][col - 1]
+        if square.get("state") == "tile":
+            what = square["tile"]["label"]
+        elif square.get("state") == "face_down":
+            what = t("quadropolis.ui.face_down", locale)
+        else:
+            what = t("quadropolis.ui.empty", locale)
+        return t("quadropolis.ui.take", locale, architect=move["architect"], slot=move["slot"], what=what)
+    if kind == "build":
+        return str(move["square"]) + (f" ▲{move['floor']}" if "floor" in move else "")
+    if kind == "discard":
+        return t("quadropolis.ui.discard", locale)
+    if kind == "allocate":
+        return t(f"quadropolis.ui.allocate_{move['to']}", locale, square=move["square"])
+    return None
+
+
+
+class Turns(TurnStyle):
+    """Open choices; a take that picked a tile is a step, the build (or discard) ends the turn."""
+
+    def within_turn(self, acting_seat: int, awaiting: frozenset[int], newly_awaited: frozenset[int],
+                    view: View) -> bool:
+        return not view.get("over") and (view.get("turn") or {}).get("phase") == "build"
+
+
+def samples() -> list[Sample]:
+    names = list(SAMPLE_NAMES)
+    mid = RULES.view(sample_state(RULES, {"mode": "classic"}, 4, 1, 30), None)
+    seat = mid["turn"]["seat"] or 0
+    end = RULES.view(sample_state(RULES, {"mode": "expert"}, 4, 2, None), None)
+    return [
+        ("turn", lambda: renderer.turn_image(mid, seat, names)),
+        ("city", lambda: renderer.city_image(mid, seat, names)),
+        ("board", lambda: renderer.board_image(mid, names)),
+        ("end", lambda: renderer.end_image(end, names)),
+    ]
+
+
+SAMPLE_NAMES = ("Ödön Łukasz Жанна", "Bob", "Cyd the Great Builder of Cities", "Dee")
+
+GAME = Game(kind="quadropolis", rules=RULES, aliases=("qp",), renderer=renderer, labeller=label,
+            turns=Turns(), calculator=calculator.score_text, render_samples=samples)

@@ -1,0 +1,79 @@
+"""Urban Panic, declared once: rules, pictures, labels, turns, calculator, bench pictures."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import render.urbanpanic as renderer
+from bot.games import Game, Sample, TurnStyle, View, sample_state
+from bot.i18n import t
+from bot.rules.urbanpanic import calculator
+from bot.rules.urbanpanic.rules import RULES
+
+
+def label(move: dict[str, Any], view: dict[str, Any], locale: str) -> str | None:
+    kind = move.get("kind")
+    if kind == "architect":
+        slot = int(move["slot"])
+        slots = (view.get("main_board") or {}).get("slots") or []
+        tile = slots[slot - 1] if 0 < slot <= len(slots) else None
+        return t("urbanpanic.ui.architect", locale, tile=tile or "?", slot=slot)
+    if kind == "planner":
+        return t("urbanpanic.ui.planner", locale, tile=move["tile"], plot=move["plot"])
+    if kind == "engineer_board":
+        return t("urbanpanic.ui.engineer_board", locale, plot=move["plot"], other=move["other"])
+    if kind == "engineer_reserve":
+        return t("urbanpanic.ui.engineer_reserve", locale, tile=move["tile"], plot=move["plot"])
+    if kind == "spy":
+        victim = int(move["victim"])
+        return t("urbanpanic.ui.spy", locale, tile=move["tile"], plot=move["plot"],
+                 victim=t("urbanpanic.ui.seat", locale, n=victim + 1))
+    if kind in ("mayor", "end_turn", "draw", "drop"):
+        return t(f"urbanpanic.ui.{kind}", locale)
+    if kind == "take":
+        return t("urbanpanic.ui.take", locale, tile=move["tile"])
+    if kind == "place":
+        return str(move["plot"])
+    return None
+
+
+
+class Turns(TurnStyle):
+    """Turn games: every action until End turn is a step, the awaited player's buttons are public.
+
+    Party: hands are private (everyone opens their own choices); every move is quiet except the one
+    that fills the first city: the hourglass starts and the channel is told.
+    """
+
+    def public_choices(self, view: View) -> bool:
+        return view.get("variant") != "party"
+
+    def within_turn(self, acting_seat: int, awaiting: frozenset[int], newly_awaited: frozenset[int],
+                    view: View) -> bool:
+        if view.get("over"):
+            return False
+        if view.get("variant") == "party":
+            started = (view.get("first_finisher") == acting_seat
+                       and bool((view.get("party") or {}).get("timer_running")))
+            return not started
+        return bool(view.get("current") == acting_seat)
+
+
+SAMPLE_NAMES = ("Ödön Łukasz Жанна", "Bob", "Cyd the Great Builder of Cities", "Dee")
+
+
+def samples() -> list[Sample]:
+    names = list(SAMPLE_NAMES)
+    mid_state = sample_state(RULES, {}, 4, 1, 40)
+    mid = RULES.view(mid_state, None)
+    end = RULES.view(sample_state(RULES, {}, 4, 2, None), None)
+    seat = min(RULES.awaiting(mid_state) or {0})
+    return [
+        ("turn", lambda: renderer.turn_image(mid, seat, names)),
+        ("board", lambda: renderer.board_image(mid, names)),
+        ("end", lambda: renderer.end_image(end, names)),
+    ]
+
+
+GAME = Game(kind="urbanpanic", rules=RULES, aliases=("urban-panic", "urban panic", "up"), renderer=renderer,
+            labeller=label, turns=Turns(), calculator=calculator.score_text, render_samples=samples)
