@@ -98,5 +98,6 @@ def score_text(text: str) -> dict[str, Any]:
         try:
             sheet = score_given(mode, city, inhabitants, energy)
         except IllegalMove as error:
-            raise IllegalMove(error.key.replace("quadropolis.alloc.", "quadropolis.calc.given_"), **error.params) from None
+            key = error.key.replace("quadropolis.alloc.", "quadropolis.calc.given_")
+            raise IllegalMove(key, **error.params) from None
     return sheet_json(sheet, city)
