@@ -60,8 +60,6 @@ def _quadropolis(move: dict[str, Any], view: dict[str, Any], locale: str) -> str
         return str(move["square"]) + (f" ▲{move['floor']}" if "floor" in move else "")
     if kind == "discard":
         return t("quadropolis.ui.discard", locale)
-    if kind == "allocate":
-        return t(f"quadropolis.ui.allocate_{move['to']}", locale, square=move["square"])
     return None
 
 
