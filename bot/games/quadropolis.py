@@ -41,8 +41,6 @@ def label(move: dict[str, Any], view: dict[str, Any], locale: str) -> str | None
         return str(move["square"]) + (f" ▲{move['floor']}" if "floor" in move else "")
     if kind == "discard":
         return t("quadropolis.ui.discard", locale)
-    if kind == "allocate":
-        return t(f"quadropolis.ui.allocate_{move['to']}", locale, square=move["square"])
     return None
 
 

@@ -2,8 +2,8 @@
 
 Take step: one select menu per side of the construction site (left, top, right, bottom), each
 option naming the architect, the slot and the tile it takes. Build step: one button per square the
-tile may go to, laid out like the city, plus Discard. The optional "keep idle" choices of the rules
-(``allocate``) are not offered here: the engine finds the best placement at the end.
+tile may go to, laid out like the city, plus Discard. Nobody places inhabitants and energy: the
+rules place them the best way after the last turn (spec D-24), so there is nothing to offer for it.
 """
 
 from __future__ import annotations

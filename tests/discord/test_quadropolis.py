@@ -147,3 +147,41 @@ async def test_four_player_expert_humans_and_ai(harness: Harness) -> None:
     for seat in info.seats:
         if seat.user_xid is not None:
             assert f"<@{seat.user_xid}>" in ending[-1].content
+
+
+def offered_moves(message: Any) -> list[dict[str, Any]]:
+    """Every move a message's buttons and select options carry."""
+    moves = []
+    for row in message.components:
+        for comp in row["components"]:
+            if comp["type"] == 3:
+                moves += [json.loads(option["value"]) for option in comp.get("options", [])]
+            elif str(comp.get("custom_id", "")).startswith("mv:"):
+                moves.append(json.loads(comp["custom_id"].split(":", 4)[4]))
+    return moves
+
+
+async def test_no_idle_choice_offered_and_a_forged_one_is_refused(harness: Harness) -> None:
+    """The turn menus offer only takes, builds and discards; a hand-made "keep idle" choice sent with the
+    current menu (version and token) gets a sentence and the game does not move."""
+    h = harness
+    gid = await start(h, "classic", ["alice"], ai=1)
+    names = {h.fake.user("alice").id: "alice"}
+    for _ in range(3):
+        info = await h.service.info(gid)
+        turn = next(m for m in h.channel_messages() if m.id == info.game.turn_message_xid)
+        kinds = {m["kind"] for m in offered_moves(turn)}
+        assert kinds and kinds <= {"take", "build", "discard"}, kinds
+        await play_turn(h, gid, names)
+    info = await h.service.info(gid)
+    turn = next(m for m in h.channel_messages() if m.id == info.game.turn_message_xid)
+    select = next(c for row in turn.components for c in row["components"] if c["type"] == 3)
+    forged = h.fake.make_select(turn, select["custom_id"], [select["options"][0]["value"]], user="alice")
+    forged.payload["data"]["values"] = [json.dumps({"kind": "allocate", "square": "A1", "to": "off"})]
+    handle = await h.fake.deliver(forged)
+    await h.settle()
+    said = [(s.ephemeral, s.content or "") for s in await handle.wait_sent(2)]
+    assert any(private and "You do not place inhabitants and energy yourself" in text
+               for private, text in said), said
+    after = await h.service.info(gid)
+    assert after.game.version == info.game.version and after.awaiting == info.awaiting

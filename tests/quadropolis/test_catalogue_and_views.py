@@ -14,7 +14,7 @@ from bot.rules import core
 from bot.rules.quadropolis import rules as qp_rules
 from bot.rules.quadropolis.rules import RULES, TIEBREAK_NAMES
 from bot.rules.quadropolis.state import PHASE_BUILD
-from tests.quadropolis.helpers import build_city, first_of_type, give_pending, new_game
+from tests.quadropolis.helpers import build_city, first_of_type, fixed, give_pending, new_game
 
 PACKAGE = Path(qp_rules.__file__).parent
 CATALOGUE = json.loads((PACKAGE.parents[1] / "locales" / "en" / "quadropolis.json").read_text())
@@ -142,8 +142,8 @@ def test_describe_uses_catalogued_keys_with_seat() -> None:
     assert {"quadropolis.move.take", "quadropolis.move.build"} <= seen
 
 
-def test_describe_allocate_and_mayor() -> None:
-    """The allocate and mayor sentences name the building and the pawn."""
+def test_describe_mayor() -> None:
+    """The mayor sentence names the pawn."""
     state = new_game("classic", 2, 6)
     seat = state.current
     mayor = next(k.id for k in qp_rules.T.KINDS if k.mayor)
@@ -154,27 +154,29 @@ def test_describe_allocate_and_mayor() -> None:
     assert "mayor pawn" in i18n.t(key, "en", player="Ann", **params)
 
 
-def test_allocate_switches_buildings_off_and_back() -> None:
-    """A player may keep a building idle in the final allocation; auto gives it back to the engine."""
+def test_keeping_a_building_idle_is_only_a_given_allocation_of_the_calculator() -> None:
+    """In a game, asking to keep the tower at A1 idle is refused and the engine's best placement stays
+    (towers 1); the calculator's "given" allocation (a physical game, section 16) still scores an idle
+    tower as before: towers 0 and -1 for the energy left over."""
     state = new_game("classic", 2, 6)
     seat = state.current
     tower = first_of_type("classic", "TOWER", mayor=False)
     build_city(state, seat, {"A1": [tower]})
     state.seats[seat].energy = 1
     assert RULES.result(state).seats[seat].breakdown["towers"] == 1
-    move = {"kind": "allocate", "square": "A1", "to": "off"}
-    assert move in RULES.legal_moves(state, seat)
-    off = RULES.apply(state, seat, move)
-    assert off.current == seat and off.phase == state.phase
-    assert RULES.result(off).seats[seat].breakdown["towers"] == 0
-    assert RULES.result(off).seats[seat].breakdown["penalty"] == -1
-    assert {"kind": "allocate", "square": "A1", "to": "auto"} in RULES.legal_moves(off, seat)
-    with pytest.raises(core.IllegalMove):
-        RULES.apply(off, seat, move)
-    back = RULES.apply(off, seat, {"kind": "allocate", "square": "A1", "to": "auto"})
-    assert RULES.result(back).seats[seat].breakdown["towers"] == 1
-    with pytest.raises(core.IllegalMove):
-        RULES.apply(state, seat, {"kind": "allocate", "square": "B2", "to": "off"})
+    for to in ("off", "auto"):
+        move = {"kind": "allocate", "square": "A1", "to": to}
+        assert move not in RULES.legal_moves(state, seat)
+        with pytest.raises(core.IllegalMove) as refused:
+            RULES.apply(state, seat, move)
+        assert refused.value.key == "quadropolis.allocate.automatic"
+    assert RULES.result(state).seats[seat].breakdown["towers"] == 1
+    assert RULES.result(state).seats[seat].breakdown["penalty"] == 0
+    empty_rows = " / . . . . / . . . . / . . . ."
+    idle = fixed("classic", "T1- . . ." + empty_rows, 0, 1)
+    assert (idle.categories["towers"], idle.categories["penalty"]) == (0, -1)
+    active = fixed("classic", "T1 . . ." + empty_rows, 0, 1)
+    assert (active.categories["towers"], active.categories["penalty"]) == (1, 0)
 
 
 def test_undoable_until_a_new_site_is_dealt() -> None:

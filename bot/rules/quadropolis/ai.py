@@ -12,7 +12,7 @@
   urbanist closing lines, tiles taken away) and set-ups for its next turn. It never looks into the
   next round's deal or at face-down tiles (the look-ahead stops at the end of the round).
 
-Neither ever plays ``allocate``: the engine's end-game allocation is optimal anyway.
+Neither places inhabitants or energy: nobody does; the engine's end-game allocation is the best one (D-24).
 """
 
 from __future__ import annotations

@@ -9,10 +9,11 @@ A turn is two moves, so each step can be offered and refused on its own (spec 6.
 - then ``{"kind": "build", "square": "B3"}`` (city square, row letter + column number; add
   ``"floor": n`` when stacking on a tower or office of height n-1) or ``{"kind": "discard"}``.
 
-At any point of their own turn a player may also send ``{"kind": "allocate", "square": "B2",
-"to": "off"}`` to keep that building idle in the final allocation, or ``"to": "auto"`` to let the
-engine decide again; it never ends the turn and the game never waits for it. Otherwise the engine
-places every inhabitant and energy unit at the end (D-24).
+Inhabitants and energy are never placed by hand. The rulebook lets players move them freely until
+the end, and only the arrangement after the last turn counts (spec 6.8, 7); the engine makes that
+arrangement for every player, the best one (8.12), and the spec needs no manual override (D-24).
+So there is no move for it while the game is on, nor after: an ``allocate`` move (offered by
+earlier versions) is refused with a sentence and changes nothing.
 """
 
 from __future__ import annotations
@@ -42,8 +43,9 @@ MOVE_FIELDS = {
     "take": frozenset({"kind", "architect", "slot"}),
     "build": frozenset({"kind", "square", "floor"}),
     "discard": frozenset({"kind"}),
-    "allocate": frozenset({"kind", "square", "to"}),
 }
+NO_MANUAL_ALLOCATION = "allocate"
+"""The move kind earlier versions offered to keep a building idle; now always refused (D-24)."""
 TYPE_NAMES = {"TOWER": "tower block", "SHOP": "shop", "PUBLIC": "public service", "PARK": "park",
               "FACTORY": "factory", "HARBOR": "harbour", "OFFICE": "office tower", "MONUMENT": "monument"}
 
@@ -241,7 +243,7 @@ class QuadropolisRules(GameRules[QuadState]):
         return state.over
 
     def play_moves(self, state: QuadState, seat: int) -> list[Move]:
-        """The legal moves that advance the game (take/build/discard), without ``allocate``."""
+        """The legal moves: take, then build or discard. Never ``allocate`` (D-24)."""
         if state.over or seat != state.current:
             return []
         if state.phase == PHASE_TAKE:
@@ -255,22 +257,8 @@ class QuadropolisRules(GameRules[QuadState]):
         moves.append({"kind": "discard"})
         return moves
 
-    def allocate_moves(self, state: QuadState, seat: int) -> list[Move]:
-        """``allocate`` moves open to the seat on its turn: switch a building off, or back to auto."""
-        if state.over or seat != state.current:
-            return []
-        player = state.seats[seat]
-        out: list[Move] = []
-        for cell in state.rules.cells():
-            b = building_of(player.city[cell[0]][cell[1]])
-            if b is not None and b.code in COST_BEARING:
-                name = square_name(cell)
-                to = "auto" if name in player.off else "off"
-                out.append({"kind": "allocate", "square": name, "to": to})
-        return out
-
     def legal_moves(self, state: QuadState, seat: int) -> list[Move]:
-        return self.play_moves(state, seat) + self.allocate_moves(state, seat)
+        return self.play_moves(state, seat)
 
     # -- apply -------------------------------------------------------------------------------
     def apply(self, state: QuadState, seat: int, move: Move) -> QuadState:
@@ -280,20 +268,21 @@ class QuadropolisRules(GameRules[QuadState]):
             raise NotYourTurn()
         if not isinstance(move, Mapping):
             raise IllegalMove("error.bad_move")
+        if move.get("kind") == NO_MANUAL_ALLOCATION:
+            raise IllegalMove("quadropolis.allocate.automatic")
         kind = check_fields(move)
         if kind == "take":
             return self._take(state, seat, move)
         if kind == "build":
             return self._build(state, seat, move)
-        if kind == "discard":
-            if state.phase != PHASE_BUILD:
-                raise IllegalMove("quadropolis.phase.take_first")
-            assert state.pending is not None
-            after = state.clone()
-            after.discarded.append(state.pending)
-            self._end_turn(after)
-            return after
-        return self._allocate(state, seat, move)
+        assert kind == "discard"
+        if state.phase != PHASE_BUILD:
+            raise IllegalMove("quadropolis.phase.take_first")
+        assert state.pending is not None
+        after = state.clone()
+        after.discarded.append(state.pending)
+        self._end_turn(after)
+        return after
 
     def _take(self, state: QuadState, seat: int, move: Move) -> QuadState:
         mode = state.rules
@@ -380,29 +369,6 @@ class QuadropolisRules(GameRules[QuadState]):
         self._end_turn(after)
         return after
 
-    def _allocate(self, state: QuadState, seat: int, move: Move) -> QuadState:
-        mode = state.rules
-        cell = parse_square(mode, move.get("square"))
-        name = square_name(cell)
-        b = building_of(state.seats[seat].city[cell[0]][cell[1]])
-        if b is None or b.code not in COST_BEARING:
-            raise IllegalMove("quadropolis.allocate.not_switchable", square=name)
-        to = move.get("to")
-        if to not in ("off", "auto"):
-            raise IllegalMove("quadropolis.allocate.bad_choice", value=str(to))
-        off = name in state.seats[seat].off
-        if to == "off" and off:
-            raise IllegalMove("quadropolis.allocate.already_off", square=name)
-        if to == "auto" and not off:
-            raise IllegalMove("quadropolis.allocate.already_auto", square=name)
-        after = state.clone()
-        player = after.seats[seat]
-        if to == "off":
-            player.off = sorted([*player.off, name])
-        else:
-            player.off = [s for s in player.off if s != name]
-        return after
-
     def _end_turn(self, state: QuadState) -> None:
         """Finish the current turn in place (spec 6.1, 6.7, 6.8)."""
         state.pending = None
@@ -432,11 +398,9 @@ class QuadropolisRules(GameRules[QuadState]):
 
     # -- scoring -----------------------------------------------------------------------------
     def sheet(self, state: QuadState, seat: int) -> ScoreSheet:
-        """A seat's score under its best allocation (respecting the buildings it switched off)."""
-        mode = state.rules
+        """A seat's score under its best allocation: the one every player gets at the end (8.12, D-24)."""
         player = state.seats[seat]
-        off = [core.parse_cell(name, mode.rows, mode.cols) for name in player.off]
-        return best_allocation(mode, grid_of(player), player.inhabitants, player.energy, off)
+        return best_allocation(state.rules, grid_of(player), player.inhabitants, player.energy)
 
     def result(self, state: QuadState) -> core.Result:
         sheets = [self.sheet(state, seat) for seat in range(state.players)]
@@ -472,7 +436,7 @@ class QuadropolisRules(GameRules[QuadState]):
                          "squares": [[{"square": "A1", "district": d, "field": f|None,
                                        "building": None | {"type": "TOWER", "code": "T",
                                        "floors": h, "top": TILE, "vp": v, "cost_bearing": bool,
-                                       "active": bool, "switched_off": bool}}, ...], ...],
+                                       "active": bool}}, ...], ...],
                          "score": SCORE}, ...],
              "over": bool, "result": Result.to_json() | None}
 
@@ -521,8 +485,7 @@ class QuadropolisRules(GameRules[QuadState]):
                         costly = b.code in COST_BEARING
                         building = {"type": b.type, "code": b.code, "floors": b.height,
                                     "top": tile_json(stack[-1]), "vp": b.vp, "cost_bearing": costly,
-                                    "active": (not costly) or (r, c) in sheet.allocation.active,
-                                    "switched_off": name in player.off}
+                                    "active": (not costly) or (r, c) in sheet.allocation.active}
                     row.append({"square": name, "district": mode.district((r, c)),
                                 "field": mode.field((r, c)), "building": building})
                 squares.append(row)
@@ -620,12 +583,6 @@ class QuadropolisRules(GameRules[QuadState]):
             assert before.pending is not None
             params["tile"] = tile_label(before.pending)
             return ("quadropolis.move.discard", params)
-        if kind == "allocate":
-            cell = core.parse_cell(move["square"], before.rules.rows, before.rules.cols)
-            b = building_of(before.seats[seat].city[cell[0]][cell[1]])
-            assert b is not None
-            params.update(square=move["square"], building=TYPE_NAMES[b.type])
-            return ("quadropolis.move.allocate_off" if move["to"] == "off" else "quadropolis.move.allocate_auto", params)
         return ("move.generic", {"kind": str(kind), "seat": seat})
 
     def undoable(self, before: QuadState, seat: int, move: Move, after: QuadState) -> bool:

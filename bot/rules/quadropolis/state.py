@@ -20,15 +20,14 @@ class PlayerState:
     """One player's city and counters.
 
     ``city[r][c]`` is the stack of tile ids on that square, bottom first (empty list: no building).
-    ``architects`` (Classic) are the values not yet used this round. ``off`` lists the squares the
-    player asked to leave idle in the final allocation (the engine optimises the rest).
+    ``architects`` (Classic) are the values not yet used this round. Where the inhabitants and
+    energy go is not part of the state: the engine places them at the end (spec 7, D-24).
     """
 
     city: list[list[list[str]]]
     inhabitants: int = 0
     energy: int = 0
     architects: list[int] = field(default_factory=list)
-    off: list[str] = field(default_factory=list)
 
     def clone(self) -> PlayerState:
         return PlayerState(
@@ -36,7 +35,6 @@ class PlayerState:
             inhabitants=self.inhabitants,
             energy=self.energy,
             architects=list(self.architects),
-            off=list(self.off),
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -45,17 +43,16 @@ class PlayerState:
             "inhabitants": self.inhabitants,
             "energy": self.energy,
             "architects": list(self.architects),
-            "off": list(self.off),
         }
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> PlayerState:
+        """Reads saved games too; their ``off`` list (buildings once kept idle by hand) is dropped (D-24)."""
         return cls(
             city=[[[str(t) for t in stack] for stack in row] for row in data["city"]],
             inhabitants=int(data["inhabitants"]),
             energy=int(data["energy"]),
             architects=[int(v) for v in data["architects"]],
-            off=[str(s) for s in data["off"]],
         )
 
 
