@@ -1,79 +1,113 @@
-"""``python -m bot local GAME``: play a game in a terminal on the same service, store and pictures.
+"""``python -m bot local GAME``: play a game in a terminal on the same service, store, turn flow and pictures.
 
-Each turn's picture is written to a folder (default ``out/``). Humans type the number of a move;
-AI seats play by themselves. ``--replay FILE`` loads a game exported as JSON and writes its pictures.
+Each game's pictures are written to their own folder (``out/<game>-<id>/``). Humans type the number
+of a move; AI seats play by themselves. ``--replay FILE`` loads a game exported with ``/game export``
+and writes its pictures. ``--lang`` picks the language (en, hu, es, ru, pl).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-import importlib
 import json
 import sys
 from pathlib import Path
 from typing import Any
 
 from bot import errors, games, labels, store
-from bot.i18n import error_text, t
-from bot.service import Service
+from bot.i18n import error_text, normalise_locale, t
+from bot.service import MoveOutcome, Service
+from bot.turnflow import TurnFlow
 
-RENDER_MODULES = {"quadropolis": "render.quadropolis", "btc": "render.btc", "urbanpanic": "render.urbanpanic"}
-GAME_ALIASES = {"btc": "btc", "between-two-cities": "btc", "quadropolis": "quadropolis",
-                "urbanpanic": "urbanpanic", "urban-panic": "urbanpanic"}
 LOCAL_USER_BASE = 1
-
-
-def renderer(kind: str) -> Any | None:
-    try:
-        return importlib.import_module(RENDER_MODULES.get(kind, "render._none"))
-    except ModuleNotFoundError:
-        return None
+LANGUAGES = ("en", "hu", "es", "ru", "pl")
+TERMINAL = "terminal"
+"""The origin of every move played here: each one is shown as it happens."""
 
 
 class Terminal:
-    """Reads choices from stdin, prints to stdout."""
+    """The terminal's :class:`~bot.turnflow.Announcer`: prints what happened, writes the pictures."""
 
-    def __init__(self, out_dir: Path) -> None:
-        self.out_dir = out_dir
-        self.out_dir.mkdir(parents=True, exist_ok=True)
+    def __init__(self, service: Service, out_root: Path, locale: str) -> None:
+        self.service = service
+        self.out_root = out_root
+        self.locale = locale
         self.count = 0
+        self.folder: Path | None = None
+        self.flow: TurnFlow | None = None
+
+    def folder_for(self, kind: str, game_id: int | str) -> Path:
+        self.folder = self.out_root / f"{kind}-{game_id}"
+        self.folder.mkdir(parents=True, exist_ok=True)
+        return self.folder
 
     def picture(self, kind: str, view: dict[str, Any], seat: int | None, names: list[str],
                 end: bool = False) -> None:
-        mod = renderer(kind)
-        if mod is None:
+        renderer = games.get(kind).renderer
+        if renderer is None or self.folder is None:
             return
         if end:
-            data = mod.render_end(view, names)
-        elif seat is None and hasattr(mod, "render_board"):
-            data = mod.render_board(view, names)
+            data = renderer.render_end(view, names, locale=self.locale)
+        elif seat is None:
+            data = renderer.render_board(view, names, locale=self.locale)
         else:
-            data = mod.render_turn(view, seat, names)
-        if data is None:
-            return
+            data = renderer.render_turn(view, seat, names, locale=self.locale)
         self.count += 1
-        path = self.out_dir / f"{self.count:04d}{'-end' if end else ''}.png"
+        path = self.folder / f"{self.count:04d}{'-end' if end else ''}.png"
         path.write_bytes(data)
-        print(f"  picture: {path}")
+        print(f"  {t('local.picture', self.locale, path=path)}")
 
+    # -- the Announcer ----------------------------------------------------------------------------
+    async def acknowledge(self, origin: Any, outcome: MoveOutcome) -> None:
+        key, params = outcome.summary
+        print(t(key, self.locale, **params))
+
+    async def next_step(self, origin: Any, game_id: int) -> None:
+        return None  # the loop asks for the next choice anyway
+
+    async def announce(self, game_id: int, outcome: MoveOutcome | None, locale: str, *,
+                       repost: bool = False) -> str | None:
+        info = outcome.info if outcome is not None else await self.service.info(game_id)
+        snap = outcome.snapshot if outcome is not None and outcome.snapshot is not None \
+            else await self.service.snapshot(game_id)
+        names = [s.name for s in info.seats]
+        view = snap.view(None)
+        if outcome is not None and outcome.finished or info.game.status == "finished":
+            info = await self.service.info(game_id)
+            self.picture(info.game.kind, view, None, names, end=True)
+            assert self.flow is not None
+            print("\n" + "\n".join(self.flow.result_lines(info, self.locale)))
+        else:
+            acting = outcome.seat if outcome is not None and outcome.seat >= 0 else None
+            self.picture(info.game.kind, view, acting, names)
+        return None
+
+    async def show_status(self, game_id: int, locale: str) -> None:
+        return None
+
+    # -- input ------------------------------------------------------------------------------------
     def choose(self, prompt: str, options: list[str]) -> int:
         for i, text in enumerate(options, start=1):
             print(f"  {i:3d}. {text}")
         while True:
             try:
-                raw = input(f"{prompt} [1-{len(options)}, q to quit]: ").strip()
+                raw = input(t("local.prompt", self.locale, prompt=prompt, last=len(options)) + " ").strip()
             except EOFError:
                 raise SystemExit(0) from None
             if raw.lower() in ("q", "quit", "exit"):
                 raise SystemExit(0)
             if raw.isdigit() and 1 <= int(raw) <= len(options):
                 return int(raw) - 1
-            print("  Type one of the numbers above.")
+            print("  " + t("local.type_a_number", self.locale))
 
 
 async def play(args: argparse.Namespace) -> int:
-    kind = GAME_ALIASES.get(args.game, args.game)
+    locale = args.lang
+    kind = games.resolve(args.game or "")
+    if kind is None:
+        print(f"error: {t('local.unknown_game', locale, game=args.game, games=', '.join(games.available()))}",
+              file=sys.stderr)
+        return 2
     rules = games.rules(kind)
     options: dict[str, Any] = {}
     if args.mode and rules.option_specs:
@@ -86,138 +120,128 @@ async def play(args: argparse.Namespace) -> int:
     low, high = rules.seat_range(opts)
     players = args.players if args.players is not None else low
     if not low <= players <= high:
-        print(f"error: {t('error.seat_count', 'en', low=low, high=high)}", file=sys.stderr)
+        print(f"error: {t('error.seat_count', locale, low=low, high=high)}", file=sys.stderr)
         return 2
     ai = min(args.ai, players)
+    humans = players - ai
+    if not humans:
+        print(f"error: {t('local.no_human', locale)}", file=sys.stderr)
+        return 2
     db = await store.Store.open(args.db)
     service = Service(db)
-    term = Terminal(Path(args.out))
+    term = Terminal(service, Path(args.out), locale)
+    flow = TurnFlow(service, term, auto_ai=False)
+    term.flow = flow
     try:
         host = LOCAL_USER_BASE
-        humans = players - ai
-        if not humans:
-            print("error: at least one human player is needed (use --ai below --players).", file=sys.stderr)
-            return 2
+        player = t("local.player", locale, n=1)
         info = await service.create_game(guild_xid=None, channel_xid=None, kind=kind, options=opts,
-                                         host_xid=host, host_name="Player 1", ai_seats=ai,
-                                         ai_level=args.level)
+                                         host_xid=host, host_name=player, ai_seats=ai,
+                                         ai_level=args.level, locale=locale)
         for i in range(1, humans):
-            await service.join(info.id, host + i, f"Player {i + 1}")
+            await service.join(info.id, host + i, t("local.player", locale, n=i + 1))
         info = await service.start(info.id, host)
-        print(f"{t(rules.title_key, 'en')}: game #{info.id}, seats: "
-              + ", ".join(s.name for s in info.seats))
-        names = [s.name for s in info.seats]
-        snap = await service.snapshot(info.id)
-        term.picture(kind, snap.view(None), None, names)
+        term.folder_for(kind, info.id)
+        print(t("local.started", locale, title=t(games.get(kind).title_key, locale), game=info.id,
+                players=", ".join(s.name for s in info.seats)))
+        await flow.publish(info.id, None, locale)
         ai_owes_a_move = True
         while True:
-            tick = await service.system_tick(info.id)  # a timer ran out (Urban Panic's party)
-            if tick is not None:
-                print(t(tick.summary[0], "en", **tick.summary[1]))
+            await flow.watch_timer(info.id)
+            await flow.run_timers()  # a timer ran out (Urban Panic's party)
             info = await service.info(info.id)
             if info.game.status != "active":
                 break
             humans_waiting = [s for s in info.seats if s.seat in info.awaiting and not s.is_ai]
             # When people and AI act at the same time, they take turns: one AI move per human move.
             if info.awaited_ai() and (not humans_waiting or ai_owes_a_move):
-                ai_out = await service.play_ai(info.id)
                 ai_owes_a_move = False
-                if ai_out is not None:
-                    print(t(ai_out.summary[0], "en", **ai_out.summary[1]))
-                    if ai_out.seat not in ai_out.info.awaiting:
-                        term.picture(kind, (await service.snapshot(info.id)).view(None), ai_out.seat, names)
+                if await flow.ai_step(info.id, TERMINAL) is not None:
                     continue
+            if not humans_waiting:
+                continue
             seat_row = humans_waiting[0]
             user = seat_row.user_xid
             assert user is not None
             _, seat, moves = await service.legal_moves(info.id, user)
             snap = await service.snapshot(info.id)
+            names = [s.name for s in info.seats]
             if humans > 1:
-                print(f"\n--- {seat_row.name}: only you should look now ---")
-            term.picture(kind, snap.view(seat), seat, names)
+                print("\n--- " + t("local.only_you", locale, player=seat_row.name) + " ---")
             private = snap.view(seat)
-            index = term.choose(f"{seat_row.name}, your move",
-                                [labels.move_label(kind, m, private) for m in moves])
+            term.picture(kind, private, seat, names)
+            index = term.choose(t("local.your_move", locale, player=seat_row.name),
+                                [labels.move_label(kind, m, private, locale) for m in moves])
             ai_owes_a_move = True
             try:
                 out = await service.move(info.id, user, moves[index])
             except errors.GameError as exc:
-                print(f"  {error_text(exc)}")
+                print(f"  {error_text(exc, locale)}")
                 continue
-            print(t(out.summary[0], "en", **out.summary[1]))
-        info = await service.info(info.id)
-        snap = await service.snapshot(info.id)
-        term.picture(kind, snap.view(None), None, names, end=True)
-        result = info.game.result or {}
-        print("\nFinal ranking:")
-        rows = [(s["rank"], info.name(s["seat"]), s["total"], s.get("breakdown") or {})
-                for s in result.get("seats", [])]
-        for other in (result.get("details") or {}).get("automas") or []:  # Between Two Cities solo
-            rows.append((other["rank"], str(other.get("name", "Automa")), other["total"], other.get("breakdown") or {}))
-        for rank, name, total, breakdown in sorted(rows, key=lambda r: (r[0], r[1])):
-            parts = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in breakdown.items())
-            print(f"  {rank}. {name}: {total} points" + (f"  ({parts})" if parts else ""))
-        decided = result.get("decided_by", "score")
-        if decided != "score":
-            print(f"  Decided by {t(decided, 'en')}.")
+            await flow.after_move(out, TERMINAL)
         return 0
     finally:
         await db.close()
 
 
-def replay(path: str, out: str) -> int:
+def replay(path: str, out: str, locale: str = "en") -> int:
     try:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
         rules = games.rules(data["game"])
         state = rules.setup(data["options"], len(data["seats"]), int(data["seed"]))
     except (OSError, ValueError, KeyError, TypeError) as exc:
-        print(f"error: {path} is not a game export ({exc}).", file=sys.stderr)
+        print(f"error: {t('local.not_an_export', locale, path=path, problem=str(exc)[:200])}", file=sys.stderr)
         return 2
     except errors.GameError as exc:
-        print(f"error: {error_text(exc)}", file=sys.stderr)
+        print(f"error: {error_text(exc, locale)}", file=sys.stderr)
         return 2
-    term = Terminal(Path(out))
+    term = Terminal(None, Path(out), locale)  # type: ignore[arg-type]  # pictures only: no service
+    term.folder_for(str(data["game"]), Path(path).stem)
+    kind = rules.kind
     names = [str(s.get("name", f"Seat {i + 1}")) for i, s in enumerate(data["seats"])]
-    term.picture(data["game"], rules.view(state, None), None, names)
+    term.picture(kind, rules.view(state, None), None, names)
     for m in data.get("moves", []):
         try:
             before = state
             state = rules.apply(state, int(m["seat"]), m["move"])
         except errors.GameError as exc:
-            print(f"error: move {m.get('version')} does not replay: {error_text(exc)}", file=sys.stderr)
+            print(f"error: {t('local.no_replay', locale, version=m.get('version'), problem=error_text(exc, locale))}",
+                  file=sys.stderr)
             return 2
         key, params = rules.describe(before, int(m["seat"]), m["move"], state)
         name = data["seats"][m["seat"]]["name"] if m["seat"] >= 0 else "—"
-        print(t(key, "en", **{"player": name, **params}))
-        term.picture(data["game"], rules.view(state, None), int(m["seat"]) if m["seat"] >= 0 else None, names)
+        print(t(key, locale, **{"player": name, **params}))
+        term.picture(kind, rules.view(state, None), int(m["seat"]) if m["seat"] >= 0 else None, names)
     if rules.is_over(state):
-        term.picture(data["game"], rules.view(state, None), None, names, end=True)
+        term.picture(kind, rules.view(state, None), None, names, end=True)
     return 0
 
 
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="python -m bot local", description=__doc__)
-    parser.add_argument("game", nargs="?", help="quadropolis, btc or urbanpanic")
+    parser.add_argument("game", nargs="?", help=", ".join(games.available()))
     parser.add_argument("--mode", "--variant", dest="mode", help="the game's mode or variant")
     parser.add_argument("--players", type=int, help="number of seats")
     parser.add_argument("--ai", type=int, default=0, help="how many of the seats the AI plays")
     parser.add_argument("--level", help="AI level")
     parser.add_argument("--solo", nargs="?", const="solo_full", help="(btc) play solo against the Automas")
     parser.add_argument("--difficulty", type=int, help="(btc solo) difficulty 1-7")
-    parser.add_argument("--out", default="out", help="folder for the pictures (default: out)")
+    parser.add_argument("--lang", default="en", type=normalise_locale, choices=LANGUAGES,
+                        help="language of the game (default: en)")
+    parser.add_argument("--out", default="out", help="folder for the pictures, one folder per game (default: out)")
     parser.add_argument("--db", default="data/local.sqlite3",
                         help="database file (default: data/local.sqlite3)")
     parser.add_argument("--replay", help="a game exported with /game export: write its pictures")
     args = parser.parse_args(argv)
     if args.replay:
-        return replay(args.replay, args.out)
+        return replay(args.replay, args.out, args.lang)
     if not args.game:
         parser.print_usage(sys.stderr)
         return 2
     try:
         return asyncio.run(play(args))
     except errors.GameError as exc:
-        print(f"error: {error_text(exc)}", file=sys.stderr)
+        print(f"error: {error_text(exc, args.lang)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 0

@@ -137,11 +137,12 @@ class TurnFlow:
         except Exception:
             log.exception("AI of game %s failed", game_id)
 
-    async def ai_step(self, game_id: int) -> MoveOutcome | None:
-        """One AI move where an AI seat is awaited, told like any move; None if none is awaited."""
+    async def ai_step(self, game_id: int, origin: Any = None) -> MoveOutcome | None:
+        """One AI move where an AI seat is awaited, told like any move; None if none is awaited.
+        ``origin``: the front-end's handle to acknowledge it to (the terminal shows every move)."""
         outcome = await self.service.play_ai(game_id)
         if outcome is not None:
-            await self.after_move(outcome)
+            await self.after_move(outcome, origin)
         return outcome
 
     async def idle(self) -> None:

@@ -36,7 +36,7 @@ def test_terminal_menus_offer_no_idle_choice_and_score_the_best_allocation(
                        "--db", str(db), "--out", str(tmp_path / "out")])
     out = capsys.readouterr().out
     assert code == 0
-    turns, _, ranking = out.partition("\nFinal ranking:")
+    turns, _, ranking = out.partition(" is over!")
     options = re.findall(r"^\s+\d+\. (.*)$", turns, flags=re.MULTILINE)
     assert len(options) > 16
     odd = [o for o in options
@@ -46,4 +46,4 @@ def test_terminal_menus_offer_no_idle_choice_and_score_the_best_allocation(
     assert state.over
     for name, player in zip(("Player 1", "AI 1 (random)"), state.seats, strict=True):
         best = best_allocation(state.rules, grid_of(player), player.inhabitants, player.energy)
-        assert f". {name}: {best.total} points" in ranking, ranking
+        assert f". {name} — {best.total} points" in ranking, ranking
