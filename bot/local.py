@@ -72,7 +72,7 @@ class Terminal:
             else await self.service.snapshot(game_id)
         names = [s.name for s in info.seats]
         view = snap.view(None)
-        if outcome is not None and outcome.finished or info.game.status == "finished":
+        if (outcome is not None and outcome.finished) or info.game.status == "finished":
             info = await self.service.info(game_id)
             self.picture(info.game.kind, view, None, names, end=True)
             assert self.flow is not None
@@ -148,7 +148,7 @@ async def play(args: argparse.Namespace) -> int:
         ai_owes_a_move = True
         while True:
             await flow.watch_timer(info.id)
-            await flow.run_timers()  # a timer ran out (Urban Panic's party)
+            await flow.run_timers()  # a timer ran out (a game played against the clock)
             info = await service.info(info.id)
             if info.game.status != "active":
                 break
@@ -224,8 +224,8 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--players", type=int, help="number of seats")
     parser.add_argument("--ai", type=int, default=0, help="how many of the seats the AI plays")
     parser.add_argument("--level", help="AI level")
-    parser.add_argument("--solo", nargs="?", const="solo_full", help="(btc) play solo against the Automas")
-    parser.add_argument("--difficulty", type=int, help="(btc solo) difficulty 1-7")
+    parser.add_argument("--solo", nargs="?", const="solo_full", help="play solo against the game's automatic opponents")
+    parser.add_argument("--difficulty", type=int, help="solo difficulty, where the game has one (1-7)")
     parser.add_argument("--lang", default="en", type=normalise_locale, choices=LANGUAGES,
                         help="language of the game (default: en)")
     parser.add_argument("--out", default="out", help="folder for the pictures, one folder per game (default: out)")

@@ -15,7 +15,7 @@ def decided_sentence(decided_by: str, locale: str = "en", score_ids: Sequence[st
     """What separated the winner from the runner-up, as a sentence ("" when the score did).
 
     ``decided_by`` is a Result's: a score id, ``"shared"``, ``"forfeit"``, or a tie-break id that the
-    rules' catalogue words as a whole sentence (``"btc.tiebreak.higher"``); an id without a sentence is
+    rules' catalogue words as a whole sentence (``"<game>.tiebreak.<rule>"``); an id without a sentence is
     named in a generic one.
     """
     if not decided_by or decided_by in score_ids or decided_by.endswith(".tiebreak.score"):
@@ -41,7 +41,7 @@ def ranking_lines(game_id: int, result: dict[str, Any] | None, locale: str, who:
         lines.append(t("end.gave_up", locale, players=", ".join(everyone)))
         return lines
     entries = [(int(s["rank"]), 0, int(s["seat"]), who(int(s["seat"])), s["total"]) for s in result.get("seats", [])]
-    # Opponents that are not seats (Between Two Cities' Automas) are ranked with the players.
+    # Opponents that are not seats (a solo game's automatic opponents) are ranked with the players.
     for i, other in enumerate(details.get("automas") or []):
         if isinstance(other, dict) and {"rank", "total"} <= other.keys():
             entries.append((int(other["rank"]), 1, i, str(other.get("name", "Automa")), other["total"]))

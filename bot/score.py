@@ -1,36 +1,31 @@
 """``python -m bot score GAME FILE``: score a physical game's city (FILE, or ``-`` for stdin).
 
 Prints the calculator's JSON on stdout; bad input gets one sentence on stderr and exit status 2.
-The file formats are in each game's spec (Quadropolis section 16, Between Two Cities section 14).
+Each game declares its calculator in ``bot/games/<kind>.py``.
 """
 
 from __future__ import annotations
 
-import importlib
 import json
 import sys
 
+from bot import games
 from bot.i18n import error_text
 from bot.rules.core import GameError
 
-CALCULATORS = {
-    "quadropolis": "bot.rules.quadropolis.calculator",
-    "btc": "bot.rules.btc.calculator",
-    "urbanpanic": "bot.rules.urbanpanic.calculator",
-}
-USAGE = "usage: python -m bot score {quadropolis|btc|urbanpanic} FILE   (FILE may be - for standard input)"
+
+def usage() -> str:
+    kinds = "|".join(k for k in games.available() if games.get(k).calculator is not None)
+    return f"usage: python -m bot score {{{kinds}}} FILE   (FILE may be - for standard input)"
 
 
 def main(argv: list[str]) -> int:
-    if len(argv) != 2 or argv[0] not in CALCULATORS:
-        print(USAGE, file=sys.stderr)
+    kind = games.resolve(argv[0]) if len(argv) == 2 else None
+    calculator = games.get(kind).calculator if kind is not None else None
+    if calculator is None:
+        print(usage(), file=sys.stderr)
         return 2
-    game, path = argv
-    try:
-        module = importlib.import_module(CALCULATORS[game])
-    except ModuleNotFoundError:
-        print(f"error: the {game} score calculator is not available in this version.", file=sys.stderr)
-        return 2
+    path = argv[1]
     try:
         text = sys.stdin.read() if path == "-" else open(path, encoding="utf-8").read()  # noqa: SIM115
     except OSError as exc:
@@ -40,7 +35,7 @@ def main(argv: list[str]) -> int:
         print(f"error: {path} is not a UTF-8 text file.", file=sys.stderr)
         return 2
     try:
-        result = module.score_text(text)
+        result = calculator(text)
     except GameError as exc:
         print(f"error: {error_text(exc)}", file=sys.stderr)
         return 2

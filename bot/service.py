@@ -99,7 +99,7 @@ class MoveOutcome:
 class Snapshot:
     """A game at one version: its info, rules state and a view for one seat.
 
-    Views are computed once per (game, version, seat) and shared (a Quadropolis view finds every
+    Views are computed once per (game, version, seat) and shared (a view may search every
     city's best allocation): treat them as read-only.
     """
 

@@ -150,7 +150,7 @@ class TurnFlow:
         while any(not t.done() for t in self._ai_tasks.values()):
             await asyncio.gather(*(t for t in self._ai_tasks.values() if not t.done()), return_exceptions=True)
 
-    # -- timers (Urban Panic's party clock): the server decides when time is up -----------------
+    # -- timers (games against the clock): the server decides when time is up -------------------
     async def watch_timer(self, game_id: int) -> None:
         deadline = await self.service.deadline(game_id)
         if deadline is None:

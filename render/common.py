@@ -78,9 +78,9 @@ HIGHLIGHT: RGB = (255, 214, 0)
 STONE: RGB = (140, 140, 140)
 
 INHABITANT: RGB = BLUE
-"""Quadropolis inhabitants (drawn as a person, never a bare dot)."""
+"""Inhabitants (drawn as a person, never a bare dot)."""
 ENERGY: RGB = VERMILLION
-"""Quadropolis energy (drawn as a lightning bolt)."""
+"""Energy (drawn as a lightning bolt)."""
 POINTS: RGB = ORANGE
 """Victory points (drawn as a star)."""
 
@@ -647,7 +647,7 @@ Painter = Callable[[Pen], None]
 class Glyph:
     """How one building kind looks: colour, shape painter, letter (and a small suffix letter).
 
-    ``name_id`` is the catalogue id of the kind's name (``quadropolis.render.kind.tower``); :meth:`label`
+    ``name_id`` is the catalogue id of the kind's name (``<game>.render.kind.<kind>``); :meth:`label`
     gives it in a locale, :attr:`name` in English.
     """
 
@@ -694,7 +694,7 @@ GLYPHS: dict[str, Glyph] = {}
 ALIASES: dict[str, str] = {}
 """Other spellings the rules packages may use (manifest codes, one-letter codes, American English)."""
 EXACT_LETTERS: dict[str, dict[str, str]] = {}
-"""game -> case-sensitive one-letter codes (Between Two Cities: ``F`` factory, ``f`` food tavern)."""
+"""game -> case-sensitive one-letter codes (e.g. ``F`` factory, ``f`` food tavern)."""
 
 
 def register_glyphs(game: str, glyphs: dict[str, Glyph], aliases: dict[str, str] | None = None,

@@ -74,7 +74,7 @@ def score_table(
     ``players[i]`` has ``rows[i][j]`` points in ``categories[j]``; ``totals`` default to the row
     sums and ``ranks`` to competition ranks of the totals (pass the rules' ranks, which apply the
     game's tie-breaks). ``seats[i]`` picks the player's marker (default ``i``). ``category_keys``
-    puts a glyph (``"btc.park"``) or icon (``"points"``) above each category. ``note`` is printed
+    puts a glyph (``"<game>.park"``) or icon (``"points"``) above each category. ``note`` is printed
     under the table (e.g. what decided a tie). ``labels`` overrides the words "Total", "Winner",
     "Rank" and "Shared first place" (keys ``total``, ``winner``, ``rank``, ``shared``), which
     otherwise come from the catalogue in ``locale``. A soft hyphen in a category label marks where

@@ -352,7 +352,7 @@ class GameRules(Generic[S]):
     """
 
     kind: ClassVar[str] = ""
-    """Short id used in commands, the store and the registry (``"quadropolis"``)."""
+    """Short id used in commands, the store and the registry (one word, lower case, the package's name)."""
     title_key: ClassVar[str] = ""
     option_specs: ClassVar[tuple[OptionSpec, ...]] = ()
     ai_levels: ClassVar[tuple[str, ...]] = ()

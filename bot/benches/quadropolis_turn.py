@@ -1,4 +1,4 @@
-"""The whole server-side turn of a Quadropolis game with 1,000 games stored.
+"""The whole server-side turn of a Quadropolis game with 1,000 games stored (figures `turn.*`).
 
 One turn = load the game (snapshot from the store, the in-memory cache emptied first), apply the
 take and the build, commit both, and render the turn picture. Reported as p50/p95 beside the
