@@ -14,7 +14,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import discord
 from discord import app_commands
@@ -76,7 +76,7 @@ class BtcCog(commands.Cog):
     def game_cog(self) -> GameCog:
         cog = self.bot.get_cog("GameCog")
         assert cog is not None and type(cog).__name__ == "GameCog"  # the extension module may be reloaded
-        return cog
+        return cast(GameCog, cog)
 
     # -- lifecycle ---------------------------------------------------------------------------
     async def cog_load(self) -> None:

@@ -111,10 +111,11 @@ class GameCog(commands.Cog):
         info = await self.service.create_game(
             guild_xid=interaction.guild_id, channel_xid=interaction.channel_id, kind=game,
             options=options, host_xid=interaction.user.id, host_name=interaction.user.display_name,
-            ai_seats=ai_players, ai_level=ai_level)
-        loc = public_locale(interaction)
-        await interaction.response.send_message(embed=self.lobby_embed(info, loc),
-                                                view=self.lobby_view(info, loc))
+            ai_seats=ai_players, ai_level=ai_level, locale=public_locale(interaction))
+        loc = info.game.locale
+        lobby_view = self.lobby_view(info, loc)
+        assert lobby_view is not None  # a new game is in its lobby
+        await interaction.response.send_message(embed=self.lobby_embed(info, loc), view=lobby_view)
         try:
             message = await interaction.original_response()
             await self.service.set_messages(info.id, lobby_message_xid=message.id)
@@ -370,9 +371,9 @@ class GameCog(commands.Cog):
             humans = info.awaited_users()
             if humans:
                 mention_ids = [] if repost else humans
-                names = " ".join(mention(u) for u in humans)
+                pinged = " ".join(mention(u) for u in humans)
                 lines.append(t("turn.your_turn" if len(humans) == 1 else "turn.your_turns", loc,
-                               players=names))
+                               players=pinged))
                 view_ui = await self.turn_controls(snap, presenter, humans, loc)
             elif info.awaited_ai():
                 lines.append(t("turn.ai_thinking", loc,
@@ -451,7 +452,7 @@ class GameCog(commands.Cog):
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         if interaction.type is not discord.InteractionType.component:
             return
-        data: dict[str, Any] = dict(interaction.data or {})  # type: ignore[arg-type]
+        data: dict[str, Any] = dict(interaction.data or {})
         loc = locale_of(interaction)
         custom_id = str(data.get("custom_id", ""))
         route = self.bot.component_routes.get(custom_id.partition(":")[0])

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import discord
 from discord import app_commands
@@ -35,7 +35,7 @@ class QuadropolisCog(commands.Cog):
     def game_cog(self) -> GameCog:
         cog = self.bot.get_cog("GameCog")
         assert cog is not None and type(cog).__name__ == "GameCog"  # the extension module may be reloaded
-        return cog
+        return cast(GameCog, cog)
 
     async def _game_here(self, interaction: discord.Interaction) -> Any:
         info = await self.bot.service.game_in_channel(interaction.channel_id or 0)

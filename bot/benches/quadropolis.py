@@ -34,7 +34,7 @@ import statistics
 import time
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
-from typing import Any
+from typing import Any, cast
 
 from bot.rules.quadropolis.allocation import compile_city, exhaustive, optimise
 from bot.rules.quadropolis.notation import parse_city
@@ -254,10 +254,10 @@ def game_figures(games: int, checked: int, workers: int) -> dict[str, Any]:
     completed = 0
     for (kind, args), res in zip(jobs, results):
         if kind == "checked":
-            completed += res
+            completed += int(res)  # type: ignore[call-overload]
             continue
-        pair = (args[0], args[1])
-        score, game_margins, game_timings = res
+        pair = (str(args[0]), str(args[1]))
+        score, game_margins, game_timings = cast(tuple[float, list[int], dict[str, list[float]]], res)
         scores[pair] = scores.get(pair, 0.0) + score
         margins.setdefault(pair, []).extend(game_margins)
         for level, values in game_timings.items():

@@ -69,8 +69,8 @@ class BtcPresenter(Presenter):
                 if p.get("automa"):
                     return str(p["automa"])
                 seat = p.get("seat")
-                if names and seat is not None and seat < len(names):
-                    return names[seat]
+                if names and isinstance(seat, int) and seat < len(names):
+                    return str(names[seat])
         return str(player)
 
     def controls(self, game_id: int, version: int, token: str, moves: list[dict[str, Any]],
