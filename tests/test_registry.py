@@ -20,7 +20,7 @@ MOST_SHARED_FILES_NAMING_A_GAME = 3
 
 def test_every_registry_has_the_same_games() -> None:
     """Rules, presenters, pictures, calculators, benches and catalogues list exactly the declared games."""
-    assert KINDS == {"quadropolis", "btc", "urbanpanic"}
+    assert {"quadropolis", "btc", "urbanpanic"} == KINDS
     assert set(PRESENTERS) == KINDS
     assert {k for k, g in games.GAMES.items() if g.renderer is not None} == KINDS
     assert {k for k, g in games.GAMES.items() if g.calculator is not None} == KINDS
