@@ -287,8 +287,11 @@ class BtcCog(commands.Cog):
         loop = asyncio.get_running_loop()
         deadline = loop.time() + END_POST_WAIT_SECONDS
         while loop.time() < deadline:
-            row = await self.service.store.get_game(game_id)
-            if row is None or row.turn_message_xid != old_turn_message:
+            try:
+                row = await self.service.game(game_id)
+            except errors.UnknownGame:
+                return
+            if row.turn_message_xid != old_turn_message:
                 return
             await asyncio.sleep(END_POST_POLL_SECONDS)
 
