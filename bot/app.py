@@ -17,6 +17,7 @@ from bot.settings import Settings
 from bot.store import Store
 from bot.turnflow import TurnFlow
 from cogs import operations
+from cogs.translator import CatalogueTranslator
 
 log = logging.getLogger(__name__)
 
@@ -53,6 +54,7 @@ class CityBot(commands.Bot):
         self.flow = TurnFlow(self.service, _NoAnnouncer(), ai_pause=self.settings.ai_pause_seconds)
         for ext in EXTENSIONS:
             await self.load_extension(ext)
+        await self.tree.set_translator(CatalogueTranslator())
         if self._sync_commands:
             await self.sync_commands()
         game_cog = self.get_cog("GameCog")

@@ -1817,12 +1817,29 @@ def validate_commands(commands: Sequence[Any]) -> dict[str, str]:
     return problems
 
 
+DISCORD_LOCALES = frozenset({
+    "id", "da", "de", "en-GB", "en-US", "es-ES", "es-419", "fr", "hr", "it", "lt", "hu", "nl", "no", "pl", "pt-BR",
+    "ro", "fi", "sv-SE", "vi", "tr", "cs", "el", "bg", "ru", "uk", "hi", "th", "zh-CN", "ja", "zh-TW", "ko",
+})
+"""The locales Discord accepts as keys of ``name_localizations`` and ``description_localizations``."""
+
+
 def _check_named(problems: dict[str, str], where: str, obj: Mapping[str, Any]) -> None:
     name = str(obj.get("name", ""))
     if not _NAME_RE.match(name) or name != name.lower():
         problems[f"{where}.name"] = f"Invalid name {name!r} (1-32 lower-case letters, digits, - or _)."
     if not 1 <= len(str(obj.get("description", ""))) <= 100:
         problems[f"{where}.description"] = "Must be between 1 and 100 in length."
+    for locale, text in (obj.get("name_localizations") or {}).items():
+        if locale not in DISCORD_LOCALES:
+            problems[f"{where}.name_localizations.{locale}"] = "Invalid locale."
+        elif not _NAME_RE.match(str(text)) or str(text) != str(text).lower():
+            problems[f"{where}.name_localizations.{locale}"] = f"Invalid name {text!r}."
+    for locale, text in (obj.get("description_localizations") or {}).items():
+        if locale not in DISCORD_LOCALES:
+            problems[f"{where}.description_localizations.{locale}"] = "Invalid locale."
+        elif not 1 <= len(str(text)) <= 100:
+            problems[f"{where}.description_localizations.{locale}"] = "Must be between 1 and 100 in length."
 
 
 def _check_options(
