@@ -39,8 +39,10 @@ def locale_of(interaction: discord.Interaction) -> str:
 
 
 def public_locale(interaction: discord.Interaction | None) -> str:
+    """The server's preferred language where the bot speaks it, else English."""
     if interaction is not None and interaction.guild_locale is not None:
-        return normalise_locale(interaction.guild_locale)
+        loc = normalise_locale(interaction.guild_locale)
+        return loc if loc in LANGUAGES else "en"
     return "en"
 
 
@@ -74,6 +76,14 @@ class Origin:
     """The click came from a private (ephemeral) menu."""
 
 
+LANGUAGES = {"en": "English", "hu": "Magyar", "es": "Español", "ru": "Русский", "pl": "Polski"}
+"""The languages the bot speaks, each by its own name (the game's language at /game new)."""
+
+
+def language_choices() -> list[app_commands.Choice[str]]:
+    return [app_commands.Choice(name=name, value=code) for code, name in LANGUAGES.items()]
+
+
 class GameCog(commands.Cog):
     """Play board games in this channel: start a lobby, join, and take your turns."""
 
@@ -96,11 +106,12 @@ class GameCog(commands.Cog):
         ai_players="How many AI players to seat now",
         ai_level="How strong the AI players are",
         difficulty="Solo difficulty, where the game has one (1-7)",
+        language="The language of the game's posts and pictures (default: the server's)",
     )
-    @app_commands.choices(game=game_choices())
+    @app_commands.choices(game=game_choices(), language=language_choices())
     async def new(self, interaction: discord.Interaction, game: str, mode: str | None = None,
                   ai_players: app_commands.Range[int, 0, 6] = 0, ai_level: str | None = None,
-                  difficulty: app_commands.Range[int, 1, 7] | None = None) -> None:
+                  difficulty: app_commands.Range[int, 1, 7] | None = None, language: str | None = None) -> None:
         """Open a lobby for a new game in this channel or thread."""
         rules = games.rules(game)
         options: dict[str, Any] = {}
@@ -111,7 +122,7 @@ class GameCog(commands.Cog):
         info = await self.service.create_game(
             guild_xid=interaction.guild_id, channel_xid=interaction.channel_id, kind=game,
             options=options, host_xid=interaction.user.id, host_name=interaction.user.display_name,
-            ai_seats=ai_players, ai_level=ai_level, locale=public_locale(interaction))
+            ai_seats=ai_players, ai_level=ai_level, locale=language or public_locale(interaction))
         loc = info.game.locale
         lobby_view = self.lobby_view(info, loc)
         assert lobby_view is not None  # a new game is in its lobby
@@ -150,7 +161,7 @@ class GameCog(commands.Cog):
         info = await self.service.game_in_channel(interaction.channel_id or 0)
         info = await self.service.join(info.id, interaction.user.id, interaction.user.display_name)
         await operations.reply(interaction, t("lobby.joined", locale_of(interaction), game=info.id))
-        await self.refresh_lobby(info, public_locale(interaction))
+        await self.refresh_lobby(info, info.game.locale)
 
     @game.command(name="leave")
     async def leave(self, interaction: discord.Interaction) -> None:
@@ -158,7 +169,7 @@ class GameCog(commands.Cog):
         info = await self.service.game_in_channel(interaction.channel_id or 0)
         info = await self.service.leave(info.id, interaction.user.id)
         await operations.reply(interaction, t("lobby.left", locale_of(interaction), game=info.id))
-        await self.refresh_lobby(info, public_locale(interaction))
+        await self.refresh_lobby(info, info.game.locale)
 
     @game.command(name="start")
     async def start(self, interaction: discord.Interaction) -> None:
@@ -167,8 +178,8 @@ class GameCog(commands.Cog):
         await operations.defer(interaction)
         info = await self.service.start(info.id, interaction.user.id)
         await operations.reply(interaction, t("lobby.started", locale_of(interaction), game=info.id))
-        await self.refresh_lobby(info, public_locale(interaction))
-        problem = await self.publish(info.id, None, public_locale(interaction))
+        await self.refresh_lobby(info, info.game.locale)
+        problem = await self.publish(info.id, None, info.game.locale)
         if problem is not None:
             await operations.reply(interaction, t(problem, locale_of(interaction)))
 
@@ -183,7 +194,7 @@ class GameCog(commands.Cog):
         await operations.defer(interaction)
         await operations.reply(interaction, t("status.reposted", loc, game=info.id),
                                embed=await self.status_embed(info, loc))
-        problem = await self.publish(info.id, None, public_locale(interaction), repost=True)
+        problem = await self.publish(info.id, None, info.game.locale, repost=True)
         if problem is not None:
             await operations.reply(interaction, t(problem, loc))
 
@@ -208,19 +219,19 @@ class GameCog(commands.Cog):
         perms = interaction.permissions
         info = await self.service.abandon(info.id, interaction.user.id,
                                           is_admin=bool(perms and perms.manage_guild))
-        await operations.reply(interaction, t("game.abandoned", public_locale(interaction), game=info.id,
+        await operations.reply(interaction, t("game.abandoned", info.game.locale, game=info.id,
                                               user=mention(interaction.user.id)), ephemeral=False)
         await self.strip_controls(info)
-        await self.refresh_lobby(info, public_locale(interaction))
+        await self.refresh_lobby(info, info.game.locale)
         if info.game.started_at is not None:
-            await self.update_status(info, public_locale(interaction))
+            await self.update_status(info, info.game.locale)
 
     @game.command(name="resign")
     async def resign(self, interaction: discord.Interaction) -> None:
         """Give up your seat in this channel's game; the AI plays it on."""
         info = await self.service.game_in_channel(interaction.channel_id or 0)
         info = await self.service.resign(info.id, interaction.user.id)
-        loc = public_locale(interaction)
+        loc = info.game.locale
         await operations.reply(interaction, t("game.resigned", loc, user=mention(interaction.user.id)),
                                ephemeral=False)
         await self.publish(info.id, None, loc)
@@ -300,7 +311,7 @@ class GameCog(commands.Cog):
         else:
             await operations.defer(interaction, update=True)  # starting renders the first picture
             info = await self.service.start(gid, user.id)
-        ploc = public_locale(interaction)
+        ploc = info.game.locale
         await operations.edit_original(interaction, embed=self.lobby_embed(info, ploc),
                                        view=self.lobby_view(info, ploc))
         if action == "start":
