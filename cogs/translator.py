@@ -35,16 +35,19 @@ def _qualified(data: Any) -> str:
 def key_for(context: app_commands.TranslationContextTypes) -> str | None:
     """The catalogue id of one translatable string of the command tree (None: not one of ours)."""
     location, data = context.location, context.data
+    if isinstance(data, app_commands.Parameter):
+        param_key = f"cmd.{_qualified(data.command)}.{data.name}"
+        if location is Location.parameter_name:
+            return f"{param_key}.name"
+        if location is Location.parameter_description:
+            return f"{param_key}.description"
+        return None
+    if isinstance(data, app_commands.Choice):
+        return f"cmd.choice.{data.value}" if location is Location.choice_name else None
     if location is Location.command_name or location is Location.group_name:
         return f"cmd.{_qualified(data)}.name"
     if location is Location.command_description or location is Location.group_description:
         return f"cmd.{_qualified(data)}.description"
-    if location is Location.parameter_name:
-        return f"cmd.{_qualified(data.command)}.{data.name}.name"
-    if location is Location.parameter_description:
-        return f"cmd.{_qualified(data.command)}.{data.name}.description"
-    if location is Location.choice_name:
-        return f"cmd.choice.{data.value}"
     return None
 
 
