@@ -7,7 +7,6 @@ from pathlib import Path
 from typing import Any
 
 from bot import i18n
-from cogs.game import LANGUAGES
 from cogs.translator import NAME_PATTERN, english_strings
 from tests.discord.conftest import Harness
 
@@ -22,10 +21,12 @@ def _english_command_catalogue() -> dict[str, str]:
     return merged
 
 
-def _walk(node: dict[str, Any]) -> list[dict[str, Any]]:
-    out = [node]
+def _walk(node: dict[str, Any], path: tuple[str, ...] = ()) -> list[tuple[str, dict[str, Any]]]:
+    """Every command, subcommand and option with its catalogue id stem (``cmd.game.new.mode``)."""
+    here = (*path, node["name"])
+    out = [("cmd." + ".".join(here), node)]
     for option in node.get("options") or []:
-        out += _walk(option)
+        out += _walk(option, here)
     return out
 
 
@@ -36,23 +37,40 @@ async def test_the_command_catalogue_is_the_command_tree(harness: Harness) -> No
     assert found == _english_command_catalogue()
 
 
+def _expected(key: str, english: str, locale: str) -> str | None:
+    """What Discord should receive for ``key`` in ``locale``: the translation, or nothing where it reads as English."""
+    text = i18n.t(key, locale)
+    return None if text == english else text
+
+
 async def test_registration_carries_every_language_within_discords_rules(harness: Harness) -> None:
-    """Every command and option Discord receives is named and described in Hungarian, both Spanish
-    locales, Russian and Polish; names are lower case, at most 32 characters, descriptions at most 100."""
+    """Every command, option and choice Discord receives is named and described in Hungarian, both Spanish
+    locales, Russian and Polish (unless the word is the same as in English); names are lower case, at most 32
+    characters, descriptions at most 100."""
+    english = _english_command_catalogue()
     commands = harness.fake.commands()
     assert commands
+    localised = 0
     for command in commands:
-        for node in _walk(command):
+        for stem, node in _walk(command):
             names, descriptions = node.get("name_localizations") or {}, node.get("description_localizations") or {}
-            assert set(DISCORD_LOCALES) <= set(names), (node["name"], sorted(names))
-            assert set(DISCORD_LOCALES) <= set(descriptions), (node["name"], sorted(descriptions))
             for text in names.values():
                 assert NAME_PATTERN.fullmatch(text) and text == text.lower() and len(text) <= 32, text
             for text in descriptions.values():
                 assert 0 < len(text) <= 100, text
+            name_key, description_key = f"{stem}.name", f"{stem}.description"
+            for locale in DISCORD_LOCALES:
+                assert names.get(locale) == _expected(name_key, english[name_key], locale), (name_key, locale)
+                assert descriptions.get(locale) == _expected(description_key, english[description_key], locale), (
+                    description_key, locale)
+                localised += bool(names.get(locale)) + bool(descriptions.get(locale))
             for choice in node.get("choices") or []:
-                if choice["value"] == "toy" or choice["value"] in LANGUAGES:
-                    continue  # the tests' own game has no translations; a language is named in its own
-                assert set(DISCORD_LOCALES) <= set(choice.get("name_localizations") or {}), choice["name"]
+                if choice["value"] == "toy":
+                    continue  # the tests' own game
+                key = f"cmd.choice.{choice['value']}"
+                for locale in DISCORD_LOCALES:
+                    assert (choice.get("name_localizations") or {}).get(locale) == _expected(
+                        key, english[key], locale), (key, locale)
+    assert localised > 0.9 * 2 * len(DISCORD_LOCALES) * sum(len(_walk(c)) for c in commands)
     game = next(c for c in commands if c["name"] == "game")
     assert game["name_localizations"]["es-ES"] == game["name_localizations"]["es-419"]
