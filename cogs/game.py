@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -20,7 +21,7 @@ from discord import app_commands
 from discord.ext import commands, tasks
 
 from bot import errors, games
-from bot.i18n import error_text, normalise_locale, t
+from bot.i18n import catalogue, error_text, normalise_locale, t
 from bot.service import GameInfo, MoveOutcome, Service, Snapshot, choices_token
 from bot.turnflow import TurnFlow
 from cogs import ids, operations, presenters
@@ -74,6 +75,27 @@ class Origin:
     locale: str
     ephemeral: bool
     """The click came from a private (ephemeral) menu."""
+
+
+RULES_PREFIX = "rules"
+RULES_ID = re.compile(r"rules:([a-z]{1,20}):([a-z_]{1,20}):(\d{1,3})")
+QUOTE_LIMIT = 40
+"""How much of a user's typed text a refusal repeats."""
+
+
+def quote(text: str) -> str:
+    """A user's typed text, cut short for a sentence that repeats it."""
+    text = " ".join(str(text).split())
+    return text if len(text) <= QUOTE_LIMIT else text[: QUOTE_LIMIT - 1] + "…"
+
+
+def rule_pages(kind: str, topic: str) -> int:
+    """How many pages a rules topic has (in English, which every language follows)."""
+    english = catalogue("en")
+    count = 0
+    while f"{kind}.rules.{topic}.{count + 1}" in english:
+        count += 1
+    return count
 
 
 LANGUAGES = {"en": "English", "hu": "Magyar", "es": "Español", "ru": "Русский", "pl": "Polski"}
@@ -252,6 +274,77 @@ class GameCog(commands.Cog):
             info = await self.service.info(game.id)
             if info.awaited_ai():
                 self.flow.schedule_ai(info.id)
+
+    @game.command(name="rules")
+    @app_commands.describe(game="Which game", topic="What to read about (empty: how a turn works)")
+    @app_commands.choices(game=game_choices())
+    async def rules(self, interaction: discord.Interaction, game: str, topic: str | None = None) -> None:
+        """Read a game's rules, in short pages."""
+        loc = locale_of(interaction)
+        kind = games.get(game).kind
+        topics = games.get(kind).rules_topics
+        chosen = topic or topics[0]
+        if chosen not in topics:
+            await operations.reply(interaction, t("rules.no_topic", loc, game=game_title(kind, loc),
+                                                  topic=quote(chosen), topics=", ".join(topics)))
+            return
+        embed, view = self.rules_page(kind, chosen, 1, loc)
+        await operations.reply(interaction, embed=embed, view=view)
+
+    @rules.autocomplete("topic")
+    async def _topic_autocomplete(self, interaction: discord.Interaction,
+                                  current: str) -> list[app_commands.Choice[str]]:
+        loc = locale_of(interaction)
+        try:
+            kind = games.get(str(getattr(interaction.namespace, "game", ""))).kind
+        except errors.GameError:
+            return []
+        return [app_commands.Choice(name=t(f"{kind}.rules.{topic}.title", loc)[:100], value=topic)
+                for topic in games.get(kind).rules_topics if current.lower() in topic][:25]
+
+    @game.command(name="tiles")
+    @app_commands.describe(game="Which game")
+    @app_commands.choices(game=game_choices())
+    async def tiles(self, interaction: discord.Interaction, game: str) -> None:
+        """Every building of a game, as the pictures draw it."""
+        loc = locale_of(interaction)
+        renderer = games.get(game).renderer
+        if renderer is None:
+            await operations.reply(interaction, t("rules.no_tiles", loc, game=game_title(game, loc)))
+            return
+        await operations.defer(interaction)
+        image = await asyncio.to_thread(renderer.render_tiles, locale=loc)
+        await operations.reply(interaction, file_png=image)
+
+    def rules_page(self, kind: str, topic: str, page: int, loc: str) -> tuple[discord.Embed, discord.ui.View]:
+        """One page of a rules topic, with Previous / Next buttons (stateless: they work after a restart)."""
+        pages = rule_pages(kind, topic)
+        page = min(max(page, 1), max(pages, 1))
+        embed = discord.Embed(title=t("rules.title", loc, game=game_title(kind, loc),
+                                      topic=t(f"{kind}.rules.{topic}.title", loc)),
+                              description=t(f"{kind}.rules.{topic}.{page}", loc), colour=EMBED_COLOUR)
+        embed.set_footer(text=t("rules.page", loc, page=page, pages=pages))
+        view = discord.ui.View(timeout=None)
+        view.add_item(discord.ui.Button(label=t("rules.button.previous", loc), disabled=page <= 1,
+                                        custom_id=f"{RULES_PREFIX}:{kind}:{topic}:{page - 1}"))
+        view.add_item(discord.ui.Button(label=t("rules.button.next", loc), disabled=page >= pages,
+                                        custom_id=f"{RULES_PREFIX}:{kind}:{topic}:{page + 1}"))
+        view.stop()
+        return embed, view
+
+    async def rules_click(self, interaction: discord.Interaction, custom_id: str, data: dict[str, Any]) -> None:
+        """Previous / Next on a rules page: the same message shows the other page."""
+        match = RULES_ID.fullmatch(custom_id)
+        if match is None:
+            raise ids.ForgedId("rules")
+        kind, topic, page = match.group(1), match.group(2), int(match.group(3))
+        if kind not in games.available() or topic not in games.get(kind).rules_topics:
+            raise ids.ForgedId("rules")
+        embed, view = self.rules_page(kind, topic, page, locale_of(interaction))
+        try:
+            await interaction.response.edit_message(embed=embed, view=view)
+        except discord.HTTPException as exc:
+            log.info("rules page not shown: %s", exc.code)
 
     # =========================================================================================
     # Lobby message
@@ -591,6 +684,7 @@ class GameCog(commands.Cog):
     async def cog_load(self) -> None:
         from cogs.games import PRESENTERS
 
+        self.bot.component_routes[RULES_PREFIX] = self.rules_click
         for presenter in PRESENTERS.values():
             await presenter.install(self.bot)
         self.timer_loop.start()

@@ -1350,3 +1350,27 @@ def chip(
     if text:
         draw_text(draw, (cx, (box[1] + box[3]) / 2 + 1), text, fnt, ink, "lm")
     return box
+
+
+TILE_SHEET_COLUMNS = 3
+TILE_SHEET_SIZE = 96
+"""A reference sheet's glyphs: large enough to read the letter on a phone."""
+
+
+def tile_sheet(game: str, title: str, locale: str = "en") -> Image.Image:
+    """Every building kind of ``game`` as drawn in its pictures: the glyph, its letter and its name."""
+    keys = [k for k in GLYPHS if k.startswith(game + ".")]
+    rows = max(1, -(-len(keys) // TILE_SHEET_COLUMNS))
+    cell_w = IMAGE_WIDTH // TILE_SHEET_COLUMNS
+    cell_h = TILE_SHEET_SIZE + 28
+    img, draw = canvas(IMAGE_WIDTH, TITLE_HEIGHT + 24 + rows * cell_h)
+    title_bar(draw, IMAGE_WIDTH, title)
+    for i, key in enumerate(keys):
+        x = (i % TILE_SHEET_COLUMNS) * cell_w + 24
+        y = TITLE_HEIGHT + 24 + (i // TILE_SHEET_COLUMNS) * cell_h
+        draw_glyph(img, key, (x, y, x + TILE_SHEET_SIZE, y + TILE_SHEET_SIZE))
+        g = glyph(key)
+        label = f"{g.letter}{g.suffix}  {g.label(locale)}"
+        draw_fitted(draw, (x + TILE_SHEET_SIZE + 16, y + TILE_SHEET_SIZE // 2), label,
+                    cell_w - TILE_SHEET_SIZE - 56, 28, True, INK, "lm", 16)
+    return img

@@ -840,3 +840,8 @@ def render_board(view: View, names: Sequence[str] | None = None, *, locale: str 
 def render_end(view: View, names: Sequence[str] | None = None, *, locale: str = "en") -> bytes:
     """PNG of :func:`end_image`."""
     return c.png_bytes(end_image(view, names, locale=locale))
+
+
+def render_tiles(*, locale: str = "en") -> bytes:
+    """Every building of the game as the pictures draw it (``/game tiles``)."""
+    return c.png_bytes(c.tile_sheet("quadropolis", t("tiles.title", locale, game=t("quadropolis.title", locale)), locale))

@@ -29,6 +29,8 @@ class Renderer(Protocol):
 
     def render_end(self, view: View, names: list[str], *, locale: str = ...) -> bytes: ...
 
+    def render_tiles(self, *, locale: str = ...) -> bytes: ...
+
 
 class TurnStyle:
     """How a game's turns are told: which moves are whole turns, and whose choices are public.
@@ -82,6 +84,8 @@ class Game:
     """``score_text(text) -> JSON``: ``python -m bot score <kind> FILE``."""
     render_samples: Callable[[], list[Sample]] | None = None
     """Pictures of a seeded game for the render bench."""
+    rules_topics: tuple[str, ...] = ("turn", "buildings", "scoring", "variants")
+    """The topics of ``/game rules`` (texts ``<kind>.rules.<topic>.title`` and pages ``.1``, ``.2``…)."""
 
     @property
     def title_key(self) -> str:
