@@ -99,8 +99,10 @@ def test_every_catalogue_key_used_exists() -> None:
 
 
 def test_translation_falls_back_to_english() -> None:
-    """An unknown locale or key falls back to English, then to the id."""
-    assert i18n.t("error.not_your_turn", "hu") == "It is not your turn."
+    """A locale without a catalogue (German) or a key missing from one falls back to English, then to the id;
+    a language the bot speaks answers in it."""
+    assert i18n.t("error.not_your_turn", "de") == "It is not your turn."
+    assert i18n.t("error.not_your_turn", "hu") not in ("It is not your turn.", "error.not_your_turn")
     assert i18n.normalise_locale("es-ES") == "es"
     assert i18n.t("no.such.key") == "no.such.key"
 

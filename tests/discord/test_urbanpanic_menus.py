@@ -7,6 +7,7 @@ limits (5 rows, 5 buttons a row, 25 options a select, 80-character labels, 100-c
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 from collections.abc import Iterator
@@ -16,6 +17,7 @@ from typing import Any
 import discord
 import pytest
 
+from bot import games
 from bot.i18n import catalogue
 from bot.rules.urbanpanic.rules import RULES
 from bot.rules.urbanpanic.state import State
@@ -180,20 +182,21 @@ def test_within_turn_one_message_per_turn_and_the_hourglass_is_told() -> None:
     state = RULES.setup({"variant": "basic"}, 2, 3)
     me = state.current
     after = RULES.apply(state, me, {"kind": "architect", "slot": 1})
-    assert PRESENTER.within_turn(me, frozenset({me}), frozenset(), RULES.view(after, None))
+    assert PRESENTER.game.turns.within_turn(me, frozenset({me}), frozenset(), RULES.view(after, None))
     while RULES.awaiting(after) == {me}:
         after = RULES.apply(after, me, RULES.ai_move(after, me, "greedy", after.points))
-    assert not PRESENTER.within_turn(me, RULES.awaiting(after), RULES.awaiting(after), RULES.view(after, None))
+    turns = PRESENTER.game.turns
+    assert not turns.within_turn(me, RULES.awaiting(after), RULES.awaiting(after), RULES.view(after, None))
 
     party = RULES.setup({"variant": "party"}, 2, 3)
     party = RULES.apply(party, 0, {"kind": "draw", "at": 1_000})
-    assert PRESENTER.within_turn(0, RULES.awaiting(party), frozenset(), RULES.view(party, None))
+    assert PRESENTER.game.turns.within_turn(0, RULES.awaiting(party), frozenset(), RULES.view(party, None))
     for i, plot in enumerate(p for p in (f"{c}{r}" for r in "12345" for c in "ABCDE") if p != "C3"):
         if i:
             party = RULES.apply(party, 0, {"kind": "draw", "at": 1_000 + i})
         party = RULES.apply(party, 0, {"kind": "place", "plot": plot, "at": 1_000 + i})
     assert party.first_finisher == 0 and not party.over
-    assert not PRESENTER.within_turn(0, RULES.awaiting(party), frozenset(), RULES.view(party, None))
+    assert not PRESENTER.game.turns.within_turn(0, RULES.awaiting(party), frozenset(), RULES.view(party, None))
 
 
 def test_status_lines_show_the_public_table_and_never_a_hand() -> None:
@@ -273,7 +276,7 @@ def test_relative_time_rounds_up() -> None:
 def test_catalogue_has_every_ui_key_and_no_stray_ones() -> None:
     """Every urbanpanic.ui key the presenter uses is in urbanpanic_ui.json, and that file has no other keys."""
     source = (ROOT / "cogs" / "games" / "urbanpanic.py").read_text(encoding="utf-8")
-    source += (ROOT / "bot" / "labels.py").read_text(encoding="utf-8")  # the shared move labels
+    source += (ROOT / "bot" / "games" / "urbanpanic.py").read_text(encoding="utf-8")  # the game's move labels
     data = json.loads((ROOT / "bot" / "locales" / "en" / "urbanpanic_ui.json").read_text(encoding="utf-8"))
     assert all(k.startswith("urbanpanic.ui.") for k in data)
     literal = set(re.findall(r'"(urbanpanic\.ui\.[a-z_.]+[a-z_])"', source))
@@ -308,6 +311,6 @@ def test_pictures_come_from_the_renderer_and_a_drawing_bug_does_not_stop_the_gam
                 raise RuntimeError(name)
             return fail
 
-    monkeypatch.setattr(PRESENTER, "_render_module", Broken())
+    monkeypatch.setitem(games.GAMES, "urbanpanic", dataclasses.replace(games.GAMES["urbanpanic"], renderer=Broken()))
     assert PRESENTER.render_turn(RULES.view(state, None), 0, ["a", "b"]) is None
     assert PRESENTER.render_end(RULES.view(over, None), ["a", "b"]) is None

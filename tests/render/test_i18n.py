@@ -390,8 +390,8 @@ def test_a_locale_without_a_catalogue_draws_english(qp_views: list[Any]) -> None
     """A locale with no catalogue folder falls back to English: the same pixels."""
     view, seat = qp_views[0]
     english = q.turn_image(view, seat, NAMES)
-    hungarian = q.turn_image(view, seat, NAMES, locale="hu")
-    assert ImageChops.difference(english, hungarian).getbbox() is None
+    german = q.turn_image(view, seat, NAMES, locale="de")
+    assert ImageChops.difference(english, german).getbbox() is None
 
 
 def test_the_locale_changes_the_picture(marked: list[str], up_views: list[Any]) -> None:
