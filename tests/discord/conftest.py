@@ -44,7 +44,7 @@ class Harness:
     def service(self) -> Any:
         return self.bot.service
 
-    async def settle(self, limit: float = 5.0) -> None:
+    async def settle(self, limit: float = 30.0) -> None:
         """Wait until the bot's own background work (AI turns, posts) has finished."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + limit
