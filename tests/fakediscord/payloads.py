@@ -361,6 +361,8 @@ class World:
     allowed_intents: set[str] = field(default_factory=lambda: set(PRIVILEGED_INTENTS))
     base_url: str = "http://127.0.0.1:0"
     default_channel: str = "games"
+    guild_locale: str = "en-US"
+    """The server's preferred locale (community servers choose it; interactions carry it as ``guild_locale``)."""
     new_id: SnowflakeGen = field(default_factory=SnowflakeGen)
     _fixed: Iterator[int] = field(default_factory=lambda: itertools.count(100))
 
@@ -747,7 +749,7 @@ def guild_payload(world: World, *, with_members: bool = True) -> dict[str, Any]:
         "premium_tier": 0,
         "premium_subscription_count": 0,
         "premium_progress_bar_enabled": False,
-        "preferred_locale": "en-US",
+        "preferred_locale": world.guild_locale,
         "system_channel_id": str(world.channel("general").id),
         "system_channel_flags": 0,
         "rules_channel_id": None,
@@ -1329,8 +1331,8 @@ def interaction_payload(
     if channel.guild_id is not None:
         payload.update(
             guild_id=str(channel.guild_id),
-            guild={"id": str(channel.guild_id), "locale": "en-US", "features": []},
-            guild_locale="en-US",
+            guild={"id": str(channel.guild_id), "locale": world.guild_locale, "features": []},
+            guild_locale=world.guild_locale,
             member=member_payload(world, user, permissions=world.channel_permissions(user, channel)),
             authorizing_integration_owners={"0": str(channel.guild_id)},
             context=0,
