@@ -17,6 +17,7 @@ from bot.settings import Settings
 from bot.store import Store
 from bot.turnflow import TurnFlow
 from cogs import operations
+from cogs.commandlinks import LINKS
 from cogs.translator import CatalogueTranslator
 
 log = logging.getLogger(__name__)
@@ -70,6 +71,7 @@ class CityBot(commands.Bot):
         else:
             synced = await self.tree.sync()
         log.info("synced %d commands", len(synced))
+        LINKS.learn({c.name: c.id for c in synced}, [c.qualified_name for c in self.tree.walk_commands()])
 
     async def on_app_command_error(self, interaction: discord.Interaction,
                                    error: app_commands.AppCommandError) -> None:
