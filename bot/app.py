@@ -10,6 +10,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.composition import App, build
 from bot.i18n import error_text, normalise_locale, t
 from bot.rules.core import GameError
 from bot.service import Clock, Service
@@ -23,8 +24,10 @@ EXTENSIONS = ("cogs.game", "cogs.quadropolis", "cogs.community", "cogs.btc")
 
 
 class CityBot(commands.Bot):
-    """The bot. ``service`` and ``store`` exist once ``setup_hook`` has run."""
+    """The bot. ``app`` (every feature, from the composition root), ``service`` and ``store`` exist
+    once ``setup_hook`` has run; cogs take what they need from them."""
 
+    app: App
     service: Service
     store: Store
 
@@ -45,8 +48,9 @@ class CityBot(commands.Bot):
         """(GameInfo, finished) -> extra user ids to mention on a turn message (followers...)."""
 
     async def setup_hook(self) -> None:
-        self.store = await Store.open(self.settings.database_path)
-        self.service = Service(self.store, self._clock)
+        self.app = await build(self.settings, self._clock)
+        self.store = self.app.store
+        self.service = self.app.service
         for ext in EXTENSIONS:
             await self.load_extension(ext)
         if self._sync_commands:

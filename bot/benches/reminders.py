@@ -1,4 +1,4 @@
-"""Reminder-loop figures: the cost of one pass of :meth:`bot.community.Community.run_due` with
+"""Reminder-loop figures: the cost of one pass of :meth:`bot.community.reminders.Reminders.run_due` with
 10,000 stored games (quick: 1,000), beside the cost of one bare indexed query on the same file.
 
 The database is filled directly (games, seats, snapshots, and one wait per active game, as the
@@ -25,7 +25,8 @@ from pathlib import Path
 from typing import Any
 
 from bot import store
-from bot.community import HOUR_MS, Community
+from bot.community.base import HOUR_MS
+from bot.composition import compose
 from bot.rules import core, registry
 from bot.service import Service
 
@@ -164,7 +165,7 @@ async def _measure(folder: Path, quick: bool) -> dict[str, Any]:
     fill(path, games, with_waits=True)
     db = await store.Store.open(path)
     clock = Clock()
-    community = Community(Service(db, clock), boot="bench")
+    community = compose(Service(db, clock), boot="bench").reminders
     try:
         idle = []
         beats = []
@@ -198,7 +199,7 @@ async def _measure(folder: Path, quick: bool) -> dict[str, Any]:
         await db.close()
         fill(path, new_games, with_waits=False, awaiting_since=clock.ms - 1)
         db = await store.Store.open(path)
-        community = Community(Service(db, clock), boot="bench-2")
+        community = compose(Service(db, clock), boot="bench-2").reminders
         t0 = time.perf_counter()
         await community.run_due(clock.ms, new_games)
         reconcile_ms = (time.perf_counter() - t0) * 1000
