@@ -31,7 +31,7 @@ KINDS = {
     "last": "mention the only player still to choose in a simultaneous turn",
     "vote_open": "post the timeout vote with its buttons, mentioning the voters",
     "vote_closed": "edit a vote message: the vote is over (params: decision)",
-    "ai_move": "let the AI play the late seat's move (execute with Community.execute_ai)",
+    "ai_move": "let the AI play the late seat's move (execute with Reminders.execute_ai)",
     "extended": "announce that the players gave the late player more time",
     "deadline_passed": "announce a deadline passed with nothing to do (no AI, or policy 'none')",
     "undo_expired": "edit an undo proposal: the game moved on",

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
-def _int(text: str) -> int:
+def id_number(text: str) -> int:
     if not text.isdigit() or len(text) > 20:
         raise ids.ForgedId(text)
     return int(text)

@@ -10,7 +10,7 @@ import discord
 from bot.community.base import Action
 from bot.i18n import t
 from cogs import ids, operations
-from cogs.community.common import GameSubcommands, _int, locale_of
+from cogs.community.common import GameSubcommands, id_number, locale_of
 from cogs.community.reminders import RemindersCog
 from cogs.game import mention
 
@@ -29,7 +29,7 @@ def parse_undo_id(custom_id: str) -> tuple[int, int, bool]:
     parts = custom_id.split(":")
     if len(parts) != 4 or parts[0] != UNDO_PREFIX or parts[3] not in ("yes", "no"):
         raise ids.ForgedId(custom_id)
-    return _int(parts[1]), _int(parts[2]), parts[3] == "yes"
+    return id_number(parts[1]), id_number(parts[2]), parts[3] == "yes"
 
 
 class UndoCog(GameSubcommands):

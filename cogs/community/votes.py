@@ -6,11 +6,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 import discord
+from discord.ext import commands
 
 from bot.community.base import Action
 from bot.i18n import t
 from cogs import ids, operations
-from cogs.community.common import _int, locale_of, player_label, stamp
+from cogs.community.common import id_number, locale_of, player_label, stamp
 from cogs.community.reminders import RemindersCog
 from cogs.game import mention
 
@@ -30,10 +31,10 @@ def parse_vote_id(custom_id: str) -> tuple[int, int, int, str]:
     parts = custom_id.split(":")
     if len(parts) != 5 or parts[0] != VOTE_PREFIX or parts[4] not in ("move", "takeover", "wait"):
         raise ids.ForgedId(custom_id)
-    return _int(parts[1]), _int(parts[2]), _int(parts[3]), parts[4]
+    return id_number(parts[1]), id_number(parts[2]), id_number(parts[3]), parts[4]
 
 
-class VotesCog(discord.ext.commands.Cog):
+class VotesCog(commands.Cog):
     """Timeout votes and deadline notices."""
 
     def __init__(self, bot: CityBot, loop: RemindersCog) -> None:
