@@ -244,6 +244,7 @@ class Preferences(Feature):
         """Changing a setting or a preference plans the waits it concerns again."""
 
     async def of_game(self, game: store.GameRow, cache: PassCache | None = None) -> Settings:
+        """A game's settings: defaults <- its server's <- its own overrides (read once per pass)."""
         if cache is not None and game.id in cache.settings:
             return cache.settings[game.id]
         guild = await self.db.settings("guild", game.guild_xid or 0)
