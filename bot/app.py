@@ -10,6 +10,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.composition import App, build
 from bot.i18n import error_text, normalise_locale, t
 from bot.rules.core import GameError
 from bot.service import Clock, Service
@@ -27,8 +28,10 @@ EXTENSIONS = ("cogs.game", "cogs.community")
 
 
 class CityBot(commands.Bot):
-    """The bot. ``service`` and ``store`` exist once ``setup_hook`` has run."""
+    """The bot. ``app`` (every feature, from the composition root), ``service`` and ``store`` exist
+    once ``setup_hook`` has run; cogs take what they need from them."""
 
+    app: App
     service: Service
     store: Store
     flow: TurnFlow
@@ -50,9 +53,10 @@ class CityBot(commands.Bot):
         """(GameInfo, finished) -> extra user ids to mention on a turn message (followers...)."""
 
     async def setup_hook(self) -> None:
-        self.store = await Store.open(self.settings.database_path)
-        self.service = Service(self.store, self._clock)
-        self.flow = TurnFlow(self.service, _NoAnnouncer(), ai_pause=self.settings.ai_pause_seconds)
+        self.app = await build(self.settings, self._clock)
+        self.store = self.app.store
+        self.service = self.app.service
+        self.flow = self.app.flow
         for ext in EXTENSIONS:
             await self.load_extension(ext)
         await self.tree.set_translator(CatalogueTranslator())
@@ -94,22 +98,6 @@ class CityBot(commands.Bot):
         store = getattr(self, "store", None)
         if store is not None:
             await store.close()
-
-
-class _NoAnnouncer:
-    """Until the game cog takes over telling Discord (it sets itself as the flow's announcer)."""
-
-    async def acknowledge(self, origin: Any, outcome: Any) -> None:
-        return None
-
-    async def next_step(self, origin: Any, game_id: int) -> None:
-        return None
-
-    async def announce(self, game_id: int, outcome: Any, locale: str, *, repost: bool = False) -> str | None:
-        return None
-
-    async def show_status(self, game_id: int, locale: str) -> None:
-        return None
 
 
 def create_bot(settings: Settings, **kwargs: object) -> CityBot:

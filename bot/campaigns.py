@@ -43,9 +43,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot import errors
+from bot.community.base import Feature
 from bot.rules.btc import engine as btc
 from bot.service import GameInfo, Service
 from bot.store import LIVE_STATUSES
+from bot.store import campaigns as campaign_store
 from bot.store.campaigns import CampaignGameRow, CampaignRow, CampaignRunning, CampaignStore
 
 __all__ = [
@@ -135,22 +137,18 @@ def is_campaign_game(options: Mapping[str, Any]) -> bool:
     return str(options.get("campaign", "off")) != "off"
 
 
-class Campaigns:
-    """Campaigns over a :class:`bot.service.Service` (its store and clock)."""
+class Campaigns(Feature):
+    """Campaigns over a :class:`bot.service.Service` (its store and clock). Built, and subscribed to
+    the service's game ends and privacy requests, once by :func:`bot.composition.compose`."""
 
-    def __init__(self, service: Service, *, listen: bool = True) -> None:
-        self.service = service
-        self.db = CampaignStore(service.store)
+    personal_columns = campaign_store.PERSONAL_COLUMNS
+
+    def __init__(self, service: Service, db: CampaignStore | None = None) -> None:
+        super().__init__(service)
+        self.db = db or CampaignStore(service.store)
         self._locks: dict[int, asyncio.Lock] = {}
         self.recorded_listeners: list[Callable[[Recorded], Awaitable[None]]] = []
         """Called after a campaign game was counted (the Discord layer announces it)."""
-        if listen:
-            service.end_listeners.append(self.on_end)
-            service.forget_listeners.append(self.delete_user_data)
-
-    @property
-    def now(self) -> int:
-        return self.service.clock.now_ms()
 
     def _lock(self, user_xid: int) -> asyncio.Lock:
         lock = self._locks.get(user_xid)
@@ -246,9 +244,10 @@ class Campaigns:
         """The running campaign a game is open for (None: not a campaign's open game)."""
         return await self.db.by_game(game_id)
 
-    async def delete_user_data(self, user_xid: int) -> int:
-        """Forget every campaign of a player (a privacy request)."""
-        return await self.db.delete_user_data(user_xid)
+    async def forget_user(self, user_xid: int) -> int:
+        """Forget every campaign of a player, with its games (a privacy request); returns the
+        records deleted."""
+        return await self.db.forget_user(user_xid)
 
     # -- counting games ----------------------------------------------------------------------
     async def on_end(self, info: GameInfo) -> None:

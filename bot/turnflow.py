@@ -38,6 +38,23 @@ class Announcer(Protocol):
         """Bring the game's status up to date (who is awaited, the scores so far)."""
 
 
+class SilentAnnouncer:
+    """Tells nobody: the flow's announcer until a front-end takes over (the Discord game cog sets itself)."""
+
+    async def acknowledge(self, origin: Any, outcome: MoveOutcome) -> None:
+        return None
+
+    async def next_step(self, origin: Any, game_id: int) -> None:
+        return None
+
+    async def announce(self, game_id: int, outcome: MoveOutcome | None, locale: str, *,
+                       repost: bool = False) -> str | None:
+        return None
+
+    async def show_status(self, game_id: int, locale: str) -> None:
+        return None
+
+
 class TurnFlow:
     """The turn flow over a :class:`Service`, told through one :class:`Announcer`.
 

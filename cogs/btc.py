@@ -69,7 +69,8 @@ class BtcCog(commands.Cog):
     def __init__(self, bot: CityBot) -> None:
         self.bot = bot
         self.service = bot.service
-        self.campaigns = Campaigns(bot.service, listen=False)
+        self.campaigns: Campaigns = bot.app.campaigns
+        """Built and subscribed to game ends by the composition root (:mod:`bot.composition`)."""
         self._tasks: set[asyncio.Task[None]] = set()
 
     @property
@@ -80,13 +81,12 @@ class BtcCog(commands.Cog):
 
     # -- lifecycle ---------------------------------------------------------------------------
     async def cog_load(self) -> None:
-        self.service.end_listeners.append(self.campaigns.on_end)
         self.campaigns.recorded_listeners.append(self._announce)
         await self.campaigns.resume()
 
     async def cog_unload(self) -> None:
-        if self.campaigns.on_end in self.service.end_listeners:
-            self.service.end_listeners.remove(self.campaigns.on_end)
+        if self._announce in self.campaigns.recorded_listeners:
+            self.campaigns.recorded_listeners.remove(self._announce)
         for task in list(self._tasks):
             task.cancel()
 
@@ -123,11 +123,9 @@ class BtcCog(commands.Cog):
         assert view is not None, "a new game is in its lobby"
         await interaction.response.send_message(content, embed=self.game_cog.lobby_embed(info, loc), view=view,
                                                 allowed_mentions=operations.NO_MENTIONS)
-        try:
-            message = await interaction.original_response()
-            await self.service.set_messages(info.id, lobby_message_xid=message.id)
-        except discord.HTTPException as exc:
-            log.info("could not read the lobby message of game %s: %s", info.id, exc.code)
+        message_xid = await operations.original_message_id(interaction)
+        if message_xid is not None:
+            await self.service.set_messages(info.id, lobby_message_xid=message_xid)
 
     @campaign.command(name="status")
     @app_commands.describe(player="Whose campaign (yours if empty)")
@@ -275,7 +273,7 @@ class BtcCog(commands.Cog):
             recent = game.finished_at is not None and self.service.clock.now_ms() - game.finished_at < RECENT_END_MS
             if game.status == "finished" and recent and not recorded.late:
                 await self._wait_for_end_post(game.id, game.turn_message_xid)
-            await operations.post(self.bot, game.channel_xid, recorded_text(recorded, "en"))
+            await operations.post(self.bot, game.channel_xid, recorded_text(recorded, game.locale))
         except asyncio.CancelledError:
             raise
         except Exception:

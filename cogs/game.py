@@ -285,8 +285,9 @@ class GameCog(commands.Cog):
         topics = games.get(kind).rules_topics
         chosen = topic or topics[0]
         if chosen not in topics:
+            titles = ", ".join(t(f"{kind}.rules.{topic}.title", loc) for topic in topics)
             await operations.reply(interaction, t("rules.no_topic", loc, game=game_title(kind, loc),
-                                                  topic=quote(chosen), topics=", ".join(topics)))
+                                                  topic=quote(chosen), topics=titles))
             return
         embed, view = self.rules_page(kind, chosen, 1, loc)
         await operations.reply(interaction, embed=embed, view=view)
@@ -299,8 +300,10 @@ class GameCog(commands.Cog):
             kind = games.get(str(getattr(interaction.namespace, "game", ""))).kind
         except errors.GameError:
             return []
-        return [app_commands.Choice(name=t(f"{kind}.rules.{topic}.title", loc)[:100], value=topic)
-                for topic in games.get(kind).rules_topics if current.lower() in topic][:25]
+        wanted = current.lower()
+        titles = {topic: t(f"{kind}.rules.{topic}.title", loc)[:100] for topic in games.get(kind).rules_topics}
+        return [app_commands.Choice(name=title, value=topic) for topic, title in titles.items()
+                if wanted in topic or wanted in title.lower()][:25]
 
     @game.command(name="tiles")
     @app_commands.describe(game="Which game")

@@ -3,7 +3,7 @@
 Unknown interaction (10062), already acknowledged (40060), unknown message (10008), missing
 permissions (50013), cannot DM (50007), server errors and rate limits with retries, and requests
 that never answer (a time-out per attempt). Callers get True/False or a message id, never an
-exception from here.
+exception from here. Cogs call these instead of wrapping Discord calls in their own try/except.
 """
 
 from __future__ import annotations
@@ -32,6 +32,8 @@ UNKNOWN_MESSAGE = 10008
 MISSING_PERMISSIONS = 50013
 MISSING_ACCESS = 50001
 CANNOT_DM = 50007
+RETRYABLE_STATUS = 500
+"""A refusal with this HTTP status or above is Discord's passing trouble: worth trying again later."""
 
 NO_MENTIONS = discord.AllowedMentions.none()
 
@@ -198,3 +200,70 @@ async def dm(bot: discord.Client, user_xid: int, content: str) -> bool:
     except discord.HTTPException as exc:
         log.info("DM to %s failed: %s", user_xid, exc.code)
         return False
+
+
+async def reply_file(interaction: discord.Interaction, content: str, data: bytes, name: str) -> bool:
+    """Answer privately with an attached file of any kind (``reply`` only attaches PNG pictures)."""
+    kwargs: dict[str, Any] = {"content": content, "ephemeral": True, "allowed_mentions": NO_MENTIONS}
+    try:
+        if not interaction.response.is_done():
+            await interaction.response.send_message(file=discord.File(io.BytesIO(data), filename=name), **kwargs)
+        else:
+            await interaction.followup.send(file=discord.File(io.BytesIO(data), filename=name), **kwargs)
+        return True
+    except discord.HTTPException as exc:
+        log.warning("file reply to %s failed: %s %s", interaction.id, exc.status, exc.code)
+        return False
+
+
+async def original_message_id(interaction: discord.Interaction) -> int | None:
+    """The id of the message that answered an interaction (None if Discord cannot tell)."""
+    try:
+        message = await interaction.original_response()
+    except discord.HTTPException as exc:
+        log.info("could not read the answer of interaction %s: %s", interaction.id, exc.code)
+        return None
+    return message.id
+
+
+async def send_once(bot: discord.Client, channel_xid: int | None, content: str, *, nonce: str,
+                    mentions: list[int] | None = None,
+                    view: discord.ui.View | None = None) -> tuple[int | None, bool]:
+    """Post one message of a recorded action, once, with the action's nonce (Discord refuses a
+    second message with the same nonce). One attempt: the caller's loop offers it again later.
+
+    Returns (message id, retry): retry is True for a failure worth trying again later (5xx, no
+    answer in time), False when Discord refused for good (no access, unknown channel).
+    """
+    if channel_xid is None:
+        return None, False
+    kwargs: dict[str, Any] = {"allowed_mentions": mentions_of(mentions or []), "nonce": nonce}
+    if view is not None:
+        kwargs["view"] = view
+    try:
+        message = await asyncio.wait_for(bot.get_partial_messageable(channel_xid).send(content, **kwargs),
+                                         POST_TIMEOUT_SECONDS)
+        return message.id, False
+    except discord.HTTPException as exc:
+        log.warning("post in %s failed: %s %s", channel_xid, exc.status, exc.code)
+        return None, exc.status >= RETRYABLE_STATUS
+    except (TimeoutError, OSError) as exc:
+        log.warning("post in %s failed: %r", channel_xid, exc)
+        return None, True
+
+
+async def dm_once(bot: discord.Client, user_xid: int | None, content: str, *, nonce: str) -> tuple[int | None, bool]:
+    """Send one direct message of a recorded action, with its nonce; (message id, retry) as
+    :func:`send_once`. A user who does not accept DMs (50007) is a refusal for good."""
+    if user_xid is None:
+        return None, False
+    try:
+        user = bot.get_user(user_xid) or await bot.fetch_user(user_xid)
+        message = await asyncio.wait_for(user.send(content, nonce=nonce), POST_TIMEOUT_SECONDS)
+        return message.id, False
+    except discord.HTTPException as exc:
+        if exc.code != CANNOT_DM:
+            log.info("DM to %s failed: %s %s", user_xid, exc.status, exc.code)
+        return None, exc.status >= RETRYABLE_STATUS
+    except (TimeoutError, OSError):
+        return None, True

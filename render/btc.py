@@ -700,4 +700,5 @@ def render_end(view: View, names: Sequence[str] | None = None, *, locale: str = 
 
 def render_tiles(*, locale: str = "en") -> bytes:
     """Every building of the game as the pictures draw it (``/game tiles``)."""
-    return c.png_bytes(c.tile_sheet("btc", t("tiles.title", locale, game=t("btc.title", locale)), locale))
+    title = t("tiles.title", locale, game=t("btc.title", locale))
+    return c.png_bytes(c.tile_sheet("btc", title, locale))

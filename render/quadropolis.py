@@ -844,4 +844,5 @@ def render_end(view: View, names: Sequence[str] | None = None, *, locale: str = 
 
 def render_tiles(*, locale: str = "en") -> bytes:
     """Every building of the game as the pictures draw it (``/game tiles``)."""
-    return c.png_bytes(c.tile_sheet("quadropolis", t("tiles.title", locale, game=t("quadropolis.title", locale)), locale))
+    title = t("tiles.title", locale, game=t("quadropolis.title", locale))
+    return c.png_bytes(c.tile_sheet("quadropolis", title, locale))

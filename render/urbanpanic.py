@@ -413,7 +413,8 @@ def _legend(img: Image.Image, top: int, view: View, locale: str = "en") -> int:
     draw = ImageDraw.Draw(img)
     draw.line((MARGIN, top, WIDTH - MARGIN, top), fill=c.PANEL_EDGE, width=2)
     legend = view.get("legend") or {}
-    letters = legend.get("letters") or [t(f"urbanpanic.render.letter.{track}", locale) for track in TRACKS]
+    # The reader's letters (the catalogue's, e.g. Hungarian L M Ö B E); the rules' own only if a track is unknown.
+    letters = [t(f"urbanpanic.render.letter.{track}", locale) for track in TRACKS] or legend.get("letters") or []
     entries = [
         (
             _key(str(tp["id"])),
@@ -747,4 +748,5 @@ def render_end(view: View, names: Sequence[str] | None = None, *, locale: str = 
 
 def render_tiles(*, locale: str = "en") -> bytes:
     """Every building of the game as the pictures draw it (``/game tiles``)."""
-    return c.png_bytes(c.tile_sheet("urbanpanic", t("tiles.title", locale, game=t("urbanpanic.title", locale)), locale))
+    title = t("tiles.title", locale, game=t("urbanpanic.title", locale))
+    return c.png_bytes(c.tile_sheet("urbanpanic", title, locale))

@@ -1,4 +1,4 @@
-"""Reminder-loop figures: the cost of one pass of :meth:`bot.community.Community.run_due` with
+"""Reminder-loop figures: the cost of one pass of :meth:`bot.community.reminders.Reminders.run_due` with
 10,000 stored games (quick: 1,000), beside the cost of one bare indexed query on the same file.
 
 The database is filled directly (games, seats, snapshots, and one wait per active game, as the
@@ -26,7 +26,8 @@ from typing import Any
 
 from bot import games as game_registry
 from bot import store
-from bot.community import HOUR_MS, Community
+from bot.community.base import HOUR_MS
+from bot.composition import compose
 from bot.rules import core
 from bot.service import Service
 
@@ -165,7 +166,7 @@ async def _measure(folder: Path, quick: bool) -> dict[str, Any]:
     fill(path, games, with_waits=True)
     db = await store.Store.open(path)
     clock = Clock()
-    community = Community(Service(db, clock), boot="bench")
+    community = compose(Service(db, clock), boot="bench").reminders
     try:
         idle = []
         beats = []
@@ -199,7 +200,7 @@ async def _measure(folder: Path, quick: bool) -> dict[str, Any]:
         await db.close()
         fill(path, new_games, with_waits=False, awaiting_since=clock.ms - 1)
         db = await store.Store.open(path)
-        community = Community(Service(db, clock), boot="bench-2")
+        community = compose(Service(db, clock), boot="bench-2").reminders
         t0 = time.perf_counter()
         await community.run_due(clock.ms, new_games)
         reconcile_ms = (time.perf_counter() - t0) * 1000

@@ -477,14 +477,19 @@ class Store:
             )
 
     async def delete_user_data(self, user_xid: int, *, replacement_name: str) -> int:
-        """Forget a user: their seats keep the game playable but lose the Discord id and name."""
+        """Forget a user: their seats keep the game playable but lose the Discord id and name; the
+        games they host and the moves they clicked lose the id. Returns the rows changed."""
         async with self.transaction() as db:
-            cur = await db.execute(
-                "UPDATE seats SET user_xid = NULL, ai_level = COALESCE(ai_level, 'greedy'), name = ?"
-                " WHERE user_xid = ?", (replacement_name, user_xid))
-            await db.execute("UPDATE games SET host_xid = NULL WHERE host_xid = ?", (user_xid,))
-            await db.execute("UPDATE moves SET actor_xid = NULL WHERE actor_xid = ?", (user_xid,))
-            return int(cur.rowcount)
+            changed = 0
+            for sql, params in (
+                ("UPDATE seats SET user_xid = NULL, ai_level = COALESCE(ai_level, 'greedy'), name = ?"
+                 " WHERE user_xid = ?", (replacement_name, user_xid)),
+                ("UPDATE games SET host_xid = NULL WHERE host_xid = ?", (user_xid,)),
+                ("UPDATE moves SET actor_xid = NULL WHERE actor_xid = ?", (user_xid,)),
+            ):
+                cur = await db.execute(sql, params)
+                changed += max(0, int(cur.rowcount))
+            return changed
 
 
 class TableStore:

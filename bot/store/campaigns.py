@@ -27,6 +27,8 @@ GAME_COLUMNS = (
     "campaign_id", "number", "game_id", "outcome", "score", "rank", "won", "points", "bonus_type",
     "bonus_city", "bonus", "total", "automas", "finished_at",
 )
+PERSONAL_COLUMNS = ("btc_campaigns.user_xid",)
+"""Columns of this module's tables that hold a player's id (a campaign is one player's record)."""
 RUNNING = "running"
 COMPLETE = "complete"
 ABANDONED = "abandoned"
@@ -221,8 +223,14 @@ class CampaignStore(TableStore):
                 (at, at, campaign_id))
             return cur.rowcount == 1
 
-    async def delete_user_data(self, user_xid: int) -> int:
-        """Forget every campaign of a player (a privacy request); returns how many."""
+    async def forget_user(self, user_xid: int) -> int:
+        """Forget every campaign of a player (a privacy request): the campaigns and their counted
+        games are deleted; returns how many rows of both."""
         async with self.store.transaction() as db:
-            cur = await db.execute("DELETE FROM btc_campaigns WHERE user_xid = ?", (user_xid,))
-            return int(cur.rowcount)
+            async with db.execute(
+                    "SELECT COUNT(*) FROM btc_campaign_games WHERE campaign_id IN"
+                    " (SELECT id FROM btc_campaigns WHERE user_xid = ?)", (user_xid,)) as cur:
+                row = await cur.fetchone()
+            games = int(row[0]) if row else 0
+            cur2 = await db.execute("DELETE FROM btc_campaigns WHERE user_xid = ?", (user_xid,))
+            return games + max(0, int(cur2.rowcount))

@@ -318,7 +318,9 @@ class UrbanPanicPresenter(Presenter):
         return lines
 
     def tracks_text(self, tracks: list[int], view: dict[str, Any], locale: str) -> str:
-        letters = (view.get("legend") or {}).get("letters") or ["R", "J", "E", "I", "S"]
+        tracks_of_view = (view.get("legend") or {}).get("tracks") or ("residents", "jobs", "ecology", "income",
+                                                                       "satisfaction")
+        letters = [t(f"urbanpanic.render.letter.{track}", locale) for track in tracks_of_view]
         return " ".join(f"{letter} {value}" for letter, value in zip(letters, tracks))
 
     # -- whole-turn summaries ----------------------------------------------------------------

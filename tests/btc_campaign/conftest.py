@@ -5,9 +5,11 @@ from __future__ import annotations
 import pytest
 
 from bot.campaigns import Campaigns
+from bot.composition import compose
 from bot.service import Service
 
 
 @pytest.fixture
 def campaigns(service: Service) -> Campaigns:
-    return Campaigns(service)
+    """The campaigns feature as the composition root builds and subscribes it."""
+    return compose(service).campaigns

@@ -10,6 +10,7 @@ import pytest
 
 from bot import errors, store
 from bot.campaigns import CampaignError, Campaigns, Recorded, game_options, used_option
+from bot.composition import compose
 from bot.rules.btc import engine as E
 from bot.rules.btc.rules import RULES
 from bot.service import Service
@@ -351,14 +352,14 @@ async def test_the_record_survives_a_restart(db_path: Path, clock: FakeClock) ->
     """D-24: the record is in the store: a new process sees the same campaign and carries it on."""
     db = await store.Store.open(db_path)
     seeds = iter(range(50, 500))
-    campaigns = Campaigns(Service(db, clock, seed_source=lambda: next(seeds)))
+    campaigns = compose(Service(db, clock, seed_source=lambda: next(seeds))).campaigns
     await campaigns.start(ALICE, length=3, difficulty=5, mode="full")
     await play_game(campaigns, "offices")
     before = await campaigns.status(ALICE)
     await db.close()
     db = await store.Store.open(db_path)
     try:
-        again = Campaigns(Service(db, clock, seed_source=lambda: next(seeds)))
+        again = compose(Service(db, clock, seed_source=lambda: next(seeds))).campaigns
         after = await again.status(ALICE)
         assert after == before
         _, info = await again.open_next(ALICE, "alice", guild_xid=GUILD, channel_xid=CHANNEL)
@@ -375,12 +376,13 @@ async def test_status_of_an_ended_campaign(campaigns: Campaigns) -> None:
     assert state.campaign.status == "abandoned" and state.open_game is None
 
 
-async def test_delete_user_data_forgets_campaigns(campaigns: Campaigns) -> None:
-    """A privacy request removes the player's campaigns and their games' records."""
+async def test_forget_user_forgets_campaigns(campaigns: Campaigns) -> None:
+    """A privacy request removes the player's campaigns and their games' records (one campaign
+    and its one counted game: two records)."""
     await campaigns.start(ALICE, length=3, difficulty=4, mode="simple")
     await play_game(campaigns)
     campaign = await campaigns.db.latest(ALICE)
     assert campaign is not None
-    assert await campaigns.delete_user_data(ALICE) == 1
+    assert await campaigns.forget_user(ALICE) == 2
     assert await campaigns.db.latest(ALICE) is None
     assert await campaigns.db.games(campaign.id) == []

@@ -114,12 +114,12 @@ async def test_detach_and_by_game(db: store.Store) -> None:
 
 
 async def test_deleting_a_campaign_cascades_to_its_games(db: store.Store) -> None:
-    """delete_user_data removes the campaigns and (foreign key cascade) their game rows."""
+    """forget_user removes the campaigns and (foreign key cascade) their game rows, and counts both."""
     cs = CampaignStore(db)
     c = await cs.create(user_xid=1, guild_xid=None, length=3, difficulty=4, mode="solo_full", at=AT)
     await cs.attach_game(c.id, game_id=5, channel_xid=9, at=AT)
     await record(cs, c.id, 1, 5)
-    assert await cs.delete_user_data(1) == 1
+    assert await cs.forget_user(1) == 2
     async with db.connection.execute("SELECT COUNT(*) FROM btc_campaign_games") as cur:
         row = await cur.fetchone()
     assert row is not None and row[0] == 0

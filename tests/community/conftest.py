@@ -1,4 +1,5 @@
-"""Fixtures for the community features: a toy game in a channel, the Community over the service."""
+"""Fixtures for the community features: a toy game in a channel, every feature from the composition
+root over the service."""
 
 from __future__ import annotations
 
@@ -8,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from bot import store
-from bot.community import HOUR_MS, Action, Community
+from bot.community.base import HOUR_MS, Action
+from bot.composition import App, compose
 from bot.service import Service
 from tests.conftest import FakeClock
 
@@ -18,8 +20,8 @@ NAMES = {ANA: "Ana", BEA: "Bea", CEM: "Cem", DAN: "Dan"}
 
 
 @pytest.fixture
-async def community(service: Service) -> Community:
-    return Community(service, boot="first")
+async def community(service: Service) -> App:
+    return compose(service, boot="first")
 
 
 async def toy_game(service: Service, channel: int = 1, host: int = ANA, guest: int = BEA,
@@ -40,24 +42,24 @@ def kinds(actions: Iterable[Action]) -> list[tuple[str, int | None]]:
     return [(a.kind, a.user_xid) for a in actions]
 
 
-async def confirm(community: Community, actions: Iterable[Action]) -> None:
+async def confirm(community: App, actions: Iterable[Action]) -> None:
     """What the Discord layer does after sending: confirm each action (AI moves are executed)."""
     for a in actions:
         if a.kind == "ai_move":
-            await community.execute_ai(a)
+            await community.reminders.execute_ai(a)
         else:
-            await community.mark_sent(a.id, message_xid=10_000 + a.id)
+            await community.reminders.mark_sent(a.id, message_xid=10_000 + a.id)
 
 
-async def run(community: Community, clock: FakeClock, *, send: bool = True) -> list[Action]:
+async def run(community: App, clock: FakeClock, *, send: bool = True) -> list[Action]:
     """One loop pass at the clock's time (sent and confirmed unless ``send`` is False)."""
-    actions = await community.run_due(clock.now_ms())
+    actions = await community.reminders.run_due(clock.now_ms())
     if send:
         await confirm(community, actions)
     return actions
 
 
-async def run_until(community: Community, clock: FakeClock, hours: float, step_hours: float = 0.25,
+async def run_until(community: App, clock: FakeClock, hours: float, step_hours: float = 0.25,
                     ) -> list[tuple[float, Action]]:
     """Tick the loop every ``step_hours`` for ``hours``; every action with its hour offset."""
     start = clock.now_ms()
@@ -72,14 +74,14 @@ async def run_until(community: Community, clock: FakeClock, hours: float, step_h
 
 @pytest.fixture
 async def reopen(db_path: Path, clock: FakeClock) -> AsyncIterator[object]:
-    """Open the same database again as a new process would (new Store, Service, Community)."""
+    """Open the same database again as a new process would (new Store, Service, features)."""
     opened: list[store.Store] = []
 
-    async def _open(boot: str) -> Community:
+    async def _open(boot: str) -> App:
         db = await store.Store.open(db_path)
         opened.append(db)
         seeds = iter(range(50_000, 100_000))
-        return Community(Service(db, clock, seed_source=lambda: next(seeds)), boot=boot)
+        return compose(Service(db, clock, seed_source=lambda: next(seeds)), boot=boot)
 
     yield _open
     for db in opened:

@@ -7,10 +7,16 @@ import re
 from pathlib import Path
 
 from bot import i18n
-from bot.community import KINDS, POLICIES, SETTING_SPECS, VOTE_CHOICES
+from bot.community.base import KINDS
+from bot.community.settings import POLICIES, SETTING_SPECS
+from bot.community.votes import VOTE_CHOICES
 
 ROOT = Path(__file__).resolve().parents[2]
-SOURCES = (ROOT / "bot" / "community.py", ROOT / "cogs" / "community.py")
+DOMAIN = tuple(sorted((ROOT / "bot" / "community").glob("*.py")))
+STORE = tuple(sorted((ROOT / "bot" / "store" / "community").glob("*.py")))
+COGS = tuple(sorted((ROOT / "cogs" / "community").glob("*.py")))
+PICTURE = ROOT / "render" / "leagues.py"
+SOURCES = (*DOMAIN, *COGS, PICTURE)
 LITERAL_KEY = re.compile(r"""["'](community\.[a-z_.]+)["']""")
 FAMILY_KEY = re.compile(r"""f["'](community\.[a-z_.]+)\{""")
 CATALOGUE = ROOT / "bot" / "locales" / "en" / "community.json"
@@ -55,22 +61,25 @@ def test_every_refusal_is_a_short_sentence() -> None:
 
 
 def test_every_action_kind_has_a_handler() -> None:
-    """The cog carries out every kind of action the loop can return."""
-    source = (ROOT / "cogs" / "community.py").read_text("utf-8")
+    """The cogs carry out every kind of action the loop can return."""
+    source = "".join(p.read_text("utf-8") for p in COGS)
     assert all(f"async def _do_{kind}(" in source for kind in KINDS)
 
 
 def test_layers() -> None:
-    """bot/community.py and its store module import no Discord; the cog imports no store module
-    and no SQL appears outside bot/store/."""
-    for path in (ROOT / "bot" / "community.py", ROOT / "bot" / "store" / "community.py",
-                 ROOT / "bot" / "benches" / "reminders.py"):
+    """The community domain and store modules import no Discord; the cogs import no store module;
+    the league picture imports neither; no SQL appears outside bot/store/."""
+    assert len(DOMAIN) >= 8 and len(STORE) >= 8 and len(COGS) >= 8
+    for path in (*DOMAIN, *STORE, PICTURE, ROOT / "bot" / "benches" / "reminders.py"):
         tree = ast.parse(path.read_text("utf-8"))
         names = [a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names]
         names += [n.module or "" for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)]
         assert not any(n == "discord" or n.startswith("discord.") for n in names), path
-    cog = (ROOT / "cogs" / "community.py").read_text("utf-8")
-    assert "bot.store" not in cog and "import aiosqlite" not in cog
-    for path in (ROOT / "bot" / "community.py", ROOT / "cogs" / "community.py"):
+        if path == PICTURE:
+            assert not any(n.startswith(("bot.store", "bot.community", "cogs")) for n in names), path
+    for path in COGS:
+        cog = path.read_text("utf-8")
+        assert "bot.store" not in cog and "import aiosqlite" not in cog, path
+    for path in (*DOMAIN, *COGS, PICTURE):
         text = path.read_text("utf-8")
         assert not re.search(r'"(SELECT|INSERT|UPDATE|DELETE) ', text), path

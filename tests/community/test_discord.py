@@ -5,15 +5,17 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from bot.community import HOUR_MS
-from cogs.community import CommunityCog, parse_undo_id, parse_vote_id, undo_id, vote_id
+from bot.community.base import HOUR_MS
+from cogs.community.reminders import RemindersCog
+from cogs.community.undo import parse_undo_id, undo_id
+from cogs.community.votes import parse_vote_id, vote_id
 from tests.community.conftest import Harness
 from tests.discord.test_play_toy import bid, start_toy
 
 
-def cog(h: Harness) -> CommunityCog:
-    found: Any = h.bot.get_cog("CommunityCog")  # loaded as an extension: its own module object
-    assert type(found).__name__ == "CommunityCog"
+def cog(h: Harness) -> RemindersCog:
+    found: Any = h.bot.get_cog("RemindersCog")  # loaded as an extension: its own module object
+    assert type(found).__name__ == "RemindersCog"
     found.kick_delay = None  # passes run when the test says so
     return found  # type: ignore[no-any-return]
 
@@ -59,7 +61,7 @@ async def test_reminder_mentions_the_late_player(harness: Harness) -> None:
     assert [a.kind for a in actions] == ["reminder"]
     reminder = texts(h)[-1]
     assert bob in reminder and f"game #{gid}" in reminder and "<t:" in reminder
-    row = await c.community.db.outbox(actions[0].id)
+    row = await c.reminders.outbox.outbox(actions[0].id)
     assert row is not None and row.status == "sent" and row.message_xid == h.channel_messages()[-1].id
     h.clock.advance(3600)
     assert await c.tick() == []

@@ -4,22 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from bot.community import (
-    HOUR_MS,
-    Community,
-    CommunityError,
-    Prefs,
-    Settings,
-    WaitContext,
-    merge_settings,
-    next_reminder_at,
-    parse_quiet,
-    plan_wait,
-    quiet_until,
-    zone,
-)
+from bot.community.base import HOUR_MS, CommunityError
+from bot.community.reminders import WaitContext, next_reminder_at, plan_wait
+from bot.community.settings import Prefs, Settings, merge_settings, parse_quiet, quiet_until, zone
+from bot.composition import App
 from bot.service import Service
-from bot.store.community import WaitRow
+from bot.store.community.reminders import WaitRow
 from tests.community.conftest import BEA, GUILD, toy_game
 
 T0 = 1_800_000_000_000  # 2027-01-15 08:00 UTC
@@ -32,32 +22,32 @@ def wait(**kw: object) -> WaitRow:
     return WaitRow(**base)  # type: ignore[arg-type]
 
 
-async def test_game_overrides_server_overrides_defaults(service: Service, community: Community) -> None:
+async def test_game_overrides_server_overrides_defaults(service: Service, community: App) -> None:
     """A game's reminder interval beats the server's, which beats the default; server-only keys
     cannot be set per game."""
     gid = await toy_game(service)
-    assert (await community.settings_for(gid)).reminder_hours == Settings().reminder_hours
-    await community.update_settings(GUILD, {"reminder_hours": 6, "timeout_policy": "ai_move"})
-    await community.update_settings(GUILD, {"reminder_hours": 2}, game_id=gid)
-    s = await community.settings_for(gid)
+    assert (await community.preferences.settings_for(gid)).reminder_hours == Settings().reminder_hours
+    await community.preferences.update_settings(GUILD, {"reminder_hours": 6, "timeout_policy": "ai_move"})
+    await community.preferences.update_settings(GUILD, {"reminder_hours": 2}, game_id=gid)
+    s = await community.preferences.settings_for(gid)
     assert (s.reminder_hours, s.timeout_policy) == (2.0, "ai_move")
     with pytest.raises(CommunityError) as err:
-        await community.update_settings(GUILD, {"max_reminders": 9}, game_id=gid)
+        await community.preferences.update_settings(GUILD, {"max_reminders": 9}, game_id=gid)
     assert err.value.key == "community.error.server_only"
 
 
-async def test_server_limits_are_enforced(service: Service, community: Community) -> None:
+async def test_server_limits_are_enforced(service: Service, community: App) -> None:
     """Below the server's shortest reminder interval, or out of range: refused with the range."""
     gid = await toy_game(service)
-    await community.update_settings(GUILD, {"min_reminder_hours": 6})
+    await community.preferences.update_settings(GUILD, {"min_reminder_hours": 6})
     with pytest.raises(CommunityError) as err:
-        await community.update_settings(GUILD, {"reminder_hours": 3}, game_id=gid)
+        await community.preferences.update_settings(GUILD, {"reminder_hours": 3}, game_id=gid)
     assert err.value.key == "community.error.reminder_too_often" and err.value.params == {"hours": "6"}
     with pytest.raises(CommunityError) as err:
-        await community.update_settings(GUILD, {"deadline_hours": 99999})
+        await community.preferences.update_settings(GUILD, {"deadline_hours": 99999})
     assert err.value.key == "community.error.bad_number"
     with pytest.raises(CommunityError) as err:
-        await community.update_settings(GUILD, {"timeout_policy": "coin"})
+        await community.preferences.update_settings(GUILD, {"timeout_policy": "coin"})
     assert err.value.key == "community.error.bad_choice"
 
 
@@ -123,10 +113,10 @@ def test_plan_deadline_needs_another_human_and_an_ai() -> None:
     assert [k for k, _ in plan.actions] == ["vote_open"] and plan.updates["deadline_state"] == "voting"
 
 
-async def test_prefs_round_trip(community: Community) -> None:
+async def test_prefs_round_trip(community: App) -> None:
     """Preferences are stored per player and read back."""
-    prefs = await community.set_prefs(BEA, timezone_name="Europe/Warsaw", quiet="23-8", dm_turns=True)
+    prefs = await community.preferences.set_prefs(BEA, timezone_name="Europe/Warsaw", quiet="23-8", dm_turns=True)
     assert prefs.quiet_text() == "23:00-08:00"
-    assert await community.prefs(BEA) == prefs
+    assert await community.preferences.prefs(BEA) == prefs
     with pytest.raises(CommunityError):
-        await community.set_prefs(BEA, timezone_name="Nowhere/Land")
+        await community.preferences.set_prefs(BEA, timezone_name="Nowhere/Land")

@@ -1,0 +1,515 @@
+"""The reminder loop: every awaited human seat's wait, reminders and notices, vacations and snooze,
+and the deadline (what happens then is :mod:`bot.community.votes`).
+
+Every awaited human seat of an active game has a *wait* row in the store (since when, reminders
+sent, snooze, time credited, deadline state, and ``due_at``: the next moment anything may be due).
+One pass of the loop is :meth:`Reminders.run_due` ``(now_ms, limit)``; each of its stages reads at
+most ``limit`` rows through an index, so a pass over a quiet database is one indexed query per stage
+whatever the number of games stored. A pass returns :class:`Action` rows (mentions, DMs, votes to
+post, AI moves to play) for the Discord layer to carry out.
+
+Exactly once: every action is **recorded in the store before it is sent** (an outbox row, "claimed",
+written in the same transaction as the wait's new state) and **confirmed after** (:meth:`mark_sent`).
+A restart therefore never forgets a reminder (its claim is in the store) and never plans the same
+reminder twice (the wait already counts it). A claim that was never confirmed, because the process
+stopped between recording and confirming, is offered again by the next run's first pass *with the
+same nonce*; Discord refuses to create a second message with a nonce it has just seen, so the
+retry is not a duplicate either. AI moves are guarded by the seat's turn (``since_version``) instead
+of a nonce: an AI move for a turn that is already over is skipped.
+
+Time comes from ``service.clock`` (epoch ms, UTC). Time the bot was down is credited to every open
+wait at start-up (:meth:`Reminders.resume`), so it never counts against a player.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import Any
+
+from bot import errors, games
+from bot.community.base import (
+    ACTING_RETRY_MS,
+    ACTING_STATES,
+    DAY_MS,
+    DEFAULT_BATCH,
+    HOUR_MS,
+    MINUTE_MS,
+    Action,
+    CommunityError,
+    Feature,
+    new_outbox,
+)
+from bot.community.settings import PassCache, Preferences, Prefs, Settings, quiet_until
+from bot.community.votes import Votes, deadline_at
+from bot.service import GameInfo, MoveOutcome, Service
+from bot.store.community import outbox as outbox_store
+from bot.store.community import reminders as wait_store
+from bot.store.community.outbox import OutboxStore
+from bot.store.community.reminders import WaitRow, WaitStore
+from bot.store.community.votes import VoteRow
+
+log = logging.getLogger(__name__)
+
+CLAIM_TIMEOUT_MS = 5 * MINUTE_MS
+"""A claim of this run not confirmed after this long is offered again (same nonce)."""
+MAX_ATTEMPTS = 3
+"""An action offered this many times without confirmation is given up (status 'failed')."""
+DOWNTIME_GRACE_MS = 2 * MINUTE_MS
+"""A heartbeat gap longer than this at start-up is downtime, credited to every open wait."""
+MAX_REMINDER_GAP_MS = 7 * DAY_MS
+"""Back-off never spaces two reminders further apart than this."""
+
+META_HEARTBEAT = "heartbeat"
+META_WATERMARK = "reconcile_watermark"
+META_INSTALLED = "installed_at"
+
+
+# =============================================================================================
+# The planner: one wait, its context, a moment -> what to do and when to look again (pure)
+# =============================================================================================
+
+
+@dataclass(frozen=True)
+class WaitContext:
+    """Everything besides the wait row that decides what is due."""
+
+    settings: Settings
+    prefs: Prefs
+    version: int
+    """The game's version now."""
+    away_until: int | None = None
+    """The player is on vacation on this server until then (None: not away)."""
+    recent_reminders: tuple[int, ...] = ()
+    """When reminders went to this player on this server in the last 24 hours."""
+    voters: tuple[int, ...] = ()
+    """The other human players (who vote at the deadline)."""
+    can_ai: bool = True
+    """The game has an AI that can play the move."""
+    mention_last: bool = True
+    """Whether "you are the last to choose" needs our mention (the turn message does not do it)."""
+
+
+@dataclass(frozen=True)
+class Plan:
+    actions: tuple[tuple[str, dict[str, Any]], ...]
+    updates: dict[str, Any]
+    due_at: int | None
+    opens_vote: dict[str, Any] | None = None
+
+
+def next_reminder_at(wait: WaitRow, settings: Settings) -> int:
+    """When the next reminder is owed before quiet hours, snooze, away and caps: the first one
+    ``reminder_hours`` after the turn began, each next one ``backoff`` times further apart."""
+    base = wait.last_reminder_at if wait.last_reminder_at is not None else wait.since
+    gap = min(settings.reminder_ms * settings.backoff ** wait.reminders_sent, MAX_REMINDER_GAP_MS)
+    return base + int(gap)
+
+
+def plan_wait(wait: WaitRow, ctx: WaitContext, now: int) -> Plan:
+    """Decide, for one awaited player at ``now``, what is owed and when to look again.
+
+    Order: one-off notices ("last to choose", "your turn" DM), the deadline, then a reminder.
+    Reminders respect snooze, away, the server's caps and the player's quiet hours (a reminder due
+    in quiet hours waits for their end). The turn notice waits for quiet hours to end too.
+    """
+    s = ctx.settings
+    actions: list[tuple[str, dict[str, Any]]] = []
+    updates: dict[str, Any] = {}
+    later: list[int] = []
+    away = ctx.away_until is not None and ctx.away_until > now
+    opens_vote: dict[str, Any] | None = None
+
+    if wait.last_notice:
+        if ctx.mention_last and not away:
+            actions.append(("last", {}))
+        updates["last_notice"] = 0
+    if wait.turn_notice:
+        if not ctx.prefs.dm_turns or away:
+            updates["turn_notice"] = 0
+        else:
+            quiet = quiet_until(now, ctx.prefs)
+            if quiet is None:
+                actions.append(("turn_dm", {}))
+                updates["turn_notice"] = 0
+            else:
+                later.append(quiet)
+
+    has_others = bool(ctx.voters)
+    deadline = deadline_at(wait, s, has_others)
+    state = wait.deadline_state
+    if state in ACTING_STATES:
+        retry = (wait.state_at or now) + ACTING_RETRY_MS
+        if retry <= now:
+            actions.append(("ai_move", {"take_over": state == "taking_over", "reason": "retry",
+                                        "since_version": wait.since_version}))
+            updates["state_at"] = now
+            later.append(now + ACTING_RETRY_MS)
+        else:
+            later.append(retry)
+    elif state == "pending" and deadline is not None:
+        if deadline <= now:
+            policy = s.timeout_policy
+            if policy != "none" and not ctx.can_ai:
+                policy = "none"
+            if policy == "vote":
+                closes = now + s.vote_ms
+                opens_vote = {"version": ctx.version, "voters": list(ctx.voters), "closes_at": closes}
+                actions.append(("vote_open", {"version": ctx.version, "voters": list(ctx.voters),
+                                              "closes_at": closes, "since": wait.since}))
+                updates.update(deadline_state="voting", state_at=now, vote_version=ctx.version)
+            elif policy in ("ai_move", "ai_takeover"):
+                take_over = policy == "ai_takeover"
+                actions.append(("ai_move", {"take_over": take_over, "reason": "deadline",
+                                            "since_version": wait.since_version}))
+                updates.update(deadline_state="taking_over" if take_over else "acting", state_at=now)
+                later.append(now + ACTING_RETRY_MS)
+            else:
+                actions.append(("deadline_passed", {"since": wait.since, "no_ai": not ctx.can_ai}))
+                updates.update(deadline_state="done", state_at=now)
+        else:
+            later.append(deadline)
+
+    sent = wait.reminders_sent
+    if sent < s.max_reminders:
+        owed = next_reminder_at(wait, s)
+        if wait.snoozed_until is not None:
+            owed = max(owed, wait.snoozed_until)
+        if away and ctx.away_until is not None:
+            owed = max(owed, ctx.away_until)
+        recent = sorted(t for t in ctx.recent_reminders if t > now - DAY_MS)
+        if len(recent) >= s.daily_reminder_cap:
+            owed = max(owed, recent[-s.daily_reminder_cap] + DAY_MS)
+        if owed <= now:
+            quiet = quiet_until(now, ctx.prefs)
+            if quiet is not None:
+                later.append(quiet)
+            else:
+                voting = updates.get("deadline_state", state) == "voting"
+                params = {"nth": sent + 1, "since": wait.since,
+                          "deadline": None if voting else deadline_at(wait, s, has_others),
+                          "policy": s.timeout_policy if ctx.can_ai else "none", "voting": voting}
+                actions.append(("reminder", params))
+                if ctx.prefs.dm_reminders:
+                    actions.append(("reminder_dm", dict(params)))
+                updates.update(reminders_sent=sent + 1, last_reminder_at=now)
+                if sent + 1 < s.max_reminders:
+                    later.append(next_reminder_at(
+                        replace(wait, reminders_sent=sent + 1, last_reminder_at=now), s))
+        else:
+            later.append(owed)
+
+    due = min(later) if later else None
+    if due is not None and due <= now:
+        due = now + MINUTE_MS
+    updates["due_at"] = due
+    return Plan(tuple(actions), updates, due, opens_vote)
+
+
+@dataclass(frozen=True)
+class MineEntry:
+    info: GameInfo
+    seat: int
+    since: int
+    deadline: int | None
+    snoozed_until: int | None
+
+
+# =============================================================================================
+# The loop
+# =============================================================================================
+
+
+class Reminders(Feature):
+    """The reminder loop over the service: waits follow the games, passes plan and claim actions."""
+
+    personal_columns = wait_store.PERSONAL_COLUMNS + outbox_store.PERSONAL_COLUMNS
+
+    def __init__(self, service: Service, preferences: Preferences, votes: Votes, waits: WaitStore,
+                 outbox: OutboxStore, *, boot: str) -> None:
+        super().__init__(service)
+        self.preferences = preferences
+        self.votes = votes
+        self.db = waits
+        self.outbox = outbox
+        self.boot = boot
+        """Identifies this process run: claims of another run are offered again at once."""
+        self._installed: int | None = None
+        self.mention_covered: Callable[[str], bool] = lambda kind: False
+        """kind -> True when the game's turn message already mentions the last player to choose."""
+
+    # -- listeners ---------------------------------------------------------------------------
+    async def on_move(self, outcome: MoveOutcome) -> None:
+        """After every committed move: the waits of the game follow its turn."""
+        await self.sync_game(outcome.info.id, outcome=outcome)
+
+    async def on_end(self, info: GameInfo) -> None:
+        """A game ended (any path): nobody is awaited any more; open votes about it close."""
+        await self._close_game(info)
+
+    async def _close_game(self, info: GameInfo) -> None:
+        cancelled = await self.db.replace_waits(info.id, keep=(), upserts=(), at=self.now)
+        await self.votes.claim_closed(info, cancelled, "ended")
+
+    # -- waits follow the game ---------------------------------------------------------------
+    async def sync_game(self, game_id: int, outcome: MoveOutcome | None = None) -> None:
+        """Make the game's waits match who is awaited now.
+
+        A seat's wait (its turn clock) restarts when the seat has moved since it began; a seat that
+        stays awaited while others move keeps its clock (simultaneous turns). With ``outcome`` (a
+        move just committed) the acting seat is known; without it (reconcile after a restart, a
+        start or an undo) the move log says whether the seat moved.
+        """
+        now = self.now
+        try:
+            info = await self.service.info(game_id)
+        except errors.UnknownGame:
+            return
+        if info.game.status != "active" or info.game.channel_xid is None:
+            await self._close_game(info)
+            return
+        existing = await self.db.waits_for_game(game_id)
+        humans = {s.seat: s for s in info.seats
+                  if s.seat in info.awaiting and s.user_xid is not None and not s.is_ai}
+        last_one = (outcome is not None and outcome.seat >= 0 and len(info.awaiting) == 1
+                    and outcome.seat not in info.awaiting and not outcome.newly_awaited
+                    and not self.mention_covered(info.game.kind))
+        keep: list[int] = []
+        upserts: list[WaitRow] = []
+        for seat, row in humans.items():
+            assert row.user_xid is not None
+            old = existing.get(seat)
+            since = now
+            restart = old is None or old.user_xid != row.user_xid
+            if old is not None and not restart:
+                if outcome is not None:
+                    restart = outcome.seat == seat
+                else:
+                    last = await self.db.last_move_of_seat(game_id, seat)
+                    if last is not None and last[0] > old.since_version:
+                        restart, since = True, last[1]
+            elif outcome is None:
+                since = max(info.game.awaiting_since or now, await self._installed_at())
+                last = await self.db.last_move_of_seat(game_id, seat)
+                if last is not None:
+                    since = max(since, last[1])
+            if restart:
+                away = await self.db.away(info.game.guild_xid or 0, row.user_xid)
+                paused = since if away is not None and away.pauses_deadlines and away.until > now else None
+                upserts.append(WaitRow(
+                    game_id=game_id, seat=seat, guild_xid=info.game.guild_xid,
+                    channel_xid=info.game.channel_xid, user_xid=row.user_xid, since=since,
+                    since_version=info.game.version, paused_since=paused, turn_notice=1,
+                    last_notice=int(last_one), due_at=now))
+            elif last_one and old is not None:
+                upserts.append(replace(old, last_notice=1, due_at=now))
+            else:
+                keep.append(seat)
+        if not upserts and set(keep) == set(existing):
+            return  # nothing changed (a reconcile after the listener already synced): no write
+        cancelled = await self.db.replace_waits(game_id, keep=keep, upserts=upserts, at=now)
+        await self.votes.claim_closed(info, cancelled, "moved")
+
+    async def _installed_at(self) -> int:
+        if self._installed is None:
+            text = await self.db.meta(META_INSTALLED)
+            self._installed = int(text) if text is not None else 0
+        return self._installed
+
+    # -- the loop ----------------------------------------------------------------------------
+    async def resume(self, now: int | None = None) -> int:
+        """At start-up: credit the time since the last heartbeat (the bot was down) to every open
+        wait and vote, so downtime never counts against a player. Returns the downtime credited (ms)."""
+        now = self.now if now is None else now
+        beat_text = await self.db.meta(META_HEARTBEAT)
+        credited = 0
+        if beat_text is None and await self.db.meta(META_INSTALLED) is None:
+            # First start with these features: games already waiting start their clocks now.
+            await self.db.set_meta(META_INSTALLED, str(now))
+        if beat_text is not None:
+            beat = int(beat_text)
+            if now - beat > DOWNTIME_GRACE_MS:
+                await self.db.credit_downtime(beat, now)
+                credited = now - beat
+                log.info("bot was down %.1f minutes; credited to open waits", credited / MINUTE_MS)
+        await self.heartbeat(now)
+        return credited
+
+    async def heartbeat(self, now: int | None = None) -> None:
+        await self.db.set_meta(META_HEARTBEAT, str(self.now if now is None else now))
+
+    async def run_due(self, now_ms: int | None = None, limit: int = DEFAULT_BATCH) -> list[Action]:
+        """One pass of the reminder loop: what to send now (each action already recorded).
+
+        Stages, each reading at most ``limit`` rows through an index: games whose awaited set
+        changed (reconcile, for starts, undos and anything a listener missed); vacations that
+        ended; votes that closed; waits that are due; then actions queued by listeners and claims
+        never confirmed (an earlier run's, or this run's after a timeout). The caller sends
+        every action and confirms it with :meth:`mark_sent` (or :meth:`mark_skipped` /
+        :meth:`mark_failed`); AI moves go through :meth:`execute_ai`.
+        """
+        now = self.now if now_ms is None else now_ms
+        actions: list[Action] = []
+        await self._reconcile(limit)
+        for away in await self.db.expired_aways(now, limit):
+            await self.db.end_away(away.guild_xid, away.user_xid, away.until)
+        for vote in await self.votes.db.due_votes(now, limit):
+            actions += await self.votes.close(vote, now)
+        cache = PassCache()
+        for wait in await self.db.due_waits(now, limit):
+            try:
+                actions += await self._process_wait(wait, now, cache)
+            except Exception:
+                log.exception("wait %s/%s failed", wait.game_id, wait.seat)
+                await self.db.update_wait(wait.game_id, wait.seat, due_at=now + ACTING_RETRY_MS)
+        for stale in await self.outbox.stale_claims(self.boot, now - CLAIM_TIMEOUT_MS, limit):
+            again = await self.outbox.reclaim(stale.id, boot=self.boot, at=now, max_attempts=MAX_ATTEMPTS)
+            if again is not None:
+                actions.append(again)
+        await self.heartbeat(now)
+        return actions
+
+    async def _reconcile(self, limit: int) -> None:
+        mark = await self.db.meta(META_WATERMARK) or "0:0"
+        at_text, _, id_text = mark.partition(":")
+        after_at, after_id = int(at_text), int(id_text or 0)
+        stamps = await self.db.changed_games(after_at, after_id, limit)
+        for stamp in stamps:
+            await self.sync_game(stamp.id)
+        if stamps:
+            await self.db.set_meta(META_WATERMARK, f"{stamps[-1].awaiting_since}:{stamps[-1].id}")
+
+    async def _process_wait(self, wait: WaitRow, now: int, cache: PassCache) -> list[Action]:
+        try:
+            info = await self.service.info(wait.game_id)
+        except errors.UnknownGame:
+            await self.db.delete_waits(wait.game_id)
+            return []
+        seat = info.seats[wait.seat] if wait.seat < len(info.seats) else None
+        if (info.game.status != "active" or seat is None or seat.is_ai or seat.user_xid != wait.user_xid
+                or wait.seat not in info.awaiting):
+            await self.sync_game(wait.game_id)
+            return []
+        settings = await self.preferences.of_game(info.game, cache)
+        prefs = await self.preferences.prefs(wait.user_xid, cache)
+        guild = info.game.guild_xid or 0
+        away = await self.db.away(guild, wait.user_xid)
+        recent = await self.outbox.recent_reminders(info.game.guild_xid, wait.user_xid, now - DAY_MS)
+        voters = tuple(s.user_xid for s in info.seats
+                       if s.user_xid is not None and not s.is_ai and s.seat != wait.seat)
+        rules = games.rules(info.game.kind)
+        ctx = WaitContext(settings=settings, prefs=prefs, version=info.game.version,
+                          away_until=away.until if away is not None else None,
+                          recent_reminders=tuple(recent), voters=voters, can_ai=bool(rules.ai_levels),
+                          mention_last=not self.mention_covered(info.game.kind))
+        plan = plan_wait(wait, ctx, now)
+        claims = [new_outbox(kind, info, wait.seat, wait.user_xid, params) for kind, params in plan.actions]
+        vote = None
+        if plan.opens_vote is not None:
+            vote = VoteRow(game_id=wait.game_id, version=plan.opens_vote["version"], seat=wait.seat,
+                           user_xid=wait.user_xid, voters=list(plan.opens_vote["voters"]), opened_at=now,
+                           closes_at=plan.opens_vote["closes_at"], status="open", decision=None,
+                           message_xid=None)
+        rows = await self.db.apply_plan(wait.game_id, wait.seat, expect=(wait.since_version, wait.due_at),
+                                        updates=plan.updates, claims=claims, at=now, boot=self.boot,
+                                        open_vote=vote)
+        return rows or []
+
+    async def mark_sent(self, action_id: int, message_xid: int | None = None) -> bool:
+        """Confirm an action was carried out (after sending). Votes remember their message."""
+        row = await self.outbox.outbox(action_id)
+        done = await self.outbox.finish_outbox(action_id, status="sent", at=self.now, message_xid=message_xid)
+        if done and row is not None and message_xid is not None and row.kind == "vote_open" \
+                and row.game_id is not None and row.seat is not None:
+            await self.votes.db.set_vote_message(row.game_id, int(row.params["version"]), row.seat, message_xid)
+        return done
+
+    async def mark_skipped(self, action_id: int) -> bool:
+        """Nothing needed doing after all (the game moved on); recorded so it is not offered again."""
+        return await self.outbox.finish_outbox(action_id, status="skipped", at=self.now)
+
+    async def mark_failed(self, action_id: int) -> bool:
+        """Discord refused for good (no access, DMs closed); recorded so it is not offered again."""
+        return await self.outbox.finish_outbox(action_id, status="failed", at=self.now)
+
+    async def execute_ai(self, action: Action) -> MoveOutcome | None:
+        """Carry out an ``ai_move`` action: the AI plays the late seat's move (and keeps the seat
+        for a take-over). Skipped (None) if that turn is already over. Confirms the action."""
+        assert action.kind == "ai_move" and action.game_id is not None and action.seat is not None
+        wait = await self.db.wait(action.game_id, action.seat)
+        if (wait is None or wait.since_version != action.params.get("since_version")
+                or wait.deadline_state not in ACTING_STATES):
+            await self.mark_skipped(action.id)
+            return None
+        since = action.params.get("since_version")
+        outcome = await self.service.play_for(action.game_id, action.seat,
+                                              take_over=bool(action.params.get("take_over")),
+                                              unless_moved_since=int(since) if since is not None else None)
+        if outcome is None:
+            await self.mark_skipped(action.id)
+            await self.sync_game(action.game_id)
+            return None
+        await self.mark_sent(action.id)
+        return outcome
+
+    # -- player commands ---------------------------------------------------------------------
+    async def snooze(self, user_xid: int, hours: float, *, game_id: int | None = None,
+                     guild_xid: int | None = None) -> tuple[int, int]:
+        """No reminders for ``hours`` in one game (or all the player's games on the server).
+        Deadlines still run. Returns (waits snoozed, until)."""
+        if not 0 < hours <= 24 * 7:
+            raise CommunityError("community.error.snooze_range", high=24 * 7)
+        until = self.now + int(hours * HOUR_MS)
+        count = await self.db.snooze(user_xid, until, game_id=game_id, guild_xid=guild_xid)
+        if count == 0:
+            raise CommunityError("community.error.nothing_to_snooze")
+        return count, until
+
+    async def set_away(self, guild_xid: int, user_xid: int, days: float) -> tuple[int | None, bool]:
+        """Go away for ``days`` (0: back now). Returns (until or None, deadlines paused)."""
+        settings = await self.preferences.server_settings(guild_xid)
+        now = self.now
+        if days <= 0:
+            if not await self.db.end_away(guild_xid, user_xid, now):
+                raise CommunityError("community.error.not_away")
+            return None, settings.away_pauses_deadlines
+        if days > settings.away_max_days:
+            raise CommunityError("community.error.away_too_long", days=settings.away_max_days)
+        current = await self.db.away(guild_xid, user_xid)
+        until = now + int(days * DAY_MS)
+        if current is not None:
+            if until - current.since > settings.away_max_days * DAY_MS:
+                raise CommunityError("community.error.away_too_long", days=settings.away_max_days)
+            await self.db.start_away(guild_xid, user_xid, since=current.since, until=until,
+                                     pauses_deadlines=current.pauses_deadlines)
+            return until, current.pauses_deadlines
+        await self.db.start_away(guild_xid, user_xid, since=now, until=until,
+                                 pauses_deadlines=settings.away_pauses_deadlines)
+        return until, settings.away_pauses_deadlines
+
+    async def mine(self, guild_xid: int, user_xid: int) -> list[MineEntry]:
+        """Every game on the server waiting for this player, longest waiting first."""
+        out = []
+        for game in await self.service.store.list_games(guild_xid=guild_xid, statuses=("active",),
+                                                        user_xid=user_xid, limit=200):
+            info = await self.service.info(game.id)
+            seat = info.seat_of(user_xid)
+            if seat is None or seat.is_ai or seat.seat not in info.awaiting:
+                continue
+            wait = await self.db.wait(game.id, seat.seat)
+            settings = await self.preferences.of_game(info.game)
+            others = any(s.user_xid is not None and not s.is_ai and s.seat != seat.seat for s in info.seats)
+            since = wait.since if wait is not None else (game.awaiting_since or game.updated_at)
+            deadline = deadline_at(wait, settings, others) if wait is not None else None
+            if wait is not None and wait.deadline_state != "pending":
+                deadline = None
+            out.append(MineEntry(info, seat.seat, since, deadline,
+                                 wait.snoozed_until if wait is not None else None))
+        out.sort(key=lambda e: e.since)
+        return out
+
+    # -- privacy -----------------------------------------------------------------------------
+    async def forget_user(self, user_xid: int) -> int:
+        """Forget a player's waits and vacations, and their id in the outbox."""
+        return await self.db.forget_user(user_xid) + await self.outbox.forget_user(user_xid, self.now)

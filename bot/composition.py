@@ -1,0 +1,125 @@
+"""The composition root: the one place that builds the store, the service and every feature, and
+subscribes each feature to the service exactly once.
+
+Front-ends (the Discord cogs, the benches, the tests) receive these objects from :class:`App`; they
+never construct a feature themselves, so no feature can be left unsubscribed (a feature that never
+heard of a privacy request kept the player's id: issue 12).
+
+Subscriptions, in order:
+
+- after every committed move: the reminder loop (waits follow the turn), then undo proposals
+  (older ones expire);
+- when a game ends by any path: the reminder loop (waits and votes close), undo proposals, leagues
+  (count it), Between Two Cities campaigns (count it);
+- on a privacy request (:meth:`bot.service.Service.forget_user`, after the service anonymised the
+  player's seats): every feature's ``forget_user``, each returning the records it changed.
+"""
+
+from __future__ import annotations
+
+import secrets
+import weakref
+from dataclasses import dataclass
+
+from bot.campaigns import Campaigns
+from bot.community.base import Feature
+from bot.community.followers import Followers
+from bot.community.history import History
+from bot.community.leagues import Leagues
+from bot.community.reminders import Reminders
+from bot.community.settings import Preferences
+from bot.community.undo import Undo
+from bot.community.votes import Votes
+from bot.service import Clock, Service
+from bot.settings import Settings
+from bot.store import Store
+from bot.store.campaigns import CampaignStore
+from bot.store.community.followers import FollowerStore
+from bot.store.community.leagues import LeagueStore
+from bot.store.community.outbox import OutboxStore
+from bot.store.community.reminders import WaitStore
+from bot.store.community.settings import SettingsStore
+from bot.store.community.undo import UndoStore
+from bot.store.community.votes import VoteStore
+from bot.turnflow import SilentAnnouncer, TurnFlow
+
+SERVICE_PERSONAL_COLUMNS = ("seats.user_xid", "seats.name", "games.host_xid", "moves.actor_xid")
+"""Columns of the service's own tables (migration 001) that hold a player's id or name; the service
+clears them (:meth:`bot.store.Store.delete_user_data`)."""
+
+_composed: weakref.WeakSet[Service] = weakref.WeakSet()
+
+
+class AlreadyComposed(RuntimeError):
+    """A service's features were built twice: each would be subscribed twice."""
+
+
+@dataclass(frozen=True)
+class App:
+    """Everything the front-ends use, built once."""
+
+    store: Store
+    service: Service
+    preferences: Preferences
+    reminders: Reminders
+    votes: Votes
+    undo: Undo
+    history: History
+    followers: Followers
+    leagues: Leagues
+    campaigns: Campaigns
+    flow: TurnFlow
+    """What happens after a move; its announcer is the front-end's (the Discord game cog sets itself)."""
+
+    @property
+    def features(self) -> tuple[Feature, ...]:
+        """Every feature, in the order they forget a player."""
+        return (self.preferences, self.reminders, self.votes, self.undo, self.history, self.followers,
+                self.leagues, self.campaigns)
+
+    @property
+    def personal_columns(self) -> tuple[str, ...]:
+        """``table.column`` of every column forget-me clears (the service's and each feature's)."""
+        return SERVICE_PERSONAL_COLUMNS + tuple(c for f in self.features for c in f.personal_columns)
+
+    async def forget_user(self, user_xid: int) -> int:
+        """A privacy request: the service anonymises the player's seats, then every feature forgets
+        them. Returns the records changed, all together."""
+        return await self.service.forget_user(user_xid)
+
+    async def close(self) -> None:
+        await self.store.close()
+
+
+def compose(service: Service, *, boot: str | None = None, ai_pause: float = 0.0) -> App:
+    """Build every feature over an existing service and subscribe each once (AlreadyComposed if
+    this service already has its features)."""
+    if service in _composed:
+        raise AlreadyComposed("the features of this service were built already")
+    _composed.add(service)
+    db = service.store
+    boot = boot or secrets.token_hex(6)
+    waits, outbox = WaitStore(db), OutboxStore(db)
+    preferences = Preferences(service, SettingsStore(db), waits)
+    votes = Votes(service, preferences, VoteStore(db), waits, outbox, boot=boot)
+    reminders = Reminders(service, preferences, votes, waits, outbox, boot=boot)
+    app = App(
+        store=db, service=service, preferences=preferences, reminders=reminders, votes=votes,
+        undo=Undo(service, reminders, UndoStore(db), outbox), history=History(service),
+        followers=Followers(service, FollowerStore(db)), leagues=Leagues(service, LeagueStore(db)),
+        campaigns=Campaigns(service, CampaignStore(db)),
+        flow=TurnFlow(service, SilentAnnouncer(), ai_pause=ai_pause))
+    service.move_listeners.extend((app.reminders.on_move, app.undo.on_move))
+    service.end_listeners.extend((app.reminders.on_end, app.undo.on_end, app.leagues.on_end, app.campaigns.on_end))
+    service.forget_listeners.extend(f.forget_user for f in app.features)
+    return app
+
+
+async def build(settings: Settings, clock: Clock | None = None, *, boot: str | None = None) -> App:
+    """Open the database named by the settings, then the service and every feature over it."""
+    db = await Store.open(settings.database_path)
+    try:
+        return compose(Service(db, clock), boot=boot, ai_pause=settings.ai_pause_seconds)
+    except BaseException:
+        await db.close()
+        raise

@@ -1,0 +1,47 @@
+"""Server and game settings and player preferences (tables community_settings, community_players)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from bot.store import TableStore
+from bot.store.community.common import dumps
+
+PERSONAL_COLUMNS = ("community_players.user_xid",)
+"""Columns of this module's tables that hold a player's id (settings are keyed by server or game)."""
+
+
+class SettingsStore(TableStore):
+    """Settings and preferences of one open :class:`bot.store.Store`."""
+
+    async def settings(self, scope: str, scope_id: int) -> dict[str, Any]:
+        row = await self._one("SELECT data FROM community_settings WHERE scope = ? AND scope_id = ?",
+                              (scope, scope_id))
+        return dict(json.loads(row[0])) if row else {}
+
+    async def set_settings(self, scope: str, scope_id: int, data: Mapping[str, Any]) -> None:
+        async with self.store.transaction() as db:
+            await db.execute(
+                "INSERT INTO community_settings (scope, scope_id, data) VALUES (?, ?, ?)"
+                " ON CONFLICT (scope, scope_id) DO UPDATE SET data = excluded.data",
+                (scope, scope_id, dumps(data)))
+
+    async def prefs(self, user_xid: int) -> dict[str, Any]:
+        row = await self._one("SELECT data FROM community_players WHERE user_xid = ?", (user_xid,))
+        return dict(json.loads(row[0])) if row else {}
+
+    async def set_prefs(self, user_xid: int, data: Mapping[str, Any]) -> None:
+        async with self.store.transaction() as db:
+            await db.execute(
+                "INSERT INTO community_players (user_xid, data) VALUES (?, ?)"
+                " ON CONFLICT (user_xid) DO UPDATE SET data = excluded.data", (user_xid, dumps(data)))
+
+    async def forget_user(self, user_xid: int) -> int:
+        """Forget a player's preferences (time zone, quiet hours, DM choices). Returns rows deleted."""
+        async with self.store.transaction() as db:
+            cur = await db.execute("DELETE FROM community_players WHERE user_xid = ?", (user_xid,))
+            return max(0, int(cur.rowcount))
+
+

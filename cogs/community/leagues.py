@@ -1,0 +1,215 @@
+"""``/league``: create, join, leave, seasons, rules, the list, the standings (as text and as a
+picture drawn by :mod:`render.leagues`) and a player's profile."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot import errors, games
+from bot.community.base import CommunityError
+from bot.community.leagues import Standing, Table
+from bot.i18n import t
+from cogs import operations
+from cogs.community.common import is_admin, locale_of, stamp
+from cogs.game import EMBED_COLOUR, game_choices, game_title
+from render.leagues import standings_png
+
+if TYPE_CHECKING:
+    from bot.app import CityBot
+
+HISTORY_LIMIT = 15
+LIST_LIMIT = 25
+
+
+def table_png(table: Table, loc: str) -> bytes:
+    """The standings picture of a league table, in the reader's language."""
+    title = t("community.league.title", loc, name=table.league.name, number=table.season.number)
+    return standings_png(title, game_title(table.league.kind, loc), table.standings, rated=table.league.rated, loc=loc)
+
+
+class LeaguesCog(commands.Cog):
+    """Leagues, seasons and standings."""
+
+    league = app_commands.Group(name="league", description="Leagues, seasons and standings",
+                                guild_only=True)
+
+    def __init__(self, bot: CityBot) -> None:
+        self.bot = bot
+        self.leagues = bot.app.leagues
+
+    async def _league_names(self, interaction: discord.Interaction,
+                            current: str) -> list[app_commands.Choice[str]]:
+        leagues = await self.leagues.leagues(interaction.guild_id or 0)
+        return [app_commands.Choice(name=lg.name, value=lg.name) for lg, _ in leagues
+                if current.lower() in lg.name.lower()][:25]
+
+    @league.command(name="create")
+    @app_commands.describe(
+        name="The league's name", game="Which game it is for",
+        mode="Only games of this mode or variant count (leave empty: any)",
+        rated="Show ratings (some communities prefer no public rankings)",
+        forfeits="A resignation counts as a loss, or the game is not counted",
+        abandoned="An abandoned game is not counted, or counts as a shared place",
+        season_days="How long the first season lasts, in days")
+    @app_commands.choices(
+        game=game_choices(),
+        forfeits=[app_commands.Choice(name="count as a loss", value="loss"),
+                  app_commands.Choice(name="do not count the game", value="ignore")],
+        abandoned=[app_commands.Choice(name="do not count the game", value="ignore"),
+                   app_commands.Choice(name="shared place for all", value="draw")])
+    async def league_create(self, interaction: discord.Interaction, name: str, game: str,
+                            mode: str | None = None, rated: bool = False, forfeits: str = "loss",
+                            abandoned: str = "ignore",
+                            season_days: app_commands.Range[int, 1, 3660] = 90) -> None:
+        """Create a league for a game (server managers)."""
+        if not is_admin(interaction):
+            raise CommunityError("community.error.league_admin")
+        loc = locale_of(interaction)
+        league = await self.leagues.create_league(
+            interaction.guild_id or 0, name, game, mode=mode, rated=rated, forfeits=forfeits,
+            abandoned=abandoned, season_days=season_days, created_by=interaction.user.id)
+        season = await self.leagues.season(league)
+        await operations.reply(interaction, t("community.league.created", loc, name=league.name,
+                                              title=game_title(game, loc), ends=stamp(season.ends_at)),
+                               ephemeral=False)
+
+    @league_create.autocomplete("mode")
+    async def _mode_autocomplete(self, interaction: discord.Interaction,
+                                 current: str) -> list[app_commands.Choice[str]]:
+        try:
+            rules = games.rules(str(getattr(interaction.namespace, "game", "")))
+        except errors.GameError:
+            return []
+        if not rules.option_specs:
+            return []
+        return [app_commands.Choice(name=c, value=c) for c in rules.option_specs[0].choices
+                if current.lower() in c.lower()][:25]
+
+    @league.command(name="join")
+    @app_commands.describe(name="Which league")
+    async def league_join(self, interaction: discord.Interaction, name: str) -> None:
+        """Join a league: your finished games against other members count."""
+        league = await self.leagues.join_league(interaction.guild_id or 0, name, interaction.user.id,
+                                                  interaction.user.display_name)
+        await operations.reply(interaction, t("community.league.joined", locale_of(interaction),
+                                              name=league.name))
+
+    @league.command(name="leave")
+    @app_commands.describe(name="Which league")
+    async def league_leave(self, interaction: discord.Interaction, name: str) -> None:
+        """Leave a league (your counted games stay in its history)."""
+        league = await self.leagues.leave_league(interaction.guild_id or 0, name, interaction.user.id)
+        await operations.reply(interaction, t("community.league.left", locale_of(interaction), name=league.name))
+
+    @league.command(name="season")
+    @app_commands.describe(name="Which league", days="How long the new season lasts, in days")
+    async def league_season(self, interaction: discord.Interaction, name: str,
+                            days: app_commands.Range[int, 1, 3660] = 90) -> None:
+        """Start a new season now; the running one ends (server managers)."""
+        if not is_admin(interaction):
+            raise CommunityError("community.error.league_admin")
+        season = await self.leagues.new_season(interaction.guild_id or 0, name, days)
+        league = await self.leagues.league(interaction.guild_id or 0, name)
+        await operations.reply(interaction, t("community.league.season", locale_of(interaction),
+                                              name=league.name, number=season.number,
+                                              ends=stamp(season.ends_at)), ephemeral=False)
+
+    @league.command(name="edit")
+    @app_commands.describe(name="Which league", rated="Show ratings", forfeits="How resignations count",
+                           abandoned="How abandoned games count")
+    @app_commands.choices(
+        forfeits=[app_commands.Choice(name="count as a loss", value="loss"),
+                  app_commands.Choice(name="do not count the game", value="ignore")],
+        abandoned=[app_commands.Choice(name="do not count the game", value="ignore"),
+                   app_commands.Choice(name="shared place for all", value="draw")])
+    async def league_edit(self, interaction: discord.Interaction, name: str, rated: bool | None = None,
+                          forfeits: str | None = None, abandoned: str | None = None) -> None:
+        """Change a league's rules (server managers)."""
+        if not is_admin(interaction):
+            raise CommunityError("community.error.league_admin")
+        league = await self.leagues.edit_league(interaction.guild_id or 0, name, rated=rated,
+                                                  forfeits=forfeits, abandoned=abandoned)
+        await operations.reply(interaction, t("community.league.edited", locale_of(interaction),
+                                              name=league.name))
+
+    @league.command(name="list")
+    async def league_list(self, interaction: discord.Interaction) -> None:
+        """The leagues of this server."""
+        loc = locale_of(interaction)
+        leagues = await self.leagues.leagues(interaction.guild_id or 0)
+        if not leagues:
+            await operations.reply(interaction, t("community.league.list.none", loc))
+            return
+        lines = []
+        for lg, members in leagues[:LIST_LIMIT]:
+            lines.append(t("community.league.list.line", loc, name=lg.name, title=game_title(lg.kind, loc),
+                           mode=f" ({lg.mode})" if lg.mode else "", members=members,
+                           rated=t("community.league.rated", loc) if lg.rated else ""))
+        embed = discord.Embed(title=t("community.league.list.title", loc), description="\n".join(lines),
+                              colour=EMBED_COLOUR)
+        await operations.reply(interaction, embed=embed)
+
+    @league.command(name="table")
+    @app_commands.describe(name="Which league", season="Season number (default: the running one)")
+    async def league_table(self, interaction: discord.Interaction, name: str,
+                           season: app_commands.Range[int, 1, None] | None = None) -> None:
+        """The standings, as a picture and as text."""
+        loc = locale_of(interaction)
+        await operations.defer(interaction, ephemeral=False)
+        table = await self.leagues.table(interaction.guild_id or 0, name, season)
+        embed = self.table_embed(table, loc)
+        image = await asyncio.to_thread(table_png, table, loc)
+        await operations.reply(interaction, embed=embed, file_png=image, ephemeral=False)
+
+    def table_embed(self, table: Table, loc: str) -> discord.Embed:
+        lines = [self.standing_line(i + 1, s, table.league.rated, loc) for i, s in enumerate(table.standings)]
+        embed = discord.Embed(title=t("community.league.title", loc, name=table.league.name,
+                                      number=table.season.number),
+                              description="\n".join(lines[:LIST_LIMIT]) or t("community.league.empty", loc),
+                              colour=EMBED_COLOUR)
+        embed.set_footer(text=t("community.league.footer", loc, games=table.games,
+                                title=game_title(table.league.kind, loc)))
+        return embed
+
+    @staticmethod
+    def standing_line(position: int, s: Standing, rated: bool, loc: str) -> str:
+        if rated:
+            return t("community.league.line.rated", loc, pos=position, player=s.name, rating=f"{s.ordinal:.1f}",
+                     wins=s.wins, games=s.games)
+        return t("community.league.line.unrated", loc, pos=position, player=s.name, wins=s.wins, games=s.games,
+                 place=f"{s.average_place:.2f}" if s.games else "-")
+
+    @league.command(name="player")
+    @app_commands.describe(name="Which league", player="Whose profile (default: yours)",
+                           season="Season number (default: the running one)")
+    async def league_player(self, interaction: discord.Interaction, name: str,
+                            player: discord.User | None = None,
+                            season: app_commands.Range[int, 1, None] | None = None) -> None:
+        """A player's place, rating and counted games in a league."""
+        loc = locale_of(interaction)
+        user = player or interaction.user
+        profile = await self.leagues.profile(interaction.guild_id or 0, name, user.id, season)
+        title = t("community.league.profile.title", loc, player=user.display_name, name=profile.league.name,
+                  number=profile.season.number)
+        s = profile.standing
+        if s is None or not s.games:
+            await operations.reply(interaction, t("community.league.profile.none", loc,
+                                                  player=user.display_name))
+            return
+        rating = t("community.league.profile.rating", loc, rating=f"{s.ordinal:.1f}") if profile.league.rated else ""
+        lines = [t("community.league.profile.summary", loc, pos=profile.position, wins=s.wins, games=s.games,
+                   rating=rating)]
+        for h in profile.history[:HISTORY_LIMIT]:
+            lines.append(t("community.league.profile.line", loc, game=h["game"], when=stamp(h["finished_at"], "d"),
+                           rank=h["rank"], players=h["players"]))
+        embed = discord.Embed(title=title, description="\n".join(lines), colour=EMBED_COLOUR)
+        await operations.reply(interaction, embed=embed)
+
+    for _cmd in (league_join, league_leave, league_season, league_edit, league_table, league_player):
+        _cmd.autocomplete("name")(_league_names)
+    del _cmd

@@ -1,0 +1,84 @@
+"""A league's standings as a picture: rank, player marker and name, games, wins, average place and
+(rated leagues) the rating, with the shared palette and the shipped font.
+
+Pure drawing: the caller passes the words (title, game name) and the standings; nothing here reads
+the store or speaks to Discord.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Protocol
+
+from bot.i18n import t
+from render import common as c
+
+ROW_HEIGHT = 54
+HEAD_HEIGHT = 56
+MARGIN = 24
+
+
+class StandingLike(Protocol):
+    """One member's line of the table (:class:`bot.community.leagues.Standing` is one)."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def games(self) -> int: ...
+
+    @property
+    def wins(self) -> int: ...
+
+    @property
+    def average_place(self) -> float: ...
+
+    @property
+    def ordinal(self) -> float: ...
+
+
+def standings_png(title: str, game_name: str, rows: Sequence[StandingLike], *, rated: bool, loc: str) -> bytes:
+    """The standings, best first, as PNG bytes."""
+    width = c.IMAGE_WIDTH
+    row_h, head_h, margin = ROW_HEIGHT, HEAD_HEIGHT, MARGIN
+    height = c.TITLE_HEIGHT + margin + head_h + row_h * max(1, len(rows)) + margin
+    img, draw = c.canvas(width, height)
+    c.title_bar(draw, width, title, game_name)
+    cols = [("rank", 70), ("player", 0), ("games", 130), ("wins", 130), ("place", 160)]
+    if rated:
+        cols.append(("rating", 170))
+    fixed = sum(w for _, w in cols)
+    cols = [(name, w or width - 2 * margin - fixed) for name, w in cols]
+    top = c.TITLE_HEIGHT + margin
+    c.panel(draw, (margin // 2, top - 8, width - margin // 2, height - margin // 2))
+    x = margin
+    header_font = c.font(22, bold=True)
+    for name, w in cols:
+        label = "#" if name == "rank" else t(f"community.league.col.{name}", loc)
+        anchor, tx = ("lm", x + 8) if name == "player" else ("mm", x + w / 2)
+        c.draw_text(draw, (tx, top + head_h / 2), label, header_font, c.MUTED, anchor)
+        x += w
+    body = c.font(24)
+    for i, s in enumerate(rows):
+        y = top + head_h + i * row_h
+        if i == 0 and s.games:
+            draw.rectangle((margin, y, width - margin, y + row_h), fill=c.tint(c.HIGHLIGHT, 0.7))
+        elif i % 2:
+            draw.rectangle((margin, y, width - margin, y + row_h), fill=c.tint(c.PANEL_EDGE, 0.75))
+        values = {"rank": str(i + 1), "games": str(s.games), "wins": str(s.wins),
+                  "place": f"{s.average_place:.2f}" if s.games else "-",
+                  "rating": f"{s.ordinal:.1f}" if s.games else "-"}
+        x = margin
+        for name, w in cols:
+            cy = y + row_h / 2
+            if name == "player":
+                c.seat_marker(img, i, (x + 6, int(cy - 16), x + 38, int(cy + 16)))
+                text, fnt = c.fit_text(s.name, w - 60, 24, bold=i == 0)
+                c.draw_text(draw, (x + 48, cy), text, fnt, c.INK, "lm")
+            else:
+                c.draw_text(draw, (x + w / 2, cy), values[name], body, c.INK, "mm")
+            x += w
+    if not rows:
+        c.draw_text(draw, (width / 2, top + head_h + row_h / 2), t("community.league.empty", loc), body,
+                    c.MUTED, "mm")
+    return c.png_bytes(img)
