@@ -17,6 +17,7 @@ from typing import Any
 import discord
 
 from bot.i18n import t
+from cogs.commandlinks import LINKS
 
 log = logging.getLogger(__name__)
 
@@ -38,6 +39,17 @@ RETRYABLE_STATUS = 500
 NO_MENTIONS = discord.AllowedMentions.none()
 
 
+def linked(content: str) -> str:
+    """A sentence with the commands it names turned into command mentions (shown in the reader's language)."""
+    return LINKS.link(content)
+
+
+def _linked_kwargs(kwargs: dict[str, Any]) -> dict[str, Any]:
+    if isinstance(kwargs.get("content"), str):
+        kwargs["content"] = linked(kwargs["content"])
+    return kwargs
+
+
 def png_file(data: bytes, name: str = "board.png") -> discord.File:
     return discord.File(io.BytesIO(data), filename=name)
 
@@ -53,7 +65,7 @@ async def reply(interaction: discord.Interaction, content: str | None = None, *,
     """Answer an interaction (first response or follow-up). False if Discord refused."""
     kwargs: dict[str, Any] = {"ephemeral": ephemeral, "allowed_mentions": mentions or NO_MENTIONS}
     if content is not None:
-        kwargs["content"] = content
+        kwargs["content"] = linked(content)
     if embed is not None:
         kwargs["embed"] = embed
     if view is not None:
@@ -96,6 +108,7 @@ async def defer(interaction: discord.Interaction, *, ephemeral: bool = True, upd
 
 async def edit_original(interaction: discord.Interaction, **kwargs: Any) -> bool:
     """Edit the message a component belongs to (or the deferred response)."""
+    kwargs = _linked_kwargs(kwargs)
     try:
         if not interaction.response.is_done():
             await interaction.response.edit_message(**kwargs)
@@ -123,7 +136,7 @@ async def post(bot: discord.Client, channel_xid: int, content: str, *, file_png:
     nonce = nonce or secrets.token_hex(NONCE_BYTES)
     delay = POST_BACKOFF_SECONDS
     for attempt in range(1, POST_ATTEMPTS + 1):
-        kwargs: dict[str, Any] = {"content": content, "allowed_mentions": mentions or NO_MENTIONS,
+        kwargs: dict[str, Any] = {"content": linked(content), "allowed_mentions": mentions or NO_MENTIONS,
                                   "nonce": nonce}
         if file_png is not None:
             kwargs["file"] = png_file(file_png)
@@ -168,6 +181,7 @@ EDITED, GONE, FAILED = "edited", "gone", "failed"
 async def edit_message(bot: discord.Client, channel_xid: int, message_xid: int, **kwargs: Any) -> str:
     """Edit one of our messages: ``EDITED``; ``GONE`` when it was deleted (or its channel is out
     of reach); ``FAILED`` for a passing problem (5xx, rate limit, no answer in time)."""
+    kwargs = _linked_kwargs(kwargs)
     try:
         message = bot.get_partial_messageable(channel_xid).get_partial_message(message_xid)
         await asyncio.wait_for(message.edit(**kwargs), POST_TIMEOUT_SECONDS)
@@ -241,7 +255,7 @@ async def send_once(bot: discord.Client, channel_xid: int | None, content: str, 
     if view is not None:
         kwargs["view"] = view
     try:
-        message = await asyncio.wait_for(bot.get_partial_messageable(channel_xid).send(content, **kwargs),
+        message = await asyncio.wait_for(bot.get_partial_messageable(channel_xid).send(linked(content), **kwargs),
                                          POST_TIMEOUT_SECONDS)
         return message.id, False
     except discord.HTTPException as exc:
@@ -259,7 +273,7 @@ async def dm_once(bot: discord.Client, user_xid: int | None, content: str, *, no
         return None, False
     try:
         user = bot.get_user(user_xid) or await bot.fetch_user(user_xid)
-        message = await asyncio.wait_for(user.send(content, nonce=nonce), POST_TIMEOUT_SECONDS)
+        message = await asyncio.wait_for(user.send(linked(content), nonce=nonce), POST_TIMEOUT_SECONDS)
         return message.id, False
     except discord.HTTPException as exc:
         if exc.code != CANNOT_DM:

@@ -74,3 +74,12 @@ async def test_registration_carries_every_language_within_discords_rules(harness
     assert localised > 0.9 * 2 * len(DISCORD_LOCALES) * sum(len(_walk(c)) for c in commands)
     game = next(c for c in commands if c["name"] == "game")
     assert game["name_localizations"]["es-ES"] == game["name_localizations"]["es-419"]
+
+
+async def test_a_sentence_naming_a_command_links_it(harness: Harness) -> None:
+    """A reply that names /game new carries a command mention, which Discord shows in the reader's language."""
+    h = harness
+    status = await h.fake.slash("game", "status", user="alice")
+    reply = await status.response()
+    game_id = next(c["id"] for c in h.fake.commands() if c["name"] == "game")
+    assert f"</game new:{game_id}>" in (reply.content or ""), reply.content
