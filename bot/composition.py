@@ -21,7 +21,7 @@ import secrets
 import weakref
 from dataclasses import dataclass
 
-from bot.campaigns import Campaigns
+from bot.btc_campaigns import Campaigns
 from bot.community.base import Feature
 from bot.community.followers import Followers
 from bot.community.history import History
@@ -33,7 +33,7 @@ from bot.community.votes import Votes
 from bot.service import Clock, Service
 from bot.settings import Settings
 from bot.store import Store
-from bot.store.campaigns import CampaignStore
+from bot.store.btc_campaigns import CampaignStore
 from bot.store.community.followers import FollowerStore
 from bot.store.community.leagues import LeagueStore
 from bot.store.community.outbox import OutboxStore

@@ -21,7 +21,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import errors
-from bot.campaigns import (
+from bot.btc_campaigns import (
     FORFEIT,
     CampaignError,
     CampaignGameRow,

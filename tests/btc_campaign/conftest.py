@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.campaigns import Campaigns
+from bot.btc_campaigns import Campaigns
 from bot.composition import compose
 from bot.service import Service
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.campaigns import Campaigns
+from bot.btc_campaigns import Campaigns
 from bot.rules.btc.rules import RULES
 from bot.service import Service
 

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from bot import errors, store
-from bot.campaigns import CampaignError, Campaigns, Recorded, game_options, used_option
+from bot.btc_campaigns import CampaignError, Campaigns, Recorded, game_options, used_option
 from bot.composition import compose
 from bot.rules.btc import engine as E
 from bot.rules.btc.rules import RULES

@@ -11,8 +11,8 @@ from bot import i18n
 from bot.rules.btc import engine as E
 
 ROOT = Path(__file__).resolve().parents[2]
-LOGIC = ROOT / "bot" / "campaigns.py"
-STORE = ROOT / "bot" / "store" / "campaigns.py"
+LOGIC = ROOT / "bot" / "btc_campaigns.py"
+STORE = ROOT / "bot" / "store" / "btc_campaigns.py"
 COG = ROOT / "cogs" / "btc.py"
 CATALOGUE = ROOT / "bot" / "locales" / "en" / "btc_campaign.json"
 LITERAL_KEY = re.compile(r"""["'](btc\.campaign\.[a-z_.]+)["']""")
@@ -84,7 +84,7 @@ def test_layers() -> None:
 def test_no_clock_read_outside_the_service_clock() -> None:
     """The logic takes time only from the service's clock (no time/datetime reads): through the
     community features' base, whose ``now`` is the service clock."""
-    from bot.campaigns import Campaigns
+    from bot.btc_campaigns import Campaigns
     from bot.community.base import Feature
 
     names = _imports(LOGIC) + _imports(STORE)

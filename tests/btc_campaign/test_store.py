@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from bot import store
-from bot.store.campaigns import CampaignRunning, CampaignStore
+from bot.store.btc_campaigns import CampaignRunning, CampaignStore
 
 ROOT = Path(__file__).resolve().parents[2]
 AT = 1_800_000_000_000
@@ -17,7 +17,7 @@ AT = 1_800_000_000_000
 
 def test_migration_004_has_a_header() -> None:
     """Numbered, with a header saying what it revises and why (like 001-003)."""
-    text = (ROOT / "bot" / "migrations" / "004_campaigns.sql").read_text("utf-8")
+    text = (ROOT / "bot" / "migrations" / "004_btc_campaigns.sql").read_text("utf-8")
     head = text.splitlines()[:3]
     assert head[0].startswith("-- 004:")
     assert any(line.startswith("-- Revises:") for line in text.splitlines()[:10])

@@ -1,7 +1,7 @@
 """Between Two Cities solo campaigns kept per player (spec 10.10, D-23, D-24), without Discord.
 
 A campaign is 3 (or 6) solo games at one difficulty and one mode. Its record lives in the store
-(:mod:`bot.store.campaigns`): length, difficulty, mode, which game is next, the bonus types used so
+(:mod:`bot.store.btc_campaigns`): length, difficulty, mode, which game is next, the bonus types used so
 far, the game open for it, and every counted game's result. The rules engine plays each game: the
 next game is created through the :class:`~bot.service.Service` with the options ``campaign``,
 ``campaign_game`` and ``campaign_used``, so after its last placement the player chooses the bonus
@@ -47,8 +47,8 @@ from bot.community.base import Feature
 from bot.rules.btc import engine as btc
 from bot.service import GameInfo, Service
 from bot.store import LIVE_STATUSES
-from bot.store import campaigns as campaign_store
-from bot.store.campaigns import CampaignGameRow, CampaignRow, CampaignRunning, CampaignStore
+from bot.store import btc_campaigns as campaign_store
+from bot.store.btc_campaigns import CampaignGameRow, CampaignRow, CampaignRunning, CampaignStore
 
 __all__ = [
     "CampaignError", "CampaignGameRow", "CampaignRow", "CampaignStatus", "Campaigns", "Recorded", "game_options",
