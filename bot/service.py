@@ -607,6 +607,7 @@ class Service:
         a neutral name) but lose the Discord id and name; every feature forgets them too. In a lobby
         the user simply leaves (the host role passes on, or the lobby closes)."""
         changed = 0
+        failed = False
         for lobby in await self.store.list_games(user_xid=user_xid, statuses=("lobby",), limit=10_000):
             await self.leave(lobby.id, user_xid)
             changed += 1
@@ -616,8 +617,12 @@ class Service:
                 changed += await listener(user_xid)
             except Exception:
                 log.exception("forget listener %r failed", listener)
+                failed = True
         self._cache.clear()
         self._views.clear()
+        if failed:
+            # Never tell a player they were forgotten when a part of the bot still holds them.
+            raise errors.NotAllowed("privacy.incomplete", n=changed)
         return changed
 
     async def games_of(self, user_xid: int, *, statuses: tuple[str, ...] = ("active",),

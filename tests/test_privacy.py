@@ -22,6 +22,8 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from bot.composition import App, compose
 from bot.rules.btc.rules import RULES as BTC
 from bot.service import Service
@@ -242,3 +244,22 @@ async def test_a_new_table_that_nobody_forgets_fails_the_scan(db_path: Path, clo
         assert unhandled(conn, handled) == ["community_badges.holder_xid"]
         assert sorted(leaks(conn, USER, NAME)) == [f"community_badges.awarded_to = '{NAME}'",
                                                    f"community_badges.holder_xid = '{USER}'"]
+
+
+async def test_a_feature_that_fails_to_forget_is_never_reported_as_done(tmp_path: Path) -> None:
+    """If one part of the bot could not forget the player, forget-me says so instead of "I forgot you"."""
+    from bot import errors as bot_errors
+
+    db = await Store.open(tmp_path / "forget.sqlite3")
+    try:
+        app = compose(Service(db))
+
+        async def broken(user_xid: int) -> int:
+            raise RuntimeError("disk full")
+
+        app.service.forget_listeners.append(broken)
+        with pytest.raises(bot_errors.NotAllowed) as caught:
+            await app.forget_user(4242)
+        assert caught.value.key == "privacy.incomplete"
+    finally:
+        await db.close()
