@@ -522,7 +522,7 @@ class ReplayFrame:
     turns: int
     version: int
     state: Any
-    view: dict[str, Any]
+    view: games.View
     seat: int | None
     """The seat that made the frame's last move (None at the set-up or for a system move)."""
     summary: tuple[str, dict[str, Any]] | None

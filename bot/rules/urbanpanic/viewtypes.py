@@ -7,19 +7,21 @@ No ``from __future__ import annotations`` here: ``NotRequired`` must stay visibl
 run time (the test reads ``__required_keys__``).
 """
 
-from typing import Literal, NotRequired, TypedDict
+from typing import Literal, NotRequired, TypedDict, final
 
 Variant = Literal["basic", "advanced", "party"]
 EndReason = Literal["", "full_city", "stack", "stalemate", "all_finished", "timer", "cap"]
 ActionKind = Literal["architect", "planner", "engineer_board", "engineer_reserve", "mayor", "spy"]
 
 
+@final
 class UpCentre(TypedDict):
     """The centre square (C3), never built on."""
 
     centre: Literal[True]
 
 
+@final
 class UpPlot(TypedDict):
     """A built plot; ``reachable``: linked to the centre by roads."""
 
