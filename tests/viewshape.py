@@ -43,8 +43,11 @@ class Shape:
         if origin in (Union, types.UnionType):
             for option in get_args(tp):
                 trial: list[str] = []
-                self._check(value, option, path, trial)
+                probe = Shape(self.module)  # only the option that matches counts as met
+                probe._check(value, option, path, trial)
                 if not trial:
+                    self.seen |= probe.seen
+                    self.optional_seen |= probe.optional_seen
                     return
             out.append(f"{path}: {value!r} matches none of {tp}")
             return
