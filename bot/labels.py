@@ -15,7 +15,7 @@ from bot.rules.core import GameError
 LABEL_LIMIT = 80
 
 
-def move_label(game: str, move: dict[str, Any], view: dict[str, Any], locale: str = "en") -> str:
+def move_label(game: str, move: dict[str, Any], view: games.View, locale: str = "en") -> str:
     try:
         special = games.get(game).labeller
     except GameError:

@@ -41,7 +41,7 @@ class Terminal:
         self.folder.mkdir(parents=True, exist_ok=True)
         return self.folder
 
-    def picture(self, kind: str, view: dict[str, Any], seat: int | None, names: list[str],
+    def picture(self, kind: str, view: games.View, seat: int | None, names: list[str],
                 end: bool = False) -> None:
         renderer = games.get(kind).renderer
         if renderer is None or self.folder is None:

@@ -106,10 +106,10 @@ class Snapshot:
     info: GameInfo
     version: int
     state: Any
-    views: OrderedDict[tuple[int, int, int | None], dict[str, Any]] = field(
+    views: OrderedDict[tuple[int, int, int | None], games.View] = field(
         default_factory=OrderedDict, compare=False, repr=False)
 
-    def view(self, seat: int | None) -> dict[str, Any]:
+    def view(self, seat: int | None) -> games.View:
         key = (self.info.id, self.version, seat)
         cached = self.views.get(key)
         if cached is None:
@@ -129,7 +129,7 @@ class Service:
         self._seed_source = seed_source or (lambda: secrets.randbits(62))
         self._locks: dict[int, asyncio.Lock] = {}
         self._cache: OrderedDict[int, tuple[int, Any]] = OrderedDict()
-        self._views: OrderedDict[tuple[int, int, int | None], dict[str, Any]] = OrderedDict()
+        self._views: OrderedDict[tuple[int, int, int | None], games.View] = OrderedDict()
         self.move_listeners: list[Callable[[MoveOutcome], Awaitable[None]]] = []
         """Called after every committed move (reminders, leagues...). Errors are logged, not raised."""
         self.end_listeners: list[Callable[[GameInfo], Awaitable[None]]] = []

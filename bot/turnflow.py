@@ -107,7 +107,7 @@ class TurnFlow:
             await self.announcer.next_step(origin, info.id)
         return problem
 
-    async def _public_view(self, outcome: MoveOutcome) -> dict[str, Any]:
+    async def _public_view(self, outcome: MoveOutcome) -> games.View:
         snap = outcome.snapshot
         if snap is None or snap.version != outcome.info.game.version:
             snap = await self.service.snapshot(outcome.info.id)

@@ -32,6 +32,7 @@ from bot.btc_campaigns import (
     is_campaign_game,
 )
 from bot.i18n import t
+from bot.rules.btc.viewtypes import BtcView
 from bot.service import GameInfo
 from cogs import operations
 from cogs.game import EMBED_COLOUR, GameCog, locale_of, mention, public_locale
@@ -173,7 +174,7 @@ class BtcCog(commands.Cog):
         _, _, moves, _ = await self.service.choices(info.id, interaction.user.id)
         move = self._parse_bonus(choice, [m for m in moves if m.get("kind") == "bonus"])
         outcome = await self.service.move(info.id, interaction.user.id, move)
-        view = (await self.service.snapshot(info.id)).view(0)
+        view = cast(BtcView, (await self.service.snapshot(info.id)).view(0))  # a Between Two Cities game
         await operations.reply(interaction, t("btc.campaign.bonus_done", loc, type=type_name(move["type"], loc),
                                               city=_city_name(view, int(move["city"]))))
         problem = await self.game_cog.after_move(outcome, public_locale(interaction), interaction, loc, False)
@@ -186,7 +187,7 @@ class BtcCog(commands.Cog):
         try:
             info = await self._campaign_game_here(interaction)
             _, seat, moves, _ = await self.service.choices(info.id, interaction.user.id)
-            view = (await self.service.snapshot(info.id)).view(seat)
+            view = cast(BtcView, (await self.service.snapshot(info.id)).view(seat))  # a Between Two Cities game
         except errors.GameError:
             return []
         loc = locale_of(interaction)
@@ -294,18 +295,20 @@ class BtcCog(commands.Cog):
             await asyncio.sleep(END_POST_POLL_SECONDS)
 
 
-def _city_name(view: dict[str, Any], city: int) -> str:
+def _city_name(view: BtcView, city: int) -> str:
     for c in view.get("cities", []):
         if c.get("city") == city:
             return str(c.get("name", city))
     return str(city)
 
 
-def bonus_label(move: dict[str, Any], view: dict[str, Any], loc: str) -> str:
+def bonus_label(move: dict[str, Any], view: BtcView, loc: str) -> str:
     """"parks from Left City: 20 points" (doubled when the game is won)."""
     city = int(move["city"])
-    scores: dict[str, Any] = next((c.get("scores", {}) for c in view.get("cities", []) if c.get("city") == city), {})
-    won = bool(((view.get("campaign") or {}).get("summary") or {}).get("won"))
+    scores: dict[str, int] = next((c.get("scores", {}) for c in view.get("cities", []) if c.get("city") == city), {})
+    campaign = view.get("campaign")
+    summary = campaign.get("summary") if campaign else None
+    won = bool(summary.get("won") if summary else False)
     points = int(scores.get(move["type"], 0)) * (2 if won else 1)
     return t("btc.campaign.bonus_label", loc, type=type_name(str(move["type"]), loc), city=_city_name(view, city),
              points=points)

@@ -515,7 +515,7 @@ class GameCog(commands.Cog):
             return []
         return [t("turn.followers", loc, users=" ".join(mention(u) for u in extra))]
 
-    async def turn_controls(self, snap: Snapshot, presenter: presenters.Presenter, humans: list[int],
+    async def turn_controls(self, snap: Snapshot, presenter: presenters.Presenter[Any], humans: list[int],
                             loc: str) -> discord.ui.View:
         info = snap.info
         if presenter.controls_on_turn_message(snap.view(None)) and len(humans) == 1:

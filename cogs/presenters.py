@@ -8,11 +8,12 @@ and is listed once in :data:`cogs.games.PRESENTERS`.
 from __future__ import annotations
 
 import logging
-from typing import Any
+from typing import Any, Generic
 
 import discord
 
 from bot import errors, games, labels
+from bot.games import V
 from bot.i18n import t
 from cogs import ids
 
@@ -24,8 +25,9 @@ MAX_SELECT_OPTIONS = 25
 MAX_SELECTS = 5
 
 
-class Presenter:
-    """Defaults for any game."""
+class Presenter(Generic[V]):
+    """Defaults for any game. ``V``: the game's view type (its TypedDict); generic code holds a
+    ``Presenter[Any]``."""
 
     kind = ""
 
@@ -34,7 +36,7 @@ class Presenter:
             self.kind = kind
 
     @property
-    def game(self) -> games.Game:
+    def game(self) -> games.Game[Any]:
         return games.get(self.kind)
 
     async def install(self, bot: Any) -> None:
@@ -45,20 +47,20 @@ class Presenter:
         """True: an open game (choices on the public turn message); False: secret hands."""
         return not self.game.turns.secret
 
-    def controls_on_turn_message(self, view: dict[str, Any]) -> bool:
+    def controls_on_turn_message(self, view: V) -> bool:
         """Whether the awaited player's controls go on the public turn message for this view (the
         game's turn style decides: open games yes, secret hands never)."""
         return self.game.turns.public_choices(view)
 
-    def summary_lines(self, key: str, params: dict[str, Any], view: dict[str, Any], locale: str,
+    def summary_lines(self, key: str, params: dict[str, Any], view: V, locale: str,
                       names: list[str] | None = None) -> list[str]:
         """The turn message's lines about the move that was just played (default: its sentence)."""
         return [t(key, locale, **params)]
 
-    def move_label(self, move: dict[str, Any], view: dict[str, Any], locale: str) -> str:
+    def move_label(self, move: dict[str, Any], view: V, locale: str) -> str:
         return labels.move_label(self.kind, move, view, locale)
 
-    def prompt(self, moves: list[dict[str, Any]], view: dict[str, Any], locale: str) -> str:
+    def prompt(self, moves: list[dict[str, Any]], view: V, locale: str) -> str:
         return t("play.choose", locale)
 
     def draw(self, what: str, *args: Any, locale: str = "en") -> bytes | None:
@@ -76,7 +78,7 @@ class Presenter:
             log.exception("%s %s picture failed", self.kind, what)
             return None
 
-    def render_turn(self, view: dict[str, Any], seat: int | None, names: list[str],
+    def render_turn(self, view: V, seat: int | None, names: list[str],
                     locale: str = "en") -> bytes | None:
         """The picture after a turn (``seat``: who acted, or whose private view it is; None: the
         whole table)."""
@@ -84,16 +86,16 @@ class Presenter:
             return self.draw("render_board", view, names, locale=locale)
         return self.draw("render_turn", view, seat, names, locale=locale)
 
-    def render_end(self, view: dict[str, Any], names: list[str], locale: str = "en") -> bytes | None:
+    def render_end(self, view: V, names: list[str], locale: str = "en") -> bytes | None:
         """The end-of-game picture: every city and the score table."""
         return self.draw("render_end", view, names, locale=locale)
 
-    def status_lines(self, view: dict[str, Any], locale: str, names: list[str] | None = None) -> list[str]:
+    def status_lines(self, view: V, locale: str, names: list[str] | None = None) -> list[str]:
         """Lines for the status message (round, scores so far); ``names`` in seat order."""
         return []
 
     def controls(self, game_id: int, version: int, token: str, moves: list[dict[str, Any]],
-                 view: dict[str, Any], locale: str) -> discord.ui.View:
+                 view: V, locale: str) -> discord.ui.View:
         """Buttons when few moves fit, else select menus; never an illegal choice."""
         ui = discord.ui.View(timeout=None)
         labels = [self.move_label(m, view, locale) for m in moves]
@@ -121,15 +123,15 @@ class Presenter:
         return discord.ButtonStyle.secondary
 
 
-_extra: dict[str, Presenter] = {}
+_extra: dict[str, Presenter[Any]] = {}
 
 
-def register(presenter: Presenter) -> None:
+def register(presenter: Presenter[Any]) -> None:
     """Add a presenter at run time (the tests' toy game)."""
     _extra[presenter.kind] = presenter
 
 
-def get(kind: str) -> Presenter:
+def get(kind: str) -> Presenter[Any]:
     """The presenter of a game kind (the generic one for a game that has none)."""
     from cogs.games import PRESENTERS
 

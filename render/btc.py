@@ -19,11 +19,12 @@ names in the view are the rules'.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 from PIL import Image, ImageDraw
 
 from bot.i18n import t
+from bot.rules.btc.viewtypes import BtcCity, BtcPlayer, BtcTile, BtcView
 from render import common as c
 from render.scores import decided_note, score_table
 
@@ -48,7 +49,8 @@ c.register_glyphs(
                    "d": "tavern_drink", "f": "tavern_food", "m": "tavern_music", "b": "tavern_bed"},
 )
 
-View = Mapping[str, Any]
+View = BtcView
+"""The view this module draws (``bot.rules.btc.viewtypes``)."""
 
 WIDTH = c.IMAGE_WIDTH
 MARGIN = 20
@@ -118,7 +120,7 @@ def _cell_name(r: int, col: int) -> str:
     return f"{chr(ord('A') + r)}{col + 1}"
 
 
-def _window(city: Mapping[str, Any], placing: bool) -> tuple[int, int, int, int]:
+def _window(city: BtcCity, placing: bool) -> tuple[int, int, int, int]:
     """(first row, first column, rows, columns) of the frame to draw.
 
     ``placing``: every frame row and column the city may still grow into (up to 7 x 7, shrinking
@@ -138,7 +140,7 @@ def _window(city: Mapping[str, Any], placing: bool) -> tuple[int, int, int, int]
     return (r0, c0, SIDE, SIDE)
 
 
-def _tile_image(tile: Mapping[str, Any], size: int) -> Image.Image:
+def _tile_image(tile: BtcTile, size: int) -> Image.Image:
     """A tile as drawn in a hand: a single square, or a duplex as two joined squares."""
     faces = list(tile.get("faces") or [tile.get("kind", "?")])
     if len(faces) == 1:
@@ -163,7 +165,7 @@ def _tile_image(tile: Mapping[str, Any], size: int) -> Image.Image:
 def draw_city_grid(
     img: Image.Image,
     xy: tuple[int, int],
-    city: Mapping[str, Any],
+    city: BtcCity,
     max_side: int,
     *,
     placing: bool = False,
@@ -227,7 +229,7 @@ def draw_city_grid(
 
 
 def _score_chips(
-    img: Image.Image, xy: tuple[int, int], width: int, city: Mapping[str, Any], locale: str = "en"
+    img: Image.Image, xy: tuple[int, int], width: int, city: BtcCity, locale: str = "en"
 ) -> int:
     """Six category scores as [glyph] n (one or two rows), then the total; returns the bottom y."""
     draw = ImageDraw.Draw(img)
@@ -261,7 +263,7 @@ def city_card(
     img: Image.Image,
     xy: tuple[int, int],
     width: int,
-    city: Mapping[str, Any],
+    city: BtcCity,
     who: list[str],
     *,
     placing: bool = False,
@@ -333,7 +335,7 @@ def city_card(
     return y
 
 
-def _loose(img: Image.Image, xy: tuple[int, int], width: int, city: Mapping[str, Any]) -> int:
+def _loose(img: Image.Image, xy: tuple[int, int], width: int, city: BtcCity) -> int:
     x, y = xy
     size = 48
     per_row = max(1, width // (size + 4))
@@ -355,7 +357,7 @@ def _loose(img: Image.Image, xy: tuple[int, int], width: int, city: Mapping[str,
 
 
 def city_card_height(
-    city: Mapping[str, Any],
+    city: BtcCity,
     width: int,
     placing: bool = False,
     max_grid: int | None = None,
@@ -459,7 +461,7 @@ def _hand_section(img: Image.Image, top: int, view: View, seat: int, locale: str
     if not you or you.get("seat") != seat:
         return top
     draw = ImageDraw.Draw(img)
-    groups = [
+    groups: list[tuple[str, Sequence[BtcTile]]] = [
         (t("btc.render.hand.yours", locale), you.get("hand") or []),
         (t("btc.render.hand.chosen", locale), you.get("choice") or []),
         (t("btc.render.hand.to_place", locale), you.get("to_place") or []),
@@ -516,7 +518,7 @@ def turn_image(
     """One seat's turn: statuses, their hand (own view only), their two cities (see module docstring)."""
     who = player_names(view, names, locale)
     players = view.get("players") or []
-    me = players[acting_seat] if 0 <= acting_seat < len(players) else {}
+    me = players[acting_seat] if 0 <= acting_seat < len(players) else cast(BtcPlayer, {})
     city_ids = [i for i in (me.get("left_city"), me.get("right_city")) if isinstance(i, int)]
     cities = {cty.get("city"): cty for cty in view.get("cities") or []}
     card_w = (WIDTH - 2 * MARGIN - GAP) // 2
@@ -563,7 +565,7 @@ def turn_image(
     return img.crop((0, 0, WIDTH, end))
 
 
-def _partner(city: Mapping[str, Any], seat: int, who: list[str], locale: str = "en") -> str:
+def _partner(city: BtcCity, seat: int, who: list[str], locale: str = "en") -> str:
     others = [b for b in city.get("builders") or [] if b != seat]
     return c.join_names((who[b] if 0 <= b < len(who) else "?" for b in others), locale)
 
@@ -621,7 +623,7 @@ def board_image(view: View, names: Sequence[str] | None = None, *, locale: str =
     who = player_names(view, names, locale)
     img, draw = c.canvas(WIDTH, c.TITLE_HEIGHT + 2 * GAP + _table_height(view, locale) + 400)
     c.title_bar(draw, WIDTH, _title(view, locale), _subtitle(view, locale))
-    result = view.get("result") or {}
+    result: Mapping[str, Any] = view.get("result") or {}
     ranked = [*(result.get("seats") or []), *((result.get("details") or {}).get("automas") or [])]
     winners = frozenset(s["seat"] for s in ranked if s.get("rank") == 1)
     y = _table(img, c.TITLE_HEIGHT + GAP, view, who, winners, locale)
@@ -633,18 +635,18 @@ def end_image(view: View, names: Sequence[str] | None = None, *, locale: str = "
     """The whole table, then each player's two city scores, final score (the lower), ranks, winner."""
     who = player_names(view, names, locale)
     board = board_image(view, names, locale=locale)
-    result = view.get("result") or _provisional(view)
+    result: Mapping[str, Any] = view.get("result") or _provisional(view)
     cities = {cty.get("city"): cty for cty in view.get("cities") or []}
     automas = (result.get("details") or {}).get("automas") or []
     seats = sorted([*(result.get("seats") or []), *automas], key=lambda s: s["seat"])
     players = view.get("players") or []
     rows: list[list[int | str | None]] = []
     for s in seats:
-        p = players[s["seat"]] if s["seat"] < len(players) else {}
+        p = players[s["seat"]] if s["seat"] < len(players) else cast(BtcPlayer, {})
         row: list[int | str | None] = []
-        for key in ("left_city", "right_city"):
-            cid = (s.get("details") or {}).get(key, p.get(key))
-            city = cities.get(cid, {})
+        for key, own in (("left_city", p.get("left_city")), ("right_city", p.get("right_city"))):
+            cid = (s.get("details") or {}).get(key, own)
+            city = cities.get(cid)
             row.append(f"{city.get('total', '?')}  {city.get('name', '')}".strip() if city else None)
         rows.append(row)
     rule = {
@@ -674,7 +676,8 @@ def _provisional(view: View) -> dict[str, Any]:
     cities = {cty.get("city"): cty for cty in view.get("cities") or []}
     seats: list[dict[str, Any]] = []
     for i, p in enumerate(view.get("players") or []):
-        totals = [int(cities.get(p.get(k), {}).get("total", 0)) for k in ("left_city", "right_city")]
+        totals = [int(cities.get(cid, cast(BtcCity, {})).get("total", 0))
+                  for cid in (p.get("left_city"), p.get("right_city"))]
         seats.append({"seat": i, "total": min(totals), "breakdown": {}, "details": {}})
     for s in seats:
         s["rank"] = 1 + sum(1 for o in seats if o["total"] > s["total"])

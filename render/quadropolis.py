@@ -17,11 +17,20 @@ Every word drawn comes from the message catalogue (``render.*``, ``quadropolis.r
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 from PIL import Image, ImageDraw
 
 from bot.i18n import t
+from bot.rules.quadropolis.viewtypes import (
+    QuadBuilding,
+    QuadCity,
+    QuadCitySquare,
+    QuadPending,
+    QuadScore,
+    QuadTile,
+    QuadView,
+)
 from render import common as c
 from render.scores import SOFT_HYPHEN, decided_note, score_table_from_result
 
@@ -43,7 +52,8 @@ c.register_glyphs(
              "h": "harbour", "o": "office", "m": "monument"},
 )
 
-View = Mapping[str, Any]
+View = QuadView
+"""The view this module draws (``bot.rules.quadropolis.viewtypes``)."""
 
 WIDTH = c.IMAGE_WIDTH
 MARGIN = 20
@@ -97,7 +107,7 @@ def _names(view: View, names: Sequence[str] | None, locale: str = "en") -> list[
     ]
 
 
-def _tile_key(tile: Mapping[str, Any]) -> str:
+def _tile_key(tile: QuadTile | QuadBuilding) -> str:
     """Registry key of a tile or building: parks split into plain parks and playgrounds by code."""
     code = str(tile.get("code") or "")
     if code == "G":
@@ -125,7 +135,7 @@ def _city_of(who: list[str], seat: int, locale: str) -> str:
     return t("render.city_of", locale, name=who[seat] if seat < len(who) else "?")
 
 
-def _gives_chips(img: Image.Image, box: c.Box, tile: Mapping[str, Any], size: int) -> None:
+def _gives_chips(img: Image.Image, box: c.Box, tile: QuadTile, size: int) -> None:
     """What a site tile gives (people, energy, printed points, mayor) along the tile's bottom edge."""
     chips: list[tuple[str, str]] = []
     if tile.get("mayor"):
@@ -145,23 +155,23 @@ def _gives_chips(img: Image.Image, box: c.Box, tile: Mapping[str, Any], size: in
 def _building_overlays(
     img: Image.Image,
     box: c.Box,
-    building: Mapping[str, Any],
+    building: QuadBuilding,
     square: str,
-    score: Mapping[str, Any] | None,
+    score: QuadScore | None,
     show_allocation: bool,
 ) -> None:
     """Floors, printed points, customers, energy absorbed and 'not activated' on a city square."""
     size = max(14, (box[2] - box[0]) // 6)
-    alloc = (score or {}).get("allocation") or {}
+    alloc = score.get("allocation") if score else None
     bottom: list[tuple[str, str]] = []
     if building.get("type") in STACKABLE or int(building.get("floors", 1)) > 1:
         bottom.append(("floors", str(building.get("floors", 1))))
     if building.get("vp"):
         bottom.append(("points", str(building["vp"])))
-    customers = (alloc.get("customers") or {}).get(square)
+    customers = ((alloc.get("customers") if alloc else None) or {}).get(square)
     if show_allocation and customers:
         bottom.append(("inhabitant", str(customers)))
-    if show_allocation and square in (alloc.get("absorbing_parks") or []):
+    if show_allocation and square in ((alloc.get("absorbing_parks") if alloc else None) or []):
         bottom.append(("energy", "−1"))
     x = box[2] - 3
     for icon, text in reversed(bottom):
@@ -272,7 +282,7 @@ def draw_site(
 # ---------------------------------------------------------------------------------------------
 
 
-def city_block_size(city: Mapping[str, Any], cell: int) -> tuple[int, int]:
+def city_block_size(city: QuadCity, cell: int) -> tuple[int, int]:
     """(width, height) of a city grid with its labels."""
     rows, cols = int(city.get("rows", 4)), int(city.get("columns", 4))
     return (
@@ -284,11 +294,11 @@ def city_block_size(city: Mapping[str, Any], cell: int) -> tuple[int, int]:
 def draw_city(
     img: Image.Image,
     xy: tuple[int, int],
-    city: Mapping[str, Any],
+    city: QuadCity,
     cell: int,
     *,
     show_allocation: bool = True,
-    pending: Mapping[str, Any] | None = None,
+    pending: QuadPending | None = None,
     locale: str = "en",
 ) -> c.GridGeometry:
     """A city grid: buildings with floors and points, district borders, labels A-D / 1-4(5).
@@ -317,7 +327,7 @@ def draw_city(
     for r in range(rows):
         for col in range(cols):
             box = geo.cell_box(r, col)
-            sq = squares[r][col] if r < len(squares) and col < len(squares[r]) else {}
+            sq = squares[r][col] if r < len(squares) and col < len(squares[r]) else cast(QuadCitySquare, {})
             building = sq.get("building")
             if building:
                 faded = show_allocation and not building.get("active", True)
@@ -415,7 +425,7 @@ def _player_strip(
     pad = 7
     c.seat_marker(img, seat, (x0 + pad, y0 + pad, x0 + h - pad, y1 - pad))
     cities = view.get("cities") or []
-    city = cities[seat] if seat < len(cities) else {}
+    city = cities[seat] if seat < len(cities) else cast(QuadCity, {})
     isz = h // 2 - 4
     right = x1 - pad
     # right to left: score, architects, energy, inhabitants, first-player crown, to-play label
@@ -497,7 +507,7 @@ def turn_image(
     """The construction site beside the acting player's city (see module docstring)."""
     who = _names(view, names, locale)
     cities = view.get("cities") or []
-    city = cities[acting_seat] if 0 <= acting_seat < len(cities) else (cities[0] if cities else {})
+    city = cities[acting_seat] if 0 <= acting_seat < len(cities) else (cities[0] if cities else cast(QuadCity, {}))
     cols = int(city.get("columns", 4))
     site_w = site_size()
     city_w = WIDTH - 2 * MARGIN - site_w - 2 * GAP
@@ -596,7 +606,7 @@ def city_image(
     """One city, large, with its best allocation now and its score by category."""
     who = _names(view, names, locale)
     cities = view.get("cities") or []
-    city = cities[seat] if 0 <= seat < len(cities) else {}
+    city = cities[seat] if 0 <= seat < len(cities) else cast(QuadCity, {})
     cols = int(city.get("columns", 4))
     side_w = 340
     grid_w = WIDTH - 2 * MARGIN - side_w - GAP
@@ -639,7 +649,7 @@ def _score_column(
     img: Image.Image,
     xy: tuple[int, int],
     width: int,
-    score: Mapping[str, Any],
+    score: QuadScore,
     over: bool,
     expert: bool,
     locale: str = "en",
@@ -782,9 +792,7 @@ def end_image(view: View, names: Sequence[str] | None = None, *, locale: str = "
     y = _cities_grid(img, c.TITLE_HEIGHT + GAP, view, who, True, locale)
     y = _legend(img, y, view, end=True, locale=locale)
     cities = img.crop((0, 0, WIDTH, y))
-    result = view.get("result")
-    if not result:
-        result = _provisional_result(view)
+    result: Mapping[str, Any] = view.get("result") or _provisional_result(view)
     mode_cats = [
         (cid, t(label_id, locale), key)
         for cid, label_id, key in CATEGORIES

@@ -17,13 +17,14 @@ legend (R, J, E, I, S) are the view's.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from functools import lru_cache
-from typing import Any
+from typing import cast
 
 from PIL import Image, ImageDraw
 
 from bot.i18n import t
+from bot.rules.urbanpanic.viewtypes import UpCell, UpCentre, UpPlayer, UpPlot, UpSeatDetails, UpTileType, UpView
 from render import common as c
 from render.scores import decided_note, score_table_from_result
 
@@ -42,7 +43,8 @@ c.register_glyphs(
              "power_plant": "power"},
 )
 
-View = Mapping[str, Any]
+View = UpView
+"""The view this module draws (``bot.rules.urbanpanic.viewtypes``)."""
 
 WIDTH = c.IMAGE_WIDTH
 MARGIN = 20
@@ -108,7 +110,7 @@ def _key(type_id: str) -> str:
     return TYPE_KEYS.get(type_id.upper(), c.glyph_key("urbanpanic", type_id))
 
 
-def _passages(cell: Mapping[str, Any] | None) -> str:
+def _passages(cell: UpCell) -> str:
     if not cell:
         return ""
     if cell.get("centre"):
@@ -171,7 +173,7 @@ def _hatch(draw: ImageDraw.ImageDraw, box: c.Box, colour: c.RGB) -> None:
 def draw_city(
     img: Image.Image,
     xy: tuple[int, int],
-    grid: Sequence[Sequence[Any]],
+    grid: Sequence[Sequence[UpCell]],
     cell: int,
     *,
     removed: Sequence[str] = (),
@@ -198,12 +200,12 @@ def draw_city(
     )
     removed_set = set(removed)
 
-    def at(r: int, col: int) -> Any:
+    def at(r: int, col: int) -> UpCell:
         if 0 <= r < SIZE and 0 <= col < SIZE and r < len(grid) and col < len(grid[r]):
             return grid[r][col]
         return None
 
-    def cut(cell_info: Mapping[str, Any]) -> bool:
+    def cut(cell_info: UpPlot | UpCentre) -> bool:
         return (not cell_info.get("centre")) and (
             not cell_info.get("reachable", True) or cell_info.get("plot") in removed_set
         )
@@ -400,7 +402,7 @@ def _effects(deltas: Sequence[int], letters: Sequence[str]) -> str:
     return " ".join(f"{letters[i]}{d:+d}" for i, d in enumerate(deltas) if d)
 
 
-def _type_name(tp: Mapping[str, Any], locale: str) -> str:
+def _type_name(tp: UpTileType, locale: str) -> str:
     """A tile type's name: the catalogue's for the six known types, else the view's, capitalised."""
     key = _key(str(tp.get("id", "")))
     if key in c.GLYPHS:
@@ -483,14 +485,13 @@ def _main_board(img: Image.Image, xy: tuple[int, int], width: int, view: View, l
         pool = t("urbanpanic.render.pool", locale, count=party.get("pool", 0))
         c.draw_fitted(draw, (x, y), pool, width, 18, False, c.INK, "la")
         return y + 28
-    board = board or {}
     c.draw_fitted(draw, (x, y), t("urbanpanic.render.main_board", locale), width, 22, True, c.INK, "la")
     y += 32
     size = min(104, (width - 140) // 4 - 8)
-    for k, code in enumerate((board.get("slots") or [None] * 4)[:4]):
+    for k, slot in enumerate(((board.get("slots") if board else None) or [None] * 4)[:4]):
         sx = x + k * (size + 10)
-        if code:
-            img.paste(tile_sprite(code, size), (sx, y))
+        if slot:
+            img.paste(tile_sprite(slot, size), (sx, y))
         else:
             draw.rounded_rectangle(
                 (sx, y, sx + size, y + size),
@@ -504,12 +505,12 @@ def _main_board(img: Image.Image, xy: tuple[int, int], width: int, view: View, l
         c.draw_text(draw, (sx + size / 2, y + size + 4), str(k + 1), c.font(18, True), c.INK, "ma")
     sx = x + 4 * (size + 10) + 6
     c.draw_face_down(img, (sx, y + 8, sx + size - 16, y + size - 8))
-    stack = t("urbanpanic.render.stack", locale, count=board.get("stack", 0))
+    stack = t("urbanpanic.render.stack", locale, count=board.get("stack", 0) if board else 0)
     c.draw_fitted(draw, (sx + (size - 16) / 2, y + size + 4), stack, size + 8, 16, True, c.INK, "ma", 10)
     return y + size + 30
 
 
-def _reserve(img: Image.Image, xy: tuple[int, int], player: Mapping[str, Any], title: str) -> int:
+def _reserve(img: Image.Image, xy: tuple[int, int], player: UpPlayer, title: str) -> int:
     draw = ImageDraw.Draw(img)
     x, y = xy
     c.draw_fitted(draw, (x, y), title, WIDTH - MARGIN - x, 22, True, c.INK, "la")
@@ -541,7 +542,8 @@ def turn_image(
     """The acting player's city with roads, the main board, the reserve, tracks and actions left."""
     who = _names(view, names, locale)
     players = view.get("players") or []
-    player = players[acting_seat] if 0 <= acting_seat < len(players) else (players[0] if players else {})
+    player = players[acting_seat] if 0 <= acting_seat < len(players) else (players[0] if players
+                                                                         else cast(UpPlayer, {}))
     img, draw = c.canvas(WIDTH, 1600)
     c.title_bar(draw, WIDTH, _title(view, locale), _subtitle(view, locale))
     y = _strips(img, c.TITLE_HEIGHT + GAP, view, who, locale) + GAP
@@ -583,8 +585,9 @@ def turn_image(
             lines.append(t("urbanpanic.render.architect_owed", locale))
     if view.get("last_turn"):
         lines.append(t("urbanpanic.render.last_turn", locale))
-    if view.get("first_finisher") is not None and not view.get("over"):
-        lines.append(t("urbanpanic.render.filled", locale, name=who[int(view["first_finisher"])]))
+    first = view.get("first_finisher")
+    if first is not None and not view.get("over"):
+        lines.append(t("urbanpanic.render.filled", locale, name=who[int(first)]))
     for k, line in enumerate(lines):
         c.draw_text(draw, (rx, ry + k * 26), c.ellipsize(line, c.font(19), rw), c.font(19), c.INK, "la")
     ry += 26 * len(lines)
@@ -617,7 +620,7 @@ def _city_card(
     view: View,
     seat: int,
     name: str,
-    scored: Mapping[str, Any] | None,
+    scored: UpSeatDetails | None,
     locale: str = "en",
 ) -> int:
     x, y = xy
@@ -625,9 +628,9 @@ def _city_card(
     _player_strip(img, (x, y, x + width, y + STRIP_HEIGHT), view, seat, name, locale)
     y += STRIP_HEIGHT + 8
     cell = min(96, (width - LABEL_SPACE) // SIZE)
-    removed = [r.get("plot") for r in (scored or {}).get("removed") or []]
+    removed = [r.get("plot") for r in (scored.get("removed") if scored else None) or []]
     geo = draw_city(img, (x, y), player.get("grid") or [], cell, removed=removed)
-    tracks = list((scored or {}).get("tracks_final") or player.get("tracks") or [0] * 5)
+    tracks = list((scored.get("tracks_final") if scored else None) or player.get("tracks") or [0] * 5)
     lost = None
     if scored:
         played = list(scored.get("tracks_played") or tracks)
@@ -653,9 +656,11 @@ def _cities(img: Image.Image, top: int, view: View, who: list[str], scored: bool
     count = len(who)
     per_row = 1 if count == 1 else 2
     w = (WIDTH - 2 * MARGIN - (per_row - 1) * 2 * GAP) // per_row
-    details = {}
-    if scored and view.get("result"):
-        details = {s["seat"]: s.get("details") or {} for s in view["result"].get("seats") or []}
+    details: dict[int, UpSeatDetails] = {}
+    result = view.get("result")
+    if scored and result:
+        # a seat without details is drawn as unscored, like an empty one
+        details = {s["seat"]: s["details"] for s in result.get("seats") or [] if s.get("details")}
     y = top
     for r in range(0, count, per_row):
         bottom = y

@@ -11,11 +11,12 @@ import asyncio
 import tempfile
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from bot import games as game_registry
 from bot import store
 from bot.benches.store import bare_insert_commit_ms, percentile
+from bot.rules.quadropolis.viewtypes import QuadView
 from bot.service import Service
 
 GAMES_STORED = 1000
@@ -59,7 +60,7 @@ async def _measure(folder: Path, quick: bool) -> dict[str, Any]:
                 await service.move(gid, user, next(m for m in moves if m["kind"] in ("build", "discard")))
             snap = await service.snapshot(gid)
             t1 = time.perf_counter()
-            png = qp_render.render_turn(snap.view(None), seat, [s.name for s in info.seats])
+            png = qp_render.render_turn(cast(QuadView, snap.view(None)), seat, [s.name for s in info.seats])
             t2 = time.perf_counter()
             assert png[:4] == b"\x89PNG"
             whole.append((t2 - t0) * 1000)

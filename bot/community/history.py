@@ -8,6 +8,7 @@ from typing import Any
 
 from bot import errors, games
 from bot.community.base import CommunityError, Feature
+from bot.games import View
 from bot.service import GameInfo
 
 
@@ -19,7 +20,7 @@ class ReplayFrame:
     turns: int
     version: int
     state: Any
-    view: dict[str, Any]
+    view: View
     seat: int | None
     """The seat that made the frame's last move (None at the set-up or for a system move)."""
     summary: tuple[str, dict[str, Any]] | None

@@ -9,30 +9,37 @@ means creating its own files and adding one line to :data:`GAMES` below (and its
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Generic, Protocol, TypeVar
 
 from bot.rules.core import GameRules, IllegalMove, Move
 
-View = dict[str, Any]
-Labeller = Callable[[Move, View, str], "str | None"]
+View = Mapping[str, Any]
+"""A view as generic code (service, turn flow, front-ends) holds it: read-only. Each game's own code
+reads its precise TypedDict (``bot/rules/<kind>/viewtypes.py``)."""
+
+V = TypeVar("V", bound=View)
+"""A game's view type (its TypedDict)."""
+V_contra = TypeVar("V_contra", bound=View, contravariant=True)
+
+Labeller = Callable[[Move, V, str], "str | None"]
 """(move, the seat's view, locale) -> a short label, or None for the generic one."""
 
 
-class Renderer(Protocol):
+class Renderer(Protocol[V_contra]):
     """What a game's picture module offers (``render/<kind>.py``): a view -> PNG bytes."""
 
-    def render_turn(self, view: View, seat: int, names: list[str], *, locale: str = ...) -> bytes: ...
+    def render_turn(self, view: V_contra, seat: int, names: list[str], *, locale: str = ...) -> bytes: ...
 
-    def render_board(self, view: View, names: list[str], *, locale: str = ...) -> bytes: ...
+    def render_board(self, view: V_contra, names: list[str], *, locale: str = ...) -> bytes: ...
 
-    def render_end(self, view: View, names: list[str], *, locale: str = ...) -> bytes: ...
+    def render_end(self, view: V_contra, names: list[str], *, locale: str = ...) -> bytes: ...
 
     def render_tiles(self, *, locale: str = ...) -> bytes: ...
 
 
-class TurnStyle:
+class TurnStyle(Generic[V]):
     """How a game's turns are told: which moves are whole turns, and whose choices are public.
 
     The defaults fit an open game taken in turns. ``secret`` games (hidden hands) keep every choice
@@ -45,18 +52,18 @@ class TurnStyle:
         if secret is not None:
             self.secret = secret
 
-    def public_choices(self, view: View) -> bool:
+    def public_choices(self, view: V) -> bool:
         """Whether the awaited player's choices may be shown on the public turn message."""
         return not self.secret
 
     def within_turn(self, acting_seat: int, awaiting: frozenset[int], newly_awaited: frozenset[int],
-                    view: View) -> bool:
+                    view: V) -> bool:
         """Whether a move was a step inside a turn rather than a whole turn (default: the same
         seat is still awaited and nobody new is)."""
         return acting_seat in awaiting and not newly_awaited
 
     def quiet_after(self, summary_key: str, acting_seat: int, awaiting: frozenset[int],
-                    newly_awaited: frozenset[int], view: View) -> bool:
+                    newly_awaited: frozenset[int], view: V) -> bool:
         """Whether a move needs no channel post (a step in a turn, or a secret choice).
 
         Open games ask :meth:`within_turn`; secret games stay quiet until someone new is awaited.
@@ -71,15 +78,16 @@ Sample = tuple[str, Callable[[], Any]]
 
 
 @dataclass(frozen=True)
-class Game:
-    """One game, as every part of the bot knows it."""
+class Game(Generic[V]):
+    """One game, as every part of the bot knows it. ``V``: its view type, which its renderer,
+    labeller and turn style read (generic code holds a ``Game[Any]``)."""
 
     kind: str
     rules: GameRules[Any]
     aliases: tuple[str, ...] = ()
-    renderer: Renderer | None = None
-    labeller: Labeller | None = None
-    turns: TurnStyle = field(default_factory=TurnStyle)
+    renderer: Renderer[V] | None = None
+    labeller: Labeller[V] | None = None
+    turns: TurnStyle[V] = field(default_factory=TurnStyle)
     calculator: Callable[[str], dict[str, Any]] | None = None
     """``score_text(text) -> JSON``: ``python -m bot score <kind> FILE``."""
     render_samples: Callable[[], list[Sample]] | None = None
@@ -92,17 +100,17 @@ class Game:
         return self.rules.title_key or self.kind
 
 
-_extra: dict[str, Game] = {}
+_extra: dict[str, Game[Any]] = {}
 
 
-def register(game: Game) -> None:
+def register(game: Game[Any]) -> None:
     """Add a game at run time (the tests' toy game)."""
     _extra[game.kind] = game
 
 
-def register_rules(rules: GameRules[Any], *, secret: bool = False) -> Game:
+def register_rules(rules: GameRules[Any], *, secret: bool = False) -> Game[Any]:
     """Add a game that has only rules (no pictures, generic labels); ``secret``: hidden choices."""
-    game = Game(kind=rules.kind, rules=rules, turns=TurnStyle(secret))
+    game: Game[Any] = Game(kind=rules.kind, rules=rules, turns=TurnStyle(secret))
     register(game)
     return game
 
@@ -121,7 +129,7 @@ def resolve(name: str) -> str | None:
     return None
 
 
-def get(kind: str) -> Game:
+def get(kind: str) -> Game[Any]:
     """The game of a kind (or alias), or IllegalMove naming the unknown game."""
     found = GAMES.get(kind) or _extra.get(kind)
     if found is None:
@@ -151,11 +159,11 @@ def sample_state(rules: GameRules[Any], options: dict[str, Any], seats: int, see
     return state
 
 
-def _declared() -> dict[str, Game]:
+def _declared() -> dict[str, Game[Any]]:
     from bot.games import btc, quadropolis, urbanpanic
 
     return {g.kind: g for g in (quadropolis.GAME, btc.GAME, urbanpanic.GAME)}
 
 
-GAMES: dict[str, Game] = _declared()
+GAMES: dict[str, Game[Any]] = _declared()
 """kind -> Game, in the order the bot offers them."""

@@ -5,18 +5,19 @@ from __future__ import annotations
 from typing import Any
 
 import render.btc as renderer
-from bot.games import Game, Sample, TurnStyle, View, sample_state
+from bot.games import Game, Sample, TurnStyle, sample_state
 from bot.i18n import t
 from bot.rules.btc import calculator
 from bot.rules.btc.rules import RULES
+from bot.rules.btc.viewtypes import BtcView
 
 
-def tile_names(view: dict[str, Any], locale: str = "en") -> dict[int, str]:
+def tile_names(view: BtcView, locale: str = "en") -> dict[int, str]:
     """Names of the tiles this seat may see (its hand, its choice, its tiles to place)."""
-    you = view.get("you") or {}
+    you = view.get("you")
     names: dict[int, str] = {}
-    for group in ("hand", "choice", "to_place"):
-        for tile in you.get(group) or []:
+    if you:
+        for tile in [*(you.get("hand") or []), *(you.get("choice") or []), *(you.get("to_place") or [])]:
             name = str(tile.get("name", tile["id"]))
             if tile.get("orientation") in ("vertical", "horizontal"):  # a duplex keeps its printed way
                 name = t(f"btc.ui.duplex_{tile['orientation']}", locale, name=name)
@@ -24,14 +25,14 @@ def tile_names(view: dict[str, Any], locale: str = "en") -> dict[int, str]:
     return names
 
 
-def city_name(view: dict[str, Any], city: int) -> str:
+def city_name(view: BtcView, city: int) -> str:
     for c in view.get("cities", []):
         if int(c["city"]) == city:
             return str(c.get("name", city))
     return str(city)
 
 
-def label(move: dict[str, Any], view: dict[str, Any], locale: str) -> str | None:
+def label(move: dict[str, Any], view: BtcView, locale: str) -> str | None:
     kind = move.get("kind")
     names = tile_names(view, locale)
 
@@ -58,13 +59,13 @@ def label(move: dict[str, Any], view: dict[str, Any], locale: str) -> str | None
 
 
 
-class Turns(TurnStyle):
+class Turns(TurnStyle[BtcView]):
     """Secret drafting: every choice is private; in solo the channel also hears each Automa turn."""
 
     secret = True
 
     def quiet_after(self, summary_key: str, acting_seat: int, awaiting: frozenset[int],
-                    newly_awaited: frozenset[int], view: View) -> bool:
+                    newly_awaited: frozenset[int], view: BtcView) -> bool:
         if summary_key.endswith("_automa"):
             return False
         return super().quiet_after(summary_key, acting_seat, awaiting, newly_awaited, view)
@@ -84,5 +85,6 @@ def samples() -> list[Sample]:
     ]
 
 
-GAME = Game(kind="btc", rules=RULES, aliases=("between-two-cities", "between two cities"), renderer=renderer,
-            labeller=label, turns=Turns(), calculator=calculator.score_text, render_samples=samples)
+GAME: Game[BtcView] = Game(kind="btc", rules=RULES, aliases=("between-two-cities", "between two cities"),
+                           renderer=renderer, labeller=label, turns=Turns(), calculator=calculator.score_text,
+                           render_samples=samples)

@@ -5,10 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 import render.quadropolis as renderer
-from bot.games import Game, Sample, TurnStyle, View, sample_state
+from bot.games import Game, Sample, TurnStyle, sample_state
 from bot.i18n import t
 from bot.rules.quadropolis import calculator
 from bot.rules.quadropolis.rules import RULES
+from bot.rules.quadropolis.viewtypes import QuadView
 
 SITE_SIZE = 5
 
@@ -25,7 +26,7 @@ def slot_target(slot: str, architect: int) -> tuple[int, int]:
     return SITE_SIZE + 1 - architect, line
 
 
-def label(move: dict[str, Any], view: dict[str, Any], locale: str) -> str | None:
+def label(move: dict[str, Any], view: QuadView, locale: str) -> str | None:
     kind = move.get("kind")
     if kind == "take":
         row, col = slot_target(str(move["slot"]), int(move["architect"]))
@@ -45,11 +46,11 @@ def label(move: dict[str, Any], view: dict[str, Any], locale: str) -> str | None
 
 
 
-class Turns(TurnStyle):
+class Turns(TurnStyle[QuadView]):
     """Open choices; a take that picked a tile is a step, the build (or discard) ends the turn."""
 
     def within_turn(self, acting_seat: int, awaiting: frozenset[int], newly_awaited: frozenset[int],
-                    view: View) -> bool:
+                    view: QuadView) -> bool:
         return not view.get("over") and (view.get("turn") or {}).get("phase") == "build"
 
 
@@ -68,5 +69,5 @@ def samples() -> list[Sample]:
 
 SAMPLE_NAMES = ("Ödön Łukasz Жанна", "Bob", "Cyd the Great Builder of Cities", "Dee")
 
-GAME = Game(kind="quadropolis", rules=RULES, aliases=("qp",), renderer=renderer, labeller=label,
+GAME: Game[QuadView] = Game(kind="quadropolis", rules=RULES, aliases=("qp",), renderer=renderer, labeller=label,
             turns=Turns(), calculator=calculator.score_text, render_samples=samples)

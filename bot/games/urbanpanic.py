@@ -5,17 +5,19 @@ from __future__ import annotations
 from typing import Any
 
 import render.urbanpanic as renderer
-from bot.games import Game, Sample, TurnStyle, View, sample_state
+from bot.games import Game, Sample, TurnStyle, sample_state
 from bot.i18n import t
 from bot.rules.urbanpanic import calculator
 from bot.rules.urbanpanic.rules import RULES
+from bot.rules.urbanpanic.viewtypes import UpView
 
 
-def label(move: dict[str, Any], view: dict[str, Any], locale: str) -> str | None:
+def label(move: dict[str, Any], view: UpView, locale: str) -> str | None:
     kind = move.get("kind")
     if kind == "architect":
         slot = int(move["slot"])
-        slots = (view.get("main_board") or {}).get("slots") or []
+        board = view.get("main_board")
+        slots = (board.get("slots") if board else None) or []
         tile = slots[slot - 1] if 0 < slot <= len(slots) else None
         return t("urbanpanic.ui.architect", locale, tile=tile or "?", slot=slot)
     if kind == "planner":
@@ -38,23 +40,24 @@ def label(move: dict[str, Any], view: dict[str, Any], locale: str) -> str | None
 
 
 
-class Turns(TurnStyle):
+class Turns(TurnStyle[UpView]):
     """Turn games: every action until End turn is a step, the awaited player's buttons are public.
 
     Party: hands are private (everyone opens their own choices); every move is quiet except the one
     that fills the first city: the hourglass starts and the channel is told.
     """
 
-    def public_choices(self, view: View) -> bool:
+    def public_choices(self, view: UpView) -> bool:
         return view.get("variant") != "party"
 
     def within_turn(self, acting_seat: int, awaiting: frozenset[int], newly_awaited: frozenset[int],
-                    view: View) -> bool:
+                    view: UpView) -> bool:
         if view.get("over"):
             return False
         if view.get("variant") == "party":
+            party = view.get("party")
             started = (view.get("first_finisher") == acting_seat
-                       and bool((view.get("party") or {}).get("timer_running")))
+                       and bool(party.get("timer_running") if party else None))
             return not started
         return bool(view.get("current") == acting_seat)
 
@@ -75,5 +78,6 @@ def samples() -> list[Sample]:
     ]
 
 
-GAME = Game(kind="urbanpanic", rules=RULES, aliases=("urban-panic", "urban panic", "up"), renderer=renderer,
-            labeller=label, turns=Turns(), calculator=calculator.score_text, render_samples=samples)
+GAME: Game[UpView] = Game(kind="urbanpanic", rules=RULES, aliases=("urban-panic", "urban panic", "up"),
+                          renderer=renderer, labeller=label, turns=Turns(), calculator=calculator.score_text,
+                          render_samples=samples)

@@ -401,8 +401,11 @@ class GameRules(Generic[S]):
         """Final (or, before the end, provisional) scores with breakdown and ranks."""
         raise NotImplementedError
 
-    def view(self, state: S, seat: int | None) -> dict[str, Any]:
-        """What ``seat`` may see (``None``: a spectator). JSON-able; never another's secret."""
+    def view(self, state: S, seat: int | None) -> Mapping[str, Any]:
+        """What ``seat`` may see (``None``: a spectator). JSON-able; never another's secret.
+
+        Generic code reads it as a mapping; each game returns its own TypedDict (``viewtypes.py`` in
+        its rules package), which its renderer, presenter and labels read."""
         raise NotImplementedError
 
     # -- serialisation -----------------------------------------------------------------------

@@ -16,21 +16,22 @@ import discord
 from bot import labels
 from bot.games.btc import city_name
 from bot.i18n import t
+from bot.rules.btc.viewtypes import BtcView
 from cogs import ids
 from cogs.presenters import MAX_SELECT_OPTIONS, MAX_SELECTS, Presenter
 
 log = logging.getLogger(__name__)
 
 
-class BtcPresenter(Presenter):
+class BtcPresenter(Presenter[BtcView]):
     kind = "btc"
 
-    def render_turn(self, view: dict[str, Any], seat: int | None, names: list[str],
+    def render_turn(self, view: BtcView, seat: int | None, names: list[str],
                     locale: str = "en") -> bytes | None:
         """A seat's own view shows its hand; the channel gets the whole table (no hands)."""
         return super().render_turn(view, seat if view.get("seat") is not None else None, names, locale)
 
-    def summary_lines(self, key: str, params: dict[str, Any], view: dict[str, Any], locale: str,
+    def summary_lines(self, key: str, params: dict[str, Any], view: BtcView, locale: str,
                       names: list[str] | None = None) -> list[str]:
         """The rules name revealed choices by seat number ("seat 2: a shop"); say the player's name."""
         lines = super().summary_lines(key, params, view, locale, names)
@@ -43,7 +44,7 @@ class BtcPresenter(Presenter):
 
         return [re.sub(r"\bseat (\d+)\b", name, line) for line in lines]
 
-    def prompt(self, moves: list[dict[str, Any]], view: dict[str, Any], locale: str) -> str:
+    def prompt(self, moves: list[dict[str, Any]], view: BtcView, locale: str) -> str:
         kinds = {m.get("kind") for m in moves}
         if "choose" in kinds:
             return t("btc.ui.prompt_choose", locale)
@@ -53,7 +54,7 @@ class BtcPresenter(Presenter):
             return t("btc.ui.prompt_place", locale)
         return t("btc.ui.prompt", locale)
 
-    def status_lines(self, view: dict[str, Any], locale: str, names: list[str] | None = None) -> list[str]:
+    def status_lines(self, view: BtcView, locale: str, names: list[str] | None = None) -> list[str]:
         lines = [t("btc.ui.status_round", locale, round=view.get("round", 1), phase=view.get("phase", ""))]
         for city in view.get("cities", []):
             lines.append(t("btc.ui.status_city", locale, city=city.get("name", city["city"]),
@@ -62,7 +63,7 @@ class BtcPresenter(Presenter):
         return lines
 
     @staticmethod
-    def _who(player: Any, view: dict[str, Any], names: list[str] | None) -> str:
+    def _who(player: Any, view: BtcView, names: list[str] | None) -> str:
         """A city builder by name: a seat's player name, or an Automa's name."""
         for p in view.get("players", []):
             if p.get("player") == player:
@@ -74,7 +75,7 @@ class BtcPresenter(Presenter):
         return str(player)
 
     def controls(self, game_id: int, version: int, token: str, moves: list[dict[str, Any]],
-                 view: dict[str, Any], locale: str) -> discord.ui.View:
+                 view: BtcView, locale: str) -> discord.ui.View:
         groups: dict[tuple[str, Any, Any], list[dict[str, Any]]] = {}
         for m in moves:
             kind = str(m.get("kind"))

@@ -14,6 +14,7 @@ from typing import Any
 import discord
 
 from bot.i18n import t
+from bot.rules.quadropolis.viewtypes import QuadView
 from cogs import ids
 from cogs.presenters import MAX_SELECT_OPTIONS, Presenter
 
@@ -22,22 +23,22 @@ log = logging.getLogger(__name__)
 SIDES = ("L", "T", "R", "B")
 
 
-class QuadropolisPresenter(Presenter):
+class QuadropolisPresenter(Presenter[QuadView]):
     kind = "quadropolis"
 
-    def render_turn(self, view: dict[str, Any], seat: int | None, names: list[str],
+    def render_turn(self, view: QuadView, seat: int | None, names: list[str],
                     locale: str = "en") -> bytes | None:
         """The site beside the city of whoever acted (or whose turn it is)."""
         acting = seat if seat is not None else (view.get("turn") or {}).get("seat")
         return super().render_turn(view, acting, names, locale)
 
-    def prompt(self, moves: list[dict[str, Any]], view: dict[str, Any], locale: str) -> str:
+    def prompt(self, moves: list[dict[str, Any]], view: QuadView, locale: str) -> str:
         pending = view.get("pending")
         if pending:
             return t("quadropolis.ui.where", locale, tile=pending["tile"]["label"], architect=pending["architect"])
         return t("quadropolis.ui.which", locale)
 
-    def status_lines(self, view: dict[str, Any], locale: str, names: list[str] | None = None) -> list[str]:
+    def status_lines(self, view: QuadView, locale: str, names: list[str] | None = None) -> list[str]:
         lines = [t("quadropolis.ui.status_round", locale, round=view["round"], rounds=view["rounds"],
                    mode=view["mode"].capitalize(), turn=view["turn"]["number"], of=view["turn"]["of"])]
         for city in view["cities"]:
@@ -49,7 +50,7 @@ class QuadropolisPresenter(Presenter):
         return lines
 
     def controls(self, game_id: int, version: int, token: str, moves: list[dict[str, Any]],
-                 view: dict[str, Any], locale: str) -> discord.ui.View:
+                 view: QuadView, locale: str) -> discord.ui.View:
         ui = discord.ui.View(timeout=None)
         takes = [m for m in moves if m.get("kind") == "take"]
         builds = [m for m in moves if m.get("kind") == "build"]

@@ -32,6 +32,7 @@ import discord
 
 from bot import errors, games
 from bot.i18n import normalise_locale, t
+from bot.rules.urbanpanic.viewtypes import UpAction, UpView
 from bot.service import choices_token
 from cogs import ids, operations
 from cogs.presenters import LABEL_LIMIT, MAX_SELECT_OPTIONS, Presenter
@@ -136,23 +137,24 @@ def plot_column(plot: str) -> int:
     return COLUMNS.index(plot[0])
 
 
-def board_tile(view: dict[str, Any], seat: int, plot: str) -> str | None:
+def board_tile(view: UpView, seat: int, plot: str) -> str | None:
     cell = view["players"][seat]["grid"][plot_row(plot)][plot_column(plot)]
-    return None if not cell or cell.get("centre") else str(cell["tile"])
+    return None if not cell or "centre" in cell else str(cell["tile"])
 
 
 def distinct(values: list[str]) -> list[str]:
     return list(dict.fromkeys(values))
 
 
-def party_deadline_line(view: dict[str, Any], names: list[str] | None, locale: str) -> str | None:
+def party_deadline_line(view: UpView, names: list[str] | None, locale: str) -> str | None:
     """The hourglass (once a city is full) or the safety cap, as a relative timestamp."""
-    party = view.get("party") or {}
-    deadline = party.get("deadline")
-    if deadline is None or view.get("over"):
+    party = view.get("party")
+    deadline = party.get("deadline") if party else None
+    if party is None or deadline is None or view.get("over"):
         return None
-    if party.get("timer_running") and view.get("first_finisher") is not None:
-        return t("urbanpanic.ui.timer", locale, player=seat_name(int(view["first_finisher"]), names, locale),
+    first = view.get("first_finisher")
+    if party.get("timer_running") and first is not None:
+        return t("urbanpanic.ui.timer", locale, player=seat_name(int(first), names, locale),
                  when=relative_time(int(deadline)))
     return t("urbanpanic.ui.cap", locale, when=relative_time(int(deadline)))
 
@@ -210,26 +212,27 @@ def plot_grid(items: list[tuple[str, Entry | None]]) -> list[Entry]:
 # =============================================================================================
 # The presenter
 # =============================================================================================
-class UrbanPanicPresenter(Presenter):
+class UrbanPanicPresenter(Presenter[UpView]):
     """Urban Panic: step-by-step turns in the basic and advanced games, private hands in the party."""
 
     kind = KIND
-    def render_turn(self, view: dict[str, Any], seat: int | None,
+    def render_turn(self, view: UpView, seat: int | None,
                     names: list[str] | None = None, locale: str = "en") -> bytes | None:
         """The turn picture (``seat``: who acted, or whose private view it is; else the table)."""
         acting = seat if seat is not None else view.get("current")
         return super().render_turn(view, acting, names or [], locale)
 
-    def render_end(self, view: dict[str, Any], names: list[str] | None = None,
+    def render_end(self, view: UpView, names: list[str] | None = None,
                    locale: str = "en") -> bytes | None:
         return super().render_end(view, names or [], locale)
 
     # -- labels --------------------------------------------------------------------------------
-    def prompt(self, moves: list[dict[str, Any]], view: dict[str, Any], locale: str) -> str:
+    def prompt(self, moves: list[dict[str, Any]], view: UpView, locale: str) -> str:
         if view.get("variant") == "party":
             return self._party_prompt(moves, view, locale)
         lines = [t("urbanpanic.ui.prompt.turn", locale, turn=view["turn"], points=view["points"])]
-        me = view["players"][view["viewer"]] if view.get("viewer") is not None else None
+        viewer = view.get("viewer")
+        me = view["players"][viewer] if viewer is not None else None
         if view.get("architect_owed"):
             lines.append(t("urbanpanic.ui.prompt.owed", locale))
         elif not view.get("architect_done"):
@@ -243,21 +246,21 @@ class UrbanPanicPresenter(Presenter):
             lines.append(t("urbanpanic.ui.prompt.only_end", locale))
         return "\n".join(lines)
 
-    def _party_prompt(self, moves: list[dict[str, Any]], view: dict[str, Any], locale: str) -> str:
-        me = view["players"][view["viewer"]] if view.get("viewer") is not None else {}
-        hand = me.get("hand")
-        party = view.get("party") or {}
+    def _party_prompt(self, moves: list[dict[str, Any]], view: UpView, locale: str) -> str:
+        viewer = view.get("viewer")
+        hand = view["players"][viewer].get("hand") if viewer is not None else None
+        party = view.get("party")
         if isinstance(hand, str) and hand != "hidden":
             lines = [t("urbanpanic.ui.prompt.hand", locale, tile=tile_name(hand, locale))]
         else:
-            lines = [t("urbanpanic.ui.prompt.empty_hand", locale, pool=party.get("pool", 0),
-                       table=len(party.get("open_table", [])))]
+            lines = [t("urbanpanic.ui.prompt.empty_hand", locale, pool=party.get("pool", 0) if party else 0,
+                       table=len(party.get("open_table", []) if party else []))]
         deadline = party_deadline_line(view, None, locale)
         if deadline is not None:
             lines.append(deadline)
         return "\n".join(lines)
 
-    def status_lines(self, view: dict[str, Any], locale: str, names: list[str] | None = None) -> list[str]:
+    def status_lines(self, view: UpView, locale: str, names: list[str] | None = None) -> list[str]:
         if view.get("variant") == "party":
             return self._party_status(view, locale, names)
         lines: list[str] = []
@@ -267,9 +270,11 @@ class UrbanPanicPresenter(Presenter):
             lines.append(t("urbanpanic.ui.status.turn", locale, turn=view["turn"],
                            player=seat_name(current, names, locale),
                            points=view["points"], architect=t(f"urbanpanic.ui.architect_{architect}", locale)))
-        board = view.get("main_board") or {}
-        slots = " · ".join(f"{i}: {code or '—'}" for i, code in enumerate(board.get("slots", []), start=1))
-        lines.append(t("urbanpanic.ui.status.main_board", locale, slots=slots, stack=board.get("stack", 0)))
+        board = view.get("main_board")
+        slots = " · ".join(f"{i}: {code or '—'}"
+                           for i, code in enumerate(board.get("slots", []) if board else [], start=1))
+        lines.append(t("urbanpanic.ui.status.main_board", locale, slots=slots,
+                       stack=board.get("stack", 0) if board else 0))
         if view.get("goals"):
             lines.append(t("urbanpanic.ui.status.goals", locale,
                            goals=", ".join(t(g["title_key"], locale) for g in view["goals"])))
@@ -280,27 +285,27 @@ class UrbanPanicPresenter(Presenter):
         if view.get("turn_log") and current is not None:
             lines.append(t("urbanpanic.ui.status.this_turn", locale,
                            actions=self.actions_text(view["turn_log"], names, locale)))
-        elif view.get("previous_turn"):
-            prev = view["previous_turn"]
+        elif prev := view.get("previous_turn"):
             lines.append(self.turn_sentence(seat_name(int(prev["seat"]), names, locale), prev["actions"],
                                             names, locale))
-        if view.get("first_finisher") is not None:
+        first = view.get("first_finisher")
+        if first is not None:
             lines.append(t("urbanpanic.ui.status.full_city", locale,
-                           player=seat_name(int(view["first_finisher"]), names, locale)))
+                           player=seat_name(int(first), names, locale)))
         if view.get("last_turn"):
             lines.append(t("urbanpanic.ui.status.last_turn", locale))
         return lines
 
-    def _party_status(self, view: dict[str, Any], locale: str, names: list[str] | None) -> list[str]:
-        party = view.get("party") or {}
-        table = party.get("open_table", [])
+    def _party_status(self, view: UpView, locale: str, names: list[str] | None) -> list[str]:
+        party = view.get("party")
+        table = party.get("open_table", []) if party else []
         counts: dict[str, int] = {}
         for code in table:
             counts[code] = counts.get(code, 0) + 1
         shown = [code if n == 1 else f"{code} ×{n}" for code, n in list(counts.items())[:OPEN_TABLE_SHOWN]]
         if len(counts) > OPEN_TABLE_SHOWN:
             shown.append(t("urbanpanic.ui.more", locale, n=len(counts) - OPEN_TABLE_SHOWN))
-        lines = [t("urbanpanic.ui.status.party", locale, pool=party.get("pool", 0),
+        lines = [t("urbanpanic.ui.status.party", locale, pool=party.get("pool", 0) if party else 0,
                    table=", ".join(shown) or t("urbanpanic.ui.none", locale))]
         for p in view["players"]:
             hand = p.get("hand")
@@ -317,14 +322,15 @@ class UrbanPanicPresenter(Presenter):
             lines.append(deadline)
         return lines
 
-    def tracks_text(self, tracks: list[int], view: dict[str, Any], locale: str) -> str:
-        tracks_of_view = (view.get("legend") or {}).get("tracks") or ("residents", "jobs", "ecology", "income",
-                                                                       "satisfaction")
-        letters = [t(f"urbanpanic.render.letter.{track}", locale) for track in tracks_of_view]
+    def tracks_text(self, tracks: list[int], view: UpView, locale: str) -> str:
+        legend = view.get("legend")
+        names = (legend.get("tracks") if legend else None) or ["residents", "jobs", "ecology", "income",
+                                                                 "satisfaction"]
+        letters = [t(f"urbanpanic.render.letter.{track}", locale) for track in names]
         return " ".join(f"{letter} {value}" for letter, value in zip(letters, tracks))
 
     # -- whole-turn summaries ----------------------------------------------------------------
-    def action_text(self, entry: dict[str, Any], names: list[str] | None, locale: str) -> str:
+    def action_text(self, entry: UpAction, names: list[str] | None, locale: str) -> str:
         kind = str(entry.get("kind"))
         params = {k: v for k, v in entry.items() if k != "kind"}
         if kind == "spy":
@@ -333,17 +339,17 @@ class UrbanPanicPresenter(Presenter):
         text = t(key, locale, **params)
         return kind if text == key else text
 
-    def actions_text(self, entries: list[dict[str, Any]], names: list[str] | None, locale: str) -> str:
+    def actions_text(self, entries: list[UpAction], names: list[str] | None, locale: str) -> str:
         return ", ".join(self.action_text(e, names, locale) for e in entries)
 
-    def turn_sentence(self, player: str, actions: list[dict[str, Any]], names: list[str] | None,
+    def turn_sentence(self, player: str, actions: list[UpAction], names: list[str] | None,
                       locale: str) -> str:
         """One line for a whole turn: "alice's turn: took HOU-NS (slot 2), built HOU-NS on B3."."""
         if not actions:
             return t("urbanpanic.ui.turn.passed", locale, player=player)
         return t("urbanpanic.ui.turn.summary", locale, player=player, actions=self.actions_text(actions, names, locale))
 
-    def summary_lines(self, key: str, params: dict[str, Any], view: dict[str, Any], locale: str,
+    def summary_lines(self, key: str, params: dict[str, Any], view: UpView, locale: str,
                       names: list[str] | None = None) -> list[str]:
         """The turn message's summary of a move (for a ``Presenter`` summary hook in the cog).
 
@@ -351,8 +357,7 @@ class UrbanPanicPresenter(Presenter):
         deadline as a relative timestamp; anything else is the rules' own sentence.
         """
         lines = [t(key, locale, **params)]
-        if key.startswith("urbanpanic.move.end_turn") and view.get("previous_turn"):
-            turn = view["previous_turn"]
+        if key.startswith("urbanpanic.move.end_turn") and (turn := view.get("previous_turn")):
             player = str(params.get("player") or seat_name(int(turn["seat"]), names, locale))
             lines = [self.turn_sentence(player, turn["actions"], names, locale)]
             if view.get("over"):
@@ -365,7 +370,7 @@ class UrbanPanicPresenter(Presenter):
 
     # -- controls ------------------------------------------------------------------------------
     def controls(self, game_id: int, version: int, token: str, moves: list[dict[str, Any]],
-                 view: dict[str, Any], locale: str) -> discord.ui.View:
+                 view: UpView, locale: str) -> discord.ui.View:
         if view.get("variant") == "party":
             entries = self.party_entries(game_id, version, token, moves, view, locale)
         else:
@@ -373,7 +378,7 @@ class UrbanPanicPresenter(Presenter):
         return build_view(entries, locale)
 
     def top_entries(self, game_id: int, version: int, token: str, moves: list[dict[str, Any]],
-                    view: dict[str, Any], locale: str) -> list[Entry]:
+                    view: UpView, locale: str) -> list[Entry]:
         """The first step of a turn: Architect slots, then the other actions (only legal ones)."""
         out: list[Entry] = []
         for m in (m for m in moves if m["kind"] == "architect"):
@@ -399,11 +404,14 @@ class UrbanPanicPresenter(Presenter):
         out.append(Entry(t("urbanpanic.ui.refresh", locale), ids.open_(game_id, version), 2))
         return out
 
-    def step_menu(self, step: Step, moves: list[dict[str, Any]], view: dict[str, Any], locale: str,
+    def step_menu(self, step: Step, moves: list[dict[str, Any]], view: UpView, locale: str,
                   game_id: int, version: int, token: str) -> tuple[str, list[Entry]] | None:
         """The next private menu of a turn step, from the legal moves now; None: nothing fits."""
         name, args = step.name, step.args
-        seat = int(view["viewer"])
+        viewer = view["viewer"]
+        if viewer is None:
+            raise TypeError("a step menu needs a seat's own view")
+        seat = int(viewer)
 
         def final(m: dict[str, Any], label: str) -> Entry | None:
             return move_entry(game_id, version, token, m, label, 0)
@@ -478,7 +486,7 @@ class UrbanPanicPresenter(Presenter):
         return None
 
     def party_entries(self, game_id: int, version: int, token: str, moves: list[dict[str, Any]],
-                      view: dict[str, Any], locale: str) -> list[Entry]:
+                      view: UpView, locale: str) -> list[Entry]:
         """Empty hand: Draw and the open table. Full hand: the city's empty plots and Drop.
 
         No label or custom_id ever names the tile in the hand (these controls may be public).

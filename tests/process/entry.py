@@ -42,7 +42,7 @@ def install() -> None:
     from cogs import operations, presenters
     from tests.toygame import RULES
 
-    class ToyPresenter(presenters.Presenter):
+    class ToyPresenter(presenters.Presenter[Any]):
         """The toy game's bids are secret: each player opens their choices privately."""
 
         kind = TOY_PRESENTER_KIND

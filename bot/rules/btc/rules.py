@@ -14,6 +14,7 @@ from bot.rules.btc import ai, views
 from bot.rules.btc import engine as E
 from bot.rules.btc import state as S
 from bot.rules.btc.state import BtcState
+from bot.rules.btc.viewtypes import BtcView
 from bot.rules.core import GameOver, IllegalMove, Move, OptionSpec, Result
 
 
@@ -80,7 +81,7 @@ class BetweenTwoCities(core.GameRules[BtcState]):
     def result(self, state: BtcState) -> Result:
         return E.game_result(state)
 
-    def view(self, state: BtcState, seat: int | None) -> dict[str, Any]:
+    def view(self, state: BtcState, seat: int | None) -> BtcView:
         return views.view(state, seat)
 
     # -- serialisation -----------------------------------------------------------------------

@@ -9,7 +9,7 @@ games the Automas' face-up hands and the Automa cards drawn.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from bot.rules import core
 from bot.rules.btc import engine as E
@@ -17,26 +17,42 @@ from bot.rules.btc import geometry as G
 from bot.rules.btc import scoring
 from bot.rules.btc import tiles as T
 from bot.rules.btc.state import FREE, BtcState, City
+from bot.rules.btc.viewtypes import (
+    BtcAutomaStep,
+    BtcCampaignSummary,
+    BtcCell,
+    BtcCity,
+    BtcIncoming,
+    BtcPlaceTile,
+    BtcPlayer,
+    BtcResult,
+    BtcTile,
+    BtcView,
+    Mode,
+    Orientation,
+    Part,
+    Phase,
+)
 
 
-def tile_info(state: BtcState, tile: int) -> dict[str, Any]:
+def tile_info(state: BtcState, tile: int) -> BtcTile:
     """A tile a viewer may see: ``{"id", "kind", "faces", "orientation", "name"}``."""
     kind = E.kind_of(state, tile)
     return {
         "id": tile,
         "kind": kind.id,
         "faces": list(kind.faces),
-        "orientation": kind.orientation,
+        "orientation": cast(Orientation | None, kind.orientation),
         "name": E.tile_name(state, tile),
     }
 
 
-def _cells(state: BtcState, city: City) -> dict[str, dict[str, Any]]:
+def _cells(state: BtcState, city: City) -> dict[str, BtcCell]:
     by_tile: dict[int, list[core.Cell]] = {}
     for cell, (_, tile, half) in city.cells.items():
         if half:
             by_tile.setdefault(tile, []).append(cell)
-    out: dict[str, dict[str, Any]] = {}
+    out: dict[str, BtcCell] = {}
     for cell, (code, tile, half) in sorted(city.cells.items()):
         face = T.FACES[code]
         other = [x for x in by_tile.get(tile, []) if x != cell]
@@ -67,13 +83,13 @@ def _rows(city: City) -> tuple[list[str], str | None]:
     return rows, core.cell_name((r0, c0))
 
 
-def _city(state: BtcState, index: int, scores: dict[str, int], counts: list[int]) -> dict[str, Any]:
+def _city(state: BtcState, index: int, scores: dict[str, int], counts: list[int]) -> BtcCity:
     city = state.cities[index]
-    incoming = [
+    incoming: list[BtcIncoming] = [
         {**tile_info(state, x.tile), "from": player}
         for player, p in enumerate(state.players) for x in p.pending if x.city == index
     ]
-    out: dict[str, Any] = {
+    out: BtcCity = {
         "city": index,
         "name": city.name,
         "builders": list(city.builders),
@@ -89,28 +105,26 @@ def _city(state: BtcState, index: int, scores: dict[str, int], counts: list[int]
     }
     if city.grid:
         rows, origin = _rows(city)
-        out.update(
-            cells=_cells(state, city),
-            rows=rows,
-            origin=origin,
-            open=[core.cell_name(a) for a in G.anchors(city.cells.keys(), G.SINGLE_SHAPE)]
-            if city.size() < G.SIDE * G.SIDE else [],
-        )
+        out["cells"] = _cells(state, city)
+        out["rows"] = rows
+        out["origin"] = origin
+        out["open"] = ([core.cell_name(a) for a in G.anchors(city.cells.keys(), G.SINGLE_SHAPE)]
+                       if city.size() < G.SIDE * G.SIDE else [])
     else:
         out["loose"] = [{"face": code, "tile": tile, "half": half} for code, tile, half in city.loose]
     return out
 
 
-def _to_place(state: BtcState, player: int) -> list[dict[str, Any]]:
+def _to_place(state: BtcState, player: int) -> list[BtcPlaceTile]:
     return [{**tile_info(state, x.tile), "city": None if x.city == FREE else x.city}
             for x in state.players[player].pending]
 
 
-def _player(state: BtcState, index: int) -> dict[str, Any]:
+def _player(state: BtcState, index: int) -> BtcPlayer:
     p = state.players[index]
     left, right = E.cities_of(state, index)
     solo = E.is_solo(state)
-    out: dict[str, Any] = {
+    out: BtcPlayer = {
         "player": index,
         "seat": index if index < state.seats else None,
         "automa": T.AUTOMA_NAMES[index - 1] if solo and index > 0 else None,
@@ -126,8 +140,9 @@ def _player(state: BtcState, index: int) -> dict[str, Any]:
     if state.mode == E.STANDARD:
         pos = state.order.index(index)
         n = len(state.order)
-        out.update(position=pos, left_neighbour=state.order[(pos + 1) % n],
-                   right_neighbour=state.order[(pos - 1) % n])
+        out["position"] = pos
+        out["left_neighbour"] = state.order[(pos + 1) % n]
+        out["right_neighbour"] = state.order[(pos - 1) % n]
     if solo and index > 0:
         out["hand"] = [tile_info(state, t) for t in p.hand]  # solo hands lie face up (D-12)
     return out
@@ -140,7 +155,7 @@ def _turn(state: BtcState) -> int:
     return state.step if placing and not E.is_solo(state) else state.step + 1
 
 
-def view(state: BtcState, seat: int | None) -> dict[str, Any]:
+def view(state: BtcState, seat: int | None) -> BtcView:
     """What ``seat`` (None: a spectator) may see. JSON shape::
 
         {"game": "btc", "mode", "round": 1-3, "part": "" | "a" | "b" (2-player half rounds),
@@ -175,13 +190,13 @@ def view(state: BtcState, seat: int | None) -> dict[str, Any]:
     stage = E.stage_of(state)
     scores = E.city_scores(state)
     counts = E.factory_counts(state)
-    out: dict[str, Any] = {
+    out: BtcView = {
         "game": "btc",
-        "mode": state.mode,
+        "mode": cast(Mode, state.mode),
         "round": stage.round,
-        "part": stage.part,
+        "part": cast(Part, stage.part),
         "turn": _turn(state),
-        "phase": state.phase,
+        "phase": cast(Phase, state.phase),
         "seat": seat,
         "awaiting": sorted(E.awaited(state)),
         "players": [_player(state, i) for i in range(len(state.players))],
@@ -193,7 +208,7 @@ def view(state: BtcState, seat: int | None) -> dict[str, Any]:
             "discarded": len(state.discard),
         },
         "automa": None,
-        "result": E.game_result(state).to_json() if state.phase == "over" else None,
+        "result": cast(BtcResult, E.game_result(state).to_json()) if state.phase == "over" else None,
     }
     if seat is not None and 0 <= seat < state.seats:
         p = state.players[seat]
@@ -209,7 +224,7 @@ def view(state: BtcState, seat: int | None) -> dict[str, Any]:
         if state.mode == E.SOLO_FULL:
             out["automa"] = {
                 "names": list(T.AUTOMA_NAMES),
-                "log": [dict(e) for e in state.automa_log],
+                "log": [cast(BtcAutomaStep, dict(e)) for e in state.automa_log],
                 "cards_left": len(state.deck),
             }
         if state.options.get("campaign", "off") != "off":
@@ -220,7 +235,7 @@ def view(state: BtcState, seat: int | None) -> dict[str, Any]:
                 "used_before": [E.LETTER_CATEGORY[x] for x in state.options["campaign_used"]
                                 if x in E.LETTER_CATEGORY],
                 "bonus_choices": [[cat, c] for cat, c in E.bonus_choices(state)],
-                "summary": result.seats[0].details.get("campaign"),
+                "summary": cast(BtcCampaignSummary | None, result.seats[0].details.get("campaign")),
             }
     return out
 

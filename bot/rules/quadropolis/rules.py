@@ -19,7 +19,7 @@ earlier versions) is refused with a sentence and changes nothing.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, cast
 
 from bot.rules import core
 from bot.rules.core import Cell, GameOver, GameRules, IllegalMove, Move, NotYourTurn, OptionSpec
@@ -34,6 +34,22 @@ from bot.rules.quadropolis.state import (
     QuadState,
     building_of,
     grid_of,
+)
+from bot.rules.quadropolis.viewtypes import (
+    Mode,
+    Phase,
+    QuadBuilding,
+    QuadCity,
+    QuadCitySquare,
+    QuadPending,
+    QuadResult,
+    QuadScore,
+    QuadSiteSquare,
+    QuadSlot,
+    QuadTile,
+    QuadUrbanist,
+    QuadView,
+    TileType,
 )
 
 TIEBREAK_NAMES = ("score", "quadropolis.tiebreak.inhabitants", "quadropolis.tiebreak.empty_squares")
@@ -85,9 +101,9 @@ def tile_label(tile_id: str) -> str:
     return f"{text} ({', '.join(extras)})" if extras else text
 
 
-def tile_json(tile_id: str) -> dict[str, Any]:
+def tile_json(tile_id: str) -> QuadTile:
     k = T.kind_of(tile_id)
-    return {"id": tile_id, "type": k.type, "code": k.code, "inhabitants": k.gives_inh,
+    return {"id": tile_id, "type": cast(TileType, k.type), "code": k.code, "inhabitants": k.gives_inh,
             "energy": k.gives_nrg, "vp": k.vp, "mayor": k.mayor, "absorbs": k.absorbs,
             "label": tile_label(tile_id)}
 
@@ -415,7 +431,7 @@ class QuadropolisRules(GameRules[QuadState]):
         )
 
     # -- views -------------------------------------------------------------------------------
-    def view(self, state: QuadState, seat: int | None) -> dict[str, Any]:
+    def view(self, state: QuadState, seat: int | None) -> QuadView:
         """Everything a renderer and the Discord layer need; the same for every seat.
 
         Shape (all JSON)::
@@ -448,12 +464,13 @@ class QuadropolisRules(GameRules[QuadState]):
         their identity is never in the view (D-25).
         """
         mode = state.rules
-        site_rows = []
+        site_rows: list[list[QuadSiteSquare]] = []
         for r in range(T.SITE_SIZE):
-            row = []
+            row: list[QuadSiteSquare] = []
             for c in range(T.SITE_SIZE):
                 i = site_index((r, c))
-                entry: dict[str, Any] = {"square": T.site_name((r, c)), "row": r + 1, "column": c + 1}
+                entry: QuadSiteSquare = {"square": T.site_name((r, c)), "row": r + 1, "column": c + 1,
+                                         "state": "empty"}
                 tile = state.site[i]
                 if tile is None:
                     entry["state"] = "empty"
@@ -464,35 +481,35 @@ class QuadropolisRules(GameRules[QuadState]):
                     entry["tile"] = tile_json(tile)
                 row.append(entry)
             site_rows.append(row)
-        slots: dict[str, Any] = dict.fromkeys(T.SLOTS)
+        slots: dict[str, QuadSlot | None] = dict.fromkeys(T.SLOTS)
         for slot, (value, owner) in state.slots.items():
             slots[slot] = {"architect": value, "seat": owner}
-        urbanist = None if state.urbanist is None else {
+        urbanist: QuadUrbanist | None = None if state.urbanist is None else {
             "square": T.site_name(state.urbanist), "row": state.urbanist[0] + 1,
             "column": state.urbanist[1] + 1}
-        cities = []
+        cities: list[QuadCity] = []
         for s, player in enumerate(state.seats):
             sheet = self.sheet(state, s)
-            squares = []
+            squares: list[list[QuadCitySquare]] = []
             for r in range(mode.rows):
-                row = []
+                city_row: list[QuadCitySquare] = []
                 for c in range(mode.cols):
                     stack = player.city[r][c]
                     b = building_of(stack)
                     name = square_name((r, c))
-                    building = None
+                    building: QuadBuilding | None = None
                     if b is not None:
                         costly = b.code in COST_BEARING
-                        building = {"type": b.type, "code": b.code, "floors": b.height,
+                        building = {"type": cast(TileType, b.type), "code": b.code, "floors": b.height,
                                     "top": tile_json(stack[-1]), "vp": b.vp, "cost_bearing": costly,
                                     "active": (not costly) or (r, c) in sheet.allocation.active}
-                    row.append({"square": name, "district": mode.district((r, c)),
-                                "field": mode.field((r, c)), "building": building})
-                squares.append(row)
+                    city_row.append({"square": name, "district": mode.district((r, c)),
+                                     "field": mode.field((r, c)), "building": building})
+                squares.append(city_row)
             cities.append({"seat": s, "rows": mode.rows, "columns": mode.cols,
                            "inhabitants": player.inhabitants, "energy": player.energy,
                            "squares": squares, "score": self._score_json(sheet, state, player)})
-        pending = None
+        pending: QuadPending | None = None
         if state.pending is not None:
             pending = {"seat": state.current, "tile": tile_json(state.pending),
                        "architect": state.pending_architect,
@@ -500,15 +517,15 @@ class QuadropolisRules(GameRules[QuadState]):
                                         eligible(mode, state.seats[state.current].city, state.pending,
                                                  state.pending_architect)]}
         return {
-            "game": self.kind,
-            "mode": state.mode,
+            "game": "quadropolis",
+            "mode": cast(Mode, state.mode),
             "players": state.players,
             "viewer": seat,
             "round": state.round,
             "rounds": mode.rounds,
             "first_player": state.first,
             "mayor": state.mayor,
-            "turn": {"seat": None if state.over else state.current, "phase": state.phase,
+            "turn": {"seat": None if state.over else state.current, "phase": cast(Phase, state.phase),
                      "number": state.turn + 1, "of": mode.turns_per_round * state.players},
             "site": {"squares": site_rows, "slots": slots, "open_slots": open_slots(state),
                      "urbanist": urbanist},
@@ -520,11 +537,11 @@ class QuadropolisRules(GameRules[QuadState]):
             "pending": pending,
             "cities": cities,
             "over": state.over,
-            "result": self.result(state).to_json() if state.over else None,
+            "result": cast(QuadResult, self.result(state).to_json()) if state.over else None,
         }
 
     @staticmethod
-    def _score_json(sheet: ScoreSheet, state: QuadState, player: PlayerState) -> dict[str, Any]:
+    def _score_json(sheet: ScoreSheet, state: QuadState, player: PlayerState) -> QuadScore:
         alloc = sheet.allocation
         inactive = [square_name(cell) for cell in cost_bearing(grid_of(player)) if cell not in alloc.active]
         return {

@@ -27,13 +27,23 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from typing import Any
+from typing import Any, cast
 
 from bot.rules import core
 from bot.rules.core import IllegalMove, Move, OptionSpec
 from bot.rules.urbanpanic import scoring, tiles
 from bot.rules.urbanpanic.state import VARIANTS, Player, State
 from bot.rules.urbanpanic.tiles import KINDS, RESERVE_SIZE, SPY_COST, TURN_POINTS, Tracks
+from bot.rules.urbanpanic.viewtypes import (
+    EndReason,
+    UpAction,
+    UpCell,
+    UpPlayer,
+    UpPreviousTurn,
+    UpResult,
+    UpView,
+    Variant,
+)
 
 MOVE_FIELDS: dict[str, frozenset[str]] = {
     "architect": frozenset({"slot"}),
@@ -548,7 +558,7 @@ class UrbanPanicRules(core.GameRules[State]):
                                      "goals": list(state.goals)})
 
     # -- view --------------------------------------------------------------------------------
-    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+    def view(self, state: State, seat: int | None) -> UpView:
         """What ``seat`` (None: a spectator) may see. Everything is public except the stack order
         and, in the party game, the tile in another player's hand. Shape::
 
@@ -577,12 +587,12 @@ class UrbanPanicRules(core.GameRules[State]):
         A grid cell is None (empty plot), ``{"centre": true}`` for C3, or ``{"plot": "B2",
         "tile": "FAC-NE", "type": "FAC", "passages": "NE", "reachable": bool}``.
         """
-        players = []
+        players: list[UpPlayer] = []
         for i, p in enumerate(state.players):
             linked = tiles.reachable(p.board)
-            grid: list[list[dict[str, Any] | None]] = []
+            grid: list[list[UpCell]] = []
             for r in range(tiles.SIZE):
-                row: list[dict[str, Any] | None] = []
+                row: list[UpCell] = []
                 for c in range(tiles.SIZE):
                     index = r * tiles.SIZE + c
                     code = p.board[index]
@@ -595,7 +605,7 @@ class UrbanPanicRules(core.GameRules[State]):
                         row.append({"plot": tiles.square_name(index), "tile": code, "type": k.type,
                                     "passages": k.passages, "reachable": index in linked})
                 grid.append(row)
-            entry: dict[str, Any] = {
+            entry: UpPlayer = {
                 "seat": i,
                 "grid": grid,
                 "tiles": p.tiles_on_board(),
@@ -609,13 +619,13 @@ class UrbanPanicRules(core.GameRules[State]):
             else:
                 entry["reserve"] = list(p.reserve)
             players.append(entry)
-        out: dict[str, Any] = {
-            "kind": self.kind,
-            "variant": state.variant,
+        out: UpView = {
+            "kind": "urbanpanic",
+            "variant": cast(Variant, state.variant),
             "viewer": seat,
             "seats": state.seats,
             "over": state.over,
-            "end_reason": state.end_reason,
+            "end_reason": cast(EndReason, state.end_reason),
             "turn": state.turn,
             "legend": {
                 "tracks": list(tiles.TRACKS),
@@ -627,7 +637,8 @@ class UrbanPanicRules(core.GameRules[State]):
             "players": players,
             "goals": [{"id": g, "title_key": f"urbanpanic.goal.{g}"} for g in state.goals],
             "first_finisher": state.first_finisher,
-            "result": self.result(state).to_json() if state.over else None,
+            "result": cast(UpResult, self.result(state).to_json()) if state.over else None,
+            "current": None,
         }
         if state.party:
             deadline = state.deadline()
@@ -643,10 +654,10 @@ class UrbanPanicRules(core.GameRules[State]):
             out["architect_done"] = state.architect_done
             out["architect_owed"] = architect_owed(state)
             out["last_turn"] = state.trigger_b
-            out["turn_log"] = [dict(entry) for entry in state.turn_log]
-            out["previous_turn"] = None if state.previous_turn is None else {
+            out["turn_log"] = [cast(UpAction, dict(entry)) for entry in state.turn_log]
+            out["previous_turn"] = None if state.previous_turn is None else cast(UpPreviousTurn, {
                 **state.previous_turn,
-                "actions": [dict(entry) for entry in state.previous_turn["actions"]]}
+                "actions": [dict(entry) for entry in state.previous_turn["actions"]]})
         return out
 
     # -- serialisation -----------------------------------------------------------------------
