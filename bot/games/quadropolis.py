@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import render.quadropolis as renderer
-from bot.games import Game, Sample, TurnStyle, View, sample_state
+from bot.games import Game, Sample, StoryStyle, TurnStyle, View, sample_state
 from bot.i18n import t
 from bot.rules.quadropolis import calculator
 from bot.rules.quadropolis.rules import RULES
@@ -68,5 +68,19 @@ def samples() -> list[Sample]:
 
 SAMPLE_NAMES = ("Ödön Łukasz Жанна", "Bob", "Cyd the Great Builder of Cities", "Dee")
 
+class Story(StoryStyle):
+    """A point after each player's turn (the build or the discard); a city's score is its best allocation."""
+
+    def places(self, view: View) -> list[str | None]:
+        return [None] * int(view["players"])
+
+    def scores(self, view: View) -> list[int]:
+        return [int(city["score"]["total"]) for city in view["cities"]]
+
+    def round(self, view: View) -> int:
+        return int(view["round"])
+
+
 GAME = Game(kind="quadropolis", rules=RULES, aliases=("qp",), renderer=renderer, labeller=label,
-            turns=Turns(), calculator=calculator.score_text, render_samples=samples)
+            turns=Turns(), calculator=calculator.score_text, render_samples=samples,
+            story=Story())
