@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 from typing import Any
 
 from bot import games
@@ -246,7 +247,7 @@ def lead_changes(points: Sequence[Point]) -> list[LeadChange]:
 def biggest_gain(points: Sequence[Point]) -> Gain | None:
     """The most points one place made between two points (the earliest such turn; None if nobody gained)."""
     best: Gain | None = None
-    for before, after in zip(points, points[1:]):
+    for before, after in pairwise(points):
         for place, (a, b) in enumerate(zip(before.scores, after.scores)):
             if b - a > 0 and (best is None or b - a > best.points):
                 best = Gain(place, after.turn, b - a)
