@@ -48,6 +48,8 @@ LINE_WIDTH = 6
 MARKER = 26
 END_MARKER = 36
 BADGE = 34
+MARKS_PER_LINE = 10
+"""Shape markers along each line (spread so that places' markers fall at different turns)."""
 LINE_GAP = 4
 """Pixels between the lines of places with the same score."""
 BAND = 40
@@ -233,30 +235,52 @@ def _offset(place: int, places: int) -> float:
     return (place - (places - 1) / 2) * LINE_GAP
 
 
-def _spread(ys: dict[int, float], size: int) -> dict[int, float]:
-    """Horizontal shifts for markers at one turn that would cover each other (within ``size``)."""
-    shifts: dict[int, float] = {}
-    group: list[int] = []
-    for place in [*sorted(ys, key=lambda p: (ys[p], p)), None]:
-        if place is not None and group and ys[place] - ys[group[-1]] < size * 0.7:
-            group.append(place)
-            continue
-        for k, member in enumerate(group):
-            shifts[member] = (k - (len(group) - 1) / 2) * size * 0.75
-        group = [] if place is None else [place]
-    return shifts
+def _settle(wanted: dict[int, float], gap: float, low: float, high: float,
+            order: Sequence[int] | None = None) -> dict[int, float]:
+    """Positions near ``wanted`` (by key), at least ``gap`` apart, within [low, high]: labels that
+    would overlap gather in a column centred where they wanted to be. ``order`` breaks ties."""
+    rank = {k: i for i, k in enumerate(order or sorted(wanted))}
+    keys = sorted(wanted, key=lambda k: (wanted[k], rank[k]))
+    groups: list[list[int]] = []
+    tops: list[float] = []
+    for key in keys:
+        groups.append([key])
+        tops.append(wanted[key])
+        while len(groups) > 1 and tops[-2] + gap * len(groups[-2]) > tops[-1]:
+            merged = groups[-2] + groups[-1]
+            groups[-2:] = [merged]
+            mean = sum(wanted[k] for k in merged) / len(merged)
+            tops[-2:] = [mean - gap * (len(merged) - 1) / 2]
+    out: dict[int, float] = {}
+    for group, top in zip(groups, tops):
+        for i, key in enumerate(group):
+            out[key] = top + gap * i
+    total = gap * (len(keys) - 1)
+    shift = max(0.0, low - min(out.values(), default=low)) or min(0.0, high - max(out.values(), default=high))
+    if total > high - low:
+        shift = low - min(out.values(), default=low)
+    return {k: y + shift for k, y in out.items()}
+
+
+def _along(story: st.Story, place: int, turn: float) -> float:
+    """A place's score at a fractional turn, on the straight line between two points."""
+    points = story.points
+    k = min(int(turn), len(points) - 2)
+    a, b = points[k].scores[place], points[k + 1].scores[place]
+    return a + (b - a) * (turn - k)
 
 
 def _lines(img: Image.Image, plot: _Plot, story: st.Story) -> None:
-    """Every place's line (drawn 2x and scaled down), then its shape markers."""
+    """Every place's line (drawn 2x and scaled down) with its shape along it, and its marker and
+    letter beside the end of the chart, joined to where its line ends."""
     scale = 2
     x0, y0, x1, y1 = plot.box
-    pad = END_MARKER * 2
+    pad = END_MARKER
     count = len(story.places)
     layer = Image.new("RGBA", ((x1 - x0 + 2 * pad) * scale, (y1 - y0 + 2 * pad) * scale), (0, 0, 0, 0))
     draw = ImageDraw.Draw(layer)
 
-    def y_of(place: int, points: int) -> float:
+    def y_of(place: int, points: float) -> float:
         return plot.y(points) + _offset(place, count)
 
     def local(turn: int, y: float) -> tuple[float, float]:
@@ -270,21 +294,29 @@ def _lines(img: Image.Image, plot: _Plot, story: st.Story) -> None:
         draw.line(xy, fill=(*colour, 255), width=LINE_WIDTH * scale, joint="curve")
     small = layer.resize((x1 - x0 + 2 * pad, y1 - y0 + 2 * pad), Image.Resampling.LANCZOS)
     img.paste(small, (x0 - pad, y0 - pad), small)
-    every = max(1, math.ceil((len(story.points) - 1) / 12))
-    for point in story.points:
-        last = point is story.points[-1]
-        size = END_MARKER if last else MARKER
-        showing = {p.index: y_of(p.index, point.scores[p.index]) for p in story.places
-                   if last or not (point.turn + (p.index * every) // count) % every}
-        shifts = _spread(showing, size)
-        for place in reversed(order):
-            if place.index not in showing:
-                continue
-            style = c.player_style(place.index)
-            x, y = plot.x(point.turn) + shifts[place.index], showing[place.index]
-            half = size // 2
+    turns = story.turns
+    spacing = turns / MARKS_PER_LINE
+    half = MARKER // 2
+    for place in reversed(order):
+        style = c.player_style(place.index)
+        at = spacing * (place.index + 0.5) / count
+        while at < turns - spacing / 4:
+            x, y = plot.x(at), y_of(place.index, _along(story, place.index, at))
             c.draw_marker(img, style.shape, (int(x - half), int(y - half), int(x + half), int(y + half)),
-                          style.colour, style.mark if last else "")
+                          style.colour)
+            at += spacing
+    draw = ImageDraw.Draw(img)
+    ends = {p.index: y_of(p.index, story.final[p.index]) for p in story.places}
+    labels = _settle(ends, END_MARKER + 2, y0 - BAND + END_MARKER / 2, y1 + END_MARKER,
+                     [s.place for s in story.ranking])
+    half = END_MARKER // 2
+    lx = x1 + 12 + half
+    for place in order:
+        style = c.player_style(place.index)
+        draw.line((x1, ends[place.index], lx - half, labels[place.index]), fill=style.colour, width=3)
+        y = labels[place.index]
+        c.draw_marker(img, style.shape, (int(lx - half), int(y - half), int(lx + half), int(y + half)),
+                      style.colour, style.mark)
 
 
 def _badges(img: Image.Image, plot: _Plot, story: st.Story, marks: Sequence[Moment]) -> None:
@@ -361,7 +393,7 @@ def chart_image(story: st.Story, names: Sequence[str] | None = None, *, locale: 
     step = nice_step(high - low, 7)
     low = min(0, math.floor(low / step) * step)
     high = max(step, math.ceil(high / step) * step)
-    box = (panel[0] + 96, panel[1] + 20 + BAND, panel[2] - 44, panel[1] + PLOT_HEIGHT)
+    box = (panel[0] + 96, panel[1] + 20 + BAND, panel[2] - END_MARKER - 36, panel[1] + PLOT_HEIGHT)
     plot = _Plot(box, story.turns, low, high)
     _axes(img, plot, story, locale)
     _lines(img, plot, story)
