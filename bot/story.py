@@ -189,7 +189,8 @@ def build(kind: str, options: Mapping[str, Any], seat_count: int, seed: int, mov
                 cache["after"] = rules.view(s, None)
             return cache["after"]
 
-        step = games.Step(options, seat, awaited_before, rules.awaiting(after_state), view_before, view_after)
+        step = games.Step(options, seat, str(move.get("kind", "")), awaited_before, rules.awaiting(after_state),
+                          view_before, view_after)
         closed = style.checkpoint(step)
         if closed:
             after = view_after()

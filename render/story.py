@@ -32,7 +32,7 @@ from render import common as c
 WIDTH = c.IMAGE_WIDTH
 GIF_WIDTH = 720
 """Animation width: a board stays readable on a phone, and the longest game stays far below 8 MB."""
-MAX_FRAMES = 16
+MAX_FRAMES = 12
 """Frames after the start: evenly spaced points of the story, the last one always among them."""
 FRAME_MS = 700
 FIRST_MS = 1200
@@ -412,13 +412,18 @@ def chart_png(story: st.Story, names: Sequence[str] | None = None, *, locale: st
 # ---------------------------------------------------------------------------------------------
 
 
-def frame_points(count: int, most: int = MAX_FRAMES) -> list[int]:
-    """Which of ``count`` points become frames: the start, then at most ``most`` evenly spaced ones
-    ending with the last."""
+def frame_points(count: int, most: int = MAX_FRAMES, group: int = 1) -> list[int]:
+    """Which of ``count`` points become frames: the start, then at most ``most`` evenly spaced ones,
+    the last always among them. Steps are whole multiples of ``group`` (the seats of a game taken in
+    turns, so that every frame shows the table after the same player's turn)."""
     last = count - 1
     if last <= most:
         return list(range(count))
-    return [0, *sorted({round(i * last / most) for i in range(1, most + 1)})]
+    group = max(1, group)
+    step = group * math.ceil(last / (most * group))
+    if math.ceil(last / step) > most:
+        step = math.ceil(last / most)
+    return [*range(0, last, step), last]
 
 
 def _caption(story: st.Story, point: st.Point, locale: str) -> str:
@@ -455,7 +460,8 @@ def growth_gif(story: st.Story, names: Sequence[str] | None = None, *, locale: s
     if renderer is None:
         raise ValueError(f"{story.kind} has no pictures")
     given = list(names or [])
-    chosen = frame_points(len(story.points), most_frames)
+    group = len(story.places) if story.axis == "turn" else 1
+    chosen = frame_points(len(story.points), most_frames, group)
     frames = []
     for index in chosen:
         point = story.points[index]

@@ -68,11 +68,13 @@ class TurnStyle:
 class Step:
     """One move of a replay as :meth:`StoryStyle.checkpoint` sees it; the public views are made when read."""
 
-    def __init__(self, options: Mapping[str, Any], seat: int, awaited_before: frozenset[int],
+    def __init__(self, options: Mapping[str, Any], seat: int, kind: str, awaited_before: frozenset[int],
                  awaited_after: frozenset[int], before: Callable[[], View], after: Callable[[], View]) -> None:
         self.options = options
         """The game's options, as stored."""
         self.seat = seat
+        self.kind = kind
+        """The move's kind (only its kind: a move may hold a secret, such as the tiles a player kept)."""
         self.awaited_before = awaited_before
         self.awaited_after = awaited_after
         self._before = before
