@@ -322,16 +322,15 @@ def _lines(img: Image.Image, plot: _Plot, story: st.Story) -> None:
 def _badges(img: Image.Image, plot: _Plot, story: st.Story, marks: Sequence[Moment]) -> None:
     """A badge above each moment's point on its place's line, joined to it by a short stem."""
     draw = ImageDraw.Draw(img)
-    _, y0, _, _ = plot.box
+    _, y0, _, y1 = plot.box
     taken: list[tuple[float, float]] = []
     for moment in marks:
         point = next(p for p in story.points if p.turn == moment.turn)
         x, y = plot.x(point.turn), plot.y(point.scores[moment.place]) + _offset(moment.place, len(story.places))
-        by = y - BADGE * 1.4
-        while any(abs(by - ty) < BADGE and abs(x - tx) < BADGE * 1.6 for tx, ty in taken):
-            by -= BADGE * 1.1
-        if by < y0 + BADGE / 2 - 6:
-            by = y + BADGE * 1.4
+        tries = [y - BADGE * (1.4 + 1.1 * k) for k in range(6)] + [y + BADGE * (1.4 + 1.1 * k) for k in range(6)]
+        inside = [b for b in tries if y0 + BADGE / 2 - 6 <= b <= y1 - BADGE / 2]
+        free = [b for b in inside if not any(abs(b - ty) < BADGE and abs(x - tx) < BADGE * 1.8 for tx, ty in taken)]
+        by = (free or inside or tries)[0]
         taken.append((x, by))
         style = c.player_style(moment.place)
         draw.line((x, y, x, by), fill=c.INK, width=2)
