@@ -118,12 +118,15 @@ class Story:
 
     @property
     def decisive(self) -> LeadChange | None:
-        """The turn that decided it: when the winner took the lead for the last time (None: the
-        winner never led alone before the end, or the first place is shared)."""
+        """The turn that decided it: when the winner took the lead for good, never behind anyone
+        again (None: the first place is shared, or the winner was still caught or passed later)."""
         winners = [s.place for s in self.ranking if s.rank == 1]
         if len(winners) != 1 or not self.lead_changes or self.lead_changes[-1].place != winners[0]:
             return None
-        return self.lead_changes[-1]
+        last = self.lead_changes[-1]
+        if any(p.scores[last.place] < max(p.scores) for p in self.points[last.turn:]):
+            return None
+        return last
 
     def spells(self) -> list[Spell]:
         """Who led from when: each lead change opens a spell that lasts until the next one."""
