@@ -4,7 +4,9 @@ For every game in every choice of its first option (its mode or variant), at its
 seeded game played to the end by the rules' own AI (second level), then the story, the chart and
 the GIF built from its move log as the bot would. Figures per case (``story.<kind>.<choice>.<n>p``):
 ``moves``, ``points``, ``story_ms``, ``chart_ms``, ``chart_bytes``, ``gif_ms``, ``gif_bytes``,
-``gif_frames``; and ``story.largest_gif_bytes`` with the case it came from (Discord takes 8 MB).
+``gif_frames``, and each time as CPU time too (``*_cpu_ms``: on a shared machine the wall clock
+also counts the others' work); and ``story.largest_gif_bytes`` with the case it came from (Discord
+takes 8 MB).
 
 ``--quick``: each game's first choice at its fewest seats, the animation with 2 frames (start, end).
 """
@@ -84,21 +86,28 @@ def measure(kind: str, options: Mapping[str, Any], seats: int, seed: int, most_f
     """One case's figures (see the module's docstring)."""
     _, log = play_logged(kind, options, seats, seed)
     names = list(NAMES[:seats])
-    started = time.perf_counter()
+    clocks = [(time.perf_counter(), time.process_time())]
     told = st.build(kind, options, seats, seed, log, keep_views=True)
-    built = time.perf_counter()
+    clocks.append((time.perf_counter(), time.process_time()))
     chart = pictures.chart_png(told, names)
-    charted = time.perf_counter()
+    clocks.append((time.perf_counter(), time.process_time()))
     gif = pictures.growth_gif(told, names, most_frames=most_frames)
-    animated = time.perf_counter()
+    clocks.append((time.perf_counter(), time.process_time()))
+
+    def ms(step: int, which: int) -> float:
+        return round((clocks[step][which] - clocks[step - 1][which]) * 1000, 1)
+
     frames = getattr(Image.open(io.BytesIO(gif)), "n_frames", 1)
     return {
         "moves": len(log),
         "points": len(told.points),
-        "story_ms": round((built - started) * 1000, 1),
-        "chart_ms": round((charted - built) * 1000, 1),
+        "story_ms": ms(1, 0),
+        "story_cpu_ms": ms(1, 1),
+        "chart_ms": ms(2, 0),
+        "chart_cpu_ms": ms(2, 1),
         "chart_bytes": len(chart),
-        "gif_ms": round((animated - charted) * 1000, 1),
+        "gif_ms": ms(3, 0),
+        "gif_cpu_ms": ms(3, 1),
         "gif_bytes": len(gif),
         "gif_frames": frames,
     }
