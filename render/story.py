@@ -342,10 +342,9 @@ def _badges(img: Image.Image, plot: _Plot, story: st.Story, marks: Sequence[Mome
 
 
 def _moment_list(img: Image.Image, top: int, story: st.Story, marks: Sequence[Moment], left_out: int,
-                 names: Sequence[str], locale: str) -> int:
+                 locale: str) -> int:
     """The moments as sentences under the chart, each behind its badge; returns the bottom."""
     draw = ImageDraw.Draw(img)
-    fnt = c.font(26)
     lines: list[tuple[Moment | None, str]] = [(m, m.text) for m in marks]
     if left_out:
         lines.append((None, t("story.moment.left_out", locale, count=left_out)))
@@ -372,7 +371,6 @@ def _moment_list(img: Image.Image, top: int, story: st.Story, marks: Sequence[Mo
             x += w + 50
         line, lfont = c.fit_text(text, WIDTH - MARGIN - 20 - x, 26, False, 14)
         c.draw_text(draw, (x, y), line, lfont, c.INK, "lm")
-    del fnt
     return bottom
 
 
@@ -397,7 +395,7 @@ def chart_image(story: st.Story, names: Sequence[str] | None = None, *, locale: 
     _axes(img, plot, story, locale)
     _lines(img, plot, story)
     _badges(img, plot, story, marks)
-    bottom = _moment_list(img, panel[3] + 16, story, marks, left_out, who, locale) + MARGIN
+    bottom = _moment_list(img, panel[3] + 16, story, marks, left_out, locale) + MARGIN
     return img.crop((0, 0, WIDTH, bottom))
 
 
