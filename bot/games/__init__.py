@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any, Generic, Protocol, TypeVar
 
 from bot.rules.core import GameRules, IllegalMove, Move
@@ -73,6 +74,63 @@ class TurnStyle(Generic[V]):
         return not newly_awaited
 
 
+class Step:
+    """One move of a replay as :meth:`StoryStyle.checkpoint` sees it; the public views are made when read."""
+
+    def __init__(self, options: Mapping[str, Any], seat: int, kind: str, awaited_before: frozenset[int],
+                 awaited_after: frozenset[int], before: Callable[[], View], after: Callable[[], View]) -> None:
+        self.options = options
+        """The game's options, as stored."""
+        self.seat = seat
+        self.kind = kind
+        """The move's kind (only its kind: a move may hold a secret, such as the tiles a player kept)."""
+        self.awaited_before = awaited_before
+        self.awaited_after = awaited_after
+        self._before = before
+        self._after = after
+
+    @cached_property
+    def before(self) -> View:
+        """The spectator's view before the move."""
+        return self._before()
+
+    @cached_property
+    def after(self) -> View:
+        """The spectator's view after the move."""
+        return self._after()
+
+
+class StoryStyle:
+    """How a game's story is told (``bot/story.py``): its scores and its turns, read from public views only.
+
+    A game declares a subclass; a game without one has no story. Everything here sees ``view(state,
+    None)``, the spectator's view, so a story can never tell a hidden hand.
+    """
+
+    def axis(self, view: View) -> str:
+        """What one point of the story is called: ``"turn"`` or ``"round"`` (``story.axis.<axis>``)."""
+        return "turn"
+
+    def places(self, view: View) -> list[str | None]:
+        """Everyone scored, in order: None for a seat (the caller names it), an Automa's own name."""
+        raise NotImplementedError
+
+    def scores(self, view: View) -> list[int]:
+        """Each place's score as the game stands (final once the game is over), as :meth:`places`."""
+        raise NotImplementedError
+
+    def round(self, view: View) -> int:
+        """The round this view is in (0: the game has no rounds)."""
+        return 0
+
+    def checkpoint(self, step: Step) -> bool:
+        """Whether a move closed a point of the story.
+
+        The default: the acting seat's turn passed (it was awaited and no longer is).
+        """
+        return step.seat in step.awaited_before and step.seat not in step.awaited_after
+
+
 Sample = tuple[str, Callable[[], Any]]
 """A named picture the render bench times: ``(kind, () -> PIL image)``."""
 
@@ -94,6 +152,8 @@ class Game(Generic[V]):
     """Pictures of a seeded game for the render bench."""
     rules_topics: tuple[str, ...] = ("turn", "buildings", "scoring", "variants")
     """The topics of ``/game rules`` (texts ``<kind>.rules.<topic>.title`` and pages ``.1``, ``.2``…)."""
+    story: StoryStyle | None = None
+    """How the game's story is told at its end (scores and turns from public views); None: no story."""
 
     @property
     def title_key(self) -> str:

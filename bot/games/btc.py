@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import render.btc as renderer
-from bot.games import Game, Sample, TurnStyle, sample_state
+from bot.games import Game, Sample, Step, StoryStyle, TurnStyle, View, sample_state
 from bot.i18n import t
 from bot.rules.btc import calculator
 from bot.rules.btc.rules import RULES
@@ -85,6 +85,43 @@ def samples() -> list[Sample]:
     ]
 
 
+class Story(StoryStyle):
+    """A point after each turn's placements; a player scores the lower of their two cities (2 players: both).
+
+    Solo: the Automas are places at the table too, scored the same way.
+    """
+
+    def places(self, view: View) -> list[str | None]:
+        return [str(p["automa"]) if p.get("automa") else None for p in view["players"]]
+
+    def scores(self, view: View) -> list[int]:
+        totals = {int(c["city"]): int(c["total"]) for c in view["cities"]}
+        both = view.get("mode") == "two_player"
+        out = []
+        for p in view["players"]:
+            left, right = totals[int(p["left_city"])], totals[int(p["right_city"])]
+            out.append(left + right if both else min(left, right))
+        return out
+
+    def round(self, view: View) -> int:
+        return int(view["round"])
+
+    def checkpoint(self, step: Step) -> bool:
+        """The turn moved on (all its tiles placed) and a city grew, or the game ended."""
+        before, after = step.before, step.after
+        if after.get("phase") == "over":
+            return before.get("phase") != "over"
+
+        def stage(v: View) -> tuple[Any, ...]:
+            return v.get("round"), v.get("part"), v.get("turn")
+
+        def size(v: View) -> int:
+            return sum(int(c["size"]) for c in v["cities"])
+
+        return stage(before) != stage(after) and size(after) > size(before)
+
+
 GAME: Game[BtcView] = Game(kind="btc", rules=RULES, aliases=("between-two-cities", "between two cities"),
                            renderer=renderer, labeller=label, turns=Turns(), calculator=calculator.score_text,
-                           render_samples=samples)
+                           render_samples=samples,
+                           story=Story())

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import render.quadropolis as renderer
-from bot.games import Game, Sample, TurnStyle, sample_state
+from bot.games import Game, Sample, Step, StoryStyle, TurnStyle, View, sample_state
 from bot.i18n import t
 from bot.rules.quadropolis import calculator
 from bot.rules.quadropolis.rules import RULES
@@ -69,5 +69,26 @@ def samples() -> list[Sample]:
 
 SAMPLE_NAMES = ("Ödön Łukasz Жанна", "Bob", "Cyd the Great Builder of Cities", "Dee")
 
+class Story(StoryStyle):
+    """A point after each player's turn; a city's score is its best allocation."""
+
+    def places(self, view: View) -> list[str | None]:
+        return [None] * int(view["players"])
+
+    def scores(self, view: View) -> list[int]:
+        return [int(city["score"]["total"]) for city in view["cities"]]
+
+    def round(self, view: View) -> int:
+        return int(view["round"])
+
+    def checkpoint(self, step: Step) -> bool:
+        """A build or a discard ends a turn; so does taking nothing (the next seat may be the same one,
+        when it is first in the next round)."""
+        if step.kind in ("build", "discard"):
+            return True
+        return step.kind == "take" and step.after["turn"]["phase"] != "build"
+
+
 GAME: Game[QuadView] = Game(kind="quadropolis", rules=RULES, aliases=("qp",), renderer=renderer, labeller=label,
-            turns=Turns(), calculator=calculator.score_text, render_samples=samples)
+                            turns=Turns(), calculator=calculator.score_text, render_samples=samples,
+                            story=Story())

@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 import render.urbanpanic as renderer
-from bot.games import Game, Sample, TurnStyle, sample_state
+from bot.games import Game, Sample, Step, StoryStyle, TurnStyle, View, sample_state
 from bot.i18n import t
-from bot.rules.urbanpanic import calculator
+from bot.rules.urbanpanic import calculator, scoring
 from bot.rules.urbanpanic.rules import RULES
 from bot.rules.urbanpanic.viewtypes import UpView
 
@@ -78,6 +78,43 @@ def samples() -> list[Sample]:
     ]
 
 
+class Story(StoryStyle):
+    """A point after each END_TURN; in the party game after every round of placements (one tile a player).
+
+    The score is the spec's scoring of the boards as they stand (empty plots count against it until
+    they are built on), goals and the finisher's bonus included, computed from the public view.
+    """
+
+    def places(self, view: View) -> list[str | None]:
+        return [None] * int(view["seats"])
+
+    def scores(self, view: View) -> list[int]:
+        boards = [[None if cell is None or cell.get("centre") else str(cell["tile"]) for row in p["grid"]
+                   for cell in row] for p in view["players"]]
+        tracks = [[int(x) for x in p["tracks"]] for p in view["players"]]
+        goals = [str(g["id"]) for g in view.get("goals") or []]
+        table = scoring.score_table(boards, tracks, goals, view.get("first_finisher"),
+                                    finisher_bonus=view.get("variant") == "party")
+        return list(table.totals)
+
+    def axis(self, view: View) -> str:
+        return "round" if view.get("variant") == "party" else "turn"
+
+    def checkpoint(self, step: Step) -> bool:
+        if step.options.get("variant") != "party":
+            return super().checkpoint(step)
+        before, after = step.before, step.after
+        if after.get("over"):
+            return not before.get("over")
+        seats = max(1, int(after["seats"]))
+
+        def built(v: View) -> int:
+            return sum(int(p["tiles"]) for p in v["players"])
+
+        return built(after) // seats > built(before) // seats
+
+
 GAME: Game[UpView] = Game(kind="urbanpanic", rules=RULES, aliases=("urban-panic", "urban panic", "up"),
                           renderer=renderer, labeller=label, turns=Turns(), calculator=calculator.score_text,
-                          render_samples=samples)
+                          render_samples=samples,
+                          story=Story())
