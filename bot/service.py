@@ -625,6 +625,10 @@ class Service:
             raise errors.NotAllowed("privacy.incomplete", n=changed)
         return changed
 
+    async def move_log(self, game_id: int) -> list[tuple[int, dict[str, Any]]]:
+        """The live moves of a game as (seat, move), oldest first (the game's story is told from it)."""
+        return [(m.seat, m.move) for m in await self.store.moves(game_id)]
+
     async def games_of(self, user_xid: int, *, statuses: tuple[str, ...] = ("active",),
                        limit: int = 10_000) -> list[store.GameRow]:
         """Games a user sits in, by status."""

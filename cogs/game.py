@@ -25,6 +25,7 @@ from bot.i18n import catalogue, error_text, normalise_locale, t
 from bot.service import GameInfo, MoveOutcome, Service, Snapshot, choices_token
 from bot.turnflow import TurnFlow
 from cogs import ids, operations, presenters
+from render import story as story_pictures
 
 if TYPE_CHECKING:
     from bot.app import CityBot
@@ -77,6 +78,8 @@ class Origin:
     """The click came from a private (ephemeral) menu."""
 
 
+RECAP_GIF_LIMIT = 8 * 1024 * 1024
+"""The largest recap animation posted (Discord's upload limit for servers without boosts is higher)."""
 RULES_PREFIX = "rules"
 RULES_ID = re.compile(r"rules:([a-z]{1,20}):([a-z_]{1,20}):(\d{1,3})")
 QUOTE_LIMIT = 40
@@ -499,7 +502,30 @@ class GameCog(commands.Cog):
         if problem is not None and message_xid is None:
             log.warning("game %s: turn message not posted (%s)", game_id, problem)
         await self.update_status(await self.service.info(game_id), loc)
+        if g.status == "finished" and not repost and message_xid is not None:
+            await self.post_recap(info, loc)
         return problem
+
+    async def post_recap(self, info: GameInfo, loc: str) -> None:
+        """The game's story after its end: the score chart and (unless the server turned it off) the
+        animation of the cities growing, rebuilt from the move log off the event loop."""
+        g = info.game
+        if games.get(g.kind).story is None or g.channel_xid is None:
+            return
+        gif = g.guild_xid is None or (await self.bot.app.preferences.server_settings(g.guild_xid)).recap_gif
+        moves = await self.service.move_log(g.id)
+        names = [s.name for s in info.seats]
+        try:
+            told = await asyncio.to_thread(story_pictures.recap, g.kind, g.options, len(info.seats), g.seed, moves,
+                                           names, locale=loc, gif=gif)
+        except Exception:
+            log.exception("the story of game %s could not be drawn", g.id)
+            return
+        files = [("story.png", told.chart)]
+        if told.gif is not None and len(told.gif) <= RECAP_GIF_LIMIT:
+            files.append(("story.gif", told.gif))
+        await operations.post(self.bot, g.channel_xid, t("end.recap", loc, game=g.id), extra_files=files,
+                              locale=loc)
 
     async def extra_mention_line(self, info: GameInfo, finished: bool, loc: str,
                                  mention_ids: list[int]) -> list[str]:

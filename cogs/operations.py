@@ -50,6 +50,17 @@ def _linked_kwargs(kwargs: dict[str, Any]) -> dict[str, Any]:
     return kwargs
 
 
+def _attach(kwargs: dict[str, Any], file_png: bytes | None, extra: list[tuple[str, bytes]] | None) -> None:
+    files = ([png_file(file_png)] if file_png is not None else []) + [
+        discord.File(io.BytesIO(data), filename=name) for name, data in extra or []]
+    kwargs.pop("file", None)
+    kwargs.pop("files", None)
+    if len(files) == 1:
+        kwargs["file"] = files[0]
+    elif files:
+        kwargs["files"] = files
+
+
 def png_file(data: bytes, name: str = "board.png") -> discord.File:
     return discord.File(io.BytesIO(data), filename=name)
 
@@ -61,8 +72,10 @@ def mentions_of(user_xids: list[int]) -> discord.AllowedMentions:
 
 async def reply(interaction: discord.Interaction, content: str | None = None, *, ephemeral: bool = True,
                 embed: discord.Embed | None = None, view: discord.ui.View | None = None,
-                file_png: bytes | None = None, mentions: discord.AllowedMentions | None = None) -> bool:
-    """Answer an interaction (first response or follow-up). False if Discord refused."""
+                file_png: bytes | None = None, mentions: discord.AllowedMentions | None = None,
+                extra_files: list[tuple[str, bytes]] | None = None) -> bool:
+    """Answer an interaction (first response or follow-up). False if Discord refused.
+    ``extra_files``: more attachments after the picture, as (file name, bytes)."""
     kwargs: dict[str, Any] = {"ephemeral": ephemeral, "allowed_mentions": mentions or NO_MENTIONS}
     if content is not None:
         kwargs["content"] = linked(content)
@@ -70,8 +83,7 @@ async def reply(interaction: discord.Interaction, content: str | None = None, *,
         kwargs["embed"] = embed
     if view is not None:
         kwargs["view"] = view
-    if file_png is not None:
-        kwargs["file"] = png_file(file_png)
+    _attach(kwargs, file_png, extra_files)
     try:
         if not interaction.response.is_done():
             try:
@@ -80,8 +92,7 @@ async def reply(interaction: discord.Interaction, content: str | None = None, *,
             except discord.HTTPException as exc:
                 if exc.code != ALREADY_ACKNOWLEDGED:
                     raise
-                if file_png is not None:
-                    kwargs["file"] = png_file(file_png)
+                _attach(kwargs, file_png, extra_files)  # a file is read once: make them anew
         await interaction.followup.send(**kwargs)
         return True
     except discord.NotFound as exc:
@@ -123,7 +134,8 @@ async def edit_original(interaction: discord.Interaction, **kwargs: Any) -> bool
 async def post(bot: discord.Client, channel_xid: int, content: str, *, file_png: bytes | None = None,
                embed: discord.Embed | None = None, view: discord.ui.View | None = None,
                mentions: discord.AllowedMentions | None = None,
-               locale: str = "en", nonce: str | None = None) -> tuple[int | None, str | None]:
+               locale: str = "en", nonce: str | None = None,
+               extra_files: list[tuple[str, bytes]] | None = None) -> tuple[int | None, str | None]:
     """Post to a channel with retries and back-off. Returns (message id, None) or (id or None, reason).
 
     The reason is a catalogue id (``error.no_attach``, ``error.no_access``, ``error.discord``).
@@ -138,8 +150,7 @@ async def post(bot: discord.Client, channel_xid: int, content: str, *, file_png:
     for attempt in range(1, POST_ATTEMPTS + 1):
         kwargs: dict[str, Any] = {"content": linked(content), "allowed_mentions": mentions or NO_MENTIONS,
                                   "nonce": nonce}
-        if file_png is not None:
-            kwargs["file"] = png_file(file_png)
+        _attach(kwargs, file_png, extra_files)
         if embed is not None:
             kwargs["embed"] = embed
         if view is not None:

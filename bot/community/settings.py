@@ -44,6 +44,7 @@ SETTING_SPECS: dict[str, SettingSpec] = {s.name: s for s in (
     SettingSpec("daily_reminder_cap", int, 1, 48, False),
     SettingSpec("away_max_days", int, 1, 365, False),
     SettingSpec("away_pauses_deadlines", bool, 0, 1, False),
+    SettingSpec("recap_gif", bool, 0, 1, False),
 )}
 
 
@@ -71,6 +72,8 @@ class Settings:
     """Server: the longest vacation (/game away)."""
     away_pauses_deadlines: bool = True
     """Server: a player away has their deadlines paused (else only their reminders stop)."""
+    recap_gif: bool = True
+    """Server: the end-of-game recap includes the animation of the cities growing (else the chart only)."""
 
     @property
     def reminder_ms(self) -> int:

@@ -5,16 +5,21 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
 
+from bot import games
 from bot.i18n import t
 from bot.service import GameInfo
 from cogs import operations, presenters
 from cogs.community.common import GameSubcommands, locale_of, stamp
 from cogs.game import EMBED_COLOUR, game_title
+from render import story as story_pictures
+
+log = logging.getLogger(__name__)
 
 if TYPE_CHECKING:
     from bot.app import CityBot
@@ -71,7 +76,7 @@ class HistoryCog(GameSubcommands):
         frame = await self.history.replay(interaction.guild_id, game, turn)
         presenter = presenters.get(frame.info.game.kind)
         names = [s.name for s in frame.info.seats]
-        image = await asyncio.to_thread(presenter.render_turn, frame.view, frame.seat, names)
+        image = await asyncio.to_thread(presenter.render_turn, frame.view, frame.seat, names, loc)
         lines = [t("community.replay.caption", loc, game=game, turn=frame.turn, turns=frame.turns)
                  if frame.turn else t("community.replay.start", loc, game=game, turns=frame.turns)]
         if frame.summary is not None:
@@ -79,7 +84,24 @@ class HistoryCog(GameSubcommands):
             lines.append(t(key, loc, **params))
         if image is None:
             lines += presenter.status_lines(frame.view, loc, names) or [t("community.replay.no_picture", loc)]
-        await operations.reply(interaction, "\n".join(lines), file_png=image)
+        chart = await self.story_chart(frame.info, frame.turn, loc)
+        await operations.reply(interaction, "\n".join(lines), file_png=image,
+                               extra_files=[("story.png", chart)] if chart is not None else None)
+
+    async def story_chart(self, info: GameInfo, turn: int, loc: str) -> bytes | None:
+        """The score chart of a game up to the replayed move (None where the game has no story)."""
+        g = info.game
+        if games.get(g.kind).story is None:
+            return None
+        moves = (await self.service.move_log(g.id))[:turn]
+        names = [s.name for s in info.seats]
+        try:
+            told = await asyncio.to_thread(story_pictures.recap, g.kind, g.options, len(info.seats), g.seed, moves,
+                                           names, locale=loc, gif=False)
+        except Exception:
+            log.exception("the story chart of game %s could not be drawn", g.id)
+            return None
+        return told.chart
 
     @app_commands.describe(game="The game's number (#)")
     async def game_export(self, interaction: discord.Interaction, game: app_commands.Range[int, 1, None]) -> None:

@@ -76,7 +76,8 @@ class SettingsCog(GameSubcommands):
         max_reminders="Server: reminders per player per turn", backoff="Server: each reminder waits this "
         "many times longer", min_reminder_hours="Server: the shortest interval a game may set",
         daily_reminder_cap="Server: reminders per player per day", away_max_days="Server: longest vacation",
-        away_pauses_deadlines="Server: vacations pause deadlines")
+        away_pauses_deadlines="Server: vacations pause deadlines",
+        recap_gif="Server: the end-of-game recap shows the cities growing (an animation)")
     @app_commands.choices(timeout_policy=[app_commands.Choice(name=p.replace("_", " "), value=p)
                                           for p in POLICIES])
     async def game_settings(
@@ -91,6 +92,7 @@ class SettingsCog(GameSubcommands):
         daily_reminder_cap: app_commands.Range[int, 1, 48] | None = None,
         away_max_days: app_commands.Range[int, 1, 365] | None = None,
         away_pauses_deadlines: bool | None = None,
+        recap_gif: bool | None = None,
     ) -> None:
         """See or change reminders, deadlines and the timeout rule (this game, or the server)."""
         loc = locale_of(interaction)
@@ -99,7 +101,7 @@ class SettingsCog(GameSubcommands):
             "timeout_policy": timeout_policy, "vote_hours": vote_hours, "max_reminders": max_reminders,
             "backoff": backoff, "min_reminder_hours": min_reminder_hours,
             "daily_reminder_cap": daily_reminder_cap, "away_max_days": away_max_days,
-            "away_pauses_deadlines": away_pauses_deadlines}.items() if v is not None}
+            "away_pauses_deadlines": away_pauses_deadlines, "recap_gif": recap_gif}.items() if v is not None}
         guild = interaction.guild_id or 0
         if server or any(not SETTING_SPECS[k].per_game for k in given):
             if given and not is_admin(interaction):
