@@ -82,3 +82,44 @@ def standings_png(title: str, game_name: str, rows: Sequence[StandingLike], *, r
         c.draw_text(draw, (width / 2, top + head_h + row_h / 2), t("community.league.empty", loc), body,
                     c.MUTED, "mm")
     return c.png_bytes(img)
+
+
+CHART_HEIGHT = 520
+CHART_MARGIN = 70
+
+
+def rating_chart_png(title: str, ratings: Sequence[float], *, loc: str, seat: int = 0) -> bytes:
+    """A player's rating after each counted game as a line with the player's marker at every point
+    (shape and letter as well as colour), the games numbered along the bottom."""
+    width = c.IMAGE_WIDTH
+    img, draw = c.canvas(width, c.TITLE_HEIGHT + CHART_HEIGHT)
+    c.title_bar(draw, width, title)
+    left, right = CHART_MARGIN + 40, width - CHART_MARGIN
+    top, bottom = c.TITLE_HEIGHT + 40, c.TITLE_HEIGHT + CHART_HEIGHT - CHART_MARGIN
+    values = list(ratings) or [0.0]
+    low, high = min([*values, 0.0]), max([*values, 0.0])
+    if high - low < 1:
+        high, low = high + 0.5, low - 0.5
+    step = (right - left) / max(1, len(values) - 1)
+
+    def at(i: int, v: float) -> tuple[float, float]:
+        return left + i * step, bottom - (v - low) / (high - low) * (bottom - top)
+
+    axis_font = c.font(18)
+    for frac in (0.0, 0.5, 1.0):
+        v = low + (high - low) * frac
+        y = at(0, v)[1]
+        draw.line((left, y, right, y), fill=c.PANEL_EDGE, width=1)
+        c.draw_text(draw, (left - 24, y), f"{v:.1f}", axis_font, c.MUTED, "rm")
+    c.draw_text(draw, ((left + right) / 2, bottom + 40), t("community.league.chart.games", loc), axis_font,
+                c.MUTED, "mm")
+    style = c.player_style(seat)
+    points = [at(i, v) for i, v in enumerate(values)]
+    if len(points) > 1:
+        draw.line(points, fill=style.colour, width=4)
+    marker = 22
+    for i, (x, y) in enumerate(points):
+        c.seat_marker(img, seat, (int(x - marker / 2), int(y - marker / 2), int(x + marker / 2), int(y + marker / 2)))
+        if len(points) <= 30 or i % max(1, len(points) // 15) == 0:
+            c.draw_text(draw, (x, bottom + 22), str(i + 1), axis_font, c.MUTED, "mm")
+    return c.png_bytes(img)

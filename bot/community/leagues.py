@@ -10,7 +10,7 @@ import logging
 import secrets
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from openskill.models import PlackettLuce
@@ -66,6 +66,8 @@ class Profile:
     standing: Standing | None
     position: int | None
     history: list[dict[str, Any]]
+    ratings: list[float] = field(default_factory=list)
+    """The player's conservative rating (mu - 3 sigma) after each of their counted games, oldest first."""
 
 
 class Leagues(Feature):
@@ -214,7 +216,8 @@ class Leagues(Feature):
             if mine is not None:
                 history.append({"game": g.game_id, "finished_at": g.finished_at, "rank": mine["rank"],
                                 "players": len(g.outcome), "forfeit": mine.get("forfeit", False)})
-        return Profile(table.league, table.season, standing, position, history)
+        games = await self.db.league_games(table.league.id, table.season.id)
+        return Profile(table.league, table.season, standing, position, history, rating_history(games, user_xid))
 
     async def forget_user(self, user_xid: int) -> int:
         """Forget a player in leagues: memberships and names go; in counted games their id becomes
@@ -258,6 +261,24 @@ def league_outcome(league: cstore.LeagueRow, info: GameInfo,
     ranks = core.competition_ranks([(-a, -b) for a, b in keys])
     return [{"user": s.user_xid, "seat": s.seat, "rank": r, "forfeit": s.seat in resigned}
             for s, r in zip(humans, ranks)]
+
+
+def rating_history(games: Sequence[cstore.LeagueGameRow], user_xid: int) -> list[float]:
+    """A player's conservative rating (mu - 3 sigma) after each counted game they played, oldest first,
+    by the same model and order as :func:`standings`."""
+    model = PlackettLuce()
+    ratings: dict[int, Any] = {}
+    out: list[float] = []
+    for g in games:
+        order = list(g.outcome)
+        if len(order) < 2:
+            continue
+        teams = [[ratings.get(o["user"]) or model.rating(name=str(o["user"]))] for o in order]
+        for o, team in zip(order, model.rate(teams, ranks=[o["rank"] for o in order])):
+            ratings[o["user"]] = team[0]
+            if o["user"] == user_xid:
+                out.append(float(team[0].mu - 3 * team[0].sigma))
+    return out
 
 
 def standings(games: Sequence[cstore.LeagueGameRow], members: Mapping[int, str], *,

@@ -17,7 +17,7 @@ from bot.i18n import t
 from cogs import operations
 from cogs.community.common import is_admin, locale_of, stamp
 from cogs.game import EMBED_COLOUR, game_choices, game_title
-from render.leagues import standings_png
+from render.leagues import rating_chart_png, standings_png
 
 if TYPE_CHECKING:
     from bot.app import CityBot
@@ -208,7 +208,13 @@ class LeaguesCog(commands.Cog):
             lines.append(t("community.league.profile.line", loc, game=h["game"], when=stamp(h["finished_at"], "d"),
                            rank=h["rank"], players=h["players"]))
         embed = discord.Embed(title=title, description="\n".join(lines), colour=EMBED_COLOUR)
-        await operations.reply(interaction, embed=embed)
+        chart = None
+        if profile.league.rated and profile.ratings:
+            chart = await asyncio.to_thread(
+                rating_chart_png, t("community.league.chart.title", loc, player=user.display_name), profile.ratings,
+                loc=loc)
+            embed.set_image(url="attachment://board.png")
+        await operations.reply(interaction, embed=embed, file_png=chart)
 
     for _cmd in (league_join, league_leave, league_season, league_edit, league_table, league_player):
         _cmd.autocomplete("name")(_league_names)

@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+import io
 import itertools
 
 import pytest
 from openskill.models import PlackettLuce
+from PIL import Image
 
 from bot.community.base import CommunityError
 from bot.community.leagues import Leagues
 from bot.composition import App
 from bot.service import Service
 from bot.store.community.leagues import LeagueStore
+from render.leagues import rating_chart_png
 from tests.community.conftest import ANA, BEA, CEM, DAN, GUILD, NAMES, bid
 from tests.conftest import FakeClock
 
@@ -108,6 +111,12 @@ async def test_the_player_who_wins_every_game_tops_the_table(service: Service, c
     assert all(top.ordinal > s.ordinal for s in table.standings[1:])
     profile = await community.leagues.profile(GUILD, "Bids", ANA)
     assert profile.position == 1 and len(profile.history) == 9 and {h["rank"] for h in profile.history} == {1}
+    # The rating history ends where the table stands, and a player who wins every game only climbs.
+    assert len(profile.ratings) == 9 and profile.ratings[-1] == pytest.approx(top.ordinal)
+    assert all(b > a for a, b in zip(profile.ratings, profile.ratings[1:]))
+    chart = rating_chart_png("Ana", profile.ratings, loc="en")
+    with Image.open(io.BytesIO(chart)) as img:
+        assert img.width >= 1000
 
 
 async def beaten(service: Service, clock: FakeClock, winner: int, loser: int) -> int:
