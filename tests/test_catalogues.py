@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import string
 from pathlib import Path
 
@@ -90,3 +91,9 @@ def test_every_catalogue_file_is_valid_json_without_duplicate_keys() -> None:
         pairs = json.loads(path.read_text(encoding="utf-8"), object_pairs_hook=lambda kv: kv)
         keys = [k for k, _ in pairs]
         assert len(keys) == len(set(keys)), path
+
+
+def test_english_puts_no_article_before_a_filled_in_word() -> None:
+    """"a {tile}" reads "a office" for some values: English sentences never put a/an before a placeholder."""
+    offenders = [k for k, v in ENGLISH.items() for text in _texts(v) if re.search(r"\b[Aa]n? \{", text)]
+    assert offenders == []
