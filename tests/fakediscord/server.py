@@ -1298,7 +1298,7 @@ class FakeDiscord:
         if target:
             line = {
                 "test": os.environ.get("PYTEST_CURRENT_TEST", ""),
-                "request": f"{rec.method} {rec.route or rec.path}",
+                "request": rec.route or f"{rec.method} {rec.path}",
                 "code": exc.body.get("code"),
                 "problems": [f"{p.dotted}: {p.message}" for p in exc.problems] or [exc.body.get("message")],
                 "body": json.dumps(rec.json)[:600],
