@@ -110,6 +110,30 @@ def embed_total(embeds: Sequence[Any]) -> int:
     return total
 
 
+def embed_problems(embeds: Sequence[Any], path: Path) -> list[Problem]:
+    """Each embed's own limits (all carried by the description too)."""
+    problems: list[Problem] = []
+    for i, embed in enumerate(embeds):
+        if not isinstance(embed, Mapping):
+            continue
+        for key, limit in (("title", MAX_EMBED_TITLE), ("description", MAX_EMBED_DESCRIPTION)):
+            if len(_text(embed.get(key))) > limit:
+                problems.append(_max_length((*path, i, key), limit))
+        fields = embed.get("fields") if isinstance(embed.get("fields"), list) else []
+        if len(fields) > MAX_EMBED_FIELDS:
+            problems.append(_max_length((*path, i, "fields"), MAX_EMBED_FIELDS))
+        for j, fld in enumerate(fields):
+            if isinstance(fld, Mapping):
+                for key, limit in (("name", MAX_EMBED_FIELD_NAME), ("value", MAX_EMBED_FIELD_VALUE)):
+                    if len(_text(fld.get(key))) > limit:
+                        problems.append(_max_length((*path, i, "fields", j, key), limit))
+        for key, inner, limit in (("footer", "text", MAX_EMBED_FOOTER_TEXT), ("author", "name", MAX_EMBED_AUTHOR_NAME)):
+            part = embed.get(key)
+            if isinstance(part, Mapping) and len(_text(part.get(inner))) > limit:
+                problems.append(_max_length((*path, i, key, inner), limit))
+    return problems
+
+
 def message_problems(
     payload: Mapping[str, Any],
     file_count: int = 0,
@@ -138,6 +162,7 @@ def message_problems(
                 problems.append(_max_length((*prefix, "allowed_mentions", key), limit))
     if len(embeds) > MAX_EMBEDS:
         problems.append(_max_length((*prefix, "embeds"), MAX_EMBEDS))
+    problems += embed_problems(embeds, (*prefix, "embeds"))
     if embed_total(embeds) > MAX_EMBED_TOTAL:
         problems.append(
             Problem(

@@ -229,6 +229,20 @@ async def test_interaction_answer_at_the_limit_passes_and_past_it_is_refused(
     assert late.callback is not None and late.original is not None
 
 
+@pytest.mark.parametrize("name", list(LIMITS))
+async def test_each_limit_holds_without_the_description_too(
+    fake_discord: FakeDiscord, http: aiohttp.ClientSession, name: str
+) -> None:
+    """limits.py enforces every limit on its own (second line behind the description)."""
+    fake_discord.strict = False
+    make, path = LIMITS[name]
+    channel = fake_discord.channel("general").id
+    status, body = await call(http, fake_discord, "POST", f"/channels/{channel}/messages", body=with_content(make(0)))
+    assert status == 200, body
+    status, body = await call(http, fake_discord, "POST", f"/channels/{channel}/messages", body=with_content(make(1)))
+    assert_refused(status, body, path)
+
+
 async def test_channel_message_content_is_2000_although_the_description_allows_4000(
     fake_discord: FakeDiscord, http: aiohttp.ClientSession
 ) -> None:
