@@ -20,6 +20,8 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
+from tests.fakediscord import limits as L
+
 # --------------------------------------------------------------------------------------------------
 # Constants
 # --------------------------------------------------------------------------------------------------
@@ -27,19 +29,20 @@ from typing import Any
 DISCORD_EPOCH_MS = 1_420_070_400_000
 WORLD_EPOCH_MS = 1_704_067_200_000  # 2024-01-01T00:00:00Z: when the fixed world "was created"
 API_VERSION = 10
-ATTACHMENT_SIZE_LIMIT = 10 * 1024 * 1024  # what a non-boosted guild allows (bytes)
-MAX_FILES = 10
-MAX_CONTENT = 2000
-MAX_EMBEDS = 10
-MAX_ROWS = 5
-MAX_ROW_ITEMS = 5
-MAX_V2_COMPONENTS = 40
-MAX_SELECT_OPTIONS = 25
-MAX_CHOICES = 25
-MAX_CUSTOM_ID = 100
-MAX_LABEL = 80
-INTERACTION_DEADLINE_S = 3.0  # an interaction must be answered (callback) within this
-INTERACTION_TOKEN_TTL_S = 15 * 60  # follow-ups and edits work this long after the interaction
+ATTACHMENT_SIZE_LIMIT = L.MAX_UPLOAD_BYTES  # sent to the bot as the interaction's attachment_size_limit
+MAX_FILES = L.MAX_FILES
+MAX_CONTENT = L.MAX_CONTENT
+MAX_EMBEDS = L.MAX_EMBEDS
+MAX_ROWS = L.MAX_ACTION_ROWS
+MAX_ROW_ITEMS = L.MAX_ROW_BUTTONS
+MAX_V2_COMPONENTS = L.MAX_V2_COMPONENTS
+MAX_SELECT_OPTIONS = L.MAX_SELECT_OPTIONS
+MAX_CHOICES = L.MAX_CHOICES
+MAX_CUSTOM_ID = L.MAX_CUSTOM_ID
+MAX_LABEL = L.MAX_BUTTON_LABEL
+INTERACTION_DEADLINE_S = L.INTERACTION_RESPONSE_DEADLINE_S  # an interaction must be answered within this
+INTERACTION_TOKEN_TTL_S = L.INTERACTION_TOKEN_TTL_S  # follow-ups and edits work this long after it
+# (the limits themselves, with Discord's names for them, are in tests/fakediscord/limits.py)
 
 # Permission bits (https://discord.com/developers/docs/topics/permissions)
 CREATE_INSTANT_INVITE = 1 << 0
@@ -249,7 +252,8 @@ class FakeChannel:
     owner_id: int | None = None  # threads
     recipient_id: int | None = None  # DM channels
     last_message_id: int | None = None
-    archived: bool = False
+    archived: bool = False  # threads: see FakeDiscord.archive_thread
+    locked: bool = False  # threads: only Manage Threads can unarchive a locked thread
 
     @property
     def is_thread(self) -> bool:
@@ -710,7 +714,7 @@ def channel_payload(world: World, channel: FakeChannel) -> dict[str, Any]:
                 "archived": channel.archived,
                 "auto_archive_duration": 1440,
                 "archive_timestamp": created,
-                "locked": False,
+                "locked": channel.locked,
                 "create_timestamp": created,
             },
         )
@@ -1347,120 +1351,6 @@ def interaction_payload(
     if message is not None:
         payload["message"] = message
     return payload
-
-
-# --------------------------------------------------------------------------------------------------
-# Validation of what the bot sends
-# --------------------------------------------------------------------------------------------------
-
-
-def validate_message(
-    payload: Mapping[str, Any], files: Sequence[tuple[str, bytes]], *, creating: bool, existing_files: int = 0
-) -> dict[str, str]:
-    """Problems Discord would refuse with 400 Invalid Form Body (field -> message); {} when fine.
-
-    ``creating`` adds the "cannot send an empty message" check, which edits do not have.
-    """
-    problems: dict[str, str] = {}
-    content = payload.get("content")
-    flags = int(payload.get("flags") or 0)
-    embeds = payload.get("embeds") or []
-    components = payload.get("components") or []
-    if content is not None and len(str(content)) > MAX_CONTENT:
-        problems["content"] = f"Must be {MAX_CONTENT} or fewer in length."
-    if len(embeds) > MAX_EMBEDS:
-        problems["embeds"] = f"Must be {MAX_EMBEDS} or fewer in length."
-    total = 0
-    for i, embed in enumerate(embeds):
-        for key, limit in (("title", 256), ("description", 4096)):
-            text = embed.get(key) or ""
-            total += len(text)
-            if len(text) > limit:
-                problems[f"embeds.{i}.{key}"] = f"Must be {limit} or fewer in length."
-        fields = embed.get("fields") or []
-        if len(fields) > 25:
-            problems[f"embeds.{i}.fields"] = "Must be 25 or fewer in length."
-        total += sum(len(f.get("name", "")) + len(f.get("value", "")) for f in fields)
-    if total > 6000:
-        problems["embeds"] = "Embed size exceeds maximum size of 6000"
-    problems.update(validate_components(components, v2=bool(flags & FLAG_COMPONENTS_V2)))
-    if flags & FLAG_COMPONENTS_V2 and (content or embeds):
-        problems["content"] = "The 'content' and 'embeds' fields cannot be used with IS_COMPONENTS_V2."
-    if len(files) > MAX_FILES:
-        problems["files"] = f"Must be {MAX_FILES} or fewer in length."
-    if creating and not (
-        content or embeds or components or files or existing_files or payload.get("sticker_ids")
-    ):
-        problems["_empty"] = "Cannot send an empty message"
-    return problems
-
-
-def validate_components(components: Sequence[Mapping[str, Any]], *, v2: bool) -> dict[str, str]:
-    problems: dict[str, str] = {}
-    seen: set[str] = set()
-    if not v2:
-        if len(components) > MAX_ROWS:
-            problems["components"] = f"Must be {MAX_ROWS} or fewer in length."
-        for i, row in enumerate(components):
-            if int(row.get("type", 0)) != C_ROW:
-                problems[f"components.{i}"] = (
-                    "Top-level components must be action rows without IS_COMPONENTS_V2."
-                )
-                continue
-            items = row.get("components") or []
-            selects = [c for c in items if int(c["type"]) in SELECT_TYPES]
-            if not items or len(items) > MAX_ROW_ITEMS or (selects and len(items) > 1):
-                problems[f"components.{i}.components"] = "An action row holds 1-5 buttons or one select."
-    elif sum(1 for _ in walk_components(components)) > MAX_V2_COMPONENTS:
-        problems["components"] = f"Must be {MAX_V2_COMPONENTS} or fewer components in total."
-    for comp in walk_components(components):
-        ctype = int(comp.get("type", 0))
-        cid = comp.get("custom_id")
-        if cid is not None:
-            if len(cid) > MAX_CUSTOM_ID:
-                problems[f"custom_id {cid[:20]}..."] = f"Must be {MAX_CUSTOM_ID} or fewer in length."
-            if cid in seen:
-                problems[f"custom_id {cid}"] = "Component custom id cannot be duplicated"
-            seen.add(cid)
-        if ctype == C_BUTTON:
-            style = int(comp.get("style", 1))
-            if len(comp.get("label") or "") > MAX_LABEL:
-                problems[f"button {cid}"] = f"Label must be {MAX_LABEL} or fewer in length."
-            if style == BUTTON_LINK and not comp.get("url"):
-                problems[f"button {cid}"] = "A link button needs a url."
-            if style not in (BUTTON_LINK, BUTTON_PREMIUM) and not cid:
-                problems["button"] = "A non-link button needs a custom_id."
-        elif ctype == C_STRING_SELECT:
-            options = comp.get("options") or []
-            if not 1 <= len(options) <= MAX_SELECT_OPTIONS:
-                problems[f"select {cid}"] = f"Must have 1-{MAX_SELECT_OPTIONS} options."
-            values = [o.get("value") for o in options]
-            if len(set(values)) != len(values):
-                problems[f"select {cid} options"] = "Option values must be unique."
-            if int(comp.get("max_values", 1)) > max(1, len(options)):
-                problems[f"select {cid} max_values"] = "max_values exceeds the number of options."
-    return problems
-
-
-def validate_choices(choices: Sequence[Mapping[str, Any]]) -> dict[str, str]:
-    problems: dict[str, str] = {}
-    if len(choices) > MAX_CHOICES:
-        problems["data.choices"] = f"Must be {MAX_CHOICES} or fewer in length."
-    for i, choice in enumerate(choices):
-        if not 1 <= len(str(choice.get("name", ""))) <= 100:
-            problems[f"data.choices.{i}.name"] = "Must be between 1 and 100 in length."
-        if "value" not in choice:
-            problems[f"data.choices.{i}.value"] = "This field is required"
-    return problems
-
-
-def form_errors(problems: Mapping[str, str]) -> dict[str, Any]:
-    """Discord's 400 Invalid Form Body body for a problem list."""
-    return {
-        "code": 50035,
-        "message": "Invalid Form Body",
-        "errors": {k: {"_errors": [{"code": "INVALID", "message": v}]} for k, v in problems.items()},
-    }
 
 
 # --------------------------------------------------------------------------------------------------

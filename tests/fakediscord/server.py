@@ -22,6 +22,7 @@ import collections
 import contextlib
 import json
 import logging
+import os
 import re
 import secrets
 import socket
@@ -33,7 +34,9 @@ from typing import Any, Self, TypeVar
 
 from aiohttp import WSMsgType, web
 
+from tests.fakediscord import limits as L
 from tests.fakediscord import payloads as P
+from tests.fakediscord import schema as S
 from tests.fakediscord.payloads import (
     FakeAttachment,
     FakeChannel,
@@ -50,7 +53,9 @@ HOST = "127.0.0.1"
 DEFAULT_TIMEOUT = 5.0
 READY_TIMEOUT = 20.0
 HEARTBEAT_INTERVAL_MS = 30_000
-MAX_REQUEST_BYTES = 64 * 1024 * 1024
+MAX_REQUEST_BYTES = 300 * 1024 * 1024  # above Discord's own, so the fake can refuse as Discord does
+STRICT_ENV = "FAKE_DISCORD_STRICT"
+REFUSALS_LOG_ENV = "FAKE_DISCORD_REFUSALS_LOG"  # a file: every 400 refusal of a body, one JSON line each
 MAX_SESSION_EVENTS = 1000
 JSON_TYPE = "application/json"
 
@@ -64,18 +69,32 @@ class FakeDiscordTimeout(AssertionError):
     """A wait on the fake ran out of time (an assertion failure in the test)."""
 
 
-def invalid_form(problems: Mapping[str, str]) -> ApiError:
-    """400 Invalid Form Body (50035) listing ``problems`` (field -> message)."""
-    return ApiError(400, 50035, "Invalid Form Body", {"errors": P.form_errors(problems)["errors"]})
+def invalid_form(problems: Mapping[str, str] | Sequence[S.Problem]) -> ApiError:
+    """400 Invalid Form Body (50035) with Discord's nested ``errors`` for ``problems`` (a list of
+    :class:`~tests.fakediscord.schema.Problem`, or dotted field -> message)."""
+    if isinstance(problems, Mapping):
+        problems = [
+            S.Problem(tuple(int(k) if k.isdigit() else k for k in key.split(".") if k != "_"), "INVALID", message)
+            for key, message in problems.items()
+        ]
+    return ApiError(400, 50035, "Invalid Form Body", {"errors": S.form_errors(problems)}, problems=problems)
 
 
 class ApiError(Exception):
     """A Discord-style error response raised inside a route handler."""
 
-    def __init__(self, status: int, code: int, message: str, extra: Mapping[str, Any] | None = None):
+    def __init__(
+        self,
+        status: int,
+        code: int,
+        message: str,
+        extra: Mapping[str, Any] | None = None,
+        problems: Sequence[S.Problem] = (),
+    ):
         super().__init__(message)
         self.status = status
-        self.body: dict[str, Any] = {"message": message, "code": code, **(extra or {})}
+        self.body: dict[str, Any] = {"code": code, "message": message, **(extra or {})}
+        self.problems = list(problems)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -115,6 +134,8 @@ class RecordedRequest:
     status: int | None = None
     response: Any = None
     switch: str | None = None  # the failure switch that answered, if any
+    problems: list[S.Problem] = field(default_factory=list)  # why a body was refused (400 50035)
+    body_error: str | None = None  # the body could not be decoded (400 50109)
 
     @property
     def files(self) -> list[RecordedPart]:
@@ -594,11 +615,20 @@ class FakeDiscord:
         self,
         world: World | None = None,
         *,
-        interaction_deadline: float | None = P.INTERACTION_DEADLINE_S,
+        interaction_deadline: float | None = L.INTERACTION_RESPONSE_DEADLINE_S,
         heartbeat_interval_ms: int = HEARTBEAT_INTERVAL_MS,
+        strict: bool | None = None,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.world = world or P.default_world()
         self.interaction_deadline = interaction_deadline
+        if strict is None:  # FAKE_DISCORD_STRICT=0 turns it off for a whole run (to compare, or debug)
+            strict = os.environ.get(STRICT_ENV, "1") != "0"
+        self.strict = strict  # validate every body against Discord's OpenAPI description
+        self.clock = clock  # seconds; the interaction windows are measured on it (tests may fake it)
+        self.refusals: list[RecordedRequest] = []  # requests refused with 400 for their body
+        if strict:
+            S.warm()
         self.gateway = FakeGateway(self, heartbeat_interval_ms)
         self.requests: list[RecordedRequest] = []
         self.sent: list[Sent] = []
@@ -718,6 +748,9 @@ class FakeDiscord:
             f"gateway READY x{self.gateway.ready_count}"
         ]
         lines += [f"  {r}" for r in self.requests[-last:]]
+        if self.refusals:
+            lines.append("bodies refused as Discord would (400):")
+            lines += [f"  {r}: {S.describe(r.problems) or r.response}" for r in self.refusals[-last:]]
         if self.internal_errors:
             lines.append("internal errors of the fake:")
             lines += [f"  {e.splitlines()[0]}" for e in self.internal_errors]
@@ -757,6 +790,17 @@ class FakeDiscord:
         )
 
     # ---- failure switches ----------------------------------------------------------------------
+
+    def archive_thread(self, thread: ChannelRef, *, locked: bool = False) -> FakeChannel:
+        """Archive a thread (as Discord does after its inactivity period, or a moderator). Its
+        messages then cannot be edited (400 50083) until a new message is posted in it, which
+        unarchives it, unless ``locked`` (then only a member with Manage Threads can)."""
+        channel = self.channel(thread)
+        if not channel.is_thread:
+            raise PayloadError(f"{channel.name!r} is not a thread")
+        channel.archived = True
+        channel.locked = locked
+        return channel
 
     def fail(
         self,
@@ -874,7 +918,7 @@ class FakeDiscord:
             channel_id=channel.id,
             guild_id=channel.guild_id,
             payload=payload,
-            created=time.monotonic(),
+            created=self.clock(),
             message_id=None if message is None else message.id,
             command_name=command_name,
         )
@@ -1051,7 +1095,7 @@ class FakeDiscord:
     async def deliver(self, handle: InteractionHandle) -> InteractionHandle:
         """Send an interaction to the bot: in-process if :meth:`use_client` was called, else as a
         gateway INTERACTION_CREATE to the newest connection."""
-        handle.record.created = time.monotonic()
+        handle.record.created = self.clock()
         await self.dispatch("INTERACTION_CREATE", handle.payload)
         return handle
 
@@ -1171,12 +1215,20 @@ class FakeDiscord:
                 )
             for p in rec.parts:
                 if p.name == "payload_json":
-                    rec.json = json.loads(p.data)
+                    rec.json = self._decode(rec, p.data)
         elif request.can_read_body:
             rec.raw = await request.read()
             if rec.raw and content_type.split(";")[0].strip() == JSON_TYPE:
-                rec.json = json.loads(rec.raw)
+                rec.json = self._decode(rec, rec.raw)
         return rec
+
+    @staticmethod
+    def _decode(rec: RecordedRequest, data: bytes) -> Any:
+        try:
+            return json.loads(data)
+        except ValueError as exc:  # UnicodeDecodeError is a ValueError too
+            rec.body_error = f"{exc}"
+            return None
 
     @staticmethod
     def _json(status: int, body: Any, headers: Mapping[str, str] | None = None) -> web.Response:
@@ -1221,8 +1273,16 @@ class FakeDiscord:
         if needs_auth and request.headers.get("Authorization") != f"Bot {self.world.token}":
             return self._finish(rec, 401, {"message": "401: Unauthorized", "code": 0})
         try:
+            if rec.body_error is not None:
+                raise ApiError(400, 50109, "The request body contains invalid JSON.")
+            if self.strict and rec.json is not None:
+                problems = S.validate(request.method, path, rec.json)
+                if problems:
+                    raise invalid_form(problems)
             result = await handler(rec, **params)
         except ApiError as exc:
+            if exc.status == 400 and exc.body.get("code") in (50035, 50006, 50109):
+                self._refused(rec, exc)
             return self._finish(rec, exc.status, exc.body)
         except PayloadError as exc:
             return self._finish(rec, 400, {"message": str(exc), "code": 50035})
@@ -1232,6 +1292,22 @@ class FakeDiscord:
             return self._finish(rec, 400, {"message": f"fake discord internal error: {exc!r}", "code": 0})
         status, body = result if isinstance(result, tuple) else (200, result)
         return self._finish(rec, status, body)
+
+    def _refused(self, rec: RecordedRequest, exc: ApiError) -> None:
+        """Record a body Discord would refuse (and log it to $FAKE_DISCORD_REFUSALS_LOG if set)."""
+        rec.problems = exc.problems
+        self.refusals.append(rec)
+        target = os.environ.get(REFUSALS_LOG_ENV)
+        if target:
+            line = {
+                "test": os.environ.get("PYTEST_CURRENT_TEST", ""),
+                "request": rec.route or f"{rec.method} {rec.path}",
+                "code": exc.body.get("code"),
+                "problems": [f"{p.dotted}: {p.message}" for p in exc.problems] or [exc.body.get("message")],
+                "body": json.dumps(rec.json)[:600],
+            }
+            with contextlib.suppress(OSError), open(target, "a", encoding="utf-8") as handle:
+                handle.write(json.dumps(line) + "\n")
 
     async def _handle_unknown(self, request: web.Request) -> web.StreamResponse:
         rec = await self._record(request, request.path)
@@ -1276,7 +1352,7 @@ class FakeDiscord:
                 meta[int(entry["id"])] = entry
         out = []
         for part in rec.files:
-            if len(part.data) > P.ATTACHMENT_SIZE_LIMIT:
+            if len(part.data) > L.MAX_UPLOAD_BYTES:
                 raise ApiError(413, 40005, "Request entity too large")
             index_text = part.name[len("files[") : -1]
             info = meta.get(int(index_text)) if index_text.isdigit() else None
@@ -1288,18 +1364,19 @@ class FakeDiscord:
         return out
 
     def _validate(
-        self, body: Mapping[str, Any], rec: RecordedRequest, *, creating: bool, existing_files: int = 0
+        self, body: Mapping[str, Any], rec: RecordedRequest, *, creating: bool, kept_files: int = 0
     ) -> None:
-        problems = P.validate_message(
-            body,
-            [(p.filename or "", p.data) for p in rec.files],
-            creating=creating,
-            existing_files=existing_files,
-        )
-        if problems.pop("_empty", None) is not None and not problems:
-            raise ApiError(400, 50006, "Cannot send an empty message")
+        """Discord's message rules beyond the schema (tests/fakediscord/limits.py); ``kept_files``:
+        attachments an edit keeps besides the uploaded ones."""
+        for part in rec.files:
+            if len(part.data) > L.MAX_UPLOAD_BYTES:
+                raise ApiError(413, 40005, "Request entity too large")
+        prefix = ("data",) if rec.path.startswith("/interactions/") else ()
+        problems, empty = L.message_problems(body, len(rec.files) + kept_files, creating=creating, prefix=prefix)
         if problems:
             raise invalid_form(problems)
+        if empty:
+            raise ApiError(400, 50006, "Cannot send an empty message")
 
     def _create_message(
         self,
@@ -1344,7 +1421,14 @@ class FakeDiscord:
         return message
 
     def _edit(self, rec: RecordedRequest, body: Mapping[str, Any], message: FakeMessage) -> FakeMessage:
-        self._validate(body, rec, creating=False)
+        channel = self.world.channels.get(message.channel_id)
+        if channel is not None and channel.archived:
+            raise ApiError(400, 50083, "Thread is archived")
+        kept = len(message.attachments)
+        if "attachments" in body:
+            known = {a.id for a in message.attachments}
+            kept = sum(1 for e in body["attachments"] or [] if isinstance(e, dict) and _as_int(e.get("id")) in known)
+        self._validate(body, rec, creating=False, kept_files=kept)
         message.edits.append(P.message_payload(self.world, message))
         if "content" in body:
             message.content = str(body["content"] or "")
@@ -1377,7 +1461,7 @@ class FakeDiscord:
         inter = None
         if app_id == str(self.world.application_id):
             inter = next((i for i in self.world.interactions.values() if i.token == token), None)
-        if inter is None or time.monotonic() - inter.created > P.INTERACTION_TOKEN_TTL_S:
+        if inter is None or self.clock() - inter.created > L.INTERACTION_TOKEN_TTL_S:
             raise ApiError(404, 10015, "Unknown Webhook")
         return inter
 
@@ -1507,7 +1591,7 @@ class FakeDiscord:
             raise ApiError(404, 10062, "Unknown interaction")
         if (
             self.interaction_deadline is not None
-            and time.monotonic() - inter.created > self.interaction_deadline
+            and self.clock() - inter.created > self.interaction_deadline
         ):
             raise ApiError(404, 10062, "Unknown interaction")
         if inter.acknowledged:
@@ -1536,7 +1620,7 @@ class FakeDiscord:
             message = self._edit(rec, data, world.messages[inter.message_id])  # type: ignore[index]
         elif ctype == P.CB_AUTOCOMPLETE:
             choices = list(data.get("choices") or [])
-            problems = P.validate_choices(choices)
+            problems = L.choice_problems(choices)
             if problems:
                 raise invalid_form(problems)
             inter.choices = choices
@@ -1655,9 +1739,14 @@ class FakeDiscord:
             if rec.files:
                 needed.append(P.ATTACH_FILES)
             self._require(channel, *needed)
-            if channel.archived:
-                raise ApiError(400, 50083, "Thread is archived")
+            if channel.archived and channel.locked:
+                # only Manage Threads may unarchive a locked thread (by posting in it)
+                perms = self.world.channel_permissions(self.world.bot, channel)
+                if not perms & (P.MANAGE_THREADS | P.ADMINISTRATOR):
+                    raise ApiError(400, 50083, "Thread is archived")
         message = self._create_message(rec, body, channel)
+        if channel.archived:
+            channel.archived = False  # a new message unarchives the thread, as on Discord
         self._add_sent("message", rec, body, channel_id=channel.id, message=message)
         return P.message_payload(self.world, message)
 
@@ -1789,6 +1878,13 @@ class FakeDiscord:
         if user is None or not user.is_member:
             raise ApiError(404, 10007, "Unknown Member")
         return P.member_payload(self.world, user)
+
+
+def _as_int(value: Any) -> int | None:
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return None
 
 
 _NAME_RE = re.compile(r"^[-_\w]{1,32}$")
