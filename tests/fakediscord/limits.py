@@ -60,7 +60,7 @@ INTERACTION_RESPONSE_DEADLINE_S = 3.0  # Responding to an Interaction: "within 3
 INTERACTION_TOKEN_TTL_S = 15 * 60  # Interaction tokens "are valid for 15 minutes" (follow-ups, edits)
 # ---- Uploads ("Uploading Files") -------------------------------------------------------------------
 MAX_FILES = 10  # Uploading Files: "up to 10 files" per message
-MAX_UPLOAD_BYTES = 25 * 1024 * 1024  # Uploading Files: the file upload size limit (25 MiB); 413 40005
+MAX_UPLOAD_BYTES = 10 * 1024 * 1024  # Uploading Files: a server without boosts (10 MiB); 413 40005
 
 # Component types and the V2 flag (the values Discord's documentation gives them)
 FLAG_COMPONENTS_V2 = 1 << 15
