@@ -15,7 +15,11 @@ COMMANDS = ("local", "score")
 
 
 def usage() -> str:
-    return say("cli.main.help", commands=", ".join(COMMANDS))
+    from bot import games
+    from bot.i18n import t
+
+    titles = [t(games.get(kind).title_key, cli.LOCALE) for kind in games.available()]
+    return say("cli.main.help", commands=", ".join(COMMANDS), titles=", ".join(titles))
 
 
 def database_sentence(exc: Exception, path: Path) -> str:

@@ -24,7 +24,7 @@ def modules() -> list[str]:
 
 
 def pick(name: str, known: list[str]) -> str:
-    """A module by its name, or by a part of it that names one module (``turn`` -> ``quadropolis_turn``)."""
+    """A module by its name, or by a part of it that names one module (``turn`` for ``<game>_turn``)."""
     if name in known:
         return name
     found = [m for m in known if name and name in m.split("_")]

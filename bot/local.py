@@ -197,7 +197,7 @@ async def play(args: argparse.Namespace) -> int:
 
 
 MAX_MOVES = 20_000
-"""More moves than the longest game has (a 7-player Between Two Cities game has under 200)."""
+"""Far more moves than the longest game has (a seven-player game has a few hundred)."""
 MAX_NAME = 100
 EXPORT_FORMAT = "citybuilders-game/1"
 
@@ -298,8 +298,27 @@ def replay_command(path: str, out: str, locale: str = "en") -> int:
     return 0
 
 
+def games_help() -> str:
+    """One line per game: its modes with their player counts, and its AI levels (from the registry)."""
+    lines = []
+    for kind in games.available():
+        rules = games.rules(kind)
+        spec = rules.option_specs[0] if rules.option_specs else None
+        modes = []
+        for choice in spec.choices if spec is not None else ("",):
+            low, high = rules.seat_range({spec.name: choice} if spec is not None else {})
+            key = "cli.local.epilog_mode_fixed" if low == high else "cli.local.epilog_mode"
+            modes.append(say(key, mode=choice, low=low, high=high).strip())
+        lines.append(say("cli.local.epilog_game", kind=kind, title=t(games.get(kind).title_key, cli.LOCALE),
+                         modes=", ".join(modes), levels=", ".join(rules.ai_levels) or "-"))
+    return "\n".join(lines)
+
+
 def parser() -> cli.Parser:
-    p = cli.Parser("python -m bot local", say("cli.local.description"), say("cli.local.epilog"))
+    first = games.available()[0]
+    p = cli.Parser("python -m bot local", say("cli.local.description"),
+                   say("cli.local.epilog", games=games_help(), example=first,
+                       players=games.rules(first).seat_range({})[0]))
     p.add_argument("game", nargs="?", metavar="GAME", help=say("cli.local.game", games=", ".join(games.available())))
     p.add_argument("--mode", "--variant", dest="mode", metavar="MODE", help=say("cli.local.mode"))
     p.add_argument("--players", type=int, metavar="N", help=say("cli.local.players_help"))

@@ -22,7 +22,7 @@ def kinds() -> list[str]:
 
 
 def parser() -> cli.Parser:
-    p = cli.Parser(PROG, say("cli.score.description"), say("cli.score.epilog"))
+    p = cli.Parser(PROG, say("cli.score.description"), say("cli.score.epilog", example=kinds()[0]))
     p.add_argument("game", metavar="GAME", help=say("cli.score.game", games=", ".join(kinds())))
     p.add_argument("file", metavar="FILE", help=say("cli.score.file"))
     return p
@@ -32,7 +32,7 @@ def command(argv: list[str]) -> int:
     """The ``score`` command (``UsageError`` for bad arguments; see :func:`bot.cli.run`)."""
     names = ", ".join(kinds())
     if not argv:
-        raise cli.UsageError("cli.score.missing", games=names)
+        raise cli.UsageError("cli.score.missing", games=names, example=kinds()[0])
     args = parser().parse_args(argv)
     kind = games.resolve(args.game)
     calculator = games.get(kind).calculator if kind is not None else None
