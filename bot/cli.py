@@ -68,12 +68,38 @@ class Parser(argparse.ArgumentParser):
     """argparse with the catalogue's words: a bad option is one sentence pointing to ``--help``."""
 
     def __init__(self, prog: str, description: str, epilog: str | None = None) -> None:
-        super().__init__(prog=prog, description=description, epilog=epilog, add_help=False,
+        super().__init__(prog=prog, description=description, epilog=epilog, add_help=False, allow_abbrev=False,
                          formatter_class=argparse.RawDescriptionHelpFormatter)
         self.add_argument("-h", "--help", action="help", default=argparse.SUPPRESS, help=say("cli.help.help"))
 
+    def parse_args(self, args: Sequence[str] | None = None,  # type: ignore[override]
+                   namespace: None = None) -> argparse.Namespace:
+        """Unknown options are named first (before any missing argument), then argparse parses."""
+        words = list(sys.argv[1:] if args is None else args)
+        for word in words:
+            if word == "--":
+                break
+            name = word.split("=", 1)[0]
+            known = name in self._option_string_actions
+            if word.startswith("-") and word != "-" and not _is_number(word) and not known:
+                raise UsageError("cli.unknown_option", prog=self.prog, option=name)
+        return super().parse_args(words)
+
     def error(self, message: str) -> NoReturn:
         raise UsageError("cli.bad_arguments", prog=self.prog, problem=message)
+
+    def _print_message(self, message: str, file: IO[str] | None = None) -> None:
+        # argparse swallows write errors; here a closed pipe reaches :func:`run` like any other output.
+        if message:
+            (file or sys.stdout).write(message)
+
+
+def _is_number(word: str) -> bool:
+    try:
+        float(word)
+    except ValueError:
+        return False
+    return True
 
 
 def run(main: Callable[[], int]) -> int:

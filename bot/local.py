@@ -16,7 +16,7 @@ from typing import Any
 from bot import cli, errors, games, labels, store
 from bot.cli import say
 from bot.i18n import error_text, normalise_locale, t
-from bot.rules import jsonin
+from bot.rules import core, jsonin
 from bot.service import MoveOutcome, Service
 from bot.turnflow import TurnFlow
 
@@ -281,6 +281,8 @@ def replay_command(path: str, out: str, locale: str = "en") -> int:
         term.folder_for(kind, Path(path).stem)
         term.picture(kind, rules.view(state, None), None, names)
         for number, (seat, move) in enumerate(moves, start=1):
+            if seat != core.SYSTEM_SEAT and seat not in rules.awaiting(state):
+                raise BadExport("cli.replay.not_their_turn", number=number, seat=seat + 1)
             try:
                 before = state
                 state = rules.apply(state, seat, move)
@@ -293,6 +295,8 @@ def replay_command(path: str, out: str, locale: str = "en") -> int:
             term.picture(kind, rules.view(state, None), seat if seat >= 0 else None, names)
         if rules.is_over(state):
             term.picture(kind, rules.view(state, None), None, names, end=True)
+    except BrokenPipeError:
+        raise
     except OSError as exc:
         raise BadExport("cli.replay.cannot_write", out=out, problem=exc.strerror or str(exc)) from None
     return 0
