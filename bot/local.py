@@ -241,6 +241,10 @@ def read_export(path: str) -> tuple[Any, Any, list[str], int, list[tuple[int, di
         if not isinstance(seat, dict) or not isinstance(seat.get("name", ""), str):
             raise BadExport("cli.replay.seat", seat=i + 1)
         names.append(str(seat.get("name") or f"Seat {i + 1}")[:MAX_NAME])
+    opts = rules.normalise_options(options)
+    low, high = rules.seat_range(opts)
+    if not low <= len(names) <= high:
+        raise BadExport("cli.replay.seats", count=len(names), low=low, high=high)
     moves_in = data.get("moves", [])
     if not isinstance(moves_in, list) or len(moves_in) > MAX_MOVES:
         raise BadExport("cli.replay.field", field="moves")
@@ -252,10 +256,6 @@ def read_export(path: str) -> tuple[Any, Any, list[str], int, list[tuple[int, di
                 or not isinstance(move, dict)):
             raise BadExport("cli.replay.move", number=number)
         moves.append((seat, move))
-    opts = rules.normalise_options(options)
-    low, high = rules.seat_range(opts)
-    if not low <= len(names) <= high:
-        raise BadExport("cli.replay.seats", count=len(names), low=low, high=high)
     return rules, rules.setup(opts, len(names), seed), names, seed, moves
 
 

@@ -19,8 +19,8 @@ MAX_CHARS = 1 << 20
 """1 MiB of text (a real calculator input is under 1 KiB; a long game's export under 200 KiB)."""
 MAX_DEPTH = 32
 """Nesting of arrays and objects (real files use at most 5)."""
-MAX_INT_DIGITS = 18
-"""Whole numbers have at most 18 digits (every id, seed and timestamp fits; far below Python's 4,300)."""
+MAX_INT_DIGITS = 20
+"""Whole numbers have at most 20 digits (every Discord id, 62-bit seed and timestamp fits; far below Python's 4,300)."""
 
 
 class JsonLimit(ValueError):
