@@ -26,12 +26,13 @@ def database_sentence(exc: Exception, path: Path) -> str:
     """A start-up database problem as the sentence that says what to do."""
     from bot import store
 
-    key = {
+    keys: dict[type[Exception], str] = {
         store.DatabaseLocked: "cli.db.in_use",
         store.DatabaseBusy: "cli.db.busy",
         store.DatabaseNewer: "cli.db.newer",
         store.DatabaseCorrupt: "cli.db.corrupt",
-    }.get(type(exc), "cli.db.unreadable")
+    }
+    key = keys.get(type(exc), "cli.db.unreadable")
     return say(key, path=path, **getattr(exc, "params", {}))
 
 

@@ -88,7 +88,7 @@ class Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         raise UsageError("cli.bad_arguments", prog=self.prog, problem=message)
 
-    def _print_message(self, message: str, file: IO[str] | None = None) -> None:
+    def _print_message(self, message: str, file: Any = None) -> None:
         # argparse swallows write errors; here a closed pipe reaches :func:`run` like any other output.
         if message:
             (file or sys.stdout).write(message)
@@ -148,12 +148,13 @@ def read_input(path: str) -> str:
         raise UsageError("cli.file.is_folder", path=path) from None
     except OSError as exc:
         raise UsageError("cli.file.unreadable", path=path, problem=exc.strerror or str(exc)) from None
+    name = say("cli.file.stdin") if path == "-" else path
     if len(raw) > MAX_INPUT_BYTES:
-        raise UsageError("cli.file.too_big", path=path, most=MAX_INPUT_BYTES // 1024)
+        raise UsageError("cli.file.too_big", path=name, most=MAX_INPUT_BYTES // 1024)
     try:
         return raw.decode("utf-8-sig")
     except UnicodeDecodeError:
-        raise UsageError("cli.file.not_utf8", path=path) from None
+        raise UsageError("cli.file.not_utf8", path=name) from None
 
 
 def choices_text(items: Sequence[str]) -> str:

@@ -19,6 +19,7 @@ Needs a checkout (the examples in ``docs/``) and the test extra (hypothesis).
 from __future__ import annotations
 
 import contextlib
+import functools
 import io
 import json
 import tempfile
@@ -217,8 +218,8 @@ def strategy() -> Any:
             elif how == "duplicate":
                 data = _replace(data, path, lambda old: [*old, *old] if isinstance(old, list) else [old, old])
             elif how == "wrap":
-                depth = draw(st.sampled_from([1, 5, 40]))
-                data = _replace(data, path, lambda old, depth=depth: _nest(old, depth))
+                depth: int = draw(st.sampled_from([1, 5, 40]))
+                data = _replace(data, path, functools.partial(_nest, depth=depth))
             elif how == "key":
                 data = _replace(data, path, lambda old: {**old, draw(st.text(max_size=8)): draw(values)}
                                 if isinstance(old, dict) else old)

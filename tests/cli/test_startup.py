@@ -171,3 +171,15 @@ def test_one_process_may_open_its_database_twice(tmp_path: Path) -> None:
         assert free.returncode == 0 and free.stdout.strip() == "OPEN", free.stderr
 
     asyncio.run(check())
+
+
+@pytest.mark.parametrize("env, named", [
+    ({"AI_PAUSE_SECONDS": "nan"}, "AI_PAUSE_SECONDS"),
+    ({"AI_PAUSE_SECONDS": "1e400"}, "AI_PAUSE_SECONDS"),
+    ({"DEV_GUILD_ID": "٣٤٥"}, "DEV_GUILD_ID"),
+    ({"LOG_LEVEL": "LOUD"}, "LOG_LEVEL"),
+])
+def test_bad_settings_are_one_sentence_naming_the_setting(env: dict[str, str], named: str, tmp_path: Path) -> None:
+    ran = run_process("-m", "bot", env=environment(DISCORD_TOKEN="abc", DATABASE_PATH=str(tmp_path / "b.sqlite3"),
+                                                   **env), cwd=tmp_path)
+    assert ran.status == 2 and named in one_sentence(ran.err)
