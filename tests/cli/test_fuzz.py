@@ -54,6 +54,8 @@ HOSTILE = {
     "too many other cities": ("score", "btc", with_(BTC, factories_in_other_cities=[0] * 100_000), "factories"),
     "track far out": ("score", "urbanpanic", with_(URBANPANIC, tracks=[10 ** 17, 0, 0, 0, 0]), "999"),
     "allocation a dict": ("score", "quadropolis", with_(QUADROPOLIS, allocation={}), "allocation"),
+    "a 5,000-digit count in a token": ("score", "quadropolis", with_(QUADROPOLIS, city=[
+        "T3 P T2 S" + "9" * 5000, "U1 T1 F H", "H U0 S1 H1", "G T4 U2 H"]), "Row 1, column 4"),
     "a huge token": ("score", "btc", with_(BTC, city=["S" * 900_000, "S S S S", "S S S S", "S S S S"]), "Row 1"),
     "not UTF-8": ("score", "btc", "\udcff", "UTF-8"),
     "over 1 MiB": ("score", "btc", " " * (1 << 20) + "{}", "KiB"),

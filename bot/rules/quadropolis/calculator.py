@@ -65,6 +65,21 @@ def _count(data: dict[str, Any], name: str) -> int:
     return value
 
 
+MAX_TOKEN = 8
+"""The longest token of the notation is 3 characters (``S4-``); longer ones are refused before parsing,
+so no number in a token can be long enough to matter."""
+
+
+def _check_token_lengths(rows: list[Any]) -> None:
+    for r, row in enumerate(rows):
+        if not isinstance(row, str):
+            continue  # parse_city names the row
+        for c, token in enumerate(row.split()):
+            if len(token) > MAX_TOKEN:
+                raise IllegalMove("quadropolis.calc.unknown_token", row=r + 1, column=c + 1,
+                                  token=token[:MAX_TOKEN] + "…")
+
+
 def read_input(text: str) -> tuple[ModeRules, ParsedCity, int, int, str]:
     """Parse and check the input object; IllegalMove with a sentence on any problem."""
     try:
@@ -94,6 +109,7 @@ def read_input(text: str) -> tuple[ModeRules, ParsedCity, int, int, str]:
     rows = data["city"]
     if not isinstance(rows, list):
         raise IllegalMove("quadropolis.calc.city_not_list")
+    _check_token_lengths(rows)
     city = parse_city(mode, rows)
     return mode, city, inhabitants, energy, how
 
