@@ -200,7 +200,7 @@ def strategy() -> Any:
     )
     values = st.recursive(scalars, lambda inner: st.one_of(st.lists(inner, max_size=6),
                                                          st.dictionaries(st.text(max_size=8), inner, max_size=4)),
-                          max_leaves=12)
+                          max_leaves=6)
     all_seeds = seeds()
 
     @st.composite
@@ -283,11 +283,12 @@ def no_pictures() -> Iterator[None]:
 
 def campaign(examples: int, tally: Tally, folder: Path, seed: int | None = None) -> None:
     """Run ``examples`` mutated inputs, recording every failure in ``tally`` (never stopping at one)."""
-    from hypothesis import HealthCheck, given, settings
+    from hypothesis import HealthCheck, Phase, given, settings
     from hypothesis import seed as fixed_seed
 
+    # No shrinking: every failure is recorded as found (the run never stops at one).
     @settings(max_examples=examples, deadline=None, database=None, derandomize=seed is None,
-              suppress_health_check=list(HealthCheck))
+              suppress_health_check=list(HealthCheck), phases=[Phase.explicit, Phase.generate])
     @given(strategy())
     def one(case: tuple[str, str, str]) -> None:
         command, kind, text = case
