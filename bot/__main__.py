@@ -1,66 +1,115 @@
-"""``python -m bot``: run the bot; ``python -m bot local ...``: play in a terminal;
-``python -m bot score GAME FILE``: score a physical game's city."""
+"""The command line: ``python -m bot`` runs the bot; ``python -m bot local`` plays in a terminal;
+``python -m bot score`` scores a physical game's city. ``python -m bot --help`` says how."""
 
 from __future__ import annotations
 
 import asyncio
-import logging
 import sys
+from pathlib import Path
 
+from bot import cli
+from bot.cli import say
 from bot.settings import SettingsError, check_database_path, load
 
+COMMANDS = ("local", "score")
 
-def run_bot(argv: list[str]) -> int:
-    import discord
 
-    from bot.app import create_bot
+def usage() -> str:
+    from bot import games
+    from bot.i18n import t
 
+    titles = [t(games.get(kind).title_key, cli.LOCALE) for kind in games.available()]
+    return say("cli.main.help", commands=", ".join(COMMANDS), titles=", ".join(titles))
+
+
+def database_sentence(exc: Exception, path: Path) -> str:
+    """A start-up database problem as the sentence that says what to do."""
+    from bot import store
+
+    keys: dict[type[Exception], str] = {
+        store.DatabaseLocked: "cli.db.in_use",
+        store.DatabaseBusy: "cli.db.busy",
+        store.DatabaseNewer: "cli.db.newer",
+        store.DatabaseCorrupt: "cli.db.corrupt",
+    }
+    key = keys.get(type(exc), "cli.db.unreadable")
+    return say(key, path=path, **getattr(exc, "params", {}))
+
+
+def run_bot() -> int:
+    """Check the settings and the database, then connect to Discord; each failure is its own sentence."""
     try:
         settings = load()
         check_database_path(settings.database_path)
     except SettingsError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
-    logging.basicConfig(level=settings.log_level,
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    logging.getLogger("discord").setLevel(max(settings.log_level, logging.INFO))
-    bot = create_bot(settings)
+        return cli.error(str(exc))
+    cli.setup_logging(settings.log_level)
+    cli.silence_voice_warnings()
 
-    async def runner() -> None:
+    import aiohttp
+    import discord
+
+    from bot import store
+    from bot.app import create_bot
+
+    async def runner() -> int:
+        # The database first (before Discord): its lock is held for the whole life of the process,
+        # so a second bot on the same file stops here with a sentence.
+        try:
+            store.lock_database(settings.database_path)
+            check = await store.Store.open(settings.database_path)
+            await check.close()
+        except store.StoreError as exc:
+            return cli.error(database_sentence(exc, settings.database_path))
+        bot = create_bot(settings)
         async with bot:
             await bot.start(settings.token)
+        return cli.EXIT_OK
 
     try:
-        asyncio.run(runner())
+        return asyncio.run(runner())
     except discord.LoginFailure:
-        print("error: Discord rejected DISCORD_TOKEN; copy the token again from the Developer Portal"
-              " (Bot -> Reset Token).", file=sys.stderr)
-        return 2
+        return cli.error(say("cli.start.token_refused"))
     except discord.PrivilegedIntentsRequired:
-        print("error: the bot asked for a privileged intent it was not granted.", file=sys.stderr)
-        return 2
+        return cli.error(say("cli.start.intents"))
+    except store.StoreError as exc:
+        return cli.error(database_sentence(exc, settings.database_path))
+    except (aiohttp.ClientError, discord.GatewayNotFound, discord.ConnectionClosed, TimeoutError) as exc:
+        cli.error(say("cli.start.unreachable", problem=str(exc) or type(exc).__name__))
+        return cli.EXIT_FAILED
     except OSError as exc:
-        print(f"error: cannot reach Discord or open the database: {exc}", file=sys.stderr)
-        return 1
+        cli.error(say("cli.start.unreachable", problem=exc.strerror or str(exc)))
+        return cli.EXIT_FAILED
+    except discord.HTTPException as exc:
+        cli.error(say("cli.start.discord_refused", status=exc.status, problem=exc.text or ""))
+        return cli.EXIT_FAILED
     except KeyboardInterrupt:
-        return 0
-    return 0
+        return cli.EXIT_OK
+
+
+def dispatch(args: list[str]) -> int:
+    if not args:
+        return run_bot()
+    head, rest = args[0], args[1:]
+    if head in ("-h", "--help", "help"):
+        print(usage())
+        return cli.EXIT_OK
+    if head == "score":
+        from bot.score import command as score_command
+
+        return score_command(rest)
+    if head == "local":
+        from bot.local import command as local_command
+
+        return local_command(rest)
+    if head.startswith("-"):
+        raise cli.UsageError("cli.main.unknown_option", option=head, commands=", ".join(COMMANDS))
+    raise cli.UsageError("cli.main.unknown_command", command=head, commands=", ".join(COMMANDS))
 
 
 def main(argv: list[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
-    if args and args[0] == "score":
-        from bot.score import main as score_main
-
-        return score_main(args[1:])
-    if args and args[0] == "local":
-        from bot.local import main as local_main
-
-        return local_main(args[1:])
-    if args and args[0] in ("-h", "--help"):
-        print(__doc__)
-        return 0
-    return run_bot(args)
+    return cli.run(lambda: dispatch(args))
 
 
 if __name__ == "__main__":

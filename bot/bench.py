@@ -1,13 +1,12 @@
 """``python -m bot.bench``: performance figures as one JSON object on the last line.
 
 Gathers ``figures(quick)`` from every module in :mod:`bot.benches`. ``--quick`` runs each briefly
-(CI uses it to keep the figures computable); ``--only NAME`` runs some modules.
+(CI uses it to keep the figures computable); ``--only NAME [NAME ...]`` runs some modules.
 Progress goes to stderr; stdout carries only the JSON.
 """
 
 from __future__ import annotations
 
-import argparse
 import importlib
 import json
 import pkgutil
@@ -16,19 +15,36 @@ import time
 from typing import Any
 
 import bot.benches
+from bot import cli
+from bot.cli import say
 
 
 def modules() -> list[str]:
     return sorted(m.name for m in pkgutil.iter_modules(bot.benches.__path__))
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m bot.bench", description=__doc__)
-    parser.add_argument("--quick", action="store_true", help="short runs (seconds, not minutes)")
-    parser.add_argument("--only", action="append", choices=modules(), help="run only these modules")
+def pick(name: str, known: list[str]) -> str:
+    """A module by its name, or by a part of it that names one module (``turn`` for ``<game>_turn``)."""
+    if name in known:
+        return name
+    found = [m for m in known if name and name in m.split("_")]
+    if len(found) == 1:
+        return found[0]
+    if found:
+        raise cli.UsageError("cli.bench.ambiguous_module", module=name, modules=", ".join(found))
+    raise cli.UsageError("cli.bench.unknown_module", module=name, modules=", ".join(known))
+
+
+def command(argv: list[str]) -> int:
+    known = modules()
+    parser = cli.Parser("python -m bot.bench", say("cli.bench.description"),
+                        say("cli.bench.epilog", modules=", ".join(known)))
+    parser.add_argument("--quick", action="store_true", help=say("cli.bench.quick"))
+    parser.add_argument("--only", action="extend", nargs="+", metavar="MODULE", help=say("cli.bench.only"))
     args = parser.parse_args(argv)
+    chosen = [pick(name, known) for name in args.only or ()]
     out: dict[str, Any] = {}
-    for name in args.only or modules():
+    for name in dict.fromkeys(chosen or known):
         t0 = time.perf_counter()
         print(f"bench: {name}…", file=sys.stderr, flush=True)
         module = importlib.import_module(f"bot.benches.{name}")
@@ -39,6 +55,11 @@ def main(argv: list[str] | None = None) -> int:
         out[f"{name}.bench_seconds"] = round(time.perf_counter() - t0, 2)
     print(json.dumps(out, sort_keys=True))
     return 1 if any(k.endswith(".error") for k in out) else 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = list(sys.argv[1:] if argv is None else argv)
+    return cli.run(lambda: command(args))
 
 
 if __name__ == "__main__":

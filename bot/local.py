@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import sys
 from pathlib import Path
 from typing import Any
 
-from bot import errors, games, labels, store
+from bot import cli, errors, games, labels, store
+from bot.cli import say
 from bot.i18n import error_text, normalise_locale, t
+from bot.rules import core, jsonin
 from bot.service import MoveOutcome, Service
 from bot.turnflow import TurnFlow
 
@@ -101,13 +102,11 @@ class Terminal:
             print("  " + t("local.type_a_number", self.locale))
 
 
-async def play(args: argparse.Namespace) -> int:
-    locale = args.lang
+def check_arguments(args: argparse.Namespace) -> tuple[str, dict[str, Any], int, int]:
+    """(game, options, players, AI seats) from the command line, or UsageError naming the option to fix."""
     kind = games.resolve(args.game or "")
     if kind is None:
-        print(f"error: {t('local.unknown_game', locale, game=args.game, games=', '.join(games.available()))}",
-              file=sys.stderr)
-        return 2
+        raise cli.UsageError("cli.local.unknown_game", game=args.game, games=", ".join(games.available()))
     rules = games.rules(kind)
     options: dict[str, Any] = {}
     if args.mode and rules.option_specs:
@@ -120,13 +119,26 @@ async def play(args: argparse.Namespace) -> int:
     low, high = rules.seat_range(opts)
     players = args.players if args.players is not None else low
     if not low <= players <= high:
-        print(f"error: {t('error.seat_count', locale, low=low, high=high)}", file=sys.stderr)
-        return 2
-    ai = min(args.ai, players)
+        spec = rules.option_specs[0] if rules.option_specs else None
+        fitting = [c for c in spec.choices if rules.seat_range({**opts, spec.name: c})[0] <= players
+                   <= rules.seat_range({**opts, spec.name: c})[1]] if spec is not None and players >= 0 else []
+        if fitting and spec is not None:
+            raise cli.UsageError("cli.local.players_other_mode", low=low, high=high, players=players,
+                                 mode=fitting[0], option=spec.name)
+        raise cli.UsageError("cli.local.players", low=low, high=high, players=players)
+    if not 0 <= args.ai <= players:
+        raise cli.UsageError("cli.local.ai_count", ai=args.ai, players=players)
+    if args.level is not None and rules.ai_levels and args.level not in rules.ai_levels:
+        raise cli.UsageError("cli.local.level", level=args.level, levels=", ".join(rules.ai_levels))
+    if players - args.ai < 1:
+        raise cli.UsageError("cli.local.no_human")
+    return kind, opts, players, args.ai
+
+
+async def play(args: argparse.Namespace) -> int:
+    locale = args.lang
+    kind, opts, players, ai = check_arguments(args)
     humans = players - ai
-    if not humans:
-        print(f"error: {t('local.no_human', locale)}", file=sys.stderr)
-        return 2
     db = await store.Store.open(args.db)
     service = Service(db)
     term = Terminal(service, Path(args.out), locale)
@@ -184,64 +196,167 @@ async def play(args: argparse.Namespace) -> int:
         await db.close()
 
 
-def replay(path: str, out: str, locale: str = "en") -> int:
+MAX_MOVES = 20_000
+"""Far more moves than the longest game has (a seven-player game has a few hundred)."""
+MAX_NAME = 100
+EXPORT_FORMAT = "citybuilders-game/1"
+
+
+class BadExport(cli.UsageError):
+    """The export file cannot be replayed; the sentence names the file and the problem."""
+
+
+def _export_field(data: dict[str, Any], name: str, kind: type | tuple[type, ...]) -> Any:
+    value = data.get(name)
+    if not isinstance(value, kind) or isinstance(value, bool):
+        raise BadExport("cli.replay.field", field=name)
+    return value
+
+
+def read_export(path: str) -> tuple[Any, Any, list[str], int, list[tuple[int, dict[str, Any]]]]:
+    """(rules, state at the start, seat names, seed, [(seat, move)]) of an export, every field checked."""
+    text = cli.read_input(path)
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-        rules = games.rules(data["game"])
-        state = rules.setup(data["options"], len(data["seats"]), int(data["seed"]))
-    except (OSError, ValueError, KeyError, TypeError) as exc:
-        print(f"error: {t('local.not_an_export', locale, path=path, problem=str(exc)[:200])}", file=sys.stderr)
-        return 2
+        data = jsonin.loads(text)
+    except jsonin.JsonLimit as exc:
+        raise BadExport(exc.key, **exc.params) from None
+    except ValueError as exc:
+        raise BadExport("cli.replay.not_json", path=path, line=getattr(exc, "lineno", 1),
+                        problem=getattr(exc, "msg", str(exc))) from None
+    if not isinstance(data, dict):
+        raise BadExport("cli.replay.not_object", path=path)
+    if data.get("format", EXPORT_FORMAT) != EXPORT_FORMAT:
+        raise BadExport("cli.replay.format", path=path, format=EXPORT_FORMAT)
+    kind = games.resolve(_export_field(data, "game", str))
+    if kind is None:
+        raise BadExport("cli.local.unknown_game", game=data["game"], games=", ".join(games.available()))
+    rules = games.rules(kind)
+    options = _export_field(data, "options", dict)
+    seed = _export_field(data, "seed", int)
+    if not 0 <= seed < 2 ** 63:
+        raise BadExport("cli.replay.field", field="seed")
+    seats = _export_field(data, "seats", list)
+    names: list[str] = []
+    for i, seat in enumerate(seats):
+        if not isinstance(seat, dict) or not isinstance(seat.get("name", ""), str):
+            raise BadExport("cli.replay.seat", seat=i + 1)
+        names.append(str(seat.get("name") or f"Seat {i + 1}")[:MAX_NAME])
+    opts = rules.normalise_options(options)
+    low, high = rules.seat_range(opts)
+    if not low <= len(names) <= high:
+        raise BadExport("cli.replay.seats", count=len(names), low=low, high=high)
+    moves_in = data.get("moves", [])
+    if not isinstance(moves_in, list) or len(moves_in) > MAX_MOVES:
+        raise BadExport("cli.replay.field", field="moves")
+    moves: list[tuple[int, dict[str, Any]]] = []
+    for number, m in enumerate(moves_in, start=1):
+        seat = m.get("seat") if isinstance(m, dict) else None
+        move = m.get("move") if isinstance(m, dict) else None
+        if (not isinstance(seat, int) or isinstance(seat, bool) or not -1 <= seat < len(names)
+                or not isinstance(move, dict)):
+            raise BadExport("cli.replay.move", number=number)
+        moves.append((seat, move))
+    return rules, rules.setup(opts, len(names), seed), names, seed, moves
+
+
+UNFORESEEN = (KeyError, TypeError, ValueError, IndexError, AttributeError, RecursionError)
+"""What rules code may raise on a move no legal game contains (it trusts the service's checks)."""
+
+
+def replay(path: str, out: str, locale: str = "en") -> int:
+    """Write the pictures of an exported game (``python -m bot local --replay FILE``)."""
+    return cli.run(lambda: replay_command(path, out, locale))
+
+
+def replay_command(path: str, out: str, locale: str = "en") -> int:
+    try:
+        rules, state, names, _, moves = read_export(path)
     except errors.GameError as exc:
-        print(f"error: {error_text(exc, locale)}", file=sys.stderr)
-        return 2
+        raise BadExport("cli.replay.rules", path=path, problem=error_text(exc, locale)) from None
+    except UNFORESEEN:
+        raise BadExport("cli.replay.not_an_export", path=path) from None
     term = Terminal(None, Path(out), locale)  # type: ignore[arg-type]  # pictures only: no service
-    term.folder_for(str(data["game"]), Path(path).stem)
     kind = rules.kind
-    names = [str(s.get("name", f"Seat {i + 1}")) for i, s in enumerate(data["seats"])]
-    term.picture(kind, rules.view(state, None), None, names)
-    for m in data.get("moves", []):
-        try:
-            before = state
-            state = rules.apply(state, int(m["seat"]), m["move"])
-        except errors.GameError as exc:
-            print(f"error: {t('local.no_replay', locale, version=m.get('version'), problem=error_text(exc, locale))}",
-                  file=sys.stderr)
-            return 2
-        key, params = rules.describe(before, int(m["seat"]), m["move"], state)
-        name = data["seats"][m["seat"]]["name"] if m["seat"] >= 0 else "—"
-        print(t(key, locale, **{"player": name, **params}))
-        term.picture(kind, rules.view(state, None), int(m["seat"]) if m["seat"] >= 0 else None, names)
-    if rules.is_over(state):
-        term.picture(kind, rules.view(state, None), None, names, end=True)
+    try:
+        term.folder_for(kind, Path(path).stem)
+        term.picture(kind, rules.view(state, None), None, names)
+        for number, (seat, move) in enumerate(moves, start=1):
+            if seat != core.SYSTEM_SEAT and seat not in rules.awaiting(state):
+                raise BadExport("cli.replay.not_their_turn", number=number, seat=seat + 1)
+            try:
+                before = state
+                state = rules.apply(state, seat, move)
+                key, params = rules.describe(before, seat, move, state)
+            except errors.GameError as exc:
+                raise BadExport("cli.replay.illegal", number=number, problem=error_text(exc, locale)) from None
+            except UNFORESEEN:
+                raise BadExport("cli.replay.move", number=number) from None
+            print(t(key, locale, **{"player": names[seat] if seat >= 0 else "—", **params}))
+            term.picture(kind, rules.view(state, None), seat if seat >= 0 else None, names)
+        if rules.is_over(state):
+            term.picture(kind, rules.view(state, None), None, names, end=True)
+    except BrokenPipeError:
+        raise
+    except OSError as exc:
+        raise BadExport("cli.replay.cannot_write", out=out, problem=exc.strerror or str(exc)) from None
     return 0
 
 
-def main(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="python -m bot local", description=__doc__)
-    parser.add_argument("game", nargs="?", help=", ".join(games.available()))
-    parser.add_argument("--mode", "--variant", dest="mode", help="the game's mode or variant")
-    parser.add_argument("--players", type=int, help="number of seats")
-    parser.add_argument("--ai", type=int, default=0, help="how many of the seats the AI plays")
-    parser.add_argument("--level", help="AI level")
-    parser.add_argument("--solo", nargs="?", const="solo_full", help="play solo against the game's automatic opponents")
-    parser.add_argument("--difficulty", type=int, help="solo difficulty, where the game has one (1-7)")
-    parser.add_argument("--lang", default="en", type=normalise_locale, choices=LANGUAGES,
-                        help="language of the game (default: en)")
-    parser.add_argument("--out", default="out", help="folder for the pictures, one folder per game (default: out)")
-    parser.add_argument("--db", default="data/local.sqlite3",
-                        help="database file (default: data/local.sqlite3)")
-    parser.add_argument("--replay", help="a game exported with /game export: write its pictures")
-    args = parser.parse_args(argv)
+def games_help() -> str:
+    """One line per game: its modes with their player counts, and its AI levels (from the registry)."""
+    lines = []
+    for kind in games.available():
+        rules = games.rules(kind)
+        spec = rules.option_specs[0] if rules.option_specs else None
+        modes = []
+        for choice in spec.choices if spec is not None else ("",):
+            low, high = rules.seat_range({spec.name: choice} if spec is not None else {})
+            key = "cli.local.epilog_mode_fixed" if low == high else "cli.local.epilog_mode"
+            modes.append(say(key, mode=choice, low=low, high=high).strip())
+        lines.append(say("cli.local.epilog_game", kind=kind, title=t(games.get(kind).title_key, cli.LOCALE),
+                         modes=", ".join(modes), levels=", ".join(rules.ai_levels) or "-"))
+    return "\n".join(lines)
+
+
+def parser() -> cli.Parser:
+    first = games.available()[0]
+    p = cli.Parser("python -m bot local", say("cli.local.description"),
+                   say("cli.local.epilog", games=games_help(), example=first,
+                       players=games.rules(first).seat_range({})[0]))
+    p.add_argument("game", nargs="?", metavar="GAME", help=say("cli.local.game", games=", ".join(games.available())))
+    p.add_argument("--mode", "--variant", dest="mode", metavar="MODE", help=say("cli.local.mode"))
+    p.add_argument("--players", type=int, metavar="N", help=say("cli.local.players_help"))
+    p.add_argument("--ai", type=int, default=0, metavar="N", help=say("cli.local.ai"))
+    p.add_argument("--level", metavar="LEVEL", help=say("cli.local.level_help"))
+    p.add_argument("--solo", nargs="?", const="solo_full", metavar="MODE", help=say("cli.local.solo"))
+    p.add_argument("--difficulty", type=int, metavar="N", help=say("cli.local.difficulty"))
+    p.add_argument("--lang", default="en", type=normalise_locale, choices=LANGUAGES, metavar="LANG",
+                   help=say("cli.local.lang", languages=", ".join(LANGUAGES)))
+    p.add_argument("--out", default="out", metavar="FOLDER", help=say("cli.local.out"))
+    p.add_argument("--db", default="data/local.sqlite3", metavar="FILE", help=say("cli.local.db"))
+    p.add_argument("--replay", metavar="FILE", help=say("cli.local.replay"))
+    return p
+
+
+def command(argv: list[str]) -> int:
+    """The ``local`` command (``UsageError`` for bad arguments; see :func:`bot.cli.run`)."""
+    args = parser().parse_args(argv)
     if args.replay:
-        return replay(args.replay, args.out, args.lang)
+        if args.game:
+            raise cli.UsageError("cli.local.replay_and_game")
+        return replay_command(args.replay, args.out, args.lang)
     if not args.game:
-        parser.print_usage(sys.stderr)
-        return 2
+        raise cli.UsageError("cli.local.missing", games=", ".join(games.available()))
     try:
         return asyncio.run(play(args))
     except errors.GameError as exc:
-        print(f"error: {error_text(exc, args.lang)}", file=sys.stderr)
-        return 2
-    except KeyboardInterrupt:
-        return 0
+        raise cli.UsageError("cli.local.refused", problem=error_text(exc, args.lang)) from None
+    except store.DatabaseProblem as exc:
+        from bot.__main__ import database_sentence
+
+        raise cli.UsageError("cli.local.database", problem=database_sentence(exc, Path(args.db))) from None
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = list(sys.argv[1:] if argv is None else argv)
+    return cli.run(lambda: command(args))

@@ -7,15 +7,27 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 DEFAULT_DATABASE_PATH = "data/bot.sqlite3"
 DEFAULT_LOG_LEVEL = "INFO"
 DEFAULT_AI_PAUSE_SECONDS = 2.0
+MAX_AI_PAUSE_SECONDS = 3600
 ENV_FILE = ".env"
 
 
 class SettingsError(Exception):
-    """A setting is missing or malformed; the message is the sentence to print."""
+    """A setting is missing or malformed; ``str()`` is the sentence to print (catalogue ``cli.settings.*``)."""
+
+    def __init__(self, key: str, /, **params: Any) -> None:
+        super().__init__(key)
+        self.key = key
+        self.params = params
+
+    def __str__(self) -> str:
+        from bot.i18n import t
+
+        return t(self.key, "en", **self.params)
 
 
 @dataclass(frozen=True)
@@ -40,7 +52,7 @@ def read_env_file(path: Path) -> dict[str, str]:
             line = line[len("export "):]
         key, sep, value = line.partition("=")
         if not sep or not key.strip():
-            raise SettingsError(f"{path}: line {number} is not KEY=VALUE.")
+            raise SettingsError("cli.settings.env_line", path=path, line=number)
         value = value.strip()
         if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'":
             value = value[1:-1]
@@ -55,31 +67,29 @@ def load(environ: Mapping[str, str] | None = None, env_file: Path | None = None)
 
     token = env.get("DISCORD_TOKEN", "").strip()
     if not token:
-        raise SettingsError(
-            "DISCORD_TOKEN is not set: put your bot token in .env (see .env.example) or the environment.")
+        raise SettingsError("cli.settings.no_token")
 
     db_path = Path(env.get("DATABASE_PATH", "").strip() or DEFAULT_DATABASE_PATH)
 
     guild_text = env.get("DEV_GUILD_ID", "").strip()
     dev_guild: int | None = None
     if guild_text:
-        if not guild_text.isdigit():
-            raise SettingsError(f"DEV_GUILD_ID must be a server id (digits only), not {guild_text!r}.")
+        if not (guild_text.isascii() and guild_text.isdigit() and len(guild_text) <= 20):
+            raise SettingsError("cli.settings.guild", value=guild_text[:40])
         dev_guild = int(guild_text)
 
     level_name = (env.get("LOG_LEVEL", "").strip() or DEFAULT_LOG_LEVEL).upper()
     level = logging.getLevelName(level_name)
     if not isinstance(level, int):
-        raise SettingsError(
-            f"LOG_LEVEL must be one of DEBUG, INFO, WARNING, ERROR, CRITICAL, not {level_name!r}.")
+        raise SettingsError("cli.settings.log_level", value=level_name[:40])
 
     pause_text = env.get("AI_PAUSE_SECONDS", "").strip()
     try:
         pause = float(pause_text) if pause_text else DEFAULT_AI_PAUSE_SECONDS
     except ValueError:
-        raise SettingsError(f"AI_PAUSE_SECONDS must be a number of seconds, not {pause_text!r}.") from None
-    if pause < 0:
-        raise SettingsError("AI_PAUSE_SECONDS cannot be negative.")
+        raise SettingsError("cli.settings.pause", value=pause_text[:40]) from None
+    if not 0 <= pause <= MAX_AI_PAUSE_SECONDS:
+        raise SettingsError("cli.settings.pause_range", most=MAX_AI_PAUSE_SECONDS)
 
     return Settings(token=token, database_path=db_path, dev_guild_id=dev_guild, log_level=level,
                     ai_pause_seconds=pause)
@@ -91,8 +101,8 @@ def check_database_path(path: Path) -> None:
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise SettingsError(f"Cannot create the database folder {folder}: {exc.strerror}.") from None
+        raise SettingsError("cli.settings.db_folder", folder=folder, problem=exc.strerror) from None
     if path.exists() and path.is_dir():
-        raise SettingsError(f"DATABASE_PATH {path} is a folder; give a file name such as {path}/bot.sqlite3.")
+        raise SettingsError("cli.settings.db_is_folder", path=path)
     if not os.access(folder, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
-        raise SettingsError(f"Cannot write the database at {path}: check the folder's permissions.")
+        raise SettingsError("cli.settings.db_unwritable", path=path)

@@ -9,7 +9,9 @@ objects.
 from __future__ import annotations
 
 import asyncio
+import fcntl
 import json
+import os
 import sqlite3
 from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
 from contextlib import asynccontextmanager
@@ -32,6 +34,34 @@ JSON_GAME_COLUMNS = frozenset({"options", "result"})
 
 class StoreError(Exception):
     """A storage problem the service turns into a sentence."""
+
+
+class DatabaseProblem(StoreError):
+    """The database cannot be used at all; ``params`` complete the start-up sentence."""
+
+    def __init__(self, problem: str = "", **params: Any) -> None:
+        super().__init__(problem)
+        self.params = {"problem": problem, **params}
+
+
+class DatabaseLocked(DatabaseProblem):
+    """Another process (a second bot) holds the database's lock file."""
+
+
+class DatabaseBusy(DatabaseProblem):
+    """Another program holds a lock inside the SQLite file and did not let go within the timeout."""
+
+
+class DatabaseNewer(DatabaseProblem):
+    """The file was written by a newer version of the bot (``found`` > ``newest``)."""
+
+
+class DatabaseCorrupt(DatabaseProblem):
+    """The file is not a SQLite database, or fails the integrity check (damaged or truncated)."""
+
+
+class DatabaseUnreadable(DatabaseProblem):
+    """The file or its folder cannot be opened (permissions, a folder in the way...)."""
 
 
 class ChannelBusy(StoreError):
@@ -122,34 +152,141 @@ def migrations() -> list[tuple[int, str]]:
     return out
 
 
+_LOCKS: dict[str, list[int]] = {}
+"""Lock file path -> [open descriptor, number of holders in this process]."""
+
+
+def lock_path(path: str | Path) -> str:
+    """The lock file of a database: ``<db>.lock`` next to it (absolute, symlinks resolved)."""
+    return os.path.realpath(str(path)) + ".lock"
+
+
+def lock_database(path: str | Path) -> None:
+    """Take the database's process lock (an exclusive ``flock`` on ``<db>.lock``), or raise
+    :class:`DatabaseLocked` when another process has it. The lock lasts until this process ends or
+    every holder called :func:`unlock_database`; holders in one process share it."""
+    if str(path) == ":memory:":
+        return
+    name = lock_path(path)
+    held = _LOCKS.get(name)
+    if held is not None:
+        held[1] += 1
+        return
+    try:
+        Path(name).parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(name, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+    except OSError as exc:
+        raise DatabaseUnreadable(exc.strerror or str(exc)) from None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        os.close(fd)
+        raise DatabaseLocked(lock=name) from None
+    _LOCKS[name] = [fd, 1]
+
+
+def unlock_database(path: str | Path) -> None:
+    """One holder lets go of the process lock; the last one releases it."""
+    if str(path) == ":memory:":
+        return
+    name = lock_path(path)
+    held = _LOCKS.get(name)
+    if held is None:
+        return
+    held[1] -= 1
+    if held[1] <= 0:
+        del _LOCKS[name]
+        os.close(held[0])  # closing the descriptor releases the flock
+
+
+def _prepare(path: str | Path) -> None:
+    """The database's folder exists and the path is not a folder."""
+    if str(path) == ":memory:":
+        return
+    try:
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise DatabaseUnreadable(exc.strerror or str(exc)) from None
+    if Path(path).is_dir():
+        raise DatabaseUnreadable("is a folder")
+
+
+def _problem(exc: sqlite3.Error) -> DatabaseProblem:
+    """A sqlite3 error met while opening, as the start-up problem it means."""
+    text = str(exc)
+    lowered = text.lower()
+    if "locked" in lowered or "busy" in lowered:
+        return DatabaseBusy(text)
+    if "unable to open" in lowered or "readonly" in lowered or "read-only" in lowered \
+            or "disk i/o" in lowered or "permission" in lowered:
+        return DatabaseUnreadable(text)
+    return DatabaseCorrupt(text)
+
+
 class Store:
     """An open database. Create with :meth:`open`; all methods are coroutines."""
 
-    def __init__(self, conn: aiosqlite.Connection) -> None:
+    def __init__(self, conn: aiosqlite.Connection, path: str = ":memory:") -> None:
         self._conn = conn
         self._write_lock = asyncio.Lock()
+        self._path = path
 
     # -- lifecycle ---------------------------------------------------------------------------
     @classmethod
     async def open(cls, path: str | Path) -> Store:
-        """Open (creating if needed) the database and bring its schema up to date."""
-        if str(path) != ":memory:":
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
-        conn = await aiosqlite.connect(str(path), isolation_level=None)
+        """Open (creating if needed) the database, check it, and bring its schema up to date.
+
+        Holds the database's process lock (:func:`lock_database`) until :meth:`close`, so a second
+        process on the same file is refused. Raises a :class:`DatabaseProblem` subclass, never a
+        bare sqlite3 error, when the file is locked, busy, unreadable, damaged or from a newer version.
+        """
+        name = str(path)
+        _prepare(path)
+        lock_database(path)
         try:
+            conn = await aiosqlite.connect(name, isolation_level=None)
+        except sqlite3.Error as exc:
+            unlock_database(path)
+            raise _problem(exc) from None
+        except BaseException:
+            unlock_database(path)
+            raise
+        try:
+            await conn.execute("PRAGMA busy_timeout=5000")
             await conn.execute("PRAGMA journal_mode=WAL")
             await conn.execute("PRAGMA synchronous=FULL")
             await conn.execute("PRAGMA foreign_keys=ON")
-            await conn.execute("PRAGMA busy_timeout=5000")
-            store = cls(conn)
+            store = cls(conn, name)
+            await store._check()
             await store._migrate()
+        except sqlite3.Error as exc:
+            await conn.close()
+            unlock_database(path)
+            raise _problem(exc) from None
         except BaseException:
             await conn.close()
+            unlock_database(path)
             raise
         return store
 
     async def close(self) -> None:
-        await self._conn.close()
+        try:
+            await self._conn.close()
+        finally:
+            unlock_database(self._path)
+            self._path = ":memory:"  # a second close releases nothing more
+
+    async def _check(self) -> None:
+        """The file is a whole SQLite database (``quick_check``) from this version or an older one."""
+        async with self._conn.execute("PRAGMA quick_check") as cur:
+            rows = await cur.fetchall()
+        found = [str(r[0]) for r in rows]
+        if found != ["ok"]:
+            raise DatabaseCorrupt("; ".join(found)[:200])
+        newest = max((number for number, _ in migrations()), default=0)
+        current = await self.schema_version()
+        if current > newest:
+            raise DatabaseNewer(found=current, newest=newest)
 
     async def _migrate(self) -> None:
         async with self._conn.execute("PRAGMA user_version") as cur:

@@ -12,9 +12,9 @@ prints it on standard error and exits with status 2.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
+from bot.rules import jsonin
 from bot.rules.btc import scoring
 from bot.rules.btc import tiles as T
 from bot.rules.core import Cell, IllegalMove
@@ -22,6 +22,8 @@ from bot.rules.core import Cell, IllegalMove
 SIDE = 4
 EMPTY = "."
 KEYS = frozenset({"city", "factories_in_other_cities", "factory_rank"})
+MAX_OTHER_CITIES = 6
+"""At most 7 players: 6 other cities."""
 
 
 def _grid(rows: Any) -> dict[Cell, str]:
@@ -49,7 +51,7 @@ def _factory_value(data: dict[str, Any], own: int) -> int:
     if others is not None and rank is not None:
         raise IllegalMove("btc.calc.both_factory_inputs")
     if others is not None:
-        if not isinstance(others, list) or not all(
+        if not isinstance(others, list) or len(others) > MAX_OTHER_CITIES or not all(
                 isinstance(n, int) and not isinstance(n, bool) and 0 <= n <= SIDE * SIDE for n in others):
             raise IllegalMove("btc.calc.factories")
         return scoring.per_factory(own, [own, *others])
@@ -77,9 +79,12 @@ def score_city(data: dict[str, Any]) -> dict[str, Any]:
 def score_text(text: str) -> dict[str, Any]:
     """Score the JSON text of a calculator file (section 14)."""
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as err:
-        raise IllegalMove("btc.calc.json", line=err.lineno, col=err.colno, problem=err.msg) from None
+        data = jsonin.loads(text)
+    except jsonin.JsonLimit as err:
+        raise IllegalMove(err.key, **err.params) from None
+    except ValueError as err:  # json.JSONDecodeError
+        raise IllegalMove("btc.calc.json", line=getattr(err, "lineno", 1), col=getattr(err, "colno", 1),
+                          problem=getattr(err, "msg", str(err))) from None
     if not isinstance(data, dict):
         raise IllegalMove("btc.calc.object")
     return score_city(data)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from bot.rules import jsonin
 from bot.rules.core import IllegalMove
 from bot.rules.quadropolis.allocation import best_allocation
 from bot.rules.quadropolis.notation import ParsedCity, parse_city
@@ -19,6 +20,10 @@ from bot.rules.quadropolis.tiles import MODE_RULES, ModeRules
 
 FIELDS = ("mode", "inhabitants", "energy", "city", "allocation")
 ALLOCATIONS = ("optimal", "given")
+MAX_POOL = 999
+"""The most inhabitants or energy a file may give. The box holds 65 inhabitants and 50 energy (the
+spec treats the supply as unlimited, D-15), so no real pool comes near; the bound keeps the
+optimiser's work (which grows with the pool) under a second."""
 
 
 def score_given(mode: ModeRules, city: ParsedCity, inhabitants: int, energy: int) -> ScoreSheet:
@@ -52,19 +57,38 @@ def sheet_json(sheet: ScoreSheet, city: ParsedCity) -> dict[str, Any]:
 def _count(data: dict[str, Any], name: str) -> int:
     value = data.get(name)
     if isinstance(value, bool) or not isinstance(value, int):
-        raise IllegalMove("quadropolis.calc.pool_not_number", field=name, value=json.dumps(value))
+        raise IllegalMove("quadropolis.calc.pool_not_number", field=name, value=json.dumps(value)[:40])
     if value < 0:
         raise IllegalMove("quadropolis.calc.pool_negative", field=name, value=value)
+    if value > MAX_POOL:
+        raise IllegalMove("cli.input.pool_too_big", field=name, value=value, most=MAX_POOL)
     return value
+
+
+MAX_TOKEN = 8
+"""The longest token of the notation is 3 characters (``S4-``); longer ones are refused before parsing,
+so no number in a token can be long enough to matter."""
+
+
+def _check_token_lengths(rows: list[Any]) -> None:
+    for r, row in enumerate(rows):
+        if not isinstance(row, str):
+            continue  # parse_city names the row
+        for c, token in enumerate(row.split()):
+            if len(token) > MAX_TOKEN:
+                raise IllegalMove("quadropolis.calc.unknown_token", row=r + 1, column=c + 1,
+                                  token=token[:MAX_TOKEN] + "…")
 
 
 def read_input(text: str) -> tuple[ModeRules, ParsedCity, int, int, str]:
     """Parse and check the input object; IllegalMove with a sentence on any problem."""
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise IllegalMove("quadropolis.calc.bad_json", row=error.lineno, column=error.colno,
-                          problem=error.msg) from None
+        data = jsonin.loads(text)
+    except jsonin.JsonLimit as error:
+        raise IllegalMove(error.key, **error.params) from None
+    except ValueError as error:  # json.JSONDecodeError
+        raise IllegalMove("quadropolis.calc.bad_json", row=getattr(error, "lineno", 1),
+                          column=getattr(error, "colno", 1), problem=getattr(error, "msg", str(error))) from None
     if not isinstance(data, dict):
         raise IllegalMove("quadropolis.calc.not_object")
     unknown = sorted(set(data) - set(FIELDS))
@@ -74,17 +98,18 @@ def read_input(text: str) -> tuple[ModeRules, ParsedCity, int, int, str]:
         if name not in data:
             raise IllegalMove("quadropolis.calc.missing_field", field=name)
     mode_name = data["mode"]
-    if mode_name not in MODE_RULES:
-        raise IllegalMove("quadropolis.calc.bad_mode", value=json.dumps(mode_name))
+    if not isinstance(mode_name, str) or mode_name not in MODE_RULES:
+        raise IllegalMove("quadropolis.calc.bad_mode", value=json.dumps(mode_name)[:40])
     mode = MODE_RULES[mode_name]
     inhabitants = _count(data, "inhabitants")
     energy = _count(data, "energy")
     how = data.get("allocation", "optimal")
-    if how not in ALLOCATIONS:
-        raise IllegalMove("quadropolis.calc.bad_allocation", value=json.dumps(how))
+    if not isinstance(how, str) or how not in ALLOCATIONS:
+        raise IllegalMove("quadropolis.calc.bad_allocation", value=json.dumps(how)[:40])
     rows = data["city"]
     if not isinstance(rows, list):
         raise IllegalMove("quadropolis.calc.city_not_list")
+    _check_token_lengths(rows)
     city = parse_city(mode, rows)
     return mode, city, inhabitants, energy, how
 

@@ -46,10 +46,13 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
+from bot.rules import jsonin
 from bot.rules.core import IllegalMove
 from bot.rules.urbanpanic import scoring, tiles
 
 FIELDS = frozenset({"city", "tracks", "goals_won", "finisher"})
+MAX_TRACK = 999
+"""Tracks have no printed end (D-3), but 24 tiles cannot move a marker anywhere near this far."""
 
 
 def parse_city(rows: object) -> list[str | None]:
@@ -100,15 +103,18 @@ def _tracks(value: object) -> tiles.Tracks:
     for i in (0, 1):
         if value[i] < 0:
             raise IllegalMove("urbanpanic.calc.track_negative", track=tiles.TRACKS[i], value=value[i])
+    for i, v in enumerate(value):
+        if not -MAX_TRACK <= v <= MAX_TRACK:
+            raise IllegalMove("cli.input.track_too_far", track=tiles.TRACKS[i], value=v, most=MAX_TRACK)
     return (value[0], value[1], value[2], value[3], value[4])
 
 
 def _goals(value: object) -> list[str]:
     if not isinstance(value, list):
-        raise IllegalMove("urbanpanic.calc.goals", goal=json.dumps(value))
+        raise IllegalMove("urbanpanic.calc.goals", goal=json.dumps(value)[:40])
     for g in value:
         if not isinstance(g, str) or g not in tiles.GOALS:
-            raise IllegalMove("urbanpanic.calc.goals", goal=json.dumps(g))
+            raise IllegalMove("urbanpanic.calc.goals", goal=json.dumps(g)[:40])
     return list(dict.fromkeys(value))
 
 
@@ -141,10 +147,14 @@ def score_city_data(data: object) -> dict[str, Any]:
 def score_text(text: str) -> dict[str, Any]:
     """Score the JSON text of a calculator file; IllegalMove with a sentence for bad input."""
     try:
-        data = json.loads(text)
+        data = jsonin.loads(text)
+    except jsonin.JsonLimit as exc:
+        raise IllegalMove(exc.key, **exc.params) from None
     except json.JSONDecodeError as exc:
         raise IllegalMove("urbanpanic.calc.bad_json", problem=f"{exc.msg} at line {exc.lineno}, column {exc.colno}") \
             from None
+    except ValueError as exc:
+        raise IllegalMove("urbanpanic.calc.bad_json", problem=str(exc)[:80]) from None
     return score_city_data(data)
 
 
