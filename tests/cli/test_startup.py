@@ -97,17 +97,6 @@ def test_a_database_that_cannot_be_opened(tmp_path: Path) -> None:
     assert "cannot open the database" in sentence and "permissions" in sentence
 
 
-@pytest.mark.skipif(os.geteuid() == 0, reason="root reads every file; the lock-file case above runs instead")
-def test_an_unreadable_database(tmp_path: Path) -> None:
-    db = good_database(tmp_path / "bot.sqlite3", games=1)
-    db.chmod(0)
-    try:
-        sentence = start_bot(db, tmp_path)
-    finally:
-        db.chmod(0o600)
-    assert "database" in sentence and str(db) in sentence
-
-
 HOLDER = textwrap.dedent("""
     import asyncio, sys
     sys.path.insert(0, {root!r})
