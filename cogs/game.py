@@ -133,7 +133,7 @@ class GameCog(commands.Cog):
         if missing:
             names = ", ".join(t(f"perm.{name}", locale_of(interaction)) for name in missing)
             await operations.reply(interaction, t("error.missing_permissions", locale_of(interaction),
-                                                  n=len(missing), permissions=names))
+                                                  permissions=names))
             return
         rules = games.rules(game)
         options: dict[str, Any] = {}
@@ -228,7 +228,6 @@ class GameCog(commands.Cog):
     async def list_(self, interaction: discord.Interaction) -> None:
         """List the games being set up or played on this server."""
         loc = locale_of(interaction)
-        await operations.defer(interaction)
         games = await self.service.list_games(interaction.guild_id or 0, limit=LIST_LIMIT)
         if not games:
             await operations.reply(interaction, t("list.none", loc))
