@@ -591,9 +591,11 @@ class GameCog(commands.Cog):
             outcome = await operations.edit_message(self.bot, g.channel_xid, g.status_message_xid, embed=embed)
             if outcome != operations.GONE:
                 return  # edited, or a passing problem: the next update edits it again (no duplicate)
-        message_xid, _ = await operations.post(self.bot, g.channel_xid, "", embed=embed)
+        message_xid, problem = await operations.post(self.bot, g.channel_xid, "", embed=embed)
         if message_xid is not None:
             await self.service.set_messages(g.id, status_message_xid=message_xid)
+        elif problem == operations.LOST_CHANNEL:
+            await self.lost_channel(info)
 
     async def strip_controls(self, info: GameInfo) -> None:
         g = info.game

@@ -47,6 +47,13 @@ async def test_game_new_names_the_missing_permissions(harness: Harness) -> None:
     assert fine.embeds and not fine.ephemeral
 
 
+async def test_game_new_in_a_thread_names_send_messages_in_threads(harness: Harness) -> None:
+    h = harness
+    deny_bot(h, "games", P.SEND_MESSAGES_IN_THREADS)
+    sent = await visible(h, "game", "new", game="toy", channel="table-1")
+    assert "Send Messages in Threads" in (sent.content or "") and sent.ephemeral
+
+
 async def test_a_post_refused_for_send_messages_says_send_messages(harness: Harness) -> None:
     """Once Send Messages is taken away, /game status names it (not Attach Files, though the board
     is a picture) and does not claim a repost."""
