@@ -546,11 +546,12 @@ class GameCog(commands.Cog):
         if not followers:
             return
         pinged = followers[:limits.FOLLOWER_PINGS]
+        more = t("turn.followers_more", loc, n=len(followers) - len(pinged)) if len(followers) > len(pinged) else ""
         chunks = limits.mention_chunks(pinged, prefix=t("turn.followers", loc, users="").rstrip(),
-                                       limit=limits.CONTENT - limits.QUOTE)
+                                       limit=limits.CONTENT - len(more) - 1)
         for i, (text, ids_) in enumerate(chunks):
-            if i == len(chunks) - 1 and len(followers) > len(pinged):
-                text += "\n" + t("turn.followers_more", loc, n=len(followers) - len(pinged))
+            if i == len(chunks) - 1 and more:
+                text += "\n" + more
             await operations.post(self.bot, channel_xid, text, mentions=operations.mentions_of(ids_), locale=loc)
 
     async def extra_mentions(self, info: GameInfo, finished: bool, mention_ids: list[int]) -> list[int]:
