@@ -130,8 +130,9 @@ class GameCog(commands.Cog):
         """Open a lobby for a new game in this channel or thread."""
         missing = operations.missing_permissions(interaction.app_permissions,
                                                  isinstance(interaction.channel, discord.Thread))
-        if missing:
-            names = ", ".join(t(f"perm.{name}", locale_of(interaction)) for name in missing)
+        names = ", ".join(t(f"perm.{name}", locale_of(interaction)) for name in missing)
+        if any(name in operations.BLOCKING_PERMISSIONS for name in missing):
+            # Without these no turn can be posted here: no lobby.
             await operations.reply(interaction, t("error.missing_permissions", locale_of(interaction),
                                                   permissions=names))
             return
@@ -149,6 +150,9 @@ class GameCog(commands.Cog):
         lobby_view = self.lobby_view(info, loc)
         assert lobby_view is not None  # a new game is in its lobby
         await interaction.response.send_message(embed=self.lobby_embed(info, loc), view=lobby_view)
+        if missing:  # the game can be played here, with parts missing: say which permissions
+            await operations.reply(interaction, t("error.missing_permissions_warning", locale_of(interaction),
+                                                  permissions=names))
         try:
             message = await interaction.original_response()
             await self.service.set_messages(info.id, lobby_message_xid=message.id)

@@ -222,6 +222,9 @@ async def missing_send_permission(bot: discord.Client, channel_xid: int) -> str:
 
 REQUIRED_PERMISSIONS = ("view_channel", "send_messages", "embed_links", "attach_files", "read_message_history")
 """What the bot needs where a game is played (in a thread, Send Messages in Threads stands for Send Messages)."""
+BLOCKING_PERMISSIONS = frozenset({"view_channel", "send_messages", "send_messages_in_threads"})
+"""Without these no turn can be posted: /game new refuses. Without the others the game is played with
+parts missing (no board pictures, no status embed), and /game new says so."""
 
 
 def missing_permissions(permissions: discord.Permissions, in_thread: bool) -> list[str]:

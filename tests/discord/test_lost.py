@@ -41,10 +41,17 @@ async def test_game_new_names_the_missing_permissions(harness: Harness) -> None:
     assert sent.ephemeral and "Send Messages" in text and "Embed Links" in text
     assert "Attach Files" not in text and "View Channel" not in text
     assert await h.service.list_games(h.fake.world.guild_id) == []
-    files = await visible(h, "game", "new", game="toy", channel="no-files")
-    assert "Attach Files" in (files.content or "") and "Send Messages" not in (files.content or "")
-    fine = await visible(h, "game", "new", game="toy")
-    assert fine.embeds and not fine.ephemeral
+    # Without Attach Files the game can be played (without pictures): the lobby opens, with a warning.
+    lobby = await h.fake.slash("game", "new", game="toy", channel="no-files")
+    await answer(lobby)
+    await h.settle()
+    assert lobby.sent[0].embeds and not lobby.sent[0].ephemeral
+    warnings = [s for s in lobby.sent if s.ephemeral and "Attach Files" in (s.content or "")]
+    assert len(warnings) == 1 and "Send Messages" not in (warnings[0].content or "")
+    fine = await h.fake.slash("game", "new", game="toy")
+    await answer(fine)
+    await h.settle()
+    assert fine.sent[0].embeds and not any(s.ephemeral for s in fine.sent)
 
 
 async def test_game_new_in_a_thread_names_send_messages_in_threads(harness: Harness) -> None:
