@@ -11,7 +11,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.composition import App, build
-from bot.i18n import error_text, normalise_locale, t
+from bot.i18n import normalise_locale, t
 from bot.rules.core import GameError
 from bot.service import Clock, Service
 from bot.settings import Settings
@@ -19,6 +19,7 @@ from bot.store import Store
 from bot.turnflow import TurnFlow
 from cogs import operations
 from cogs.commandlinks import LINKS
+from cogs.limits import refusal
 from cogs.translator import CatalogueTranslator
 
 log = logging.getLogger(__name__)
@@ -83,7 +84,7 @@ class CityBot(commands.Bot):
         loc = normalise_locale(interaction.locale)
         original = getattr(error, "original", error)
         if isinstance(original, GameError):
-            text = error_text(original, loc)
+            text = refusal(original, loc)
         elif isinstance(error, app_commands.CheckFailure):
             text = t("error.not_allowed", loc)
         elif isinstance(error, app_commands.TransformerError | app_commands.CommandSignatureMismatch):
@@ -92,6 +93,27 @@ class CityBot(commands.Bot):
             log.error("command failed", exc_info=original)
             text = t("error.internal", loc)
         await operations.reply(interaction, text)
+
+    async def dm_closed(self, user_xid: int) -> None:
+        """Discord refused a DM (the user's DMs are closed): DM preferences off, a notice waits."""
+        await self.app.preferences.dms_closed(user_xid)
+
+    async def channel_lost(self, channel_xid: int) -> None:
+        """A channel or thread is gone (Discord 10003): its game, if any, pauses."""
+        try:
+            info = await self.service.game_in_channel(channel_xid)
+        except GameError:
+            return
+        game_cog = self.get_cog("GameCog")
+        if game_cog is not None:
+            await game_cog.lost_channel(info)  # type: ignore[attr-defined]
+
+    async def notice_for(self, interaction: discord.Interaction) -> str | None:
+        """The notice waiting for this user, once (see :func:`cogs.operations.give_notice`)."""
+        app = getattr(self, "app", None)
+        if app is None or not await app.preferences.take_dms_closed_notice(interaction.user.id):
+            return None
+        return t("community.notice.dms_closed", normalise_locale(interaction.locale))
 
     async def close(self) -> None:
         await super().close()

@@ -376,7 +376,7 @@ class Service:
         """Let one awaited AI seat move; None if no AI seat is awaited."""
         async with self._lock(game_id):
             game = await self._game(game_id)
-            if game.status != "active":
+            if game.status != "active" or game.paused_at is not None:
                 return None
             seats = await self.store.seats(game_id)
             rules = games.rules(game.kind)
@@ -394,7 +394,7 @@ class Service:
         """Apply the game's due system move (a timer ran out), if any."""
         async with self._lock(game_id):
             game = await self._game(game_id)
-            if game.status != "active":
+            if game.status != "active" or game.paused_at is not None:
                 return None
             rules = games.rules(game.kind)
             state = await self._state(game)
@@ -407,7 +407,7 @@ class Service:
     async def deadline(self, game_id: int) -> int | None:
         """Epoch ms at which the game's timer runs out (None: no timer running)."""
         game = await self._game(game_id)
-        if game.status != "active":
+        if game.status != "active" or game.paused_at is not None:
             return None
         return games.rules(game.kind).timer_deadline(await self._state(game))
 
@@ -597,6 +597,16 @@ class Service:
             await self._notify(self.end_listeners, info)
             return info
 
+    async def pause(self, game_id: int) -> GameInfo | None:
+        """The game's channel or thread was deleted: pause it (nothing acts on it until it is
+        abandoned). Returns the game if this paused it, None if it was over or already paused."""
+        async with self._lock(game_id):
+            game = await self._game(game_id)
+            if game.status not in store.LIVE_STATUSES or game.paused_at is not None:
+                return None
+            await self.store.update_game(game_id, paused_at=self.clock.now_ms())
+            return await self.info(game_id)
+
     async def list_games(self, guild_xid: int, *, statuses: tuple[str, ...] = store.LIVE_STATUSES,
                          limit: int = 25) -> list[GameInfo]:
         return [await self.info(g.id)
@@ -635,8 +645,8 @@ class Service:
         return await self.store.list_games(user_xid=user_xid, statuses=statuses, limit=limit)
 
     async def active_games(self, limit: int = 10_000) -> list[store.GameRow]:
-        """Every game in play (to resume after a restart)."""
-        return await self.store.list_games(statuses=("active",), limit=limit)
+        """Every game in play (to resume after a restart); a paused game is not in play."""
+        return [g for g in await self.store.list_games(statuses=("active",), limit=limit) if g.paused_at is None]
 
     async def game(self, game_id: int) -> store.GameRow:
         """A game's row (UnknownGame if there is none)."""

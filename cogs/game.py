@@ -21,10 +21,10 @@ from discord import app_commands
 from discord.ext import commands, tasks
 
 from bot import errors, games
-from bot.i18n import catalogue, error_text, normalise_locale, t
+from bot.i18n import catalogue, normalise_locale, t
 from bot.service import GameInfo, MoveOutcome, Service, Snapshot, choices_token
 from bot.turnflow import TurnFlow
-from cogs import ids, operations, presenters
+from cogs import ids, limits, operations, presenters
 from render import story as story_pictures
 
 if TYPE_CHECKING:
@@ -32,7 +32,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-LIST_LIMIT = 15
+LIST_LIMIT = 100
+"""Games /game list reads at most (it shows as many as fit, then "and N more")."""
 EMBED_COLOUR = discord.Colour(0x0072B2)  # Okabe-Ito blue, shared with the pictures
 
 
@@ -82,14 +83,6 @@ RECAP_GIF_LIMIT = 8 * 1024 * 1024
 """The largest recap animation posted (Discord's upload limit for servers without boosts is higher)."""
 RULES_PREFIX = "rules"
 RULES_ID = re.compile(r"rules:([a-z]{1,20}):([a-z_]{1,20}):(\d{1,3})")
-QUOTE_LIMIT = 40
-"""How much of a user's typed text a refusal repeats."""
-
-
-def quote(text: str) -> str:
-    """A user's typed text, cut short for a sentence that repeats it."""
-    text = " ".join(str(text).split())
-    return text if len(text) <= QUOTE_LIMIT else text[: QUOTE_LIMIT - 1] + "…"
 
 
 def rule_pages(kind: str, topic: str) -> int:
@@ -138,6 +131,14 @@ class GameCog(commands.Cog):
                   ai_players: app_commands.Range[int, 0, 6] = 0, ai_level: str | None = None,
                   difficulty: app_commands.Range[int, 1, 7] | None = None, language: str | None = None) -> None:
         """Open a lobby for a new game in this channel or thread."""
+        missing = operations.missing_permissions(interaction.app_permissions,
+                                                 isinstance(interaction.channel, discord.Thread))
+        names = ", ".join(t(f"perm.{name}", locale_of(interaction)) for name in missing)
+        if any(name in operations.BLOCKING_PERMISSIONS for name in missing):
+            # Without these no turn can be posted here: no lobby.
+            await operations.reply(interaction, t("error.missing_permissions", locale_of(interaction),
+                                                  permissions=names))
+            return
         rules = games.rules(game)
         options: dict[str, Any] = {}
         if mode and rules.option_specs:
@@ -152,6 +153,9 @@ class GameCog(commands.Cog):
         lobby_view = self.lobby_view(info, loc)
         assert lobby_view is not None  # a new game is in its lobby
         await interaction.response.send_message(embed=self.lobby_embed(info, loc), view=lobby_view)
+        if missing:  # the game can be played here, with parts missing: say which permissions
+            await operations.reply(interaction, t("error.missing_permissions_warning", locale_of(interaction),
+                                                  permissions=names))
         try:
             message = await interaction.original_response()
             await self.service.set_messages(info.id, lobby_message_xid=message.id)
@@ -217,11 +221,15 @@ class GameCog(commands.Cog):
             await operations.reply(interaction, embed=self.lobby_embed(info, loc))
             return
         await operations.defer(interaction)
-        await operations.reply(interaction, t("status.reposted", loc, game=info.id),
-                               embed=await self.status_embed(info, loc))
-        problem = await self.publish(info.id, None, info.game.locale, repost=True)
+        problem = None
+        if info.game.paused_at is None:
+            problem = await self.publish(info.id, None, info.game.locale, repost=True)
+        # "posted again" only when the board really was posted again
+        posted = info.game.paused_at is None and problem is None
+        text = t("status.reposted" if posted else "status.not_reposted", loc, game=info.id)
         if problem is not None:
-            await operations.reply(interaction, t(problem, loc))
+            text += "\n" + t(problem, loc)
+        await operations.reply(interaction, text, embed=await self.status_embed(await self.service.info(info.id), loc))
 
     @game.command(name="list")
     async def list_(self, interaction: discord.Interaction) -> None:
@@ -232,20 +240,37 @@ class GameCog(commands.Cog):
             await operations.reply(interaction, t("list.none", loc))
             return
         lines = [t("list.line", loc, game=g.id, title=game_title(g.game.kind, loc),
-                   channel=f"<#{g.game.channel_xid}>", status=t(f"status.{g.game.status}", loc),
+                   channel=f"<#{g.game.channel_xid}>", status=self.status_word(g, loc),
                    players=", ".join(s.name for s in g.seats)) for g in games]
-        embed = discord.Embed(title=t("list.title", loc), description="\n".join(lines), colour=EMBED_COLOUR)
+        embed = discord.Embed(title=t("list.title", loc), description=limits.lines_text(lines, loc),
+                              colour=EMBED_COLOUR)
         await operations.reply(interaction, embed=embed)
 
+    @staticmethod
+    def status_word(info: GameInfo, loc: str) -> str:
+        """A game's state in a word (a game whose channel was deleted is paused)."""
+        if info.game.paused_at is not None and info.game.status in ("lobby", "active"):
+            return t("status.paused", loc)
+        return t(f"status.{info.game.status}", loc)
+
     @game.command(name="abandon")
-    async def abandon(self, interaction: discord.Interaction) -> None:
+    @app_commands.describe(game="The game's number (default: this channel's game), e.g. one whose channel is gone")
+    async def abandon(self, interaction: discord.Interaction,
+                      game: app_commands.Range[int, 1, None] | None = None) -> None:
         """Stop this channel's game for good (host, or someone who can manage the server)."""
-        info = await self.service.game_in_channel(interaction.channel_id or 0)
+        if game is not None:
+            info = await self.service.info(game)
+            if info.game.guild_xid != interaction.guild_id:
+                raise errors.UnknownGame(game=game)
+        else:
+            info = await self.service.game_in_channel(interaction.channel_id or 0)
         perms = interaction.permissions
         info = await self.service.abandon(info.id, interaction.user.id,
                                           is_admin=bool(perms and perms.manage_guild))
         await operations.reply(interaction, t("game.abandoned", info.game.locale, game=info.id,
                                               user=mention(interaction.user.id)), ephemeral=False)
+        if info.game.paused_at is not None:
+            return  # its channel is gone: nothing there to tidy up
         await self.strip_controls(info)
         await self.refresh_lobby(info, info.game.locale)
         if info.game.started_at is not None:
@@ -290,7 +315,7 @@ class GameCog(commands.Cog):
         if chosen not in topics:
             titles = ", ".join(t(f"{kind}.rules.{topic}.title", loc) for topic in topics)
             await operations.reply(interaction, t("rules.no_topic", loc, game=game_title(kind, loc),
-                                                  topic=quote(chosen), topics=titles))
+                                                  topic=limits.quote(chosen), topics=titles))
             return
         embed, view = self.rules_page(kind, chosen, 1, loc)
         await operations.reply(interaction, embed=embed, view=view)
@@ -470,11 +495,12 @@ class GameCog(commands.Cog):
         image: bytes | None = None
         view_ui: discord.ui.View | None = None
         mention_ids: list[int] = []
+        followers: list[int] = []
         if g.status == "finished":
             lines.append(self.result_text(info, loc))
             image = await asyncio.to_thread(presenter.render_end, public_view, names, loc)
             mention_ids = [s.user_xid for s in info.seats if s.user_xid is not None]
-            lines[-1:] = [lines[-1], *await self.extra_mention_line(info, True, loc, mention_ids)]
+            followers = await self.extra_mentions(info, True, mention_ids)
         else:
             acting = outcome.seat if outcome is not None and outcome.seat >= 0 else None
             image = await asyncio.to_thread(presenter.render_turn, public_view, acting, names, loc)
@@ -489,18 +515,22 @@ class GameCog(commands.Cog):
                 lines.append(t("turn.ai_thinking", loc,
                                players=", ".join(info.name(s) for s in info.awaited_ai())))
             if not repost:
-                lines += await self.extra_mention_line(info, False, loc, mention_ids)
+                followers = await self.extra_mentions(info, False, mention_ids)
         content = "\n".join(lines) or t("turn.board", loc, game=g.id)
         message_xid, problem = await operations.post(
             self.bot, g.channel_xid, content, file_png=image, view=view_ui,
-            mentions=operations.mentions_of(mention_ids))
+            mentions=operations.mentions_of(mention_ids[:limits.MENTION_IDS]), locale=loc)
         if message_xid is not None:
             old = g.turn_message_xid
             await self.service.set_messages(game_id, turn_message_xid=message_xid)
             if old is not None and old != message_xid:
                 await operations.edit(self.bot, g.channel_xid, old, view=None)
+            await self.ping_followers(g.channel_xid, g.id, followers, loc)
         if problem is not None and message_xid is None:
             log.warning("game %s: turn message not posted (%s)", game_id, problem)
+            if problem == operations.LOST_CHANNEL:
+                await self.lost_channel(info)
+                return problem
         await self.update_status(await self.service.info(game_id), loc)
         if g.status == "finished" and not repost and message_xid is not None:
             await self.post_recap(info, loc)
@@ -527,19 +557,42 @@ class GameCog(commands.Cog):
         await operations.post(self.bot, g.channel_xid, t("end.recap", loc, game=g.id), extra_files=files,
                               locale=loc)
 
-    async def extra_mention_line(self, info: GameInfo, finished: bool, loc: str,
-                                 mention_ids: list[int]) -> list[str]:
-        """Followers and others the community features want mentioned (added to ``mention_ids``)."""
+    async def lost_channel(self, info: GameInfo) -> None:
+        """The game's channel or thread was deleted (Discord 10003): pause the game and tell its
+        players by DM where they accept DMs."""
+        paused = await self.service.pause(info.id)
+        if paused is None:
+            return
+        log.warning("game %s paused: its channel %s is gone", info.id, info.game.channel_xid)
+        loc = info.game.locale
+        text = t("game.paused_dm", loc, game=info.id, title=game_title(info.game.kind, loc))
+        for user in dict.fromkeys(s.user_xid for s in info.seats if s.user_xid is not None and not s.is_ai):
+            await operations.dm(self.bot, user, text)
+
+    async def ping_followers(self, channel_xid: int, game_id: int, followers: list[int], loc: str) -> None:
+        """Followers are pinged in their own messages after the turn message (never in its mention
+        list): at most :data:`limits.FOLLOWER_PINGS`, each message within Discord's limits; the rest
+        are counted."""
+        if not followers:
+            return
+        pinged = followers[:limits.FOLLOWER_PINGS]
+        more = t("turn.followers_more", loc, n=len(followers) - len(pinged)) if len(followers) > len(pinged) else ""
+        chunks = limits.mention_chunks(pinged, prefix=t("turn.followers", loc, users="").rstrip(),
+                                       limit=limits.CONTENT - len(more) - 1)
+        for i, (text, ids_) in enumerate(chunks):
+            if i == len(chunks) - 1 and more:
+                text += "\n" + more
+            await operations.post(self.bot, channel_xid, text, mentions=operations.mentions_of(ids_), locale=loc)
+
+    async def extra_mentions(self, info: GameInfo, finished: bool, mention_ids: list[int]) -> list[int]:
+        """Followers and others the community features want pinged (not already in ``mention_ids``)."""
         extra: list[int] = []
         for provider in self.bot.mention_providers:
             try:
-                extra += [u for u in await provider(info, finished) if u not in mention_ids + extra]
+                extra += [u for u in await provider(info, finished) if u not in mention_ids]
             except Exception:
                 log.exception("mention provider failed")
-        mention_ids += extra
-        if not extra:
-            return []
-        return [t("turn.followers", loc, users=" ".join(mention(u) for u in extra))]
+        return list(dict.fromkeys(extra))
 
     async def turn_controls(self, snap: Snapshot, presenter: presenters.Presenter[Any], humans: list[int],
                             loc: str) -> discord.ui.View:
@@ -569,9 +622,11 @@ class GameCog(commands.Cog):
             outcome = await operations.edit_message(self.bot, g.channel_xid, g.status_message_xid, embed=embed)
             if outcome != operations.GONE:
                 return  # edited, or a passing problem: the next update edits it again (no duplicate)
-        message_xid, _ = await operations.post(self.bot, g.channel_xid, "", embed=embed)
+        message_xid, problem = await operations.post(self.bot, g.channel_xid, "", embed=embed)
         if message_xid is not None:
             await self.service.set_messages(g.id, status_message_xid=message_xid)
+        elif problem == operations.LOST_CHANNEL:
+            await self.lost_channel(info)
 
     async def strip_controls(self, info: GameInfo) -> None:
         g = info.game
@@ -609,7 +664,7 @@ class GameCog(commands.Cog):
         except ids.ForgedId:
             await operations.reply(interaction, t("error.forged", loc))
         except errors.GameError as exc:
-            await operations.reply(interaction, error_text(exc, loc))
+            await operations.reply(interaction, limits.refusal(exc, loc))
         except Exception:
             # Only the kind and game of the id: a move's own JSON may name tiles of a secret hand.
             log.exception("component %s failed", ":".join(str(data.get("custom_id", "")).split(":")[:2]))
@@ -647,7 +702,7 @@ class GameCog(commands.Cog):
             # private menu, say); anyone else is told why nothing happened.
             if not await self.send_private_choices(interaction, parsed.game_id, loc,
                                                    intro=t("play.current_choices", loc)):
-                await operations.reply(interaction, error_text(exc, loc))
+                await operations.reply(interaction, limits.refusal(exc, loc))
             return
         problem = await self.after_move(outcome, public_locale(interaction), interaction, loc,
                                         ephemeral_origin)

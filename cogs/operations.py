@@ -17,6 +17,7 @@ from typing import Any
 import discord
 
 from bot.i18n import t
+from cogs import limits
 from cogs.commandlinks import LINKS
 
 log = logging.getLogger(__name__)
@@ -33,6 +34,10 @@ UNKNOWN_MESSAGE = 10008
 MISSING_PERMISSIONS = 50013
 MISSING_ACCESS = 50001
 CANNOT_DM = 50007
+UNKNOWN_CHANNEL = 10003
+THREAD_ARCHIVED = 50083
+LOST_CHANNEL = "error.lost_channel"
+"""The reason :func:`post` gives when the channel or thread was deleted (Discord 10003)."""
 RETRYABLE_STATUS = 500
 """A refusal with this HTTP status or above is Discord's passing trouble: worth trying again later."""
 
@@ -40,13 +45,16 @@ NO_MENTIONS = discord.AllowedMentions.none()
 
 
 def linked(content: str) -> str:
-    """A sentence with the commands it names turned into command mentions (shown in the reader's language)."""
-    return LINKS.link(content)
+    """A sentence with the commands it names turned into command mentions (shown in the reader's
+    language), within Discord's 2,000 characters (:mod:`cogs.limits`)."""
+    return limits.cut(LINKS.link(content), limits.CONTENT)
 
 
 def _linked_kwargs(kwargs: dict[str, Any]) -> dict[str, Any]:
     if isinstance(kwargs.get("content"), str):
         kwargs["content"] = linked(kwargs["content"])
+    if isinstance(kwargs.get("embed"), discord.Embed):
+        kwargs["embed"] = limits.fit_embed(kwargs["embed"])
     return kwargs
 
 
@@ -80,26 +88,46 @@ async def reply(interaction: discord.Interaction, content: str | None = None, *,
     if content is not None:
         kwargs["content"] = linked(content)
     if embed is not None:
-        kwargs["embed"] = embed
+        kwargs["embed"] = limits.fit_embed(embed)
     if view is not None:
         kwargs["view"] = view
     _attach(kwargs, file_png, extra_files)
     try:
+        sent = False
         if not interaction.response.is_done():
             try:
                 await interaction.response.send_message(**kwargs)
-                return True
+                sent = True
             except discord.HTTPException as exc:
                 if exc.code != ALREADY_ACKNOWLEDGED:
                     raise
                 _attach(kwargs, file_png, extra_files)  # a file is read once: make them anew
-        await interaction.followup.send(**kwargs)
-        return True
+        if not sent:
+            await interaction.followup.send(**kwargs)
     except discord.NotFound as exc:
         log.info("interaction %s vanished before the reply (%s)", interaction.id, exc.code)
+        return False
     except discord.HTTPException as exc:
         log.warning("reply to interaction %s failed: %s %s", interaction.id, exc.status, exc.code)
-    return False
+        return False
+    await give_notice(interaction)
+    return True
+
+
+async def give_notice(interaction: discord.Interaction) -> None:
+    """A notice waiting for the user (their DMs were found closed), privately, once
+    (``client.notice_for``, where the bot has one)."""
+    notice_for = getattr(interaction.client, "notice_for", None)
+    if notice_for is None:
+        return
+    try:
+        text = await notice_for(interaction)
+        if text:
+            await interaction.followup.send(linked(text), ephemeral=True, allowed_mentions=NO_MENTIONS)
+    except discord.HTTPException as exc:
+        log.info("notice to interaction %s failed: %s", interaction.id, exc.code)
+    except Exception:
+        log.exception("notice failed")
 
 
 async def defer(interaction: discord.Interaction, *, ephemeral: bool = True, update: bool = False) -> bool:
@@ -152,22 +180,27 @@ async def post(bot: discord.Client, channel_xid: int, content: str, *, file_png:
                                   "nonce": nonce}
         _attach(kwargs, file_png, extra_files)
         if embed is not None:
-            kwargs["embed"] = embed
+            kwargs["embed"] = limits.fit_embed(embed)
         if view is not None:
             kwargs["view"] = view
         try:
             message = await asyncio.wait_for(channel.send(**kwargs), POST_TIMEOUT_SECONDS)
             return message.id, None
-        except discord.Forbidden as exc:
-            reason = "error.no_attach" if file_png is not None else "error.no_access"
+        except discord.NotFound as exc:
             log.warning("cannot post in %s: %s", channel_xid, exc.code)
+            return None, LOST_CHANNEL if exc.code == UNKNOWN_CHANNEL else "error.discord"
+        except discord.Forbidden as exc:
+            log.warning("cannot post in %s: %s", channel_xid, exc.code)
+            if exc.code == MISSING_ACCESS:
+                return None, "error.no_view"
             if file_png is not None and exc.code == MISSING_PERMISSIONS:
-                # Without Attach Files, still post the text (and say why) so the game goes on.
-                text = "\n".join(part for part in (content, t(reason, locale)) if part)
-                return_id, _ = await post(bot, channel_xid, text, embed=embed, view=view,
-                                          mentions=mentions, locale=locale, nonce=nonce)
-                return return_id, reason
-            return None, reason
+                # Perhaps only Attach Files is missing: still post the text (and say why) so the game
+                # goes on. If the text is refused too, it was never Attach Files: say what it was.
+                text = "\n".join(part for part in (content, t("error.no_attach", locale)) if part)
+                return_id, problem = await post(bot, channel_xid, text, embed=embed, view=view,
+                                                mentions=mentions, locale=locale, nonce=nonce)
+                return (return_id, "error.no_attach") if return_id is not None else (None, problem)
+            return None, await missing_send_permission(bot, channel_xid)
         except discord.RateLimited as exc:  # only when a max_ratelimit_timeout is configured
             log.warning("posting in %s rate limited for %.1fs (attempt %d)", channel_xid, exc.retry_after,
                         attempt)
@@ -186,6 +219,36 @@ async def post(bot: discord.Client, channel_xid: int, content: str, *, file_png:
     return None, "error.discord"
 
 
+async def missing_send_permission(bot: discord.Client, channel_xid: int) -> str:
+    """The catalogue id naming the permission a refused post lacked: Send Messages, or Send Messages
+    in Threads in a thread (as far as the channel can be read; Send Messages when it cannot)."""
+    channel = bot.get_channel(channel_xid)
+    if channel is None:
+        try:
+            channel = await bot.fetch_channel(channel_xid)
+        except discord.HTTPException as exc:
+            return "error.no_view" if exc.code == MISSING_ACCESS else "error.no_access"
+    return "error.no_send_threads" if isinstance(channel, discord.Thread) else "error.no_access"
+
+
+REQUIRED_PERMISSIONS = ("view_channel", "send_messages", "embed_links", "attach_files", "read_message_history")
+"""What the bot needs where a game is played (in a thread, Send Messages in Threads stands for Send Messages)."""
+BLOCKING_PERMISSIONS = frozenset({"view_channel", "send_messages", "send_messages_in_threads"})
+"""Without these no turn can be posted: /game new refuses. Without the others the game is played with
+parts missing (no board pictures, no status embed), and /game new says so."""
+
+
+def missing_permissions(permissions: discord.Permissions, in_thread: bool) -> list[str]:
+    """The permissions the bot lacks in a channel, by their Discord names (``send_messages``...)."""
+    missing = []
+    for name in REQUIRED_PERMISSIONS:
+        if name == "send_messages" and in_thread:
+            name = "send_messages_in_threads"
+        if not getattr(permissions, name):
+            missing.append(name)
+    return missing
+
+
 EDITED, GONE, FAILED = "edited", "gone", "failed"
 
 
@@ -200,12 +263,14 @@ async def edit_message(bot: discord.Client, channel_xid: int, message_xid: int, 
     except discord.NotFound as exc:
         log.info("message %s is gone: %s", message_xid, exc.code)
         return GONE
-    except discord.Forbidden as exc:
+    except discord.HTTPException as exc:
+        if exc.code != THREAD_ARCHIVED and not isinstance(exc, discord.Forbidden):
+            log.info("edit of message %s failed: %s %s", message_xid, exc.status, exc.code)
+            return FAILED
+        # An archived thread refuses edits until a new message unarchives it; no access is the same
+        # for us: the caller posts anew.
         log.info("message %s is out of reach: %s", message_xid, exc.code)
         return GONE
-    except discord.HTTPException as exc:
-        log.info("edit of message %s failed: %s %s", message_xid, exc.status, exc.code)
-        return FAILED
     except (TimeoutError, OSError, discord.RateLimited) as exc:
         log.warning("edit of message %s failed: %r", message_xid, exc)
         return FAILED
@@ -216,14 +281,39 @@ async def edit(bot: discord.Client, channel_xid: int, message_xid: int, **kwargs
     return await edit_message(bot, channel_xid, message_xid, **kwargs) == EDITED
 
 
+async def dms_closed(bot: discord.Client, user_xid: int) -> None:
+    """A user's DMs are closed (403 50007): the bot turns their DM preference off and tells them once,
+    at their next interaction (``bot.dm_closed``, where the bot has one)."""
+    hook = getattr(bot, "dm_closed", None)
+    if hook is None:
+        return
+    try:
+        await hook(user_xid)
+    except Exception:
+        log.exception("could not record the closed DMs of a user")
+
+
+async def channel_lost(bot: discord.Client, channel_xid: int) -> None:
+    """A channel or thread is gone (10003): its game pauses (``bot.channel_lost``, where the bot has one)."""
+    hook = getattr(bot, "channel_lost", None)
+    if hook is None:
+        return
+    try:
+        await hook(channel_xid)
+    except Exception:
+        log.exception("could not pause the game of a deleted channel")
+
+
 async def dm(bot: discord.Client, user_xid: int, content: str) -> bool:
     """Send a direct message; False when the user does not accept DMs."""
     try:
         user = await bot.fetch_user(user_xid)
-        await user.send(content)
+        await user.send(limits.cut(content, limits.CONTENT))
         return True
     except discord.HTTPException as exc:
         log.info("DM to %s failed: %s", user_xid, exc.code)
+        if exc.code == CANNOT_DM:
+            await dms_closed(bot, user_xid)
         return False
 
 
@@ -271,6 +361,8 @@ async def send_once(bot: discord.Client, channel_xid: int | None, content: str, 
         return message.id, False
     except discord.HTTPException as exc:
         log.warning("post in %s failed: %s %s", channel_xid, exc.status, exc.code)
+        if exc.code == UNKNOWN_CHANNEL:
+            await channel_lost(bot, channel_xid)
         return None, exc.status >= RETRYABLE_STATUS
     except (TimeoutError, OSError) as exc:
         log.warning("post in %s failed: %r", channel_xid, exc)
@@ -289,6 +381,8 @@ async def dm_once(bot: discord.Client, user_xid: int | None, content: str, *, no
     except discord.HTTPException as exc:
         if exc.code != CANNOT_DM:
             log.info("DM to %s failed: %s %s", user_xid, exc.status, exc.code)
+        else:
+            await dms_closed(bot, user_xid)
         return None, exc.status >= RETRYABLE_STATUS
     except (TimeoutError, OSError):
         return None, True

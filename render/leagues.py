@@ -14,6 +14,8 @@ from bot.i18n import t
 from render import common as c
 
 ROW_HEIGHT = 54
+MAX_ROWS = 25
+"""Rows one picture draws at most (the caller pages longer tables), so its size is bounded."""
 HEAD_HEIGHT = 56
 MARGIN = 24
 
@@ -37,8 +39,11 @@ class StandingLike(Protocol):
     def ordinal(self) -> float: ...
 
 
-def standings_png(title: str, game_name: str, rows: Sequence[StandingLike], *, rated: bool, loc: str) -> bytes:
-    """The standings, best first, as PNG bytes."""
+def standings_png(title: str, game_name: str, rows: Sequence[StandingLike], *, rated: bool, loc: str,
+                  first: int = 1) -> bytes:
+    """The standings, best first, as PNG bytes: at most :data:`MAX_ROWS` rows, the first of them at
+    place ``first`` (a later page of a long table)."""
+    rows = rows[:MAX_ROWS]
     width = c.IMAGE_WIDTH
     row_h, head_h, margin = ROW_HEIGHT, HEAD_HEIGHT, MARGIN
     height = c.TITLE_HEIGHT + margin + head_h + row_h * max(1, len(rows)) + margin
@@ -61,11 +66,11 @@ def standings_png(title: str, game_name: str, rows: Sequence[StandingLike], *, r
     body = c.font(24)
     for i, s in enumerate(rows):
         y = top + head_h + i * row_h
-        if i == 0 and s.games:
+        if i + first == 1 and s.games:
             draw.rectangle((margin, y, width - margin, y + row_h), fill=c.tint(c.HIGHLIGHT, 0.7))
         elif i % 2:
             draw.rectangle((margin, y, width - margin, y + row_h), fill=c.tint(c.PANEL_EDGE, 0.75))
-        values = {"rank": str(i + 1), "games": str(s.games), "wins": str(s.wins),
+        values = {"rank": str(i + first), "games": str(s.games), "wins": str(s.wins),
                   "place": f"{s.average_place:.2f}" if s.games else "-",
                   "rating": f"{s.ordinal:.1f}" if s.games else "-"}
         x = margin
@@ -73,7 +78,7 @@ def standings_png(title: str, game_name: str, rows: Sequence[StandingLike], *, r
             cy = y + row_h / 2
             if name == "player":
                 c.seat_marker(img, i, (x + 6, int(cy - 16), x + 38, int(cy + 16)))
-                text, fnt = c.fit_text(s.name, w - 60, 24, bold=i == 0)
+                text, fnt = c.fit_text(s.name, w - 60, 24, bold=i + first == 1)
                 c.draw_text(draw, (x + 48, cy), text, fnt, c.INK, "lm")
             else:
                 c.draw_text(draw, (x + w / 2, cy), values[name], body, c.INK, "mm")

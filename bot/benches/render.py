@@ -69,7 +69,34 @@ def figures(quick: bool = False) -> dict[str, Any]:
             continue
         out["render.games"][game] = {"available": True,
                               "images": {name: _time_case(draw, repeats) for name, draw in cases}}
+    out["render.league_table_1000"] = _league_table(repeats)
     return out
+
+
+def _league_table(repeats: int) -> dict[str, Any]:
+    """One page of a 1,000-member league's standings picture (a page is capped at 25 rows)."""
+    from dataclasses import dataclass
+
+    from render.leagues import standings_png
+
+    @dataclass(frozen=True)
+    class Row:
+        name: str
+        games: int
+        wins: int
+        average_place: float
+        ordinal: float
+
+    rows = [Row(f"Player {i:04d} with a long name", 10, i % 10, 1.5, 25.0 - i / 100) for i in range(1000)]
+    times = []
+    data = b""
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        data = standings_png("A league - season 1", "A game", rows, rated=True, loc="en")
+        times.append(time.perf_counter() - t0)
+    height = int.from_bytes(data[20:24], "big")  # the PNG header's height
+    return {"members": len(rows), "ms_p50": _ms(statistics.median(times)), "png_bytes": len(data),
+            "height_px": height, "repeats": repeats}
 
 
 if __name__ == "__main__":

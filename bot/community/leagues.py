@@ -172,6 +172,8 @@ class Leagues(Feature):
         g = info.game
         if g.guild_xid != league.guild_xid or g.kind != league.kind or g.finished_at is None:
             return False
+        if g.paused_at is not None:
+            return False  # its channel was deleted before it ended: never counted
         if league.mode is not None:
             rules = games.rules(g.kind)
             spec = rules.option_specs[0] if rules.option_specs else None

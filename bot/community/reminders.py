@@ -266,8 +266,8 @@ class Reminders(Feature):
             info = await self.service.info(game_id)
         except errors.UnknownGame:
             return
-        if info.game.status != "active" or info.game.channel_xid is None:
-            await self._close_game(info)
+        if info.game.status != "active" or info.game.channel_xid is None or info.game.paused_at is not None:
+            await self._close_game(info)  # over, or paused (its channel was deleted): nothing is owed
             return
         existing = await self.db.waits_for_game(game_id)
         humans = {s.seat: s for s in info.seats
@@ -387,7 +387,8 @@ class Reminders(Feature):
             await self.db.delete_waits(wait.game_id)
             return []
         seat = info.seats[wait.seat] if wait.seat < len(info.seats) else None
-        if (info.game.status != "active" or seat is None or seat.is_ai or seat.user_xid != wait.user_xid
+        if (info.game.status != "active" or info.game.paused_at is not None
+                or seat is None or seat.is_ai or seat.user_xid != wait.user_xid
                 or wait.seat not in info.awaiting):
             await self.sync_game(wait.game_id)
             return []
@@ -493,6 +494,8 @@ class Reminders(Feature):
         out = []
         for game in await self.service.store.list_games(guild_xid=guild_xid, statuses=("active",),
                                                         user_xid=user_xid, limit=200):
+            if game.paused_at is not None:
+                continue  # its channel was deleted: it waits for nobody
             info = await self.service.info(game.id)
             seat = info.seat_of(user_xid)
             if seat is None or seat.is_ai or seat.seat not in info.awaiting:

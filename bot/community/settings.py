@@ -152,6 +152,8 @@ class Prefs:
     """A DM each time it becomes my turn ("tell me when I am next")."""
     language: str | None = None
     """The language of my direct messages (None: the game's)."""
+    dms_closed_notice: bool = False
+    """My DMs were found closed and my DM choices turned off; I have not been told yet."""
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Prefs:
@@ -247,6 +249,8 @@ class Preferences(Feature):
         self.db = db
         self.waits = waits
         """Changing a setting or a preference plans the waits it concerns again."""
+        self._notices: set[int] | None = None
+        """Players to tell that their DMs are closed (read from the store on first use)."""
 
     async def of_game(self, game: store.GameRow, cache: PassCache | None = None) -> Settings:
         """A game's settings: defaults <- its server's <- its own overrides (read once per pass)."""
@@ -288,6 +292,28 @@ class Preferences(Feature):
         await self.waits.reschedule_user(user_xid, self.now)
         return prefs
 
+    async def dms_closed(self, user_xid: int) -> None:
+        """Discord refused a DM to this player (their DMs are closed): stop sending them DMs and tell
+        them once, at their next interaction (:meth:`take_dms_closed_notice`)."""
+        prefs = await self.prefs(user_xid)
+        if self._notices is None:
+            self._notices = set(await self.db.users_with_flag("dms_closed_notice"))
+        if prefs.dm_reminders or prefs.dm_turns or not prefs.dms_closed_notice:
+            await self.db.set_prefs(user_xid, replace(prefs, dm_reminders=False, dm_turns=False,
+                                                      dms_closed_notice=True).to_json())
+        self._notices.add(user_xid)
+
+    async def take_dms_closed_notice(self, user_xid: int) -> bool:
+        """True once after this player's DMs were found closed (then the notice counts as given)."""
+        if self._notices is None:
+            self._notices = set(await self.db.users_with_flag("dms_closed_notice"))
+        if user_xid not in self._notices:
+            return False
+        self._notices.discard(user_xid)
+        prefs = await self.prefs(user_xid)
+        await self.db.set_prefs(user_xid, replace(prefs, dms_closed_notice=False).to_json())
+        return True
+
     async def settings_for(self, game_id: int) -> Settings:
         return await self.of_game((await self.service.info(game_id)).game)
 
@@ -322,4 +348,6 @@ class Preferences(Feature):
         return merged
 
     async def forget_user(self, user_xid: int) -> int:
+        if self._notices is not None:
+            self._notices.discard(user_xid)
         return await self.db.forget_user(user_xid)

@@ -26,7 +26,7 @@ LIVE_STATUSES = ("lobby", "active")
 GAME_COLUMNS = (
     "id", "guild_xid", "channel_xid", "kind", "options", "seed", "status", "version", "host_xid",
     "created_at", "updated_at", "started_at", "finished_at", "awaiting_since", "result",
-    "lobby_message_xid", "status_message_xid", "turn_message_xid", "settled_version", "locale",
+    "lobby_message_xid", "status_message_xid", "turn_message_xid", "settled_version", "locale", "paused_at",
 )
 UPDATABLE_GAME_COLUMNS = frozenset(GAME_COLUMNS) - {"id", "kind", "seed", "created_at", "version"}
 JSON_GAME_COLUMNS = frozenset({"options", "result"})
@@ -98,7 +98,9 @@ class GameRow:
     turn_message_xid: int | None
     settled_version: int = 0
     locale: str = "en"
-    """The language of the game's channel posts (migration 007)."""
+    """The language of the game's channel posts (migration 006)."""
+    paused_at: int | None = None
+    """When the game's channel was found deleted (migration 007): nothing acts on it any more."""
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ from discord import app_commands
 from bot import games
 from bot.i18n import t
 from bot.service import GameInfo
-from cogs import operations, presenters
+from cogs import limits, operations, presenters
 from cogs.community.common import GameSubcommands, locale_of, stamp
 from cogs.game import EMBED_COLOUR, game_title
 from render import story as story_pictures
@@ -24,7 +24,8 @@ log = logging.getLogger(__name__)
 if TYPE_CHECKING:
     from bot.app import CityBot
 
-HISTORY_LIMIT = 15
+HISTORY_LIMIT = 100
+"""Finished games /game history reads at most (it shows as many as fit, then "and N more")."""
 EXPORT_NAME = "game-{game}.json"
 
 
@@ -42,6 +43,7 @@ class HistoryCog(GameSubcommands):
         """Finished games of this channel, or of a player on this server."""
         loc = locale_of(interaction)
         guild = interaction.guild_id or 0
+        await operations.defer(interaction)
         if player is not None:
             games = await self.history.history(guild, user_xid=player.id, limit=HISTORY_LIMIT)
             title = t("community.history.title.player", loc, player=player.display_name)
@@ -53,7 +55,7 @@ class HistoryCog(GameSubcommands):
             await operations.reply(interaction, t("community.history.none", loc))
             return
         lines = [self.history_line(info, loc) for info in games]
-        embed = discord.Embed(title=title, description="\n".join(lines), colour=EMBED_COLOUR)
+        embed = discord.Embed(title=title, description=limits.lines_text(lines, loc), colour=EMBED_COLOUR)
         embed.set_footer(text=t("community.history.hint", loc))
         await operations.reply(interaction, embed=embed)
 

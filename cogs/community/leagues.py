@@ -14,7 +14,7 @@ from bot import errors, games
 from bot.community.base import CommunityError
 from bot.community.leagues import Standing, Table
 from bot.i18n import t
-from cogs import operations
+from cogs import limits, operations
 from cogs.community.common import is_admin, locale_of, stamp
 from cogs.game import EMBED_COLOUR, game_choices, game_title
 from render.leagues import rating_chart_png, standings_png
@@ -22,14 +22,15 @@ from render.leagues import rating_chart_png, standings_png
 if TYPE_CHECKING:
     from bot.app import CityBot
 
-HISTORY_LIMIT = 15
-LIST_LIMIT = 25
-
-
-def table_png(table: Table, loc: str) -> bytes:
-    """The standings picture of a league table, in the reader's language."""
+def table_png(table: Table, loc: str, page: int = 1) -> bytes:
+    """One page of the standings picture of a league table (:data:`limits.LIST_ROWS` rows), in the
+    reader's language."""
+    rows, page, pages = limits.page_of(table.standings, page)
     title = t("community.league.title", loc, name=table.league.name, number=table.season.number)
-    return standings_png(title, game_title(table.league.kind, loc), table.standings, rated=table.league.rated, loc=loc)
+    if pages > 1:
+        title = t("community.league.title_page", loc, title=title, page=page, pages=pages)
+    return standings_png(title, game_title(table.league.kind, loc), list(rows), rated=table.league.rated, loc=loc,
+                         first=(page - 1) * limits.LIST_ROWS + 1)
 
 
 class LeaguesCog(commands.Cog):
@@ -146,34 +147,40 @@ class LeaguesCog(commands.Cog):
             await operations.reply(interaction, t("community.league.list.none", loc))
             return
         lines = []
-        for lg, members in leagues[:LIST_LIMIT]:
+        for lg, members in leagues:
             lines.append(t("community.league.list.line", loc, name=lg.name, title=game_title(lg.kind, loc),
                            mode=f" ({lg.mode})" if lg.mode else "", members=members,
                            rated=t("community.league.rated", loc) if lg.rated else ""))
-        embed = discord.Embed(title=t("community.league.list.title", loc), description="\n".join(lines),
-                              colour=EMBED_COLOUR)
+        embed = discord.Embed(title=t("community.league.list.title", loc),
+                              description=limits.lines_text(lines, loc, rows=limits.LIST_ROWS), colour=EMBED_COLOUR)
         await operations.reply(interaction, embed=embed)
 
     @league.command(name="table")
-    @app_commands.describe(name="Which league", season="Season number (default: the running one)")
+    @app_commands.describe(name="Which league", season="Season number (default: the running one)",
+                           page="Which page of the standings (25 players a page)")
     async def league_table(self, interaction: discord.Interaction, name: str,
-                           season: app_commands.Range[int, 1, None] | None = None) -> None:
+                           season: app_commands.Range[int, 1, None] | None = None,
+                           page: app_commands.Range[int, 1, None] = 1) -> None:
         """The standings, as a picture and as text."""
         loc = locale_of(interaction)
-        await operations.defer(interaction, ephemeral=False)
+        await operations.defer(interaction)  # private: a refusal (no such league) is only the asker's
         table = await self.leagues.table(interaction.guild_id or 0, name, season)
-        embed = self.table_embed(table, loc)
-        image = await asyncio.to_thread(table_png, table, loc)
-        await operations.reply(interaction, embed=embed, file_png=image, ephemeral=False)
+        embed = self.table_embed(table, loc, page)
+        image = await asyncio.to_thread(table_png, table, loc, page)
+        await operations.reply(interaction, embed=embed, file_png=image)
 
-    def table_embed(self, table: Table, loc: str) -> discord.Embed:
-        lines = [self.standing_line(i + 1, s, table.league.rated, loc) for i, s in enumerate(table.standings)]
+    def table_embed(self, table: Table, loc: str, page: int = 1) -> discord.Embed:
+        rows, page, pages = limits.page_of(table.standings, page)
+        first = (page - 1) * limits.LIST_ROWS + 1
+        lines = [self.standing_line(first + i, s, table.league.rated, loc) for i, s in enumerate(rows)]
         embed = discord.Embed(title=t("community.league.title", loc, name=table.league.name,
                                       number=table.season.number),
-                              description="\n".join(lines[:LIST_LIMIT]) or t("community.league.empty", loc),
+                              description=limits.lines_text(lines, loc) or t("community.league.empty", loc),
                               colour=EMBED_COLOUR)
-        embed.set_footer(text=t("community.league.footer", loc, games=table.games,
-                                title=game_title(table.league.kind, loc)))
+        footer = t("community.league.footer", loc, games=table.games, title=game_title(table.league.kind, loc))
+        if pages > 1:
+            footer += " · " + t("community.league.page", loc, page=page, pages=pages)
+        embed.set_footer(text=footer)
         return embed
 
     @staticmethod
@@ -193,6 +200,7 @@ class LeaguesCog(commands.Cog):
         """A player's place, rating and counted games in a league."""
         loc = locale_of(interaction)
         user = player or interaction.user
+        await operations.defer(interaction)  # the profile re-checks the season's games
         profile = await self.leagues.profile(interaction.guild_id or 0, name, user.id, season)
         title = t("community.league.profile.title", loc, player=user.display_name, name=profile.league.name,
                   number=profile.season.number)
@@ -202,12 +210,14 @@ class LeaguesCog(commands.Cog):
                                                   player=user.display_name))
             return
         rating = t("community.league.profile.rating", loc, rating=f"{s.ordinal:.1f}") if profile.league.rated else ""
-        lines = [t("community.league.profile.summary", loc, pos=profile.position, wins=s.wins, games=s.games,
-                   rating=rating)]
-        for h in profile.history[:HISTORY_LIMIT]:
-            lines.append(t("community.league.profile.line", loc, game=h["game"], when=stamp(h["finished_at"], "d"),
-                           rank=h["rank"], players=h["players"]))
-        embed = discord.Embed(title=title, description="\n".join(lines), colour=EMBED_COLOUR)
+        summary = t("community.league.profile.summary", loc, pos=profile.position, wins=s.wins, games=s.games,
+                    rating=rating)
+        lines = [t("community.league.profile.line", loc, game=h["game"], when=stamp(h["finished_at"], "d"),
+                   rank=h["rank"], players=h["players"]) for h in profile.history]
+        described = limits.lines_text(lines, loc, limit=limits.EMBED_DESCRIPTION - len(summary) - 1,
+                                      rows=limits.LIST_ROWS)
+        embed = discord.Embed(title=title, description="\n".join(p for p in (summary, described) if p),
+                              colour=EMBED_COLOUR)
         chart = None
         if profile.league.rated and profile.ratings:
             chart = await asyncio.to_thread(

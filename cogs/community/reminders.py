@@ -20,7 +20,7 @@ from bot.community.base import Action
 from bot.community.settings import POLICIES
 from bot.i18n import t
 from bot.service import GameInfo, MoveOutcome
-from cogs import operations, presenters
+from cogs import limits, operations, presenters
 from cogs.community.common import GameSubcommands, channel_link, locale_of, stamp
 from cogs.game import EMBED_COLOUR, game_title, mention
 
@@ -33,7 +33,6 @@ LOOP_SECONDS = 60
 BATCH = 100
 KICK_DELAY_SECONDS = 1.0
 """After a move, a loop pass runs this soon (notices such as "you are the last to choose")."""
-MINE_LIMIT = 20
 
 ActionHandler = Callable[[Action], Awaitable[None]]
 
@@ -223,12 +222,13 @@ class RemindersCog(GameSubcommands):
     async def game_mine(self, interaction: discord.Interaction) -> None:
         """Every game on this server waiting for you, with links."""
         loc = locale_of(interaction)
+        await operations.defer(interaction)
         entries = await self.reminders.mine(interaction.guild_id or 0, interaction.user.id)
         if not entries:
             await operations.reply(interaction, t("community.mine.none", loc))
             return
         lines = []
-        for e in entries[:MINE_LIMIT]:
+        for e in entries:
             g = e.info.game
             extra = t("community.mine.deadline", loc, deadline=stamp(e.deadline)) if e.deadline else ""
             if e.snoozed_until and e.snoozed_until > self.reminders.now:
@@ -237,5 +237,5 @@ class RemindersCog(GameSubcommands):
                            channel=f"<#{g.channel_xid}>", since=stamp(e.since), extra=extra,
                            link=channel_link(g.guild_xid, g.channel_xid, g.turn_message_xid)))
         embed = discord.Embed(title=t("community.mine.title", loc, count=len(entries)),
-                              description="\n".join(lines), colour=EMBED_COLOUR)
+                              description=limits.lines_text(lines, loc), colour=EMBED_COLOUR)
         await operations.reply(interaction, embed=embed)

@@ -38,6 +38,12 @@ class SettingsStore(TableStore):
                 "INSERT INTO community_players (user_xid, data) VALUES (?, ?)"
                 " ON CONFLICT (user_xid) DO UPDATE SET data = excluded.data", (user_xid, dumps(data)))
 
+    async def users_with_flag(self, name: str) -> list[int]:
+        """Players whose preferences hold ``name`` set to true (a notice waiting for them, say)."""
+        rows = await self._all("SELECT user_xid FROM community_players WHERE json_extract(data, ?) = 1",
+                               (f"$.{name}",))
+        return [int(row[0]) for row in rows]
+
     async def forget_user(self, user_xid: int) -> int:
         """Forget a player's preferences (time zone, quiet hours, DM choices). Returns rows deleted."""
         async with self.store.transaction() as db:
