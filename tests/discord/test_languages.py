@@ -8,11 +8,17 @@ from typing import Any
 from PIL import Image
 
 from bot import games
+from bot.games.quadropolis import slot_target
 from bot.i18n import t
+from cogs import ids
 from tests.discord.conftest import Harness
+
+SEED = 20_251_125
+"""Every game here is dealt from this seed, so each run plays the same game (the first menu option takes a tile)."""
 
 
 async def start_quadropolis(h: Harness, user: str, **options: Any) -> int:
+    h.service._seed_source = lambda: SEED
     lobby = await h.fake.slash("game", "new", game="quadropolis", mode="classic", ai_players=1, user=user, **options)
     await lobby.response()
     gid = (await h.service.game_in_channel(h.fake.channel("games").id)).id
@@ -57,8 +63,7 @@ async def test_a_hungarian_server_plays_in_hungarian(harness: Harness) -> None:
     assert posted in (drawn["hu", 0], drawn["hu", 1])  # the seat who just acted, or the one to act
     assert posted not in (drawn["en", 0], drawn["en", 1])
     # A take opens the private build step, in Hungarian.
-    select = selects[0]
-    option = select["options"][0]["value"]
+    select, option = next((c, o["value"]) for c in selects for o in c["options"] if takes_a_tile(o["value"], view))
     took = await h.fake.select(turn, select["custom_id"], [option], user="alice")
     await took.response()
     await h.settle()
@@ -69,6 +74,15 @@ async def test_a_hungarian_server_plays_in_hungarian(harness: Harness) -> None:
     labels = [c.get("label") for s in private for row in s.components for c in row["components"]]
     assert discard in labels, labels
     assert private[-1].content == t("quadropolis.ui.where", "hu", **where_params(await h.service.snapshot(gid)))
+
+
+def takes_a_tile(value: str, view: Any) -> bool:
+    """Whether a take option's architect points at a face-up tile of the construction site."""
+    move = ids.parse_move_value(value)
+    if move.get("kind") != "take":
+        return False
+    row, col = slot_target(str(move["slot"]), int(move["architect"]))
+    return bool(view["site"]["squares"][row - 1][col - 1].get("state") == "tile")
 
 
 def where_params(snap: Any) -> dict[str, Any]:
