@@ -220,7 +220,7 @@ def test_registry_and_protocol_attributes():
     assert RULES.option_specs[0].name == "variant"
     assert RULES.option_specs[0].choices == ("basic", "advanced", "party")
     assert RULES.option_specs[0].default == "basic"
-    assert RULES.ai_levels == ("random", "greedy")
+    assert RULES.ai_levels == ("random", "greedy", "strong")
     assert RULES.normalise_options({}) == {"variant": "basic", "party_minutes": "15", "party_goals": "off"}
 
 

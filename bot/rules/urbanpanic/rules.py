@@ -147,7 +147,7 @@ class UrbanPanicRules(core.GameRules[State]):
                    help_key="urbanpanic.option.party_minutes"),
         OptionSpec("party_goals", ("off", "on"), "off", help_key="urbanpanic.option.party_goals"),
     )
-    ai_levels = ("random", "greedy")
+    ai_levels = ("random", "greedy", "strong")
     uses_time = True  # the service stamps every move with "at" (epoch ms): the party timer needs it
 
     # -- lobby -------------------------------------------------------------------------------
@@ -752,7 +752,7 @@ class UrbanPanicRules(core.GameRules[State]):
         return kind in ("planner", "engineer_board", "engineer_reserve", "spy")
 
     def ai_move(self, state: State, seat: int, level: str, seed: int) -> Move:
-        """A legal move for ``seat`` by the AI ``level`` ("random" or "greedy"), deterministic in seed."""
+        """A legal move for ``seat`` by the AI ``level`` ("random", "greedy" or "strong"), deterministic in seed."""
         from bot.rules.urbanpanic import ai
 
         return ai.choose(self, state, seat, level, seed)
