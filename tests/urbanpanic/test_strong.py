@@ -102,3 +102,17 @@ def test_strong_builds_when_it_can():
         s = RULES.apply(s, 0, move)
     assert "planner" in kinds and "architect" in kinds
     assert s.players[0].tiles_on_board() >= 1
+
+
+def test_bench_strong_figures_name_their_setup():
+    """Each variant's strong-vs-greedy figure says who played and what chance would be."""
+    from bot.benches import urbanpanic as bench
+
+    timings: dict[str, list[float]] = {}
+    out = bench.versus("party", "strong", "greedy", 2, 1, timings)
+    assert out["urbanpanic.ai.party.strong_vs_greedy.chance"] == 0.5
+    assert out["urbanpanic.ai.party.strong_vs_greedy.setup"] == \
+        "one strong seat (rotating) against 1 greedy seat, 2-player party games"
+    four = bench.versus("basic", "strong", "random", 4, 1, timings)
+    assert four["urbanpanic.ai.basic.strong_vs_random.seats_4.chance"] == 0.25
+    assert timings["strong"]
