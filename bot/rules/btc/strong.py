@@ -11,8 +11,9 @@ house that will gain from types still to come, the office set that grows in valu
 Its two cities are scored as the rules score them: ``LOWER_WEIGHT * min + max`` in the 3-7 player
 and solo games (only the lower city counts, and both neighbours share it), the sum with two
 players. The draft keeps the pair of tiles whose best placements give the best pair of cities;
-placement looks at the companion tile's best spot in the other city. In solo Simple the tile
-handed to Automacity is the one that helps it least.
+placement looks at the companion tile's best spot in the other city. With 3-7 players the pair of
+cities is judged by the chance to finish first against every rival's projected cities; solo, by the
+chance that the lower city ends above Automacity (Simple: with the tile handed to it).
 
 Everything is deterministic: ties are broken by a seeded shuffle, nothing reads a clock or the
 hidden state, so the same information gives the same move (tests check it).
@@ -41,8 +42,6 @@ POTENTIAL = 1.0
 """Weight of the expected best gain of the next tile a city receives."""
 LOWER_WEIGHT = 3.0
 """Value of the lower city against the higher one (3-7 players and solo)."""
-AUTOMACITY_WEIGHT = 0.6
-"""Solo Simple: how much a point for Automacity costs."""
 RATE = 3.4
 """3-7 players: points a city is expected to gain per empty cell (greedy cities end near 55)."""
 TIE_WEIGHT = 0.05
@@ -51,7 +50,8 @@ SPREAD_BASE = 1.5
 SPREAD_PER_CELL = 0.25
 """Width of the logistic win chance against one rival: base plus this per empty cell per city."""
 SCORE_WEIGHT = 0.002
-"""A little of the own lower city on top of the win chance (so a lost or won game still plays well)."""
+"""A little of ``LOWER_WEIGHT * lower + higher`` on top of the win chance, so the higher city is
+built well too and a game already won or lost is still played well."""
 CHOICES = 3
 YOU_FIRST = False
 """The next tile for a city is the best of about this many drawn tiles (a hand to draft from)."""
@@ -236,6 +236,8 @@ class Planner:
             left = sum(FULL - c.size() for c in state.cities) / len(state.cities)
             self.spread = SPREAD_BASE + SPREAD_PER_CELL * left
         self.automacity: float | None = None
+        self.auto_bonus = 0.0
+        """Solo Simple: points the tile handed to Automacity adds to it (set per candidate)."""
         if E.is_solo(state):
             auto = state.cities[E.AUTOMACITY]
             size = auto.size()
@@ -315,15 +317,16 @@ class Planner:
 
     def solo_chance(self, totals: list[float]) -> float:
         """Solo: the chance to win against both Automas. Autommaso scores the lower of the Left City
-        and Automacity, Automarta the lower of Automacity and the Right City, so the player (the lower
-        of Left and Right) wins when Automacity ends no higher than that, or the two cities tie."""
+        and Automacity, Automarta the lower of Automacity and the Right City, and ties go to the
+        higher city, so the player (the lower of Left and Right) wins when its lower city ends above
+        Automacity (projected from its points per face so far, plus ``auto_bonus``)."""
         assert self.automacity is not None
         projected = [t + RATE * max(0, FULL - self.state.cities[c].size() - 1)
                      for t, c in zip(totals, self.cities, strict=True)]
-        low, high = min(projected), max(projected)
-        rival = min(self.automacity, high)
+        low = min(projected)
+        rival = self.automacity + self.auto_bonus
         chance = 1.0 / (1.0 + math.exp(-(low - rival) / self.spread))
-        return chance + SCORE_WEIGHT * min(totals)
+        return chance + SCORE_WEIGHT * (LOWER_WEIGHT * min(totals) + max(totals))
 
     def win_chance(self, mine: Mapping[int, float], counts: list[int]) -> float:
         """3-7 players: the chance to finish first, from every city's projected final score.
@@ -347,7 +350,7 @@ class Planner:
             x, y = projected[left], projected[right]
             them = min(x, y) + TIE_WEIGHT * max(x, y)
             out *= 1.0 / (1.0 + math.exp(-(me - them) / self.spread))
-        return out + SCORE_WEIGHT * min(a, b)
+        return out + SCORE_WEIGHT * (LOWER_WEIGHT * min(a, b) + max(a, b))
 
     def current(self, city: int) -> float:
         return self.layout_value(self.faces[city], city)
@@ -420,10 +423,8 @@ def strong_move(state: BtcState, seat: int, moves: list[Move], rnd: random.Rando
         return _pick(moves, chosen, rnd)
     if kind in ("choose", "assign"):
         def assigned(m: Move) -> float:
-            value = _pair_value(pl, int(m["left"]), int(m["right"]))
-            if "auto" in m:
-                value -= AUTOMACITY_WEIGHT * _automacity_gain(state, int(m["auto"]))
-            return value
+            pl.auto_bonus = float(_automacity_gain(state, int(m["auto"]))) if "auto" in m else 0.0
+            return _pair_value(pl, int(m["left"]), int(m["right"]))
         return _pick(moves, assigned, rnd)
     waits = [m for m in moves if m["kind"] == "you_first"]
     if waits and YOU_FIRST:  # let the partner build first: then this seat places knowing their tile's spot
@@ -434,4 +435,4 @@ def strong_move(state: BtcState, seat: int, moves: list[Move], rnd: random.Rando
 
 def describe_weights() -> dict[str, Any]:
     """The tuned weights, for the bench report."""
-    return {"potential": POTENTIAL, "lower_weight": LOWER_WEIGHT, "automacity_weight": AUTOMACITY_WEIGHT}
+    return {"potential": POTENTIAL, "lower_weight": LOWER_WEIGHT, "choices": CHOICES, "rate": RATE}
