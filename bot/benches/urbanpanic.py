@@ -215,7 +215,7 @@ def figures(quick: bool = False) -> dict[str, Any]:
         for opponent in ("random", "greedy"):
             strong.update(versus(variant, "strong", opponent, 2, 1 if quick else 200, timings))
             if not quick:
-                strong.update(versus(variant, "strong", opponent, 4, 40, timings))
+                strong.update(versus(variant, "strong", opponent, 4, 24, timings))
     games, design = checked_games(1 if quick else 60, timings)
     out: dict[str, Any] = {
         "urbanpanic.greedy_vs_random_games": versus_greedy["games"],

@@ -40,7 +40,7 @@ SAMPLES = 2
 """Sampled stacks per decision (only a basic Architect or a Mayor draws during a turn)."""
 RESERVE = 0.55
 """Weight of a reserve tile's best placement gain (it still needs a Planner later)."""
-DENIAL = 0.25
+DENIAL = 0.8
 """Weight of what the best face-up tile left on the main board is worth to the next player."""
 GOAL_SHARE = 0.35
 """Share of a goal card's 10 points counted for leading it now (tied: half that)."""
