@@ -131,3 +131,26 @@ def test_strong_beats_random_with_two_players():
         n += 1
     result = RULES.result(state)
     assert result.seats[0].total > result.seats[1].total
+
+
+def test_gain_of_one_more_building_is_the_score_difference():
+    """The strong AI's fast scoring of one more building equals the rules' scoring of the city with
+    it, and its best cell per building is the best over every open cell (random layouts)."""
+    from bot.rules.btc import geometry as G
+    from bot.rules.btc import scoring, strong
+
+    rnd = random.Random(4)
+    faces_pool = sorted({k.faces[0] for k in T.KINDS.values() if k.shape == T.SINGLE})
+    for _ in range(300):
+        faces: dict = {}
+        for _ in range(rnd.randrange(15)):
+            faces[rnd.choice(G.anchors(faces.keys(), G.SINGLE_SHAPE))] = rnd.choice(faces_pool)
+        model = strong.CityModel(faces)
+        best = model.best_gains()
+        for face in faces_pool:
+            gains = []
+            for cell in model.open:
+                after = {**faces, cell: face}
+                gains.append(scoring.total(scoring.score_grid(after, 0)) - model.base)
+                assert model.gain(face, cell) == gains[-1]
+            assert best[face] == max(gains)

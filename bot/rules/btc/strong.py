@@ -25,7 +25,6 @@ import math
 import random
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any
 
 from bot.rules import core
 from bot.rules.btc import engine as E
@@ -431,8 +430,3 @@ def strong_move(state: BtcState, seat: int, moves: list[Move], rnd: random.Rando
         return waits[0]
     placements = [m for m in moves if m["kind"] in ("place", "turned")]
     return _pick(placements or moves, lambda m: _place_value(pl, m) if m in placements else 0.0, rnd)
-
-
-def describe_weights() -> dict[str, Any]:
-    """The tuned weights, for the bench report."""
-    return {"potential": POTENTIAL, "lower_weight": LOWER_WEIGHT, "choices": CHOICES, "rate": RATE}
