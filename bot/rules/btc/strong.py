@@ -1,19 +1,20 @@
 """The strong AI of Between Two Cities: look-ahead over what the seat cannot see.
 
 A city layout is worth its score now (factory points from the majority over every city) plus
-``POTENTIAL`` times the expected best gain of the *next* single tile it could receive, an
-expectation over the tiles this seat has not seen, counted from its own information set only
-(every city, every revealed tile, its own hand and choice, in solo the Automas' open hands;
-never another hand, the bag or a discard). That one-ply expectimax makes the AI value what the
-greedy player cannot see: a park beside room for its partner, a shop line with room to grow, the
-house that will gain from types still to come, the office set that grows in value.
+``POTENTIAL`` times the expected best gain of the *next* single tile it receives, taken as the best
+of ``CHOICES`` tiles drawn from the tiles this seat has not seen, counted from its own information
+set only (every city, every revealed tile, its own hand and choice, in solo the Automas' open
+hands; never another hand, the bag, a discard or the Automa deck). That one-ply expectimax makes
+the AI value what the greedy player cannot see: a park beside room for its partner, a shop line
+with room to grow, the house that will gain from types still to come, the office set that grows.
 
-Its two cities are scored as the rules score them: ``LOWER_WEIGHT * min + max`` in the 3-7 player
-and solo games (only the lower city counts, and both neighbours share it), the sum with two
-players. The draft keeps the pair of tiles whose best placements give the best pair of cities;
-placement looks at the companion tile's best spot in the other city. With 3-7 players the pair of
-cities is judged by the chance to finish first against every rival's projected cities; solo, by the
-chance that the lower city ends above Automacity (Simple: with the tile handed to it).
+The draft keeps the pair of tiles whose best placements give the best pair of cities; placement
+looks at the companion tile's best spot in the other city. The pair of cities is judged as the
+rules judge them: with 3-7 players by the chance to finish first against every rival, each city
+projected to the end (``RATE`` per empty cell), so a point in a shared city also counts for the
+neighbour who shares it and only the lower of each player's cities counts, the higher one
+breaking ties; with two players by the sum; solo by the chance that the lower city ends above
+Automacity (Simple: with the tile handed to it).
 
 Everything is deterministic: ties are broken by a seeded shuffle, nothing reads a clock or the
 hidden state, so the same information gives the same move (tests check it).
