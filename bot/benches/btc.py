@@ -5,7 +5,15 @@
 - ``ai.greedy_vs_random.*``: 4-player games, one greedy seat (rotating) against three random
   seats: ``win_rate`` (a first place shared by k seats counts 1/k; 0.25 would be chance),
   ``average_final_greedy`` / ``average_final_random`` and ``games``.
-- ``ai.decision_ms_p50_<level>``, ``_p95_``, ``_max_``: time per AI decision over those games.
+- ``ai.strong_vs_random.*`` and ``ai.strong_vs_greedy.*``: one strong seat (rotating) against
+  three random or three greedy seats in 4-seat games (chance 0.25), ``win_rate``, ``chance``,
+  ``games``, average finals and ``setup``; the same at 3 and 7 seats under ``…seats_3.`` and
+  ``…seats_7.`` (one strong seat against 2 or 6 others; chance 1/3 and 1/7).
+- ``ai.decision_ms_p50_<level>``, ``_p95_``, ``_max_``: time per AI decision over all these games,
+  for every level (random, greedy, strong).
+- ``solo.<mode>.strong_win_rate_by_difficulty`` (full run only): the strong AI against the
+  Automas at each difficulty 1-7 on the same deals, with ``strong_falls_steadily`` and
+  ``strong_drops`` (the change from one difficulty to the next).
 - ``solo.<mode>.greedy_win_rate`` (difficulty 4; a shared first place counts as a win, D-22),
   ``average_final`` and ``average_automa_final``.
 - ``checked_games_completed``: seeded games of every mode (3-7 players, 2 players, solo Simple and
@@ -136,6 +144,65 @@ def matchup(games: int, seed: int, timings: dict[str, list[float]]) -> dict[str,
     }
 
 
+def versus(level: str, opponent: str, seats: int, games: int, seed: int,
+           timings: dict[str, list[float]]) -> dict[str, Any]:
+    """One ``level`` seat (rotating) against ``seats - 1`` seats of ``opponent``, standard games.
+
+    Figures under ``ai.<level>_vs_<opponent>.`` (4 seats) or ``ai.<level>_vs_<opponent>.seats_<n>.``:
+    ``win_rate`` (a first place shared by k counts 1/k), ``chance`` (1/seats), ``games``, the average
+    final of the lone seat and of the others, and ``setup`` saying who played.
+    """
+    wins = 0.0
+    mine: list[int] = []
+    others: list[int] = []
+    for g in range(games):
+        seat = g % seats
+        levels = [opponent] * seats
+        levels[seat] = level
+        state = play({"mode": "standard"}, seats, seed + g, levels, timings)
+        result = RULES.result(state)
+        first = result.winners()
+        if seat in first:
+            wins += 1 / len(first)
+        for s in result.seats:
+            (mine if s.seat == seat else others).append(s.total)
+    key = f"{PREFIX}ai.{level}_vs_{opponent}." + ("" if seats == 4 else f"seats_{seats}.")
+    return {
+        key + "win_rate": round(wins / games, 3),
+        key + "chance": round(1 / seats, 3),
+        key + "games": games,
+        key + f"average_final_{level}": round(statistics.mean(mine), 1),
+        key + f"average_final_{opponent}": round(statistics.mean(others), 1),
+        key + "setup": f"one {level} seat (rotating) against {seats - 1} {opponent} seats, {seats}-seat games",
+    }
+
+
+def solo_curve(mode: str, level: str, games: int, seed: int,
+               timings: dict[str, list[float]]) -> dict[str, Any]:
+    """``level`` alone against the Automas at every difficulty 1-7 (the same deals at each level).
+
+    ``win_rate_by_difficulty`` maps the difficulty to the win rate (a shared first place is a win,
+    D-22); ``falls_steadily`` says whether it never rises from one difficulty to the next;
+    ``drops`` lists the change from each difficulty to the next.
+    """
+    rates: dict[str, float] = {}
+    for d in range(1, 8):
+        wins = 0
+        for g in range(games):
+            state = play({"mode": mode, "difficulty": str(d)}, 1, seed + g, [level], timings)
+            wins += RULES.result(state).seats[0].rank == 1
+        rates[str(d)] = round(wins / games, 3)
+    values = list(rates.values())
+    drops = [round(b - a, 3) for a, b in itertools.pairwise(values)]
+    key = f"{PREFIX}solo.{mode}.{level}_"
+    return {
+        key + "win_rate_by_difficulty": rates,
+        key + "falls_steadily": all(x <= 0 for x in drops),
+        key + "drops": drops,
+        key + "games_per_difficulty": games,
+    }
+
+
 def solo(mode: str, games: int, seed: int, timings: dict[str, list[float]]) -> dict[str, Any]:
     """The greedy AI alone against the Automas at difficulty 4."""
     wins = 0
@@ -195,8 +262,13 @@ def figures(quick: bool = False) -> dict[str, Any]:
     out: dict[str, Any] = {}
     timings: dict[str, list[float]] = {}
     out.update(matchup(8 if quick else 240, seed=10_000, timings=timings))
+    for seats, games in ((4, 2 if quick else 200), (3, 1 if quick else 100), (7, 1 if quick else 100)):
+        for opponent in ("random", "greedy"):
+            out.update(versus("strong", opponent, seats, games, seed=50_000 + 1000 * seats, timings=timings))
     for mode in ("solo_full", "solo_simple"):
         out.update(solo(mode, 2 if quick else 100, seed=30_000, timings=timings))
+        if not quick:
+            out.update(solo_curve(mode, "strong", 60, seed=60_000, timings=timings))
     for level, values in sorted(timings.items()):
         out[f"{PREFIX}ai.decision_ms_p50_{level}"] = _ms(values, 0.5)
         out[f"{PREFIX}ai.decision_ms_p95_{level}"] = _ms(values, 0.95)

@@ -8,6 +8,10 @@
 - ``games``: for each variant and player count, games completed with every step checked (tiles
   conserved, ``apply`` leaving its input untouched, JSON round trip at the end, result breakdowns
   summing to totals), end reasons, average winning score, average turns.
+- ``ai.<variant>.strong_vs_random.*`` and ``ai.<variant>.strong_vs_greedy.*`` for basic, advanced
+  and party: one strong seat (seats alternating) against one random or one greedy seat, 2-player
+  games (chance 0.5): ``win_rate``, ``chance``, ``games``, ``average_margin``, ``setup``; the full
+  run adds ``….seats_4.*``: one strong seat against three others (chance 0.25), fewer games.
 - ``decision_ms_p50_<level>``, ``decision_ms_p95_<level>``, ``decision_ms_max_<level>``: AI
   decision time per level; ``checked_games_completed``: all checked games.
 - ``design``: the spec 4.3/5.3 design-check figures with greedy players (share of each tile type
@@ -126,6 +130,36 @@ def greedy_vs_random(games: int, timings: dict[str, list[float]]) -> dict[str, A
             "average_margin": round(statistics.mean(margins), 1) if margins else 0}
 
 
+def versus(variant: str, level: str, opponent: str, seats: int, games: int,
+           timings: dict[str, list[float]]) -> dict[str, Any]:
+    """One ``level`` seat (rotating) against ``seats - 1`` ``opponent`` seats in ``variant`` games.
+
+    Keys ``ai.<variant>.<level>_vs_<opponent>.`` (2 seats) or ``….seats_<n>.``: ``win_rate`` (a
+    first place shared by k counts 1/k), ``chance`` (1/seats), ``games``, ``average_margin`` (the
+    lone seat's total minus the best other total) and ``setup``.
+    """
+    score = 0.0
+    margins = []
+    for g in range(games):
+        seat = g % seats
+        levels = [opponent] * seats
+        levels[seat] = level
+        res = play_game(variant, seats, 70_000 + 1000 * seats + g, levels, check=False, timings=timings)["result"]
+        first = res.winners()
+        if seat in first:
+            score += 1 / len(first)
+        margins.append(res.seats[seat].total - max(s.total for s in res.seats if s.seat != seat))
+    key = f"urbanpanic.ai.{variant}.{level}_vs_{opponent}." + ("" if seats == 2 else f"seats_{seats}.")
+    return {
+        key + "win_rate": round(score / games, 3),
+        key + "chance": round(1 / seats, 3),
+        key + "games": games,
+        key + "average_margin": round(statistics.mean(margins), 1),
+        key + "setup": f"one {level} seat (rotating) against {seats - 1} {opponent} seat"
+                       f"{'s' if seats > 2 else ''}, {seats}-player {variant} games",
+    }
+
+
 def checked_games(per_combo: int, timings: dict[str, list[float]]) -> tuple[dict[str, Any], dict[str, Any]]:
     """Checked games for every variant and player count, and the design figures of greedy play."""
     out: dict[str, Any] = {}
@@ -175,12 +209,19 @@ def figures(quick: bool = False) -> dict[str, Any]:
     """Bench figures as JSON, keys prefixed ``urbanpanic.`` (quick: seconds; full: under a minute)."""
     started = time.perf_counter()
     timings: dict[str, list[float]] = {}
-    versus = greedy_vs_random(8 if quick else 400, timings)
+    versus_greedy = greedy_vs_random(8 if quick else 400, timings)
+    strong: dict[str, Any] = {}
+    for variant in VARIANTS:
+        for opponent in ("random", "greedy"):
+            strong.update(versus(variant, "strong", opponent, 2, 1 if quick else 200, timings))
+            if not quick:
+                strong.update(versus(variant, "strong", opponent, 4, 24, timings))
     games, design = checked_games(1 if quick else 60, timings)
     out: dict[str, Any] = {
-        "urbanpanic.greedy_vs_random_games": versus["games"],
-        "urbanpanic.greedy_win_rate": versus["greedy_win_rate"],
-        "urbanpanic.greedy_average_margin": versus["average_margin"],
+        "urbanpanic.greedy_vs_random_games": versus_greedy["games"],
+        "urbanpanic.greedy_win_rate": versus_greedy["greedy_win_rate"],
+        "urbanpanic.greedy_average_margin": versus_greedy["average_margin"],
+        **strong,
         "urbanpanic.checked_games_completed": sum(g["completed"] for g in games.values()),
         "urbanpanic.games": games,
         "urbanpanic.design": design,

@@ -30,3 +30,24 @@ def test_checked_game_detects_a_broken_rule(monkeypatch: pytest.MonkeyPatch) -> 
     monkeypatch.setattr(audit, "conservation_problems", lambda state: ["a tile vanished"])
     with pytest.raises(btc.CheckFailed):
         btc.play({"mode": "standard"}, 3, 1, ["random"] * 3, check=True)
+
+
+def test_strong_figures_name_their_setup() -> None:
+    """The strong-vs-greedy figure says one strong seat played N-1 greedy seats, and chance is 1/N."""
+    timings: dict[str, list[float]] = {}
+    out = btc.versus("strong", "greedy", 4, 1, seed=5, timings=timings)
+    assert out["btc.ai.strong_vs_greedy.chance"] == 0.25
+    assert out["btc.ai.strong_vs_greedy.setup"].startswith("one strong seat (rotating) against 3 greedy seats")
+    assert out["btc.ai.strong_vs_greedy.games"] == 1 and 0 <= out["btc.ai.strong_vs_greedy.win_rate"] <= 1
+    seven = btc.versus("strong", "random", 7, 1, seed=5, timings=timings)
+    assert seven["btc.ai.strong_vs_random.seats_7.chance"] == 0.143
+    assert set(timings) == {"strong", "greedy", "random"}
+
+
+def test_solo_curve_reports_every_difficulty() -> None:
+    """The solo curve has a win rate for each difficulty 1-7 and says whether it falls steadily."""
+    out = btc.solo_curve("solo_simple", "greedy", 1, seed=3, timings={})
+    rates = out["btc.solo.solo_simple.greedy_win_rate_by_difficulty"]
+    assert list(rates) == [str(d) for d in range(1, 8)]
+    drops = out["btc.solo.solo_simple.greedy_drops"]
+    assert len(drops) == 6 and out["btc.solo.solo_simple.greedy_falls_steadily"] == all(d <= 0 for d in drops)

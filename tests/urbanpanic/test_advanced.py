@@ -166,6 +166,76 @@ def test_spy_fires_trigger_a():
     assert s.first_finisher == 0
 
 
+def _stuck_spy_state():
+    """TC-20's last case: a stuck player (TC-22: every reserve tile breaks the income floor) with 3
+    points, and an opponent whose factory it can build."""
+    b = full_board(empty=[tiles.square_name(i) for i in tiles.PLOTS[:10]], code="HOU-NESW")
+    p1 = player(board=b, tracks=(10, 9, 0, -5, -4), reserve=["HOU-NS", "HOU-EW", "PRK-NE"])
+    return turn_state([p1, player(reserve=["FAC-NE"])], variant="advanced")
+
+
+STUCK_SPY = {"kind": "spy", "victim": 1, "tile": "FAC-NE", "plot": "A1"}
+
+
+def test_TC20_stuck_player_after_a_spy_may_only_end_the_turn():
+    """TC-20, D-10: a stuck player may Spy; afterwards Planner, Engineer and Mayor are refused (the
+    factory lifted income to −2, so a housing Planner would fit the floor), the Architect stays
+    impossible with a full reserve, and END_TURN is legal. Nothing changes on a refusal."""
+    s = _stuck_spy_state()
+    assert STUCK_SPY in RULES.legal_moves(s, 0)
+    s = play(s, STUCK_SPY)
+    assert s.players[0].tracks == [10, 12, -1, -2, -4] and s.points == 1
+    assert RULES.legal_moves(s, 0) == [{"kind": "end_turn"}]
+    built = tiles.square_name(next(i for i in tiles.PLOTS if s.players[0].board[i] == "HOU-NESW"))
+    for move in ({"kind": "planner", "tile": "HOU-NS", "plot": "B1"},
+                 {"kind": "engineer_reserve", "plot": built, "tile": "PRK-NE"},
+                 {"kind": "engineer_board", "plot": built, "other": "A1"},
+                 {"kind": "mayor"}):
+        before = RULES.to_json(s)
+        with pytest.raises(IllegalMove) as info:
+            play(s, move)
+        assert info.value.key == "urbanpanic.spy.only_architect", move
+        assert RULES.to_json(s) == before
+    s = play(s, {"kind": "end_turn"})
+    assert s.current == 1 and s.players[0].tiles_on_board() == 15
+
+
+def test_spy_then_architect_when_it_is_possible():
+    """11.2: after a Spy with the Architect owed, the Architect is the only action and END_TURN waits for it."""
+    s = play(_spy_state(), SPY)
+    kinds = {m["kind"] for m in RULES.legal_moves(s, 0)}
+    assert kinds == {"architect"}
+    with pytest.raises(IllegalMove) as info:
+        play(s, {"kind": "planner", "tile": "HOU-NS", "plot": "A1"})
+    assert info.value.key == "urbanpanic.spy.only_architect"
+
+
+def test_no_turn_builds_two_tiles_without_an_architect_after_a_spy():
+    """The reported case (advanced, 2 players, seed 11, and more seeds): in random play no turn with a
+    Spy and no Architect ever adds more than the spied tile to the board."""
+    from bot.rules import core
+
+    for seed in range(11, 19):
+        s = RULES.setup({"variant": "advanced"}, 2, seed)
+        n = 0
+        while not s.over and n < 3000:
+            seat = s.current
+            tiles_before = s.players[seat].tiles_on_board()
+            turn_moves = []
+            while not s.over and s.current == seat:
+                move = RULES.ai_move(s, seat, "random", core.derive_seed(seed, n))
+                turn_moves.append(move["kind"])
+                s = RULES.apply(s, seat, move)
+                n += 1
+                if move["kind"] == "end_turn":
+                    break
+            if "spy" in turn_moves:
+                after_spy = turn_moves[turn_moves.index("spy") + 1:]
+                assert set(after_spy) <= {"architect", "end_turn"}, (seed, turn_moves)
+                if "architect" not in turn_moves:
+                    assert s.players[seat].tiles_on_board() - tiles_before <= 1
+
+
 # -- TC-21 / TC-08 delayed refill -----------------------------------------------------------
 
 

@@ -190,3 +190,55 @@ def test_party_view_hides_other_hands():
     assert RULES.view(s, None)["players"][1]["hand"] is None
     key, params = RULES.describe(party(), 0, {"kind": "draw"}, s)
     assert key == "urbanpanic.move.draw" and tile not in params.values()
+
+
+def test_host_sets_the_safety_cap():
+    """12.4: the 15-minute cap is configurable; a 5-minute game ends at 5 minutes, not 15."""
+    s = RULES.setup({"variant": "party", "party_minutes": "5"}, 2, 1)
+    s = RULES.apply(s, 0, {"kind": "draw", "at": 0})
+    assert RULES.timer_deadline(s) == 5 * 60_000
+    assert RULES.system_move(s, 5 * 60_000 - 1) is None
+    refused(s, 1, {"kind": "draw", "at": 5 * 60_000}, "urbanpanic.party.time_up")
+    end = RULES.apply(s, core.SYSTEM_SEAT, {"kind": "timeout", "at": 5 * 60_000})
+    assert end.over and end.end_reason == "cap"
+    assert RULES.timer_deadline(RULES.setup({"variant": "party"}, 2, 1)) is None
+    default = RULES.apply(RULES.setup({"variant": "party"}, 2, 1), 0, {"kind": "draw", "at": 0})
+    assert RULES.timer_deadline(default) == PARTY_CAP_MS
+
+
+def test_goal_cards_switched_on_in_the_party_game():
+    """D-18: with goal cards on, a party game deals seats + 1 cards, shows them, and G18 goes to the finisher."""
+    s = RULES.setup({"variant": "party", "party_goals": "on"}, 3, 4)
+    assert len(s.goals) == 4 and len(set(s.goals)) == 4
+    assert [g["id"] for g in RULES.view(s, 0)["goals"]] == s.goals
+    assert RULES.setup({"variant": "party"}, 3, 4).goals == []
+    s.goals = ["G18"]
+    _almost_full(s, 1)
+    s = RULES.apply(s, 1, {"kind": "place", "plot": "E5"})
+    s = RULES.apply(s, core.SYSTEM_SEAT, {"kind": "timeout"})
+    result = RULES.result(s)
+    assert result.seats[1].breakdown["goals"] == 10 and result.seats[1].breakdown["bonus"] == 5
+    assert result.seats[0].breakdown["goals"] == 0
+
+
+@pytest.mark.parametrize("options, key", [
+    ({"variant": "party", "party_minutes": "7"}, "urbanpanic.option.party_minutes.bad"),
+    ({"variant": "party", "party_minutes": "-1"}, "urbanpanic.option.party_minutes.bad"),
+    ({"variant": "party", "party_goals": "yes"}, "urbanpanic.option.party_goals.bad"),
+    ({"variant": "basic", "party_minutes": "30"}, "urbanpanic.option.party_minutes.party_only"),
+    ({"variant": "advanced", "party_goals": "on"}, "urbanpanic.option.party_goals.party_only"),
+])
+def test_party_options_refused_with_a_sentence(options, key):
+    """A bad party option is refused with its own catalogue sentence."""
+    with pytest.raises(IllegalMove) as info:
+        RULES.setup(options, 2, 1)
+    assert info.value.key == key
+    sentence = i18n.t(info.value.key, "en", **info.value.params)
+    assert sentence != key and "{" not in sentence
+
+
+def test_party_options_are_offered_as_option_specs():
+    """The front-ends read option specs: both party options are there with their choices and defaults."""
+    specs = {s.name: s for s in RULES.option_specs}
+    assert specs["party_minutes"].default == "15" and "15" in specs["party_minutes"].choices
+    assert specs["party_goals"].choices == ("off", "on") and specs["party_goals"].default == "off"

@@ -220,8 +220,8 @@ def test_registry_and_protocol_attributes():
     assert RULES.option_specs[0].name == "variant"
     assert RULES.option_specs[0].choices == ("basic", "advanced", "party")
     assert RULES.option_specs[0].default == "basic"
-    assert RULES.ai_levels == ("random", "greedy")
-    assert RULES.normalise_options({}) == {"variant": "basic"}
+    assert RULES.ai_levels == ("random", "greedy", "strong")
+    assert RULES.normalise_options({}) == {"variant": "basic", "party_minutes": "15", "party_goals": "off"}
 
 
 def test_bad_move_shapes_refused():

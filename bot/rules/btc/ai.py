@@ -1,4 +1,5 @@
-"""AI players for any seat: ``random`` (a uniformly random legal move) and ``greedy``.
+"""AI players for any seat: ``random`` (a uniformly random legal move), ``greedy`` and ``strong``
+(look-ahead over the tiles the seat has not seen: :mod:`bot.rules.btc.strong`).
 
 The greedy player looks one placement ahead in both of its cities and values a pair of city
 scores (L, R) as ``LOWER_WEIGHT * min(L, R) + max(L, R)``: its final score is the lower city, so
@@ -21,7 +22,7 @@ from bot.rules.btc import tiles as T
 from bot.rules.btc.state import FREE, BtcState, City
 from bot.rules.core import IllegalMove, Move, NotYourTurn
 
-LEVELS: tuple[str, ...] = ("random", "greedy")
+LEVELS: tuple[str, ...] = ("random", "greedy", "strong")
 LOWER_WEIGHT = 3
 AUTOMACITY_WEIGHT = 0.5
 
@@ -170,4 +171,8 @@ def choose_move(state: BtcState, seat: int, level: str, seed: int) -> Move:
     rnd = core.rng(seed, "btc", "ai", level)
     if level == "greedy":
         return greedy_move(state, seat, moves, rnd)
+    if level == "strong":
+        from bot.rules.btc import strong
+
+        return strong.strong_move(state, seat, moves, rnd)
     return rnd.choice(moves)

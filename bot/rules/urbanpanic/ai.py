@@ -5,6 +5,8 @@ Levels:
 - ``random``: turn games pick an action kind uniformly among the legal kinds, then one of its
   moves uniformly (so a random player does not spend its turn on the hundreds of Engineer swaps);
   the party game picks uniformly among the legal moves.
+- ``strong``: a search over the rest of the turn on stacks sampled from the tiles the seat has
+  not seen (party: an expectation over the pool), see :mod:`bot.rules.urbanpanic.strong`.
 - ``greedy``: one-step lookahead on the final-scoring value of the own city. A position is worth
   its score if the game ended now (spec 10 steps 1–3) plus a little for every empty plot the road
   network from the centre already reaches (room to grow) and minus a little for tracks near the
@@ -102,6 +104,12 @@ def choose(rules: UrbanPanicRules, state: State, seat: int, level: str, seed: in
     rnd = core.rng(seed, "urbanpanic", "ai", level, seat)
     if level == "random":
         return _random(state, legal, rnd)
+    if level == "strong":
+        from bot.rules.urbanpanic import strong
+
+        if state.party:
+            return strong.party_move(state, seat, legal, rnd)
+        return strong.turn_move(state, seat, legal, seed)
     if state.party:
         return _greedy_party(state, seat, legal)
     return _greedy_turn(state, seat, legal)

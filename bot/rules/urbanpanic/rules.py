@@ -32,7 +32,7 @@ from typing import Any, cast
 from bot.rules import core
 from bot.rules.core import IllegalMove, Move, OptionSpec
 from bot.rules.urbanpanic import scoring, tiles
-from bot.rules.urbanpanic.state import VARIANTS, Player, State
+from bot.rules.urbanpanic.state import PARTY_CAP_MS, VARIANTS, Player, State
 from bot.rules.urbanpanic.tiles import KINDS, RESERVE_SIZE, SPY_COST, TURN_POINTS, Tracks
 from bot.rules.urbanpanic.viewtypes import (
     EndReason,
@@ -63,6 +63,9 @@ TURN_KINDS = frozenset({"architect", "planner", "engineer_board", "engineer_rese
                         "end_turn"})
 PARTY_KINDS = frozenset({"draw", "take", "place", "drop"})
 TIEBREAK_NAMES = ("urbanpanic.tiebreak.score", "urbanpanic.tiebreak.empty_plots")
+PARTY_MINUTES = ("5", "10", "15", "20", "30", "45", "60")
+"""The party game's safety cap a host may choose, in minutes (12.4: 15 unless configured)."""
+PARTY_MINUTES_DEFAULT = str(PARTY_CAP_MS // 60_000)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -115,6 +118,8 @@ class _Turn:
         self.owed = not state.architect_done and ach(
             self.faceup, self.player.reserve, self.player.tracks, self.empty, state.points)
         """The Architect is still owed and still possible: further actions must keep it possible."""
+        self.spied = spied(state)
+        """A Spy was used this turn: only the Architect (if possible) and END_TURN remain (D-10)."""
 
     def keeps_architect(self, reserve: Sequence[str], tracks: Sequence[int], empty: int, cost: int,
                         faceup: bool | None = None) -> bool:
@@ -123,6 +128,12 @@ class _Turn:
             return True
         return ach(self.faceup if faceup is None else faceup, reserve, tracks, empty,
                    self.state.points - cost)
+
+
+def spied(state: State) -> bool:
+    """Whether the current player used the Spy this turn (11.2, D-10: then only the Architect and
+    END_TURN remain, even for a stuck player)."""
+    return any(entry.get("kind") == "spy" for entry in state.turn_log)
 
 
 def architect_owed(state: State) -> bool:
@@ -140,8 +151,13 @@ class UrbanPanicRules(core.GameRules[State]):
 
     kind = "urbanpanic"
     title_key = "urbanpanic.title"
-    option_specs = (OptionSpec("variant", VARIANTS, "basic", help_key="urbanpanic.option.variant"),)
-    ai_levels = ("random", "greedy")
+    option_specs = (
+        OptionSpec("variant", VARIANTS, "basic", help_key="urbanpanic.option.variant"),
+        OptionSpec("party_minutes", PARTY_MINUTES, PARTY_MINUTES_DEFAULT,
+                   help_key="urbanpanic.option.party_minutes"),
+        OptionSpec("party_goals", ("off", "on"), "off", help_key="urbanpanic.option.party_goals"),
+    )
+    ai_levels = ("random", "greedy", "strong")
     uses_time = True  # the service stamps every move with "at" (epoch ms): the party timer needs it
 
     # -- lobby -------------------------------------------------------------------------------
@@ -149,21 +165,41 @@ class UrbanPanicRules(core.GameRules[State]):
         """2–4 players in every variant (D-27)."""
         return (2, 4)
 
+    def normalise_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
+        """Defaults and choices; the party options (12.4 cap in minutes, D-18 goal cards) say in a
+        sentence what they accept, and are refused with another variant (its rules fix them)."""
+        minutes = str(options.get("party_minutes", PARTY_MINUTES_DEFAULT))
+        if minutes not in PARTY_MINUTES:
+            raise IllegalMove("urbanpanic.option.party_minutes.bad", value=minutes, choices=", ".join(PARTY_MINUTES))
+        switch = str(options.get("party_goals", "off"))
+        if switch not in ("off", "on"):
+            raise IllegalMove("urbanpanic.option.party_goals.bad", value=switch)
+        out = super().normalise_options(options)
+        if out["variant"] != "party":
+            if minutes != PARTY_MINUTES_DEFAULT:
+                raise IllegalMove("urbanpanic.option.party_minutes.party_only", variant=out["variant"])
+            if switch != "off":
+                raise IllegalMove("urbanpanic.option.party_goals.party_only", variant=out["variant"])
+        return out
+
     # -- setup -------------------------------------------------------------------------------
     def setup(self, options: Mapping[str, Any], seat_count: int, seed: int) -> State:
-        """Spec 7 (basic), 11.1 (goal cards), 12.1 (party). The start player is random (D-15)."""
-        variant = self.normalise_options(options)["variant"]
+        """Spec 7 (basic), 11.1 (goal cards), 12.1 (party, with the host's cap of 12.4 and goal
+        cards if switched on, D-18). The start player is random (D-15)."""
+        chosen = self.normalise_options(options)
+        variant = chosen["variant"]
         low, high = self.seat_range(options)
         if not low <= seat_count <= high:
             raise IllegalMove("urbanpanic.seats", count=seat_count, low=low, high=high)
         deck = core.shuffled(tiles.ALL_TILES, seed, "urbanpanic", "tiles")
         players = [Player() for _ in range(seat_count)]
-        if variant == "party":
-            return State(variant="party", players=players, stack=deck, points=0)
-        slots: list[str | None] = [deck.pop() for _ in range(tiles.SLOT_COUNT)]
         goals: list[str] = []
-        if variant == "advanced":
+        if variant == "advanced" or (variant == "party" and chosen["party_goals"] == "on"):
             goals = core.shuffled(sorted(tiles.GOALS), seed, "urbanpanic", "goals")[: seat_count + 1]
+        if variant == "party":
+            return State(variant="party", players=players, stack=deck, points=0, goals=goals,
+                         cap_ms=int(chosen["party_minutes"]) * 60_000)
+        slots: list[str | None] = [deck.pop() for _ in range(tiles.SLOT_COUNT)]
         start = core.rng(seed, "urbanpanic", "start").randrange(seat_count)
         return State(variant=variant, players=players, stack=deck, slots=slots, goals=goals, current=start)
 
@@ -203,6 +239,8 @@ class UrbanPanicRules(core.GameRules[State]):
         built = [i for i in tiles.PLOTS if p.board[i] is not None]
         if points >= 1 and len(p.reserve) < RESERVE_SIZE:
             out += [{"kind": "architect", "slot": i + 1} for i, s in enumerate(state.slots) if s is not None]
+        if turn.spied:  # 11.2, D-10: after a Spy only the Architect is left
+            return out if turn.owed else [*out, {"kind": "end_turn"}]
         if points >= 1 and empties:
             for code in reserve_codes:
                 after = tiles.add(p.tracks, KINDS[code].deltas)
@@ -281,6 +319,11 @@ class UrbanPanicRules(core.GameRules[State]):
                 raise IllegalMove("urbanpanic.spy.points", points=state.points)
             raise IllegalMove("urbanpanic.no_points")
 
+    @staticmethod
+    def _after_spy(state: State) -> None:
+        if spied(state):
+            raise IllegalMove("urbanpanic.spy.only_architect")
+
     def _reserve_tile(self, player: Player, move: Move) -> str:
         code = tiles.kind(move["tile"]).code
         if code not in player.reserve:
@@ -335,6 +378,7 @@ class UrbanPanicRules(core.GameRules[State]):
         return new
 
     def _do_planner(self, state: State, move: Move) -> State:
+        self._after_spy(state)
         self._spend(state, 1)
         turn = _Turn(state)
         p = turn.player
@@ -361,6 +405,7 @@ class UrbanPanicRules(core.GameRules[State]):
             new.first_finisher = seat
 
     def _do_engineer_board(self, state: State, move: Move) -> State:
+        self._after_spy(state)
         self._spend(state, 1)
         turn = _Turn(state)
         p = turn.player
@@ -376,6 +421,7 @@ class UrbanPanicRules(core.GameRules[State]):
         return new
 
     def _do_engineer_reserve(self, state: State, move: Move) -> State:
+        self._after_spy(state)
         self._spend(state, 1)
         turn = _Turn(state)
         p = turn.player
@@ -396,6 +442,7 @@ class UrbanPanicRules(core.GameRules[State]):
         return new
 
     def _do_mayor(self, state: State, move: Move) -> State:
+        self._after_spy(state)
         self._spend(state, 1)
         if len(state.stack) < tiles.SLOT_COUNT:
             raise IllegalMove("urbanpanic.mayor.stack", count=len(state.stack))
@@ -411,6 +458,7 @@ class UrbanPanicRules(core.GameRules[State]):
     def _do_spy(self, state: State, move: Move) -> State:
         if state.variant != "advanced":
             raise IllegalMove("urbanpanic.spy.basic")
+        self._after_spy(state)
         self._spend(state, SPY_COST)
         victim = move["victim"]
         if (not isinstance(victim, int) or isinstance(victim, bool) or not 0 <= victim < state.seats
@@ -715,7 +763,7 @@ class UrbanPanicRules(core.GameRules[State]):
         return kind in ("planner", "engineer_board", "engineer_reserve", "spy")
 
     def ai_move(self, state: State, seat: int, level: str, seed: int) -> Move:
-        """A legal move for ``seat`` by the AI ``level`` ("random" or "greedy"), deterministic in seed."""
+        """A legal move for ``seat`` by the AI ``level`` ("random", "greedy" or "strong"), deterministic in seed."""
         from bot.rules.urbanpanic import ai
 
         return ai.choose(self, state, seat, level, seed)

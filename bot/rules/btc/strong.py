@@ -1,0 +1,433 @@
+"""The strong AI of Between Two Cities: look-ahead over what the seat cannot see.
+
+A city layout is worth its score now (factory points from the majority over every city) plus
+``POTENTIAL`` times the expected best gain of the *next* single tile it receives, taken as the best
+of ``CHOICES`` tiles drawn from the tiles this seat has not seen, counted from its own information
+set only (every city, every revealed tile, its own hand and choice, in solo the Automas' open
+hands; never another hand, the bag, a discard or the Automa deck). That one-ply expectimax makes
+the AI value what the greedy player cannot see: a park beside room for its partner, a shop line
+with room to grow, the house that will gain from types still to come, the office set that grows.
+
+The draft keeps the pair of tiles whose best placements give the best pair of cities; placement
+looks at the companion tile's best spot in the other city. The pair of cities is judged as the
+rules judge them: with 3-7 players by the chance to finish first against every rival, each city
+projected to the end (``RATE`` per empty cell), so a point in a shared city also counts for the
+neighbour who shares it and only the lower of each player's cities counts, the higher one
+breaking ties; with two players by the sum; solo by the chance that the lower city ends above
+Automacity (Simple: with the tile handed to it).
+
+Everything is deterministic: ties are broken by a seeded shuffle, nothing reads a clock or the
+hidden state, so the same information gives the same move (tests check it).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping
+
+from bot.rules import core
+from bot.rules.btc import engine as E
+from bot.rules.btc import geometry as G
+from bot.rules.btc import scoring
+from bot.rules.btc import tiles as T
+from bot.rules.btc.state import FREE, BtcState
+from bot.rules.core import Move
+
+Cell = core.Cell
+Faces = dict[Cell, str]
+
+POTENTIAL = 1.0
+"""Weight of the expected best gain of the next tile a city receives."""
+LOWER_WEIGHT = 3.0
+"""Value of the lower city against the higher one (3-7 players and solo)."""
+RATE = 3.4
+"""3-7 players: points a city is expected to gain per empty cell (greedy cities end near 55)."""
+TIE_WEIGHT = 0.05
+"""The higher city's part in a player's standing (it breaks ties, 8.8)."""
+SPREAD_BASE = 1.5
+SPREAD_PER_CELL = 0.25
+"""Width of the logistic win chance against one rival: base plus this per empty cell per city."""
+SCORE_WEIGHT = 0.002
+"""A little of ``LOWER_WEIGHT * lower + higher`` on top of the win chance, so the higher city is
+built well too and a game already won or lost is still played well."""
+CHOICES = 3
+YOU_FIRST = False
+"""The next tile for a city is the best of about this many drawn tiles (a hand to draft from)."""
+FULL = G.SIDE * G.SIDE
+
+
+def expected_best(gains: list[tuple[float, float]], draws: int) -> float:
+    """E[max gain] over ``draws`` independent draws of (gain, probability) pairs."""
+    out = 0.0
+    below = 0.0
+    for gain, p in sorted(gains):
+        at_most = (below + p) ** draws - below ** draws
+        out += gain * at_most
+        below += p
+    return out
+
+_TYPE = {code: f.type for code, f in T.FACES.items()}
+_SINGLE_FACES: tuple[str, ...] = tuple(sorted({k.faces[0] for k in T.KINDS.values() if k.shape == T.SINGLE}))
+_HOUSE_ALONE = T.HOUSE_NEXT_TO_FACTORY
+TAVERN_FACES: tuple[str, ...] = tuple(sorted(code for code, f in T.FACES.items() if f.type == "tavern"))
+
+
+def _adjacent(cell: Cell) -> tuple[Cell, Cell, Cell, Cell]:
+    r, c = cell
+    return ((r - 1, c), (r, c + 1), (r + 1, c), (r, c - 1))
+
+
+class CityModel:
+    """One grid city's layout with what the gain of one more face needs (without factory points)."""
+
+    def __init__(self, faces: Mapping[Cell, str]) -> None:
+        self.faces = dict(faces)
+        by_type: dict[str, set[Cell]] = {t: set() for t in T.TYPES}
+        kinds: Counter[str] = Counter()
+        for cell, code in self.faces.items():
+            kind = _TYPE[code]
+            by_type[kind].add(cell)
+            if kind == "tavern":
+                kinds[code] += 1
+        self.by_type = by_type
+        self.tavern_kinds = kinds
+        self.present = sum(1 for t in T.TYPES if t != "house" and by_type[t])
+        self.group_of: dict[Cell, int] = {}
+        self.group_size: list[int] = []
+        for i, group in enumerate(core.connected_groups(by_type["park"])):
+            self.group_size.append(len(group))
+            for cell in group:
+                self.group_of[cell] = i
+        self.base = scoring.total(scoring.score_grid(self.faces, 0))
+        self.open = G.anchors(self.faces.keys(), G.SINGLE_SHAPE) if len(self.faces) < FULL else []
+
+    def _near(self, cell: Cell, kind: str) -> bool:
+        cells = self.by_type[kind]
+        return any(x in cells for x in _adjacent(cell))
+
+    def gain(self, code: str, cell: Cell) -> int:
+        """Points (factories aside) the city gains if ``code`` fills the empty ``cell``."""
+        kind = _TYPE[code]
+        bt = self.by_type
+        houses = bt["house"]
+        factories = bt["factory"]
+        out = 0
+        if kind != "house" and not bt[kind]:  # a new type: every house away from factories gains
+            out += sum(1 for h in houses if not self._near(h, "factory")
+                       and not (kind == "factory" and cell in _adjacent(h)))
+        if kind == "shop":
+            shops = frozenset(bt["shop"])
+            out += scoring.best_shop_split(shops | {cell}) - scoring.best_shop_split(shops)
+        elif kind == "tavern":
+            before = scoring.tavern_points(self.tavern_kinds.values())
+            after = Counter(self.tavern_kinds)
+            after[code] += 1
+            out += scoring.tavern_points(after.values()) - before
+            out += T.OFFICE_TAVERN_BONUS * sum(
+                1 for o in _adjacent(cell) if o in bt["office"] and not self._near(o, "tavern"))
+        elif kind == "office":
+            n = len(bt["office"])
+            out += scoring.office_set_points(n + 1) - scoring.office_set_points(n)
+            out += T.OFFICE_TAVERN_BONUS * self._near(cell, "tavern")
+        elif kind == "park":
+            groups = {self.group_of[x] for x in _adjacent(cell) if x in self.group_of}
+            sizes = [self.group_size[g] for g in groups]
+            out += scoring.park_group_points(1 + sum(sizes)) - sum(scoring.park_group_points(s) for s in sizes)
+        elif kind == "factory":
+            for h in _adjacent(cell):
+                if h in houses and not self._near(h, "factory"):
+                    out += _HOUSE_ALONE - self.present
+        else:  # house
+            out += _HOUSE_ALONE if any(x in factories for x in _adjacent(cell)) else self.present
+        return out
+
+
+    def best_gains(self) -> dict[str, int]:
+        """For every single face, its gain at its best open cell (the same as maximising :meth:`gain`
+        over ``self.open``, computed type by type)."""
+        bt = self.by_type
+        houses = bt["house"]
+        lonely = [h for h in houses if not self._near(h, "factory")]
+        new_type = len(lonely)
+        opened = self.open
+        out: dict[str, int] = {}
+        shops = frozenset(bt["shop"])
+        base_shops = scoring.best_shop_split(shops)
+        out["SHOP"] = max(scoring.best_shop_split(shops | {c}) for c in opened) - base_shops \
+            + (new_type if not shops else 0)
+        offices = bt["office"]
+        lonely_offices = max(sum(1 for o in _adjacent(c) if o in offices and not self._near(o, "tavern"))
+                             for c in opened)
+        before = scoring.tavern_points(self.tavern_kinds.values())
+        for code in TAVERN_FACES:
+            after = Counter(self.tavern_kinds)
+            after[code] += 1
+            out[code] = scoring.tavern_points(after.values()) - before \
+                + T.OFFICE_TAVERN_BONUS * lonely_offices + (new_type if not bt["tavern"] else 0)
+        n = len(offices)
+        out["OFFICE"] = scoring.office_set_points(n + 1) - scoring.office_set_points(n) \
+            + T.OFFICE_TAVERN_BONUS * any(self._near(c, "tavern") for c in opened) \
+            + (new_type if not offices else 0)
+        best_park = 0
+        for c in opened:
+            groups = {self.group_of[x] for x in _adjacent(c) if x in self.group_of}
+            sizes = [self.group_size[g] for g in groups]
+            delta = scoring.park_group_points(1 + sum(sizes)) - sum(scoring.park_group_points(x) for x in sizes)
+            best_park = max(best_park, delta)
+        out["PARK"] = best_park + (new_type if not bt["park"] else 0)
+        lonely_set = set(lonely)
+        worst = min(sum(1 for h in _adjacent(c) if h in lonely_set) for c in opened)
+        out["FACTORY"] = worst * (_HOUSE_ALONE - self.present) \
+            + (max(new_type - worst, 0) if not bt["factory"] else 0)
+        factories = bt["factory"]
+        all_near = all(any(x in factories for x in _adjacent(c)) for c in opened)
+        out["HOUSE"] = _HOUSE_ALONE if all_near else max(self.present, _HOUSE_ALONE if factories else 0)
+        return out
+
+
+class Knowledge:
+    """What one seat knows: the unseen single tiles as a distribution over faces."""
+
+    def __init__(self, state: BtcState, player: int) -> None:
+        seen: list[int] = []
+        for city in state.cities:
+            seen += [spot[1] for spot in city.cells.values() if spot[2] == 0]
+            seen += [spot[1] for spot in city.loose if spot[2] == 0]
+        for i, p in enumerate(state.players):
+            seen += [x.tile for x in p.pending]
+            if i == player or (E.is_solo(state) and i > 0):  # own tiles; solo Automa hands lie open
+                seen += p.hand + p.choice
+        seen += [x.tile for x in state.under]
+        counts = Counter(T.SINGLE_POOL)
+        for tile in set(seen):
+            if tile < len(T.SINGLE_POOL):
+                counts[state.tiles[tile]] -= 1
+        faces: Counter[str] = Counter()
+        for kind, n in counts.items():
+            if n > 0:
+                faces[T.KINDS[kind].faces[0]] += n
+        total = sum(faces.values())
+        self.dist: list[tuple[str, float]] = (
+            [(face, n / total) for face, n in sorted(faces.items())] if total else
+            [(face, 1 / len(_SINGLE_FACES)) for face in _SINGLE_FACES])
+
+
+class Planner:
+    """Layout values of one seat's cities, cached, for one decision."""
+
+    def __init__(self, state: BtcState, player: int) -> None:
+        self.state = state
+        self.player = player
+        self.cities = E.cities_of(state, player)
+        self.counts = E.factory_counts(state)
+        self.dist = Knowledge(state, player).dist
+        self.faces: dict[int, Faces] = {
+            c: {cell: spot[0] for cell, spot in state.cities[c].cells.items()} for c in self.cities}
+        self._values: dict[frozenset[tuple[Cell, str]], float] = {}
+        self.rivals: list[tuple[int, int]] = []
+        self.others: dict[int, float] = {}
+        if state.mode == E.STANDARD:
+            self.rivals = [E.cities_of(state, p) for p in range(len(state.players)) if p != player]
+            self.others = {c: float(scoring.total(scoring.score_grid(
+                {cell: spot[0] for cell, spot in city.cells.items()}, 0)))
+                for c, city in enumerate(state.cities)}
+            left = sum(FULL - c.size() for c in state.cities) / len(state.cities)
+            self.spread = SPREAD_BASE + SPREAD_PER_CELL * left
+        self.automacity: float | None = None
+        self.auto_bonus = 0.0
+        """Solo Simple: points the tile handed to Automacity adds to it (set per candidate)."""
+        if E.is_solo(state):
+            auto = state.cities[E.AUTOMACITY]
+            size = auto.size()
+            now = E.city_totals(state)[E.AUTOMACITY] - E.modifier(state, E.AUTOMACITY)
+            rate = now / size if size else RATE
+            self.automacity = now + rate * max(0, FULL - size) + E.modifier(state, E.AUTOMACITY)
+            own_left = sum(FULL - state.cities[c].size() for c in self.cities) / 2
+            self.spread = SPREAD_BASE + SPREAD_PER_CELL * own_left
+        self._best: dict[tuple[str, int], tuple[float, Faces]] = {}
+
+    def factory_value(self, city: int, extra: int = 1) -> int:
+        counts = list(self.counts)
+        counts[city] += extra
+        return scoring.per_factory(counts[city], counts)
+
+    def layout_value(self, faces: Faces, city: int) -> float:
+        """Score without factory points plus the expected best gain of the next single tile."""
+        key = frozenset(faces.items())
+        hit = self._values.get(key)
+        if hit is not None:
+            return hit
+        model = CityModel(faces)
+        value = float(model.base)
+        if model.open:
+            fac = self.factory_value(city)
+            gains: list[tuple[float, float]] = []
+            bests = model.best_gains()
+            for face, p in self.dist:
+                best = float(bests[face])
+                if _TYPE[face] == "factory":
+                    best += fac
+                gains.append((best, p))
+            value += POTENTIAL * expected_best(gains, CHOICES)
+        self._values[key] = value
+        return value
+
+    def placed(self, faces: Faces, kind: T.TileKind, anchor: Cell, turned: bool) -> Faces:
+        out = dict(faces)
+        out.update(zip(G.cover(anchor, G.shape_of(kind, turned)), kind.faces, strict=True))
+        return out
+
+    def best(self, kind: T.TileKind, city: int, faces: Faces | None = None) -> tuple[float, Faces]:
+        """(value, layout) of ``city`` with the tile at its best spot (turned only if it must)."""
+        base = self.faces[city] if faces is None else faces
+        key = (kind.id, city)
+        if faces is None and key in self._best:
+            return self._best[key]
+        turned = False
+        anchors = G.anchors(base.keys(), G.shape_of(kind))
+        if not anchors and kind.shape == T.DUPLEX:
+            turned = True
+            anchors = G.anchors(base.keys(), G.shape_of(kind, turned=True))
+        best: tuple[float, Faces] = (self.layout_value(base, city), base)
+        first = True
+        for a in anchors:
+            layout = self.placed(base, kind, a, turned)
+            value = self.layout_value(layout, city)
+            if first or value > best[0]:
+                best, first = (value, layout), False
+        if faces is None:
+            self._best[key] = best
+        return best
+
+    def objective(self, values: Mapping[int, float], added: Mapping[int, int]) -> float:
+        """The seat's worth from its cities' layout values and the factories added to each."""
+        counts = list(self.counts)
+        for city, n in added.items():
+            counts[city] += n
+        totals = [values[c] + counts[c] * scoring.per_factory(counts[c], counts) for c in self.cities]
+        if self.state.mode == E.TWO_PLAYER:
+            return totals[0] + totals[1]
+        if self.rivals:
+            return self.win_chance(dict(zip(self.cities, totals, strict=True)), counts)
+        if self.automacity is not None:
+            return self.solo_chance(totals)
+        return LOWER_WEIGHT * min(totals) + max(totals)
+
+    def solo_chance(self, totals: list[float]) -> float:
+        """Solo: the chance to win against both Automas. Autommaso scores the lower of the Left City
+        and Automacity, Automarta the lower of Automacity and the Right City, and ties go to the
+        higher city, so the player (the lower of Left and Right) wins when its lower city ends above
+        Automacity (projected from its points per face so far, plus ``auto_bonus``)."""
+        assert self.automacity is not None
+        projected = [t + RATE * max(0, FULL - self.state.cities[c].size() - 1)
+                     for t, c in zip(totals, self.cities, strict=True)]
+        low = min(projected)
+        rival = self.automacity + self.auto_bonus
+        chance = 1.0 / (1.0 + math.exp(-(low - rival) / self.spread))
+        return chance + SCORE_WEIGHT * (LOWER_WEIGHT * min(totals) + max(totals))
+
+    def win_chance(self, mine: Mapping[int, float], counts: list[int]) -> float:
+        """3-7 players: the chance to finish first, from every city's projected final score.
+
+        A city is projected as its score now plus ``RATE`` per empty cell (this seat's cities: their
+        layout value, which counts the next tile's expected gain, plus the rest at ``RATE``). Each
+        player's standing is its lower city plus a little of the higher one (the first tie-break);
+        against each rival the chance is a logistic of the difference, wider while much is to come.
+        """
+        projected: dict[int, float] = {}
+        for c, city in enumerate(self.state.cities):
+            left = FULL - city.size()
+            if c in mine:
+                projected[c] = mine[c] + RATE * max(0, left - 1)
+            else:
+                projected[c] = self.others[c] + counts[c] * scoring.per_factory(counts[c], counts) + RATE * left
+        a, b = (projected[c] for c in self.cities)
+        me = min(a, b) + TIE_WEIGHT * max(a, b)
+        out = 1.0
+        for left, right in self.rivals:
+            x, y = projected[left], projected[right]
+            them = min(x, y) + TIE_WEIGHT * max(x, y)
+            out *= 1.0 / (1.0 + math.exp(-(me - them) / self.spread))
+        return out + SCORE_WEIGHT * (LOWER_WEIGHT * min(a, b) + max(a, b))
+
+    def current(self, city: int) -> float:
+        return self.layout_value(self.faces[city], city)
+
+
+def _factories(faces: Iterable[str]) -> int:
+    return sum(1 for f in faces if _TYPE[f] == "factory")
+
+
+def _pick(moves: list[Move], value: Callable[[Move], float], rnd: random.Random) -> Move:
+    order = list(moves)
+    rnd.shuffle(order)
+    return max(order, key=value)
+
+
+def _pair_value(pl: Planner, left_tile: int, right_tile: int) -> float:
+    left, right = pl.cities
+    kl, kr = E.kind_of(pl.state, left_tile), E.kind_of(pl.state, right_tile)
+    values = {left: pl.best(kl, left)[0], right: pl.best(kr, right)[0]}
+    return pl.objective(values, {left: _factories(kl.faces), right: _factories(kr.faces)})
+
+
+def _automacity_gain(state: BtcState, tile: int) -> int:
+    kind = E.kind_of(state, tile)
+    city = state.cities[E.AUTOMACITY]
+    counts = E.factory_counts(state)
+    before = scoring.total(scoring.score_automacity(city.faces(), scoring.per_factory(counts[1], counts)))
+    counts[E.AUTOMACITY] += _factories(kind.faces)
+    value = scoring.per_factory(counts[E.AUTOMACITY], counts)
+    return scoring.total(scoring.score_automacity([*city.faces(), *kind.faces], value)) - before
+
+
+def _place_value(pl: Planner, move: Move) -> float:
+    """The seat's cities after this placement, any other free tile at its best spot in the other city."""
+    state = pl.state
+    tile, city = int(move["tile"]), int(move["city"])
+    kind = E.kind_of(state, tile)
+    anchor = core.parse_cell(str(move["cell"]), G.FRAME, G.FRAME)
+    layout = pl.placed(pl.faces[city], kind, anchor, move["kind"] == "turned")
+    values = {c: pl.current(c) for c in pl.cities}
+    values[city] = pl.layout_value(layout, city)
+    added = {city: _factories(kind.faces)}
+    pending = state.players[pl.player].pending
+    others = [x for x in pending if x.tile != tile]
+    if len(pending) == 2 and all(x.city == FREE for x in pending):
+        other = next(c for c in pl.cities if c != city)
+        other_kind = E.kind_of(state, others[0].tile)
+        values[other] = pl.best(other_kind, other)[0]
+        added[other] = _factories(other_kind.faces)
+    else:  # a tile still bound for the same city goes to its best spot after this one
+        for x in others:
+            if x.city == city:
+                other_kind = E.kind_of(state, x.tile)
+                values[city] = pl.best(other_kind, city, layout)[0]
+                added[city] += _factories(other_kind.faces)
+    return pl.objective(values, added)
+
+
+def strong_move(state: BtcState, seat: int, moves: list[Move], rnd: random.Random) -> Move:
+    """The strong AI's choice among the legal ``moves`` of ``seat``."""
+    kind = moves[0]["kind"]
+    if kind == "bonus":
+        scores = E.game_result(state).seats[0].details["cities"]
+        return _pick(moves, lambda m: scores["left" if m["city"] == E.LEFT_CITY else "right"][m["type"]], rnd)
+    pl = Planner(state, seat)
+    if kind == "choose" and "tiles" in moves[0]:
+        def chosen(m: Move) -> float:
+            a, b = m["tiles"]
+            return max(_pair_value(pl, a, b), _pair_value(pl, b, a))
+        return _pick(moves, chosen, rnd)
+    if kind in ("choose", "assign"):
+        def assigned(m: Move) -> float:
+            pl.auto_bonus = float(_automacity_gain(state, int(m["auto"]))) if "auto" in m else 0.0
+            return _pair_value(pl, int(m["left"]), int(m["right"]))
+        return _pick(moves, assigned, rnd)
+    waits = [m for m in moves if m["kind"] == "you_first"]
+    if waits and YOU_FIRST:  # let the partner build first: then this seat places knowing their tile's spot
+        return waits[0]
+    placements = [m for m in moves if m["kind"] in ("place", "turned")]
+    return _pick(placements or moves, lambda m: _place_value(pl, m) if m in placements else 0.0, rnd)

@@ -1,0 +1,156 @@
+"""The strong AI: legal, deterministic, and blind to what its seat cannot see (issue 16)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from bot.rules import core
+from bot.rules.btc import engine as E
+from bot.rules.btc import tiles as T
+from bot.rules.btc import views
+from bot.rules.btc.rules import RULES
+from bot.rules.btc.state import BtcState
+
+from .helpers import new
+
+CONFIGS = [("standard", 3), ("standard", 4), ("standard", 7), ("two_player", 2), ("solo_simple", 1),
+           ("solo_full", 1)]
+
+
+def hidden_tiles(state: BtcState, seat: int) -> list[int]:
+    """Tile numbers whose kind ``seat`` may not know (spec D-1, D-12): other players' hands,
+    choices and handed-on tiles (solo: the Automas' hands lie open), the bag, the duplex stack and
+    the discards."""
+    out = list(range(state.next_single, len(T.SINGLE_POOL)))
+    out += range(state.next_duplex, len(state.tiles))
+    out += state.discard
+    for i, p in enumerate(state.players):
+        if i != seat and not (E.is_solo(state) and i > 0):
+            out += p.hand + p.choice + p.outgoing
+    return sorted(set(out))
+
+
+def reshuffled(state: BtcState, seat: int, seed: int) -> BtcState:
+    """The same game as ``seat`` sees it, with every hidden tile's kind dealt again at random
+    (singles among singles, duplexes among duplexes) and the Automa deck reshuffled."""
+    alt = state.clone()
+    kinds = list(alt.tiles)
+    rnd = random.Random(seed)
+    for pool in (range(len(T.SINGLE_POOL)), range(len(T.SINGLE_POOL), len(kinds))):
+        numbers = [t for t in hidden_tiles(state, seat) if t in pool]
+        dealt = [kinds[t] for t in numbers]
+        rnd.shuffle(dealt)
+        for t, kind in zip(numbers, dealt, strict=True):
+            kinds[t] = kind
+    alt.tiles = tuple(kinds)
+    rnd.shuffle(alt.deck)
+    return alt
+
+
+def positions(mode: str, seats: int, seed: int, every: int):
+    """(state, seat) pairs along a game played by greedy seats, one in ``every`` decisions."""
+    state = new(mode, seats, seed)
+    n = 0
+    while not RULES.is_over(state):
+        seat = sorted(RULES.awaiting(state))[n % len(RULES.awaiting(state))]
+        if n % every == 0:
+            yield state, seat
+        state = RULES.apply(state, seat, RULES.ai_move(state, seat, "greedy", n))
+        n += 1
+
+
+@pytest.mark.parametrize("mode, seats", CONFIGS)
+def test_strong_decides_the_same_whatever_the_hidden_tiles(mode, seats):
+    """Replacing the hidden tiles by any other deal consistent with the seat's view (and, solo Full,
+    another Automa deck order) never changes the strong AI's move: it plays from what it may see."""
+    changed = 0
+    for k, (state, seat) in enumerate(positions(mode, seats, seed=40 + seats, every=5)):
+        alt = reshuffled(state, seat, seed=k)
+        assert views.view(alt, seat) == views.view(state, seat)  # the seat cannot tell them apart
+        changed += alt.tiles != state.tiles
+        seed = core.derive_seed(7, k)
+        assert RULES.ai_move(alt, seat, "strong", seed) == RULES.ai_move(state, seat, "strong", seed), (mode, k)
+    assert changed >= 3  # the hidden state really was different
+
+
+def test_strong_ignores_a_hand_it_has_not_seen():
+    """A direct case: the next player's hand is swapped for tiles from the bag; the commit is the same."""
+    state = new("standard", 4, 3)
+    seat = 0
+    move = RULES.ai_move(state, seat, "strong", 5)
+    alt = state.clone()
+    kinds = list(alt.tiles)
+    other = alt.players[1].hand
+    bag = list(range(alt.next_single, alt.next_single + len(other)))
+    for a, b in zip(other, bag, strict=True):
+        kinds[a], kinds[b] = kinds[b], kinds[a]
+    alt.tiles = tuple(kinds)
+    assert [alt.tiles[t] for t in other] != [state.tiles[t] for t in other]
+    assert RULES.ai_move(alt, seat, "strong", 5) == move
+
+
+@pytest.mark.parametrize("mode, seats", CONFIGS)
+def test_strong_plays_whole_games_legally_and_deterministically(mode, seats):
+    """Strong seats finish a game of every mode with legal moves, the same game twice from one seed."""
+    def play() -> list[core.Move]:
+        state = new(mode, seats, 11)
+        moves = []
+        n = 0
+        while not RULES.is_over(state):
+            seat = sorted(RULES.awaiting(state))[0]
+            move = RULES.ai_move(state, seat, "strong", core.derive_seed(11, n))
+            assert move in RULES.legal_moves(state, seat)
+            state = RULES.apply(state, seat, move)
+            moves.append(move)
+            n += 1
+        return moves
+
+    assert play() == play()
+
+
+def test_strong_is_an_offered_level_and_the_last_one():
+    """The levels are random, greedy and strong; the service gives new AI seats the last (strongest)."""
+    assert RULES.ai_levels == ("random", "greedy", "strong")
+    with pytest.raises(core.IllegalMove):
+        RULES.ai_move(new(), 0, "grandmaster", 1)
+
+
+def test_strong_beats_random_with_two_players():
+    """A seeded two-player game: every placement of the strong seat grows a city, and it wins."""
+    state = new("two_player", 2, 5)
+    n = 0
+    while not RULES.is_over(state):
+        seat = sorted(RULES.awaiting(state))[0]
+        move = RULES.ai_move(state, seat, "strong" if seat == 0 else "random", n)
+        after = RULES.apply(state, seat, move)
+        if seat == 0 and move["kind"] in ("place", "turned"):
+            assert after.cities[move["city"]].size() > state.cities[move["city"]].size()
+        state = after
+        n += 1
+    result = RULES.result(state)
+    assert result.seats[0].total > result.seats[1].total
+
+
+def test_gain_of_one_more_building_is_the_score_difference():
+    """The strong AI's fast scoring of one more building equals the rules' scoring of the city with
+    it, and its best cell per building is the best over every open cell (random layouts)."""
+    from bot.rules.btc import geometry as G
+    from bot.rules.btc import scoring, strong
+
+    rnd = random.Random(4)
+    faces_pool = sorted({k.faces[0] for k in T.KINDS.values() if k.shape == T.SINGLE})
+    for _ in range(300):
+        faces: dict = {}
+        for _ in range(rnd.randrange(15)):
+            faces[rnd.choice(G.anchors(faces.keys(), G.SINGLE_SHAPE))] = rnd.choice(faces_pool)
+        model = strong.CityModel(faces)
+        best = model.best_gains()
+        for face in faces_pool:
+            gains = []
+            for cell in model.open:
+                after = {**faces, cell: face}
+                gains.append(scoring.total(scoring.score_grid(after, 0)) - model.base)
+                assert model.gain(face, cell) == gains[-1]
+            assert best[face] == max(gains)
