@@ -115,6 +115,11 @@ def check_arguments(args: argparse.Namespace) -> tuple[str, dict[str, Any], int,
         options["difficulty"] = str(args.difficulty)
     if args.solo:
         options["mode"] = args.solo
+    for pair in args.option:
+        name, sep, value = str(pair).partition("=")
+        if not sep or not name.strip() or not value.strip():
+            raise cli.UsageError("cli.local.bad_option", option=cli.short(pair))
+        options[name.strip().lower()] = value.strip()
     opts = rules.normalise_options(options)
     low, high = rules.seat_range(opts)
     players = args.players if args.players is not None else low
@@ -330,6 +335,7 @@ def parser() -> cli.Parser:
     p.add_argument("--level", metavar="LEVEL", help=say("cli.local.level_help"))
     p.add_argument("--solo", nargs="?", const="solo_full", metavar="MODE", help=say("cli.local.solo"))
     p.add_argument("--difficulty", type=int, metavar="N", help=say("cli.local.difficulty"))
+    p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help=say("cli.local.option"))
     p.add_argument("--lang", default="en", type=normalise_locale, choices=LANGUAGES, metavar="LANG",
                    help=say("cli.local.lang", languages=", ".join(LANGUAGES)))
     p.add_argument("--out", default="out", metavar="FOLDER", help=say("cli.local.out"))

@@ -79,6 +79,17 @@ class Origin:
     """The click came from a private (ephemeral) menu."""
 
 
+def more_options(text: str) -> dict[str, str]:
+    """``"party_minutes=30, party_goals=on"`` -> the options it names (the rules check names and values)."""
+    out: dict[str, str] = {}
+    for part in text.replace(",", " ").split():
+        name, sep, value = part.partition("=")
+        if not sep or not name or not value:
+            raise errors.IllegalMove("error.bad_more_option", text=limits.quote(part))
+        out[name.strip().lower()] = value.strip()
+    return out
+
+
 RECAP_GIF_LIMIT = 8 * 1024 * 1024
 """The largest recap animation posted (Discord's upload limit for servers without boosts is higher)."""
 RULES_PREFIX = "rules"
@@ -125,11 +136,13 @@ class GameCog(commands.Cog):
         ai_level="How strong the AI players are",
         difficulty="Solo difficulty, where the game has one (1-7)",
         language="The language of the game's posts and pictures (default: the server's)",
+        more="More of the game's options, as name=value (e.g. party_minutes=30 party_goals=on)",
     )
     @app_commands.choices(game=game_choices(), language=language_choices())
     async def new(self, interaction: discord.Interaction, game: str, mode: str | None = None,
                   ai_players: app_commands.Range[int, 0, 6] = 0, ai_level: str | None = None,
-                  difficulty: app_commands.Range[int, 1, 7] | None = None, language: str | None = None) -> None:
+                  difficulty: app_commands.Range[int, 1, 7] | None = None, language: str | None = None,
+                  more: app_commands.Range[str, 0, 200] | None = None) -> None:
         """Open a lobby for a new game in this channel or thread."""
         missing = operations.missing_permissions(interaction.app_permissions,
                                                  isinstance(interaction.channel, discord.Thread))
@@ -145,6 +158,7 @@ class GameCog(commands.Cog):
             options[rules.option_specs[0].name] = mode
         if difficulty is not None and any(s.name == "difficulty" for s in rules.option_specs):
             options["difficulty"] = str(difficulty)
+        options.update(more_options(more or ""))
         info = await self.service.create_game(
             guild_xid=interaction.guild_id, channel_xid=interaction.channel_id, kind=game,
             options=options, host_xid=interaction.user.id, host_name=interaction.user.display_name,
@@ -164,13 +178,13 @@ class GameCog(commands.Cog):
 
     @staticmethod
     def _choices_of_typed_game(interaction: discord.Interaction, current: str,
-                               pick: Any) -> list[app_commands.Choice[str]]:
+                               pick: Any, prefix: str = "") -> list[app_commands.Choice[str]]:
         """Autocomplete from the game typed in the same command (``pick(rules)`` -> its values)."""
         try:
             rules = games.rules(str(getattr(interaction.namespace, "game", None)))
         except errors.GameError:
             return []
-        return [app_commands.Choice(name=c, value=c) for c in pick(rules)
+        return [app_commands.Choice(name=(prefix + c)[:100], value=(prefix + c)[:100]) for c in pick(rules)
                 if current.lower() in c.lower()][:25]
 
     @new.autocomplete("mode")
@@ -178,6 +192,18 @@ class GameCog(commands.Cog):
                                  current: str) -> list[app_commands.Choice[str]]:
         return self._choices_of_typed_game(
             interaction, current, lambda rules: rules.option_specs[0].choices if rules.option_specs else ())
+
+    @new.autocomplete("more")
+    async def _more_autocomplete(self, interaction: discord.Interaction,
+                                 current: str) -> list[app_commands.Choice[str]]:
+        """The typed game's other options, each value offered as name=value after what is typed so far."""
+        head, _, last = current.rpartition(" ")
+        prefix = f"{head} " if head else ""
+        return self._choices_of_typed_game(
+            interaction, last, lambda rules: [f"{spec.name}={choice}" for spec in rules.option_specs[1:]
+                                              for choice in spec.choices
+                                              if spec.name != "difficulty"],
+            prefix=prefix)
 
     @new.autocomplete("ai_level")
     async def _level_autocomplete(self, interaction: discord.Interaction,

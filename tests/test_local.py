@@ -55,3 +55,15 @@ def test_an_unknown_game_is_one_sentence(tmp_path: Path, monkeypatch: pytest.Mon
     code = local.main(["chess", "--db", str(tmp_path / "x.sqlite3"), "--out", str(tmp_path / "out")])
     err = capsys.readouterr().err
     assert code == 2 and "chess" in err and "quadropolis" in err and "Traceback" not in err
+
+
+def test_more_options_reach_the_rules(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                      capsys: pytest.CaptureFixture[str]) -> None:
+    """`--option NAME=VALUE` sets any of the game's options; a bad one is a sentence naming the fix."""
+    code = local.main(["urbanpanic", "--variant", "party", "--option", "party_minutes=banana", "--players", "2",
+                       "--ai", "1", "--db", str(tmp_path / "o.sqlite3"), "--out", str(tmp_path / "out")])
+    err = capsys.readouterr().err
+    assert code == 2 and "banana" in err and "Traceback" not in err
+    code = local.main(["urbanpanic", "--option", "party_minutes", "--db", str(tmp_path / "o.sqlite3")])
+    err = capsys.readouterr().err
+    assert code == 2 and "NAME=VALUE" in err

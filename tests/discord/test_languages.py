@@ -121,3 +121,15 @@ async def test_the_host_chooses_the_game_language(harness: Harness) -> None:
     gid = (await h.service.game_in_channel(h.fake.channel("games").id)).id
     assert (await h.service.info(gid)).game.locale == "es"
     assert sent.embeds[0]["title"] == t("lobby.title", "es", title=t("quadropolis.title", "es"), game=gid)
+
+
+async def test_more_options_at_game_new(harness: Harness) -> None:
+    """/game new more: sets the game's other options (the party game's time limit); a bad one is a sentence."""
+    h = harness
+    bad = await h.fake.slash("game", "new", game="urbanpanic", mode="party", more="party_minutes", user="alice")
+    assert "name=value" in ((await bad.response()).content or "")
+    lobby = await h.fake.slash("game", "new", game="urbanpanic", mode="party", more="party_minutes=30 party_goals=on",
+                               user="alice")
+    await lobby.response()
+    info = await h.service.game_in_channel(h.fake.channel("games").id)
+    assert info.game.options["party_minutes"] == "30" and info.game.options["party_goals"] == "on"
