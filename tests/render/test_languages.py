@@ -72,8 +72,8 @@ def fits(img: Image.Image) -> bool:
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
-def test_every_picture_speaks_the_language(lang: str, drawn: list[str], qp_views: Any, btc_views: Any,
-                                           up_views: Any) -> None:
+def test_every_picture_speaks_the_language(lang: str, drawn: list[str], qp_views: Any,  # noqa: F811
+                                           btc_views: Any, up_views: Any) -> None:  # noqa: F811
     """Turn, board, city and end pictures of every game, the tile references and a league table, drawn in one
     language: every drawn word is that language's (or the data's: names, city names, tile labels), and every
     picture fits."""
@@ -99,7 +99,7 @@ def test_every_picture_speaks_the_language(lang: str, drawn: list[str], qp_views
     assert all(img.width >= 1000 for img in images)
 
 
-def test_the_check_catches_english_left_in_a_picture(drawn: list[str], qp_views: Any) -> None:
+def test_the_check_catches_english_left_in_a_picture(drawn: list[str], qp_views: Any) -> None:  # noqa: F811
     """The checker is not blind: English words drawn into a Polish picture are caught."""
     view, seat = qp_views[0]
     q.turn_image(view, seat, NAMES, locale="pl")
