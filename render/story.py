@@ -30,8 +30,8 @@ from bot.i18n import t
 from render import common as c
 
 WIDTH = c.IMAGE_WIDTH
-GIF_WIDTH = 720
-"""Animation width: a board stays readable on a phone, and the longest game stays far below 8 MB."""
+GIF_WIDTH = 1000
+"""Animation width: as wide as every other picture the bot posts, and the longest game stays below 8 MB."""
 MAX_FRAMES = 12
 """Frames after the start: evenly spaced points of the story, the last one always among them."""
 FRAME_MS = 700

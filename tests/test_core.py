@@ -145,4 +145,4 @@ def test_illegal_card_refused_with_sentence() -> None:
     state = play(1, [(0, 3), (1, 1)])
     with pytest.raises(core.IllegalMove) as err:
         RULES.apply(state, 0, {"kind": "bid", "card": 3})
-    assert str(err.value) == "You do not hold a 3."
+    assert str(err.value) == "You do not hold card 3."

@@ -196,7 +196,8 @@ def strategy() -> Any:
         st.floats(allow_nan=False, allow_infinity=False),
         st.text(max_size=30),
         st.sampled_from(["", ".", "-", "S", "T9", "O0", "S5", "U7", "H:NESW", "CENTRE", "G01", "G99", "x" * 3000,
-                         "classic", "expert", "given", "optimal", "two_player", "btc", "\ud800", "\x00", "é" * 50]),
+                         "classic", "expert", "given", "optimal", "two_player", *games.available(), "\ud800", "\x00",
+                         "é" * 50]),
     )
     values = st.recursive(scalars, lambda inner: st.one_of(st.lists(inner, max_size=6),
                                                          st.dictionaries(st.text(max_size=8), inner, max_size=4)),

@@ -15,6 +15,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from bot.rules.core import IllegalMove
+
 MAX_CHARS = 1 << 20
 """1 MiB of text (a real calculator input is under 1 KiB; a long game's export under 200 KiB)."""
 MAX_DEPTH = 32
@@ -30,6 +32,10 @@ class JsonLimit(ValueError):
         super().__init__(key)
         self.key = key
         self.params = params
+
+    def refusal(self) -> IllegalMove:
+        """The same sentence as a rules refusal (what a calculator raises)."""
+        return IllegalMove(self.key, **self.params)
 
 
 def nesting_depth(text: str, limit: int = MAX_DEPTH) -> int:

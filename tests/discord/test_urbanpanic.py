@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from bot.i18n import t
 from bot.rules.urbanpanic.state import census, manifest_census
 from cogs.games.urbanpanic import PRESENTER, ROUTE_PREFIX, parse_step, relative_time
 from tests.discord.conftest import Harness, answer
@@ -146,7 +147,8 @@ async def test_basic_game_one_human_one_ai_to_the_end(h: Harness) -> None:
     assert info.game.status == "finished"
     lobby_and_status.add(info.game.status_message_xid)
     view = (await h.service.snapshot(gid)).view(None)
-    posts = [m for m in h.channel_messages() if m.id not in lobby_and_status]
+    story = t("end.recap", "en", game=gid)  # the story follows the game: it is not a turn
+    posts = [m for m in h.channel_messages() if m.id not in lobby_and_status and m.content != story]
     assert len(posts) == view["turn"] + 1, "the first turn message, then one message per finished turn"
     assert "is over" in posts[-1].content
     # Each finished turn is told in its first line ("… ended the turn.", or the whole turn in one
@@ -316,8 +318,7 @@ async def test_party_timer_announced_enforced_and_hands_stay_private(h: Harness)
     finisher = next(s for s in result["seats"] if s["seat"] == ai_seat)
     assert finisher["breakdown"]["bonus"] == 5
     assert next(s for s in result["seats"] if s["seat"] == seat)["breakdown"]["bonus"] == 0
-    end = h.channel_messages()[-1] if h.channel_messages()[-1].id != info.game.status_message_xid \
-        else h.channel_messages()[-2]
+    end = next(m for m in reversed(h.channel_messages()) if "is over" in (m.content or ""))
     assert "is over" in end.content and "Time is up" in end.content
     state = (await h.service.snapshot(gid)).state
     assert state.players[seat].hand is None and census(state) == manifest_census()

@@ -76,9 +76,9 @@ async def test_forged_and_malformed_custom_ids_are_refused(fake_discord: FakeDis
         (f"sel:{gid}:0:{token}:0", ["{\"kind\":\"bid\",\"card\":3}", "{\"kind\":\"bid\",\"card\":2}"], FORGED),
         (f"mv:999999:0:{token}:{{\"kind\":\"bid\",\"card\":3}}", None, "I cannot find game #999999."),
         (f"mv:{gid}:99:{token}:{{\"kind\":\"bid\",\"card\":3}}", None, STALE),
-        (f"mv:{gid}:0:{token}:{{\"kind\":\"bid\",\"card\":9}}", None, "You do not hold a 9."),
+        (f"mv:{gid}:0:{token}:{{\"kind\":\"bid\",\"card\":9}}", None, "You do not hold card 9."),
         (f"mv:{gid}:0:{token}:{{\"kind\":\"steal\"}}", None, "Sealed Bids only knows bids."),
-        (f"mv:{gid}:0:{token}:{{\"card\":[3],\"kind\":\"bid\"}}", None, "You do not hold a [3]."),
+        (f"mv:{gid}:0:{token}:{{\"card\":[3],\"kind\":\"bid\"}}", None, "You do not hold card [3]."),
     ]
     handles = [await forged_click(fake, real, cid, values=values) for cid, values, _ in cases]
     await fake.wait_until(lambda: all(refusal(h) for h in handles), WAIT, "a sentence for every forged id")

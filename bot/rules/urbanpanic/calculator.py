@@ -105,7 +105,7 @@ def _tracks(value: object) -> tiles.Tracks:
             raise IllegalMove("urbanpanic.calc.track_negative", track=tiles.TRACKS[i], value=value[i])
     for i, v in enumerate(value):
         if not -MAX_TRACK <= v <= MAX_TRACK:
-            raise IllegalMove("cli.input.track_too_far", track=tiles.TRACKS[i], value=v, most=MAX_TRACK)
+            raise IllegalMove("urbanpanic.calc.track_too_far", track=tiles.TRACKS[i], value=v, most=MAX_TRACK)
     return (value[0], value[1], value[2], value[3], value[4])
 
 
@@ -149,7 +149,7 @@ def score_text(text: str) -> dict[str, Any]:
     try:
         data = jsonin.loads(text)
     except jsonin.JsonLimit as exc:
-        raise IllegalMove(exc.key, **exc.params) from None
+        raise exc.refusal() from None
     except json.JSONDecodeError as exc:
         raise IllegalMove("urbanpanic.calc.bad_json", problem=f"{exc.msg} at line {exc.lineno}, column {exc.colno}") \
             from None
