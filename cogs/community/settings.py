@@ -68,6 +68,14 @@ class SettingsCog(GameSubcommands):
             quiet=prefs.quiet_text() or t("community.notify.none", loc),
             dm=yes if prefs.dm_reminders else no, turn=yes if prefs.dm_turns else no))
 
+    async def set_game_language(self, interaction: discord.Interaction, language: str) -> None:
+        """The channel's game speaks ``language`` from its next post on (its host, or a server manager)."""
+        info = await self.service.game_in_channel(interaction.channel_id or 0)
+        if info.game.host_xid != interaction.user.id and not is_admin(interaction):
+            raise CommunityError("community.error.settings_host")
+        await self.service.set_locale(info.id, language)
+        await operations.reply(interaction, t("community.settings.language", language, game=info.id), ephemeral=False)
+
     @app_commands.describe(
         server="Change this server's defaults instead of this channel's game (server managers)",
         reminder_hours="First reminder after this many hours (later ones back off)",
@@ -77,9 +85,10 @@ class SettingsCog(GameSubcommands):
         "many times longer", min_reminder_hours="Server: the shortest interval a game may set",
         daily_reminder_cap="Server: reminders per player per day", away_max_days="Server: longest vacation",
         away_pauses_deadlines="Server: vacations pause deadlines",
-        recap_gif="Server: the end-of-game recap shows the cities growing (an animation)")
+        recap_gif="Server: the end-of-game recap shows the cities growing (an animation)",
+        language="This game's language for its posts and pictures (host or server managers)")
     @app_commands.choices(timeout_policy=[app_commands.Choice(name=p.replace("_", " "), value=p)
-                                          for p in POLICIES])
+                                          for p in POLICIES], language=language_choices())
     async def game_settings(
         self, interaction: discord.Interaction, server: bool = False,
         reminder_hours: app_commands.Range[float, 1.0, 336.0] | None = None,
@@ -93,9 +102,16 @@ class SettingsCog(GameSubcommands):
         away_max_days: app_commands.Range[int, 1, 365] | None = None,
         away_pauses_deadlines: bool | None = None,
         recap_gif: bool | None = None,
+        language: str | None = None,
     ) -> None:
         """See or change reminders, deadlines and the timeout rule (this game, or the server)."""
         loc = locale_of(interaction)
+        if language is not None:
+            await self.set_game_language(interaction, language)
+            if all(v is None for v in (reminder_hours, deadline_hours, timeout_policy, vote_hours, max_reminders,
+                                       backoff, min_reminder_hours, daily_reminder_cap, away_max_days,
+                                       away_pauses_deadlines, recap_gif)) and not server:
+                return
         given = {k: v for k, v in {
             "reminder_hours": reminder_hours, "deadline_hours": deadline_hours,
             "timeout_policy": timeout_policy, "vote_hours": vote_hours, "max_reminders": max_reminders,

@@ -133,3 +133,18 @@ async def test_more_options_at_game_new(harness: Harness) -> None:
     await lobby.response()
     info = await h.service.game_in_channel(h.fake.channel("games").id)
     assert info.game.options["party_minutes"] == "30" and info.game.options["party_goals"] == "on"
+
+
+async def test_the_host_changes_the_game_language_later(harness: Harness) -> None:
+    """/game settings language: the game speaks the new language from its next post; others may not change it."""
+    h = harness
+    lobby = await h.fake.slash("game", "new", game="quadropolis", user="alice")
+    await lobby.response()
+    gid = (await h.service.game_in_channel(h.fake.channel("games").id)).id
+    refused = await h.fake.slash("game", "settings", language="pl", user="bob")
+    assert (await refused.response()).ephemeral
+    assert (await h.service.info(gid)).game.locale == "en"
+    changed = await h.fake.slash("game", "settings", language="pl", user="alice")
+    reply = await changed.response()
+    assert not reply.ephemeral and reply.content == t("community.settings.language", "pl", game=gid)
+    assert (await h.service.info(gid)).game.locale == "pl"
