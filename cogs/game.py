@@ -93,7 +93,7 @@ def more_options(text: str) -> dict[str, str]:
 RECAP_GIF_LIMIT = 8 * 1024 * 1024
 """The largest recap animation posted (Discord's upload limit for servers without boosts is higher)."""
 RULES_PREFIX = "rules"
-RULES_ID = re.compile(r"rules:([a-z]{1,20}):([a-z_]{1,20}):(\d{1,3})")
+RULES_ID = re.compile(r"rules:([a-z]{1,20}):([a-z_]{1,20}):([0-9]{1,3})")
 
 
 def rule_pages(kind: str, topic: str) -> int:

@@ -12,6 +12,7 @@ Anything else, or a malformed id, is answered with a sentence and changes nothin
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -54,10 +55,19 @@ def open_(game_id: int, version: int) -> str:
     return f"open:{game_id}:{version}"
 
 
-def _int(text: str) -> int:
-    if not text.isdigit() or len(text) > 20:
-        raise ForgedId(text)
+ID_DIGITS = re.compile(r"[0-9]{1,18}")
+"""A number in a custom_id: ASCII digits only (``"²".isdigit()`` is true, yet ``int("²")`` fails), and short
+enough for the database (a 20-digit id would overflow SQLite's 64-bit integers)."""
+
+
+def number(text: str) -> int:
+    """A number read from a custom_id, or ForgedId."""
+    if not isinstance(text, str) or not ID_DIGITS.fullmatch(text):
+        raise ForgedId(str(text)[:40])
     return int(text)
+
+
+_int = number
 
 
 def parse(custom_id: str) -> ParsedId:

@@ -59,7 +59,7 @@ OPEN_TABLE_SHOWN = 20
 """How many different open-table tiles the status lists before saying "and N more"."""
 GAME_COG = "GameCog"
 
-STEP_PATTERN = re.compile(r"up:(\d{1,20}):(\d{1,20}):([a-z]{1,2})((?:\.[A-Za-z0-9-]{1,12}){0,2})")
+STEP_PATTERN = re.compile(r"up:([0-9]{1,18}):([0-9]{1,18}):([a-z]{1,2})((?:\.[A-Za-z0-9-]{1,12}){0,2})")
 TILE_PATTERN = re.compile(r"[A-Z]{3}-[NESW]{1,4}")
 PLOT_PATTERN = re.compile(r"[A-E][1-5]")
 SEAT_PATTERN = re.compile(r"[0-9]")
