@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from bot.rules import core
 from bot.rules.core import Move
 from bot.rules.urbanpanic import goals, scoring, tiles
+from bot.rules.urbanpanic.ai import evaluate  # the greedy level's city value: the search starts from it
 from bot.rules.urbanpanic.rules import ach, placeable
 from bot.rules.urbanpanic.state import State
 from bot.rules.urbanpanic.tiles import KINDS, RESERVE_SIZE, SPY_COST
@@ -44,9 +45,6 @@ DENIAL = 0.8
 """Weight of what the best face-up tile left on the main board is worth to the next player."""
 GOAL_SHARE = 0.35
 """Share of a goal card's 10 points counted for leading it now (tied: half that)."""
-FRONTIER = 0.35
-FLOOR_MARGIN = 2
-FLOOR_WEIGHT = 0.5
 PLANNER_PLOTS = 2
 """Plots tried per reserve tile in the search (the best by immediate value)."""
 ARCHITECT_TILES = 3
@@ -61,17 +59,6 @@ PARTY_TAKE_EDGE = 0.0
 """Party: an open tile is taken when worth at least a fresh draw plus this."""
 
 _DELTAS = {code: k.deltas for code, k in KINDS.items()}
-
-
-def evaluate(board: Sequence[str | None], tracks: Sequence[int], floor: bool = True) -> float:
-    """A city's worth now: its score if the game ended, room to grow, distance from the floor."""
-    linked, frontier = tiles.reach(board)
-    value: float = scoring.quick_score(board, tracks, linked) + FRONTIER * len(frontier)
-    if floor:
-        for v in tracks[2:]:
-            if v < tiles.FLOOR + FLOOR_MARGIN:
-                value -= FLOOR_WEIGHT * (tiles.FLOOR + FLOOR_MARGIN - v)
-    return value
 
 
 class Gains:
