@@ -9,7 +9,7 @@ import pytest
 
 from bot import games, store
 from bot.service import Service
-from tests.toygame import RULES as TOY
+from bot.testing.toygame import RULES as TOY
 
 games.register_rules(TOY, secret=True)
 

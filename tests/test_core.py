@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from bot.rules import core
-from tests.toygame import RULES
+from bot.testing.toygame import RULES
 
 
 def test_neighbours_stay_on_grid() -> None:

@@ -18,13 +18,14 @@ import discord
 import pytest
 import pytest_asyncio
 
+from bot.testing.fakediscord import payloads as P
+from bot.testing.fakediscord.launch import configure
+from bot.testing.fakediscord.server import FakeDiscord, FakeDiscordTimeout, RecordedRequest, compile_match
+from bot.testing.fakediscord.standin import build_bot, tiny_png
 from tests.fakediscord import fixtures
-from tests.fakediscord import payloads as P
-from tests.fakediscord.fixtures import REPO_ROOT, STANDIN_ENTRY, BotProcessFactory
-from tests.fakediscord.launch import configure
-from tests.fakediscord.server import FakeDiscord, FakeDiscordTimeout, RecordedRequest, compile_match
-from tests.fakediscord.standin import build_bot, tiny_png
+from tests.fakediscord.fixtures import STANDIN_ENTRY, BotProcessFactory
 
+REPO_ROOT = Path(__file__).resolve().parents[1]
 fake_discord = fixtures.fake_discord  # what a conftest would import
 bot_process = fixtures.bot_process
 
@@ -702,7 +703,7 @@ def test_launcher_blocks_non_loopback() -> None:
         configure("http://discord.com")
     code = (
         "import socket\n"
-        "from tests.fakediscord.launch import guard_network\n"
+        "from bot.testing.fakediscord.launch import guard_network\n"
         "guard_network()\n"
         "for attempt in (lambda: socket.create_connection(('discord.com', 443), timeout=1),\n"
         "                lambda: socket.socket().connect(('10.255.255.1', 9)),\n"

@@ -133,3 +133,29 @@ def test_game_packages_do_not_import_each_other() -> None:
             for other in games:
                 if other != game:
                     assert f"bot.rules.{other}" not in text, f"{path} imports {other}"
+
+
+def _imports(path: Path) -> list[str]:
+    names: list[str] = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            names += [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names.append(node.module)
+    return names
+
+
+def test_the_bot_never_imports_its_test_support() -> None:
+    """bot.testing (the fake Discord, the toy game) is for the tests and the bench only: the bot, its
+    cogs and its pictures never import it, and nothing shipped imports the tests package."""
+    offenders = []
+    for top in ("bot", "cogs", "render"):
+        for path in (ROOT / top).rglob("*.py"):
+            rel = path.relative_to(ROOT).as_posix()
+            for name in _imports(path):
+                if name == "tests" or name.startswith("tests."):
+                    offenders.append(f"{rel} imports {name}")
+                shipped_helper = rel.startswith(("bot/testing/", "bot/benches/"))
+                if name.startswith("bot.testing") and not shipped_helper:
+                    offenders.append(f"{rel} imports {name}")
+    assert not offenders, offenders

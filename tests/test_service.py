@@ -151,7 +151,7 @@ async def test_replay_rebuilds_every_snapshot(service: Service, db: store.Store)
     fresh = Service(db, service.clock)
     replayed = await fresh.snapshot(gid, version=1)
     assert replayed.version == 1 and replayed.state.pending == (3, None)
-    from tests.toygame import RULES
+    from bot.testing.toygame import RULES
 
     game = await db.get_game(gid)
     assert game is not None and snap is not None
@@ -205,7 +205,7 @@ WRITER = textwrap.dedent("""
     from bot import store
     from bot import games
     from bot.service import Service
-    from tests.toygame import RULES
+    from bot.testing.toygame import RULES
     games.register_rules(RULES)
 
     async def main():

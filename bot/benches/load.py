@@ -1,8 +1,8 @@
 """Load figures: moves per second across many channels through the real bot process and the fake
 Discord, interaction-to-callback latency, and a check of every move against the store.
 
-The workload is the toy game of the tests ("Sealed Bids", :mod:`tests.toygame`, registered in the
-bot process by :mod:`tests.process.entry`): in every channel a pair of simulated players plays games
+The workload is the toy game of the tests ("Sealed Bids", :mod:`bot.testing.toygame`, registered in the
+bot process by :mod:`bot.testing.entry`): in every channel a pair of simulated players plays games
 back to back, each a lobby (``/game new``, Join, Start) and three rounds in which both players open
 their private choices and bid. Every simulated player waits for the bot's answer before acting
 again (a closed loop), so the rate measured is what the bot sustains, not what was offered.
@@ -19,7 +19,8 @@ the bot's first answer (what Discord's 3-second window measures), over every int
 committed. After the run the store is read directly: every acknowledged move must be there once
 (``lost``, ``duplicated``), and nothing else (``unacknowledged``: played but never confirmed).
 
-Needs the test packages (``tests.fakediscord``, ``tests.toygame``): run from a checkout.
+The fake Discord and the toy game ship in the package (:mod:`bot.testing`), so the bench runs
+from an installed bot in any folder.
 """
 
 from __future__ import annotations
@@ -47,7 +48,7 @@ WAIT_SECONDS = 60.0
 """A simulated player gives up on an answer after this long (counted in ``errors``)."""
 PAIRS = (("alice", "bob"), ("carol", "dave"))
 BIDS = ((3, 1), (1, 2), (2, 3))
-ENTRY = "tests.process.entry:main"
+ENTRY = "bot.testing.entry:main"
 ACK_MARKERS = (" has bid.", "Bids revealed:")
 END_RE = re.compile(r"Game #(\d+) is over")
 OPEN_RE = re.compile(r"^open:(\d+):(\d+)$")
@@ -271,8 +272,8 @@ def world_channels(fake: Any, count: int) -> list[str]:
 
 
 async def measure_process(channels: int, seconds: float, workdir: Path) -> dict[str, Any]:
-    from tests.fakediscord.fixtures import BotProcess
-    from tests.fakediscord.server import FakeDiscord
+    from bot.testing.fakediscord.process import BotProcess
+    from bot.testing.fakediscord.server import FakeDiscord
 
     fake = await FakeDiscord().start()
     names = world_channels(fake, channels)
@@ -292,9 +293,9 @@ async def measure_process(channels: int, seconds: float, workdir: Path) -> dict[
 async def measure_inprocess(channels: int, seconds: float, workdir: Path) -> dict[str, Any]:
     from bot.app import CityBot
     from bot.settings import Settings
-    from tests.fakediscord import launch
-    from tests.fakediscord.server import FakeDiscord
-    from tests.process import entry
+    from bot.testing import entry
+    from bot.testing.fakediscord import launch
+    from bot.testing.fakediscord.server import FakeDiscord
 
     entry.install()
     fake = await FakeDiscord().start()

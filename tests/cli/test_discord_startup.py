@@ -8,10 +8,10 @@ import socket
 import sys
 from pathlib import Path
 
+from bot.testing.fakediscord.server import FakeDiscord
 from tests.cli.helpers import environment
-from tests.fakediscord.server import FakeDiscord
 
-LAUNCH = "tests.fakediscord.launch"
+LAUNCH = "bot.testing.fakediscord.launch"
 
 
 def free_port() -> int:

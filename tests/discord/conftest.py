@@ -20,9 +20,9 @@ import pytest
 
 from bot.app import CityBot
 from bot.settings import Settings
+from bot.testing.fakediscord.server import FakeDiscord
 from cogs import presenters
 from tests.conftest import FakeClock
-from tests.fakediscord.server import FakeDiscord
 
 
 class ToyPresenter(presenters.Presenter):

@@ -16,10 +16,10 @@ import pytest
 from PIL import Image
 
 from bot.i18n import t
+from bot.testing.fakediscord import payloads as P
 from cogs import limits
 from tests.discord.conftest import Harness, answer
 from tests.discord.test_play_toy import bid, start_toy
-from tests.fakediscord import payloads as P
 
 LONG = "Ω" + "x" * 2498 + "!"
 """A 2,500-character typed input."""

@@ -5,10 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from bot.i18n import t
+from bot.testing.fakediscord import payloads as P
 from tests.discord.conftest import Harness, answer
 from tests.discord.test_bounds import quadropolis_here
 from tests.discord.test_play_toy import start_toy
-from tests.fakediscord import payloads as P
 
 
 def uid(h: Harness, name: str) -> int:

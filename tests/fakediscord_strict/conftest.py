@@ -4,8 +4,8 @@ from collections.abc import Iterator
 
 import pytest
 
+from bot.testing.fakediscord.server import FakeDiscord
 from tests.fakediscord.fixtures import fake_discord
-from tests.fakediscord.server import FakeDiscord
 
 __all__ = ["fake_discord"]
 

@@ -15,10 +15,10 @@ import aiohttp
 import pytest
 import pytest_asyncio
 
-from tests.fakediscord import limits as L
-from tests.fakediscord import payloads as P
-from tests.fakediscord import schema as S
-from tests.fakediscord.server import FakeDiscord, InteractionHandle
+from bot.testing.fakediscord import limits as L
+from bot.testing.fakediscord import payloads as P
+from bot.testing.fakediscord import schema as S
+from bot.testing.fakediscord.server import FakeDiscord, InteractionHandle
 
 PING = {"name": "ping", "description": "Ping"}
 BIG_ID = 10**17  # a plausible snowflake

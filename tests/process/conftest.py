@@ -1,4 +1,4 @@
-"""Whole-process tests: the real bot (``python -m bot`` through :mod:`tests.process.entry`, which adds
+"""Whole-process tests: the real bot (``python -m bot`` through :mod:`bot.testing.entry`, which adds
 the toy game) as a child process against the fake Discord, driven by injected gateway events.
 
 Helpers here play the toy game ("Sealed Bids": two seats bid secretly, three rounds) by clicks,
@@ -19,13 +19,13 @@ from typing import Any
 
 import pytest
 
+from bot.testing.fakediscord.payloads import FakeMessage
+from bot.testing.fakediscord.server import FakeDiscord, InteractionHandle, Sent
 from tests.fakediscord.fixtures import BotProcess, BotProcessFactory, bot_process, fake_discord
-from tests.fakediscord.payloads import FakeMessage
-from tests.fakediscord.server import FakeDiscord, InteractionHandle, Sent
 
 __all__ = ["bot_process", "fake_discord"]
 
-ENTRY = "tests.process.entry:main"
+ENTRY = "bot.testing.entry:main"
 BASE_ENV = {"AI_PAUSE_SECONDS": "0", "PROCESS_POST_BACKOFF": "0.1"}
 WAIT = 15.0
 """Generous waits: the machine is shared; the tests assert on what happened, never on how fast."""

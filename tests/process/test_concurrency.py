@@ -6,8 +6,8 @@ from __future__ import annotations
 import asyncio
 import random
 
+from bot.testing.fakediscord.server import FakeDiscord, InteractionHandle
 from tests.fakediscord.fixtures import BotProcess
-from tests.fakediscord.server import FakeDiscord, InteractionHandle
 from tests.process.conftest import (
     NOT_PLAYING,
     NOT_YOUR_TURN,

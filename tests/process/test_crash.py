@@ -20,8 +20,8 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass
 
+from bot.testing.fakediscord.server import FakeDiscord, InteractionHandle, RecordedRequest
 from tests.fakediscord.fixtures import BotProcessFactory
-from tests.fakediscord.server import FakeDiscord, InteractionHandle, RecordedRequest
 from tests.process.conftest import (
     BASE_ENV,
     ENTRY,

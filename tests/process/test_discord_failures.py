@@ -7,9 +7,9 @@ from __future__ import annotations
 import asyncio
 import re
 
+from bot.testing.fakediscord.server import FakeDiscord, RecordedRequest
 from cogs import operations
 from tests.fakediscord.fixtures import BotProcess, BotProcessFactory
-from tests.fakediscord.server import FakeDiscord, RecordedRequest
 from tests.process.conftest import (
     BASE_ENV,
     ENTRY,

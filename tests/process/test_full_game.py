@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from bot.testing.fakediscord.server import FakeDiscord
 from tests.fakediscord.fixtures import BotProcess
-from tests.fakediscord.server import FakeDiscord
 from tests.process.conftest import (
     WAIT,
     bid,

@@ -6,9 +6,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from bot.testing.fakediscord.payloads import FakeMessage
+from bot.testing.fakediscord.server import FakeDiscord, InteractionHandle
 from tests.fakediscord.fixtures import BotProcess
-from tests.fakediscord.payloads import FakeMessage
-from tests.fakediscord.server import FakeDiscord, InteractionHandle
 from tests.process.conftest import WAIT, ids_of, poll, public_messages, store_of, user_id
 
 PNG = b"\x89PNG\r\n\x1a\n"

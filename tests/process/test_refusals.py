@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import json
 
+from bot.testing.fakediscord.server import FakeDiscord, InteractionHandle
 from tests.fakediscord.fixtures import BotProcess
-from tests.fakediscord.server import FakeDiscord, InteractionHandle
 from tests.process.conftest import (
     FORGED,
     NOT_PLAYING,

@@ -6,8 +6,8 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
+from bot.testing.fakediscord.server import FakeDiscord, RecordedRequest
 from tests.fakediscord.fixtures import BotProcessFactory
-from tests.fakediscord.server import FakeDiscord, RecordedRequest
 from tests.process.conftest import (
     BASE_ENV,
     ENTRY,

@@ -1,11 +1,11 @@
 """Run the real bot process against the fake Discord.
 
-    FAKE_DISCORD_URL=http://127.0.0.1:PORT python -m tests.fakediscord.launch
+    FAKE_DISCORD_URL=http://127.0.0.1:PORT python -m bot.testing.fakediscord.launch
 
 points ``discord.http.Route.BASE`` (REST, interaction callbacks, webhooks) and
 ``discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY`` at the fake, refuses any connection to a
 non-loopback address, then runs the entry point ``FAKE_DISCORD_ENTRY`` (default
-``bot.__main__:main``; the stand-in bot is ``tests.fakediscord.standin:main``) and exits with its
+``bot.__main__:main``; the stand-in bot is ``bot.testing.fakediscord.standin:main``) and exits with its
 return value. The bot's own code is unchanged; it reads DISCORD_TOKEN, DATABASE_PATH,
 DEV_GUILD_ID and LOG_LEVEL from the environment as usual.
 """

@@ -2,7 +2,7 @@
 
 Each limit is a named constant below with the name Discord's documentation gives it. Those marked
 "(schema)" are also carried by Discord's OpenAPI description and are refused first by
-:mod:`tests.fakediscord.schema` (so the check here is a second line); the others are not in the
+:mod:`bot.testing.fakediscord.schema` (so the check here is a second line); the others are not in the
 description and only this module enforces them:
 
 - message content 2,000 characters (the description allows 4,000 on channel messages, a Nitro
@@ -14,7 +14,7 @@ description and only this module enforces them:
   upload size (answered 413 40005, as Discord does, not 50035);
 - the 3-second interaction response window (enforced by the server on callbacks: 10062).
 
-Refusals are :class:`tests.fakediscord.schema.Problem` lists with the field path Discord reports.
+Refusals are :class:`bot.testing.fakediscord.schema.Problem` lists with the field path Discord reports.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
-from tests.fakediscord.schema import Problem
+from bot.testing.fakediscord.schema import Problem
 
 # ---- Messages ("Create Message" / "Message Resource") ------------------------------------------
 MAX_CONTENT = 2000  # Create Message: content "up to 2000 characters"
@@ -119,7 +119,8 @@ def embed_problems(embeds: Sequence[Any], path: Path) -> list[Problem]:
         for key, limit in (("title", MAX_EMBED_TITLE), ("description", MAX_EMBED_DESCRIPTION)):
             if len(_text(embed.get(key))) > limit:
                 problems.append(_max_length((*path, i, key), limit))
-        fields = embed.get("fields") if isinstance(embed.get("fields"), list) else []
+        listed = embed.get("fields")
+        fields: list[Any] = listed if isinstance(listed, list) else []
         if len(fields) > MAX_EMBED_FIELDS:
             problems.append(_max_length((*path, i, "fields"), MAX_EMBED_FIELDS))
         for j, fld in enumerate(fields):
@@ -149,9 +150,10 @@ def message_problems(
     """
     problems: list[Problem] = []
     content = payload.get("content")
-    flags = payload.get("flags") if isinstance(payload.get("flags"), int) else 0
-    embeds = payload.get("embeds") if isinstance(payload.get("embeds"), list) else []
-    components = payload.get("components") if isinstance(payload.get("components"), list) else []
+    given_flags, given_embeds, given_components = (payload.get(k) for k in ("flags", "embeds", "components"))
+    flags: int = given_flags if isinstance(given_flags, int) else 0
+    embeds: list[Any] = given_embeds if isinstance(given_embeds, list) else []
+    components: list[Any] = given_components if isinstance(given_components, list) else []
     if isinstance(content, str) and len(content) > MAX_CONTENT:
         problems.append(_max_length((*prefix, "content"), MAX_CONTENT))
     mentions = payload.get("allowed_mentions")

@@ -1,7 +1,7 @@
 """Test-only entry point of the bot process: the real ``python -m bot`` plus the toy game.
 
-The launcher (``tests.fakediscord.launch``) runs ``FAKE_DISCORD_ENTRY=tests.process.entry:main``:
-this registers the toy game (:mod:`tests.toygame`, secret simultaneous bids) and its presenter,
+The launcher (``bot.testing.fakediscord.launch``) runs ``FAKE_DISCORD_ENTRY=bot.testing.entry:main``:
+this registers the toy game (:mod:`bot.testing.toygame`, secret simultaneous bids) and its presenter,
 then hands over to :func:`bot.__main__.main` unchanged. The presenter draws a tiny PNG for every
 board so that turn posts are uploads, as with the real games (needed for the Attach Files cases).
 
@@ -39,8 +39,8 @@ def tiny_png(shade: int = 0) -> bytes:
 def install() -> None:
     """Register the toy game and its presenter in this process (idempotent)."""
     from bot import games
+    from bot.testing.toygame import RULES
     from cogs import operations, presenters
-    from tests.toygame import RULES
 
     class ToyPresenter(presenters.Presenter[Any]):
         """The toy game's bids are secret: each player opens their choices privately."""

@@ -1,6 +1,6 @@
 """The fake Discord's world (plain data) and the payload factories built from it.
 
-Nothing here does I/O: :mod:`tests.fakediscord.server` owns the HTTP/gateway side and calls these
+Nothing here does I/O: :mod:`bot.testing.fakediscord.server` owns the HTTP/gateway side and calls these
 factories. Every factory returns a *complete* object of the shape discord.py 2.7 parses (see
 /work/shared/testing/fake-discord.md for the fields whose absence crashes the client), so a payload
 built here can go through the gateway or straight into ``ConnectionState.parse_interaction_create``.
@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from tests.fakediscord import limits as L
+from bot.testing.fakediscord import limits as L
 
 # --------------------------------------------------------------------------------------------------
 # Constants
@@ -42,7 +42,7 @@ MAX_CUSTOM_ID = L.MAX_CUSTOM_ID
 MAX_LABEL = L.MAX_BUTTON_LABEL
 INTERACTION_DEADLINE_S = L.INTERACTION_RESPONSE_DEADLINE_S  # an interaction must be answered within this
 INTERACTION_TOKEN_TTL_S = L.INTERACTION_TOKEN_TTL_S  # follow-ups and edits work this long after it
-# (the limits themselves, with Discord's names for them, are in tests/fakediscord/limits.py)
+# (the limits themselves, with Discord's names for them, are in bot/testing/fakediscord/limits.py)
 
 # Permission bits (https://discord.com/developers/docs/topics/permissions)
 CREATE_INSTANT_INVITE = 1 << 0

@@ -34,10 +34,10 @@ from typing import Any, Self, TypeVar
 
 from aiohttp import WSMsgType, web
 
-from tests.fakediscord import limits as L
-from tests.fakediscord import payloads as P
-from tests.fakediscord import schema as S
-from tests.fakediscord.payloads import (
+from bot.testing.fakediscord import limits as L
+from bot.testing.fakediscord import payloads as P
+from bot.testing.fakediscord import schema as S
+from bot.testing.fakediscord.payloads import (
     FakeAttachment,
     FakeChannel,
     FakeInteraction,
@@ -71,7 +71,7 @@ class FakeDiscordTimeout(AssertionError):
 
 def invalid_form(problems: Mapping[str, str] | Sequence[S.Problem]) -> ApiError:
     """400 Invalid Form Body (50035) with Discord's nested ``errors`` for ``problems`` (a list of
-    :class:`~tests.fakediscord.schema.Problem`, or dotted field -> message)."""
+    :class:`~bot.testing.fakediscord.schema.Problem`, or dotted field -> message)."""
     if isinstance(problems, Mapping):
         problems = [
             S.Problem(tuple(int(k) if k.isdigit() else k for k in key.split(".") if k != "_"), "INVALID", message)
@@ -1303,7 +1303,7 @@ class FakeDiscord:
                 "test": os.environ.get("PYTEST_CURRENT_TEST", ""),
                 "request": rec.route or f"{rec.method} {rec.path}",
                 "code": exc.body.get("code"),
-                "problems": [f"{p.dotted}: {p.message}" for p in exc.problems] or [exc.body.get("message")],
+                "problems": [f"{p.dotted}: {p.message}" for p in exc.problems] or [str(exc.body.get("message"))],
                 "body": json.dumps(rec.json)[:600],
             }
             with contextlib.suppress(OSError), open(target, "a", encoding="utf-8") as handle:
@@ -1366,7 +1366,7 @@ class FakeDiscord:
     def _validate(
         self, body: Mapping[str, Any], rec: RecordedRequest, *, creating: bool, kept_files: int = 0
     ) -> None:
-        """Discord's message rules beyond the schema (tests/fakediscord/limits.py); ``kept_files``:
+        """Discord's message rules beyond the schema (bot/testing/fakediscord/limits.py); ``kept_files``:
         attachments an edit keeps besides the uploaded ones."""
         for part in rec.files:
             if len(part.data) > L.MAX_UPLOAD_BYTES:
@@ -1625,11 +1625,11 @@ class FakeDiscord:
                 raise invalid_form(problems)
             inter.choices = choices
         elif ctype == P.CB_MODAL:
-            problems = {
+            missing = {
                 k: v for k, v in (("custom_id", "required"), ("title", "required")) if not data.get(k)
             }
-            if problems:
-                raise invalid_form(problems)
+            if missing:
+                raise invalid_form(missing)
             inter.modal = data
         inter.acknowledged = True
         inter.callback_type = ctype
