@@ -1,11 +1,13 @@
-# Runs the bot with its database on a volume:
+# The bot in a container, every byte of its data on the /data volume whatever .env says
+# (DATA_DIR: a relative DATABASE_PATH lands inside it, any other path is refused with a sentence).
 #   docker build -t citybuilders-bot .
 #   docker run -d --env-file .env -v citybuilders-data:/data citybuilders-bot
+# With PostgreSQL instead of SQLite: docker compose up -d (compose.yaml).
 FROM python:3.11-slim
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
-    DATABASE_PATH=/data/bot.sqlite3
+    DATA_DIR=/data
 
 WORKDIR /app
 COPY pyproject.toml README.md ./

@@ -10,10 +10,15 @@ from pathlib import Path
 from typing import Any
 
 DEFAULT_DATABASE_PATH = "data/bot.sqlite3"
+DATA_DIR_DATABASE_NAME = "bot.sqlite3"
+"""With ``DATA_DIR`` set (the container image sets it to its volume) and no ``DATABASE_PATH``."""
 DEFAULT_LOG_LEVEL = "INFO"
 DEFAULT_AI_PAUSE_SECONDS = 2.0
 MAX_AI_PAUSE_SECONDS = 3600
 ENV_FILE = ".env"
+KEYS: tuple[str, ...] = ("DISCORD_TOKEN", "DATA_DIR", "DATABASE_PATH", "DEV_GUILD_ID", "LOG_LEVEL",
+                         "AI_PAUSE_SECONDS")
+"""Every setting the bot reads (``.env.example`` documents each one; ``tests/test_deploy.py`` checks)."""
 
 
 class SettingsError(Exception):
@@ -69,7 +74,7 @@ def load(environ: Mapping[str, str] | None = None, env_file: Path | None = None)
     if not token:
         raise SettingsError("cli.settings.no_token")
 
-    db_path = Path(env.get("DATABASE_PATH", "").strip() or DEFAULT_DATABASE_PATH)
+    db_path = database_path(env.get("DATABASE_PATH", "").strip(), env.get("DATA_DIR", "").strip())
 
     guild_text = env.get("DEV_GUILD_ID", "").strip()
     dev_guild: int | None = None
@@ -93,6 +98,20 @@ def load(environ: Mapping[str, str] | None = None, env_file: Path | None = None)
 
     return Settings(token=token, database_path=db_path, dev_guild_id=dev_guild, log_level=level,
                     ai_pause_seconds=pause)
+
+
+def database_path(given: str, data_dir: str) -> Path:
+    """Where the SQLite database lives. With ``DATA_DIR`` (the container's volume) a relative
+    ``DATABASE_PATH`` is inside it and an absolute one must be, so whatever ``.env`` says every byte of
+    data stays on the volume; without it, the path as given (default ``data/bot.sqlite3``)."""
+    if not data_dir:
+        return Path(given or DEFAULT_DATABASE_PATH)
+    folder = Path(data_dir)
+    path = folder / (given or DATA_DIR_DATABASE_NAME)
+    inside = os.path.normpath(path)
+    if not (Path(inside).is_relative_to(os.path.normpath(folder)) and Path(inside) != Path(os.path.normpath(folder))):
+        raise SettingsError("cli.settings.db_outside_data", path=given, folder=folder)
+    return Path(inside)
 
 
 def check_database_path(path: Path) -> None:
