@@ -20,8 +20,24 @@ from typing import IO, Any, NoReturn
 from bot.i18n import t
 from bot.rules import jsonin
 
-LOCALE = "en"
-"""The terminal speaks English (``local`` has ``--lang`` for the game itself)."""
+LANGUAGES: tuple[str, ...] = ("en", "hu", "es", "ru", "pl")
+"""The languages of the catalogue."""
+
+
+def terminal_locale(environ: Mapping[str, str]) -> str:
+    """The terminal's language from POSIX's ``LC_ALL``, ``LC_MESSAGES`` then ``LANG`` (the first one
+    set wins: ``hu_HU.UTF-8`` -> ``hu``); English for ``C``, ``POSIX`` or a language the bot lacks."""
+    for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        value = environ.get(name, "").strip()
+        if value:
+            language = value.split(".")[0].split("@")[0].replace("-", "_").split("_")[0].lower()
+            return language if language in LANGUAGES else "en"
+    return "en"
+
+
+LOCALE = terminal_locale(os.environ)
+"""The terminal's language, for usage errors, help and settings sentences (``local --lang`` chooses
+the game's own language separately)."""
 EXIT_OK = 0
 EXIT_FAILED = 1
 EXIT_USAGE = 2

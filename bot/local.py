@@ -21,7 +21,7 @@ from bot.service import MoveOutcome, Service
 from bot.turnflow import TurnFlow
 
 LOCAL_USER_BASE = 1
-LANGUAGES = ("en", "hu", "es", "ru", "pl")
+LANGUAGES = cli.LANGUAGES
 TERMINAL = "terminal"
 """The origin of every move played here: each one is shown as it happens."""
 
@@ -336,7 +336,7 @@ def parser() -> cli.Parser:
     p.add_argument("--solo", nargs="?", const="solo_full", metavar="MODE", help=say("cli.local.solo"))
     p.add_argument("--difficulty", type=int, metavar="N", help=say("cli.local.difficulty"))
     p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help=say("cli.local.option"))
-    p.add_argument("--lang", default="en", type=normalise_locale, choices=LANGUAGES, metavar="LANG",
+    p.add_argument("--lang", default=cli.LOCALE, type=normalise_locale, choices=LANGUAGES, metavar="LANG",
                    help=say("cli.local.lang", languages=", ".join(LANGUAGES)))
     p.add_argument("--out", default="out", metavar="FOLDER", help=say("cli.local.out"))
     p.add_argument("--db", default="data/local.sqlite3", metavar="FILE", help=say("cli.local.db"))

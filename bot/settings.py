@@ -30,9 +30,10 @@ class SettingsError(Exception):
         self.params = params
 
     def __str__(self) -> str:
+        from bot.cli import LOCALE
         from bot.i18n import t
 
-        return t(self.key, "en", **self.params)
+        return t(self.key, LOCALE, **self.params)
 
 
 @dataclass(frozen=True)

@@ -2,16 +2,24 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 
-from bot import games, store
+from bot import cli, games, store
 from bot.service import Service
 from bot.testing.toygame import RULES as TOY
 
 games.register_rules(TOY, secret=True)
+
+# The command line speaks the terminal's language (LC_ALL, LC_MESSAGES, LANG): the tests, and the
+# processes they start, expect English unless a test sets another.
+for _name in ("LC_ALL", "LC_MESSAGES"):
+    os.environ.pop(_name, None)
+os.environ["LANG"] = "C.UTF-8"
+cli.LOCALE = cli.terminal_locale(os.environ)
 
 
 class FakeClock:

@@ -135,3 +135,28 @@ def test_the_sample_export_replays(tmp_path: Path) -> None:
     assert ran.status == 0 and ran.err == ""
     pictures = sorted((tmp_path / "btc-sample-export").glob("*.png"))
     assert pictures and pictures[-1].name.endswith("-end.png")
+
+
+@pytest.mark.parametrize("environ, expected", [
+    ({"LANG": "hu_HU.UTF-8"}, "hu"),
+    ({"LANG": "es_ES.UTF-8", "LC_ALL": "pl_PL.UTF-8"}, "pl"),     # LC_ALL wins
+    ({"LANG": "en_US.UTF-8", "LC_MESSAGES": "ru_RU.UTF-8"}, "ru"),
+    ({"LANG": "C.UTF-8"}, "en"),
+    ({"LANG": "de_DE.UTF-8"}, "en"),                              # a language the bot lacks
+    ({}, "en"),
+])
+def test_the_terminal_language_comes_from_the_locale(environ: dict[str, str], expected: str) -> None:
+    assert cli.terminal_locale(environ) == expected
+
+
+@pytest.mark.parametrize("lang", ["hu", "es", "ru", "pl"])
+def test_a_user_whose_terminal_speaks_their_language_is_answered_in_it(lang: str) -> None:
+    from bot.i18n import t
+    from tests.cli.helpers import environment
+
+    ran = run_process("-m", "bot", "score", "--frobnicate", env=environment(LANG=f"{lang}_XX.UTF-8"))
+    expected = t("cli.unknown_option", lang, prog="python -m bot score", option="--frobnicate")
+    assert ran.status == 2 and one_sentence(ran.err) == f"error: {expected}"
+    no_token = run_process("-m", "bot", env=environment(LANG=f"{lang}_XX.UTF-8", DISCORD_TOKEN=""),
+                           cwd=Path("/"))
+    assert one_sentence(no_token.err) == f"error: {t('cli.settings.no_token', lang)}"
