@@ -89,9 +89,23 @@ def _pick(message: Message, locale: str, params: Mapping[str, Any]) -> str:
     return message.get(category) or message.get("other") or ""
 
 
+def resolve(value: Any, locale: object = DEFAULT_LOCALE) -> Any:
+    """A parameter as the reader sees it: a term (:data:`bot.rules.core.Term`) translated, a list
+    of terms joined with the language's list separator; anything else unchanged."""
+    if isinstance(value, Mapping) and core.TERM_KEY in value:
+        params = {k: v for k, v in value.items() if k != core.TERM_KEY}
+        return t(str(value[core.TERM_KEY]), locale, **params)
+    if isinstance(value, list) and value and all(isinstance(v, Mapping) and core.TERM_KEY in v for v in value):
+        return t("core.list_separator", locale).join(str(resolve(v, locale)) for v in value)
+    return value
+
+
 def t(key: str, locale: object = DEFAULT_LOCALE, /, **params: Any) -> str:
-    """The sentence for ``key`` in ``locale`` (English fallback), with ``params`` filled in."""
+    """The sentence for ``key`` in ``locale`` (English fallback), with ``params`` filled in (terms
+    among them translated: :func:`resolve`)."""
     loc = normalise_locale(locale)
+    if any(isinstance(v, Mapping | list) for v in params.values()):
+        params = {k: resolve(v, loc) for k, v in params.items()}
     message = catalogue(loc).get(key) if loc != DEFAULT_LOCALE else None
     if message is None:
         loc = DEFAULT_LOCALE

@@ -31,7 +31,7 @@ from bot.btc_campaigns import (
     Recorded,
     is_campaign_game,
 )
-from bot.i18n import t
+from bot.i18n import resolve, t
 from bot.rules.btc.viewtypes import BtcView
 from bot.service import GameInfo
 from cogs import operations
@@ -176,7 +176,7 @@ class BtcCog(commands.Cog):
         outcome = await self.service.move(info.id, interaction.user.id, move)
         view = cast(BtcView, (await self.service.snapshot(info.id)).view(0))  # a Between Two Cities game
         await operations.reply(interaction, t("btc.campaign.bonus_done", loc, type=type_name(move["type"], loc),
-                                              city=_city_name(view, int(move["city"]))))
+                                              city=_city_name(view, int(move["city"]), loc)))
         problem = await self.game_cog.after_move(outcome, public_locale(interaction), interaction, loc, False)
         if problem is not None:
             await operations.reply(interaction, t(problem, loc))
@@ -295,10 +295,10 @@ class BtcCog(commands.Cog):
             await asyncio.sleep(END_POST_POLL_SECONDS)
 
 
-def _city_name(view: BtcView, city: int) -> str:
+def _city_name(view: BtcView, city: int, locale: str = "en") -> str:
     for c in view.get("cities", []):
         if c.get("city") == city:
-            return str(c.get("name", city))
+            return str(resolve(c.get("name", city), locale))
     return str(city)
 
 
@@ -310,7 +310,7 @@ def bonus_label(move: dict[str, Any], view: BtcView, loc: str) -> str:
     summary = campaign.get("summary") if campaign else None
     won = bool(summary.get("won") if summary else False)
     points = int(scores.get(move["type"], 0)) * (2 if won else 1)
-    return t("btc.campaign.bonus_label", loc, type=type_name(str(move["type"]), loc), city=_city_name(view, city),
+    return t("btc.campaign.bonus_label", loc, type=type_name(str(move["type"]), loc), city=_city_name(view, city, loc),
              points=points)
 
 

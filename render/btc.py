@@ -23,7 +23,7 @@ from typing import Any, cast
 
 from PIL import Image, ImageDraw
 
-from bot.i18n import t
+from bot.i18n import resolve, t
 from bot.rules.btc.viewtypes import BtcCity, BtcPlayer, BtcTile, BtcView
 from render import common as c
 from render.scores import decided_note, score_table
@@ -281,7 +281,7 @@ def city_card(
     c.draw_text(
         draw,
         (x + 8, y + 4),
-        c.ellipsize(str(city.get("name") or t("btc.render.city", locale)), name_font, width - 16),
+        c.ellipsize(str(resolve(city.get("name"), locale) or t("btc.render.city", locale)), name_font, width - 16),
         name_font,
         c.INK,
         "la",
@@ -466,7 +466,7 @@ def _hand_section(img: Image.Image, top: int, view: View, seat: int, locale: str
         (t("btc.render.hand.chosen", locale), you.get("choice") or []),
         (t("btc.render.hand.to_place", locale), you.get("to_place") or []),
     ]
-    cities = {cty.get("city"): cty.get("name") for cty in view.get("cities") or []}
+    cities = {cty.get("city"): resolve(cty.get("name"), locale) for cty in view.get("cities") or []}
     size = 84
     caption_h = 46
     x, y = MARGIN, top
@@ -488,7 +488,7 @@ def _hand_section(img: Image.Image, top: int, view: View, seat: int, locale: str
                 tx, ty = x, ty + row_h + 8
                 row_h = 0
             c.paste(img, timg, (int(tx + (cw - timg.width) / 2), ty))
-            caption = str(tile.get("name", ""))
+            caption = str(resolve(tile.get("name", ""), locale))
             target = tile.get("city")
             sub = f"→ {cities.get(target, '?')}" if isinstance(target, int) else f"#{tile.get('id')}"
             f = c.fit_font(caption, cw, 16, True, 11)
@@ -647,7 +647,7 @@ def end_image(view: View, names: Sequence[str] | None = None, *, locale: str = "
         for key, own in (("left_city", p.get("left_city")), ("right_city", p.get("right_city"))):
             cid = (s.get("details") or {}).get(key, own)
             city = cities.get(cid)
-            row.append(f"{city.get('total', '?')}  {city.get('name', '')}".strip() if city else None)
+            row.append(f"{city.get('total', '?')}  {resolve(city.get('name', ''), locale)}".strip() if city else None)
         rows.append(row)
     rule = {
         "two_player": "btc.render.rule.two_player",

@@ -6,7 +6,7 @@ from typing import Any
 
 import render.btc as renderer
 from bot.games import Game, Sample, Step, StoryStyle, TurnStyle, View, sample_state
-from bot.i18n import t
+from bot.i18n import resolve, t
 from bot.rules.btc import calculator
 from bot.rules.btc.rules import RULES
 from bot.rules.btc.viewtypes import BtcView
@@ -18,17 +18,17 @@ def tile_names(view: BtcView, locale: str = "en") -> dict[int, str]:
     names: dict[int, str] = {}
     if you:
         for tile in [*(you.get("hand") or []), *(you.get("choice") or []), *(you.get("to_place") or [])]:
-            name = str(tile.get("name", tile["id"]))
+            name = str(resolve(tile.get("name", tile["id"]), locale))
             if tile.get("orientation") in ("vertical", "horizontal"):  # a duplex keeps its printed way
                 name = t(f"btc.ui.duplex_{tile['orientation']}", locale, name=name)
             names[int(tile["id"])] = name
     return names
 
 
-def city_name(view: BtcView, city: int) -> str:
+def city_name(view: BtcView, city: int, locale: str = "en") -> str:
     for c in view.get("cities", []):
         if int(c["city"]) == city:
-            return str(c.get("name", city))
+            return str(resolve(c.get("name", city), locale))
     return str(city)
 
 
@@ -44,17 +44,17 @@ def label(move: dict[str, Any], view: BtcView, locale: str) -> str | None:
     if kind == "choose":
         return t("btc.ui.keep_duplexes", locale, left=name(move["left"]), right=name(move["right"]))
     if kind in ("place", "turned"):
-        return t(f"btc.ui.{kind}", locale, tile=name(move["tile"]), city=city_name(view, int(move["city"])),
+        return t(f"btc.ui.{kind}", locale, tile=name(move["tile"]), city=city_name(view, int(move["city"]), locale),
                  cell=move["cell"])
     if kind == "you_first":
-        return t("btc.ui.you_first", locale, city=city_name(view, int(move["city"])))
+        return t("btc.ui.you_first", locale, city=city_name(view, int(move["city"]), locale))
     if kind == "assign" and "auto" in move:
         return t("btc.ui.assign_simple", locale, left=name(move["left"]), right=name(move["right"]),
                  auto=name(move["auto"]))
     if kind == "assign":
         return t("btc.ui.assign", locale, left=name(move["left"]), right=name(move["right"]))
     if kind == "bonus":
-        return t("btc.ui.bonus", locale, type=move["type"], city=city_name(view, int(move["city"])))
+        return t("btc.ui.bonus", locale, type=move["type"], city=city_name(view, int(move["city"]), locale))
     return None
 
 

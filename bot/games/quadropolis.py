@@ -6,7 +6,7 @@ from typing import Any
 
 import render.quadropolis as renderer
 from bot.games import Game, Sample, Step, StoryStyle, TurnStyle, View, sample_state
-from bot.i18n import t
+from bot.i18n import resolve, t
 from bot.rules.quadropolis import calculator
 from bot.rules.quadropolis.rules import RULES
 from bot.rules.quadropolis.viewtypes import QuadView
@@ -32,7 +32,7 @@ def label(move: dict[str, Any], view: QuadView, locale: str) -> str | None:
         row, col = slot_target(str(move["slot"]), int(move["architect"]))
         square = view["site"]["squares"][row - 1][col - 1]
         if square.get("state") == "tile":
-            what = square["tile"]["label"]
+            what = resolve(square["tile"]["label"], locale)
         elif square.get("state") == "face_down":
             what = t("quadropolis.ui.face_down", locale)
         else:

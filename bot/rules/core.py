@@ -26,6 +26,18 @@ SYSTEM_SEAT = -1
 Cell = tuple[int, int]
 """A grid cell as (row, column), both zero-based."""
 
+TERM_KEY = "$term"
+Term = dict[str, Any]
+"""A word or phrase of the game for a reader in any language: ``{"$term": catalogue id, **params}``.
+The rules put terms (never English text) in views, summaries and refusals; :func:`bot.i18n.t`
+translates a term given as a parameter (and a list of terms, joined), so a tile is "a tower block"
+for one reader and "egy toronyház" for another."""
+
+
+def term(key: str, /, **params: Any) -> Term:
+    """A term (see :data:`Term`): JSON-able, so it can sit in a stored view or summary."""
+    return {TERM_KEY: key, **params}
+
 
 # ---------------------------------------------------------------------------------------------
 # Errors: every refusal carries a message id and parameters, translated by the message catalogue

@@ -97,7 +97,7 @@ class BtcPresenter(Presenter[BtcView]):
                 if kind == "place":
                     sample = labels.move_label(self.kind, part[0], view, locale)
                     placeholder = t("btc.ui.pick_place", locale, tile=sample.split(" → ")[0],
-                                    city=city_name(view, int(city)))
+                                    city=city_name(view, int(city), locale))
                 else:
                     placeholder = t(f"btc.ui.pick_{kind}", locale)
                 options = [discord.SelectOption(label=self.move_label(m, view, locale), value=ids.compact(m))

@@ -14,6 +14,8 @@ from bot.rules.btc.rules import RULES
 
 PACKAGE = Path(E.__file__).parent
 CATALOGUE_FILE = PACKAGE.parents[1] / "locales" / "en" / "btc.json"
+TERMS_FILE = CATALOGUE_FILE.with_name("btc_terms.json")
+"""Words of the game the rules put in views and summaries (tiles, cities), not sentences."""
 ERRORS = {"IllegalMove", "NotYourTurn", "GameOver"}
 
 
@@ -42,6 +44,15 @@ def literal_keys() -> set[str]:
     return found
 
 
+def data_term_keys() -> set[str]:
+    """The terms named by the data files: every tile face and every city name has its catalogue entry."""
+    from bot.rules.btc import tiles as T
+
+    faces = {E.face_term(code)["$term"] for code in T.FACES}
+    cities = {E.city_term(name)["$term"] for name in (*T.CITY_NAMES, *T.SOLO_CITY_NAMES)}
+    return faces | cities
+
+
 def test_refusal_keys_are_in_the_catalogue() -> None:
     """Every key given to IllegalMove / NotYourTurn / GameOver has a sentence."""
     catalogue = i18n.catalogue("en")
@@ -53,7 +64,8 @@ def test_refusal_keys_are_in_the_catalogue() -> None:
 def test_every_message_id_has_a_sentence_and_every_sentence_is_used() -> None:
     """Summaries, tie-breaks, option help: all in btc.json, and btc.json has no orphan ids."""
     ours = json.loads(CATALOGUE_FILE.read_text(encoding="utf-8"))
-    used = literal_keys()
+    ours |= json.loads(TERMS_FILE.read_text(encoding="utf-8"))
+    used = literal_keys() | data_term_keys()
     assert all(k.startswith("btc.") for k in ours)
     assert used <= set(ours), sorted(used - set(ours))
     assert set(ours) <= used, sorted(set(ours) - used)

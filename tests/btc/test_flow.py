@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from bot.i18n import resolve
 from bot.rules import core
 from bot.rules.btc import engine as E
 from bot.rules.btc import scoring
@@ -89,7 +90,7 @@ def test_reveal_when_the_last_seat_commits() -> None:
     for seat in range(3):
         assert len(after.players[seat].pending) == 2
         for tile in after.players[seat].pending:
-            assert E.tile_name(after, tile.tile) in params["choices"]
+            assert resolve(E.tile_name(after, tile.tile)) in resolve(params["choices"])  # in English
     assert RULES.awaiting(after) == frozenset({0, 1, 2})
 
 
@@ -252,7 +253,8 @@ def test_you_first_one_sided_waits_for_the_partner() -> None:
     assert move in RULES.legal_moves(state, high)
     after = RULES.apply(state, high, move)
     name = after.cities[city].name
-    assert RULES.describe(state, high, move, after) == ("btc.move.you_first", {"seat": high, "city": name})
+    key, params = RULES.describe(state, high, move, after)
+    assert (key, params["seat"], resolve(params["city"])) == ("btc.move.you_first", high, name)
     assert all(m.get("city") != city for m in RULES.legal_moves(after, high))
     tile = after.players[high].pending[0].tile
     with pytest.raises(core.NotYourTurn) as err:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from bot.i18n import resolve
 from bot.rules import core
 from bot.rules.btc import engine as E
 from bot.rules.btc import scoring
@@ -38,7 +39,7 @@ def test_full_turn_assign_then_place() -> None:
     move = {"kind": "assign", "left": hand[0], "right": hand[1]}
     after = RULES.apply(state, 0, move)
     key, params = RULES.describe(state, 0, move, after)
-    assert key == "btc.move.assign" and params["left_city"] == "Left City"
+    assert key == "btc.move.assign" and resolve(params["left_city"]) == "Left City"
     assert after.phase == "place"
     cities = sorted(x.city for x in after.players[0].pending)
     assert cities == [E.LEFT_CITY, E.LEFT_CITY, E.RIGHT_CITY, E.RIGHT_CITY]
@@ -58,7 +59,7 @@ def test_full_hands_pass_left_then_right() -> None:
     assert after.players[0].hand == sorted(automarta_hand)
     assert len(after.automa_log) == 4 and after.step == 1
     key, params = RULES.describe(before, 0, move, after)
-    assert key == "btc.move.place_automa" and "Autommaso" in params["automas"]
+    assert key == "btc.move.place_automa" and "Autommaso" in resolve(params["automas"])
     assert RULES.undoable(before, 0, move, after) is False
     while E.stage_of(after).round < 3:
         after = RULES.apply(after, 0, RULES.legal_moves(after, 0)[0])

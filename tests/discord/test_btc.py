@@ -6,6 +6,7 @@ import json
 import re
 from typing import Any
 
+from bot.i18n import resolve
 from cogs import presenters
 from tests.discord.conftest import Harness, answer
 
@@ -78,7 +79,7 @@ async def test_three_players_hands_never_reach_the_channel(harness: Harness, mon
         seat = info.seat_of(h.fake.user(user).id)
         assert seat is not None
         view = (await h.service.snapshot(gid)).view(seat.seat)
-        hands |= {tile["name"] for tile in view["you"]["hand"]}
+        hands |= {resolve(tile["name"]) for tile in view["you"]["hand"]}  # in the game's English
     for user in PLAYERS[:2]:
         assert await act(h, gid, user)
         text = public_text(h).lower()

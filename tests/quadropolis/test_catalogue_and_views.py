@@ -45,10 +45,11 @@ def test_every_illegal_move_key_is_catalogued() -> None:
 
 
 def test_catalogue_keys_are_prefixed_and_formattable() -> None:
-    """All keys start with quadropolis.; every sentence is a valid format string."""
+    """All keys start with quadropolis.; every sentence (every form of a plural one) is a valid format string."""
     for key, text in CATALOGUE.items():
         assert key.startswith("quadropolis."), key
-        list(string.Formatter().parse(text))
+        for form in ([text] if isinstance(text, str) else [v for k, v in text.items() if k != "plural"]):
+            list(string.Formatter().parse(form))
 
 
 def test_reworded_allocation_errors_exist_for_the_calculator() -> None:

@@ -25,6 +25,7 @@ the first tile of a city always at ``D4`` (see :mod:`geometry`).
 from __future__ import annotations
 
 import itertools
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -152,18 +153,29 @@ def kind_of(state: BtcState, tile: int) -> T.TileKind:
     return T.KINDS[state.tiles[tile]]
 
 
-def tile_name(state: BtcState, tile: int) -> str:
-    """A tile as players call it: ``shop``, ``office and shop duplex``."""
-    kind = kind_of(state, tile)
-    names = [T.FACES[f].name for f in kind.faces]
-    return names[0] if len(names) == 1 else f"{names[0]} and {names[1]} duplex"
+def face_term(code: str) -> core.Term:
+    """A tile face as a term (``btc.tile.<face>``: "shop", "drink tavern")."""
+    return core.term(f"btc.tile.{code.lower()}")
 
 
-def city_name(state: BtcState, city: int) -> str:
-    return state.cities[city].name
+def tile_name(state: BtcState, tile: int) -> core.Term:
+    """A tile as players call it, as a term: "shop", "office and shop duplex"."""
+    faces = kind_of(state, tile).faces
+    if len(faces) == 1:
+        return face_term(faces[0])
+    return core.term("btc.tile.duplex", a=face_term(faces[0]), b=face_term(faces[1]))
 
 
-def _city_label(state: BtcState, city: int) -> str:
+def city_term(name: str) -> core.Term:
+    """A city's display name (``cities.json``) as a term: ``btc.city.<name in snake case>``."""
+    return core.term("btc.city." + re.sub(r"[^a-z0-9]+", "_", name.lower()).strip("_"))
+
+
+def city_name(state: BtcState, city: int) -> core.Term:
+    return city_term(state.cities[city].name)
+
+
+def _city_label(state: BtcState, city: int) -> core.Term | str:
     """A city's name, or the number given when there is no such city."""
     return city_name(state, city) if 0 <= city < len(state.cities) else str(city)
 
@@ -669,7 +681,8 @@ def _bonus(state: BtcState, seat: int, move: Mapping[str, Any]) -> None:
         raise IllegalMove("btc.bonus.used", type=category)
     if (category, city) not in allowed:
         cities = [city_name(state, c) for cat, c in allowed if cat == category]
-        raise IllegalMove("btc.bonus.city", city=" or ".join(cities))
+        either = core.term("btc.city.either", a=cities[0], b=cities[1]) if len(cities) == 2 else cities
+        raise IllegalMove("btc.bonus.city", city=either)
     state.bonus = {"type": category, "city": city}
     state.phase = "over"
 
@@ -761,7 +774,7 @@ def _table_result(state: BtcState) -> tuple[Result, list[dict[str, Any]]]:
         })
     result = core.build_result(finals, breakdowns, tiebreaks, names=tiebreak_names(two), details=details)
     cities = [
-        {"city": i, "name": c.name, "categories": scores[i], "modifier": modifier(state, i),
+        {"city": i, "name": city_term(c.name), "categories": scores[i], "modifier": modifier(state, i),
          "total": totals[i]}
         for i, c in enumerate(state.cities)
     ]

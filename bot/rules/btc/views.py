@@ -91,7 +91,7 @@ def _city(state: BtcState, index: int, scores: dict[str, int], counts: list[int]
     ]
     out: BtcCity = {
         "city": index,
-        "name": city.name,
+        "name": E.city_term(city.name),
         "builders": list(city.builders),
         "grid": city.grid,
         "size": city.size(),
@@ -245,30 +245,28 @@ def view(state: BtcState, seat: int | None) -> BtcView:
 # ---------------------------------------------------------------------------------------------
 
 
-def _revealed(before: BtcState, after: BtcState) -> str:
-    """The choices flipped by a reveal: ``"seat 1: shop and park; seat 2: …"`` (seats from 1)."""
+def _revealed(before: BtcState, after: BtcState) -> list[core.Term]:
+    """The choices flipped by a reveal, as terms: "seat 1: shop and park, seat 2: …" (seats from 1)."""
     parts = []
     for i, p in enumerate(after.players):
         fixed = [x for x in p.pending if x.city != FREE]
         if fixed:
-            names = " and ".join(f"{E.tile_name(after, x.tile)} for {E.city_name(after, x.city)}"
-                                 for x in fixed)
+            names = [core.term("btc.reveal.for", tile=E.tile_name(after, x.tile), city=E.city_name(after, x.city))
+                     for x in fixed]
         else:
-            names = " and ".join(E.tile_name(after, x.tile) for x in p.pending)
-        parts.append(f"seat {i + 1}: {names}")
-    return "; ".join(parts)
+            names = [E.tile_name(after, x.tile) for x in p.pending]
+        both = core.term("btc.reveal.pair", a=names[0], b=names[1]) if len(names) == 2 else names[0]
+        parts.append(core.term("btc.reveal.seat", seat=i + 1, tiles=both))
+    return parts
 
 
-def _automa_steps(before: BtcState, after: BtcState) -> str:
-    parts = []
-    for e in after.automa_log[len(before.automa_log):]:
-        name = T.AUTOMA_NAMES[e["automa"] - 1]
-        parts.append(
-            f"{name} (card {e['card']}) gives {E.city_name(after, e['shared_city'])} a "
-            f"{E.tile_name(after, e['shared'])} and builds a {E.tile_name(after, e['automacity'])} "
-            f"in {E.city_name(after, E.AUTOMACITY)}"
-        )
-    return "; ".join(parts)
+def _automa_steps(before: BtcState, after: BtcState) -> list[core.Term]:
+    """What each Automa did, as terms: "Automarta (card 12) gives Left City a shop and builds a park in
+    Automacity"."""
+    return [core.term("btc.automa.step", name=T.AUTOMA_NAMES[e["automa"] - 1], card=e["card"],
+                      city=E.city_name(after, e["shared_city"]), shared=E.tile_name(after, e["shared"]),
+                      built=E.tile_name(after, e["automacity"]), automacity=E.city_name(after, E.AUTOMACITY))
+            for e in after.automa_log[len(before.automa_log):]]
 
 
 def describe(before: BtcState, seat: int, move: dict[str, Any],

@@ -9,6 +9,8 @@ run time (the test reads ``__required_keys__``).
 
 from typing import Literal, NotRequired, TypedDict
 
+from bot.rules.core import Term
+
 Mode = Literal["standard", "two_player", "solo_simple", "solo_full"]
 Phase = Literal["play", "assign", "place", "bonus", "over"]
 Part = Literal["", "a", "b"]
@@ -22,7 +24,7 @@ class BtcTile(TypedDict):
     kind: str
     faces: list[str]
     orientation: Orientation | None
-    name: str
+    name: Term
 
 
 class BtcPlaceTile(BtcTile):
@@ -32,7 +34,7 @@ class BtcPlaceTile(BtcTile):
 
 
 BtcIncoming = TypedDict("BtcIncoming", {
-    "id": int, "kind": str, "faces": list[str], "orientation": Orientation | None, "name": str, "from": int,
+    "id": int, "kind": str, "faces": list[str], "orientation": Orientation | None, "name": Term, "from": int,
 })
 """A revealed or assigned tile bound for a city: a tile and ``from``, who brings it (functional form:
 ``from`` is a keyword)."""
@@ -60,7 +62,7 @@ class BtcLoose(TypedDict):
 
 class BtcCity(TypedDict):
     city: int
-    name: str
+    name: Term
     builders: list[int]
     grid: bool
     size: int
@@ -205,7 +207,7 @@ class BtcAutomaResult(BtcSeatResult):
 
 class BtcResultCity(TypedDict):
     city: int
-    name: str
+    name: Term
     categories: dict[str, int]
     modifier: int
     total: int

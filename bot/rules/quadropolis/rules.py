@@ -62,8 +62,11 @@ MOVE_FIELDS = {
 }
 NO_MANUAL_ALLOCATION = "allocate"
 """The move kind earlier versions offered to keep a building idle; now always refused (D-24)."""
-TYPE_NAMES = {"TOWER": "tower block", "SHOP": "shop", "PUBLIC": "public service", "PARK": "park",
-              "FACTORY": "factory", "HARBOR": "harbour", "OFFICE": "office tower", "MONUMENT": "monument"}
+KIND_IDS = {"TOWER": "tower", "SHOP": "shop", "PUBLIC": "public", "PARK": "park", "FACTORY": "factory",
+            "HARBOR": "harbour", "OFFICE": "office", "MONUMENT": "monument"}
+"""Tile type -> the id of its name in the catalogue (``quadropolis.tile.kind.<id>``)."""
+TYPE_NAMES = {kind: core.term(f"quadropolis.tile.kind.{name}") for kind, name in KIND_IDS.items()}
+"""A building's name as a term (``quadropolis.tile.kind.*``: "tower block")."""
 
 
 # ---------------------------------------------------------------------------------------------
@@ -80,25 +83,21 @@ def site_index(cell: Cell) -> int:
     return cell[0] * T.SITE_SIZE + cell[1]
 
 
-def tile_label(tile_id: str) -> str:
-    """A short English description of a tile: ``"a tower block (+2 inhabitants)"``."""
+def tile_label(tile_id: str) -> core.Term:
+    """A tile as a term, "a tower block (+2 inhabitants)" in English: its name (``quadropolis.tile.a.*``)
+    and what it gives (``quadropolis.gain.*``)."""
     k = T.kind_of(tile_id)
     if k.type == "PARK" and not k.absorbs:
         name = "playground"
     elif k.mayor:
-        name = "mayor's tower block"
+        name = "mayor"
     else:
-        name = TYPE_NAMES[k.type]
-    extras = []
-    if k.gives_inh:
-        extras.append(f"+{k.gives_inh} inhabitant" + ("s" if k.gives_inh > 1 else ""))
-    if k.gives_nrg:
-        extras.append(f"+{k.gives_nrg} energy")
+        name = KIND_IDS[k.type]
+    extras = _gains(k.gives_inh, k.gives_nrg)
     if k.vp:
-        extras.append(f"{k.vp} VP")
-    article = "the" if k.mayor else ("an" if name[0] in "aeiou" else "a")
-    text = f"{article} {name}"
-    return f"{text} ({', '.join(extras)})" if extras else text
+        extras.append(core.term("quadropolis.gain.vp", n=k.vp))
+    named = core.term(f"quadropolis.tile.a.{name}")
+    return core.term("quadropolis.tile.with", name=named, extras=extras) if extras else named
 
 
 def tile_json(tile_id: str) -> QuadTile:
@@ -612,13 +611,18 @@ class QuadropolisRules(GameRules[QuadState]):
         return ai.choose(self, state, seat, level, seed)
 
 
-def _gain_text(inhabitants: int, energy: int) -> str:
+def _gains(inhabitants: int, energy: int) -> list[core.Term]:
     parts = []
     if inhabitants:
-        parts.append(f"+{inhabitants} inhabitant" + ("s" if inhabitants > 1 else ""))
+        parts.append(core.term("quadropolis.gain.inhabitants", n=inhabitants))
     if energy:
-        parts.append(f"+{energy} energy")
-    return ", ".join(parts) if parts else "no resources"
+        parts.append(core.term("quadropolis.gain.energy", n=energy))
+    return parts
+
+
+def _gain_text(inhabitants: int, energy: int) -> list[core.Term] | core.Term:
+    """What a building gives, as terms ("+2 inhabitants, +1 energy"; "no resources")."""
+    return _gains(inhabitants, energy) or core.term("quadropolis.gain.none")
 
 
 RULES = QuadropolisRules()

@@ -9,6 +9,8 @@ run time (the test reads ``__required_keys__``).
 
 from typing import Literal, NotRequired, TypedDict
 
+from bot.rules.core import Term
+
 Mode = Literal["classic", "expert"]
 Phase = Literal["take", "build", "over"]
 TileType = Literal["TOWER", "SHOP", "PUBLIC", "PARK", "FACTORY", "HARBOR", "OFFICE", "MONUMENT"]
@@ -26,7 +28,7 @@ class QuadTile(TypedDict):
     vp: int
     mayor: bool
     absorbs: bool
-    label: str
+    label: Term
 
 
 class QuadSiteSquare(TypedDict):
