@@ -46,7 +46,7 @@ POOL_SIZE = 10
 """Connections of a PostgreSQL pool (per process)."""
 CONNECT_TIMEOUT = 10.0
 MIGRATION_LOCK = 0x63697479626F74  # the advisory lock id processes take to migrate one at a time
-__all__ = ["POSTGRES", "SQLITE", "IntegrityError", "Row", "Tx", "redact"]
+__all__ = ["POSTGRES", "SQLITE", "IntegrityError", "Row", "Tx", "is_url", "redact"]
 LIVE_STATUSES = ("lobby", "active")
 GAME_COLUMNS = (
     "id", "guild_xid", "channel_xid", "kind", "options", "seed", "status", "version", "host_xid",
