@@ -11,7 +11,7 @@ from pathlib import Path
 import asyncpg
 import pytest
 
-from bot import store
+from bot import settings, store
 from bot.composition import compose
 from bot.service import Service
 from bot.store.engine import to_postgres, to_sqlite
@@ -184,5 +184,19 @@ def test_a_database_url_that_is_not_postgres_is_a_sentence(tmp_path: Path) -> No
     ran = run_process("-m", "bot", env=environment(DISCORD_TOKEN="abc", DATABASE_URL="mysql://db/games"),
                       cwd=tmp_path)
     assert ran.status == 2
-    assert one_sentence(ran.err).startswith("DATABASE_URL must start with postgresql://") or \
-        "DATABASE_URL must start with postgresql://" in ran.err
+    assert "DATABASE_URL must start with postgresql://" in one_sentence(ran.err)
+
+
+def test_database_url_is_read_from_env_and_env_file(tmp_path: Path) -> None:
+    """DATABASE_URL (environment over .env) selects PostgreSQL; unset, the SQLite file is the database."""
+    env_file = tmp_path / ".env"
+    env_file.write_text("DISCORD_TOKEN=abc\nDATABASE_URL=postgresql://bot:pw@db:5432/citybot\n")
+    from_file = settings.load({}, env_file)
+    assert from_file.database == from_file.database_url == "postgresql://bot:pw@db:5432/citybot"
+    overridden = settings.load({"DATABASE_URL": "postgres://other/x"}, env_file)
+    assert overridden.database == "postgres://other/x"
+    plain = settings.load({"DISCORD_TOKEN": "abc"}, tmp_path / "none.env")
+    assert plain.database_url is None and plain.database == Path("data/bot.sqlite3")
+    with pytest.raises(settings.SettingsError, match="DATABASE_URL must start with postgresql://"):
+        settings.load({"DISCORD_TOKEN": "abc", "DATABASE_URL": "sqlite:///x.db"}, tmp_path / "none.env")
+    assert store.redact("postgresql://bot:pw@db:5432/citybot") == "postgresql://bot:***@db:5432/citybot"
