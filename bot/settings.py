@@ -12,12 +12,13 @@ from typing import Any
 DEFAULT_DATABASE_PATH = "data/bot.sqlite3"
 DATA_DIR_DATABASE_NAME = "bot.sqlite3"
 """With ``DATA_DIR`` set (the container image sets it to its volume) and no ``DATABASE_PATH``."""
+DATABASE_URL_SCHEMES = ("postgresql://", "postgres://")
 DEFAULT_LOG_LEVEL = "INFO"
 DEFAULT_AI_PAUSE_SECONDS = 2.0
 MAX_AI_PAUSE_SECONDS = 3600
 ENV_FILE = ".env"
-KEYS: tuple[str, ...] = ("DISCORD_TOKEN", "DATA_DIR", "DATABASE_PATH", "DEV_GUILD_ID", "LOG_LEVEL",
-                         "AI_PAUSE_SECONDS")
+KEYS: tuple[str, ...] = ("DISCORD_TOKEN", "DATA_DIR", "DATABASE_PATH", "DATABASE_URL", "DEV_GUILD_ID",
+                         "LOG_LEVEL", "AI_PAUSE_SECONDS")
 """Every setting the bot reads (``.env.example`` documents each one; ``tests/test_deploy.py`` checks)."""
 
 
@@ -43,6 +44,14 @@ class Settings:
     dev_guild_id: int | None
     log_level: int
     ai_pause_seconds: float
+    database_url: str | None = None
+    """``DATABASE_URL``: a PostgreSQL server (``postgresql://user:password@host:port/database``); when
+    unset, the SQLite file ``database_path`` is the database."""
+
+    @property
+    def database(self) -> str | Path:
+        """What :meth:`bot.store.Store.open` opens: the PostgreSQL URL if set, else the SQLite file."""
+        return self.database_url or self.database_path
 
 
 def read_env_file(path: Path) -> dict[str, str]:
@@ -76,6 +85,9 @@ def load(environ: Mapping[str, str] | None = None, env_file: Path | None = None)
         raise SettingsError("cli.settings.no_token")
 
     db_path = database_path(env.get("DATABASE_PATH", "").strip(), env.get("DATA_DIR", "").strip())
+    db_url = env.get("DATABASE_URL", "").strip() or None
+    if db_url is not None and not db_url.startswith(DATABASE_URL_SCHEMES):
+        raise SettingsError("cli.settings.db_url", scheme=db_url.partition(":")[0][:20])
 
     guild_text = env.get("DEV_GUILD_ID", "").strip()
     dev_guild: int | None = None
@@ -98,7 +110,7 @@ def load(environ: Mapping[str, str] | None = None, env_file: Path | None = None)
         raise SettingsError("cli.settings.pause_range", most=MAX_AI_PAUSE_SECONDS)
 
     return Settings(token=token, database_path=db_path, dev_guild_id=dev_guild, log_level=level,
-                    ai_pause_seconds=pause)
+                    ai_pause_seconds=pause, database_url=db_url)
 
 
 def database_path(given: str, data_dir: str) -> Path:
