@@ -1,0 +1,134 @@
+"""The Dockerfile, compose.yaml, .env.example, the settings and the README agree on every path and
+variable, so that a user who follows the README keeps every byte of data on a volume.
+
+No container engine runs on the machines the tests run on (and no image registry is reachable), so
+these files are checked by reading them: the image's environment plus any ``.env`` must put the
+database inside the image's volume, or refuse with a sentence.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+import pytest
+import yaml
+
+from bot import settings
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def dockerfile() -> dict[str, Any]:
+    """ENV pairs, VOLUME paths and RUN text of the Dockerfile (continuation lines joined)."""
+    text = re.sub(r"\\\n", " ", (ROOT / "Dockerfile").read_text(encoding="utf-8"))
+    env: dict[str, str] = {}
+    volumes: list[str] = []
+    runs: list[str] = []
+    for line in text.splitlines():
+        word, _, rest = line.strip().partition(" ")
+        if word == "ENV":
+            for pair in shlex.split(rest):
+                key, _, value = pair.partition("=")
+                env[key] = value
+        elif word == "VOLUME":
+            volumes += yaml.safe_load(rest) if rest.strip().startswith("[") else rest.split()
+        elif word == "RUN":
+            runs.append(rest)
+    return {"env": env, "volumes": volumes, "run": " ".join(runs)}
+
+
+def env_example() -> dict[str, str]:
+    """Every KEY the example names, set (``KEY=value``) or shown commented out (``# KEY=``)."""
+    keys: dict[str, str] = {}
+    for line in (ROOT / ".env.example").read_text(encoding="utf-8").splitlines():
+        m = re.match(r"^#?\s*([A-Z][A-Z0-9_]*)=(.*)$", line.strip())
+        if m:
+            keys[m.group(1)] = m.group(2).strip() if not line.lstrip().startswith("#") else ""
+    return keys
+
+
+def compose() -> dict[str, Any]:
+    return yaml.safe_load((ROOT / "compose.yaml").read_text(encoding="utf-8"))
+
+
+def interpolated(value: str, env: dict[str, str]) -> str:
+    """Compose's ``${NAME:-default}`` with ``env``."""
+    return re.sub(r"\$\{(\w+)(?::-([^}]*))?\}", lambda m: env.get(m.group(1)) or (m.group(2) or ""), value)
+
+
+def compose_variables() -> set[str]:
+    return set(re.findall(r"\$\{(\w+)", (ROOT / "compose.yaml").read_text(encoding="utf-8")))
+
+
+def test_env_example_names_every_setting_and_nothing_else() -> None:
+    named = set(env_example())
+    assert set(settings.KEYS) <= named, f".env.example lacks {sorted(set(settings.KEYS) - named)}"
+    unknown = named - set(settings.KEYS) - compose_variables()
+    assert not unknown, f".env.example names settings the bot never reads: {sorted(unknown)}"
+
+
+def test_readme_documents_every_setting_and_compose() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    missing = [k for k in settings.KEYS if f"`{k}`" not in readme]
+    assert not missing, f"README's settings table lacks {missing}"
+    assert "docker compose up" in readme
+
+
+def image_settings(dotenv: dict[str, str]) -> settings.Settings:
+    """The settings the container reads: the image's ENV, then ``--env-file .env`` over it."""
+    env = dict(dockerfile()["env"])
+    env.update({"DISCORD_TOKEN": "x"} | {k: v for k, v in dotenv.items() if v != "" or k == "DATABASE_PATH"})
+    return settings.load(env, env_file=ROOT / "no-such.env")
+
+
+def test_the_image_keeps_its_database_on_its_volume_whatever_env_says() -> None:
+    image = dockerfile()
+    data_dir = image["env"].get("DATA_DIR")
+    assert data_dir and data_dir in image["volumes"], "the image's DATA_DIR must be its VOLUME"
+    assert f"mkdir -p {data_dir}" in image["run"] and f"chown botuser {data_dir}" in image["run"]
+    volume = PurePosixPath(data_dir)
+    # The README's way: cp .env.example .env, then docker run --env-file .env.
+    for dotenv in (env_example(), {**env_example(), "DATABASE_PATH": "data/bot.sqlite3"},
+                   {**env_example(), "DATABASE_PATH": "bot.sqlite3"},
+                   {**env_example(), "DATABASE_PATH": f"{data_dir}/games/bot.sqlite3"}):
+        path = PurePosixPath(image_settings(dotenv).database_path.as_posix())
+        assert path.is_relative_to(volume) and path != volume, (dotenv.get("DATABASE_PATH"), path)
+    for outside in ("/app/data/bot.sqlite3", "/tmp/bot.sqlite3", "../bot.sqlite3", f"{data_dir}/../x.sqlite3"):
+        with pytest.raises(settings.SettingsError) as refused:
+            image_settings({**env_example(), "DATABASE_PATH": outside})
+        assert "DATA_DIR" in str(refused.value) and outside in str(refused.value)
+
+
+def test_compose_keeps_every_byte_on_named_volumes() -> None:
+    spec = compose()
+    services, volumes = spec["services"], spec.get("volumes") or {}
+    bot, db = services["bot"], services["db"]
+    bot_env = {k: str(v) for k, v in bot["environment"].items()}
+    image_dir = dockerfile()["env"]["DATA_DIR"]
+    assert bot_env["DATA_DIR"] == image_dir
+    mounts = {m.split(":")[1]: m.split(":")[0] for m in bot["volumes"]}
+    assert mounts.get(image_dir) in volumes, "the bot's DATA_DIR must be a named volume"
+    db_mounts = {m.split(":")[1]: m.split(":")[0] for m in db["volumes"]}
+    pgdata = db.get("environment", {}).get("PGDATA", "/var/lib/postgresql/data")
+    assert db_mounts.get(pgdata) in volumes, "PostgreSQL's data folder must be a named volume"
+    assert bot["env_file"] in (".env", [".env"])
+    # The bot's own settings in compose are settings it reads, and they override .env.
+    assert set(bot_env) <= set(settings.KEYS), sorted(set(bot_env) - set(settings.KEYS))
+    assert bot["depends_on"]["db"]["condition"] == "service_healthy"
+
+
+@pytest.mark.parametrize("password", [None, "s3cret"])
+def test_compose_database_url_names_the_compose_database(password: str | None) -> None:
+    spec = compose()
+    shell = {"POSTGRES_PASSWORD": password} if password else {}
+    db_env = {k: interpolated(str(v), shell) for k, v in spec["services"]["db"]["environment"].items()}
+    url = interpolated(str(spec["services"]["bot"]["environment"]["DATABASE_URL"]), shell)
+    m = re.fullmatch(r"postgresql://([^:@]+):([^@]*)@([^:/]+):(\d+)/(\w+)", url)
+    assert m, url
+    user, secret, host, port, name = m.groups()
+    assert (user, secret, name) == (db_env["POSTGRES_USER"], db_env["POSTGRES_PASSWORD"], db_env["POSTGRES_DB"])
+    assert host == "db" and port == "5432"
+    assert secret == (password or secret) and secret
