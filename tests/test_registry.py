@@ -55,8 +55,8 @@ def test_only_the_registries_name_the_games() -> None:
                             text=True, check=True).stdout.split()
     naming = []
     for path in listed:
-        if _own(path) or not (ROOT / path).is_file():
-            continue
+        if _own(path) or not (ROOT / path).is_file() or path.startswith("bot/testing/"):
+            continue  # bot/testing/ is the tests' fake Discord, shipped for the bench: not the bot
         try:
             text = (ROOT / path).read_text(encoding="utf-8")
         except UnicodeDecodeError:
