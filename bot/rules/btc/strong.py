@@ -53,8 +53,10 @@ SCORE_WEIGHT = 0.002
 """A little of ``LOWER_WEIGHT * lower + higher`` on top of the win chance, so the higher city is
 built well too and a game already won or lost is still played well."""
 CHOICES = 3
-YOU_FIRST = False
 """The next tile for a city is the best of about this many drawn tiles (a hand to draft from)."""
+YOU_FIRST = True
+"""Ask the partner to place first in a shared city, so this seat places knowing their tile's spot
+(one strong seat against three random seats, 200 games: 0.645 without, 0.71 with)."""
 FULL = G.SIDE * G.SIDE
 
 
