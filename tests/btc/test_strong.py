@@ -154,3 +154,44 @@ def test_gain_of_one_more_building_is_the_score_difference():
                 gains.append(scoring.total(scoring.score_grid(after, 0)) - model.base)
                 assert model.gain(face, cell) == gains[-1]
             assert best[face] == max(gains)
+
+
+def test_strong_lets_its_partner_place_first_in_a_shared_city():
+    """Four players: whenever the strong seat and its partner both still have a tile for their shared
+    city, the strong seat asks the partner to go first, so it sees where the partner's tile lands."""
+    asked = 0
+    for state, seat in positions("standard", 4, seed=9, every=1):
+        moves = RULES.legal_moves(state, seat)
+        if any(m["kind"] == "you_first" for m in moves):
+            move = RULES.ai_move(state, seat, "strong", 3)
+            assert move["kind"] == "you_first", move
+            asked += 1
+    assert asked >= 5
+
+
+def test_partner_risk_is_the_expected_loss_of_a_tile_laid_at_random():
+    """The strong AI's risk of a layout is the average, over every open cell, of the points a city
+    with a factory loses when the partner lays a factory there (beside lonely houses) or a house
+    there (beside a factory), weighted by how likely each is, as the rules score it."""
+    from bot.rules.btc import geometry as G
+    from bot.rules.btc import scoring, strong
+
+    rnd = random.Random(8)
+    faces_pool = sorted({k.faces[0] for k in T.KINDS.values() if k.shape == T.SINGLE})
+    checked = 0
+    for _ in range(300):
+        faces: dict = {}
+        for _ in range(1 + rnd.randrange(14)):
+            faces[rnd.choice(G.anchors(faces.keys(), G.SINGLE_SHAPE))] = rnd.choice(faces_pool)
+        if "FACTORY" not in faces.values():
+            continue
+        model = strong.CityModel(faces)
+        houses = scoring.score_grid(faces, 0)["houses"]
+        present = sum(1 for t in T.TYPES if t != "house" and any(T.face_type(f) == t for f in faces.values()))
+        factory_loss = [houses - scoring.score_grid({**faces, c: "FACTORY"}, 0)["houses"] for c in model.open]
+        house_loss = [present - (scoring.score_grid({**faces, c: "HOUSE"}, 0)["houses"] - houses)
+                      for c in model.open]
+        expected = (0.2 * sum(factory_loss) + 0.3 * sum(house_loss)) / len(model.open)
+        assert model.risk(0.2, 0.3) == pytest.approx(expected), faces
+        checked += expected > 0
+    assert checked >= 20
