@@ -169,29 +169,24 @@ def test_strong_lets_its_partner_place_first_in_a_shared_city():
     assert asked >= 5
 
 
-def test_partner_risk_is_the_expected_loss_of_a_tile_laid_at_random():
-    """The strong AI's risk of a layout is the average, over every open cell, of the points a city
-    with a factory loses when the partner lays a factory there (beside lonely houses) or a house
-    there (beside a factory), weighted by how likely each is, as the rules score it."""
+def test_partner_gain_is_the_average_gain_over_the_open_cells():
+    """The strong AI's expected gain of a tile its partner lays at random is, for every building, the
+    rules' score of the city with it on each open cell, averaged over the open cells (random layouts;
+    it counts a factory beside lonely houses and a house beside a factory as losses)."""
     from bot.rules.btc import geometry as G
     from bot.rules.btc import scoring, strong
 
     rnd = random.Random(8)
     faces_pool = sorted({k.faces[0] for k in T.KINDS.values() if k.shape == T.SINGLE})
-    checked = 0
+    losses = 0
     for _ in range(300):
         faces: dict = {}
         for _ in range(1 + rnd.randrange(14)):
             faces[rnd.choice(G.anchors(faces.keys(), G.SINGLE_SHAPE))] = rnd.choice(faces_pool)
-        if "FACTORY" not in faces.values():
-            continue
         model = strong.CityModel(faces)
-        houses = scoring.score_grid(faces, 0)["houses"]
-        present = sum(1 for t in T.TYPES if t != "house" and any(T.face_type(f) == t for f in faces.values()))
-        factory_loss = [houses - scoring.score_grid({**faces, c: "FACTORY"}, 0)["houses"] for c in model.open]
-        house_loss = [present - (scoring.score_grid({**faces, c: "HOUSE"}, 0)["houses"] - houses)
-                      for c in model.open]
-        expected = (0.2 * sum(factory_loss) + 0.3 * sum(house_loss)) / len(model.open)
-        assert model.risk(0.2, 0.3) == pytest.approx(expected), faces
-        checked += expected > 0
-    assert checked >= 20
+        means = model.mean_gains()
+        for face in faces_pool:
+            gains = [scoring.total(scoring.score_grid({**faces, c: face}, 0)) - model.base for c in model.open]
+            assert means[face] == pytest.approx(sum(gains) / len(gains)), (faces, face)
+            losses += min(gains) < 0
+    assert losses >= 20
