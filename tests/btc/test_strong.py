@@ -154,3 +154,39 @@ def test_gain_of_one_more_building_is_the_score_difference():
                 gains.append(scoring.total(scoring.score_grid(after, 0)) - model.base)
                 assert model.gain(face, cell) == gains[-1]
             assert best[face] == max(gains)
+
+
+def test_strong_lets_its_partner_place_first_in_a_shared_city():
+    """Four players: whenever the strong seat and its partner both still have a tile for their shared
+    city, the strong seat asks the partner to go first, so it sees where the partner's tile lands."""
+    asked = 0
+    for state, seat in positions("standard", 4, seed=9, every=1):
+        moves = RULES.legal_moves(state, seat)
+        if any(m["kind"] == "you_first" for m in moves):
+            move = RULES.ai_move(state, seat, "strong", 3)
+            assert move["kind"] == "you_first", move
+            asked += 1
+    assert asked >= 5
+
+
+def test_partner_gain_is_the_average_gain_over_the_open_cells():
+    """The strong AI's expected gain of a tile its partner lays at random is, for every building, the
+    rules' score of the city with it on each open cell, averaged over the open cells (random layouts;
+    it counts a factory beside lonely houses and a house beside a factory as losses)."""
+    from bot.rules.btc import geometry as G
+    from bot.rules.btc import scoring, strong
+
+    rnd = random.Random(8)
+    faces_pool = sorted({k.faces[0] for k in T.KINDS.values() if k.shape == T.SINGLE})
+    losses = 0
+    for _ in range(300):
+        faces: dict = {}
+        for _ in range(1 + rnd.randrange(14)):
+            faces[rnd.choice(G.anchors(faces.keys(), G.SINGLE_SHAPE))] = rnd.choice(faces_pool)
+        model = strong.CityModel(faces)
+        means = model.mean_gains()
+        for face in faces_pool:
+            gains = [scoring.total(scoring.score_grid({**faces, c: face}, 0)) - model.base for c in model.open]
+            assert means[face] == pytest.approx(sum(gains) / len(gains)), (faces, face)
+            losses += min(gains) < 0
+    assert losses >= 20
