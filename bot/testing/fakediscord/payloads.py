@@ -304,6 +304,8 @@ class FakeMessage:
     edited_ms: int | None = None
     deleted: bool = False
     edits: list[dict[str, Any]] = field(default_factory=list)
+    nonce: str | None = None
+    """The nonce it was created with (``enforce_nonce``: a second post with it returns this message)."""
 
     @property
     def ephemeral(self) -> bool:

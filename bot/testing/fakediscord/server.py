@@ -664,6 +664,9 @@ class FakeDiscord:
         self.switches: list[Switch] = []
         self.internal_errors: list[str] = []
         self.command_syncs = 0
+        self.nonce_hits: list[RecordedRequest] = []
+        """Posts answered with the message their ``enforce_nonce`` nonce made earlier (not posted again)."""
+        self._nonces: dict[tuple[int, str], int] = {}
         self.shard_count = 1
         """The shard count ``GET /gateway/bot`` recommends (a client may IDENTIFY with any count)."""
         self.port = 0
@@ -1778,7 +1781,17 @@ class FakeDiscord:
                 perms = self.world.channel_permissions(self.world.bot, channel)
                 if not perms & (P.MANAGE_THREADS | P.ADMINISTRATOR):
                     raise ApiError(400, 50083, "Thread is archived")
+        nonce = body.get("nonce")
+        if body.get("enforce_nonce") and nonce is not None:
+            # Discord: the same author and nonce within a few minutes -> the message already made.
+            earlier = self.world.messages.get(self._nonces.get((channel.id, str(nonce)), 0))
+            if earlier is not None and not earlier.deleted:
+                self.nonce_hits.append(rec)
+                return P.message_payload(self.world, earlier)
         message = self._create_message(rec, body, channel)
+        if nonce is not None:
+            message.nonce = str(nonce)
+            self._nonces[(channel.id, message.nonce)] = message.id
         if channel.archived:
             channel.archived = False  # a new message unarchives the thread, as on Discord
         self._add_sent("message", rec, body, channel_id=channel.id, message=message)
