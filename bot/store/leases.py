@@ -20,18 +20,17 @@ class LeaseStore(TableStore):
         """Take (or renew) the lease ``name`` for ``owner`` until ``until``. False when another owner
         holds it and its lease has not run out."""
         async with self.store.transaction() as db:
-            cur = await db.execute(
+            changed = await db.execute(
                 "INSERT INTO leases (name, game_id, owner, lease_until) VALUES (?, ?, ?, ?)"
                 " ON CONFLICT (name) DO UPDATE SET owner = excluded.owner, lease_until = excluded.lease_until"
                 " WHERE leases.owner = excluded.owner OR leases.lease_until <= ?",
                 (name, game_id, owner, until, now))
-            return cur.rowcount == 1
+            return changed == 1
 
     async def release(self, name: str, owner: str) -> bool:
         """The work is done: drop the lease (only if it is still ``owner``'s)."""
         async with self.store.transaction() as db:
-            cur = await db.execute("DELETE FROM leases WHERE name = ? AND owner = ?", (name, owner))
-            return cur.rowcount == 1
+            return await db.execute("DELETE FROM leases WHERE name = ? AND owner = ?", (name, owner)) == 1
 
     async def holder(self, name: str) -> tuple[str, int] | None:
         """(owner, lease_until) of a lease, or None."""
