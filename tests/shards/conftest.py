@@ -1,0 +1,43 @@
+"""Two "processes" on one database, on both engines: SQLite (the same file opened twice in this process;
+the lock file keeps a second real process out) and a real PostgreSQL server the tests start themselves."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from bot import store
+from bot.testing.postgres import PostgresServer
+
+Opener = Callable[[], Awaitable[store.Store]]
+
+
+@pytest.fixture(scope="session")
+def postgres() -> Iterator[PostgresServer]:
+    server = PostgresServer.start(fsync=False)
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+async def open_db(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Opener]:
+    """Opens the same database once more each call (a new process's store); closed at the end."""
+    target: str | Path
+    if request.param == "postgres":
+        target = request.getfixturevalue("postgres").create_database()
+    else:
+        target = tmp_path / "bot.sqlite3"
+    opened: list[store.Store] = []
+
+    async def _open() -> store.Store:
+        db = await store.Store.open(target)
+        opened.append(db)
+        return db
+
+    yield _open
+    for db in reversed(opened):
+        await db.close()
