@@ -15,8 +15,9 @@ reminder twice (the wait already counts it). A claim is a lease (owner and ``lea
 was never confirmed, because its process stopped between recording and confirming, is taken over by
 any process once the lease ran out, *with the same nonce*; Discord refuses to create a second message
 with a nonce it has just seen, so the retry is not a duplicate either. Several processes on one
-database plan each wait once too: a plan is written only if the wait is still as it was read. AI moves are guarded by the seat's turn (``since_version``) instead
-of a nonce: an AI move for a turn that is already over is skipped.
+database plan each wait once too: a plan is written only if the wait is still as it was read. AI
+moves are guarded by the seat's turn (``since_version``) instead of a nonce: an AI move for a turn
+that is already over is skipped.
 
 Time comes from ``service.clock`` (epoch ms, UTC). Time the bot was down is credited to every open
 wait at start-up (:meth:`Reminders.resume`), so it never counts against a player.

@@ -12,9 +12,9 @@ CREATE INDEX community_outbox_lease ON community_outbox (lease_until)
     WHERE status IN ('queued', 'claimed');
 
 CREATE TABLE leases (
-    name         TEXT    PRIMARY KEY,            -- what: 'ai:<game id>', 'timer:<game id>', 'tell:<game id>'
+    work         TEXT    PRIMARY KEY,            -- what: 'ai:<game id>', 'timer:<game id>', 'tell:<game id>'
     game_id      INTEGER,
-    owner        TEXT    NOT NULL,               -- which process run (its boot id)
+    held_by      TEXT    NOT NULL,               -- which process run (its boot id)
     lease_until  INTEGER NOT NULL                -- epoch ms; after it anyone may take the work over
 );
 CREATE INDEX leases_by_expiry ON leases (lease_until);
