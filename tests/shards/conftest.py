@@ -24,10 +24,15 @@ def postgres() -> Iterator[PostgresServer]:
 
 
 @pytest.fixture(params=["sqlite", "postgres"])
-async def open_db(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Opener]:
+def engine(request: pytest.FixtureRequest) -> str:
+    return str(request.param)
+
+
+@pytest.fixture
+async def open_db(request: pytest.FixtureRequest, engine: str, tmp_path: Path) -> AsyncIterator[Opener]:
     """Opens the same database once more each call (a new process's store); closed at the end."""
     target: str | Path
-    if request.param == "postgres":
+    if engine == "postgres":
         target = request.getfixturevalue("postgres").create_database()
     else:
         target = tmp_path / "bot.sqlite3"

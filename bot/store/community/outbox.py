@@ -15,7 +15,7 @@ from typing import Any
 
 from bot.store import TableStore
 from bot.store.community.common import drop_id, dumps, rewrite_json
-from bot.store.engine import POSTGRES, Tx
+from bot.store.engine import POSTGRES, SQLITE, Tx
 
 OUTBOX_COLUMNS = (
     "id", "kind", "nonce", "game_id", "seat", "user_xid", "guild_xid", "channel_xid", "params",
@@ -111,15 +111,19 @@ class OutboxStore(TableStore):
         """Take the rows nobody holds: queued ones, and claims whose lease ran out (their owner died
         or gave up; offered again with the same nonce). Each is taken by a compare-and-set on the
         owner and lease it was read with, so two processes never take the same row; on PostgreSQL
-        the rows are read ``FOR UPDATE SKIP LOCKED``. A claim tried ``max_attempts`` times is
-        given up (status 'failed') instead."""
+        the rows are read ``FOR UPDATE SKIP LOCKED``. On SQLite, where the lock file allows one process,
+        another run's claims are taken at once (that run is over). A claim tried ``max_attempts`` times
+        is given up (status 'failed') instead."""
         taken: list[OutboxRow] = []
         async with self.store.transaction() as db:
             lock = " FOR UPDATE SKIP LOCKED" if db.dialect == POSTGRES else ""
+            # A SQLite file has one process (its lock file): another run's claims are a dead run's.
+            exclusive = db.dialect == SQLITE
+            others = " OR claim_boot != ?" if exclusive else ""
             rows = [_outbox(r) for r in await db.fetch_all(
-                f"SELECT {', '.join(OUTBOX_COLUMNS)} FROM community_outbox"
-                " WHERE status IN ('queued', 'claimed') AND (status = 'queued' OR lease_until <= ?)"
-                f" ORDER BY claimed_at, id LIMIT ?{lock}", (now, limit))]
+                f"SELECT {', '.join(OUTBOX_COLUMNS)} FROM community_outbox WHERE status IN ('queued', 'claimed')"
+                f" AND (status = 'queued' OR lease_until <= ?{others}) ORDER BY claimed_at, id LIMIT ?{lock}",
+                (now, owner, limit) if exclusive else (now, limit))]
             for row in rows:
                 same = (row.id, row.status, row.claim_boot, row.lease_until)
                 where = " WHERE id = ? AND status = ? AND claim_boot = ? AND lease_until = ?"
