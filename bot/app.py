@@ -66,6 +66,11 @@ class CityBot(commands.AutoShardedBot):
         self.store = self.app.store
         self.service = self.app.service
         self.flow = self.app.flow
+        count, ids = self.settings.shard_count, self.settings.shard_ids
+        if count is not None and ids is not None:
+            # After a restart this process resumes the games of its own shards' servers; the other
+            # processes' games are theirs (taken over only when their leases run out).
+            self.flow.mine = lambda guild_xid: guild_xid is None or (guild_xid >> 22) % count in ids
         for ext in EXTENSIONS:
             await self.load_extension(ext)
         await self.tree.set_translator(CatalogueTranslator())

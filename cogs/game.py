@@ -543,9 +543,12 @@ class GameCog(commands.Cog):
             if not repost:
                 followers = await self.extra_mentions(info, False, mention_ids)
         content = "\n".join(lines) or t("turn.board", loc, game=g.id)
+        # A turn's post has its own nonce: told again after a restart (or by another process that took
+        # the game over), Discord answers with the message already made instead of a second one.
         message_xid, problem = await operations.post(
             self.bot, g.channel_xid, content, file_png=image, view=view_ui,
-            mentions=operations.mentions_of(mention_ids[:limits.MENTION_IDS]), locale=loc)
+            mentions=operations.mentions_of(mention_ids[:limits.MENTION_IDS]), locale=loc,
+            nonce=None if repost else f"turn{g.id}v{outcome.version if outcome is not None else g.version}")
         if message_xid is not None:
             old = g.turn_message_xid
             await self.service.set_messages(game_id, turn_message_xid=message_xid)
