@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 DEFAULT_DATABASE_PATH = "data/bot.sqlite3"
+DATABASE_URL_SCHEMES = ("postgresql://", "postgres://")
 DEFAULT_LOG_LEVEL = "INFO"
 DEFAULT_AI_PAUSE_SECONDS = 2.0
 MAX_AI_PAUSE_SECONDS = 3600
@@ -42,6 +43,14 @@ class Settings:
     """SHARD_COUNT: the gateway's shards over every process (None: discord.py asks Discord)."""
     shard_ids: tuple[int, ...] | None = None
     """SHARD_IDS: the shards this process runs (None: all of them)."""
+    database_url: str | None = None
+    """``DATABASE_URL``: a PostgreSQL server (``postgresql://user:password@host:port/database``); when
+    unset, the SQLite file ``database_path`` is the database."""
+
+    @property
+    def database(self) -> str | Path:
+        """What :meth:`bot.store.Store.open` opens: the PostgreSQL URL if set, else the SQLite file."""
+        return self.database_url or self.database_path
 
 
 def read_env_file(path: Path) -> dict[str, str]:
@@ -75,6 +84,9 @@ def load(environ: Mapping[str, str] | None = None, env_file: Path | None = None)
         raise SettingsError("cli.settings.no_token")
 
     db_path = Path(env.get("DATABASE_PATH", "").strip() or DEFAULT_DATABASE_PATH)
+    db_url = env.get("DATABASE_URL", "").strip() or None
+    if db_url is not None and not db_url.startswith(DATABASE_URL_SCHEMES):
+        raise SettingsError("cli.settings.db_url", scheme=db_url.partition(":")[0][:20])
 
     guild_text = env.get("DEV_GUILD_ID", "").strip()
     dev_guild: int | None = None
@@ -98,7 +110,7 @@ def load(environ: Mapping[str, str] | None = None, env_file: Path | None = None)
 
     shard_count, shard_ids = read_shards(env.get("SHARD_COUNT", ""), env.get("SHARD_IDS", ""))
     return Settings(token=token, database_path=db_path, dev_guild_id=dev_guild, log_level=level,
-                    ai_pause_seconds=pause, shard_count=shard_count, shard_ids=shard_ids)
+                    ai_pause_seconds=pause, shard_count=shard_count, shard_ids=shard_ids, database_url=db_url)
 
 
 def _digits(text: str) -> bool:

@@ -46,7 +46,7 @@ POOL_SIZE = 10
 """Connections of a PostgreSQL pool (per process)."""
 CONNECT_TIMEOUT = 10.0
 MIGRATION_LOCK = 0x63697479626F74  # the advisory lock id processes take to migrate one at a time
-__all__ = ["POSTGRES", "SQLITE", "IntegrityError", "Row", "Tx", "redact"]
+__all__ = ["POSTGRES", "SQLITE", "IntegrityError", "Row", "Tx", "is_url", "redact"]
 LIVE_STATUSES = ("lobby", "active")
 GAME_COLUMNS = (
     "id", "guild_xid", "channel_xid", "kind", "options", "seed", "status", "version", "host_xid",
@@ -546,10 +546,11 @@ class Store:
         """
         try:
             async with self.transaction() as db:
-                row = await db.fetch_one(
-                    "SELECT status, (SELECT COUNT(*) FROM seats WHERE game_id = games.id)"
-                    f" FROM games WHERE id = ?{db.for_update}", (game_id,),
-                )
+                # The game's row first (locked on PostgreSQL until the commit: two processes seating
+                # players wait for each other), then the seats, read after the lock is held.
+                game = await db.fetch_one(f"SELECT status FROM games WHERE id = ?{db.for_update}", (game_id,))
+                taken = await db.fetch_one("SELECT COUNT(*) FROM seats WHERE game_id = ?", (game_id,))
+                row = None if game is None or taken is None else (game[0], int(taken[0]))
                 if user_xid is not None and await db.fetch_one(
                         "SELECT 1 FROM seats WHERE game_id = ? AND user_xid = ?", (game_id, user_xid)) is not None:
                     raise SeatTaken(str(user_xid))
