@@ -3,24 +3,15 @@ the lock file keeps a second real process out) and a real PostgreSQL server the 
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 
 import pytest
 
 from bot import store
-from bot.testing.postgres import PostgresServer
+from tests.conftest import fresh_postgres_database
 
 Opener = Callable[[], Awaitable[store.Store]]
-
-
-@pytest.fixture(scope="session")
-def postgres() -> Iterator[PostgresServer]:
-    server = PostgresServer.start(fsync=False)
-    try:
-        yield server
-    finally:
-        server.stop()
 
 
 @pytest.fixture(params=["sqlite", "postgres"])
@@ -33,7 +24,7 @@ async def open_db(request: pytest.FixtureRequest, engine: str, tmp_path: Path) -
     """Opens the same database once more each call (a new process's store); closed at the end."""
     target: str | Path
     if engine == "postgres":
-        target = request.getfixturevalue("postgres").create_database()
+        target = await fresh_postgres_database(request.getfixturevalue("postgres_server"))
     else:
         target = tmp_path / "bot.sqlite3"
     opened: list[store.Store] = []

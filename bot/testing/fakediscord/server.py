@@ -398,7 +398,10 @@ class GatewayConnection:
     async def send(self, payload: Mapping[str, Any]) -> None:
         async with self.lock:
             if not self.ws.closed:
-                await self.ws.send_str(json.dumps(payload))
+                try:
+                    await self.ws.send_str(json.dumps(payload))
+                except ConnectionResetError:
+                    self.closed = True  # the client died (kill -9): the event is lost, as on Discord
 
 
 class FakeGateway:
