@@ -194,7 +194,12 @@ async def run_the_burst(fake: FakeDiscord, db: store.Store, a: BotProcess, b: Bo
 
     players = [asyncio.create_task(play_out(fake, db, t, burst)) for t in humans + against_ai]
     try:
-        await fake.wait_until(lambda: len(burst.acked) >= 8, 30, "the burst")
+        on_b = {t.game_id for t in (humans[1], against_ai[1])}
+        await fake.wait_until(lambda: len(burst.acked) >= 8 and sum(g in on_b for g, _, _ in burst.acked) >= 3, 30,
+                              "the burst")
+        await asyncio.sleep(2.5)  # B's loop passes a second after each of its moves
+        # B passed after its moves meanwhile, but A's claims are leased: nobody else posted them.
+        assert len(fake.requests_matching(reminder_post)) == 1
         await a.kill()  # mid-burst and mid-claim: its reminder claims and AI leases stay behind
         await asyncio.sleep(1.0)
         await a.restart()
@@ -216,6 +221,9 @@ async def run_the_burst(fake: FakeDiscord, db: store.Store, a: BotProcess, b: Bo
             break
         await asyncio.sleep(0.2)
     assert len(taken) == len(first) and all(row[2] == "sent" and row[1] == 2 for row in taken), taken
+    # Each posted once by the process that took it over; the hung one a second time, with its nonce.
+    posts = Counter((r.json or {}).get("nonce") for r in fake.requests_matching(reminder_post))
+    assert posts == {**dict.fromkeys(first, 1), hold.hits[0].json["nonce"]: 2}, posts
 
     # Every due reminder: sent exactly once (the idle games' players; nobody twice anywhere).
     await asyncio.sleep(2.0)  # a duplicate, if any, would come now
