@@ -3,6 +3,8 @@ server the test started, and writes no SQLite file."""
 
 from __future__ import annotations
 
+import asyncio
+
 from bot import store
 from bot.testing.fakediscord.server import FakeDiscord
 from bot.testing.postgres import PostgresServer
@@ -30,6 +32,11 @@ async def test_toy_game_played_to_the_end_on_postgres(fake_discord: FakeDiscord,
     db = await store.Store.open(url)
     try:
         game = await db.get_game(table.game_id)
+        for _ in range(int(WAIT / 0.05)):  # the end is posted, then recorded as announced
+            if game is None or game.settled_version == 6:
+                break
+            await asyncio.sleep(0.05)
+            game = await db.get_game(table.game_id)
         assert game is not None and game.status == "finished" and game.version == 6
         alice, bob = user_id(fake, "alice"), user_id(fake, "bob")
         assert [(m.seat, m.move["card"], m.actor_xid) for m in await db.moves(table.game_id)] == [
