@@ -122,3 +122,33 @@ async def test_a_game_lease_has_one_owner_until_it_runs_out(open_db: Opener) -> 
     assert not await one.take("ai:7", winner, 2600, 5000, 7)
     assert await two.release("ai:7", loser) and await one.holder("ai:7") is None
     assert await one.take("ai:7", winner, 2600, 5000, 7)
+
+
+@pytest.mark.parametrize("engine", ["postgres"])
+async def test_two_processes_open_and_close_each_vote_once(open_db: Opener, clock: FakeClock) -> None:
+    """At the deadline the vote opens once; when it closes, one process decides it: one AI move
+    and one closing edit in all, and the AI plays the late move once."""
+    a, b = await two_processes(open_db, clock)
+    await a.preferences.update_settings(GUILD, {"reminder_hours": 100, "deadline_hours": 24})
+    games = []
+    for channel in range(1, 5):
+        gid = await toy_game(a.service, channel=channel, guest=5000 + channel)
+        await bid(a.service, gid, ANA, 3)
+        games.append(gid)
+    await confirm(a, await a.reminders.run_due(clock.now_ms()))
+    clock.advance(24 * 3600 + 60)
+    opened = await asyncio.gather(a.reminders.run_due(clock.now_ms()), b.reminders.run_due(clock.now_ms()))
+    votes = [x for batch in opened for x in batch if x.kind == "vote_open"]
+    assert sorted(x.game_id for x in votes) == games
+    for app, batch in zip((a, b), opened, strict=True):
+        await confirm(app, batch)
+    clock.advance(24 * 3600 + 60)
+    closed = await asyncio.gather(a.reminders.run_due(clock.now_ms()), b.reminders.run_due(clock.now_ms()))
+    done = [x for batch in closed for x in batch]
+    assert sorted(x.game_id for x in done if x.kind == "ai_move") == games
+    assert sorted(x.game_id for x in done if x.kind == "vote_closed") == games
+    for app, batch in zip((a, b), closed, strict=True):
+        await confirm(app, batch)
+    for gid in games:
+        moves = await a.service.store.moves(gid)
+        assert [m.seat for m in moves] == [0, 1] and moves[-1].actor_xid is None  # the AI's one move
