@@ -32,7 +32,7 @@ class Recorder:
         self.announced.append((game_id, outcome.version if outcome is not None else None))
         return None
 
-    async def show_status(self, game_id: int, locale: str) -> None:
+    async def show_status(self, game_id: int, locale: str, outcome: MoveOutcome | None = None) -> None:
         self.statuses.append(game_id)
 
 
