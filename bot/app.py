@@ -28,9 +28,12 @@ EXTENSIONS = ("cogs.game", "cogs.community")
 """Each game's own commands come with its presenter (cogs/games/<kind>.py installs them)."""
 
 
-class CityBot(commands.Bot):
+class CityBot(commands.AutoShardedBot):
     """The bot. ``app`` (every feature, from the composition root), ``service`` and ``store`` exist
-    once ``setup_hook`` has run; cogs take what they need from them."""
+    once ``setup_hook`` has run; cogs take what they need from them.
+
+    Sharded: ``SHARD_COUNT`` / ``SHARD_IDS`` let several processes split the gateway (each runs its
+    shards over one database); without them discord.py asks Discord how many shards to run here."""
 
     app: App
     service: Service
@@ -40,8 +43,13 @@ class CityBot(commands.Bot):
     def __init__(self, settings: Settings, *, clock: Clock | None = None, sync_commands: bool = True) -> None:
         intents = discord.Intents.default()
         intents.message_content = False
+        shards: dict[str, Any] = {}
+        if settings.shard_count is not None:
+            shards["shard_count"] = settings.shard_count
+            if settings.shard_ids is not None:
+                shards["shard_ids"] = list(settings.shard_ids)
         super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None,
-                         allowed_mentions=discord.AllowedMentions.none())
+                         allowed_mentions=discord.AllowedMentions.none(), **shards)
         self.settings = settings
         self._clock = clock
         self._sync_commands = sync_commands
@@ -58,6 +66,11 @@ class CityBot(commands.Bot):
         self.store = self.app.store
         self.service = self.app.service
         self.flow = self.app.flow
+        count, ids = self.settings.shard_count, self.settings.shard_ids
+        if count is not None and ids is not None:
+            # After a restart this process resumes the games of its own shards' servers; the other
+            # processes' games are theirs (taken over only when their leases run out).
+            self.flow.mine = lambda guild_xid: guild_xid is None or (guild_xid >> 22) % count in ids
         for ext in EXTENSIONS:
             await self.load_extension(ext)
         await self.tree.set_translator(CatalogueTranslator())

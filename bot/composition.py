@@ -41,6 +41,8 @@ from bot.store.community.reminders import WaitStore
 from bot.store.community.settings import SettingsStore
 from bot.store.community.undo import UndoStore
 from bot.store.community.votes import VoteStore
+from bot.store.engine import POSTGRES
+from bot.store.leases import LeaseStore
 from bot.turnflow import SilentAnnouncer, TurnFlow
 
 SERVICE_PERSONAL_COLUMNS = ("seats.user_xid", "seats.name", "games.host_xid", "moves.actor_xid")
@@ -108,7 +110,8 @@ def compose(service: Service, *, boot: str | None = None, ai_pause: float = 0.0)
         undo=Undo(service, reminders, UndoStore(db), outbox), history=History(service),
         followers=Followers(service, FollowerStore(db)), leagues=Leagues(service, LeagueStore(db)),
         campaigns=Campaigns(service, CampaignStore(db)),
-        flow=TurnFlow(service, SilentAnnouncer(), ai_pause=ai_pause))
+        flow=TurnFlow(service, SilentAnnouncer(), ai_pause=ai_pause, owner=boot,
+                      leases=LeaseStore(db) if db.dialect == POSTGRES else None))
     service.move_listeners.extend((app.reminders.on_move, app.undo.on_move))
     service.end_listeners.extend((app.reminders.on_end, app.undo.on_end, app.leagues.on_end, app.campaigns.on_end))
     service.forget_listeners.extend(f.forget_user for f in app.features)

@@ -656,14 +656,21 @@ class Service:
         """Games whose newest change was never fully announced: (game, its last move told again,
         whether that move is the newest change). The newest change may instead be an undo, or there
         may be nothing to tell (None)."""
-        out = []
-        for game in await self.store.unsettled_games():
-            outcome = await self.last_outcome(game.id)
-            moves = await self.store.moves(game.id)
-            newest = (outcome is not None and outcome.info.game.version == game.version
-                      and bool(moves) and moves[-1].version == game.version)
-            out.append((game, outcome, newest))
-        return out
+        return [await self._unsettled(game) for game in await self.store.unsettled_games()]
+
+    async def unsettled_game(self, game_id: int) -> list[tuple[store.GameRow, MoveOutcome | None, bool]]:
+        """:meth:`unsettled` for one game (empty when everything of it was announced)."""
+        game = await self._game(game_id)
+        if game.settled_version >= game.version or game.status not in ("active", "finished"):
+            return []
+        return [await self._unsettled(game)]
+
+    async def _unsettled(self, game: store.GameRow) -> tuple[store.GameRow, MoveOutcome | None, bool]:
+        outcome = await self.last_outcome(game.id)
+        moves = await self.store.moves(game.id)
+        newest = (outcome is not None and outcome.info.game.version == game.version
+                  and bool(moves) and moves[-1].version == game.version)
+        return game, outcome, newest
 
     async def settle(self, game_id: int, version: int) -> None:
         """Record that the moves up to ``version`` were announced (a restart tells only the rest)."""

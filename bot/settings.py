@@ -16,9 +16,10 @@ DATABASE_URL_SCHEMES = ("postgresql://", "postgres://")
 DEFAULT_LOG_LEVEL = "INFO"
 DEFAULT_AI_PAUSE_SECONDS = 2.0
 MAX_AI_PAUSE_SECONDS = 3600
+MAX_SHARD_COUNT = 4096
 ENV_FILE = ".env"
 KEYS: tuple[str, ...] = ("DISCORD_TOKEN", "DATA_DIR", "DATABASE_PATH", "DATABASE_URL", "DEV_GUILD_ID",
-                         "LOG_LEVEL", "AI_PAUSE_SECONDS")
+                         "LOG_LEVEL", "AI_PAUSE_SECONDS", "SHARD_COUNT", "SHARD_IDS")
 """Every setting the bot reads (``.env.example`` documents each one; ``tests/test_deploy.py`` checks)."""
 
 
@@ -44,6 +45,10 @@ class Settings:
     dev_guild_id: int | None
     log_level: int
     ai_pause_seconds: float
+    shard_count: int | None = None
+    """SHARD_COUNT: the gateway's shards over every process (None: discord.py asks Discord)."""
+    shard_ids: tuple[int, ...] | None = None
+    """SHARD_IDS: the shards this process runs (None: all of them)."""
     database_url: str | None = None
     """``DATABASE_URL``: a PostgreSQL server (``postgresql://user:password@host:port/database``); when
     unset, the SQLite file ``database_path`` is the database."""
@@ -109,8 +114,37 @@ def load(environ: Mapping[str, str] | None = None, env_file: Path | None = None)
     if not 0 <= pause <= MAX_AI_PAUSE_SECONDS:
         raise SettingsError("cli.settings.pause_range", most=MAX_AI_PAUSE_SECONDS)
 
+    shard_count, shard_ids = read_shards(env.get("SHARD_COUNT", ""), env.get("SHARD_IDS", ""))
     return Settings(token=token, database_path=db_path, dev_guild_id=dev_guild, log_level=level,
-                    ai_pause_seconds=pause, database_url=db_url)
+                    ai_pause_seconds=pause, shard_count=shard_count, shard_ids=shard_ids, database_url=db_url)
+
+
+def _digits(text: str) -> bool:
+    return text.isascii() and text.isdigit() and len(text) <= 6
+
+
+def read_shards(count_text: str, ids_text: str) -> tuple[int | None, tuple[int, ...] | None]:
+    """SHARD_COUNT and SHARD_IDS (comma-separated): several processes split the gateway, each with
+    the same count and its own ids. Neither: one process, discord.py decides the count."""
+    count_text, ids_text = count_text.strip(), ids_text.strip()
+    count: int | None = None
+    if count_text:
+        if not _digits(count_text) or not 1 <= int(count_text) <= MAX_SHARD_COUNT:
+            raise SettingsError("cli.settings.shard_count", value=count_text[:40], most=MAX_SHARD_COUNT)
+        count = int(count_text)
+    if not ids_text:
+        return count, None
+    if count is None:
+        raise SettingsError("cli.settings.shard_ids_alone")
+    ids: list[int] = []
+    for part in ids_text.split(","):
+        part = part.strip()
+        if not _digits(part) or int(part) >= count:
+            raise SettingsError("cli.settings.shard_id", value=part[:40], high=count - 1)
+        if int(part) in ids:
+            raise SettingsError("cli.settings.shard_twice", value=part)
+        ids.append(int(part))
+    return count, tuple(ids)
 
 
 def database_path(given: str, data_dir: str) -> Path:

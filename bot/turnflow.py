@@ -5,12 +5,23 @@ No Discord here. A front-end implements :class:`Announcer` (Discord: the game co
 whole turn (announce it) or a step inside one (only the status changes), lets awaited AI seats play,
 applies timers when they run out, and after a restart tells every move that was committed but never
 announced before any AI moves past it. Channel posts use the game's own language (``games.locale``).
+
+Several processes on one database (shards): with ``leases`` each game's background work is leased in
+the store, so exactly one process acts on it. ``ai:<game>`` is held while a process tells what a dead
+run left untold and plays the game's awaited AI seats (renewed before every move); ``timer:<game>``
+while a process watches a game's timer (until the deadline and a grace: a timer nobody fired by then
+belongs to a dead process). :meth:`TurnFlow.take_over` (every few seconds, from the timer loop) finds
+the leases whose time ran out and takes that work over. ``mine`` says which games a process resumes
+after its own restart (those of its shards' servers). Without leases (SQLite: one process per file)
+all of this stays in memory, as it always was.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+from collections.abc import Callable
 from typing import Any, Protocol
 
 from bot import games
@@ -18,6 +29,27 @@ from bot.results import ranking_lines
 from bot.service import GameInfo, MoveOutcome, Service
 
 log = logging.getLogger(__name__)
+
+LEASE_MS = 60_000
+"""How long a process holds a game's AI work without renewing it (it renews before every move)."""
+TIMER_GRACE_MS = 15_000
+"""A timer not fired this long after its deadline belongs to a dead process: another one fires it."""
+SWEEP_MS = 5_000
+"""How often :meth:`TurnFlow.take_over` looks for work left behind."""
+SWEEP_BATCH = 100
+
+
+class WorkLeases(Protocol):
+    """The store's leases on a game's background work (:class:`bot.store.leases.LeaseStore`)."""
+
+    async def take(self, name: str, owner: str, now: int, until: int, game_id: int | None = None) -> bool:
+        """Take or renew ``name`` for ``owner`` until ``until``; False if another owner holds it."""
+
+    async def release(self, name: str, owner: str) -> bool:
+        """Drop ``owner``'s lease ``name``."""
+
+    async def expired(self, prefix: str, now: int, limit: int) -> list[tuple[str, int | None]]:
+        """(name, game id) of the leases starting with ``prefix`` whose time ran out."""
 
 
 class Announcer(Protocol):
@@ -64,13 +96,24 @@ class TurnFlow:
     """
 
     def __init__(self, service: Service, announcer: Announcer, *, ai_pause: float = 0.0,
-                 auto_ai: bool = True) -> None:
+                 auto_ai: bool = True, leases: WorkLeases | None = None, owner: str = "") -> None:
         self.service = service
         self.announcer = announcer
         self.ai_pause = ai_pause
         self.auto_ai = auto_ai
+        self.leases = leases
+        """The store's leases when several processes may share the database (None: only this one)."""
+        self.owner = owner
+        """This process run, as the leases name it."""
+        self.mine: Callable[[int | None], bool] = lambda guild_xid: True
+        """guild id -> whether this process resumes that server's games after its restart (its shards)."""
         self._ai_tasks: dict[int, asyncio.Task[None]] = {}
         self._publish_locks: dict[int, asyncio.Lock] = {}
+        self._telling: dict[int, int] = {}
+        """game id -> moves of it this process is telling right now."""
+        self._timer_leases: dict[int, int] = {}
+        """game id -> the deadline this process holds the game's timer lease for."""
+        self._next_sweep = 0
         self.timers: dict[int, int] = {}
         """game id -> epoch ms when its timer runs out (rebuilt from the store by :meth:`resume`)."""
 
@@ -78,8 +121,17 @@ class TurnFlow:
     async def after_move(self, outcome: MoveOutcome, origin: Any = None) -> str | None:
         """Tell everyone what a move did: the next private step, the status, or a new turn message.
         Once told, the move is settled, so a restart announces only what was not."""
-        problem = await self._tell(outcome, origin)
-        await self.service.settle(outcome.info.id, outcome.version)
+        game_id = outcome.info.id
+        self._telling[game_id] = self._telling.get(game_id, 0) + 1
+        try:
+            problem = await self._tell(outcome, origin)
+            await self.service.settle(game_id, outcome.version)
+        finally:
+            left = self._telling[game_id] - 1
+            if left:
+                self._telling[game_id] = left
+            else:
+                del self._telling[game_id]
         return problem
 
     async def _tell(self, outcome: MoveOutcome, origin: Any) -> str | None:
@@ -137,18 +189,41 @@ class TurnFlow:
             self.schedule_ai(info.id)
 
     def schedule_ai(self, game_id: int) -> None:
-        """Let the awaited AI seats of a game play, in the background (one task per game)."""
+        """Let the awaited AI seats of a game play, in the background (one task per game). With
+        leases, the task first takes the game's ``ai:`` lease (another process holding it plays them)
+        and tells what a dead run left untold."""
         task = self._ai_tasks.get(game_id)
         if task is not None and not task.done():
             return
         self._ai_tasks[game_id] = asyncio.create_task(self._run_ai(game_id), name=f"ai-{game_id}")
 
+    async def _take(self, name: str, game_id: int, until: int | None = None) -> bool:
+        if self.leases is None:
+            return True
+        now = self.service.clock.now_ms()
+        return await self.leases.take(name, self.owner, now, now + LEASE_MS if until is None else until, game_id)
+
+    async def _release(self, name: str) -> None:
+        if self.leases is not None:
+            with contextlib.suppress(Exception):  # the store may be closing; the lease then runs out
+                await self.leases.release(name, self.owner)
+
     async def _run_ai(self, game_id: int) -> None:
+        name = f"ai:{game_id}"
         try:
-            while True:
-                await asyncio.sleep(self.ai_pause)
-                if await self.ai_step(game_id) is None:
-                    return
+            if not await self._take(name, game_id):
+                return  # another process plays this game's AI seats
+            try:
+                if self.leases is not None and game_id not in self._telling:
+                    await self.tell_untold(game_id)
+                while True:
+                    await asyncio.sleep(self.ai_pause)
+                    if not await self._take(name, game_id):
+                        return  # our lease ran out and another process took the game over
+                    if await self.ai_step(game_id) is None:
+                        break
+            finally:
+                await self._release(name)
         except asyncio.CancelledError:
             raise
         except Exception:
@@ -172,47 +247,102 @@ class TurnFlow:
         deadline = await self.service.deadline(game_id)
         if deadline is None:
             self.timers.pop(game_id, None)
+            if self._timer_leases.pop(game_id, None) is not None:
+                await self._release(f"timer:{game_id}")
         else:
             self.timers[game_id] = deadline
+            # With leases: ours until the deadline and a grace; another process watching it fires it only then.
+            if (self.leases is not None and self._timer_leases.get(game_id) != deadline
+                    and await self._take(f"timer:{game_id}", game_id, deadline + TIMER_GRACE_MS)):
+                self._timer_leases[game_id] = deadline
 
     async def run_timers(self) -> int:
-        """Apply every due timer move; returns how many fired."""
+        """Apply every due timer move; returns how many fired. With leases, a due timer fires in the
+        process that takes its lease; and every few seconds work left behind is taken over."""
         now = self.service.clock.now_ms()
         fired = 0
         for game_id, deadline in sorted(self.timers.items(), key=lambda kv: kv[1]):
             if deadline > now:
                 continue
+            if not await self._take(f"timer:{game_id}", game_id):
+                self.timers.pop(game_id, None)  # another process fires it (it tells us through the store)
+                continue
+            self._timer_leases.pop(game_id, None)
             outcome = await self.service.system_tick(game_id)
             await self.watch_timer(game_id)
             if outcome is not None:
                 fired += 1
                 await self.after_move(outcome)
+        if self.leases is not None and now >= self._next_sweep:
+            self._next_sweep = now + SWEEP_MS
+            await self.take_over(now)
         return fired
+
+    async def take_over(self, now: int | None = None) -> int:
+        """Take over the work whose lease ran out (its process died): AI seats (and what that process
+        left untold) and timers. Returns how many games were taken over."""
+        if self.leases is None:
+            return 0
+        now = self.service.clock.now_ms() if now is None else now
+        found = 0
+        for _, game_id in await self.leases.expired("ai:", now, SWEEP_BATCH):
+            if game_id is not None:
+                log.info("taking over the AI of game %s (its process stopped)", game_id)
+                self.schedule_ai(game_id)
+                found += 1
+        for _, game_id in await self.leases.expired("timer:", now, SWEEP_BATCH):
+            if game_id is not None:
+                self._timer_leases.pop(game_id, None)
+                await self.watch_timer(game_id)
+                found += 1
+        return found
 
     # -- after a restart --------------------------------------------------------------------------
     async def resume(self) -> None:
         """Announce what was committed but never told, then let every awaited AI play on (in that
-        order, so an AI never moves past an untold move), and watch every timer again."""
+        order, so an AI never moves past an untold move), and watch every timer again.
+
+        With leases, only this process's games (``mine``), each in its AI task under the game's lease,
+        so a game another process is playing is left to it."""
+        if self.leases is not None:
+            untold = {game.id for game, _, _ in await self.service.unsettled() if self.mine(game.guild_xid)}
+            for game in await self.service.active_games():
+                if self.mine(game.guild_xid):
+                    await self.watch_timer(game.id)
+                    if game.id in untold or (await self.service.info(game.id)).awaited_ai():
+                        self.schedule_ai(game.id)
+                    untold.discard(game.id)
+            for game_id in untold:
+                self.schedule_ai(game_id)  # a finished game's last move: told there, no AI plays
+            return
         await self.resume_announcements()
         for game in await self.service.active_games():
             await self.watch_timer(game.id)
             info = await self.service.info(game.id)
             self._maybe_ai(info)
 
+    async def tell_untold(self, game_id: int) -> None:
+        """Tell a game's moves a dead run committed but never announced (under the game's lease)."""
+        for game, outcome, newest in await self.service.unsettled_game(game_id):
+            await self._resume_one(game, outcome, newest)
+
     async def resume_announcements(self) -> None:
         """Announce moves committed before a crash whose turn message was never posted."""
         for game, outcome, newest in await self.service.unsettled():
-            if outcome is None or not newest:
-                # Nothing to tell, or the newest change was an undo: show the board as it is, no pings.
-                if outcome is not None:
-                    await self.publish(game.id, None, game.locale, repost=True)
-                await self.service.settle(game.id, game.version)
-                continue
-            log.info("announcing game %s again after a restart (version %s)", game.id, game.version)
-            try:
-                await self.after_move(outcome)
-            except Exception:
-                log.exception("could not announce game %s after a restart", game.id)
+            await self._resume_one(game, outcome, newest)
+
+    async def _resume_one(self, game: Any, outcome: MoveOutcome | None, newest: bool) -> None:
+        if outcome is None or not newest:
+            # Nothing to tell, or the newest change was an undo: show the board as it is, no pings.
+            if outcome is not None:
+                await self.publish(game.id, None, game.locale, repost=True)
+            await self.service.settle(game.id, game.version)
+            return
+        log.info("announcing game %s again after a restart (version %s)", game.id, game.version)
+        try:
+            await self.after_move(outcome)
+        except Exception:
+            log.exception("could not announce game %s after a restart", game.id)
 
     def close(self) -> None:
         for task in self._ai_tasks.values():

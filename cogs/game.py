@@ -543,15 +543,18 @@ class GameCog(commands.Cog):
             if not repost:
                 followers = await self.extra_mentions(info, False, mention_ids)
         content = "\n".join(lines) or t("turn.board", loc, game=g.id)
+        # A turn's posts have their own nonces: told again after a restart (or by another process that
+        # took the game over), Discord answers with the messages already made instead of second ones.
+        nonce = None if repost else f"turn{g.id}v{outcome.version if outcome is not None else g.version}"
         message_xid, problem = await operations.post(
             self.bot, g.channel_xid, content, file_png=image, view=view_ui,
-            mentions=operations.mentions_of(mention_ids[:limits.MENTION_IDS]), locale=loc)
+            mentions=operations.mentions_of(mention_ids[:limits.MENTION_IDS]), locale=loc, nonce=nonce)
         if message_xid is not None:
             old = g.turn_message_xid
             await self.service.set_messages(game_id, turn_message_xid=message_xid)
             if old is not None and old != message_xid:
                 await operations.edit(self.bot, g.channel_xid, old, view=None)
-            await self.ping_followers(g.channel_xid, g.id, followers, loc)
+            await self.ping_followers(g.channel_xid, g.id, followers, loc, nonce=nonce)
         if problem is not None and message_xid is None:
             log.warning("game %s: turn message not posted (%s)", game_id, problem)
             if problem == operations.LOST_CHANNEL:
@@ -581,7 +584,7 @@ class GameCog(commands.Cog):
         if told.gif is not None and len(told.gif) <= RECAP_GIF_LIMIT:
             files.append(("story.gif", told.gif))
         await operations.post(self.bot, g.channel_xid, t("end.recap", loc, game=g.id), extra_files=files,
-                              locale=loc)
+                              locale=loc, nonce=f"story{g.id}")  # told again after a restart: still one
 
     async def lost_channel(self, info: GameInfo) -> None:
         """The game's channel or thread was deleted (Discord 10003): pause the game and tell its
@@ -595,10 +598,11 @@ class GameCog(commands.Cog):
         for user in dict.fromkeys(s.user_xid for s in info.seats if s.user_xid is not None and not s.is_ai):
             await operations.dm(self.bot, user, text)
 
-    async def ping_followers(self, channel_xid: int, game_id: int, followers: list[int], loc: str) -> None:
+    async def ping_followers(self, channel_xid: int, game_id: int, followers: list[int], loc: str, *,
+                             nonce: str | None = None) -> None:
         """Followers are pinged in their own messages after the turn message (never in its mention
         list): at most :data:`limits.FOLLOWER_PINGS`, each message within Discord's limits; the rest
-        are counted."""
+        are counted. With the turn's ``nonce``, each message has its own derived from it."""
         if not followers:
             return
         pinged = followers[:limits.FOLLOWER_PINGS]
@@ -608,7 +612,8 @@ class GameCog(commands.Cog):
         for i, (text, ids_) in enumerate(chunks):
             if i == len(chunks) - 1 and more:
                 text += "\n" + more
-            await operations.post(self.bot, channel_xid, text, mentions=operations.mentions_of(ids_), locale=loc)
+            await operations.post(self.bot, channel_xid, text, mentions=operations.mentions_of(ids_), locale=loc,
+                                  nonce=None if nonce is None else f"{nonce}f{i}")
 
     async def extra_mentions(self, info: GameInfo, finished: bool, mention_ids: list[int]) -> list[int]:
         """Followers and others the community features want pinged (not already in ``mention_ids``)."""

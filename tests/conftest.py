@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import itertools
 import os
+import signal
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
@@ -83,13 +84,20 @@ def engine(request: pytest.FixtureRequest) -> str:
     return str(getattr(request, "param", "sqlite"))
 
 
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt(f"signal {signum}")
+
+
 @pytest.fixture(scope="session")
 def postgres_server() -> Iterator[PostgresServer]:
-    """One throwaway PostgreSQL server for the session (started on first use)."""
+    """One throwaway PostgreSQL server for the session (started on first use). While it runs, SIGTERM
+    (a CI timeout, ``timeout``) interrupts the session like Ctrl-C, so the server is still stopped."""
     server = PostgresServer.start(fsync=False)
+    previous = signal.signal(signal.SIGTERM, _interrupt)
     try:
         yield server
     finally:
+        signal.signal(signal.SIGTERM, previous)
         server.stop()
 
 

@@ -34,7 +34,7 @@ async def test_a_database_written_before_the_engine_layer_opens_and_plays_on(tmp
     shutil.copyfile(LEGACY, path)
     db = await store.Store.open(path)
     try:
-        assert await db.schema_version() == 7 and await db.integrity_check() == "ok"
+        assert await db.schema_version() == store.migrations()[-1][0] and await db.integrity_check() == "ok"
         clock = FakeClock(1_800_000_000_000 + 31 * 3600 * 1000)
         app = compose(Service(db, clock, seed_source=lambda: 77), boot="upgraded")
         live = await app.service.game_in_channel(8_000_000_000_000_000_008)

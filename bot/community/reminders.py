@@ -11,11 +11,13 @@ post, AI moves to play) for the Discord layer to carry out.
 Exactly once: every action is **recorded in the store before it is sent** (an outbox row, "claimed",
 written in the same transaction as the wait's new state) and **confirmed after** (:meth:`mark_sent`).
 A restart therefore never forgets a reminder (its claim is in the store) and never plans the same
-reminder twice (the wait already counts it). A claim that was never confirmed, because the process
-stopped between recording and confirming, is offered again by the next run's first pass *with the
-same nonce*; Discord refuses to create a second message with a nonce it has just seen, so the
-retry is not a duplicate either. AI moves are guarded by the seat's turn (``since_version``) instead
-of a nonce: an AI move for a turn that is already over is skipped.
+reminder twice (the wait already counts it). A claim is a lease (owner and ``lease_until``): one that
+was never confirmed, because its process stopped between recording and confirming, is taken over by
+any process once the lease ran out, *with the same nonce*; Discord refuses to create a second message
+with a nonce it has just seen, so the retry is not a duplicate either. Several processes on one
+database plan each wait once too: a plan is written only if the wait is still as it was read. AI
+moves are guarded by the seat's turn (``since_version``) instead of a nonce: an AI move for a turn
+that is already over is skipped.
 
 Time comes from ``service.clock`` (epoch ms, UTC). Time the bot was down is credited to every open
 wait at start-up (:meth:`Reminders.resume`), so it never counts against a player.
@@ -52,8 +54,8 @@ from bot.store.community.votes import VoteRow
 
 log = logging.getLogger(__name__)
 
-CLAIM_TIMEOUT_MS = 5 * MINUTE_MS
-"""A claim of this run not confirmed after this long is offered again (same nonce)."""
+CLAIM_TIMEOUT_MS = outbox_store.LEASE_MS
+"""A claim not confirmed after this long (its lease ran out) is offered again, by any process (same nonce)."""
 MAX_ATTEMPTS = 3
 """An action offered this many times without confirmation is given up (status 'failed')."""
 DOWNTIME_GRACE_MS = 2 * MINUTE_MS
@@ -363,10 +365,8 @@ class Reminders(Feature):
             except Exception:
                 log.exception("wait %s/%s failed", wait.game_id, wait.seat)
                 await self.db.update_wait(wait.game_id, wait.seat, due_at=now + ACTING_RETRY_MS)
-        for stale in await self.outbox.stale_claims(self.boot, now - CLAIM_TIMEOUT_MS, limit):
-            again = await self.outbox.reclaim(stale.id, boot=self.boot, at=now, max_attempts=MAX_ATTEMPTS)
-            if again is not None:
-                actions.append(again)
+        actions += await self.outbox.take_due(self.boot, now, limit, max_attempts=MAX_ATTEMPTS,
+                                              lease_ms=CLAIM_TIMEOUT_MS)
         await self.heartbeat(now)
         return actions
 

@@ -327,12 +327,11 @@ class Store:
         store = cls(PostgresEngine(pool), url)
         try:
             await store._migrate_postgres()
-        except (OSError, asyncpg.InterfaceError) as exc:
+        except (OSError, asyncpg.InterfaceError, asyncpg.PostgresError) as exc:
+            # The server answered but refused the migration (no right to create tables, a table of
+            # another program in the way...): the server's own words complete the sentence.
             await pool.close()
             raise DatabaseUnreachable(_pg_problem(exc)) from None
-        except asyncpg.PostgresError as exc:
-            await pool.close()
-            raise DatabaseCorrupt(_pg_problem(exc)) from None
         except BaseException:
             await pool.close()
             raise

@@ -1,21 +1,28 @@
-"""The community outbox (migration 003): every reminder, DM, vote post or edit and AI move, recorded
-("claimed") before it is sent and confirmed after, with a nonce Discord refuses to post twice."""
+"""The community outbox (migrations 003, 008): every reminder, DM, vote post or edit and AI move, recorded
+("claimed") before it is sent and confirmed after, with a nonce Discord refuses to post twice.
+
+A claim is a lease: its row carries the owner (``claim_boot``, the process run) and ``lease_until``.
+Until then nobody else touches it; after it, any process may take it over (:meth:`OutboxStore.take_due`,
+a compare-and-set on the owner and lease it read), with the same nonce, so with several processes on
+one database exactly one sends each action, and a process killed mid-send is taken over."""
 
 from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from bot.store import TableStore
 from bot.store.community.common import drop_id, dumps, rewrite_json
-from bot.store.engine import Tx
+from bot.store.engine import POSTGRES, SQLITE, Tx
 
 OUTBOX_COLUMNS = (
     "id", "kind", "nonce", "game_id", "seat", "user_xid", "guild_xid", "channel_xid", "params",
-    "created_at", "claimed_at", "claim_boot", "attempts", "status", "done_at", "message_xid",
+    "created_at", "claimed_at", "claim_boot", "attempts", "status", "done_at", "message_xid", "lease_until",
 )
+LEASE_MS = 60_000
+"""How long a claim is its owner's: after this another process may take it over (same nonce)."""
 PERSONAL_COLUMNS = ("community_outbox.user_xid", "community_outbox.params")
 """Columns of this module's table that can hold a player's id (params: the voters of a vote)."""
 
@@ -38,6 +45,7 @@ class OutboxRow:
     status: str
     done_at: int | None
     message_xid: int | None
+    lease_until: int = 0
 
 
 @dataclass(frozen=True)
@@ -61,20 +69,22 @@ def _outbox(row: Sequence[Any]) -> OutboxRow:
 
 
 async def claim_rows(db: Tx, claims: Sequence[NewOutbox], at: int, boot: str,
-                     status: str = "claimed") -> list[OutboxRow]:
-    """Insert outbox rows inside the caller's transaction (with a wait update, a vote decision...)."""
+                     status: str = "claimed", lease_ms: int = LEASE_MS) -> list[OutboxRow]:
+    """Insert outbox rows inside the caller's transaction (with a wait update, a vote decision...);
+    a claim is ``boot``'s until ``at + lease_ms``, a queued row nobody's."""
     out = []
+    lease = at + lease_ms if status == "claimed" else 0
     for c in claims:
         row = await db.fetch_one(
             "INSERT INTO community_outbox (kind, nonce, game_id, seat, user_xid, guild_xid, channel_xid,"
-            " params, created_at, claimed_at, claim_boot, status, attempts)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+            " params, created_at, claimed_at, claim_boot, status, attempts, lease_until)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
             (c.kind, c.nonce, c.game_id, c.seat, c.user_xid, c.guild_xid, c.channel_xid,
-             dumps(c.params), at, at, boot, status, int(status == "claimed")))
+             dumps(c.params), at, at, boot, status, int(status == "claimed"), lease))
         assert row is not None
         out.append(OutboxRow(int(row[0]), c.kind, c.nonce, c.game_id, c.seat, c.user_xid,
                              c.guild_xid, c.channel_xid, dict(c.params), at, at, boot,
-                             int(status == "claimed"), status, None, None))
+                             int(status == "claimed"), status, None, None, lease))
     return out
 
 
@@ -96,29 +106,38 @@ class OutboxStore(TableStore):
                               (outbox_id,))
         return _outbox(row) if row else None
 
-    async def stale_claims(self, boot: str, older_than: int, limit: int) -> list[OutboxRow]:
-        """Rows to hand out: queued ones, and claims never confirmed (from an earlier run, or from
-        this run but too old)."""
-        rows = await self._all(
-            f"SELECT {', '.join(OUTBOX_COLUMNS)} FROM community_outbox WHERE status IN ('queued', 'claimed')"
-            " AND (status = 'queued' OR claim_boot != ? OR claimed_at <= ?) ORDER BY claimed_at, id LIMIT ?",
-            (boot, older_than, limit))
-        return [_outbox(r) for r in rows]
-
-    async def reclaim(self, outbox_id: int, *, boot: str, at: int, max_attempts: int) -> OutboxRow | None:
-        """Hand out a queued row, or offer a stale claim again (same nonce); None when it has been
-        tried too often (then it is marked failed)."""
+    async def take_due(self, owner: str, now: int, limit: int, *, max_attempts: int,
+                       lease_ms: int = LEASE_MS) -> list[OutboxRow]:
+        """Take the rows nobody holds: queued ones, and claims whose lease ran out (their owner died
+        or gave up; offered again with the same nonce). Each is taken by a compare-and-set on the
+        owner and lease it was read with, so two processes never take the same row; on PostgreSQL
+        the rows are read ``FOR UPDATE SKIP LOCKED``. On SQLite, where the lock file allows one process,
+        another run's claims are taken at once (that run is over). A claim tried ``max_attempts`` times
+        is given up (status 'failed') instead."""
+        taken: list[OutboxRow] = []
         async with self.store.transaction() as db:
-            await db.execute(
-                "UPDATE community_outbox SET status = 'failed', done_at = ? WHERE id = ?"
-                " AND status = 'claimed' AND attempts >= ?", (at, outbox_id, max_attempts))
-            n = await db.execute(
-                "UPDATE community_outbox SET claim_boot = ?, claimed_at = ?, attempts = attempts + 1,"
-                " status = 'claimed' WHERE id = ? AND status IN ('queued', 'claimed')",
-                (boot, at, outbox_id))
-            if n == 0:
-                return None
-        return await self.outbox(outbox_id)
+            lock = " FOR UPDATE SKIP LOCKED" if db.dialect == POSTGRES else ""
+            # A SQLite file has one process (its lock file): another run's claims are a dead run's.
+            exclusive = db.dialect == SQLITE
+            others = " OR claim_boot != ?" if exclusive else ""
+            rows = [_outbox(r) for r in await db.fetch_all(
+                f"SELECT {', '.join(OUTBOX_COLUMNS)} FROM community_outbox WHERE status IN ('queued', 'claimed')"
+                f" AND (status = 'queued' OR lease_until <= ?{others}) ORDER BY claimed_at, id LIMIT ?{lock}",
+                (now, owner, limit) if exclusive else (now, limit))]
+            for row in rows:
+                same = (row.id, row.status, row.claim_boot, row.lease_until)
+                where = " WHERE id = ? AND status = ? AND claim_boot = ? AND lease_until = ?"
+                if row.status == "claimed" and row.attempts >= max_attempts:
+                    await db.execute(f"UPDATE community_outbox SET status = 'failed', done_at = ?{where}",
+                                     (now, *same))
+                    continue
+                changed = await db.execute(
+                    "UPDATE community_outbox SET claim_boot = ?, claimed_at = ?, lease_until = ?,"
+                    f" attempts = attempts + 1, status = 'claimed'{where}", (owner, now, now + lease_ms, *same))
+                if changed == 1:
+                    taken.append(replace(row, claim_boot=owner, claimed_at=now, lease_until=now + lease_ms,
+                                         attempts=row.attempts + 1, status="claimed"))
+        return taken
 
     async def finish_outbox(self, outbox_id: int, *, status: str, at: int,
                             message_xid: int | None = None) -> bool:

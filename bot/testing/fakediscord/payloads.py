@@ -175,6 +175,11 @@ def fixed_id(n: int) -> int:
     return snowflake(WORLD_EPOCH_MS, n)
 
 
+def shard_of(guild_id: int, shard_count: int) -> int:
+    """The shard a guild's events go to: Discord's rule ``(guild_id >> 22) % shard_count``."""
+    return (guild_id >> 22) % shard_count
+
+
 def snowflake_ms(value: int) -> int:
     """The Unix time in milliseconds encoded in a snowflake."""
     return (value >> 22) + DISCORD_EPOCH_MS
@@ -299,6 +304,8 @@ class FakeMessage:
     edited_ms: int | None = None
     deleted: bool = False
     edits: list[dict[str, Any]] = field(default_factory=list)
+    nonce: str | None = None
+    """The nonce it was created with (``enforce_nonce``: a second post with it returns this message)."""
 
     @property
     def ephemeral(self) -> bool:
@@ -343,7 +350,10 @@ class FakeInteraction:
 
 @dataclass
 class World:
-    """Everything the fake knows: application, bot user, one guild, users, channels, messages..."""
+    """Everything the fake knows: application, bot user, its guilds, users, channels, messages...
+
+    ``guild_id`` is the main guild; :meth:`add_guild` adds more (every user is a member of each with
+    the same roles, each guild has its own @everyone role and channels), to test shards."""
 
     application_id: int
     application_name: str
@@ -367,6 +377,8 @@ class World:
     default_channel: str = "games"
     guild_locale: str = "en-US"
     """The server's preferred locale (community servers choose it; interactions carry it as ``guild_locale``)."""
+    extra_guilds: dict[int, str] = field(default_factory=dict)
+    """Guilds besides the main one: id -> name (see :meth:`add_guild`)."""
     new_id: SnowflakeGen = field(default_factory=SnowflakeGen)
     _fixed: Iterator[int] = field(default_factory=lambda: itertools.count(100))
 
@@ -421,11 +433,28 @@ class World:
     def members(self) -> list[FakeUser]:
         return [u for u in self.users.values() if u.is_member]
 
-    def guild_channels(self) -> list[FakeChannel]:
-        return [c for c in self.channels.values() if c.guild_id is not None and not c.is_thread]
+    @property
+    def guild_ids(self) -> list[int]:
+        """Every guild the bot is in, the main one first."""
+        return [self.guild_id, *self.extra_guilds]
 
-    def threads(self) -> list[FakeChannel]:
-        return [c for c in self.channels.values() if c.is_thread]
+    def guild_name_of(self, guild_id: int) -> str:
+        return self.guild_name if guild_id == self.guild_id else self.extra_guilds[guild_id]
+
+    def guild_roles(self, guild_id: int) -> list[FakeRole]:
+        """A guild's roles: its own @everyone (id = the guild's id) and the shared ones."""
+        everyone = self.roles[guild_id]
+        shared = [r for r in self.roles.values() if r.id not in self.guild_ids]
+        return [everyone, *sorted(shared, key=lambda r: r.position)]
+
+    def guild_channels(self, guild_id: int | None = None) -> list[FakeChannel]:
+        """A guild's channels (threads aside); without ``guild_id``, the main guild's."""
+        wanted = self.guild_id if guild_id is None else guild_id
+        return [c for c in self.channels.values() if c.guild_id == wanted and not c.is_thread]
+
+    def threads(self, guild_id: int | None = None) -> list[FakeChannel]:
+        wanted = self.guild_id if guild_id is None else guild_id
+        return [c for c in self.channels.values() if c.is_thread and c.guild_id == wanted]
 
     # ---- building the world --------------------------------------------------------------------
 
@@ -468,18 +497,21 @@ class World:
         parent: str | int | None = None,
         attach_files: bool = True,
         overwrites: Sequence[dict[str, Any]] = (),
+        guild_id: int | None = None,
     ) -> FakeChannel:
-        """Add a guild channel; ``attach_files=False`` denies Attach Files to @everyone there."""
+        """Add a guild channel (to the main guild, or ``guild_id``); ``attach_files=False`` denies
+        Attach Files to @everyone there."""
+        guild = self.guild_id if guild_id is None else guild_id
         parent_id = self.channel(parent).id if parent is not None else None
         rules = list(overwrites)
         if not attach_files:
-            rules.append({"id": self.guild_id, "type": 0, "allow": 0, "deny": ATTACH_FILES})
+            rules.append({"id": guild, "type": 0, "allow": 0, "deny": ATTACH_FILES})
         channel = FakeChannel(
             id=next(self._fixed_ids()),
             name=name,
             type=type,
-            position=len(self.guild_channels()),
-            guild_id=self.guild_id,
+            position=len(self.guild_channels(guild)),
+            guild_id=guild,
             parent_id=parent_id,
             overwrites=rules,
         )
@@ -487,6 +519,20 @@ class World:
             channel.owner_id = self.bot_id
         self.channels[channel.id] = channel
         return channel
+
+    def add_guild(self, name: str, *, shard: tuple[int, int] | None = None) -> int:
+        """Add a guild (every member of the main guild is a member of it, with the same roles; its
+        @everyone has the main one's permissions). ``shard=(id, count)``: its id is chosen so that
+        Discord's rule sends its events to that shard. Returns its id."""
+        ms = WORLD_EPOCH_MS + 1
+        guild_id = snowflake(ms, next(self._fixed))
+        while shard is not None and shard_of(guild_id, shard[1]) != shard[0]:
+            ms += 1
+            guild_id = snowflake(ms, guild_id & 0xFFF)
+        self.extra_guilds[guild_id] = name
+        main = self.roles[self.guild_id]
+        self.roles[guild_id] = FakeRole(id=guild_id, name="@everyone", permissions=main.permissions, position=0)
+        return guild_id
 
     def dm_channel(self, user: FakeUser) -> FakeChannel:
         """The DM channel between the bot and a user (created on first use)."""
@@ -504,12 +550,12 @@ class World:
 
     # ---- permissions ---------------------------------------------------------------------------
 
-    def base_permissions(self, user: FakeUser) -> int:
+    def base_permissions(self, user: FakeUser, guild_id: int | None = None) -> int:
         if user.id == self.owner_id:
             return ALL_PERMISSIONS
         if not user.is_member:
             return 0
-        perms = self.roles[self.guild_id].permissions
+        perms = self.roles[self.guild_id if guild_id is None else guild_id].permissions
         for role_id in user.roles or ():
             perms |= self.roles[role_id].permissions
         return ALL_PERMISSIONS if perms & ADMINISTRATOR else perms
@@ -518,12 +564,12 @@ class World:
         """The user's permissions in a channel, overwrites applied (threads use their parent's)."""
         if channel.guild_id is None:
             return VIEW_CHANNEL | SEND_MESSAGES | READ_MESSAGE_HISTORY | EMBED_LINKS | ATTACH_FILES
-        perms = self.base_permissions(user)
+        perms = self.base_permissions(user, channel.guild_id)
         if perms & ADMINISTRATOR or perms == ALL_PERMISSIONS:
             return ALL_PERMISSIONS
         source = self.channels[channel.parent_id] if channel.is_thread and channel.parent_id else channel
         by_id = {int(o["id"]): o for o in source.overwrites}
-        everyone = by_id.get(self.guild_id)
+        everyone = by_id.get(channel.guild_id)
         if everyone is not None:
             perms = (perms & ~int(everyone["deny"])) | int(everyone["allow"])
         allow = deny = 0
@@ -729,14 +775,17 @@ def interaction_channel_payload(world: World, channel: FakeChannel, user: FakeUs
     return data
 
 
-def guild_payload(world: World, *, with_members: bool = True) -> dict[str, Any]:
-    """A GUILD_CREATE / fetch-guild payload. ``member_count`` always counts every member; when
-    ``with_members`` is false only the bot's own member is included (what Discord sends without the
-    GUILD_MEMBERS intent)."""
+def guild_payload(world: World, *, with_members: bool = True, guild_id: int | None = None) -> dict[str, Any]:
+    """A GUILD_CREATE / fetch-guild payload (of the main guild, or ``guild_id``). ``member_count``
+    always counts every member; when ``with_members`` is false only the bot's own member is included
+    (what Discord sends without the GUILD_MEMBERS intent)."""
     members = world.members() if with_members else [world.bot]
+    gid = world.guild_id if guild_id is None else guild_id
+    channels = world.guild_channels(gid)
+    system = next((c for c in channels if c.name == "general"), None)
     return {
-        "id": str(world.guild_id),
-        "name": world.guild_name,
+        "id": str(gid),
+        "name": world.guild_name_of(gid),
         "icon": None,
         "splash": None,
         "discovery_splash": None,
@@ -754,7 +803,7 @@ def guild_payload(world: World, *, with_members: bool = True) -> dict[str, Any]:
         "premium_subscription_count": 0,
         "premium_progress_bar_enabled": False,
         "preferred_locale": world.guild_locale,
-        "system_channel_id": str(world.channel("general").id),
+        "system_channel_id": str(system.id) if system is not None else None,
         "system_channel_flags": 0,
         "rules_channel_id": None,
         "public_updates_channel_id": None,
@@ -764,7 +813,7 @@ def guild_payload(world: World, *, with_members: bool = True) -> dict[str, Any]:
         "max_video_channel_users": 25,
         "features": [],
         "application_id": None,
-        "roles": [role_payload(r) for r in sorted(world.roles.values(), key=lambda r: r.position)],
+        "roles": [role_payload(r) for r in world.guild_roles(gid)],
         "emojis": [],
         "stickers": [],
         "joined_at": iso(WORLD_EPOCH_MS),
@@ -774,8 +823,8 @@ def guild_payload(world: World, *, with_members: bool = True) -> dict[str, Any]:
         "member_count": len(world.members()),
         "voice_states": [],
         "members": [member_payload(world, m) for m in members],
-        "channels": [channel_payload(world, c) for c in world.guild_channels()],
-        "threads": [channel_payload(world, c) for c in world.threads() if not c.archived],
+        "channels": [channel_payload(world, c) for c in channels],
+        "threads": [channel_payload(world, c) for c in world.threads(gid) if not c.archived],
         "presences": [],
         "stage_instances": [],
         "guild_scheduled_events": [],
@@ -801,7 +850,7 @@ def application_payload(world: World) -> dict[str, Any]:
         "bot": user_payload(world.bot),
         "redirect_uris": [],
         "interactions_endpoint_url": None,
-        "approximate_guild_count": 1,
+        "approximate_guild_count": len(world.guild_ids),
         "tags": [],
         "integration_types_config": {"0": {}},
     }
@@ -867,11 +916,18 @@ def message_payload(world: World, message: FakeMessage) -> dict[str, Any]:
     return data
 
 
+def shard_guilds(world: World, shard: Sequence[int] | None) -> list[int]:
+    """The guilds whose events go to a gateway session with this ``[shard_id, shard_count]``."""
+    if shard is None:
+        return world.guild_ids
+    return [g for g in world.guild_ids if shard_of(g, int(shard[1])) == int(shard[0])]
+
+
 def ready_payload(world: World, session_id: str, resume_url: str, shard: list[int] | None) -> dict[str, Any]:
     data: dict[str, Any] = {
         "v": API_VERSION,
         "user": client_user_payload(world.bot),
-        "guilds": [{"id": str(world.guild_id), "unavailable": True}],
+        "guilds": [{"id": str(g), "unavailable": True} for g in shard_guilds(world, shard)],
         "session_id": session_id,
         "session_type": "normal",
         "resume_gateway_url": resume_url,

@@ -398,12 +398,18 @@ class GatewayConnection:
     async def send(self, payload: Mapping[str, Any]) -> None:
         async with self.lock:
             if not self.ws.closed:
-                await self.ws.send_str(json.dumps(payload))
+                try:
+                    await self.ws.send_str(json.dumps(payload))
+                except ConnectionResetError:
+                    self.closed = True  # the client died (kill -9): the event is lost, as on Discord
 
 
 class FakeGateway:
     """The gateway websocket: HELLO, heartbeat ACKs, IDENTIFY -> READY + GUILD_CREATE, RESUME ->
-    RESUMED, REQUEST_GUILD_MEMBERS -> chunk. Only the newest connection receives injected events."""
+    RESUMED, REQUEST_GUILD_MEMBERS -> chunk. Only the newest connection receives injected events.
+
+    Shards: an IDENTIFY with ``shard: [id, count]`` gets the guilds ``(guild_id >> 22) % count == id``
+    (Discord's rule); an event of a guild goes to the newest connection of its shard, DMs to shard 0."""
 
     def __init__(self, fake: FakeDiscord, heartbeat_interval_ms: int = HEARTBEAT_INTERVAL_MS) -> None:
         self.fake = fake
@@ -486,7 +492,14 @@ class FakeGateway:
             if intents & bit and name not in world.allowed_intents:
                 await conn.ws.close(code=4014, message=b"Disallowed intent(s).")
                 return
-        session = GatewaySession(session_id=secrets.token_hex(16), intents=intents, shard=data.get("shard"))
+        shard = data.get("shard")
+        if shard is not None and not (
+            isinstance(shard, list) and len(shard) == 2 and all(type(n) is int for n in shard)
+            and 0 <= shard[0] < shard[1]
+        ):
+            await conn.ws.close(code=4010, message=b"Invalid shard.")
+            return
+        session = GatewaySession(session_id=secrets.token_hex(16), intents=intents, shard=shard)
         self.sessions[session.session_id] = session
         session.connection = conn
         conn.session = session
@@ -494,8 +507,9 @@ class FakeGateway:
         await self._send_event(session, "READY", ready)
         self.ready_count += 1
         self.fake.notify()
-        guild = P.guild_payload(world, with_members=bool(intents & P.INTENT_GUILD_MEMBERS))
-        await self._send_event(session, "GUILD_CREATE", guild)
+        for guild_id in P.shard_guilds(world, session.shard):
+            guild = P.guild_payload(world, with_members=bool(intents & P.INTENT_GUILD_MEMBERS), guild_id=guild_id)
+            await self._send_event(session, "GUILD_CREATE", guild)
 
     async def _resume(self, conn: GatewayConnection, data: dict[str, Any]) -> None:
         session = self.sessions.get(str(data.get("session_id")))
@@ -532,7 +546,7 @@ class FakeGateway:
         if limit:
             members = members[:limit]
         chunk: dict[str, Any] = {
-            "guild_id": str(world.guild_id),
+            "guild_id": str(data.get("guild_id") or world.guild_id),
             "members": [P.member_payload(world, m) for m in members],
             "chunk_index": 0,
             "chunk_count": 1,
@@ -555,15 +569,33 @@ class FakeGateway:
 
     # ---- control -------------------------------------------------------------------------------
 
-    def _live(self) -> GatewayConnection:
+    def _live(self, guild_id: int | None = None) -> GatewayConnection:
+        """The newest identified connection (of the shard that ``guild_id``'s events go to)."""
         conn = self.current
+        if any(c.session is not None and c.session.shard is not None for c in self.connections):
+            conn = next((c for c in reversed(self.connections)
+                         if not c.closed and c.session is not None and self._covers(c.session, guild_id)), None)
         if conn is None or conn.closed or conn.session is None:
-            raise RuntimeError("no identified gateway connection (is the bot process connected?)")
+            raise RuntimeError("no identified gateway connection (is the bot process connected?)"
+                               + (f" for guild {guild_id}" if guild_id is not None else ""))
         return conn
 
-    async def dispatch(self, name: str, payload: Any) -> int:
-        """Send a DISPATCH event to the newest connection; returns its sequence number."""
-        conn = self._live()
+    @staticmethod
+    def _covers(session: GatewaySession, guild_id: int | None) -> bool:
+        if session.shard is None:
+            return True
+        shard_id, count = session.shard
+        return P.shard_of(guild_id or 0, count) == shard_id
+
+    def shard_connected(self, shard_id: int) -> bool:
+        """Whether a live, identified connection runs this shard."""
+        return any(not c.closed and c.session is not None and c.session.shard is not None
+                   and c.session.shard[0] == shard_id for c in self.connections)
+
+    async def dispatch(self, name: str, payload: Any, *, guild_id: int | None = None) -> int:
+        """Send a DISPATCH event to the newest connection (of ``guild_id``'s shard, when the client
+        shards); returns its sequence number."""
+        conn = self._live(guild_id)
         assert conn.session is not None
         return await self._send_event(conn.session, name, payload)
 
@@ -635,6 +667,11 @@ class FakeDiscord:
         self.switches: list[Switch] = []
         self.internal_errors: list[str] = []
         self.command_syncs = 0
+        self.nonce_hits: list[RecordedRequest] = []
+        """Posts answered with the message their ``enforce_nonce`` nonce made earlier (not posted again)."""
+        self._nonces: dict[tuple[int, str], int] = {}
+        self.shard_count = 1
+        """The shard count ``GET /gateway/bot`` recommends (a client may IDENTIFY with any count)."""
         self.port = 0
         self._event = asyncio.Event()
         self._runner: web.AppRunner | None = None
@@ -1088,23 +1125,25 @@ class FakeDiscord:
         """
         state = client._connection
         self._client_state = state
-        if add_guild and state._get_guild(self.world.guild_id) is None:
-            members = bool(getattr(client.intents, "members", False))
-            state._add_guild_from_data(P.guild_payload(self.world, with_members=members))
+        for guild_id in self.world.guild_ids if add_guild else ():
+            if state._get_guild(guild_id) is None:
+                members = bool(getattr(client.intents, "members", False))
+                state._add_guild_from_data(P.guild_payload(self.world, with_members=members, guild_id=guild_id))
 
     async def deliver(self, handle: InteractionHandle) -> InteractionHandle:
         """Send an interaction to the bot: in-process if :meth:`use_client` was called, else as a
         gateway INTERACTION_CREATE to the newest connection."""
         handle.record.created = self.clock()
-        await self.dispatch("INTERACTION_CREATE", handle.payload)
+        await self.dispatch("INTERACTION_CREATE", handle.payload, guild_id=handle.record.guild_id)
         return handle
 
-    async def dispatch(self, name: str, payload: Any) -> None:
-        """Deliver any gateway event (in-process: through the client's parser)."""
+    async def dispatch(self, name: str, payload: Any, *, guild_id: int | None = None) -> None:
+        """Deliver any gateway event (in-process: through the client's parser). With shards, an
+        event of a guild goes to that guild's shard only (DMs: shard 0)."""
         if self._client_state is not None:
             self._client_state.parsers[name](payload)
         else:
-            await self.gateway.dispatch(name, payload)
+            await self.gateway.dispatch(name, payload, guild_id=guild_id)
 
     async def slash(self, *path: str, **kwargs: Any) -> InteractionHandle:
         """Build and deliver a slash command (see :meth:`make_slash`)."""
@@ -1326,9 +1365,10 @@ class FakeDiscord:
         if app_id != str(self.world.application_id):
             raise ApiError(404, 10002, "Unknown Application")
 
-    def _check_guild(self, guild_id: str) -> None:
-        if guild_id != str(self.world.guild_id):
+    def _check_guild(self, guild_id: str) -> int:
+        if not guild_id.isdigit() or int(guild_id) not in self.world.guild_ids:
             raise ApiError(404, 10004, "Unknown Guild")
+        return int(guild_id)
 
     def _channel_or_404(self, channel_id: str) -> FakeChannel:
         channel = self.world.channels.get(int(channel_id)) if channel_id.isdigit() else None
@@ -1505,7 +1545,7 @@ class FakeDiscord:
     async def _get_gateway_bot(self, rec: RecordedRequest) -> Any:
         return {
             "url": self.gateway_url,
-            "shards": 1,
+            "shards": self.shard_count,
             "session_start_limit": {"total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1},
         }
 
@@ -1744,7 +1784,17 @@ class FakeDiscord:
                 perms = self.world.channel_permissions(self.world.bot, channel)
                 if not perms & (P.MANAGE_THREADS | P.ADMINISTRATOR):
                     raise ApiError(400, 50083, "Thread is archived")
+        nonce = body.get("nonce")
+        if body.get("enforce_nonce") and nonce is not None:
+            # Discord: the same author and nonce within a few minutes -> the message already made.
+            earlier = self.world.messages.get(self._nonces.get((channel.id, str(nonce)), 0))
+            if earlier is not None and not earlier.deleted:
+                self.nonce_hits.append(rec)
+                return P.message_payload(self.world, earlier)
         message = self._create_message(rec, body, channel)
+        if nonce is not None:
+            message.nonce = str(nonce)
+            self._nonces[(channel.id, message.nonce)] = message.id
         if channel.archived:
             channel.archived = False  # a new message unarchives the thread, as on Discord
         self._add_sent("message", rec, body, channel_id=channel.id, message=message)
@@ -1816,7 +1866,7 @@ class FakeDiscord:
             id=thread_id or self.world.new_id(),
             name=name,
             type=thread_type,
-            guild_id=self.world.guild_id,
+            guild_id=parent.guild_id,
             parent_id=parent.id,
             owner_id=self.world.bot_id,
         )
@@ -1839,8 +1889,7 @@ class FakeDiscord:
     # ---- REST handlers: guild ------------------------------------------------------------------
 
     async def _get_guild(self, rec: RecordedRequest, guild_id: str) -> Any:
-        self._check_guild(guild_id)
-        data = P.guild_payload(self.world)
+        data = P.guild_payload(self.world, guild_id=self._check_guild(guild_id))
         for key in (
             "members",
             "channels",
@@ -1858,12 +1907,12 @@ class FakeDiscord:
         return data
 
     async def _get_guild_channels(self, rec: RecordedRequest, guild_id: str) -> Any:
-        self._check_guild(guild_id)
-        return [P.channel_payload(self.world, c) for c in self.world.guild_channels()]
+        gid = self._check_guild(guild_id)
+        return [P.channel_payload(self.world, c) for c in self.world.guild_channels(gid)]
 
     async def _get_roles(self, rec: RecordedRequest, guild_id: str) -> Any:
-        self._check_guild(guild_id)
-        return [P.role_payload(r) for r in self.world.roles.values()]
+        gid = self._check_guild(guild_id)
+        return [P.role_payload(r) for r in self.world.guild_roles(gid)]
 
     async def _list_members(self, rec: RecordedRequest, guild_id: str) -> Any:
         self._check_guild(guild_id)

@@ -1,0 +1,69 @@
+"""SHARD_COUNT and SHARD_IDS: several processes split the gateway; a bad value is one sentence."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bot import settings
+from bot.app import CityBot
+from tests.cli.helpers import environment, one_sentence, run_process
+
+
+def load(tmp_path: Path, **env: str) -> settings.Settings:
+    return settings.load({"DISCORD_TOKEN": "abc", **env}, env_file=tmp_path / "none.env")
+
+
+def test_without_shard_settings_discord_py_decides(tmp_path: Path) -> None:
+    got = load(tmp_path)
+    assert got.shard_count is None and got.shard_ids is None
+    bot = CityBot(got, sync_commands=False)
+    assert bot.shard_count is None and bot.shard_ids is None
+
+
+def test_two_processes_split_two_shards(tmp_path: Path) -> None:
+    one = load(tmp_path, SHARD_COUNT="2", SHARD_IDS="0")
+    two = load(tmp_path, SHARD_COUNT=" 2 ", SHARD_IDS=" 1 ")
+    assert (one.shard_count, one.shard_ids) == (2, (0,))
+    assert (two.shard_count, two.shard_ids) == (2, (1,))
+    bot = CityBot(two, sync_commands=False)
+    assert bot.shard_count == 2 and bot.shard_ids == [1]
+
+
+def test_a_count_alone_runs_every_shard_here(tmp_path: Path) -> None:
+    got = load(tmp_path, SHARD_COUNT="3")
+    assert (got.shard_count, got.shard_ids) == (3, None)
+    assert load(tmp_path, SHARD_COUNT="4", SHARD_IDS="3, 1").shard_ids == (3, 1)
+
+
+def test_the_settings_come_from_the_env_file(tmp_path: Path) -> None:
+    env = tmp_path / ".env"
+    env.write_text("DISCORD_TOKEN=abc\nSHARD_COUNT=2\nSHARD_IDS=1\n", encoding="utf-8")
+    got = settings.load({}, env_file=env)
+    assert (got.shard_count, got.shard_ids) == (2, (1,))
+
+
+@pytest.mark.parametrize("env, key", [
+    ({"SHARD_COUNT": "0"}, "cli.settings.shard_count"),
+    ({"SHARD_COUNT": "two"}, "cli.settings.shard_count"),
+    ({"SHARD_COUNT": "٢"}, "cli.settings.shard_count"),
+    ({"SHARD_COUNT": "99999"}, "cli.settings.shard_count"),
+    ({"SHARD_IDS": "0"}, "cli.settings.shard_ids_alone"),
+    ({"SHARD_COUNT": "2", "SHARD_IDS": "2"}, "cli.settings.shard_id"),
+    ({"SHARD_COUNT": "2", "SHARD_IDS": "0,"}, "cli.settings.shard_id"),
+    ({"SHARD_COUNT": "2", "SHARD_IDS": "-1"}, "cli.settings.shard_id"),
+    ({"SHARD_COUNT": "2", "SHARD_IDS": "1,1"}, "cli.settings.shard_twice"),
+])
+def test_bad_shard_settings_are_refused(env: dict[str, str], key: str, tmp_path: Path) -> None:
+    with pytest.raises(settings.SettingsError) as caught:
+        load(tmp_path, **env)
+    assert caught.value.key == key
+    text = str(caught.value)
+    assert "SHARD_" in text and "\n" not in text and "{" not in text
+
+
+def test_a_bad_shard_setting_stops_the_bot_with_one_sentence(tmp_path: Path) -> None:
+    ran = run_process("-m", "bot", env=environment(DISCORD_TOKEN="abc", DATABASE_PATH=str(tmp_path / "b.sqlite3"),
+                                                   SHARD_COUNT="2", SHARD_IDS="5"), cwd=tmp_path)
+    assert ran.status == 2 and "SHARD_IDS" in one_sentence(ran.err) and "0 to 1" in ran.err

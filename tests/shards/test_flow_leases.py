@@ -1,0 +1,118 @@
+"""The turn flow with leases (two processes' flows on one database, both engines): a game's AI seats
+are played by the process holding the game's ``ai:`` lease, and taken over by another once it ran out;
+a party timer fires in exactly one process, and a dead process's timer is fired by another after its
+deadline and a grace."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.service import MoveOutcome, Service
+from bot.store.leases import LeaseStore
+from bot.turnflow import LEASE_MS, TIMER_GRACE_MS, TurnFlow
+from tests.conftest import FakeClock
+from tests.shards.conftest import Opener
+
+
+class Recorder:
+    """An announcer that remembers what it was asked to tell."""
+
+    def __init__(self) -> None:
+        self.announced: list[tuple[int, int | None]] = []
+        self.statuses: list[int] = []
+
+    async def acknowledge(self, origin: Any, outcome: MoveOutcome) -> None:
+        return None
+
+    async def next_step(self, origin: Any, game_id: int) -> None:
+        return None
+
+    async def announce(self, game_id: int, outcome: MoveOutcome | None, locale: str, *,
+                       repost: bool = False) -> str | None:
+        self.announced.append((game_id, outcome.version if outcome is not None else None))
+        return None
+
+    async def show_status(self, game_id: int, locale: str, outcome: MoveOutcome | None = None) -> None:
+        self.statuses.append(game_id)
+
+
+async def two_flows(open_db: Opener, clock: FakeClock) -> tuple[TurnFlow, TurnFlow, Recorder, Recorder]:
+    out: list[Any] = []
+    for owner in ("a", "b"):
+        db = await open_db()
+        recorder = Recorder()
+        seeds = iter(range(1000, 100_000))
+        flow = TurnFlow(Service(db, clock, seed_source=lambda s=seeds: next(s)), recorder, leases=LeaseStore(db),
+                        owner=owner)
+        out += [flow, recorder]
+    return out[0], out[2], out[1], out[3]
+
+
+async def test_the_ai_of_a_dead_process_is_taken_over_once_its_lease_ran_out(open_db: Opener,
+                                                                           clock: FakeClock) -> None:
+    a, b, _, told_b = await two_flows(open_db, clock)
+    info = await a.service.create_game(guild_xid=1, channel_xid=2, kind="toy", options={}, host_xid=7,
+                                       host_name="Ann", ai_seats=1)
+    await a.service.start(info.id, 7)
+    gid = info.id
+    # Process a took the game's AI work, then died (kill -9) before playing.
+    assert a.leases is not None and await a.leases.take(f"ai:{gid}", "a", clock.now_ms(),
+                                                          clock.now_ms() + LEASE_MS, gid)
+    b.schedule_ai(gid)
+    await b.idle()
+    assert (await b.service.game(gid)).version == 0  # b leaves it alone while a's lease runs
+    clock.advance(LEASE_MS / 1000 - 1)
+    assert await b.take_over() == 0
+    clock.advance(1)
+    assert await b.take_over() == 1
+    await b.idle()
+    game = await b.service.game(gid)
+    assert game.version == 1 and game.settled_version == 1  # the AI bid, told by b
+    assert told_b.statuses == [gid]
+    assert await b.take_over() == 0 and await a.take_over() == 0  # done: the lease is gone
+
+
+async def test_an_untold_move_of_a_dead_process_is_told_before_the_ai_moves_on(open_db: Opener,
+                                                                             clock: FakeClock) -> None:
+    a, b, told_a, told_b = await two_flows(open_db, clock)
+    info = await a.service.create_game(guild_xid=1, channel_xid=2, kind="toy", options={}, host_xid=7,
+                                       host_name="Ann", ai_seats=1)
+    await a.service.start(info.id, 7)
+    gid = info.id
+    assert a.leases is not None
+    await a.leases.take(f"ai:{gid}", "a", clock.now_ms(), clock.now_ms() + LEASE_MS, gid)
+    await a.service.play_ai(gid)   # a played the AI's bid ...
+    await a.service.move(gid, 7, {"kind": "bid", "card": 2})  # ... the reveal came, and a died untold
+    assert told_a.announced == []
+    clock.advance(LEASE_MS / 1000)
+    assert await b.take_over() == 1
+    await b.idle()
+    game = await b.service.game(gid)
+    assert told_b.announced[0] == (gid, 2)  # the reveal told first, once
+    assert game.version == 3 and game.settled_version == 3  # then the AI bid again
+
+
+async def test_a_party_timer_fires_once_and_a_dead_process_timer_is_fired_by_another(open_db: Opener,
+                                                                                   clock: FakeClock) -> None:
+    a, b, _, _ = await two_flows(open_db, clock)
+    service = a.service
+    info = await service.create_game(guild_xid=1, channel_xid=2, kind="urbanpanic", options={"variant": "party"},
+                                     host_xid=7, host_name="Ann")
+    await service.join(info.id, 8, "Bo")
+    await service.start(info.id, 7)
+    gid = info.id
+    _, _, moves = await service.legal_moves(gid, 8)
+    await service.move(gid, 8, dict(moves[0]))  # the first move starts the party's clock
+    deadline = await service.deadline(gid)
+    assert deadline is not None
+    await a.watch_timer(gid)
+    await b.watch_timer(gid)  # both know it; a holds it
+    clock.ms = deadline
+    # a died before its deadline: b does not fire it while a's grace runs ...
+    assert await b.run_timers() == 0
+    assert (await b.service.game(gid)).status == "active"
+    # ... and fires it once the grace ran out (found by its sweep, fired on the next pass).
+    clock.advance(TIMER_GRACE_MS / 1000)
+    fired = await b.run_timers() + await b.run_timers()
+    assert fired == 1 and (await b.service.game(gid)).status == "finished"
+    assert await a.run_timers() == 0  # a, back, finds nothing to fire
