@@ -8,7 +8,6 @@ objects.
 
 from __future__ import annotations
 
-import asyncio
 import fcntl
 import json
 import os
@@ -20,6 +19,8 @@ from pathlib import Path
 from typing import Any
 
 import aiosqlite
+
+from bot.store.groupcommit import GroupCommit
 
 MIGRATIONS_DIR = Path(__file__).resolve().parent.parent / "migrations"
 LIVE_STATUSES = ("lobby", "active")
@@ -230,7 +231,7 @@ class Store:
 
     def __init__(self, conn: aiosqlite.Connection, path: str = ":memory:") -> None:
         self._conn = conn
-        self._write_lock = asyncio.Lock()
+        self._writers = GroupCommit(conn)
         self._path = path
 
     # -- lifecycle ---------------------------------------------------------------------------
@@ -273,6 +274,7 @@ class Store:
 
     async def close(self) -> None:
         try:
+            await self._writers.flush()
             await self._conn.close()
         finally:
             unlock_database(self._path)
@@ -301,6 +303,11 @@ class Store:
             await self._conn.executescript(f"BEGIN;\n{sql}\nPRAGMA user_version = {number};\nCOMMIT;")
 
     @property
+    def writers(self) -> GroupCommit:
+        """The writers' queue and its figures (commits, writes)."""
+        return self._writers
+
+    @property
     def connection(self) -> aiosqlite.Connection:
         """For sibling modules of this package only (their own tables); reads may use it directly,
         writes go through :meth:`transaction`."""
@@ -318,15 +325,10 @@ class Store:
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
-        """One write transaction at a time; rolled back on any error."""
-        async with self._write_lock:
-            await self._conn.execute("BEGIN IMMEDIATE")
-            try:
-                yield self._conn
-            except BaseException:
-                await self._conn.execute("ROLLBACK")
-                raise
-            await self._conn.execute("COMMIT")
+        """One write transaction at a time; rolled back on any error. Returns once committed; writers
+        queued at the same moment share one commit (:mod:`bot.store.groupcommit`)."""
+        async with self._writers.transaction():
+            yield self._conn
 
     async def fetch_one(self, sql: str, params: Iterable[Any] = ()) -> Any:
         """One row of a read (None when there is none)."""
