@@ -22,8 +22,9 @@ def usage() -> str:
     return say("cli.main.help", commands=", ".join(COMMANDS), titles=", ".join(titles))
 
 
-def database_sentence(exc: Exception, path: Path) -> str:
-    """A start-up database problem as the sentence that says what to do."""
+def database_sentence(exc: Exception, path: Path | str) -> str:
+    """A start-up database problem as the sentence that says what to do (a PostgreSQL URL is named
+    without its password)."""
     from bot import store
 
     keys: dict[type[Exception], str] = {
@@ -31,16 +32,19 @@ def database_sentence(exc: Exception, path: Path) -> str:
         store.DatabaseBusy: "cli.db.busy",
         store.DatabaseNewer: "cli.db.newer",
         store.DatabaseCorrupt: "cli.db.corrupt",
+        store.DatabaseUnreachable: "cli.db.unreachable",
     }
     key = keys.get(type(exc), "cli.db.unreadable")
-    return say(key, path=path, **getattr(exc, "params", {}))
+    shown = store.redact(path) if isinstance(path, str) and store.is_url(path) else path
+    return say(key, path=shown, **getattr(exc, "params", {}))
 
 
 def run_bot() -> int:
     """Check the settings and the database, then connect to Discord; each failure is its own sentence."""
     try:
         settings = load()
-        check_database_path(settings.database_path)
+        if settings.database_url is None:
+            check_database_path(settings.database_path)
     except SettingsError as exc:
         return cli.error(str(exc))
     cli.setup_logging(settings.log_level)
@@ -53,14 +57,16 @@ def run_bot() -> int:
     from bot.app import create_bot
 
     async def runner() -> int:
-        # The database first (before Discord): its lock is held for the whole life of the process,
-        # so a second bot on the same file stops here with a sentence.
+        # The database first (before Discord). SQLite: its lock is held for the whole life of the
+        # process, so a second bot on the same file stops here with a sentence. PostgreSQL: a server
+        # that cannot be reached, or a schema newer than this code, stops here with a sentence.
         try:
-            store.lock_database(settings.database_path)
-            check = await store.Store.open(settings.database_path)
+            if settings.database_url is None:
+                store.lock_database(settings.database_path)
+            check = await store.Store.open(settings.database)
             await check.close()
         except store.StoreError as exc:
-            return cli.error(database_sentence(exc, settings.database_path))
+            return cli.error(database_sentence(exc, settings.database))
         bot = create_bot(settings)
         async with bot:
             await bot.start(settings.token)
@@ -73,7 +79,7 @@ def run_bot() -> int:
     except discord.PrivilegedIntentsRequired:
         return cli.error(say("cli.start.intents"))
     except store.StoreError as exc:
-        return cli.error(database_sentence(exc, settings.database_path))
+        return cli.error(database_sentence(exc, settings.database))
     except (aiohttp.ClientError, discord.GatewayNotFound, discord.ConnectionClosed, TimeoutError) as exc:
         cli.error(say("cli.start.unreachable", problem=str(exc) or type(exc).__name__))
         return cli.EXIT_FAILED

@@ -116,8 +116,9 @@ def compose(service: Service, *, boot: str | None = None, ai_pause: float = 0.0)
 
 
 async def build(settings: Settings, clock: Clock | None = None, *, boot: str | None = None) -> App:
-    """Open the database named by the settings, then the service and every feature over it."""
-    db = await Store.open(settings.database_path)
+    """Open the database named by the settings (``DATABASE_URL``, else the SQLite file), then the
+    service and every feature over it."""
+    db = await Store.open(settings.database)
     try:
         return compose(Service(db, clock), boot=boot, ai_pause=settings.ai_pause_seconds)
     except BaseException:

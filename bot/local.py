@@ -360,7 +360,8 @@ def command(argv: list[str]) -> int:
     except store.DatabaseProblem as exc:
         from bot.__main__ import database_sentence
 
-        raise cli.UsageError("cli.local.database", problem=database_sentence(exc, Path(args.db))) from None
+        raise cli.UsageError("cli.local.database", problem=database_sentence(
+            exc, args.db if store.is_url(args.db) else Path(args.db))) from None
 
 
 def main(argv: list[str] | None = None) -> int:

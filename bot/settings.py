@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 DEFAULT_DATABASE_PATH = "data/bot.sqlite3"
+DATABASE_URL_SCHEMES = ("postgresql://", "postgres://")
 DEFAULT_LOG_LEVEL = "INFO"
 DEFAULT_AI_PAUSE_SECONDS = 2.0
 MAX_AI_PAUSE_SECONDS = 3600
@@ -37,6 +38,14 @@ class Settings:
     dev_guild_id: int | None
     log_level: int
     ai_pause_seconds: float
+    database_url: str | None = None
+    """``DATABASE_URL``: a PostgreSQL server (``postgresql://user:password@host:port/database``); when
+    unset, the SQLite file ``database_path`` is the database."""
+
+    @property
+    def database(self) -> str | Path:
+        """What :meth:`bot.store.Store.open` opens: the PostgreSQL URL if set, else the SQLite file."""
+        return self.database_url or self.database_path
 
 
 def read_env_file(path: Path) -> dict[str, str]:
@@ -70,6 +79,9 @@ def load(environ: Mapping[str, str] | None = None, env_file: Path | None = None)
         raise SettingsError("cli.settings.no_token")
 
     db_path = Path(env.get("DATABASE_PATH", "").strip() or DEFAULT_DATABASE_PATH)
+    db_url = env.get("DATABASE_URL", "").strip() or None
+    if db_url is not None and not db_url.startswith(DATABASE_URL_SCHEMES):
+        raise SettingsError("cli.settings.db_url", scheme=db_url.partition(":")[0][:20])
 
     guild_text = env.get("DEV_GUILD_ID", "").strip()
     dev_guild: int | None = None
@@ -92,7 +104,7 @@ def load(environ: Mapping[str, str] | None = None, env_file: Path | None = None)
         raise SettingsError("cli.settings.pause_range", most=MAX_AI_PAUSE_SECONDS)
 
     return Settings(token=token, database_path=db_path, dev_guild_id=dev_guild, log_level=level,
-                    ai_pause_seconds=pause)
+                    ai_pause_seconds=pause, database_url=db_url)
 
 
 def check_database_path(path: Path) -> None:

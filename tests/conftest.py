@@ -1,15 +1,42 @@
-"""Shared fixtures: a fresh store, a fake clock, a service, the toy game registered."""
+"""Shared fixtures: a fresh store, a fake clock, a service, the toy game registered.
+
+The database fixtures (``database``, ``db``, ``service`` and what is built on them) run on one engine,
+``engine``: SQLite, or for the suites listed in :data:`BOTH_ENGINES` both SQLite and a real PostgreSQL
+(test ids ``[sqlite]`` / ``[postgres]``). The PostgreSQL server is started once per session by the tests
+themselves (:class:`bot.testing.postgres.PostgresServer`, fsync off); every test gets a fresh database,
+copied from a template with the migrations applied.
+"""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+import itertools
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
+import asyncpg
 import pytest
 
 from bot import games, store
 from bot.service import Service
+from bot.testing.postgres import PostgresServer
 from bot.testing.toygame import RULES as TOY
+
+ENGINES = ("sqlite", "postgres")
+BOTH_ENGINES = (
+    "tests/test_service.py",
+    "tests/test_store_engines.py",
+    "tests/community/",
+    "tests/btc_campaign/",
+    "tests/discord/test_play_toy.py",
+    "tests/discord/test_lobby.py",
+    "tests/discord/test_features.py",
+)
+"""The suites that run on both engines (paths from the repository root): the store, the service, the
+community features and campaigns, and the Discord harness tests of play, the lobby and the community
+commands. Every other test that uses the database runs on SQLite only (the rules, pictures and
+presenters do not depend on the engine, and CI time is bounded)."""
+ROOT = Path(__file__).resolve().parent.parent
+TEMPLATE = "citybot_template"
 
 games.register_rules(TOY, secret=True)
 
@@ -32,14 +59,91 @@ def clock() -> FakeClock:
     return FakeClock()
 
 
+def both_engines(path: Path) -> bool:
+    relative = path.resolve().relative_to(ROOT).as_posix()
+    return any(relative == p or (p.endswith("/") and relative.startswith(p)) for p in BOTH_ENGINES)
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    if "engine" in metafunc.fixturenames and both_engines(metafunc.definition.path):
+        metafunc.parametrize("engine", ENGINES, indirect=True, ids=ENGINES)
+
+
+@pytest.fixture
+def engine(request: pytest.FixtureRequest) -> str:
+    """The database engine of this test: ``sqlite`` unless its suite runs on both."""
+    return str(getattr(request, "param", "sqlite"))
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[PostgresServer]:
+    """One throwaway PostgreSQL server for the session (started on first use)."""
+    server = PostgresServer.start(fsync=False)
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+_numbers = itertools.count(1)
+_template_ready: set[int] = set()
+_shared: dict[int, str] = {}
+"""Server port -> the URL of the database the ``database`` fixture empties and hands to each test."""
+
+
+async def fresh_postgres_database(server: PostgresServer) -> str:
+    """A new database with the migrations applied (a copy of the session's template), for tests that
+    need one of their own (several stores on it, a schema change)."""
+    admin = await asyncpg.connect(server.url())
+    try:
+        if server.port not in _template_ready:
+            await admin.execute(f'CREATE DATABASE "{TEMPLATE}"')
+            migrated = await store.Store.open(server.url(TEMPLATE))
+            await migrated.close()
+            _template_ready.add(server.port)
+        name = f"test{next(_numbers)}"
+        await admin.execute(f'CREATE DATABASE "{name}" TEMPLATE "{TEMPLATE}"')
+    finally:
+        await admin.close()
+    return server.url(name)
+
+
+async def emptied_postgres_database(server: PostgresServer) -> str:
+    """The session's shared test database, every table emptied and every id counter reset: as fresh
+    as a new copy of the template for the test, in a few milliseconds instead of a few hundred."""
+    url = _shared.get(server.port)
+    if url is None:
+        url = _shared[server.port] = await fresh_postgres_database(server)
+        return url
+    conn = await asyncpg.connect(url)
+    try:
+        tables = [r[0] for r in await conn.fetch(
+            "SELECT tablename FROM pg_tables WHERE schemaname = current_schema() AND tablename <> 'schema_migrations'")]
+        await conn.execute(f"TRUNCATE {', '.join(f'{t}' for t in tables)} RESTART IDENTITY CASCADE")
+    finally:
+        await conn.close()
+    return url
+
+
 @pytest.fixture
 def db_path(tmp_path: Path) -> Path:
     return tmp_path / "data" / "bot.sqlite3"
 
 
 @pytest.fixture
-async def db(db_path: Path) -> AsyncIterator[store.Store]:
-    s = await store.Store.open(db_path)
+async def database(engine: str, db_path: Path, request: pytest.FixtureRequest) -> AsyncIterator[str | Path]:
+    """What :meth:`bot.store.Store.open` opens in this test: the SQLite file, or a fresh PostgreSQL
+    database's URL."""
+    if engine == "sqlite":
+        yield db_path
+        return
+    server: PostgresServer = request.getfixturevalue("postgres_server")
+    yield await emptied_postgres_database(server)
+
+
+@pytest.fixture
+async def db(database: str | Path) -> AsyncIterator[store.Store]:
+    s = await store.Store.open(database)
     yield s
     await s.close()
 

@@ -33,6 +33,7 @@ async def test_concurrent_moves_share_commits_and_each_is_on_disk_when_acknowled
         await service.start(info.id, 100)
         games.append(info.id)
     writers = db.writers
+    assert writers is not None
     commits_before = writers.commits
     seen: list[int] = []
 
@@ -86,12 +87,14 @@ async def test_a_stale_move_in_a_group_changes_nothing(service: Service) -> None
 @pytest.mark.parametrize("size", [1, 3])
 async def test_group_size_is_bounded(db: store.Store, size: int) -> None:
     """A group never holds more writers than its bound (each commit takes back at most that many)."""
-    db.writers.max_group = size
-    before = db.writers.commits
+    writers = db.writers
+    assert writers is not None
+    writers.max_group = size
+    before = writers.commits
 
     async def write(key: int) -> None:
         async with db.transaction() as conn:
             await conn.execute("INSERT INTO guild_settings (guild_xid, data) VALUES (?, '{}')", (key,))
 
     await asyncio.gather(*(write(k) for k in range(1, 7)))
-    assert db.writers.commits - before >= 6 // size
+    assert writers.commits - before >= 6 // size

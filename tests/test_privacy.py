@@ -233,7 +233,7 @@ async def test_a_new_table_that_nobody_forgets_fails_the_scan(db_path: Path, clo
         app = compose(Service(db, clock))
         handled = app.personal_columns
         await app.preferences.set_prefs(USER, dm_turns=True)
-        await db.connection.executescript(
+        await db.connection.conn.executescript(  # type: ignore[attr-defined]
             "CREATE TABLE community_badges (badge TEXT NOT NULL, holder_xid INTEGER NOT NULL,"
             " awarded_to TEXT);"
             f"INSERT INTO community_badges VALUES ('first win', {USER}, '{NAME}');")

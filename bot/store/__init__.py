@@ -1,9 +1,16 @@
 """The only code that speaks SQL: games, seats, the append-only move log, snapshots, settings.
 
-SQLite through aiosqlite, in WAL mode with foreign keys on and ``synchronous=FULL`` so that a move
-acknowledged to a player survives the process being killed. Schema migrations are the numbered
-files in ``bot/migrations/`` applied by ``PRAGMA user_version``. The store holds JSON, never rules
-objects.
+Two engines behind one interface (:mod:`bot.store.engine`; the SQL is written once, in the subset
+both speak):
+
+- SQLite through aiosqlite (the default, a file path), in WAL mode with foreign keys on and
+  ``synchronous=FULL`` so that a move acknowledged to a player survives the process being killed;
+  one process per file (a lock file). Migrations: ``bot/migrations/NNN_*.sql`` by ``PRAGMA user_version``.
+- PostgreSQL through an asyncpg pool (a ``postgresql://`` URL): several processes share it.
+  Migrations: ``bot/migrations/postgres/NNN_*.sql`` (the same numbers), recorded in ``schema_migrations``
+  and applied under an advisory lock, so processes starting together migrate once.
+
+The store holds JSON, never rules objects.
 """
 
 from __future__ import annotations
@@ -12,17 +19,35 @@ import fcntl
 import json
 import os
 import sqlite3
-from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
-from contextlib import asynccontextmanager
+from collections.abc import Iterable, Mapping, Sequence
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import aiosqlite
 
+from bot.store.engine import (
+    POSTGRES,
+    SQLITE,
+    Engine,
+    IntegrityError,
+    PostgresEngine,
+    Row,
+    SqliteEngine,
+    Tx,
+    is_url,
+    redact,
+)
 from bot.store.groupcommit import GroupCommit
 
 MIGRATIONS_DIR = Path(__file__).resolve().parent.parent / "migrations"
+POSTGRES_MIGRATIONS_DIR = MIGRATIONS_DIR / "postgres"
+POOL_SIZE = 10
+"""Connections of a PostgreSQL pool (per process)."""
+CONNECT_TIMEOUT = 10.0
+MIGRATION_LOCK = 0x63697479626F74  # the advisory lock id processes take to migrate one at a time
+__all__ = ["POSTGRES", "SQLITE", "IntegrityError", "Row", "Tx", "is_url", "redact"]
 LIVE_STATUSES = ("lobby", "active")
 GAME_COLUMNS = (
     "id", "guild_xid", "channel_xid", "kind", "options", "seed", "status", "version", "host_xid",
@@ -31,6 +56,8 @@ GAME_COLUMNS = (
 )
 UPDATABLE_GAME_COLUMNS = frozenset(GAME_COLUMNS) - {"id", "kind", "seed", "created_at", "version"}
 JSON_GAME_COLUMNS = frozenset({"options", "result"})
+SAVE_SNAPSHOT = ("INSERT INTO snapshots (game_id, version, state) VALUES (?, ?, ?)"
+                 " ON CONFLICT (game_id) DO UPDATE SET version = excluded.version, state = excluded.state")
 
 
 class StoreError(Exception):
@@ -63,6 +90,11 @@ class DatabaseCorrupt(DatabaseProblem):
 
 class DatabaseUnreadable(DatabaseProblem):
     """The file or its folder cannot be opened (permissions, a folder in the way...)."""
+
+
+class DatabaseUnreachable(DatabaseProblem):
+    """The PostgreSQL server cannot be reached or refuses the connection (down, wrong host, password
+    or database name)."""
 
 
 class ChannelBusy(StoreError):
@@ -147,10 +179,11 @@ def _dumps(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"), sort_keys=True)
 
 
-def migrations() -> list[tuple[int, str]]:
-    """(number, SQL) of every migration file, in order."""
+def migrations(dialect: str = SQLITE) -> list[tuple[int, str]]:
+    """(number, SQL) of every migration file of an engine, in order."""
+    folder = POSTGRES_MIGRATIONS_DIR if dialect == POSTGRES else MIGRATIONS_DIR
     out = []
-    for path in sorted(MIGRATIONS_DIR.glob("*.sql")):
+    for path in sorted(folder.glob("*.sql")):
         out.append((int(path.name.split("_", 1)[0]), path.read_text(encoding="utf-8")))
     return out
 
@@ -214,6 +247,12 @@ def _prepare(path: str | Path) -> None:
         raise DatabaseUnreadable("is a folder")
 
 
+def _pg_problem(exc: BaseException) -> str:
+    """A PostgreSQL connection problem in a few words (never the URL, which may hold a password)."""
+    text = str(exc).strip() or type(exc).__name__
+    return text.splitlines()[0][:200]
+
+
 def _problem(exc: sqlite3.Error) -> DatabaseProblem:
     """A sqlite3 error met while opening, as the start-up problem it means."""
     text = str(exc)
@@ -229,20 +268,26 @@ def _problem(exc: sqlite3.Error) -> DatabaseProblem:
 class Store:
     """An open database. Create with :meth:`open`; all methods are coroutines."""
 
-    def __init__(self, conn: aiosqlite.Connection, path: str = ":memory:") -> None:
-        self._conn = conn
-        self._writers = GroupCommit(conn)
+    def __init__(self, engine: Engine, path: str = ":memory:") -> None:
+        self._engine = engine
         self._path = path
+        self.dialect = engine.dialect
 
     # -- lifecycle ---------------------------------------------------------------------------
     @classmethod
-    async def open(cls, path: str | Path) -> Store:
+    async def open(cls, target: str | Path) -> Store:
         """Open (creating if needed) the database, check it, and bring its schema up to date.
 
-        Holds the database's process lock (:func:`lock_database`) until :meth:`close`, so a second
-        process on the same file is refused. Raises a :class:`DatabaseProblem` subclass, never a
-        bare sqlite3 error, when the file is locked, busy, unreadable, damaged or from a newer version.
+        ``target`` is a SQLite file (or ``:memory:``), or a ``postgresql://`` URL. Raises a
+        :class:`DatabaseProblem` subclass, never a bare driver error, when the database is locked,
+        busy, unreachable, unreadable, damaged or from a newer version.
+
+        SQLite: holds the database's process lock (:func:`lock_database`) until :meth:`close`, so a
+        second process on the same file is refused.
         """
+        if is_url(target):
+            return await cls._open_postgres(str(target))
+        path = target
         name = str(path)
         _prepare(path)
         lock_database(path)
@@ -259,7 +304,7 @@ class Store:
             await conn.execute("PRAGMA journal_mode=WAL")
             await conn.execute("PRAGMA synchronous=FULL")
             await conn.execute("PRAGMA foreign_keys=ON")
-            store = cls(conn, name)
+            store = cls(SqliteEngine(conn), name)
             await store._check()
             await store._migrate()
         except sqlite3.Error as exc:
@@ -272,17 +317,44 @@ class Store:
             raise
         return store
 
+    @classmethod
+    async def _open_postgres(cls, url: str) -> Store:
+        import asyncpg  # type: ignore[import-untyped]
+
+        try:
+            pool = await asyncpg.create_pool(url, min_size=1, max_size=POOL_SIZE, timeout=CONNECT_TIMEOUT)
+        except (OSError, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError, ValueError) as exc:
+            raise DatabaseUnreachable(_pg_problem(exc)) from None
+        store = cls(PostgresEngine(pool), url)
+        try:
+            await store._migrate_postgres()
+        except (OSError, asyncpg.InterfaceError) as exc:
+            await pool.close()
+            raise DatabaseUnreachable(_pg_problem(exc)) from None
+        except asyncpg.PostgresError as exc:
+            await pool.close()
+            raise DatabaseCorrupt(_pg_problem(exc)) from None
+        except BaseException:
+            await pool.close()
+            raise
+        return store
+
     async def close(self) -> None:
         try:
-            await self._writers.flush()
-            await self._conn.close()
+            await self._engine.close()
         finally:
-            unlock_database(self._path)
+            if self.dialect == SQLITE:
+                unlock_database(self._path)
             self._path = ":memory:"  # a second close releases nothing more
+
+    @property
+    def _sqlite(self) -> aiosqlite.Connection:
+        assert isinstance(self._engine, SqliteEngine)
+        return self._engine.conn
 
     async def _check(self) -> None:
         """The file is a whole SQLite database (``quick_check``) from this version or an older one."""
-        async with self._conn.execute("PRAGMA quick_check") as cur:
+        async with self._sqlite.execute("PRAGMA quick_check") as cur:
             rows = await cur.fetchall()
         found = [str(r[0]) for r in rows]
         if found != ["ok"]:
@@ -293,52 +365,86 @@ class Store:
             raise DatabaseNewer(found=current, newest=newest)
 
     async def _migrate(self) -> None:
-        async with self._conn.execute("PRAGMA user_version") as cur:
+        async with self._sqlite.execute("PRAGMA user_version") as cur:
             row = await cur.fetchone()
         current = int(row[0]) if row else 0
         for number, sql in migrations():
             if number <= current:
                 continue
             # executescript commits first; the user_version bump is part of the same script.
-            await self._conn.executescript(f"BEGIN;\n{sql}\nPRAGMA user_version = {number};\nCOMMIT;")
+            await self._sqlite.executescript(f"BEGIN;\n{sql}\nPRAGMA user_version = {number};\nCOMMIT;")
+
+    async def _migrate_postgres(self) -> None:
+        """Check the version and apply the missing migrations, in one transaction under an advisory
+        lock (two processes starting together: the second waits, then finds nothing to do)."""
+        assert isinstance(self._engine, PostgresEngine)
+        newest = max((number for number, _ in migrations(POSTGRES)), default=0)
+        async with self._engine.pool.acquire() as conn, conn.transaction():
+            await conn.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK)
+            await conn.execute(
+                "CREATE TABLE IF NOT EXISTS schema_migrations (version BIGINT PRIMARY KEY,"
+                " applied_at TIMESTAMPTZ NOT NULL DEFAULT now())")
+            current = int(await conn.fetchval("SELECT COALESCE(MAX(version), 0) FROM schema_migrations"))
+            if current > newest:
+                raise DatabaseNewer(found=current, newest=newest)
+            for number, sql in migrations(POSTGRES):
+                if number <= current:
+                    continue
+                await conn.execute(sql)
+                await conn.execute("INSERT INTO schema_migrations (version) VALUES ($1)", number)
 
     @property
-    def writers(self) -> GroupCommit:
-        """The writers' queue and its figures (commits, writes)."""
-        return self._writers
+    def writers(self) -> GroupCommit | None:
+        """SQLite's queue of writers and its figures (commits, writes); None on PostgreSQL."""
+        return self._engine.writers if isinstance(self._engine, SqliteEngine) else None
 
     @property
-    def connection(self) -> aiosqlite.Connection:
+    def connection(self) -> Engine:
         """For sibling modules of this package only (their own tables); reads may use it directly,
         writes go through :meth:`transaction`."""
-        return self._conn
+        return self._engine
+
+    @property
+    def target(self) -> str:
+        """The database as a sentence may name it (a file path, or the URL without its password)."""
+        return redact(self._path) if self.dialect == POSTGRES else self._path
 
     async def schema_version(self) -> int:
-        async with self._conn.execute("PRAGMA user_version") as cur:
-            row = await cur.fetchone()
+        if self.dialect == POSTGRES:
+            row = await self._engine.fetch_one("SELECT COALESCE(MAX(version), 0) FROM schema_migrations")
+        else:
+            async with self._sqlite.execute("PRAGMA user_version") as cur:
+                row = await cur.fetchone()
         return int(row[0]) if row else 0
 
     async def integrity_check(self) -> str:
-        async with self._conn.execute("PRAGMA integrity_check") as cur:
+        """SQLite's ``integrity_check``; on PostgreSQL (which checks its own pages), that the schema is
+        the newest and every table of the migrations answers."""
+        if self.dialect == POSTGRES:
+            newest = max(number for number, _ in migrations(POSTGRES))
+            if await self.schema_version() != newest:
+                return f"schema {await self.schema_version()} is not {newest}"
+            rows = await self._engine.fetch_all(
+                "SELECT tablename FROM pg_tables WHERE schemaname = current_schema() ORDER BY tablename")
+            for (table,) in rows:
+                await self._engine.fetch_one(f'SELECT 1 FROM "{table}" LIMIT 1')
+            return "ok"
+        async with self._sqlite.execute("PRAGMA integrity_check") as cur:
             row = await cur.fetchone()
         return str(row[0]) if row else "no answer"
 
-    @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
-        """One write transaction at a time; rolled back on any error. Returns once committed; writers
-        queued at the same moment share one commit (:mod:`bot.store.groupcommit`)."""
-        async with self._writers.transaction():
-            yield self._conn
+    def transaction(self) -> AbstractAsyncContextManager[Tx]:
+        """``async with store.transaction() as tx``: one transaction (a :class:`Tx`), rolled back on
+        any error. SQLite: one writer at a time (``BEGIN IMMEDIATE``)."""
+        return self._engine.transaction()
 
     async def fetch_one(self, sql: str, params: Iterable[Any] = ()) -> Any:
         """One row of a read (None when there is none)."""
-        async with self._conn.execute(sql, tuple(params)) as cur:
-            return await cur.fetchone()
+        return await self._engine.fetch_one(sql, tuple(params))
 
     async def fetch_all(self, sql: str, params: Iterable[Any] = ()) -> list[Any]:
         """Every row of a read."""
-        async with self._conn.execute(sql, tuple(params)) as cur:
-            return list(await cur.fetchall())
+        return await self._engine.fetch_all(sql, tuple(params))
 
     _one = fetch_one
     _all = fetch_all
@@ -351,15 +457,16 @@ class Store:
         """A new game in its lobby; ChannelBusy if the channel already has a live game."""
         try:
             async with self.transaction() as db:
-                cur = await db.execute(
+                row = await db.fetch_one(
                     "INSERT INTO games (guild_xid, channel_xid, kind, options, seed, status, host_xid,"
-                    " created_at, updated_at, locale) VALUES (?, ?, ?, ?, ?, 'lobby', ?, ?, ?, ?)",
+                    " created_at, updated_at, locale) VALUES (?, ?, ?, ?, ?, 'lobby', ?, ?, ?, ?) RETURNING id",
                     (guild_xid, channel_xid, kind, _dumps(options), seed, host_xid, at, at, locale),
                 )
-                game_id = cur.lastrowid
-        except sqlite3.IntegrityError as exc:
+                assert row is not None
+                game_id = int(row[0])
+        except IntegrityError as exc:
             raise ChannelBusy(str(exc)) from None
-        game = await self.get_game(int(game_id or 0))
+        game = await self.get_game(game_id)
         assert game is not None
         return game
 
@@ -409,7 +516,7 @@ class Store:
     async def settle(self, game_id: int, version: int) -> None:
         """Record that the moves up to ``version`` were announced (never moves backwards)."""
         async with self.transaction() as db:
-            await db.execute("UPDATE games SET settled_version = MAX(settled_version, ?) WHERE id = ?",
+            await db.execute("UPDATE games SET settled_version = GREATEST(settled_version, ?) WHERE id = ?",
                              (version, game_id))
 
     async def count_games(self) -> int:
@@ -445,16 +552,14 @@ class Store:
         """
         try:
             async with self.transaction() as db:
-                async with db.execute(
-                    "SELECT status, (SELECT COUNT(*) FROM seats WHERE game_id = games.id)"
-                    " FROM games WHERE id = ?", (game_id,),
-                ) as cur:
-                    row = await cur.fetchone()
-                if user_xid is not None:
-                    async with db.execute("SELECT 1 FROM seats WHERE game_id = ? AND user_xid = ?",
-                                          (game_id, user_xid)) as cur:
-                        if await cur.fetchone() is not None:
-                            raise SeatTaken(str(user_xid))
+                # The game's row first (locked on PostgreSQL until the commit: two processes seating
+                # players wait for each other), then the seats, read after the lock is held.
+                game = await db.fetch_one(f"SELECT status FROM games WHERE id = ?{db.for_update}", (game_id,))
+                taken = await db.fetch_one("SELECT COUNT(*) FROM seats WHERE game_id = ?", (game_id,))
+                row = None if game is None or taken is None else (game[0], int(taken[0]))
+                if user_xid is not None and await db.fetch_one(
+                        "SELECT 1 FROM seats WHERE game_id = ? AND user_xid = ?", (game_id, user_xid)) is not None:
+                    raise SeatTaken(str(user_xid))
                 if row is None or row[0] != "lobby" or row[1] >= max_seats:
                     return None
                 seat = int(row[1])
@@ -464,19 +569,17 @@ class Store:
                     (game_id, seat, user_xid, ai_level, name, at),
                 )
                 await db.execute("UPDATE games SET updated_at = ? WHERE id = ?", (at, game_id))
-        except sqlite3.IntegrityError:
+        except IntegrityError:
             raise SeatTaken(str(user_xid)) from None
         return SeatRow(game_id, seat, user_xid, ai_level, name, False, at)
 
     async def remove_seat(self, game_id: int, seat: int, at: int) -> bool:
         """Remove a lobby seat and close the gap in seat numbers. False if nothing was removed."""
         async with self.transaction() as db:
-            async with db.execute("SELECT status FROM games WHERE id = ?", (game_id,)) as cur:
-                row = await cur.fetchone()
+            row = await db.fetch_one(f"SELECT status FROM games WHERE id = ?{db.for_update}", (game_id,))
             if row is None or row[0] != "lobby":
                 return False
-            cur2 = await db.execute("DELETE FROM seats WHERE game_id = ? AND seat = ?", (game_id, seat))
-            if cur2.rowcount == 0:
+            if await db.execute("DELETE FROM seats WHERE game_id = ? AND seat = ?", (game_id, seat)) == 0:
                 return False
             # Two steps so the primary key never collides while renumbering.
             await db.execute(
@@ -506,17 +609,14 @@ class Store:
     async def start_game(self, game_id: int, *, state: Mapping[str, Any], at: int) -> bool:
         """Lobby -> active with the initial snapshot at version 0. False if it was not a lobby."""
         async with self.transaction() as db:
-            cur = await db.execute(
+            changed = await db.execute(
                 "UPDATE games SET status = 'active', started_at = ?, updated_at = ?, awaiting_since = ?"
                 " WHERE id = ? AND status = 'lobby' AND version = 0",
                 (at, at, at, game_id),
             )
-            if cur.rowcount == 0:
+            if changed == 0:
                 return False
-            await db.execute(
-                "INSERT OR REPLACE INTO snapshots (game_id, version, state) VALUES (?, 0, ?)",
-                (game_id, _dumps(state)),
-            )
+            await db.execute(SAVE_SNAPSHOT, (game_id, 0, _dumps(state)))
         return True
 
     async def commit_move(
@@ -538,20 +638,19 @@ class Store:
             if result is not None:
                 sets += ["status = 'finished'", "finished_at = ?", "result = ?"]
                 params += [at, _dumps(result)]
-            cur = await db.execute(
+            # The version check is this UPDATE's WHERE, inside the transaction: on PostgreSQL a second
+            # process committing the same version waits for the row, then matches nothing.
+            changed = await db.execute(
                 f"UPDATE games SET {', '.join(sets)} WHERE id = ? AND version = ? AND status = 'active'",
                 (*params, game_id, expected_version),
             )
-            if cur.rowcount == 0:
+            if changed == 0:
                 raise StaleVersion(f"game {game_id} is not at version {expected_version}")
             await db.execute(
                 "INSERT INTO moves (game_id, version, seat, move, at, actor_xid) VALUES (?, ?, ?, ?, ?, ?)",
                 (game_id, new_version, seat, _dumps(move), at, actor_xid),
             )
-            await db.execute(
-                "INSERT OR REPLACE INTO snapshots (game_id, version, state) VALUES (?, ?, ?)",
-                (game_id, new_version, _dumps(state)),
-            )
+            await db.execute(SAVE_SNAPSHOT, (game_id, new_version, _dumps(state)))
         return new_version
 
     async def undo_last_move(self, game_id: int, *, expected_version: int, at: int,
@@ -562,40 +661,38 @@ class Store:
         """
         new_version = expected_version + 1
         async with self.transaction() as db:
-            cur = await db.execute(
-                "UPDATE games SET version = ?, updated_at = ?, awaiting_since = CASE WHEN ? THEN ?"
+            changed = await db.execute(
+                "UPDATE games SET version = ?, updated_at = ?, awaiting_since = CASE WHEN ? = 1 THEN ?"
                 " ELSE awaiting_since END WHERE id = ? AND version = ? AND status = 'active'",
                 (new_version, at, int(awaiting_changed), at, game_id, expected_version))
-            if cur.rowcount == 0:
+            if changed == 0:
                 raise StaleVersion(f"game {game_id} is not at version {expected_version}")
-            cur = await db.execute(
+            changed = await db.execute(
                 "UPDATE moves SET undone_at = ? WHERE game_id = ? AND version ="
                 " (SELECT MAX(version) FROM moves WHERE game_id = ? AND undone_at IS NULL)",
                 (at, game_id, game_id))
-            if cur.rowcount != 1:
+            if changed != 1:
                 raise StaleVersion(f"game {game_id} has no move to take back")
-            await db.execute(
-                "INSERT OR REPLACE INTO snapshots (game_id, version, state) VALUES (?, ?, ?)",
-                (game_id, new_version, _dumps(state)))
+            await db.execute(SAVE_SNAPSHOT, (game_id, new_version, _dumps(state)))
         return new_version
 
     async def finish_game(self, game_id: int, *, status: str, at: int,
                           result: Mapping[str, Any] | None) -> bool:
         """Mark a live game finished or abandoned (outside a move). False if it was not live."""
         async with self.transaction() as db:
-            cur = await db.execute(
+            changed = await db.execute(
                 "UPDATE games SET status = ?, finished_at = ?, updated_at = ?, result = ?"
                 " WHERE id = ? AND status IN ('lobby', 'active')",
                 (status, at, at, _dumps(result) if result is not None else None, game_id),
             )
-            return cur.rowcount > 0
+            return changed > 0
 
     async def moves(self, game_id: int, *, upto: int | None = None,
                     include_undone: bool = False) -> list[MoveRow]:
         """The live moves of a game (oldest first), up to a version; taken-back moves only on request."""
         rows = await self._all(
             "SELECT game_id, version, seat, move, at, actor_xid FROM moves WHERE game_id = ?"
-            " AND (? IS NULL OR version <= ?) AND (? OR undone_at IS NULL) ORDER BY version",
+            " AND (CAST(? AS BIGINT) IS NULL OR version <= ?) AND (? = 1 OR undone_at IS NULL) ORDER BY version",
             (game_id, upto, upto, int(include_undone)),
         )
         return [MoveRow(r[0], r[1], r[2], json.loads(r[3]), r[4], r[5]) for r in rows]
@@ -628,8 +725,7 @@ class Store:
                 ("UPDATE games SET host_xid = NULL WHERE host_xid = ?", (user_xid,)),
                 ("UPDATE moves SET actor_xid = NULL WHERE actor_xid = ?", (user_xid,)),
             ):
-                cur = await db.execute(sql, params)
-                changed += max(0, int(cur.rowcount))
+                changed += await db.execute(sql, params)
             return changed
 
 

@@ -12,12 +12,11 @@ reconciliation that race record a finished game exactly once.
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from bot.store import StoreError, TableStore
+from bot.store import IntegrityError, StoreError, TableStore
 
 CAMPAIGN_COLUMNS = (
     "id", "user_xid", "guild_xid", "length", "difficulty", "mode", "status", "next_game", "used", "total",
@@ -115,7 +114,7 @@ class CampaignStore(TableStore):
     async def latest(self, user_xid: int) -> CampaignRow | None:
         """The player's running campaign, else the one that ended last."""
         row = await self._one(
-            f"{_SELECT} WHERE user_xid = ? ORDER BY status = 'running' DESC, ended_at DESC, id DESC LIMIT 1",
+            f"{_SELECT} WHERE user_xid = ? ORDER BY status = 'running' DESC, ended_at DESC NULLS LAST, id DESC LIMIT 1",
             (user_xid,))
         return _campaign(row) if row else None
 
@@ -148,7 +147,7 @@ class CampaignStore(TableStore):
     async def history(self, user_xid: int, limit: int = 10) -> list[CampaignRow]:
         """The player's ended campaigns, newest first."""
         rows = await self._all(
-            f"{_SELECT} WHERE user_xid = ? AND status != 'running' ORDER BY ended_at DESC, id DESC LIMIT ?",
+            f"{_SELECT} WHERE user_xid = ? AND status != 'running' ORDER BY ended_at DESC NULLS LAST, id DESC LIMIT ?",
             (user_xid, limit))
         return [_campaign(r) for r in rows]
 
@@ -158,36 +157,37 @@ class CampaignStore(TableStore):
         """A new running campaign at game 1; CampaignRunning if the player already has one."""
         try:
             async with self.store.transaction() as db:
-                cur = await db.execute(
+                row = await db.fetch_one(
                     "INSERT INTO btc_campaigns (user_xid, guild_xid, length, difficulty, mode, started_at,"
-                    " updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    " updated_at) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id",
                     (user_xid, guild_xid, length, difficulty, mode, at, at))
-                campaign_id = int(cur.lastrowid or 0)
-        except sqlite3.IntegrityError as exc:
-            if "UNIQUE" not in str(exc):
+                assert row is not None
+                campaign_id = int(row[0])
+        except IntegrityError as exc:
+            if exc.kind != "unique":
                 raise  # a CHECK: the caller validates lengths, difficulties and modes first
             raise CampaignRunning(str(user_xid)) from None
-        row = await self.get(campaign_id)
-        assert row is not None
-        return row
+        created = await self.get(campaign_id)
+        assert created is not None
+        return created
 
     async def attach_game(self, campaign_id: int, *, game_id: int, channel_xid: int | None, at: int) -> bool:
         """Remember the game just opened for the campaign's next game; False if the campaign is no
         longer running or already has a game open."""
         async with self.store.transaction() as db:
-            cur = await db.execute(
+            n = await db.execute(
                 "UPDATE btc_campaigns SET game_id = ?, game_channel_xid = ?, updated_at = ?"
                 " WHERE id = ? AND status = 'running' AND game_id IS NULL",
                 (game_id, channel_xid, at, campaign_id))
-            return cur.rowcount == 1
+            return n == 1
 
     async def detach_game(self, campaign_id: int, *, game_id: int, at: int) -> bool:
         """Forget an open game that will not count (its lobby closed before it started)."""
         async with self.store.transaction() as db:
-            cur = await db.execute(
+            n = await db.execute(
                 "UPDATE btc_campaigns SET game_id = NULL, game_channel_xid = NULL, updated_at = ?"
                 " WHERE id = ? AND game_id = ?", (at, campaign_id, game_id))
-            return cur.rowcount == 1
+            return n == 1
 
     async def record_game(self, campaign_id: int, *, number: int, game_id: int, outcome: str, score: int,
                           rank: int, won: bool, points: int, bonus_type: str, letter: str,
@@ -198,14 +198,14 @@ class CampaignStore(TableStore):
         is not running at game ``number`` with ``game_id`` open."""
         total = points + bonus
         async with self.store.transaction() as db:
-            cur = await db.execute(
+            n = await db.execute(
                 "UPDATE btc_campaigns SET next_game = next_game + 1, used = used || ?, total = total + ?,"
                 " game_id = NULL, game_channel_xid = NULL, updated_at = ?,"
                 " status = CASE WHEN next_game >= length THEN 'complete' ELSE status END,"
                 " ended_at = CASE WHEN next_game >= length THEN ? ELSE ended_at END"
                 " WHERE id = ? AND status = 'running' AND next_game = ? AND game_id = ?",
                 (letter, total, at, at, campaign_id, number, game_id))
-            if cur.rowcount != 1:
+            if n != 1:
                 return None
             await db.execute(
                 f"INSERT INTO btc_campaign_games ({', '.join(GAME_COLUMNS)})"
@@ -217,20 +217,18 @@ class CampaignStore(TableStore):
     async def abandon(self, campaign_id: int, *, at: int) -> bool:
         """End a running campaign early; False if it was not running."""
         async with self.store.transaction() as db:
-            cur = await db.execute(
+            n = await db.execute(
                 "UPDATE btc_campaigns SET status = 'abandoned', game_id = NULL, game_channel_xid = NULL,"
                 " updated_at = ?, ended_at = ? WHERE id = ? AND status = 'running'",
                 (at, at, campaign_id))
-            return cur.rowcount == 1
+            return n == 1
 
     async def forget_user(self, user_xid: int) -> int:
         """Forget every campaign of a player (a privacy request): the campaigns and their counted
         games are deleted; returns how many rows of both."""
         async with self.store.transaction() as db:
-            async with db.execute(
-                    "SELECT COUNT(*) FROM btc_campaign_games WHERE campaign_id IN"
-                    " (SELECT id FROM btc_campaigns WHERE user_xid = ?)", (user_xid,)) as cur:
-                row = await cur.fetchone()
+            row = await db.fetch_one(
+                "SELECT COUNT(*) FROM btc_campaign_games WHERE campaign_id IN"
+                " (SELECT id FROM btc_campaigns WHERE user_xid = ?)", (user_xid,))
             games = int(row[0]) if row else 0
-            cur2 = await db.execute("DELETE FROM btc_campaigns WHERE user_xid = ?", (user_xid,))
-            return games + max(0, int(cur2.rowcount))
+            return games + await db.execute("DELETE FROM btc_campaigns WHERE user_xid = ?", (user_xid,))

@@ -3,9 +3,14 @@
 With ``synchronous=FULL`` every commit waits for the disk (a few milliseconds here), and the one
 connection runs one writer at a time, so under load the writers queue behind each other's fsyncs and
 the reads queue behind them on the same connection thread. Here each writer's work runs inside a
-``SAVEPOINT`` of a transaction that stays open while more writers are already waiting for the lock;
-the last of them (or a flush task that queues behind them) commits the whole group, and every writer
-returns only after that commit: what a writer's caller acknowledges is on disk, as before.
+``SAVEPOINT`` of a transaction that stays open while more writers are already waiting for the lock
+(the first writer of a group needs none); the last of them commits the whole group, and every writer
+returns only after that commit: what a writer's caller acknowledges is on disk, as before. (A writer
+that stops waiting, cancelled, leaves a flush task to commit what it would have.)
+
+Reads on the same connection meanwhile see the open group's writes a few milliseconds before they are
+committed; nothing is acknowledged from them: the per-game lock of the service keeps the next move of
+a game waiting until the previous one's commit returned.
 
 A writer whose work fails rolls back its own savepoint only; the others of its group are unaffected.
 If the ``COMMIT`` itself fails, every writer of the group gets the error (nothing of theirs was

@@ -348,16 +348,16 @@ async def test_a_missed_end_is_counted_once_on_resume(campaigns: Campaigns) -> N
     assert state.campaign.next_game == 2 and state.campaign.used == "T"
 
 
-async def test_the_record_survives_a_restart(db_path: Path, clock: FakeClock) -> None:
+async def test_the_record_survives_a_restart(database: str | Path, clock: FakeClock) -> None:
     """D-24: the record is in the store: a new process sees the same campaign and carries it on."""
-    db = await store.Store.open(db_path)
+    db = await store.Store.open(database)
     seeds = iter(range(50, 500))
     campaigns = compose(Service(db, clock, seed_source=lambda: next(seeds))).campaigns
     await campaigns.start(ALICE, length=3, difficulty=5, mode="full")
     await play_game(campaigns, "offices")
     before = await campaigns.status(ALICE)
     await db.close()
-    db = await store.Store.open(db_path)
+    db = await store.Store.open(database)
     try:
         again = compose(Service(db, clock, seed_source=lambda: next(seeds))).campaigns
         after = await again.status(ALICE)

@@ -3,7 +3,6 @@ game only from the exact game the campaign was at, cascades."""
 
 from __future__ import annotations
 
-import sqlite3
 from pathlib import Path
 
 import pytest
@@ -27,9 +26,9 @@ def test_migration_004_has_a_header() -> None:
 async def test_migration_creates_the_tables(db: store.Store) -> None:
     """A fresh database is at version 4 or later with both campaign tables."""
     assert await db.schema_version() >= 4
-    async with db.connection.execute(
-            "SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'btc_campaign%'") as cur:
-        names = sorted(r[0] for r in await cur.fetchall())
+    tables = ("SELECT tablename FROM pg_tables WHERE schemaname = current_schema()" if db.dialect == store.POSTGRES
+              else "SELECT name FROM sqlite_master WHERE type = 'table'")
+    names = sorted(r[0] for r in await db.fetch_all(tables) if r[0].startswith("btc_campaign"))
     assert names == ["btc_campaign_games", "btc_campaigns"]
 
 
@@ -53,7 +52,7 @@ async def test_bad_values_are_refused_by_the_schema(db: store.Store) -> None:
     for kwargs in ({"length": 4, "difficulty": 4, "mode": "solo_full"},
                    {"length": 3, "difficulty": 9, "mode": "solo_full"},
                    {"length": 3, "difficulty": 4, "mode": "standard"}):
-        with pytest.raises(sqlite3.IntegrityError, match="CHECK"):
+        with pytest.raises(store.IntegrityError, match="CHECK"):
             await cs.create(user_xid=5, guild_xid=None, at=AT, **kwargs)  # type: ignore[arg-type]
     assert await cs.latest(5) is None
 
@@ -120,6 +119,5 @@ async def test_deleting_a_campaign_cascades_to_its_games(db: store.Store) -> Non
     await cs.attach_game(c.id, game_id=5, channel_xid=9, at=AT)
     await record(cs, c.id, 1, 5)
     assert await cs.forget_user(1) == 2
-    async with db.connection.execute("SELECT COUNT(*) FROM btc_campaign_games") as cur:
-        row = await cur.fetchone()
+    row = await db.fetch_one("SELECT COUNT(*) FROM btc_campaign_games")
     assert row is not None and row[0] == 0

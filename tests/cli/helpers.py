@@ -32,7 +32,8 @@ def run_main(*argv: str) -> Ran:
 
 def environment(**extra: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items()
-           if not k.startswith(("DISCORD_", "FAKE_DISCORD_")) and k not in ("DATABASE_PATH", "LOG_LEVEL")}
+           if not k.startswith(("DISCORD_", "FAKE_DISCORD_"))
+           and k not in ("DATABASE_PATH", "DATABASE_URL", "LOG_LEVEL")}
     env["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH")) if p)
     env.update(extra)
     return env

@@ -73,12 +73,12 @@ async def run_until(community: App, clock: FakeClock, hours: float, step_hours: 
 
 
 @pytest.fixture
-async def reopen(db_path: Path, clock: FakeClock) -> AsyncIterator[object]:
+async def reopen(database: str | Path, clock: FakeClock) -> AsyncIterator[object]:
     """Open the same database again as a new process would (new Store, Service, features)."""
     opened: list[store.Store] = []
 
     async def _open(boot: str) -> App:
-        db = await store.Store.open(db_path)
+        db = await store.Store.open(database)
         opened.append(db)
         seeds = iter(range(50_000, 100_000))
         return compose(Service(db, clock, seed_source=lambda: next(seeds)), boot=boot)

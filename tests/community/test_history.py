@@ -21,9 +21,7 @@ def dumps(state_json: Any) -> str:
 
 
 async def stored_snapshot_text(service: Service, game_id: int) -> str:
-    async with service.store.connection.execute(
-            "SELECT state FROM snapshots WHERE game_id = ?", (game_id,)) as cur:
-        row = await cur.fetchone()
+    row = await service.store.fetch_one("SELECT state FROM snapshots WHERE game_id = ?", (game_id,))
     assert row is not None
     return str(row[0])
 

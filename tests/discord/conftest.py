@@ -71,12 +71,15 @@ def _is_bot_task(task: asyncio.Task[Any]) -> bool:
 
 
 @pytest.fixture
-async def harness(tmp_path: Path, clock: FakeClock) -> AsyncIterator[Harness]:
+async def harness(tmp_path: Path, clock: FakeClock, database: str | Path) -> AsyncIterator[Harness]:
+    """The bot on this test's engine (the ``database`` fixture): SQLite, or a fresh PostgreSQL database."""
+    url = database if isinstance(database, str) else None
     fake = await FakeDiscord().start()
     old_base = discord.http.Route.BASE
     discord.http.Route.BASE = fake.api_url
-    settings = Settings(token=fake.token, database_path=tmp_path / "bot.sqlite3",
-                        dev_guild_id=fake.world.guild_id, log_level=logging.INFO, ai_pause_seconds=0.0)
+    settings = Settings(token=fake.token, database_path=Path(database) if url is None else tmp_path / "unused.sqlite3",
+                        dev_guild_id=fake.world.guild_id, log_level=logging.INFO, ai_pause_seconds=0.0,
+                        database_url=url)
     bot = CityBot(settings, clock=clock)
     try:
         await bot.login(fake.token)

@@ -6,7 +6,7 @@ import json
 from collections.abc import Callable, Sequence
 from typing import Any
 
-import aiosqlite
+from bot.store.engine import Tx
 
 
 def dumps(value: Any) -> str:
@@ -26,7 +26,7 @@ def _is_id(value: Any, user_xid: int) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and value == user_xid
 
 
-async def rewrite_json(db: aiosqlite.Connection, table: str, keys: Sequence[str], column: str, user_xid: int,
+async def rewrite_json(db: Tx, table: str, keys: Sequence[str], column: str, user_xid: int,
                        change: Callable[[Any], Any]) -> set[tuple[Any, ...]]:
     """Rewrite a JSON column in every row whose text mentions the user id; returns the keys of the
     rows changed.
@@ -34,9 +34,8 @@ async def rewrite_json(db: aiosqlite.Connection, table: str, keys: Sequence[str]
     ``table``, ``keys`` and ``column`` are constants of the calling module, never user input.
     """
     key_list = ", ".join(keys)
-    async with db.execute(f"SELECT {key_list}, {column} FROM {table} WHERE instr({column}, ?) > 0",
-                          (str(user_xid),)) as cur:
-        rows = list(await cur.fetchall())
+    rows = await db.fetch_all(f"SELECT {key_list}, {column} FROM {table} WHERE {column} LIKE ?",
+                              (f"%{user_xid}%",))
     changed: set[tuple[Any, ...]] = set()
     where = " AND ".join(f"{k} = ?" for k in keys)
     for row in rows:
@@ -48,7 +47,6 @@ async def rewrite_json(db: aiosqlite.Connection, table: str, keys: Sequence[str]
     return changed
 
 
-async def count(db: aiosqlite.Connection, sql: str, params: Sequence[Any]) -> int:
+async def count(db: Tx, sql: str, params: Sequence[Any]) -> int:
     """Rows a statement changed (never negative)."""
-    cur = await db.execute(sql, tuple(params))
-    return max(0, int(cur.rowcount))
+    return await db.execute(sql, tuple(params))

@@ -13,16 +13,14 @@ class FollowerStore(TableStore):
 
     async def follow(self, game_id: int, user_xid: int, at: int) -> bool:
         async with self.store.transaction() as db:
-            cur = await db.execute(
-                "INSERT OR IGNORE INTO community_followers (game_id, user_xid, since) VALUES (?, ?, ?)",
-                (game_id, user_xid, at))
-            return cur.rowcount > 0
+            return await db.execute(
+                "INSERT INTO community_followers (game_id, user_xid, since) VALUES (?, ?, ?)"
+                " ON CONFLICT DO NOTHING", (game_id, user_xid, at)) > 0
 
     async def unfollow(self, game_id: int, user_xid: int) -> bool:
         async with self.store.transaction() as db:
-            cur = await db.execute("DELETE FROM community_followers WHERE game_id = ? AND user_xid = ?",
-                                   (game_id, user_xid))
-            return cur.rowcount > 0
+            return await db.execute("DELETE FROM community_followers WHERE game_id = ? AND user_xid = ?",
+                                    (game_id, user_xid)) > 0
 
     async def followers(self, game_id: int) -> list[int]:
         rows = await self._all("SELECT user_xid FROM community_followers WHERE game_id = ? ORDER BY since",
@@ -32,5 +30,4 @@ class FollowerStore(TableStore):
     async def forget_user(self, user_xid: int) -> int:
         """Forget every follow of a player. Returns rows deleted."""
         async with self.store.transaction() as db:
-            cur = await db.execute("DELETE FROM community_followers WHERE user_xid = ?", (user_xid,))
-            return max(0, int(cur.rowcount))
+            return await db.execute("DELETE FROM community_followers WHERE user_xid = ?", (user_xid,))

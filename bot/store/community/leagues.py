@@ -75,13 +75,14 @@ class LeagueStore(TableStore):
                             season_ends: int) -> LeagueRow | None:
         """A league with its first season starting now. None if the server has one of that name."""
         async with self.store.transaction() as db:
-            cur = await db.execute(
-                "INSERT OR IGNORE INTO community_leagues (guild_xid, name, kind, mode, rated, forfeits,"
-                " abandoned, created_by, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            row = await db.fetch_one(
+                "INSERT INTO community_leagues (guild_xid, name, kind, mode, rated, forfeits,"
+                " abandoned, created_by, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+                " ON CONFLICT DO NOTHING RETURNING id",
                 (guild_xid, name, kind, mode, int(rated), forfeits, abandoned, created_by, at))
-            if cur.rowcount == 0:
+            if row is None:
                 return None
-            league_id = int(cur.lastrowid or 0)
+            league_id = int(row[0])
             await db.execute(
                 "INSERT INTO community_seasons (league_id, number, starts_at, ends_at) VALUES (?, 1, ?, ?)",
                 (league_id, at, season_ends))
@@ -95,13 +96,13 @@ class LeagueStore(TableStore):
     async def league_by_name(self, guild_xid: int, name: str) -> LeagueRow | None:
         row = await self._one(
             f"SELECT {', '.join(LEAGUE_COLUMNS)} FROM community_leagues WHERE guild_xid = ?"
-            " AND name = ? COLLATE NOCASE", (guild_xid, name))
+            " AND lower(name) = lower(?)", (guild_xid, name))
         return _league(row) if row else None
 
     async def leagues(self, guild_xid: int, kind: str | None = None) -> list[LeagueRow]:
         rows = await self._all(
             f"SELECT {', '.join(LEAGUE_COLUMNS)} FROM community_leagues WHERE guild_xid = ?"
-            " AND (? IS NULL OR kind = ?) ORDER BY name COLLATE NOCASE", (guild_xid, kind, kind))
+            " AND (CAST(? AS TEXT) IS NULL OR kind = ?) ORDER BY lower(name), name", (guild_xid, kind, kind))
         return [_league(r) for r in rows]
 
     async def update_league(self, league_id: int, **fields_: Any) -> None:
@@ -131,29 +132,28 @@ class LeagueStore(TableStore):
                 await db.execute(
                     "UPDATE community_seasons SET ends_at = ? WHERE league_id = ? AND ends_at > ?"
                     " AND starts_at <= ?", (close_running_at, league_id, close_running_at, close_running_at))
-            async with db.execute("SELECT COALESCE(MAX(number), 0) + 1 FROM community_seasons"
-                                  " WHERE league_id = ?", (league_id,)) as cur:
-                row = await cur.fetchone()
+            await db.fetch_one(f"SELECT id FROM community_leagues WHERE id = ?{db.for_update}", (league_id,))
+            row = await db.fetch_one("SELECT COALESCE(MAX(number), 0) + 1 FROM community_seasons"
+                                     " WHERE league_id = ?", (league_id,))
             number = int(row[0]) if row else 1
-            cur2 = await db.execute(
-                "INSERT INTO community_seasons (league_id, number, starts_at, ends_at) VALUES (?, ?, ?, ?)",
-                (league_id, number, starts_at, ends_at))
-            season_id = int(cur2.lastrowid or 0)
+            added = await db.fetch_one(
+                "INSERT INTO community_seasons (league_id, number, starts_at, ends_at) VALUES (?, ?, ?, ?)"
+                " RETURNING id", (league_id, number, starts_at, ends_at))
+            assert added is not None
+            season_id = int(added[0])
         return SeasonRow(season_id, league_id, number, starts_at, ends_at)
 
     async def add_member(self, league_id: int, user_xid: int, name: str, at: int) -> bool:
         async with self.store.transaction() as db:
-            cur = await db.execute(
-                "INSERT OR IGNORE INTO community_league_members (league_id, user_xid, name, joined_at)"
-                " VALUES (?, ?, ?, ?)", (league_id, user_xid, name, at))
-            return cur.rowcount > 0
+            return await db.execute(
+                "INSERT INTO community_league_members (league_id, user_xid, name, joined_at)"
+                " VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING", (league_id, user_xid, name, at)) > 0
 
     async def remove_member(self, league_id: int, user_xid: int) -> bool:
         async with self.store.transaction() as db:
-            cur = await db.execute(
+            return await db.execute(
                 "DELETE FROM community_league_members WHERE league_id = ? AND user_xid = ?",
-                (league_id, user_xid))
-            return cur.rowcount > 0
+                (league_id, user_xid)) > 0
 
     async def members(self, league_id: int) -> dict[int, str]:
         rows = await self._all(
@@ -164,17 +164,16 @@ class LeagueStore(TableStore):
     async def record_league_game(self, row: LeagueGameRow) -> bool:
         """Count a game once per league. False if it was already counted."""
         async with self.store.transaction() as db:
-            cur = await db.execute(
-                "INSERT OR IGNORE INTO community_league_games (league_id, season_id, game_id, finished_at,"
-                " outcome) VALUES (?, ?, ?, ?, ?)",
-                (row.league_id, row.season_id, row.game_id, row.finished_at, dumps(row.outcome)))
-            return cur.rowcount > 0
+            return await db.execute(
+                "INSERT INTO community_league_games (league_id, season_id, game_id, finished_at,"
+                " outcome) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+                (row.league_id, row.season_id, row.game_id, row.finished_at, dumps(row.outcome))) > 0
 
     async def league_games(self, league_id: int, season_id: int | None = None) -> list[LeagueGameRow]:
         """Counted games in finishing order (the order ratings are computed in)."""
         rows = await self._all(
             "SELECT league_id, season_id, game_id, finished_at, outcome FROM community_league_games"
-            " WHERE league_id = ? AND (? IS NULL OR season_id = ?) ORDER BY finished_at, game_id",
+            " WHERE league_id = ? AND (CAST(? AS BIGINT) IS NULL OR season_id = ?) ORDER BY finished_at, game_id",
             (league_id, season_id, season_id))
         return [LeagueGameRow(r[0], r[1], r[2], r[3], json.loads(r[4])) for r in rows]
 
@@ -191,11 +190,9 @@ class LeagueStore(TableStore):
             return [{**o, "user": anonymous} if o.get("user") == user_xid else o for o in outcome]
 
         async with self.store.transaction() as db:
-            cur = await db.execute("DELETE FROM community_league_members WHERE user_xid = ?", (user_xid,))
-            members = max(0, int(cur.rowcount))
-            cur2 = await db.execute("UPDATE community_leagues SET created_by = NULL WHERE created_by = ?",
-                                    (user_xid,))
-            created = max(0, int(cur2.rowcount))
+            members = await db.execute("DELETE FROM community_league_members WHERE user_xid = ?", (user_xid,))
+            created = await db.execute("UPDATE community_leagues SET created_by = NULL WHERE created_by = ?",
+                                       (user_xid,))
             games = await rewrite_json(db, "community_league_games", ("league_id", "game_id"), "outcome", user_xid,
                                        anonymise)
         return members + created + len(games)

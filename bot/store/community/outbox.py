@@ -8,10 +8,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import aiosqlite
-
 from bot.store import TableStore
 from bot.store.community.common import drop_id, dumps, rewrite_json
+from bot.store.engine import Tx
 
 OUTBOX_COLUMNS = (
     "id", "kind", "nonce", "game_id", "seat", "user_xid", "guild_xid", "channel_xid", "params",
@@ -61,18 +60,19 @@ def _outbox(row: Sequence[Any]) -> OutboxRow:
     return OutboxRow(*values)
 
 
-async def claim_rows(db: aiosqlite.Connection, claims: Sequence[NewOutbox], at: int, boot: str,
+async def claim_rows(db: Tx, claims: Sequence[NewOutbox], at: int, boot: str,
                      status: str = "claimed") -> list[OutboxRow]:
     """Insert outbox rows inside the caller's transaction (with a wait update, a vote decision...)."""
     out = []
     for c in claims:
-        cur = await db.execute(
+        row = await db.fetch_one(
             "INSERT INTO community_outbox (kind, nonce, game_id, seat, user_xid, guild_xid, channel_xid,"
             " params, created_at, claimed_at, claim_boot, status, attempts)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
             (c.kind, c.nonce, c.game_id, c.seat, c.user_xid, c.guild_xid, c.channel_xid,
              dumps(c.params), at, at, boot, status, int(status == "claimed")))
-        out.append(OutboxRow(int(cur.lastrowid or 0), c.kind, c.nonce, c.game_id, c.seat, c.user_xid,
+        assert row is not None
+        out.append(OutboxRow(int(row[0]), c.kind, c.nonce, c.game_id, c.seat, c.user_xid,
                              c.guild_xid, c.channel_xid, dict(c.params), at, at, boot,
                              int(status == "claimed"), status, None, None))
     return out
@@ -112,26 +112,26 @@ class OutboxStore(TableStore):
             await db.execute(
                 "UPDATE community_outbox SET status = 'failed', done_at = ? WHERE id = ?"
                 " AND status = 'claimed' AND attempts >= ?", (at, outbox_id, max_attempts))
-            cur = await db.execute(
+            n = await db.execute(
                 "UPDATE community_outbox SET claim_boot = ?, claimed_at = ?, attempts = attempts + 1,"
                 " status = 'claimed' WHERE id = ? AND status IN ('queued', 'claimed')",
                 (boot, at, outbox_id))
-            if cur.rowcount == 0:
+            if n == 0:
                 return None
         return await self.outbox(outbox_id)
 
     async def finish_outbox(self, outbox_id: int, *, status: str, at: int,
                             message_xid: int | None = None) -> bool:
         async with self.store.transaction() as db:
-            cur = await db.execute(
+            n = await db.execute(
                 "UPDATE community_outbox SET status = ?, done_at = ?, message_xid = COALESCE(?, message_xid)"
                 " WHERE id = ? AND status IN ('queued', 'claimed')", (status, at, message_xid, outbox_id))
-            return cur.rowcount > 0
+            return n > 0
 
     async def recent_reminders(self, guild_xid: int | None, user_xid: int, since: int) -> list[int]:
         """When reminders (channel mentions) went to this player on this server since ``since``."""
         rows = await self._all(
-            "SELECT created_at FROM community_outbox WHERE guild_xid IS ? AND user_xid = ?"
+            "SELECT created_at FROM community_outbox WHERE guild_xid IS NOT DISTINCT FROM ? AND user_xid = ?"
             " AND kind = 'reminder' AND created_at > ? AND status != 'failed' ORDER BY created_at",
             (guild_xid, user_xid, since))
         return [int(r[0]) for r in rows]
@@ -146,8 +146,8 @@ class OutboxStore(TableStore):
         """Forget a player: rows addressed to them lose the id (and those not sent yet never will
         be); the voters listed in a vote's parameters lose it too. Returns rows changed."""
         async with self.store.transaction() as db:
-            async with db.execute("SELECT id FROM community_outbox WHERE user_xid = ?", (user_xid,)) as cur:
-                addressed = {(int(r[0]),) for r in await cur.fetchall()}
+            addressed = {(int(r[0]),) for r in await db.fetch_all(
+                "SELECT id FROM community_outbox WHERE user_xid = ?", (user_xid,))}
             await db.execute("UPDATE community_outbox SET status = 'skipped', done_at = ? WHERE user_xid = ?"
                              " AND status IN ('queued', 'claimed')", (at, user_xid))
             await db.execute("UPDATE community_outbox SET user_xid = NULL WHERE user_xid = ?", (user_xid,))

@@ -14,6 +14,8 @@ from bot.store.community.outbox import NewOutbox, OutboxRow, claim_rows
 from bot.store.community.votes import VoteRow, vote_row
 
 PERSONAL_COLUMNS = ("community_waits.user_xid", "community_away.user_xid")
+SAVE_WAIT = (f"INSERT INTO community_waits ({', '.join(WAIT_COLUMNS)}) VALUES ({', '.join('?' for _ in WAIT_COLUMNS)})"
+             f" ON CONFLICT (game_id, seat) DO UPDATE SET {', '.join(f'{c} = excluded.{c}' for c in WAIT_COLUMNS[2:])}")
 """Columns of this module's tables that hold a player's id."""
 
 
@@ -114,7 +116,7 @@ class WaitStore(TableStore):
                 " until = excluded.until", (guild_xid, user_xid, since, until, int(pauses_deadlines)))
             if pauses_deadlines:
                 await db.execute(
-                    "UPDATE community_waits SET paused_since = MAX(since, ?) WHERE guild_xid = ?"
+                    "UPDATE community_waits SET paused_since = GREATEST(since, ?) WHERE guild_xid = ?"
                     " AND user_xid = ? AND paused_since IS NULL", (since, guild_xid, user_xid))
             await db.execute(
                 "UPDATE community_waits SET due_at = ? WHERE guild_xid = ? AND user_xid = ?",
@@ -123,12 +125,11 @@ class WaitStore(TableStore):
     async def end_away(self, guild_xid: int, user_xid: int, at: int) -> bool:
         """End a vacation: paused time is credited to each wait's deadline. False if none."""
         async with self.store.transaction() as db:
-            cur = await db.execute("DELETE FROM community_away WHERE guild_xid = ? AND user_xid = ?",
-                                   (guild_xid, user_xid))
-            if cur.rowcount == 0:
+            if await db.execute("DELETE FROM community_away WHERE guild_xid = ? AND user_xid = ?",
+                                (guild_xid, user_xid)) == 0:
                 return False
             await db.execute(
-                "UPDATE community_waits SET credit_ms = credit_ms + MAX(0, ? - paused_since),"
+                "UPDATE community_waits SET credit_ms = credit_ms + GREATEST(0, ? - paused_since),"
                 " paused_since = NULL WHERE guild_xid = ? AND user_xid = ? AND paused_since IS NOT NULL",
                 (at, guild_xid, user_xid))
             await db.execute(
@@ -157,7 +158,7 @@ class WaitStore(TableStore):
     async def waits_for_user(self, user_xid: int, guild_xid: int | None = None) -> list[WaitRow]:
         rows = await self._all(
             f"SELECT {', '.join(WAIT_COLUMNS)} FROM community_waits WHERE user_xid = ?"
-            " AND (? IS NULL OR guild_xid = ?) ORDER BY since", (user_xid, guild_xid, guild_xid))
+            " AND (CAST(? AS BIGINT) IS NULL OR guild_xid = ?) ORDER BY since", (user_xid, guild_xid, guild_xid))
         return [_wait(r) for r in rows]
 
     async def due_waits(self, now: int, limit: int) -> list[WaitRow]:
@@ -175,10 +176,9 @@ class WaitStore(TableStore):
         live = set(keep) | {w.seat for w in upserts}
         restarted = {w.seat for w in upserts}
         async with self.store.transaction() as db:
-            async with db.execute(
-                    f"SELECT {', '.join(VOTE_COLUMNS)} FROM community_votes WHERE game_id = ?"
-                    " AND status = 'open'", (game_id,)) as cur:
-                open_votes = [vote_row(r) for r in await cur.fetchall()]
+            open_votes = [vote_row(r) for r in await db.fetch_all(
+                f"SELECT {', '.join(VOTE_COLUMNS)} FROM community_votes WHERE game_id = ?"
+                " AND status = 'open'", (game_id,))]
             cancelled = [v for v in open_votes if v.seat not in live or v.seat in restarted]
             for v in cancelled:
                 await db.execute(
@@ -192,9 +192,7 @@ class WaitStore(TableStore):
             else:
                 await db.execute("DELETE FROM community_waits WHERE game_id = ?", (game_id,))
             for w in upserts:
-                await db.execute(
-                    f"INSERT OR REPLACE INTO community_waits ({', '.join(WAIT_COLUMNS)})"
-                    f" VALUES ({', '.join('?' for _ in WAIT_COLUMNS)})", w.values())
+                await db.execute(SAVE_WAIT, w.values())
         del at
         return cancelled
 
@@ -211,15 +209,16 @@ class WaitStore(TableStore):
             raise ValueError(f"cannot update {sorted(bad)}")
         async with self.store.transaction() as db:
             sets = ", ".join(f"{k} = ?" for k in updates) or "due_at = due_at"
-            cur = await db.execute(
+            n = await db.execute(
                 f"UPDATE community_waits SET {sets} WHERE game_id = ? AND seat = ? AND since_version = ?"
-                " AND due_at IS ?", (*updates.values(), game_id, seat, expect[0], expect[1]))
-            if cur.rowcount == 0:
+                " AND due_at IS NOT DISTINCT FROM ?", (*updates.values(), game_id, seat, expect[0], expect[1]))
+            if n == 0:
                 return None
             if open_vote is not None:
                 await db.execute(
-                    f"INSERT OR REPLACE INTO community_votes ({', '.join(VOTE_COLUMNS)})"
-                    f" VALUES ({', '.join('?' for _ in VOTE_COLUMNS)})",
+                    f"INSERT INTO community_votes ({', '.join(VOTE_COLUMNS)})"
+                    f" VALUES ({', '.join('?' for _ in VOTE_COLUMNS)}) ON CONFLICT (game_id, version, seat)"
+                    f" DO UPDATE SET {', '.join(f'{c} = excluded.{c}' for c in VOTE_COLUMNS[3:])}",
                     (open_vote.game_id, open_vote.version, open_vote.seat, open_vote.user_xid,
                      dumps(open_vote.voters), open_vote.opened_at, open_vote.closes_at, open_vote.status,
                      open_vote.decision, open_vote.message_xid))
@@ -232,10 +231,10 @@ class WaitStore(TableStore):
         if not updates:
             return False
         async with self.store.transaction() as db:
-            cur = await db.execute(
+            n = await db.execute(
                 f"UPDATE community_waits SET {', '.join(f'{k} = ?' for k in updates)}"
                 " WHERE game_id = ? AND seat = ?", (*updates.values(), game_id, seat))
-            return cur.rowcount > 0
+            return n > 0
 
     async def delete_waits(self, game_id: int) -> None:
         async with self.store.transaction() as db:
@@ -247,11 +246,11 @@ class WaitStore(TableStore):
                      guild_xid: int | None = None) -> int:
         """Snooze the player's current waits (one game, or all on a server). Returns how many."""
         async with self.store.transaction() as db:
-            cur = await db.execute(
-                "UPDATE community_waits SET snoozed_until = ?, due_at = MIN(COALESCE(due_at, ?), ?)"
-                " WHERE user_xid = ? AND (? IS NULL OR game_id = ?) AND (? IS NULL OR guild_xid = ?)",
+            return await db.execute(
+                "UPDATE community_waits SET snoozed_until = ?, due_at = LEAST(COALESCE(due_at, ?), ?)"
+                " WHERE user_xid = ? AND (CAST(? AS BIGINT) IS NULL OR game_id = ?)"
+                " AND (CAST(? AS BIGINT) IS NULL OR guild_xid = ?)",
                 (until, until, until, user_xid, game_id, game_id, guild_xid, guild_xid))
-            return int(cur.rowcount)
 
     async def credit_downtime(self, down_from: int, down_to: int) -> int:
         """The bot was down in [down_from, down_to): no wait is charged for it; due times and open
@@ -259,14 +258,13 @@ class WaitStore(TableStore):
         async with self.store.transaction() as db:
             await db.execute("UPDATE community_votes SET closes_at = closes_at + ? WHERE status = 'open'",
                              (down_to - down_from,))
-            cur = await db.execute(
-                "UPDATE community_waits SET credit_ms = credit_ms + (? - MAX(since, ?)),"
-                " due_at = CASE WHEN due_at IS NULL THEN NULL ELSE due_at + (? - MAX(since, ?)) END,"
+            return await db.execute(
+                "UPDATE community_waits SET credit_ms = credit_ms + (? - GREATEST(since, ?)),"
+                " due_at = CASE WHEN due_at IS NULL THEN NULL ELSE due_at + (? - GREATEST(since, ?)) END,"
                 " snoozed_until = CASE WHEN snoozed_until IS NULL THEN NULL"
-                " ELSE snoozed_until + (? - MAX(since, ?)) END"
+                " ELSE snoozed_until + (? - GREATEST(since, ?)) END"
                 " WHERE since < ? AND paused_since IS NULL",
                 (down_to, down_from, down_to, down_from, down_to, down_from, down_to))
-            return int(cur.rowcount)
 
     async def reschedule_guild(self, guild_xid: int, at: int) -> None:
         """Plan every wait of a server again (its settings changed)."""
@@ -288,8 +286,7 @@ class WaitStore(TableStore):
         async with self.store.transaction() as db:
             for sql in ("DELETE FROM community_waits WHERE user_xid = ?",
                         "DELETE FROM community_away WHERE user_xid = ?"):
-                cur = await db.execute(sql, (user_xid,))
-                total += max(0, int(cur.rowcount))
+                total += await db.execute(sql, (user_xid,))
         return total
 
 

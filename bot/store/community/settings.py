@@ -6,7 +6,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from bot.store import TableStore
+from bot.store import POSTGRES, TableStore
 from bot.store.community.common import dumps
 
 PERSONAL_COLUMNS = ("community_players.user_xid",)
@@ -40,14 +40,17 @@ class SettingsStore(TableStore):
 
     async def users_with_flag(self, name: str) -> list[int]:
         """Players whose preferences hold ``name`` set to true (a notice waiting for them, say)."""
-        rows = await self._all("SELECT user_xid FROM community_players WHERE json_extract(data, ?) = 1",
-                               (f"$.{name}",))
+        if self.store.dialect == POSTGRES:  # the one statement the two engines spell differently
+            rows = await self._all("SELECT user_xid FROM community_players"
+                                   " WHERE (data::jsonb -> ?) IN ('true'::jsonb, '1'::jsonb)", (name,))
+        else:
+            rows = await self._all("SELECT user_xid FROM community_players WHERE json_extract(data, ?) = 1",
+                                   (f"$.{name}",))
         return [int(row[0]) for row in rows]
 
     async def forget_user(self, user_xid: int) -> int:
         """Forget a player's preferences (time zone, quiet hours, DM choices). Returns rows deleted."""
         async with self.store.transaction() as db:
-            cur = await db.execute("DELETE FROM community_players WHERE user_xid = ?", (user_xid,))
-            return max(0, int(cur.rowcount))
+            return await db.execute("DELETE FROM community_players WHERE user_xid = ?", (user_xid,))
 
 

@@ -43,12 +43,12 @@ class UndoStore(TableStore):
     async def create_undo(self, row: UndoRow) -> bool:
         """A new proposal; False if one about that version exists already."""
         async with self.store.transaction() as db:
-            cur = await db.execute(
-                f"INSERT OR IGNORE INTO community_undo ({', '.join(UNDO_COLUMNS)})"
-                f" VALUES ({', '.join('?' for _ in UNDO_COLUMNS)})",
+            n = await db.execute(
+                f"INSERT INTO community_undo ({', '.join(UNDO_COLUMNS)})"
+                f" VALUES ({', '.join('?' for _ in UNDO_COLUMNS)}) ON CONFLICT DO NOTHING",
                 (row.game_id, row.version, row.proposer_xid, row.seat, dumps(row.move), dumps(row.voters),
                  row.created_at, row.status, row.message_xid, row.channel_xid))
-            return cur.rowcount > 0
+            return n > 0
 
     async def undo(self, game_id: int, version: int) -> UndoRow | None:
         row = await self._one(f"SELECT {', '.join(UNDO_COLUMNS)} FROM community_undo WHERE game_id = ?"
@@ -63,23 +63,24 @@ class UndoStore(TableStore):
     async def answer_undo(self, game_id: int, version: int, voter_xid: int, accepted: bool,
                           at: int) -> bool:
         async with self.store.transaction() as db:
-            async with db.execute("SELECT status FROM community_undo WHERE game_id = ? AND version = ?",
-                                  (game_id, version)) as cur:
-                row = await cur.fetchone()
+            row = await db.fetch_one(f"SELECT status FROM community_undo WHERE game_id = ? AND version = ?"
+                                     f"{db.for_update}", (game_id, version))
             if row is None or row[0] != "open":
                 return False
             await db.execute(
-                "INSERT OR REPLACE INTO community_undo_answers (game_id, version, voter_xid, accepted, at)"
-                " VALUES (?, ?, ?, ?, ?)", (game_id, version, voter_xid, int(accepted), at))
+                "INSERT INTO community_undo_answers (game_id, version, voter_xid, accepted, at)"
+                " VALUES (?, ?, ?, ?, ?) ON CONFLICT (game_id, version, voter_xid)"
+                " DO UPDATE SET accepted = excluded.accepted, at = excluded.at",
+                (game_id, version, voter_xid, int(accepted), at))
         return True
 
     async def set_undo_status(self, game_id: int, version: int, status: str, *,
                               only_if_open: bool = True) -> bool:
         async with self.store.transaction() as db:
-            cur = await db.execute(
+            n = await db.execute(
                 "UPDATE community_undo SET status = ? WHERE game_id = ? AND version = ?"
                 + (" AND status = 'open'" if only_if_open else ""), (status, game_id, version))
-            return cur.rowcount > 0
+            return n > 0
 
     async def set_undo_message(self, game_id: int, version: int, channel_xid: int | None,
                                message_xid: int) -> None:
@@ -93,10 +94,9 @@ class UndoStore(TableStore):
                            " AND version < ?", (game_id, below_version)) is None:
             return []  # the usual case after a move: no write at all
         async with self.store.transaction() as db:
-            async with db.execute(
-                    f"SELECT {', '.join(UNDO_COLUMNS)} FROM community_undo WHERE game_id = ?"
-                    " AND status = 'open' AND version < ?", (game_id, below_version)) as cur:
-                rows = [_undo(r) for r in await cur.fetchall()]
+            rows = [_undo(r) for r in await db.fetch_all(
+                f"SELECT {', '.join(UNDO_COLUMNS)} FROM community_undo WHERE game_id = ?"
+                " AND status = 'open' AND version < ?", (game_id, below_version))]
             await db.execute("UPDATE community_undo SET status = 'expired' WHERE game_id = ?"
                              " AND status = 'open' AND version < ?", (game_id, below_version))
         return rows
@@ -111,15 +111,12 @@ class UndoStore(TableStore):
         the proposer's id is the row's whole point), their answers to others' proposals too, and
         they are taken off the voters of the rest. Returns rows changed."""
         async with self.store.transaction() as db:
-            async with db.execute(
-                    "SELECT COUNT(*) FROM community_undo_answers a JOIN community_undo u ON a.game_id = u.game_id"
-                    " AND a.version = u.version WHERE u.proposer_xid = ?", (user_xid,)) as cur:
-                row = await cur.fetchone()
+            row = await db.fetch_one(
+                "SELECT COUNT(*) FROM community_undo_answers a JOIN community_undo u ON a.game_id = u.game_id"
+                " AND a.version = u.version WHERE u.proposer_xid = ?", (user_xid,))
             cascaded = int(row[0]) if row else 0
-            cur2 = await db.execute("DELETE FROM community_undo WHERE proposer_xid = ?", (user_xid,))
-            proposals = max(0, int(cur2.rowcount))
-            cur3 = await db.execute("DELETE FROM community_undo_answers WHERE voter_xid = ?", (user_xid,))
-            answers = max(0, int(cur3.rowcount))
+            proposals = await db.execute("DELETE FROM community_undo WHERE proposer_xid = ?", (user_xid,))
+            answers = await db.execute("DELETE FROM community_undo_answers WHERE voter_xid = ?", (user_xid,))
             voted = await rewrite_json(db, "community_undo", ("game_id", "version"), "voters", user_xid,
                                        lambda value: drop_id(value, user_xid))
         return proposals + cascaded + answers + len(voted)

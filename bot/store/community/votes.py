@@ -55,10 +55,9 @@ class VoteStore(TableStore):
                           at: int) -> bool:
         """Record (or change) a ballot while the vote is open. False if it is not open."""
         async with self.store.transaction() as db:
-            async with db.execute(
-                    "SELECT status FROM community_votes WHERE game_id = ? AND version = ? AND seat = ?",
-                    (game_id, version, seat)) as cur:
-                row = await cur.fetchone()
+            row = await db.fetch_one(
+                f"SELECT status FROM community_votes WHERE game_id = ? AND version = ? AND seat = ?{db.for_update}",
+                (game_id, version, seat))
             if row is None or row[0] != "open":
                 return False
             await db.execute(
@@ -76,11 +75,11 @@ class VoteStore(TableStore):
         if bad:
             raise ValueError(f"cannot update {sorted(bad)}")
         async with self.store.transaction() as db:
-            cur = await db.execute(
+            n = await db.execute(
                 "UPDATE community_votes SET status = 'decided', decision = ? WHERE game_id = ?"
                 " AND version = ? AND seat = ? AND status = 'open'",
                 (decision, vote.game_id, vote.version, vote.seat))
-            if cur.rowcount == 0:
+            if n == 0:
                 return None
             if wait_updates:
                 await db.execute(
@@ -91,11 +90,11 @@ class VoteStore(TableStore):
 
     async def cancel_vote(self, vote: VoteRow, reason: str) -> bool:
         async with self.store.transaction() as db:
-            cur = await db.execute(
+            n = await db.execute(
                 "UPDATE community_votes SET status = 'cancelled', decision = ? WHERE game_id = ?"
                 " AND version = ? AND seat = ? AND status = 'open'",
                 (reason, vote.game_id, vote.version, vote.seat))
-            return cur.rowcount > 0
+            return n > 0
 
     async def due_votes(self, now: int, limit: int) -> list[VoteRow]:
         rows = await self._all(
@@ -112,12 +111,10 @@ class VoteStore(TableStore):
         """Forget a player in votes: as the late player (the id is cleared), as a voter (taken off
         the voters, their ballots deleted). Returns rows changed."""
         async with self.store.transaction() as db:
-            async with db.execute("SELECT game_id, version, seat FROM community_votes WHERE user_xid = ?",
-                                  (user_xid,)) as cur:
-                late = {tuple(r) for r in await cur.fetchall()}
+            late = {tuple(r) for r in await db.fetch_all(
+                "SELECT game_id, version, seat FROM community_votes WHERE user_xid = ?", (user_xid,))}
             await db.execute("UPDATE community_votes SET user_xid = NULL WHERE user_xid = ?", (user_xid,))
             voted = await rewrite_json(db, "community_votes", ("game_id", "version", "seat"), "voters", user_xid,
                                        lambda value: drop_id(value, user_xid))
-            cur2 = await db.execute("DELETE FROM community_ballots WHERE voter_xid = ?", (user_xid,))
-            ballots = max(0, int(cur2.rowcount))
+            ballots = await db.execute("DELETE FROM community_ballots WHERE voter_xid = ?", (user_xid,))
         return len(late | voted) + ballots

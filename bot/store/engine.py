@@ -1,0 +1,261 @@
+"""The database engines under the store: SQLite (aiosqlite, the default) and PostgreSQL (asyncpg, a pool).
+
+Every SQL statement of the bot is written once, in the subset both engines speak:
+
+- ``?`` placeholders (translated to ``$1, $2...`` for PostgreSQL);
+- ``INSERT ... ON CONFLICT ... DO NOTHING / DO UPDATE SET col = excluded.col`` (never ``OR IGNORE`` /
+  ``OR REPLACE``), and new ids through ``RETURNING id`` (never ``lastrowid``);
+- ``GREATEST(a, b)`` / ``LEAST(a, b)`` for the two-argument maximum and minimum (SQLite's ``MAX`` /
+  ``MIN``: translated for it);
+- ``IS NOT DISTINCT FROM ?`` to compare with a value that may be NULL, ``CAST(? AS BIGINT) IS NULL`` for
+  an optional filter (PostgreSQL must know a parameter's type), ``? = 1`` for a flag, never a bare ``?``
+  as a condition; ``lower(a) = lower(?)`` instead of ``COLLATE NOCASE``;
+- integers are 64-bit everywhere (Discord ids and epoch milliseconds exceed 32 bits), flags are 0/1
+  integers and JSON is text, so rows read the same from both engines.
+
+A :class:`Tx` (one transaction) and the :class:`Engine` (reads outside a transaction) offer the same few
+calls: ``execute`` (returns the rows changed), ``executemany``, ``fetch_one``, ``fetch_all``. A
+constraint violation is :class:`IntegrityError` on both engines. ``tx.for_update`` is ``" FOR UPDATE"``
+on PostgreSQL (a row lock, so a read-then-write holds across processes) and empty on SQLite, where
+``BEGIN IMMEDIATE`` already serialises every writer.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import sqlite3
+from collections.abc import AsyncIterator, Iterable, Sequence
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from typing import Any, Protocol
+from urllib.parse import urlsplit, urlunsplit
+
+import aiosqlite
+import asyncpg  # type: ignore[import-untyped]
+
+from bot.store.groupcommit import GroupCommit
+
+Row = Sequence[Any]
+SQLITE = "sqlite"
+POSTGRES = "postgres"
+URL_SCHEMES = ("postgresql://", "postgres://")
+
+
+class IntegrityError(Exception):
+    """A constraint refused a write (either engine). ``kind``: unique, check, foreign_key, not_null."""
+
+    def __init__(self, kind: str, text: str) -> None:
+        super().__init__(f"{kind.upper()}: {text}")
+        self.kind = kind
+
+
+def is_url(target: object) -> bool:
+    """Whether a database setting names a PostgreSQL server (else it is a SQLite file)."""
+    return isinstance(target, str) and target.startswith(URL_SCHEMES)
+
+
+def redact(url: str) -> str:
+    """A database URL fit for a log or a sentence: the password replaced by ``***``."""
+    try:
+        parts = urlsplit(url)
+        if parts.password is None:
+            return url
+        host = parts.hostname or ""
+        netloc = f"{parts.username or ''}:***@{host}" + (f":{parts.port}" if parts.port else "")
+        return urlunsplit((parts.scheme, netloc, parts.path, parts.query, parts.fragment))
+    except ValueError:
+        return url.split("@", 1)[-1]
+
+
+@functools.lru_cache(maxsize=2048)
+def to_sqlite(sql: str) -> str:
+    """The portable SQL in SQLite's words (two-argument ``MAX`` / ``MIN``)."""
+    return re.sub(r"\bGREATEST\(", "MAX(", re.sub(r"\bLEAST\(", "MIN(", sql))
+
+
+@functools.lru_cache(maxsize=2048)
+def to_postgres(sql: str) -> str:
+    """The portable SQL in PostgreSQL's words: ``?`` -> ``$n`` (outside quoted text)."""
+    out: list[str] = []
+    number = 0
+    quote: str | None = None
+    for ch in sql:
+        if quote is not None:
+            if ch == quote:
+                quote = None
+        elif ch in ("'", '"'):
+            quote = ch
+        elif ch == "?":
+            number += 1
+            out.append(f"${number}")
+            continue
+        out.append(ch)
+    return "".join(out)
+
+
+def _sqlite_integrity(exc: sqlite3.IntegrityError) -> IntegrityError:
+    text = str(exc)
+    upper = text.upper()
+    kind = ("unique" if "UNIQUE" in upper else "check" if "CHECK" in upper else
+            "foreign_key" if "FOREIGN KEY" in upper else "not_null" if "NOT NULL" in upper else "constraint")
+    return IntegrityError(kind, text)
+
+
+class Tx(Protocol):
+    """One open transaction (or the engine itself, for reads)."""
+
+    dialect: str
+    for_update: str
+
+    async def execute(self, sql: str, params: Iterable[Any] = ()) -> int: ...
+
+    async def executemany(self, sql: str, rows: Iterable[Iterable[Any]]) -> None: ...
+
+    async def fetch_one(self, sql: str, params: Iterable[Any] = ()) -> Row | None: ...
+
+    async def fetch_all(self, sql: str, params: Iterable[Any] = ()) -> list[Row]: ...
+
+
+class Engine(Protocol):
+    """An open database: reads outside a transaction, one :class:`Tx` per write."""
+
+    dialect: str
+
+    async def fetch_one(self, sql: str, params: Iterable[Any] = ()) -> Row | None: ...
+
+    async def fetch_all(self, sql: str, params: Iterable[Any] = ()) -> list[Row]: ...
+
+    def transaction(self) -> AbstractAsyncContextManager[Tx]:
+        """``async with engine.transaction() as tx`` (a :class:`Tx`); rolled back on any error."""
+
+    async def close(self) -> None: ...
+
+
+# -- SQLite ------------------------------------------------------------------------------------------
+class SqliteEngine:
+    """One aiosqlite connection; one writer at a time (an asyncio lock, then ``BEGIN IMMEDIATE``)."""
+
+    dialect = SQLITE
+    for_update = ""
+
+    def __init__(self, conn: aiosqlite.Connection) -> None:
+        self.conn = conn
+        self.writers = GroupCommit(conn)
+        """Writers queued at the same moment share one commit (:mod:`bot.store.groupcommit`)."""
+
+    async def execute(self, sql: str, params: Iterable[Any] = ()) -> int:
+        try:
+            cur = await self.conn.execute(to_sqlite(sql), tuple(params))
+        except sqlite3.IntegrityError as exc:
+            raise _sqlite_integrity(exc) from None
+        count = cur.rowcount
+        await cur.close()
+        return max(0, int(count))
+
+    async def executemany(self, sql: str, rows: Iterable[Iterable[Any]]) -> None:
+        try:
+            await self.conn.executemany(to_sqlite(sql), [tuple(r) for r in rows])
+        except sqlite3.IntegrityError as exc:
+            raise _sqlite_integrity(exc) from None
+
+    async def fetch_one(self, sql: str, params: Iterable[Any] = ()) -> Row | None:
+        try:
+            async with self.conn.execute(to_sqlite(sql), tuple(params)) as cur:
+                row: Row | None = await cur.fetchone()
+                return row
+        except sqlite3.IntegrityError as exc:  # an INSERT ... RETURNING
+            raise _sqlite_integrity(exc) from None
+
+    async def fetch_all(self, sql: str, params: Iterable[Any] = ()) -> list[Row]:
+        try:
+            async with self.conn.execute(to_sqlite(sql), tuple(params)) as cur:
+                return list(await cur.fetchall())
+        except sqlite3.IntegrityError as exc:
+            raise _sqlite_integrity(exc) from None
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[SqliteEngine]:
+        """One writer at a time; rolled back on any error. Returns once committed: writers queued at the
+        same moment share one commit (one fsync), each in its own savepoint (:mod:`bot.store.groupcommit`)."""
+        async with self.writers.transaction():
+            yield self
+
+    async def close(self) -> None:
+        await self.writers.flush()
+        await self.conn.close()
+
+
+# -- PostgreSQL --------------------------------------------------------------------------------------
+def _count(status: str) -> int:
+    """Rows changed, from asyncpg's command tag (``UPDATE 3``, ``INSERT 0 1``)."""
+    last = status.rsplit(" ", 1)[-1]
+    return int(last) if last.isdigit() else 0
+
+
+def _pg_integrity(exc: Exception) -> IntegrityError:
+    kind = ("unique" if isinstance(exc, asyncpg.UniqueViolationError) else
+            "check" if isinstance(exc, asyncpg.CheckViolationError) else
+            "foreign_key" if isinstance(exc, asyncpg.ForeignKeyViolationError) else
+            "not_null" if isinstance(exc, asyncpg.NotNullViolationError) else "constraint")
+    return IntegrityError(kind, str(exc))
+
+
+class PostgresTx:
+    """One transaction on one pooled connection."""
+
+    dialect = POSTGRES
+    for_update = " FOR UPDATE"
+
+    def __init__(self, conn: Any) -> None:
+        self.conn = conn
+
+    async def execute(self, sql: str, params: Iterable[Any] = ()) -> int:
+        try:
+            return _count(await self.conn.execute(to_postgres(sql), *params))
+        except asyncpg.IntegrityConstraintViolationError as exc:
+            raise _pg_integrity(exc) from None
+
+    async def executemany(self, sql: str, rows: Iterable[Iterable[Any]]) -> None:
+        try:
+            await self.conn.executemany(to_postgres(sql), [tuple(r) for r in rows])
+        except asyncpg.IntegrityConstraintViolationError as exc:
+            raise _pg_integrity(exc) from None
+
+    async def fetch_one(self, sql: str, params: Iterable[Any] = ()) -> Row | None:
+        try:
+            row: Row | None = await self.conn.fetchrow(to_postgres(sql), *params)
+            return row
+        except asyncpg.IntegrityConstraintViolationError as exc:
+            raise _pg_integrity(exc) from None
+
+    async def fetch_all(self, sql: str, params: Iterable[Any] = ()) -> list[Row]:
+        try:
+            return list(await self.conn.fetch(to_postgres(sql), *params))
+        except asyncpg.IntegrityConstraintViolationError as exc:
+            raise _pg_integrity(exc) from None
+
+
+class PostgresEngine:
+    """An asyncpg pool. Writers run side by side; what must not interleave is guarded inside the SQL
+    (the version check in ``UPDATE ... WHERE version = ?``, ``FOR UPDATE`` row locks, unique keys)."""
+
+    dialect = POSTGRES
+    for_update = " FOR UPDATE"
+
+    def __init__(self, pool: Any) -> None:
+        self.pool = pool
+
+    async def fetch_one(self, sql: str, params: Iterable[Any] = ()) -> Row | None:
+        row: Row | None = await self.pool.fetchrow(to_postgres(sql), *params)
+        return row
+
+    async def fetch_all(self, sql: str, params: Iterable[Any] = ()) -> list[Row]:
+        return list(await self.pool.fetch(to_postgres(sql), *params))
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[PostgresTx]:
+        async with self.pool.acquire() as conn, conn.transaction():
+            yield PostgresTx(conn)
+
+    async def close(self) -> None:
+        await self.pool.close()
