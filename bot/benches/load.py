@@ -99,19 +99,25 @@ class Tracker:
         self.created: dict[int, float] = {}
         self.kinds: dict[int, str] = {}
         self.task: asyncio.Task[None] | None = None
+        self.stopping = False
 
     def start(self) -> None:
         self.task = asyncio.create_task(self._loop(), name="load-tracker")
 
     async def stop(self) -> None:
-        if self.task is not None:
+        # A flag, not only a cancellation: on Python 3.11 asyncio.wait_for (inside fake.wait_until) drops
+        # a cancellation that arrives as its event is set, and the tracker then waited for an hour.
+        self.stopping = True
+        self.fake.notify()
+        while self.task is not None and not self.task.done():
             self.task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
-                await self.task
+                await asyncio.wait([self.task], timeout=1.0)
 
     async def _loop(self) -> None:
-        while True:
-            await self.fake.wait_until(lambda: len(self.fake.sent) > self.cursor, 3600.0, "sends")
+        while not self.stopping:
+            await self.fake.wait_until(lambda: self.stopping or len(self.fake.sent) > self.cursor, 3600.0,
+                                       "sends")
             new = self.fake.sent[self.cursor:]
             self.cursor += len(new)
             for sent in new:
