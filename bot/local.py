@@ -83,7 +83,7 @@ class Terminal:
             self.picture(info.game.kind, view, acting, names)
         return None
 
-    async def show_status(self, game_id: int, locale: str) -> None:
+    async def show_status(self, game_id: int, locale: str, outcome: MoveOutcome | None = None) -> None:
         return None
 
     # -- input ------------------------------------------------------------------------------------

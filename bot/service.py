@@ -16,7 +16,7 @@ import secrets
 import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 from bot import errors, games, store
@@ -199,6 +199,10 @@ class Service:
             state = rules.apply(state, row.seat, row.move)
         return state
 
+    async def snapshot_of(self, info: GameInfo) -> Snapshot:
+        """The snapshot of a game already read (its state from the cache when it is current)."""
+        return Snapshot(info, info.game.version, await self._state(info.game), self._views)
+
     async def snapshot(self, game_id: int, version: int | None = None) -> Snapshot:
         """The game as it is now, or as it was after ``version`` moves (replayed from the log)."""
         info = await self.info(game_id)
@@ -372,6 +376,19 @@ class Service:
         info, seat, moves = await self.legal_moves(game_id, user_xid)
         return info, seat, moves, choices_token(moves)
 
+    async def private_choices(self, game_id: int, user_xid: int) -> tuple[int, list[core.Move], str, Snapshot]:
+        """(seat, legal moves, token, the snapshot they come from) for the player's private choices now,
+        from one reading of the game. A game not in play offers nothing (NotInLobby in its lobby)."""
+        info = await self.info(game_id)
+        seat = info.seat_of(user_xid)
+        if seat is None:
+            raise errors.NotInGame()
+        if info.game.status == "lobby":
+            raise errors.NotInLobby("error.not_started")
+        snap = await self.snapshot_of(info)
+        moves = games.rules(info.game.kind).legal_moves(snap.state, seat.seat) if info.game.status == "active" else []
+        return seat.seat, moves, choices_token(moves), snap
+
     async def play_ai(self, game_id: int) -> MoveOutcome | None:
         """Let one awaited AI seat move; None if no AI seat is awaited."""
         async with self._lock(game_id):
@@ -460,7 +477,12 @@ class Service:
             raise errors.StaleAction() from None
         self._remember(game.id, version, after_state)
         key, params = rules.describe(state, seat, move, after_state)
-        info = GameInfo(await self._game(game.id), tuple(seats), after)
+        # The row as the transaction left it (no read): the version check proved nobody else wrote it.
+        row = replace(game, version=version, updated_at=now,
+                      awaiting_since=now if after != before else game.awaiting_since)
+        if result is not None:
+            row = replace(row, status="finished", finished_at=now, result=result)
+        info = GameInfo(row, tuple(seats), after)
         params = {"player": info.name(seat), **params}
         outcome = MoveOutcome(info=info, seat=seat, move=move, version=version, summary=(key, params),
                               finished=finished, result=result, newly_awaited=after - before,

@@ -66,8 +66,9 @@ class Announcer(Protocol):
                        repost: bool = False) -> str | None:
         """Post the turn (or the end of the game): returns None, or the catalogue id of what went wrong."""
 
-    async def show_status(self, game_id: int, locale: str) -> None:
-        """Bring the game's status up to date (who is awaited, the scores so far)."""
+    async def show_status(self, game_id: int, locale: str, outcome: MoveOutcome | None = None) -> None:
+        """Bring the game's status up to date (who is awaited, the scores so far); ``outcome``: the move
+        just told, whose snapshot may be reused."""
 
 
 class SilentAnnouncer:
@@ -83,7 +84,7 @@ class SilentAnnouncer:
                        repost: bool = False) -> str | None:
         return None
 
-    async def show_status(self, game_id: int, locale: str) -> None:
+    async def show_status(self, game_id: int, locale: str, outcome: MoveOutcome | None = None) -> None:
         return None
 
 
@@ -138,7 +139,10 @@ class TurnFlow:
         info = outcome.info
         game = games.get(info.game.kind)
         locale = outcome.locale
-        await self.watch_timer(info.id)
+        if games.rules(info.game.kind).uses_time:
+            await self.watch_timer(info.id)
+        else:
+            self.timers.pop(info.id, None)  # a game without timers: nothing to read
         if origin is not None:
             await self.announcer.acknowledge(origin, outcome)
         view = await self._public_view(outcome)
@@ -148,7 +152,7 @@ class TurnFlow:
             # A step inside a turn, or a secret choice: no channel post; the status shows who is left.
             if origin is not None and outcome.seat in info.awaiting:
                 await self.announcer.next_step(origin, info.id)
-            await self.announcer.show_status(info.id, locale)
+            await self.announcer.show_status(info.id, locale, outcome)
             self._maybe_ai(info)
             return None
         problem = await self.publish(info.id, outcome, locale)
@@ -174,8 +178,10 @@ class TurnFlow:
             if locale is None:
                 locale = (await self.service.game(game_id)).locale
             problem = await self.announcer.announce(game_id, outcome, locale, repost=repost)
-        info = await self.service.info(game_id)
-        self._maybe_ai(info)
+        if outcome is None or any(s.is_ai for s in outcome.info.seats):
+            # Without AI seats in the move's game none can be awaited (a seat given to the AI since,
+            # by resignation or forget-me, is scheduled by that path): nothing to read.
+            self._maybe_ai(await self.service.info(game_id))
         return problem
 
     def result_lines(self, info: GameInfo, locale: str, who: Any = None) -> list[str]:

@@ -11,6 +11,7 @@ gets a sentence.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 import re
 from dataclasses import dataclass
@@ -472,14 +473,15 @@ class GameCog(commands.Cog):
     # =========================================================================================
     # Turns
     # =========================================================================================
-    async def status_embed(self, info: GameInfo, loc: str) -> discord.Embed:
+    async def status_embed(self, info: GameInfo, loc: str, snap: Snapshot | None = None) -> discord.Embed:
         g = info.game
         presenter = presenters.get(g.kind)
         embed = discord.Embed(title=t("status.title", loc, title=game_title(g.kind, loc), game=g.id),
                               colour=EMBED_COLOUR)
         lines: list[str] = []
         if g.status == "active":
-            snap = await self.service.snapshot(g.id)
+            if snap is None or snap.version != g.version:
+                snap = await self.service.snapshot_of(info)
             lines += presenter.status_lines(snap.view(None), loc, [s.name for s in info.seats])
             waiting = ", ".join(info.name(s) for s in sorted(info.awaiting))
             lines.append(t("status.waiting", loc, players=waiting or "-"))
@@ -503,15 +505,11 @@ class GameCog(commands.Cog):
     async def announce(self, game_id: int, outcome: MoveOutcome | None, loc: str, *,
                        repost: bool = False) -> str | None:
         """The turn message: picture, summary, mentions, and the only live controls."""
-        info = await self.service.info(game_id)
+        info, snap = await self.current(game_id, outcome.snapshot if outcome is not None else None)
         g = info.game
-        if g.channel_xid is None or g.status == "lobby":
+        if g.channel_xid is None or g.status in ("lobby", "abandoned"):
             return None
         presenter = presenters.get(g.kind)
-        if g.status == "abandoned":
-            return None
-        snap = outcome.snapshot if outcome is not None and outcome.snapshot is not None \
-            and outcome.snapshot.version == g.version else await self.service.snapshot(game_id)
         public_view = snap.view(None)
         names = [s.name for s in info.seats]
         lines: list[str] = []
@@ -560,7 +558,9 @@ class GameCog(commands.Cog):
             if problem == operations.LOST_CHANNEL:
                 await self.lost_channel(info)
                 return problem
-        await self.update_status(await self.service.info(game_id), loc)
+        # The row again (a status message posted meanwhile has its id there); the rest is unchanged.
+        info, snap = await self.current(game_id, snap)
+        await self.update_status(info, loc, snap)
         if g.status == "finished" and not repost and message_xid is not None:
             await self.post_recap(info, loc)
         return problem
@@ -643,12 +643,13 @@ class GameCog(commands.Cog):
     def result_text(self, info: GameInfo, loc: str) -> str:
         return "\n".join(self.flow.result_lines(info, loc, lambda seat: seat_label(info, seat)))
 
-    async def update_status(self, info: GameInfo, loc: str) -> None:
-        """Edit the game's status message in place (post it the first time)."""
+    async def update_status(self, info: GameInfo, loc: str, snap: Snapshot | None = None) -> None:
+        """Edit the game's status message in place (post it the first time); ``snap``: the game's
+        current snapshot, when the caller has it."""
         g = info.game
         if g.channel_xid is None:
             return
-        embed = await self.status_embed(info, loc)
+        embed = await self.status_embed(info, loc, snap)
         if g.status_message_xid is not None:
             outcome = await operations.edit_message(self.bot, g.channel_xid, g.status_message_xid, embed=embed)
             if outcome != operations.GONE:
@@ -704,8 +705,8 @@ class GameCog(commands.Cog):
     async def open_click(self, interaction: discord.Interaction, parsed: ids.ParsedId) -> None:
         """Show the clicker their private choices (and hand) in an ephemeral message."""
         loc = locale_of(interaction)
-        info, seat, moves, token = await self.service.choices(parsed.game_id, interaction.user.id)
-        snap = await self.service.snapshot(parsed.game_id)
+        seat, moves, token, snap = await self.service.private_choices(parsed.game_id, interaction.user.id)
+        info = snap.info
         presenter = presenters.get(info.game.kind)
         private = snap.view(seat)
         image = await asyncio.to_thread(presenter.render_turn, private, seat, [s.name for s in info.seats], loc)
@@ -758,16 +759,32 @@ class GameCog(commands.Cog):
     async def next_step(self, origin: Any, game_id: int) -> None:
         await self.send_private_choices(origin.interaction, game_id, origin.locale)
 
-    async def show_status(self, game_id: int, locale: str) -> None:
-        await self.update_status(await self.service.info(game_id), locale)
+    async def show_status(self, game_id: int, locale: str, outcome: MoveOutcome | None = None) -> None:
+        """The status after ``outcome`` reuses its snapshot (only the game's row is read again, for the
+        status message's id); without one, or when the game moved on since, the game is read."""
+        info, snap = await self.current(game_id, outcome.snapshot if outcome else None)
+        await self.update_status(info, locale, snap)
+
+    async def current(self, game_id: int, snap: Snapshot | None) -> tuple[GameInfo, Snapshot]:
+        """The game now: its row read again; seats, awaited seats and state from ``snap`` when it is
+        still the current version (no other read), else read too."""
+        if snap is not None:
+            g = await self.service.game(game_id)
+            if g.version == snap.version and g.status == snap.info.game.status:
+                info = GameInfo(g, snap.info.seats, snap.info.awaiting)
+                return info, dataclasses.replace(snap, info=info)
+        info = await self.service.info(game_id)
+        if info.game.status == "lobby":
+            return info, Snapshot(info, 0, None)
+        return info, await self.service.snapshot_of(info)
 
     async def send_private_choices(self, interaction: discord.Interaction, game_id: int, loc: str,
                                    intro: str | None = None) -> bool:
         """The player's current choices in an ephemeral message; False if they have none now."""
-        info, seat, moves, token = await self.service.choices(game_id, interaction.user.id)
+        seat, moves, token, snap = await self.service.private_choices(game_id, interaction.user.id)
         if not moves:
             return False
-        snap = await self.service.snapshot(game_id)
+        info = snap.info
         private = snap.view(seat)
         presenter = presenters.get(info.game.kind)
         prompt = presenter.prompt(moves, private, loc)

@@ -12,6 +12,16 @@ again (a closed loop), so the rate measured is what the bot sustains, not what w
 - ``inprocess``: the same bot object in this process, interactions fed to discord.py's parser
   (:meth:`FakeDiscord.use_client`); the fake, the players and the bot share one event loop and one
   core, so it is a reference for the ratio, not a faster bot.
+- ``postgres.process``: the process again, on a PostgreSQL database (``DATABASE_URL``) of a throwaway
+  server started here (:class:`bot.testing.postgres.PostgresServer`, fsync on). SQLite's figures keep
+  their names (``load.process.*``, ``load.inprocess.*``). A mode that cannot run (no PostgreSQL
+  programs, a bot that does not start) is reported as ``load.<mode>.first_error``; the bench still
+  ends normally.
+
+Where the CPU goes: ``cpu_ms_per_move.bot`` is the bot process's CPU time (user + system) per
+acknowledged move, ``cpu_ms_per_move.fake`` this process's (the fake Discord and the simulated
+players, which share the machine with the bot), and ``fake_validation_ms_per_move`` the part of the
+latter spent checking request bodies against Discord's description (the fake's strictness).
 
 Latency ``callback`` is from the moment an interaction is injected to the moment the fake receives
 the bot's first answer (what Discord's 3-second window measures), over every interaction;
@@ -29,11 +39,12 @@ import asyncio
 import contextlib
 import json
 import logging
+import os
 import re
 import sqlite3
 import tempfile
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -46,6 +57,8 @@ QUICK_SECONDS = 0.5
 SETTLE_SECONDS = 0.3
 WAIT_SECONDS = 60.0
 """A simulated player gives up on an answer after this long (counted in ``errors``)."""
+MODE_GRACE_SECONDS = 240.0
+"""A mode that has not finished this long after its window is stopped and reported as an error."""
 PAIRS = (("alice", "bob"), ("carol", "dave"))
 BIDS = ((3, 1), (1, 2), (2, 3))
 ENTRY = "bot.testing.entry:main"
@@ -86,19 +99,25 @@ class Tracker:
         self.created: dict[int, float] = {}
         self.kinds: dict[int, str] = {}
         self.task: asyncio.Task[None] | None = None
+        self.stopping = False
 
     def start(self) -> None:
         self.task = asyncio.create_task(self._loop(), name="load-tracker")
 
     async def stop(self) -> None:
-        if self.task is not None:
+        # A flag, not only a cancellation: on Python 3.11 asyncio.wait_for (inside fake.wait_until) drops
+        # a cancellation that arrives as its event is set, and the tracker then waited for an hour.
+        self.stopping = True
+        self.fake.notify()
+        while self.task is not None and not self.task.done():
             self.task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
-                await self.task
+                await asyncio.wait([self.task], timeout=1.0)
 
     async def _loop(self) -> None:
-        while True:
-            await self.fake.wait_until(lambda: len(self.fake.sent) > self.cursor, 3600.0, "sends")
+        while not self.stopping:
+            await self.fake.wait_until(lambda: self.stopping or len(self.fake.sent) > self.cursor, 3600.0,
+                                       "sends")
             new = self.fake.sent[self.cursor:]
             self.cursor += len(new)
             for sent in new:
@@ -219,6 +238,28 @@ def check_store(db_path: Path, run: Run) -> dict[str, int]:
         finished = db.execute("SELECT COUNT(*) FROM games WHERE status = 'finished' AND version = 6").fetchone()[0]
     finally:
         db.close()
+    return compare(rows, run, integrity == "ok", int(finished))
+
+
+async def check_postgres(url: str, run: Run) -> dict[str, int]:
+    """Acknowledged moves against the move log of a PostgreSQL database (integrity: every finished game's
+    version is its number of stored moves)."""
+    import asyncpg  # type: ignore[import-untyped]
+
+    conn = await asyncpg.connect(url)
+    try:
+        rows = await conn.fetch("SELECT game_id, version, actor_xid, move FROM moves WHERE undone_at IS NULL")
+        finished = await conn.fetchval("SELECT COUNT(*) FROM games WHERE status = 'finished' AND version = 6")
+        gaps = await conn.fetchval(
+            "SELECT COUNT(*) FROM games g WHERE g.status = 'finished'"
+            " AND g.version <> (SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id)")
+    finally:
+        await conn.close()
+    return compare([tuple(r) for r in rows], run, gaps == 0, int(finished))
+
+
+def compare(rows: list[Any], run: Run, integrity_ok: bool, finished: int) -> dict[str, int]:
+    """(game, version, actor, move JSON) rows of the move log against what the players were told."""
     stored = [(int(g), int(a), int(json.loads(m)["card"])) for g, _, a, m in rows if a is not None]
     versions = [(g, v) for g, v, _, _ in rows]
     acked = set(run.acked)
@@ -227,8 +268,8 @@ def check_store(db_path: Path, run: Run) -> dict[str, int]:
         "duplicated": len(stored) - len(set(stored)) + len(versions) - len(set(versions)),
         "unacknowledged": len(set(stored) - acked),
         "stored": len(stored),
-        "games_finished": int(finished),
-        "integrity_ok": int(integrity == "ok"),
+        "games_finished": finished,
+        "integrity_ok": int(integrity_ok),
     }
 
 
@@ -271,23 +312,69 @@ def world_channels(fake: Any, count: int) -> list[str]:
     return names
 
 
-async def measure_process(channels: int, seconds: float, workdir: Path) -> dict[str, Any]:
+def process_cpu_seconds(pid: int | None) -> float:
+    """CPU time (user + system) a process used so far; 0 when it cannot be read."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return 0.0
+
+
+@contextlib.contextmanager
+def validation_cpu(schema: Any) -> Iterator[list[float]]:
+    """CPU seconds this process spends in the fake's body validation meanwhile (``[seconds]``)."""
+    spent = [0.0]
+    original = schema.validate
+
+    def timed(*args: Any, **kwargs: Any) -> Any:
+        t0 = time.process_time()
+        try:
+            return original(*args, **kwargs)
+        finally:
+            spent[0] += time.process_time() - t0
+
+    schema.validate = timed
+    try:
+        yield spent
+    finally:
+        schema.validate = original
+
+
+def cpu_figures(prefix: str, run: Run, bot_s: float, fake_s: float, validation_s: float) -> dict[str, Any]:
+    moves = max(1, len(run.acked))
+    return {f"{prefix}.cpu_ms_per_move.bot": round(1000 * bot_s / moves, 2),
+            f"{prefix}.cpu_ms_per_move.fake": round(1000 * fake_s / moves, 2),
+            f"{prefix}.fake_validation_ms_per_move": round(1000 * validation_s / moves, 2)}
+
+
+async def measure_process(channels: int, seconds: float, workdir: Path, *, database_url: str | None = None,
+                          prefix: str = "load.process") -> dict[str, Any]:
+    """The real bot process; on ``database_url`` (PostgreSQL) instead of its SQLite file when given."""
+    from bot.testing.fakediscord import schema
     from bot.testing.fakediscord.process import BotProcess
     from bot.testing.fakediscord.server import FakeDiscord
 
     fake = await FakeDiscord().start()
     names = world_channels(fake, channels)
-    bp = BotProcess(fake, workdir, name="load-process", entry=ENTRY, env={"AI_PAUSE_SECONDS": "0"},
-                    log_level="WARNING")
+    env = {"AI_PAUSE_SECONDS": "0"}
+    if database_url is not None:
+        env["DATABASE_URL"] = database_url
+    bp = BotProcess(fake, workdir, name=prefix.replace(".", "-"), entry=ENTRY, env=env, log_level="WARNING")
     run = Run()
     try:
         await bp.start()
         await bp.wait_ready()
-        await drive(fake, names, seconds, run)
+        bot0, fake0 = process_cpu_seconds(bp.pid), time.process_time()
+        with validation_cpu(schema) as validation:
+            await asyncio.wait_for(drive(fake, names, seconds, run), seconds + MODE_GRACE_SECONDS)
+        cpu = cpu_figures(prefix, run, process_cpu_seconds(bp.pid) - bot0, time.process_time() - fake0,
+                          validation[0])
     finally:
         await bp.stop()
         await fake.stop()
-    return summarise("load.process", run, check_store(bp.db_path, run))
+    checked = check_store(bp.db_path, run) if database_url is None else await check_postgres(database_url, run)
+    return {**summarise(prefix, run, checked), **cpu}
 
 
 async def measure_inprocess(channels: int, seconds: float, workdir: Path) -> dict[str, Any]:
@@ -310,8 +397,8 @@ async def measure_inprocess(channels: int, seconds: float, workdir: Path) -> dic
     try:
         await bot.login(fake.token)
         fake.use_client(bot)
-        await drive(fake, names, seconds, run)
-        await quiet_for(fake, SETTLE_SECONDS)
+        await asyncio.wait_for(drive(fake, names, seconds, run), seconds + MODE_GRACE_SECONDS)
+        await asyncio.wait_for(quiet_for(fake, SETTLE_SECONDS), MODE_GRACE_SECONDS)
     finally:
         await bot.close()
         await fake.stop()
@@ -347,19 +434,36 @@ async def gather_figures(quick: bool) -> dict[str, Any]:
     seconds = QUICK_SECONDS if quick else SECONDS
     out: dict[str, Any] = {"load.channels": channels, "load.window_s": seconds}
     with tempfile.TemporaryDirectory(prefix="citybot-load-") as tmp:
-        steps: list[Callable[[int, float, Path], Awaitable[dict[str, Any]]]] = [
-            measure_process, measure_inprocess]
-        for step in steps:
-            out.update(await step(channels, seconds, Path(tmp)))
-    proc, inproc = out["load.process.moves_per_s"], out["load.inprocess.moves_per_s"]
-    out["load.ratio.moves_per_s"] = round(proc / inproc, 2) if inproc else None
+        steps: list[tuple[str, Callable[[int, float, Path], Awaitable[dict[str, Any]]]]] = [
+            ("load.process", measure_process), ("load.inprocess", measure_inprocess),
+            ("load.postgres.process", measure_postgres)]
+        for prefix, step in steps:
+            try:
+                out.update(await step(channels, seconds, Path(tmp)))
+            except Exception as exc:  # one engine failing is a figure, not the end of the bench
+                log.warning("load mode %s failed", prefix, exc_info=True)
+                out[f"{prefix}.first_error"] = (repr(exc) or type(exc).__name__)[:300]
+    proc, inproc = out.get("load.process.moves_per_s"), out.get("load.inprocess.moves_per_s")
+    out["load.ratio.moves_per_s"] = round(proc / inproc, 2) if proc and inproc else None
     for key in ("callback_p50_ms", "callback_p95_ms", "move_ack_p50_ms"):
-        a, b = out[f"load.process.{key}"], out[f"load.inprocess.{key}"]
-        out[f"load.ratio.{key}"] = round(a / b, 2) if b and b == b and a == a else None
-    out["load.checked"] = all(out[f"load.{m}.{k}"] == 0 for m in ("process", "inprocess")
-                              for k in ("lost", "duplicated", "errors")) and all(
-        out[f"load.{m}.integrity_ok"] == 1 for m in ("process", "inprocess"))
+        a, b = out.get(f"load.process.{key}"), out.get(f"load.inprocess.{key}")
+        out[f"load.ratio.{key}"] = round(a / b, 2) if a and b and b == b and a == a else None
+    modes = ("load.process", "load.inprocess", "load.postgres.process")
+    out["load.checked"] = all(out.get(f"{m}.{k}") == 0 for m in modes for k in ("lost", "duplicated", "errors")) \
+        and all(out.get(f"{m}.integrity_ok") == 1 for m in modes)
     return out
+
+
+async def measure_postgres(channels: int, seconds: float, workdir: Path) -> dict[str, Any]:
+    """The process on a throwaway PostgreSQL server (fsync on, as a real one)."""
+    from bot.testing.postgres import PostgresServer
+
+    server = await asyncio.to_thread(PostgresServer.start, fsync=True)
+    try:
+        url = await asyncio.to_thread(server.create_database)
+        return await measure_process(channels, seconds, workdir, database_url=url, prefix="load.postgres.process")
+    finally:
+        await asyncio.to_thread(server.stop)
 
 
 def figures(quick: bool = False) -> dict[str, Any]:

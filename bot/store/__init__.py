@@ -39,6 +39,7 @@ from bot.store.engine import (
     is_url,
     redact,
 )
+from bot.store.groupcommit import GroupCommit
 
 MIGRATIONS_DIR = Path(__file__).resolve().parent.parent / "migrations"
 POSTGRES_MIGRATIONS_DIR = MIGRATIONS_DIR / "postgres"
@@ -390,6 +391,11 @@ class Store:
                     continue
                 await conn.execute(sql)
                 await conn.execute("INSERT INTO schema_migrations (version) VALUES ($1)", number)
+
+    @property
+    def writers(self) -> GroupCommit | None:
+        """SQLite's queue of writers and its figures (commits, writes); None on PostgreSQL."""
+        return self._engine.writers if isinstance(self._engine, SqliteEngine) else None
 
     @property
     def connection(self) -> Engine:

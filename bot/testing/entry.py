@@ -82,8 +82,29 @@ def shift_clock(path: Path) -> None:
     service.SystemClock.now_ms = now_ms  # type: ignore[method-assign]
 
 
+def dump_tasks_on_sigusr1() -> None:
+    """``kill -USR1 <pid>`` writes every asyncio task's stack to stderr (the process's log): what a
+    hung bot waits on."""
+    import asyncio
+    import signal
+    import sys
+
+    def dump(*_: Any) -> None:
+        try:
+            tasks = asyncio.all_tasks()
+        except RuntimeError:
+            return
+        for task in tasks:
+            print(f"--- task {task.get_name()}", file=sys.stderr)
+            task.print_stack(limit=12, file=sys.stderr)
+        sys.stderr.flush()
+
+    signal.signal(signal.SIGUSR1, dump)
+
+
 def main() -> int:
     install()
+    dump_tasks_on_sigusr1()
     from bot.__main__ import main as bot_main
 
     return bot_main([])

@@ -137,6 +137,7 @@ async def test_campaign_game_to_its_bonus_and_the_record(harness: Harness) -> No
     gid = (await h.service.game_in_channel(h.fake.channel("games").id)).id
     assert f"lobby:{gid}:start" in lobby.custom_ids and f"lobby:{gid}:join" in lobby.custom_ids
     assert lobby.embeds[0]["title"].endswith(f"game #{gid}")
+    await h.settle()  # the bot records the lobby message's id after answering: wait for it, not a race
     info = await h.service.info(gid)
     assert info.game.lobby_message_xid is not None
     assert info.game.options["campaign"] == "3" and info.game.options["campaign_game"] == "1"

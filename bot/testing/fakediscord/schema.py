@@ -298,11 +298,23 @@ def _templates() -> tuple[_Template, ...]:
     return tuple(out)
 
 
-@functools.lru_cache(maxsize=1024)
+@functools.cache
+def _literals() -> frozenset[str]:
+    """Every literal segment of the description's paths."""
+    return frozenset(s for t in _templates() for s in t.segments if s is not None)
+
+
 def spec_path(path: str) -> str | None:
     """The description's path template for a request path (``/channels/1/messages`` ->
     ``/channels/{channel_id}/messages``), the most literal one when several match; None if none."""
-    parts = path.strip("/").split("/")
+    # A segment no template spells (an id, a token) can only fill a parameter: the answer depends on
+    # the path's shape alone, so it is cached by shape (ids would defeat a cache keyed by path).
+    literals = _literals()
+    return _spec_path_of_shape(tuple(p if p in literals else None for p in path.strip("/").split("/")))
+
+
+@functools.lru_cache(maxsize=1024)
+def _spec_path_of_shape(parts: tuple[str | None, ...]) -> str | None:
     best: _Template | None = None
     for template in _templates():
         if len(template.segments) != len(parts):

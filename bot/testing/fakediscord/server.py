@@ -676,6 +676,7 @@ class FakeDiscord:
         self._event = asyncio.Event()
         self._runner: web.AppRunner | None = None
         self._client_state: Any = None
+        self._by_token: dict[str, FakeInteraction] = {}
         self._routes: list[tuple[str, str, re.Pattern[str], Handler]] = []
         self._install_routes()
 
@@ -960,6 +961,7 @@ class FakeDiscord:
             command_name=command_name,
         )
         world.interactions[interaction_id] = record
+        self._by_token[token] = record
         return InteractionHandle(self, record)
 
     def _place(self, user: UserRef, channel: ChannelRef | None) -> tuple[FakeUser, FakeChannel]:
@@ -1500,7 +1502,10 @@ class FakeDiscord:
     def _interaction_for_token(self, app_id: str, token: str) -> FakeInteraction:
         inter = None
         if app_id == str(self.world.application_id):
-            inter = next((i for i in self.world.interactions.values() if i.token == token), None)
+            inter = self._by_token.get(token)
+            if inter is None or self.world.interactions.get(inter.id) is not inter:
+                # not made by _new_interaction (or replaced since): look through them all
+                inter = next((i for i in self.world.interactions.values() if i.token == token), None)
         if inter is None or self.clock() - inter.created > L.INTERACTION_TOKEN_TTL_S:
             raise ApiError(404, 10015, "Unknown Webhook")
         return inter
