@@ -1,4 +1,4 @@
-"""Pictures and the event loop: drawn inline, in a thread, or in a process pool (figures ``renderloop.*``).
+"""Pictures and the event loop: drawn inline, in a thread, or in a process pool (figures ``quadropolis_renderloop.*``).
 
 The bot draws a picture for every announced turn and every private menu. Drawn on the event loop,
 every other interaction waits for it; in a thread (``asyncio.to_thread``, what the bot does), the
@@ -84,9 +84,9 @@ async def measure(count: int) -> dict[str, Any]:
     async def thread() -> bytes:
         return await asyncio.to_thread(draw_turn, view, seat, names)
 
-    out: dict[str, Any] = {"renderloop.burst": count}
+    out: dict[str, Any] = {"quadropolis_renderloop.burst": count}
     for name, draw in (("inline", inline), ("thread", thread)):
-        out.update({f"renderloop.{name}.{k}": v for k, v in (await burst(draw, count)).items()})
+        out.update({f"quadropolis_renderloop.{name}.{k}": v for k, v in (await burst(draw, count)).items()})
     context = multiprocessing.get_context("spawn")
     with concurrent.futures.ProcessPoolExecutor(max_workers=2, mp_context=context) as pool:
         await asyncio.gather(*(loop.run_in_executor(pool, draw_turn, view, seat, names) for _ in range(2)))
@@ -94,7 +94,7 @@ async def measure(count: int) -> dict[str, Any]:
         async def process() -> bytes:
             return await loop.run_in_executor(pool, draw_turn, view, seat, names)
 
-        out.update({f"renderloop.process_pool.{k}": v for k, v in (await burst(process, count)).items()})
+        out.update({f"quadropolis_renderloop.process_pool.{k}": v for k, v in (await burst(process, count)).items()})
     return out
 
 
@@ -103,7 +103,7 @@ def figures(quick: bool = False) -> dict[str, Any]:
     try:
         return asyncio.run(measure(QUICK_BURST if quick else BURST))
     except ImportError as exc:  # the game or its pictures are not in this build
-        return {"renderloop.skipped": repr(exc)}
+        return {"quadropolis_renderloop.skipped": repr(exc)}
 
 
 if __name__ == "__main__":
