@@ -339,7 +339,7 @@ def parser() -> cli.Parser:
     p.add_argument("--lang", default=cli.LOCALE, type=normalise_locale, choices=LANGUAGES, metavar="LANG",
                    help=say("cli.local.lang", languages=", ".join(LANGUAGES)))
     p.add_argument("--out", default="out", metavar="FOLDER", help=say("cli.local.out"))
-    p.add_argument("--db", default="data/local.sqlite3", metavar="FILE", help=say("cli.local.db"))
+    p.add_argument("--db", default="data/local.sqlite3", metavar="DB", help=say("cli.local.db"))
     p.add_argument("--replay", metavar="FILE", help=say("cli.local.replay"))
     return p
 
