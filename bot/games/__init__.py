@@ -9,6 +9,7 @@ means creating its own files and adding one line to :data:`GAMES` below (and its
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -100,7 +101,7 @@ class Step:
         return self._after()
 
 
-class StoryStyle:
+class StoryStyle(ABC):
     """How a game's story is told (``bot/story.py``): its scores and its turns, read from public views only.
 
     A game declares a subclass; a game without one has no story. Everything here sees ``view(state,
@@ -111,13 +112,13 @@ class StoryStyle:
         """What one point of the story is called: ``"turn"`` or ``"round"`` (``story.axis.<axis>``)."""
         return "turn"
 
+    @abstractmethod
     def places(self, view: View) -> list[str | None]:
         """Everyone scored, in order: None for a seat (the caller names it), an Automa's own name."""
-        raise NotImplementedError
 
+    @abstractmethod
     def scores(self, view: View) -> list[int]:
         """Each place's score as the game stands (final once the game is over), as :meth:`places`."""
-        raise NotImplementedError
 
     def round(self, view: View) -> int:
         """The round this view is in (0: the game has no rounds)."""
