@@ -122,9 +122,9 @@ class BtcCog(commands.Cog):
                     length=campaign.length, mode=mode_name(campaign.mode, loc), difficulty=campaign.difficulty)
         view = self.game_cog.lobby_view(info, loc)
         assert view is not None, "a new game is in its lobby"
-        await interaction.response.send_message(content, embed=self.game_cog.lobby_embed(info, loc), view=view,
-                                                allowed_mentions=operations.NO_MENTIONS)
-        message_xid = await operations.original_message_id(interaction)
+        callback = await interaction.response.send_message(content, embed=self.game_cog.lobby_embed(info, loc),
+                                                           view=view, allowed_mentions=operations.NO_MENTIONS)
+        message_xid = await operations.original_message_id(interaction, callback)
         if message_xid is not None:
             await self.service.set_messages(info.id, lobby_message_xid=message_xid)
 

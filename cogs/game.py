@@ -167,15 +167,13 @@ class GameCog(commands.Cog):
         loc = info.game.locale
         lobby_view = self.lobby_view(info, loc)
         assert lobby_view is not None  # a new game is in its lobby
-        await interaction.response.send_message(embed=self.lobby_embed(info, loc), view=lobby_view)
+        callback = await interaction.response.send_message(embed=self.lobby_embed(info, loc), view=lobby_view)
         if missing:  # the game can be played here, with parts missing: say which permissions
             await operations.reply(interaction, t("error.missing_permissions_warning", locale_of(interaction),
                                                   permissions=names))
-        try:
-            message = await interaction.original_response()
-            await self.service.set_messages(info.id, lobby_message_xid=message.id)
-        except discord.HTTPException as exc:
-            log.info("could not read the lobby message of game %s: %s", info.id, exc.code)
+        lobby_xid = await operations.original_message_id(interaction, callback)
+        if lobby_xid is not None:
+            await self.service.set_messages(info.id, lobby_message_xid=lobby_xid)
 
     @staticmethod
     def _choices_of_typed_game(interaction: discord.Interaction, current: str,

@@ -331,8 +331,12 @@ async def reply_file(interaction: discord.Interaction, content: str, data: bytes
         return False
 
 
-async def original_message_id(interaction: discord.Interaction) -> int | None:
-    """The id of the message that answered an interaction (None if Discord cannot tell)."""
+async def original_message_id(interaction: discord.Interaction, callback: Any = None) -> int | None:
+    """The id of the message that answered an interaction (None if Discord cannot tell). ``callback``:
+    what ``send_message`` returned; Discord names the message there, and only without it is it read."""
+    message_id = getattr(callback, "message_id", None)
+    if isinstance(message_id, int):
+        return message_id
     try:
         message = await interaction.original_response()
     except discord.HTTPException as exc:

@@ -19,8 +19,8 @@ import fcntl
 import json
 import os
 import sqlite3
-from collections.abc import Iterable, Mapping, Sequence
-from contextlib import AbstractAsyncContextManager
+from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
+from contextlib import AbstractAsyncContextManager, AbstractContextManager, asynccontextmanager, nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -40,6 +40,7 @@ from bot.store.engine import (
     redact,
 )
 from bot.store.groupcommit import GroupCommit
+from bot.store.rowcache import RowCache
 
 MIGRATIONS_DIR = Path(__file__).resolve().parent.parent / "migrations"
 POSTGRES_MIGRATIONS_DIR = MIGRATIONS_DIR / "postgres"
@@ -272,6 +273,9 @@ class Store:
         self._engine = engine
         self._path = path
         self.dialect = engine.dialect
+        self.rows: RowCache | None = RowCache() if engine.dialect == SQLITE else None
+        """Game rows and seats kept between reads (:mod:`bot.store.rowcache`): SQLite only, whose file has
+        one process; PostgreSQL may be shared by several, so there every read goes to the server."""
 
     # -- lifecycle ---------------------------------------------------------------------------
     @classmethod
@@ -469,7 +473,33 @@ class Store:
         assert game is not None
         return game
 
+    @asynccontextmanager
+    async def _writing(self, *game_ids: int, seats: bool = True) -> AsyncIterator[Tx]:
+        """:meth:`transaction` for every write of ``games`` or ``seats``: the kept rows of those games
+        (all games without ``game_ids``) are dropped before and after it; ``seats=False`` for a write
+        of the ``games`` table only."""
+        if self.rows is None:
+            changing: AbstractContextManager[None] = nullcontext()
+        else:
+            changing = self.rows.changing(*game_ids, seats=seats) if game_ids else self.rows.changing_all()
+        with changing:
+            async with self.transaction() as db:
+                yield db
+
     async def get_game(self, game_id: int) -> GameRow | None:
+        rows = self.rows
+        if rows is None:
+            return await self._read_game(game_id)
+        kept: GameRow | None = rows.get("game", game_id)
+        if kept is not None:
+            return kept
+        with rows.reading(game_id) as keep:
+            game = await self._read_game(game_id)
+            if game is not None:
+                keep.append(("game", game))
+        return game
+
+    async def _read_game(self, game_id: int) -> GameRow | None:
         row = await self._one(f"SELECT {', '.join(GAME_COLUMNS)} FROM games WHERE id = ?", (game_id,))
         return _game(row) if row else None
 
@@ -514,7 +544,7 @@ class Store:
 
     async def settle(self, game_id: int, version: int) -> None:
         """Record that the moves up to ``version`` were announced (never moves backwards)."""
-        async with self.transaction() as db:
+        async with self._writing(game_id, seats=False) as db:
             await db.execute("UPDATE games SET settled_version = GREATEST(settled_version, ?) WHERE id = ?",
                              (version, game_id))
 
@@ -529,17 +559,29 @@ class Store:
             raise ValueError(f"cannot update {sorted(bad)}")
         sets = ", ".join(f"{k} = ?" for k in fields)
         values = [_dumps(v) if k in JSON_GAME_COLUMNS and v is not None else v for k, v in fields.items()]
-        async with self.transaction() as db:
+        async with self._writing(game_id, seats=False) as db:
             await db.execute(f"UPDATE games SET {sets} WHERE id = ?", (*values, game_id))
 
     # -- seats -------------------------------------------------------------------------------
     async def seats(self, game_id: int) -> list[SeatRow]:
+        rows = self.rows
+        if rows is None:
+            return list(await self._read_seats(game_id))
+        kept: tuple[SeatRow, ...] | None = rows.get("seats", game_id)
+        if kept is not None:
+            return list(kept)
+        with rows.reading(game_id) as keep:
+            seats = await self._read_seats(game_id)
+            keep.append(("seats", seats))
+        return list(seats)
+
+    async def _read_seats(self, game_id: int) -> tuple[SeatRow, ...]:
         rows = await self._all(
             "SELECT game_id, seat, user_xid, ai_level, name, resigned, joined_at FROM seats"
             " WHERE game_id = ? ORDER BY seat",
             (game_id,),
         )
-        return [_seat(r) for r in rows]
+        return tuple(_seat(r) for r in rows)
 
     async def add_seat(
         self, game_id: int, *, user_xid: int | None, ai_level: str | None, name: str, at: int,
@@ -550,7 +592,7 @@ class Store:
         SeatTaken if the user already sits there.
         """
         try:
-            async with self.transaction() as db:
+            async with self._writing(game_id) as db:
                 # The game's row first (locked on PostgreSQL until the commit: two processes seating
                 # players wait for each other), then the seats, read after the lock is held.
                 game = await db.fetch_one(f"SELECT status FROM games WHERE id = ?{db.for_update}", (game_id,))
@@ -574,7 +616,7 @@ class Store:
 
     async def remove_seat(self, game_id: int, seat: int, at: int) -> bool:
         """Remove a lobby seat and close the gap in seat numbers. False if nothing was removed."""
-        async with self.transaction() as db:
+        async with self._writing(game_id) as db:
             row = await db.fetch_one(f"SELECT status FROM games WHERE id = ?{db.for_update}", (game_id,))
             if row is None or row[0] != "lobby":
                 return False
@@ -600,14 +642,14 @@ class Store:
         if not fields:
             return
         sets = ", ".join(f"{k} = ?" for k in fields)
-        async with self.transaction() as db:
+        async with self._writing(game_id) as db:
             await db.execute(f"UPDATE seats SET {sets} WHERE game_id = ? AND seat = ?",
                              (*fields.values(), game_id, seat))
 
     # -- play --------------------------------------------------------------------------------
     async def start_game(self, game_id: int, *, state: Mapping[str, Any], at: int) -> bool:
         """Lobby -> active with the initial snapshot at version 0. False if it was not a lobby."""
-        async with self.transaction() as db:
+        async with self._writing(game_id, seats=False) as db:
             changed = await db.execute(
                 "UPDATE games SET status = 'active', started_at = ?, updated_at = ?, awaiting_since = ?"
                 " WHERE id = ? AND status = 'lobby' AND version = 0",
@@ -628,7 +670,7 @@ class Store:
         StaleVersion (and nothing written) if the game is not active at ``expected_version``.
         """
         new_version = expected_version + 1
-        async with self.transaction() as db:
+        async with self._writing(game_id, seats=False) as db:
             sets = ["version = ?", "updated_at = ?"]
             params: list[Any] = [new_version, at]
             if awaiting_changed:
@@ -659,7 +701,7 @@ class Store:
         StaleVersion (nothing written) if the game moved on. Returns the new version.
         """
         new_version = expected_version + 1
-        async with self.transaction() as db:
+        async with self._writing(game_id, seats=False) as db:
             changed = await db.execute(
                 "UPDATE games SET version = ?, updated_at = ?, awaiting_since = CASE WHEN ? = 1 THEN ?"
                 " ELSE awaiting_since END WHERE id = ? AND version = ? AND status = 'active'",
@@ -678,7 +720,7 @@ class Store:
     async def finish_game(self, game_id: int, *, status: str, at: int,
                           result: Mapping[str, Any] | None) -> bool:
         """Mark a live game finished or abandoned (outside a move). False if it was not live."""
-        async with self.transaction() as db:
+        async with self._writing(game_id, seats=False) as db:
             changed = await db.execute(
                 "UPDATE games SET status = ?, finished_at = ?, updated_at = ?, result = ?"
                 " WHERE id = ? AND status IN ('lobby', 'active')",
@@ -716,7 +758,7 @@ class Store:
     async def delete_user_data(self, user_xid: int, *, replacement_name: str) -> int:
         """Forget a user: their seats keep the game playable but lose the Discord id and name; the
         games they host and the moves they clicked lose the id. Returns the rows changed."""
-        async with self.transaction() as db:
+        async with self._writing() as db:
             changed = 0
             for sql, params in (
                 ("UPDATE seats SET user_xid = NULL, ai_level = COALESCE(ai_level, 'greedy'), name = ?"
