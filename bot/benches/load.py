@@ -23,6 +23,13 @@ acknowledged move, ``cpu_ms_per_move.fake`` this process's (the fake Discord and
 players, which share the machine with the bot), and ``fake_validation_ms_per_move`` the part of the
 latter spent checking request bodies against Discord's description (the fake's strictness).
 
+What a move costs at the least: ``requests_per_move`` (REST calls the bot made, callbacks included)
+and ``interactions_per_move`` (what the players sent) per acknowledged move; ``bound_moves_per_s`` the
+rate one process could reach with a core to itself (1000 / ``cpu_ms_per_move.bot``: its event loop is
+one thread). ``load.floor.*`` (:func:`measure_floor`) is discord.py's own CPU per request, measured in a
+process that only sends requests; times ``requests_per_move`` it is CPU every move costs before any
+code of the bot runs (``load.floor.discordpy_cpu_ms_per_move``).
+
 Latency ``callback`` is from the moment an interaction is injected to the moment the fake receives
 the bot's first answer (what Discord's 3-second window measures), over every interaction;
 ``move_ack`` is from a bid click to the bot's "X has bid." edit, which it sends only after the move
@@ -59,6 +66,9 @@ WAIT_SECONDS = 60.0
 """A simulated player gives up on an answer after this long (counted in ``errors``)."""
 MODE_GRACE_SECONDS = 240.0
 """A mode that has not finished this long after its window is stopped and reported as an error."""
+FLOOR_REQUESTS = 2000
+"""Requests of each kind (edits, posts) the floor process sends (:func:`measure_floor`)."""
+QUICK_FLOOR_REQUESTS = 50
 PAIRS = (("alice", "bob"), ("carol", "dave"))
 BIDS = ((3, 1), (1, 2), (2, 3))
 ENTRY = "bot.testing.entry:main"
@@ -341,11 +351,19 @@ def validation_cpu(schema: Any) -> Iterator[list[float]]:
         schema.validate = original
 
 
-def cpu_figures(prefix: str, run: Run, bot_s: float, fake_s: float, validation_s: float) -> dict[str, Any]:
+def cpu_figures(prefix: str, run: Run, bot_s: float, fake_s: float, validation_s: float,
+                requests: int = 0) -> dict[str, Any]:
+    """CPU per move, and what the bot asked of Discord per move: ``requests_per_move`` (REST calls,
+    callbacks included) and ``interactions_per_move`` (what players sent). ``bound_moves_per_s``: the
+    most one process could play if it had a core to itself (the event loop is one thread)."""
     moves = max(1, len(run.acked))
-    return {f"{prefix}.cpu_ms_per_move.bot": round(1000 * bot_s / moves, 2),
+    bot_ms = 1000 * bot_s / moves
+    return {f"{prefix}.cpu_ms_per_move.bot": round(bot_ms, 2),
             f"{prefix}.cpu_ms_per_move.fake": round(1000 * fake_s / moves, 2),
-            f"{prefix}.fake_validation_ms_per_move": round(1000 * validation_s / moves, 2)}
+            f"{prefix}.fake_validation_ms_per_move": round(1000 * validation_s / moves, 2),
+            f"{prefix}.requests_per_move": round(requests / moves, 2),
+            f"{prefix}.interactions_per_move": round(run.interactions / moves, 2),
+            f"{prefix}.bound_moves_per_s": round(1000 / bot_ms, 1) if bot_ms > 0 else None}
 
 
 async def measure_process(channels: int, seconds: float, workdir: Path, *, database_url: str | None = None,
@@ -365,11 +383,11 @@ async def measure_process(channels: int, seconds: float, workdir: Path, *, datab
     try:
         await bp.start()
         await bp.wait_ready()
-        bot0, fake0 = process_cpu_seconds(bp.pid), time.process_time()
+        bot0, fake0, requests0 = process_cpu_seconds(bp.pid), time.process_time(), len(fake.requests)
         with validation_cpu(schema) as validation:
             await asyncio.wait_for(drive(fake, names, seconds, run), seconds + MODE_GRACE_SECONDS)
         cpu = cpu_figures(prefix, run, process_cpu_seconds(bp.pid) - bot0, time.process_time() - fake0,
-                          validation[0])
+                          validation[0], len(fake.requests) - requests0)
     finally:
         await bp.stop()
         await fake.stop()
@@ -443,6 +461,12 @@ async def gather_figures(quick: bool) -> dict[str, Any]:
             except Exception as exc:  # one engine failing is a figure, not the end of the bench
                 log.warning("load mode %s failed", prefix, exc_info=True)
                 out[f"{prefix}.first_error"] = (repr(exc) or type(exc).__name__)[:300]
+    try:
+        out.update(await measure_floor(QUICK_FLOOR_REQUESTS if quick else FLOOR_REQUESTS))
+        out.update(floor_per_move(out))
+    except Exception as exc:
+        log.warning("load floor failed", exc_info=True)
+        out["load.floor.first_error"] = (repr(exc) or type(exc).__name__)[:300]
     proc, inproc = out.get("load.process.moves_per_s"), out.get("load.inprocess.moves_per_s")
     out["load.ratio.moves_per_s"] = round(proc / inproc, 2) if proc and inproc else None
     for key in ("callback_p50_ms", "callback_p95_ms", "move_ack_p50_ms"):
@@ -452,6 +476,44 @@ async def gather_figures(quick: bool) -> dict[str, Any]:
     out["load.checked"] = all(out.get(f"{m}.{k}") == 0 for m in modes for k in ("lost", "duplicated", "errors")) \
         and all(out.get(f"{m}.integrity_ok") == 1 for m in modes)
     return out
+
+
+async def measure_floor(count: int) -> dict[str, Any]:
+    """What discord.py's client spends per REST request, in a process of its own against the fake
+    (:mod:`bot.testing.restfloor`), and what the fake spends answering it."""
+    import sys
+
+    from bot.testing.fakediscord.server import FakeDiscord
+
+    fake = await FakeDiscord().start()
+    try:
+        channel = fake.channel(world_channels(fake, 1)[0]).id
+        fake0 = time.process_time()
+        child = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "bot.testing.restfloor", fake.url, fake.token, str(channel), str(count),
+            stdout=asyncio.subprocess.PIPE)
+        out, _ = await asyncio.wait_for(child.communicate(), MODE_GRACE_SECONDS)
+        fake_ms = 1000 * (time.process_time() - fake0) / (2 * count + 1)
+    finally:
+        await fake.stop()
+    if child.returncode != 0:
+        raise RuntimeError(f"the floor process ended with {child.returncode}")
+    figures = json.loads(out.decode().strip().splitlines()[-1])
+    each = (figures["edit_cpu_ms_per_request"] + figures["post_cpu_ms_per_request"]) / 2
+    return {**{f"load.floor.discordpy_{k}": v for k, v in figures.items()},
+            "load.floor.discordpy_cpu_ms_per_request": round(each, 3),
+            "load.floor.fake_cpu_ms_per_request": round(fake_ms, 3)}
+
+
+def floor_per_move(out: dict[str, Any]) -> dict[str, Any]:
+    """discord.py's own CPU for the requests of one move: a floor under ``cpu_ms_per_move.bot``."""
+    each = out.get("load.floor.discordpy_cpu_ms_per_request")
+    per_move = out.get("load.process.requests_per_move")
+    if not each or not per_move:
+        return {}
+    floor = each * per_move
+    return {"load.floor.discordpy_cpu_ms_per_move": round(floor, 2),
+            "load.floor.discordpy_bound_moves_per_s": round(1000 / floor, 1)}
 
 
 async def measure_postgres(channels: int, seconds: float, workdir: Path) -> dict[str, Any]:

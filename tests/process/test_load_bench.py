@@ -47,3 +47,18 @@ async def test_two_channels_through_the_process(tmp_path: Path) -> None:
             figures["load.process.unacknowledged"]) == (0, 0, 0)
     assert figures["load.process.callback_p95_ms"] >= figures["load.process.callback_p50_ms"] > 0
     assert figures["load.process.moves_per_s"] > 0
+    # 15 interactions per game of 6 moves; the requests are at least one answer to each of them
+    assert figures["load.process.interactions_per_move"] == 2.5
+    assert figures["load.process.requests_per_move"] >= 2.5
+
+
+async def test_the_floor_is_discord_py_s_own_cost_per_request() -> None:
+    """The floor process sends its requests through discord.py to the fake and reports CPU per
+    request; the per-move floor is that times the requests a move made."""
+    floor = await load.measure_floor(20)
+    assert 0 < floor["load.floor.discordpy_edit_cpu_ms_per_request"] < 1000
+    assert 0 < floor["load.floor.discordpy_post_cpu_ms_per_request"] < 1000
+    assert floor["load.floor.fake_cpu_ms_per_request"] > 0
+    per_move = load.floor_per_move({**floor, "load.process.requests_per_move": 6.0})
+    assert per_move["load.floor.discordpy_cpu_ms_per_move"] == round(
+        6.0 * floor["load.floor.discordpy_cpu_ms_per_request"], 2)
