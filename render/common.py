@@ -50,7 +50,7 @@ SUPERSAMPLE = 3
 PNG_COLOURS = 256
 """Images are quantised to a palette of this many colours before PNG encoding (small files)."""
 PNG_LEVEL = 3
-"""zlib level. On a 1200 x 1000 Quadropolis turn picture (measured): 3 takes 8 ms for 82 KB, 6 takes 20 ms
+"""zlib level. On a 1200 x 1000 turn picture (measured): 3 takes 8 ms for 82 KB, 6 takes 20 ms
 for 71 KB, 9 takes 85 ms for 65 KB; above 3 the time grows much faster than the file shrinks."""
 PALETTE_SAMPLE = 2
 """The palette is chosen from every ``PALETTE_SAMPLE``-th pixel of each row and column (exact colours, no
