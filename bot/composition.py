@@ -121,7 +121,7 @@ def compose(service: Service, *, boot: str | None = None, ai_pause: float = 0.0)
 async def build(settings: Settings, clock: Clock | None = None, *, boot: str | None = None) -> App:
     """Open the database named by the settings (``DATABASE_URL``, else the SQLite file), then the
     service and every feature over it."""
-    db = await Store.open(settings.database)
+    db = await Store.open(settings.database, pool_size=settings.pool_size)
     try:
         return compose(Service(db, clock), boot=boot, ai_pause=settings.ai_pause_seconds)
     except BaseException:

@@ -17,9 +17,12 @@ DEFAULT_LOG_LEVEL = "INFO"
 DEFAULT_AI_PAUSE_SECONDS = 2.0
 MAX_AI_PAUSE_SECONDS = 3600
 MAX_SHARD_COUNT = 4096
+DEFAULT_POOL_SIZE = 10
+MAX_POOL_SIZE = 100
 ENV_FILE = ".env"
 KEYS: tuple[str, ...] = ("DISCORD_TOKEN", "DATA_DIR", "DATABASE_PATH", "DATABASE_URL", "DEV_GUILD_ID",
-                         "LOG_LEVEL", "AI_PAUSE_SECONDS", "SHARD_COUNT", "SHARD_IDS")
+                         "LOG_LEVEL", "AI_PAUSE_SECONDS", "SHARD_COUNT", "SHARD_IDS",
+                         "DATABASE_POOL_SIZE")
 """Every setting the bot reads (``.env.example`` documents each one; ``tests/test_deploy.py`` checks)."""
 
 
@@ -52,6 +55,8 @@ class Settings:
     database_url: str | None = None
     """``DATABASE_URL``: a PostgreSQL server (``postgresql://user:password@host:port/database``); when
     unset, the SQLite file ``database_path`` is the database."""
+    pool_size: int = DEFAULT_POOL_SIZE
+    """``DATABASE_POOL_SIZE``: PostgreSQL connections this process opens at most (each process its own)."""
 
     @property
     def database(self) -> str | Path:
@@ -115,8 +120,13 @@ def load(environ: Mapping[str, str] | None = None, env_file: Path | None = None)
         raise SettingsError("cli.settings.pause_range", most=MAX_AI_PAUSE_SECONDS)
 
     shard_count, shard_ids = read_shards(env.get("SHARD_COUNT", ""), env.get("SHARD_IDS", ""))
+    pool_text = env.get("DATABASE_POOL_SIZE", "").strip()
+    if pool_text and not (_digits(pool_text) and 1 <= int(pool_text) <= MAX_POOL_SIZE):
+        raise SettingsError("cli.settings.pool_size", value=pool_text[:40], most=MAX_POOL_SIZE)
+    pool_size = int(pool_text) if pool_text else DEFAULT_POOL_SIZE
     return Settings(token=token, database_path=db_path, dev_guild_id=dev_guild, log_level=level,
-                    ai_pause_seconds=pause, shard_count=shard_count, shard_ids=shard_ids, database_url=db_url)
+                    ai_pause_seconds=pause, shard_count=shard_count, shard_ids=shard_ids, database_url=db_url,
+                    pool_size=pool_size)
 
 
 def _digits(text: str) -> bool:

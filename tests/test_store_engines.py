@@ -200,3 +200,29 @@ def test_database_url_is_read_from_env_and_env_file(tmp_path: Path) -> None:
     with pytest.raises(settings.SettingsError, match="DATABASE_URL must start with postgresql://"):
         settings.load({"DISCORD_TOKEN": "abc", "DATABASE_URL": "sqlite:///x.db"}, tmp_path / "none.env")
     assert store.redact("postgresql://bot:pw@db:5432/citybot") == "postgresql://bot:***@db:5432/citybot"
+
+
+async def test_one_process_opens_no_more_connections_than_its_pool_size(postgres_server: PostgresServer) -> None:
+    """DATABASE_POOL_SIZE: twelve reads at once through a store with a pool of two use two server
+    connections at most (several processes must fit the server's max_connections together)."""
+    url = await fresh_postgres_database(postgres_server)
+    db = await store.Store.open(url, pool_size=2)
+    watcher = await asyncpg.connect(url)
+    try:
+        name = url.rsplit("/", 1)[1]
+        seen: list[int] = []
+
+        async def busy() -> None:
+            await db.fetch_one("SELECT pg_sleep(0.2)")
+
+        async def watch() -> None:
+            for _ in range(8):
+                seen.append(int(await watcher.fetchval(
+                    "SELECT count(*) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()", name)))
+                await asyncio.sleep(0.05)
+
+        await asyncio.gather(*(busy() for _ in range(12)), watch())
+        assert max(seen) == 2, seen
+    finally:
+        await watcher.close()
+        await db.close()

@@ -45,7 +45,7 @@ from bot.store.rowcache import RowCache
 MIGRATIONS_DIR = Path(__file__).resolve().parent.parent / "migrations"
 POSTGRES_MIGRATIONS_DIR = MIGRATIONS_DIR / "postgres"
 POOL_SIZE = 10
-"""Connections of a PostgreSQL pool (per process)."""
+"""Connections of a PostgreSQL pool (per process) unless the caller says (``DATABASE_POOL_SIZE``)."""
 CONNECT_TIMEOUT = 10.0
 MIGRATION_LOCK = 0x63697479626F74  # the advisory lock id processes take to migrate one at a time
 __all__ = ["POSTGRES", "SQLITE", "IntegrityError", "Row", "Tx", "is_url", "redact"]
@@ -279,7 +279,7 @@ class Store:
 
     # -- lifecycle ---------------------------------------------------------------------------
     @classmethod
-    async def open(cls, target: str | Path) -> Store:
+    async def open(cls, target: str | Path, *, pool_size: int = POOL_SIZE) -> Store:
         """Open (creating if needed) the database, check it, and bring its schema up to date.
 
         ``target`` is a SQLite file (or ``:memory:``), or a ``postgresql://`` URL. Raises a
@@ -287,10 +287,10 @@ class Store:
         busy, unreachable, unreadable, damaged or from a newer version.
 
         SQLite: holds the database's process lock (:func:`lock_database`) until :meth:`close`, so a
-        second process on the same file is refused.
+        second process on the same file is refused. PostgreSQL: at most ``pool_size`` connections.
         """
         if is_url(target):
-            return await cls._open_postgres(str(target))
+            return await cls._open_postgres(str(target), pool_size)
         path = target
         name = str(path)
         _prepare(path)
@@ -322,11 +322,11 @@ class Store:
         return store
 
     @classmethod
-    async def _open_postgres(cls, url: str) -> Store:
+    async def _open_postgres(cls, url: str, pool_size: int = POOL_SIZE) -> Store:
         import asyncpg  # type: ignore[import-untyped]
 
         try:
-            pool = await asyncpg.create_pool(url, min_size=1, max_size=POOL_SIZE, timeout=CONNECT_TIMEOUT)
+            pool = await asyncpg.create_pool(url, min_size=1, max_size=pool_size, timeout=CONNECT_TIMEOUT)
         except (OSError, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError, ValueError) as exc:
             raise DatabaseUnreachable(_pg_problem(exc)) from None
         store = cls(PostgresEngine(pool), url)

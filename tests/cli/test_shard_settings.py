@@ -67,3 +67,17 @@ def test_a_bad_shard_setting_stops_the_bot_with_one_sentence(tmp_path: Path) -> 
     ran = run_process("-m", "bot", env=environment(DISCORD_TOKEN="abc", DATABASE_PATH=str(tmp_path / "b.sqlite3"),
                                                    SHARD_COUNT="2", SHARD_IDS="5"), cwd=tmp_path)
     assert ran.status == 2 and "SHARD_IDS" in one_sentence(ran.err) and "0 to 1" in ran.err
+
+
+def test_the_postgresql_pool_size_is_a_setting(tmp_path: Path) -> None:
+    assert load(tmp_path).pool_size == settings.DEFAULT_POOL_SIZE
+    assert load(tmp_path, DATABASE_POOL_SIZE=" 3 ").pool_size == 3
+
+
+@pytest.mark.parametrize("value", ["0", "101", "ten", "٣", "-1", "2.5"])
+def test_a_bad_pool_size_is_one_sentence(value: str, tmp_path: Path) -> None:
+    with pytest.raises(settings.SettingsError) as caught:
+        load(tmp_path, DATABASE_POOL_SIZE=value)
+    text = str(caught.value)
+    assert caught.value.key == "cli.settings.pool_size"
+    assert "DATABASE_POOL_SIZE" in text and "1 to 100" in text and "\n" not in text
