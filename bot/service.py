@@ -680,6 +680,11 @@ class Service:
         may be nothing to tell (None)."""
         return [await self._unsettled(game) for game in await self.store.unsettled_games()]
 
+    async def left_untold(self, changed_by: int, limit: int) -> list[store.GameRow]:
+        """Games with a change never fully announced, last changed at ``changed_by`` (epoch ms) or
+        before: left behind by a process that stopped."""
+        return await self.store.unsettled_games(limit, changed_by=changed_by)
+
     async def unsettled_game(self, game_id: int) -> list[tuple[store.GameRow, MoveOutcome | None, bool]]:
         """:meth:`unsettled` for one game (empty when everything of it was announced)."""
         game = await self._game(game_id)

@@ -286,7 +286,8 @@ class TurnFlow:
 
     async def take_over(self, now: int | None = None) -> int:
         """Take over the work whose lease ran out (its process died): AI seats (and what that process
-        left untold) and timers. Returns how many games were taken over."""
+        left untold), timers, and moves a process committed but never announced. Returns how many
+        games were taken over."""
         if self.leases is None:
             return 0
         now = self.service.clock.now_ms() if now is None else now
@@ -301,6 +302,16 @@ class TurnFlow:
                 self._timer_leases.pop(game_id, None)
                 await self.watch_timer(game_id)
                 found += 1
+        # A move committed but never told, longer ago than a lease: the process that made it stopped
+        # between its commit and its announcement (a live one settles within seconds). The game's AI
+        # task tells it, under the game's ai: lease, so one process does.
+        for game in await self.service.left_untold(now - LEASE_MS, SWEEP_BATCH):
+            task = self._ai_tasks.get(game.id)
+            if game.id in self._telling or (task is not None and not task.done()):
+                continue
+            log.info("telling game %s: the process that moved it stopped before announcing it", game.id)
+            self.schedule_ai(game.id)
+            found += 1
         return found
 
     # -- after a restart --------------------------------------------------------------------------

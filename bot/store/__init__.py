@@ -535,11 +535,13 @@ class Store:
         )
         return [_game(r) for r in rows]
 
-    async def unsettled_games(self, limit: int = 1000) -> list[GameRow]:
-        """Games with moves the Discord layer has not finished announcing (see migration 005)."""
+    async def unsettled_games(self, limit: int = 1000, *, changed_by: int | None = None) -> list[GameRow]:
+        """Games with moves the Discord layer has not finished announcing (see migration 005);
+        ``changed_by``: only those last changed at that time (epoch ms) or before."""
         rows = await self._all(
             f"SELECT {', '.join(GAME_COLUMNS)} FROM games WHERE settled_version < version"
-            " AND status IN ('active', 'finished') ORDER BY id LIMIT ?", (limit,))
+            " AND status IN ('active', 'finished') AND (CAST(? AS BIGINT) IS NULL OR updated_at <= ?)"
+            " ORDER BY id LIMIT ?", (changed_by, changed_by, limit))
         return [_game(r) for r in rows]
 
     async def settle(self, game_id: int, version: int) -> None:

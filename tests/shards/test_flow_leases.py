@@ -116,3 +116,27 @@ async def test_a_party_timer_fires_once_and_a_dead_process_timer_is_fired_by_ano
     fired = await b.run_timers() + await b.run_timers()
     assert fired == 1 and (await b.service.game(gid)).status == "finished"
     assert await a.run_timers() == 0  # a, back, finds nothing to fire
+
+
+async def test_a_human_move_a_dead_process_never_told_is_told_by_another(open_db: Opener,
+                                                                        clock: FakeClock) -> None:
+    """No AI in the game, so no lease: process a committed a bid and died before announcing it. Once
+    a lease's time has passed, b tells it (once), and a live process's fresh moves are left alone."""
+    a, b, told_a, told_b = await two_flows(open_db, clock)
+    info = await a.service.create_game(guild_xid=1, channel_xid=2, kind="toy", options={}, host_xid=7,
+                                       host_name="Ann")
+    await a.service.join(info.id, 8, "Bea")
+    await a.service.start(info.id, 7)
+    gid = info.id
+    await a.service.move(gid, 7, {"kind": "bid", "card": 2})
+    await a.service.move(gid, 8, {"kind": "bid", "card": 1})  # the reveal; a dies untold
+    clock.advance(LEASE_MS / 1000 - 1)
+    assert await b.take_over() == 0  # maybe a is only slow: its moves are its own for now
+    clock.advance(1)
+    assert await b.take_over() == 1
+    await b.idle()
+    assert told_a.announced == [] and told_b.announced == [(gid, 2)]
+    assert (await b.service.game(gid)).settled_version == 2
+    clock.advance(LEASE_MS / 1000)
+    assert await b.take_over() == 0 and await a.take_over() == 0  # told: nothing is told twice
+    assert told_b.announced == [(gid, 2)]
