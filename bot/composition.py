@@ -122,6 +122,7 @@ async def build(settings: Settings, clock: Clock | None = None, *, boot: str | N
     """Open the database named by the settings (``DATABASE_URL``, else the SQLite file), then the
     service and every feature over it."""
     db = await Store.open(settings.database, pool_size=settings.pool_size)
+    db.lease_ms = settings.lease_seconds * 1000
     try:
         return compose(Service(db, clock), boot=boot, ai_pause=settings.ai_pause_seconds)
     except BaseException:

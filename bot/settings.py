@@ -18,11 +18,14 @@ DEFAULT_AI_PAUSE_SECONDS = 2.0
 MAX_AI_PAUSE_SECONDS = 3600
 MAX_SHARD_COUNT = 4096
 DEFAULT_POOL_SIZE = 10
+DEFAULT_LEASE_SECONDS = 60
+MIN_LEASE_SECONDS = 10
+MAX_LEASE_SECONDS = 3600
 MAX_POOL_SIZE = 100
 ENV_FILE = ".env"
 KEYS: tuple[str, ...] = ("DISCORD_TOKEN", "DATA_DIR", "DATABASE_PATH", "DATABASE_URL", "DEV_GUILD_ID",
                          "LOG_LEVEL", "AI_PAUSE_SECONDS", "SHARD_COUNT", "SHARD_IDS",
-                         "DATABASE_POOL_SIZE")
+                         "DATABASE_POOL_SIZE", "LEASE_SECONDS")
 """Every setting the bot reads (``.env.example`` documents each one; ``tests/test_deploy.py`` checks)."""
 
 
@@ -57,6 +60,9 @@ class Settings:
     unset, the SQLite file ``database_path`` is the database."""
     pool_size: int = DEFAULT_POOL_SIZE
     """``DATABASE_POOL_SIZE``: PostgreSQL connections this process opens at most (each process its own)."""
+    lease_seconds: int = DEFAULT_LEASE_SECONDS
+    """``LEASE_SECONDS``: how long a claim on work (a reminder to send, a game's AI seats or untold moves)
+    lasts unless renewed; a process that died is taken over this long after its last renewal."""
 
     @property
     def database(self) -> str | Path:
@@ -124,9 +130,14 @@ def load(environ: Mapping[str, str] | None = None, env_file: Path | None = None)
     if pool_text and not (_digits(pool_text) and 1 <= int(pool_text) <= MAX_POOL_SIZE):
         raise SettingsError("cli.settings.pool_size", value=pool_text[:40], most=MAX_POOL_SIZE)
     pool_size = int(pool_text) if pool_text else DEFAULT_POOL_SIZE
+    lease_text = env.get("LEASE_SECONDS", "").strip()
+    if lease_text and not (_digits(lease_text) and MIN_LEASE_SECONDS <= int(lease_text) <= MAX_LEASE_SECONDS):
+        raise SettingsError("cli.settings.lease", value=lease_text[:40], least=MIN_LEASE_SECONDS,
+                            most=MAX_LEASE_SECONDS)
+    lease_seconds = int(lease_text) if lease_text else DEFAULT_LEASE_SECONDS
     return Settings(token=token, database_path=db_path, dev_guild_id=dev_guild, log_level=level,
                     ai_pause_seconds=pause, shard_count=shard_count, shard_ids=shard_ids, database_url=db_url,
-                    pool_size=pool_size)
+                    pool_size=pool_size, lease_seconds=lease_seconds)
 
 
 def _digits(text: str) -> bool:

@@ -31,7 +31,8 @@ from bot.service import GameInfo, MoveOutcome, Service
 log = logging.getLogger(__name__)
 
 LEASE_MS = 60_000
-"""How long a process holds a game's AI work without renewing it (it renews before every move)."""
+"""How long a process holds a game's AI work without renewing it (it renews before every move), unless the
+store says otherwise (``LEASE_SECONDS``: ``Store.lease_ms``)."""
 TIMER_GRACE_MS = 15_000
 """A timer not fired this long after its deadline belongs to a dead process: another one fires it."""
 SWEEP_MS = 5_000
@@ -105,6 +106,8 @@ class TurnFlow:
         self.leases = leases
         """The store's leases when several processes may share the database (None: only this one)."""
         self.owner = owner
+        self.lease_ms: int = service.store.lease_ms
+        """How long this process's leases last unless renewed (``LEASE_SECONDS``)."""
         """This process run, as the leases name it."""
         self.mine: Callable[[int | None], bool] = lambda guild_xid: True
         """guild id -> whether this process resumes that server's games after its restart (its shards)."""
@@ -207,7 +210,8 @@ class TurnFlow:
         if self.leases is None:
             return True
         now = self.service.clock.now_ms()
-        return await self.leases.take(name, self.owner, now, now + LEASE_MS if until is None else until, game_id)
+        return await self.leases.take(name, self.owner, now, now + self.lease_ms if until is None else until,
+                                      game_id)
 
     async def _release(self, name: str) -> None:
         if self.leases is not None:
@@ -305,7 +309,7 @@ class TurnFlow:
         # A move committed but never told, longer ago than a lease: the process that made it stopped
         # between its commit and its announcement (a live one settles within seconds). The game's AI
         # task tells it, under the game's ai: lease, so one process does.
-        for game in await self.service.left_untold(now - LEASE_MS, SWEEP_BATCH):
+        for game in await self.service.left_untold(now - self.lease_ms, SWEEP_BATCH):
             task = self._ai_tasks.get(game.id)
             if game.id in self._telling or (task is not None and not task.done()):
                 continue

@@ -46,6 +46,7 @@ from bot.community.base import (
 from bot.community.settings import PassCache, Preferences, Prefs, Settings, quiet_until
 from bot.community.votes import Votes, deadline_at
 from bot.service import GameInfo, MoveOutcome, Service
+from bot.store import LEASE_MS
 from bot.store.community import outbox as outbox_store
 from bot.store.community import reminders as wait_store
 from bot.store.community.outbox import OutboxStore
@@ -54,8 +55,9 @@ from bot.store.community.votes import VoteRow
 
 log = logging.getLogger(__name__)
 
-CLAIM_TIMEOUT_MS = outbox_store.LEASE_MS
-"""A claim not confirmed after this long (its lease ran out) is offered again, by any process (same nonce)."""
+CLAIM_TIMEOUT_MS = LEASE_MS
+"""A claim not confirmed after this long (its lease ran out) is offered again, by any process (same nonce);
+the store's ``lease_ms`` when ``LEASE_SECONDS`` sets it."""
 MAX_ATTEMPTS = 3
 """An action offered this many times without confirmation is given up (status 'failed')."""
 DOWNTIME_GRACE_MS = 2 * MINUTE_MS
@@ -366,7 +368,7 @@ class Reminders(Feature):
                 log.exception("wait %s/%s failed", wait.game_id, wait.seat)
                 await self.db.update_wait(wait.game_id, wait.seat, due_at=now + ACTING_RETRY_MS)
         actions += await self.outbox.take_due(self.boot, now, limit, max_attempts=MAX_ATTEMPTS,
-                                              lease_ms=CLAIM_TIMEOUT_MS)
+                                              lease_ms=self.outbox.store.lease_ms)
         await self.heartbeat(now)
         return actions
 

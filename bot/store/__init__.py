@@ -44,6 +44,9 @@ from bot.store.rowcache import RowCache
 
 MIGRATIONS_DIR = Path(__file__).resolve().parent.parent / "migrations"
 POSTGRES_MIGRATIONS_DIR = MIGRATIONS_DIR / "postgres"
+LEASE_MS = 60_000
+"""How long a process's claim on work (an outbox row, a game's AI or untold moves) lasts unless renewed, unless
+the caller says (``LEASE_SECONDS``): after it another process takes the work over."""
 POOL_SIZE = 10
 """Connections of a PostgreSQL pool (per process) unless the caller says (``DATABASE_POOL_SIZE``)."""
 CONNECT_TIMEOUT = 10.0
@@ -273,6 +276,8 @@ class Store:
         self._engine = engine
         self._path = path
         self.dialect = engine.dialect
+        self.lease_ms = LEASE_MS
+        """How long a claim of this process lasts unless renewed (see :data:`LEASE_MS`)."""
         self.rows: RowCache | None = RowCache() if engine.dialect == SQLITE else None
         """Game rows and seats kept between reads (:mod:`bot.store.rowcache`): SQLite only, whose file has
         one process; PostgreSQL may be shared by several, so there every read goes to the server."""

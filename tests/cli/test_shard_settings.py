@@ -81,3 +81,19 @@ def test_a_bad_pool_size_is_one_sentence(value: str, tmp_path: Path) -> None:
     text = str(caught.value)
     assert caught.value.key == "cli.settings.pool_size"
     assert "DATABASE_POOL_SIZE" in text and "1 to 100" in text and "\n" not in text
+
+
+def test_the_lease_is_a_setting(tmp_path: Path) -> None:
+    assert load(tmp_path).lease_seconds == settings.DEFAULT_LEASE_SECONDS == 60
+    assert load(tmp_path, LEASE_SECONDS="15").lease_seconds == 15
+
+
+@pytest.mark.parametrize("value", ["9", "3601", "1m", "", "0"])
+def test_a_bad_lease_is_one_sentence(value: str, tmp_path: Path) -> None:
+    if value == "":
+        assert load(tmp_path, LEASE_SECONDS=value).lease_seconds == 60  # empty: the default
+        return
+    with pytest.raises(settings.SettingsError) as caught:
+        load(tmp_path, LEASE_SECONDS=value)
+    text = str(caught.value)
+    assert caught.value.key == "cli.settings.lease" and "LEASE_SECONDS" in text and "10 to 3600" in text

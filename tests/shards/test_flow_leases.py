@@ -140,3 +140,26 @@ async def test_a_human_move_a_dead_process_never_told_is_told_by_another(open_db
     clock.advance(LEASE_MS / 1000)
     assert await b.take_over() == 0 and await a.take_over() == 0  # told: nothing is told twice
     assert told_b.announced == [(gid, 2)]
+
+
+async def test_a_shorter_lease_is_taken_over_sooner(open_db: Opener, clock: FakeClock) -> None:
+    """LEASE_SECONDS=15 (the store's lease_ms): a dead process's untold move and its AI lease are taken
+    over 15 s after, not a minute."""
+    a, b, _, told_b = await two_flows(open_db, clock)
+    for flow in (a, b):
+        flow.lease_ms = flow.service.store.lease_ms = 15_000
+    info = await a.service.create_game(guild_xid=1, channel_xid=2, kind="toy", options={}, host_xid=7,
+                                       host_name="Ann", ai_seats=1)
+    await a.service.start(info.id, 7)
+    gid = info.id
+    assert await a._take(f"ai:{gid}", gid)  # a holds the game's AI work for 15 s ...
+    await a.service.move(gid, 7, {"kind": "bid", "card": 2})  # ... and dies after a move, untold
+    clock.advance(14)
+    assert await b.take_over() == 0
+    clock.advance(1)
+    assert await b.take_over() >= 1
+    await b.idle()
+    assert told_b.statuses[:1] == [gid]  # the bid told (a step inside a round: the status) ...
+    assert told_b.announced == [(gid, 2)]  # ... then the AI bid, and the round was revealed
+    game = await b.service.game(gid)
+    assert game.version == 3 and game.settled_version == 3  # and its next bid, told too

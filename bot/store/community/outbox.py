@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from bot.store import TableStore
+from bot.store import LEASE_MS, TableStore
 from bot.store.community.common import drop_id, dumps, rewrite_json
 from bot.store.engine import POSTGRES, SQLITE, Tx
 
@@ -21,7 +21,6 @@ OUTBOX_COLUMNS = (
     "id", "kind", "nonce", "game_id", "seat", "user_xid", "guild_xid", "channel_xid", "params",
     "created_at", "claimed_at", "claim_boot", "attempts", "status", "done_at", "message_xid", "lease_until",
 )
-LEASE_MS = 60_000
 """How long a claim is its owner's: after this another process may take it over (same nonce)."""
 PERSONAL_COLUMNS = ("community_outbox.user_xid", "community_outbox.params")
 """Columns of this module's table that can hold a player's id (params: the voters of a vote)."""
@@ -94,7 +93,7 @@ class OutboxStore(TableStore):
     async def claim(self, claims: Sequence[NewOutbox], at: int, boot: str) -> list[OutboxRow]:
         """Claim outbox rows on their own, to be carried out by the caller now."""
         async with self.store.transaction() as db:
-            return await claim_rows(db, claims, at, boot)
+            return await claim_rows(db, claims, at, boot, lease_ms=self.store.lease_ms)
 
     async def queue(self, claims: Sequence[NewOutbox], at: int) -> list[OutboxRow]:
         """Record outbox rows for the next loop pass to hand out (listeners, outside a pass)."""

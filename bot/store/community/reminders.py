@@ -222,7 +222,7 @@ class WaitStore(TableStore):
                     (open_vote.game_id, open_vote.version, open_vote.seat, open_vote.user_xid,
                      dumps(open_vote.voters), open_vote.opened_at, open_vote.closes_at, open_vote.status,
                      open_vote.decision, open_vote.message_xid))
-            return await claim_rows(db, claims, at, boot)
+            return await claim_rows(db, claims, at, boot, lease_ms=self.store.lease_ms)
 
     async def update_wait(self, game_id: int, seat: int, **updates: Any) -> bool:
         bad = set(updates) - WAIT_UPDATABLE

@@ -86,7 +86,7 @@ class VoteStore(TableStore):
                     f"UPDATE community_waits SET {', '.join(f'{k} = ?' for k in wait_updates)}"
                     " WHERE game_id = ? AND seat = ? AND vote_version = ?",
                     (*wait_updates.values(), vote.game_id, vote.seat, vote.version))
-            return await claim_rows(db, claims, at, boot)
+            return await claim_rows(db, claims, at, boot, lease_ms=self.store.lease_ms)
 
     async def cancel_vote(self, vote: VoteRow, reason: str) -> bool:
         async with self.store.transaction() as db:
