@@ -125,6 +125,22 @@ def _adjacent(cell: Cell) -> tuple[Cell, Cell, Cell, Cell]:
     return ((r - 1, c), (r, c + 1), (r + 1, c), (r, c - 1))
 
 
+def open_cells(occupied: Mapping[Cell, str]) -> list[Cell]:
+    """The empty cells a single tile may fill (the same as ``G.anchors`` of the single shape), sorted."""
+    if not occupied:
+        return [G.CENTER]
+    rows = [r for r, _ in occupied]
+    cols = [c for _, c in occupied]
+    lo_r, hi_r = max(max(rows) - G.SIDE + 1, 0), min(min(rows) + G.SIDE - 1, G.FRAME - 1)
+    lo_c, hi_c = max(max(cols) - G.SIDE + 1, 0), min(min(cols) + G.SIDE - 1, G.FRAME - 1)
+    found: set[Cell] = set()
+    for r, c in occupied:
+        for e in ((r - 1, c), (r, c + 1), (r + 1, c), (r, c - 1)):
+            if lo_r <= e[0] <= hi_r and lo_c <= e[1] <= hi_c and e not in occupied:
+                found.add(e)
+    return sorted(found)
+
+
 class CityModel:
     """One grid city's layout with what the gain of one more face needs (without factory points)."""
 
@@ -142,12 +158,45 @@ class CityModel:
         self.present = sum(1 for t in T.TYPES if t != "house" and by_type[t])
         self.group_of: dict[Cell, int] = {}
         self.group_size: list[int] = []
-        for i, group in enumerate(core.connected_groups(by_type["park"])):
+        self._park_groups()
+        self.base = scoring.total(scoring.score_grid(self.faces, 0)) if scored else 0
+        self.open = open_cells(self.faces) if len(self.faces) < FULL else []
+        self._best_for: dict[str, tuple[int, Cell]] = {}
+
+    def _park_groups(self) -> None:
+        self.group_of.clear()
+        self.group_size.clear()
+        for i, group in enumerate(core.connected_groups(self.by_type["park"])):
             self.group_size.append(len(group))
             for cell in group:
                 self.group_of[cell] = i
-        self.base = scoring.total(scoring.score_grid(self.faces, 0)) if scored else 0
-        self.open = G.anchors(self.faces.keys(), G.SINGLE_SHAPE) if len(self.faces) < FULL else []
+
+    def add(self, cell: Cell, code: str) -> None:
+        """Fill the empty ``cell`` with ``code`` (``base`` is not kept up to date)."""
+        self.faces[cell] = code
+        kind = _TYPE[code]
+        if kind != "house" and not self.by_type[kind]:
+            self.present += 1
+        self.by_type[kind].add(cell)
+        if kind == "tavern":
+            self.tavern_kinds[code] += 1
+        elif kind == "park":
+            self._park_groups()
+        if len(self.faces) >= FULL:
+            self.open = []
+        elif len(self.faces) == 1:
+            self.open = open_cells(self.faces)
+        else:  # the window only shrinks: keep the open cells inside it, add the new cell's neighbours
+            rows = [r for r, _ in self.faces]
+            cols = [c for _, c in self.faces]
+            lo_r, hi_r = max(max(rows) - G.SIDE + 1, 0), min(min(rows) + G.SIDE - 1, G.FRAME - 1)
+            lo_c, hi_c = max(max(cols) - G.SIDE + 1, 0), min(min(cols) + G.SIDE - 1, G.FRAME - 1)
+            found = {e for e in self.open if e != cell and lo_r <= e[0] <= hi_r and lo_c <= e[1] <= hi_c}
+            for e in _adjacent(cell):
+                if lo_r <= e[0] <= hi_r and lo_c <= e[1] <= hi_c and e not in self.faces:
+                    found.add(e)
+            self.open = sorted(found)
+        self._best_for.clear()
 
     def _near(self, cell: Cell, kind: str) -> bool:
         cells = self.by_type[kind]
@@ -188,6 +237,64 @@ class CityModel:
         else:  # house
             out += _HOUSE_ALONE if any(x in factories for x in _adjacent(cell)) else self.present
         return out
+
+    def best_for(self, code: str) -> tuple[int, Cell]:
+        """(gain, cell) of ``code`` at its best open cell, the first in ``open`` among equals (the same
+        as maximising :meth:`gain`, cached until the next :meth:`add`)."""
+        hit = self._best_for.get(code)
+        if hit is not None:
+            return hit
+        kind = _TYPE[code]
+        bt = self.by_type
+        factories = bt["factory"]
+        lonely = {h for h in bt["house"] if not any(x in factories for x in _adjacent(h))}
+        new = len(lonely) if kind != "house" and not bt[kind] else 0
+        best, where = -(10**6), self.open[0]
+        if kind == "shop":
+            shops = frozenset(bt["shop"])
+            before = scoring.best_shop_split(shops) - new
+            for cell in self.open:
+                g = scoring.best_shop_split(shops | {cell}) - before
+                if g > best:
+                    best, where = g, cell
+        elif kind == "tavern":
+            after = Counter(self.tavern_kinds)
+            after[code] += 1
+            const = scoring.tavern_points(after.values()) - scoring.tavern_points(self.tavern_kinds.values()) + new
+            taverns = bt["tavern"]
+            alone = {o for o in bt["office"] if not any(x in taverns for x in _adjacent(o))}
+            for cell in self.open:
+                g = const + T.OFFICE_TAVERN_BONUS * sum(1 for o in _adjacent(cell) if o in alone)
+                if g > best:
+                    best, where = g, cell
+        elif kind == "office":
+            n = len(bt["office"])
+            const = scoring.office_set_points(n + 1) - scoring.office_set_points(n) + new
+            taverns = bt["tavern"]
+            for cell in self.open:
+                g = const + T.OFFICE_TAVERN_BONUS * any(x in taverns for x in _adjacent(cell))
+                if g > best:
+                    best, where = g, cell
+        elif kind == "park":
+            for cell in self.open:
+                groups = {self.group_of[x] for x in _adjacent(cell) if x in self.group_of}
+                g = new + scoring.park_group_points(1 + sum(self.group_size[i] for i in groups)) \
+                    - sum(scoring.park_group_points(self.group_size[i]) for i in groups)
+                if g > best:
+                    best, where = g, cell
+        elif kind == "factory":
+            hit_each = _HOUSE_ALONE - self.present - (1 if new else 0)
+            for cell in self.open:
+                g = new + hit_each * sum(1 for h in _adjacent(cell) if h in lonely)
+                if g > best:
+                    best, where = g, cell
+        else:
+            for cell in self.open:
+                g = _HOUSE_ALONE if any(x in factories for x in _adjacent(cell)) else self.present
+                if g > best:
+                    best, where = g, cell
+        self._best_for[code] = (best, where)
+        return best, where
 
     def mean_gains(self) -> dict[str, float]:
         """For every single face, its gain averaged over the open cells (a tile laid at random)."""
@@ -513,12 +620,7 @@ class Samples:
 
 
 def _best_cell(model: CityModel, face: str) -> tuple[int, Cell]:
-    best, where = -10**6, model.open[0]
-    for cell in model.open:
-        g = model.gain(face, cell)
-        if g > best:
-            best, where = g, cell
-    return best, where
+    return model.best_for(face)
 
 
 def _simulate(pl: Planner, city: int, faces: Faces, draws: tuple[list[list[str]], list[str], list[float],
@@ -527,16 +629,13 @@ def _simulate(pl: Planner, city: int, faces: Faces, draws: tuple[list[list[str]]
     a drawn face (at its best cell with the chance that the others play greedily, else at random) and
     this seat the best of ``CHOICES`` drawn faces at its best cell (duplexes counted as singles)."""
     ours, theirs, pick, where = draws
-    layout = dict(faces)
+    model = CityModel(faces, scored=False)
     gained = 0.0
     added = 0
     partner_turn = pl.partner > 0
     fac = float(pl.factory_value(city, factories + 1))
     i = j = 0
-    while len(layout) < FULL:
-        model = CityModel(layout, scored=False)
-        if not model.open:
-            break
+    while model.open:
         if partner_turn:
             face = theirs[j]
             if pick[j] < pl.greedy:
@@ -556,7 +655,7 @@ def _simulate(pl: Planner, city: int, faces: Faces, draws: tuple[list[list[str]]
             i += 1
         gained += value
         added += _TYPE[face] == "factory"
-        layout[cell] = face
+        model.add(cell, face)
         partner_turn = not partner_turn and pl.partner > 0
     return gained, added
 
