@@ -14,7 +14,12 @@ random open cell (which counts the loss of a factory beside lonely houses or a h
 factory, and the gain of open cells beside parks, shops, offices and taverns); and the seat asks
 its partner to place first, so it places knowing where the partner's tile went.
 
-The draft keeps the pair of tiles whose best placements give the best pair of cities; placement
+The draft keeps the pair of tiles whose best placements give the best pair of cities, and with 3-7
+players the ``ROLLOUT_TOP`` best pairs by that one-ply value are re-ranked by ``ROLLOUTS`` sampled
+futures: both cities are filled to the end, the partner laying a face drawn from the unseen tiles
+(at its best cell with the chance that the other seats play greedily, judged from the points of
+the cities this seat does not build, else at a random cell) and this seat the best of ``CHOICES``
+drawn faces, every choice judged on the same samples by the chance to finish first; placement
 looks at the companion tile's best spot in the other city. The pair of cities is judged as the
 rules judge them: with 3-7 players by the chance to finish first against every rival, each city
 projected to the end (``RATE`` per empty cell), so a point in a shared city also counts for the
