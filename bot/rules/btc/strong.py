@@ -73,7 +73,6 @@ PARTNER = 0.5
 counted for each tile the partner still lays there (one strong seat against three random seats,
 500 games: 0.76 with only the expected loss from such tiles, 0.80 with this; against three greedy
 seats, 300 games: 0.35 -> 0.42)."""
-PARTNER_BEST = False
 LEAD = 1.0
 LEAD_WIDTH = 3.0
 EVIDENCE = 1.0
@@ -99,20 +98,17 @@ def greedy_evidence(x: float, n: int) -> float:
     mr, mg = _RANDOM_BASE[n], _GREEDY_BASE[n]
     sd = 1.0 + 0.35 * n
     return ((x - mr) ** 2 - (x - mg) ** 2) / (2 * sd * sd)
-HOUSES = 0.0
-"""Weight of the points a house away from factories is expected to gain from the building types a
-city still lacks (each arrives with the chance that one of the city's remaining tiles brings it)."""
 FULL = G.SIDE * G.SIDE
 ROLLOUTS = 8
 """3-7 players: sampled futures per draft choice (0: the one-ply value alone decides). One strong
 seat against three greedy seats, 340 games on three seed sets: 0.41 without, 0.485 with 8, 0.465
 with 16 (and 0.468 re-ranking 8 choices instead of 4): more samples buy nothing measurable."""
-PLACE_ROLLOUTS = 0
-"""3-7 players: sampled futures per placement among the ``ROLLOUT_TOP`` best by the one-ply value
-(0: off; 8 measured no better against greedy seats, 0.447 against 0.485 over 340 games, with
-placements 6x slower at p50)."""
 ROLLOUT_TOP = 4
-"""3-7 players: how many of the best draft choices by the one-ply value are re-ranked by rollouts."""
+"""3-7 players: how many of the best draft choices by the one-ply value are re-ranked by rollouts.
+Placements are not: re-ranking the 4 best placements by 8 sampled futures measured no better against
+greedy seats (0.447 against 0.485, 340 games) with placements 6x slower at p50. Also measured and
+dropped: a house's expected gain from the building types still to come (0.35 both ways), and the
+partner assumed to lay at its best cell instead of at random (0.25 and 0.39 on two seed sets)."""
 
 
 def expected_best(gains: list[tuple[float, float]], draws: int) -> float:
@@ -426,9 +422,6 @@ class Planner:
         self.cities = E.cities_of(state, player)
         self.counts = E.factory_counts(state)
         self.dist = Knowledge(state, player).dist
-        self.type_share: dict[str, float] = {}
-        for face, p in self.dist:
-            self.type_share[_TYPE[face]] = self.type_share.get(_TYPE[face], 0.0) + p
         self.partner = PARTNER if state.mode == E.STANDARD else 0.0
         """Only 3-7 players share a city with a partner who lays tiles in it."""
         self.faces: dict[int, Faces] = {
@@ -486,12 +479,8 @@ class Planner:
                     best += fac
                 gains.append((best, p))
             value += POTENTIAL * expected_best(gains, CHOICES)
-            if HOUSES:
-                lonely = sum(1 for h in model.by_type["house"] if not model._near(h, "factory"))
-                if lonely:
-                    value += HOUSES * lonely * self.types_to_come(model, FULL - len(faces))
             if self.partner:
-                means: Mapping[str, float] = model.best_gains() if PARTNER_BEST else model.mean_gains()
+                means: Mapping[str, float] = model.mean_gains()
                 value += self.partner * (FULL - len(faces)) / 2 * sum(
                     p * (means[face] + (fac if _TYPE[face] == "factory" else 0)) for face, p in self.dist)
         self._values[key] = value
@@ -504,15 +493,6 @@ class Planner:
         if key not in self._now:
             self.layout_value(faces, city)
         return self._now[key]
-
-    def types_to_come(self, model: CityModel, tiles: int) -> float:
-        """Expected number of non-house building types missing from the city that ``tiles`` more
-        tiles drawn from the unseen ones will bring."""
-        out = 0.0
-        for kind, p in self.type_share.items():
-            if kind != "house" and not model.by_type[kind]:
-                out += 1.0 - (1.0 - p) ** tiles
-        return out
 
     def placed(self, faces: Faces, kind: T.TileKind, anchor: Cell, turned: bool) -> Faces:
         out = dict(faces)
@@ -800,14 +780,4 @@ def strong_move(state: BtcState, seat: int, moves: list[Move], rnd: random.Rando
     if waits and YOU_FIRST:  # let the partner build first: then this seat places knowing their tile's spot
         return waits[0]
     placements = [m for m in moves if m["kind"] in ("place", "turned")]
-    if PLACE_ROLLOUTS and pl.rivals and len(placements) > 1:
-        order = list(placements)
-        rnd.shuffle(order)
-        ranked = sorted(order, key=lambda m: _place_value(pl, m), reverse=True)[:ROLLOUT_TOP]
-        samples = Samples(pl, PLACE_ROLLOUTS, random.Random(rnd.random()))
-
-        def simulated(m: Move) -> float:
-            _, added, layouts = _place_plan(pl, m)
-            return _rollout_value(pl, layouts, added, samples)
-        return max(ranked, key=simulated)
     return _pick(placements or moves, lambda m: _place_value(pl, m) if m in placements else 0.0, rnd)
