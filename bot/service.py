@@ -683,7 +683,7 @@ class Service:
     async def left_untold(self, changed_by: int, limit: int) -> list[store.GameRow]:
         """Games with a change never fully announced, last changed at ``changed_by`` (epoch ms) or
         before: left behind by a process that stopped."""
-        return await self.store.unsettled_games(limit, changed_by=changed_by)
+        return await self.store.untold_games(changed_by, limit)
 
     async def unsettled_game(self, game_id: int) -> list[tuple[store.GameRow, MoveOutcome | None, bool]]:
         """:meth:`unsettled` for one game (empty when everything of it was announced)."""

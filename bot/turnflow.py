@@ -106,9 +106,9 @@ class TurnFlow:
         self.leases = leases
         """The store's leases when several processes may share the database (None: only this one)."""
         self.owner = owner
+        """This process run, as the leases name it."""
         self.lease_ms: int = service.store.lease_ms
         """How long this process's leases last unless renewed (``LEASE_SECONDS``)."""
-        """This process run, as the leases name it."""
         self.mine: Callable[[int | None], bool] = lambda guild_xid: True
         """guild id -> whether this process resumes that server's games after its restart (its shards)."""
         self._ai_tasks: dict[int, asyncio.Task[None]] = {}

@@ -21,7 +21,6 @@ OUTBOX_COLUMNS = (
     "id", "kind", "nonce", "game_id", "seat", "user_xid", "guild_xid", "channel_xid", "params",
     "created_at", "claimed_at", "claim_boot", "attempts", "status", "done_at", "message_xid", "lease_until",
 )
-"""How long a claim is its owner's: after this another process may take it over (same nonce)."""
 PERSONAL_COLUMNS = ("community_outbox.user_xid", "community_outbox.params")
 """Columns of this module's table that can hold a player's id (params: the voters of a vote)."""
 
