@@ -54,10 +54,10 @@ PNG_LEVEL = 3
 for 71 KB, 9 takes 85 ms for 65 KB; above 3 the time grows much faster than the file shrinks."""
 PALETTE_SAMPLE = 2
 """The palette is chosen from every ``PALETTE_SAMPLE``-th pixel of each row and column (exact colours, no
-blending) plus a strip of the design colours (:data:`DESIGN_COLOURS`, so a one-pixel line of one of them
-is never missed), then every pixel takes its nearest palette colour: 8 ms instead of 21 ms for the whole
-picture in the octree, and on our turn pictures no further from the true colours (mean difference 0.98
-against 1.04 of 255)."""
+blending) plus a band of each design colour (:func:`design_colours`, so a one-pixel line of one of them is
+never missed), then every pixel takes its nearest palette colour: about 8 ms instead of 21 ms for the
+octree over the whole picture, and on our turn pictures about as close to the true colours (mean
+difference about 1.1 of 255, against 1.04)."""
 
 # ---------------------------------------------------------------------------------------------
 # Palette (Okabe & Ito, "Color Universal Design") and neutrals
