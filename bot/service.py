@@ -240,14 +240,14 @@ class Service:
             await self.store.add_seat(game.id, user_xid=host_xid, ai_level=None, name=host_name,
                                       at=now, max_seats=high)
         for _ in range(ai_seats):
-            await self._add_ai_seat(game.id, level or "", high)
+            await self._add_ai_seat(game.id, level or "", high, locale)
         return await self.info(game.id)
 
-    async def _add_ai_seat(self, game_id: int, level: str, high: int) -> store.SeatRow:
+    async def _add_ai_seat(self, game_id: int, level: str, high: int, locale: str) -> store.SeatRow:
         seats = await self.store.seats(game_id)
         number = sum(1 for s in seats if s.user_xid is None) + 1
         row = await self.store.add_seat(game_id, user_xid=None, ai_level=level,
-                                        name=f"AI {number} ({level})", at=self.clock.now_ms(),
+                                        name=games.ai_seat_name(number, level, locale), at=self.clock.now_ms(),
                                         max_seats=high)
         if row is None:
             raise errors.LobbyFull()
@@ -301,7 +301,7 @@ class Service:
             if level not in rules.ai_levels:
                 raise errors.IllegalMove("error.bad_ai_level", level=level,
                                          choices=", ".join(rules.ai_levels))
-            await self._add_ai_seat(game_id, level, self._seat_range(game)[1])
+            await self._add_ai_seat(game_id, level, self._seat_range(game)[1], game.locale)
             return await self.info(game_id)
 
     async def start(self, game_id: int, actor_xid: int) -> GameInfo:
@@ -704,8 +704,19 @@ class Service:
         await self.store.settle(game_id, version)
 
     async def set_locale(self, game_id: int, locale: str) -> None:
-        """The language of the game's channel posts."""
-        await self.store.update_game(game_id, locale=locale)
+        """The language of the game's channel posts; the AI seats take their names in it."""
+        async with self._lock(game_id):
+            game = await self._game(game_id)
+            await self.store.update_game(game_id, locale=locale)
+            seats = await self.store.seats(game_id)
+            for seat in seats:
+                if seat.user_xid is not None or not seat.ai_level:
+                    continue
+                number = next((n for n in range(1, len(seats) + 1)
+                               if seat.name == games.ai_seat_name(n, seat.ai_level, game.locale)), None)
+                if number is not None:
+                    await self.store.update_seat(game_id, seat.seat,
+                                                 name=games.ai_seat_name(number, seat.ai_level, locale))
 
     async def set_messages(self, game_id: int, **message_xids: int | None) -> None:
         """Remember the lobby / status / turn message of a game (for edits after a restart)."""

@@ -207,7 +207,15 @@ class GameCog(commands.Cog):
     @new.autocomplete("ai_level")
     async def _level_autocomplete(self, interaction: discord.Interaction,
                                   current: str) -> list[app_commands.Choice[str]]:
-        return self._choices_of_typed_game(interaction, current, lambda rules: rules.ai_levels)
+        """The typed game's levels, each named in the user's language (the value stays the level's id)."""
+        try:
+            levels = games.rules(str(getattr(interaction.namespace, "game", None))).ai_levels
+        except errors.GameError:
+            return []
+        loc = locale_of(interaction)
+        named = [(games.ai_level_name(level, loc), level) for level in levels]
+        return [app_commands.Choice(name=name[:100], value=level) for name, level in named
+                if current.lower() in name.lower() or current.lower() in level.lower()][:25]
 
     @game.command(name="join")
     async def join(self, interaction: discord.Interaction) -> None:

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Generic, Protocol, TypeVar
 
+from bot.i18n import t
 from bot.rules.core import GameRules, IllegalMove, Move
 
 View = Mapping[str, Any]
@@ -204,6 +205,19 @@ def get(kind: str) -> Game[Any]:
 def rules(kind: str) -> GameRules[Any]:
     """The rules of a game kind (shorthand for ``get(kind).rules``)."""
     return get(kind).rules
+
+
+def ai_level_name(level: str, locale: str) -> str:
+    """An AI level's name in ``locale`` ("strong", "erős"); a level the catalogue does not name keeps its id."""
+    key = f"ai.level.{level}"
+    name = t(key, locale)
+    return level if name == key else name
+
+
+def ai_seat_name(number: int, level: str, locale: str) -> str:
+    """The name an AI seat is given in the game's language ("AI 2 (strong)", "ИИ 2 (сильный)"). It is kept with
+    the seat, as a player's name is, so every message and picture of the game shows the same name."""
+    return t("ai.seat_name", locale, number=number, level=ai_level_name(level, locale))
 
 
 def sample_state(rules: GameRules[Any], options: dict[str, Any], seats: int, seed: int, moves: int | None) -> Any:

@@ -120,3 +120,11 @@ async def test_mode_and_level_autocomplete_follow_the_game(harness: Harness) -> 
     auto = await harness.fake.autocomplete("game", "new", game="btc", ai_level="gr", focused="ai_level")
     await auto.response()
     assert [c["value"] for c in auto.choices or []] == ["greedy"]
+    harness.fake.user("alice").locale = "hu"
+    auto = await harness.fake.autocomplete("game", "new", game="btc", ai_level="", focused="ai_level")
+    await auto.response()
+    assert [(c["name"], c["value"]) for c in auto.choices or []] == [
+        ("véletlen", "random"), ("mohó", "greedy"), ("erős", "strong")]
+    auto = await harness.fake.autocomplete("game", "new", game="btc", ai_level="er", focused="ai_level")
+    await auto.response()
+    assert [c["value"] for c in auto.choices or []] == ["strong"], "what is typed matches the shown name"
