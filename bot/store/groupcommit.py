@@ -4,7 +4,8 @@ With ``synchronous=FULL`` every commit waits for the disk (a few milliseconds he
 connection runs one writer at a time, so under load the writers queue behind each other's fsyncs and
 the reads queue behind them on the same connection thread. Here each writer's work runs inside a
 ``SAVEPOINT`` of a transaction that stays open while more writers are already waiting for the lock
-(the first writer of a group needs none); the last of them commits the whole group, and every writer
+(the first writer of a group needs none; a writer that succeeded leaves its savepoint open, and the next
+one's nests inside it); the last of them commits the whole group, and every writer
 returns only after that commit: what a writer's caller acknowledges is on disk, as before. (A writer
 that stops waiting, cancelled, leaves a flush task to commit what it would have.)
 
@@ -89,8 +90,9 @@ class GroupCommit:
                     await self._conn.execute("ROLLBACK TO writer")
                     await self._conn.execute("RELEASE writer")
                 raise
-            if not first:
-                await self._conn.execute("RELEASE writer")
+            # A writer that succeeded leaves its savepoint open (no RELEASE: one trip to the connection's
+            # thread less per writer): the next writer's savepoint nests inside it, a later ROLLBACK TO
+            # undoes only the most recent one of that name, and the group's COMMIT ends them all.
             group.size += 1
         finally:
             try:
