@@ -1,5 +1,8 @@
 """A throwaway PostgreSQL server for the tests and the bench: its own data folder, 127.0.0.1 only,
-a free port, trust authentication, stopped (and its folder removed) at the end.
+a free port, trust authentication, stopped (and its folder removed) at the end. A watchdog process
+does the same if the process that started it dies without stopping it (``kill -9``, a crash): it
+holds one end of a pipe whose other end only the starting process has, and a closed pipe means that
+process is gone.
 
 It needs the server programs (``initdb``, ``pg_ctl``, ``postgres``) from Debian's ``postgresql``
 package (``.ci/run`` installs it when missing); :func:`find_binaries` looks on ``PATH`` and in
@@ -19,6 +22,7 @@ import pwd
 import shutil
 import socket
 import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -62,6 +66,7 @@ class PostgresServer:
         self.bindir = bindir
         self.run_as = run_as
         self._counter = 0
+        self._watchdog: subprocess.Popen[bytes] | None = None
 
     # -- starting and stopping ---------------------------------------------------------------
 
@@ -90,6 +95,10 @@ class PostgresServer:
             server._run("pg_ctl", "-D", str(server.data), "-l", str(server.root / "server.log"),
                         "-o", options, "-w", "-t", str(int(START_TIMEOUT)), "start")
             server._wait_ready()
+            # Its own session: a Ctrl-C meant for the tests does not stop it before it is needed.
+            server._watchdog = subprocess.Popen(
+                [sys.executable, "-m", "bot.testing.postgres", "--watch", str(root), str(bindir), run_as or ""],
+                stdin=subprocess.PIPE, start_new_session=True)
         except BaseException:
             server.stop()
             raise
@@ -130,6 +139,12 @@ class PostgresServer:
             with contextlib.suppress(PostgresUnavailable, subprocess.TimeoutExpired):
                 self._run("pg_ctl", "-D", str(self.data), "-m", "immediate", "-w", "stop")
         shutil.rmtree(self.root, ignore_errors=True)
+        watchdog, self._watchdog = self._watchdog, None
+        if watchdog is not None:
+            assert watchdog.stdin is not None
+            watchdog.stdin.close()  # it finds nothing left to do, and ends
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                watchdog.wait(timeout=START_TIMEOUT)
 
     def __enter__(self) -> Self:
         return self
@@ -161,3 +176,19 @@ class PostgresServer:
             name = f"db{self._counter}"
         self.sql(f'CREATE DATABASE "{name}"')
         return self.url(name)
+
+
+def watch(root: str, bindir: str, run_as: str) -> int:
+    """The watchdog: wait until the pipe from the starting process closes, then stop the server and
+    remove its folder unless :meth:`PostgresServer.stop` already did."""
+    sys.stdin.buffer.read()
+    server = PostgresServer(Path(root), 0, Path(bindir), run_as or None)
+    if server.data.exists():
+        server.stop()
+    return 0
+
+
+if __name__ == "__main__":
+    if sys.argv[1:2] == ["--watch"] and len(sys.argv) == 5:
+        raise SystemExit(watch(*sys.argv[2:5]))
+    raise SystemExit("usage: python -m bot.testing.postgres --watch ROOT BINDIR RUN_AS")
