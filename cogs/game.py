@@ -176,46 +176,61 @@ class GameCog(commands.Cog):
             await self.service.set_messages(info.id, lobby_message_xid=lobby_xid)
 
     @staticmethod
-    def _choices_of_typed_game(interaction: discord.Interaction, current: str,
-                               pick: Any, prefix: str = "") -> list[app_commands.Choice[str]]:
-        """Autocomplete from the game typed in the same command (``pick(rules)`` -> its values)."""
+    def _typed_game(interaction: discord.Interaction) -> str | None:
+        """The kind of the game typed in the same command, or None while it names no game."""
         try:
-            rules = games.rules(str(getattr(interaction.namespace, "game", None)))
+            return games.get(str(getattr(interaction.namespace, "game", None))).kind
         except errors.GameError:
-            return []
-        return [app_commands.Choice(name=(prefix + c)[:100], value=(prefix + c)[:100]) for c in pick(rules)
-                if current.lower() in c.lower()][:25]
+            return None
+
+    @staticmethod
+    def _named_choices(current: str, named: list[tuple[str, str]]) -> list[app_commands.Choice[str]]:
+        """(shown name, value) pairs whose name or value holds what is typed, as at most 25 choices."""
+        typed = current.lower()
+        return [app_commands.Choice(name=limits.cut(name, 100), value=value[:100]) for name, value in named
+                if typed in name.lower() or typed in value.lower()][:25]
 
     @new.autocomplete("mode")
     async def _mode_autocomplete(self, interaction: discord.Interaction,
                                  current: str) -> list[app_commands.Choice[str]]:
-        return self._choices_of_typed_game(
-            interaction, current, lambda rules: rules.option_specs[0].choices if rules.option_specs else ())
+        """The typed game's modes, each named in the user's language (the value stays the mode's id)."""
+        kind = self._typed_game(interaction)
+        specs = games.rules(kind).option_specs if kind else ()
+        if not specs:
+            return []
+        loc = locale_of(interaction)
+        return self._named_choices(current, [(games.option_value(kind or "", specs[0].name, c, loc), c)
+                                             for c in specs[0].choices])
 
     @new.autocomplete("more")
     async def _more_autocomplete(self, interaction: discord.Interaction,
                                  current: str) -> list[app_commands.Choice[str]]:
-        """The typed game's other options, each value offered as name=value after what is typed so far."""
+        """The typed game's other options, each value offered as name=value after what is typed so far, with
+        the option and value named in the user's language beside it."""
+        kind = self._typed_game(interaction)
+        if kind is None:
+            return []
         head, _, last = current.rpartition(" ")
         prefix = f"{head} " if head else ""
-        return self._choices_of_typed_game(
-            interaction, last, lambda rules: [f"{spec.name}={choice}" for spec in rules.option_specs[1:]
-                                              for choice in spec.choices
-                                              if spec.name != "difficulty"],
-            prefix=prefix)
+        loc = locale_of(interaction)
+        named = [(f"{prefix}{spec.name}={choice} ({games.option_name(kind, spec.name, loc)}: "
+                  f"{games.option_value(kind, spec.name, choice, loc)})", f"{spec.name}={choice}")
+                 for spec in games.rules(kind).option_specs[1:] if spec.name != "difficulty" and spec.shown
+                 for choice in spec.choices]
+        return [app_commands.Choice(name=c.name, value=(prefix + c.value)[:100])
+                for c in self._named_choices(last, [(name, typed) for name, typed in named
+                                                    if last.lower() in typed.lower()])]
 
     @new.autocomplete("ai_level")
     async def _level_autocomplete(self, interaction: discord.Interaction,
                                   current: str) -> list[app_commands.Choice[str]]:
         """The typed game's levels, each named in the user's language (the value stays the level's id)."""
-        try:
-            levels = games.rules(str(getattr(interaction.namespace, "game", None))).ai_levels
-        except errors.GameError:
+        kind = self._typed_game(interaction)
+        if kind is None:
             return []
         loc = locale_of(interaction)
-        named = [(games.ai_level_name(level, loc), level) for level in levels]
-        return [app_commands.Choice(name=name[:100], value=level) for name, level in named
-                if current.lower() in name.lower() or current.lower() in level.lower()][:25]
+        return self._named_choices(current, [(games.ai_level_name(level, loc), level)
+                                             for level in games.rules(kind).ai_levels])
 
     @game.command(name="join")
     async def join(self, interaction: discord.Interaction) -> None:
@@ -427,7 +442,8 @@ class GameCog(commands.Cog):
                         inline=True)
         if g.options:
             embed.add_field(name=t("lobby.options", loc),
-                            value="\n".join(f"{k}: {v}" for k, v in g.options.items()), inline=True)
+                            value="\n".join(f"{k}: {v}" for k, v in games.shown_options(g.kind, g.options, loc)) or "-",
+                            inline=True)
         return embed
 
     def lobby_view(self, info: GameInfo, loc: str) -> discord.ui.View | None:

@@ -207,6 +207,30 @@ def rules(kind: str) -> GameRules[Any]:
     return get(kind).rules
 
 
+def option_name(kind: str, name: str, locale: str) -> str:
+    """A game option's name in ``locale`` ("Mode", "Változat"); an option the catalogue does not name keeps its id."""
+    key = f"{get(kind).kind}.option_name.{name}"
+    text = t(key, locale)
+    return name if text == key else text
+
+
+def option_value(kind: str, name: str, value: str, locale: str) -> str:
+    """A game option's value in ``locale`` ("Expert", "parti (valós idejű)"); numbers and values the catalogue
+    does not name are shown as they are typed."""
+    key = f"{get(kind).kind}.option_value.{name}.{value}"
+    text = t(key, locale)
+    return value if text == key else text
+
+
+def shown_options(kind: str, options: Mapping[str, Any], locale: str) -> list[tuple[str, str]]:
+    """The options a lobby lists, as (name, value) in ``locale``, in the game's own order (bookkeeping
+    options, :attr:`OptionSpec.shown` False, left out)."""
+    specs = {spec.name: spec for spec in get(kind).rules.option_specs}
+    order = [n for n in specs if n in options] + [n for n in options if n not in specs]
+    return [(option_name(kind, n, locale), option_value(kind, n, str(options[n]), locale)) for n in order
+            if n not in specs or specs[n].shown]
+
+
 def ai_level_name(level: str, locale: str) -> str:
     """An AI level's name in ``locale`` ("strong", "erős"); a level the catalogue does not name keeps its id."""
     key = f"ai.level.{level}"

@@ -352,6 +352,8 @@ class OptionSpec:
     choices: tuple[str, ...]
     default: str
     help_key: str = ""
+    shown: bool = True
+    """False for bookkeeping a host never picks (a campaign's used bonus types): not listed in the lobby."""
 
 
 S = TypeVar("S")

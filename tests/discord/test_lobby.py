@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from bot.i18n import t
 from tests.discord.conftest import Harness
 
 
@@ -128,3 +129,30 @@ async def test_mode_and_level_autocomplete_follow_the_game(harness: Harness) -> 
     auto = await harness.fake.autocomplete("game", "new", game="btc", ai_level="er", focused="ai_level")
     await auto.response()
     assert [c["value"] for c in auto.choices or []] == ["strong"], "what is typed matches the shown name"
+
+
+async def test_modes_and_options_are_offered_and_listed_in_the_players_language(harness: Harness) -> None:
+    """/game new suggests modes and options by their names in the user's language (what is sent stays the
+    id), and the lobby lists the game's options in the game's language, never as raw ids."""
+    h = harness
+    h.fake.user("alice").locale = "pl"
+    auto = await h.fake.autocomplete("game", "new", game="quadropolis", mode="", focused="mode")
+    await auto.response()
+    assert [(c["name"], c["value"]) for c in auto.choices or []] == [("Klasyczny", "classic"), ("Ekspercki", "expert")]
+    auto = await h.fake.autocomplete("game", "new", game="urbanpanic", mode="party", more="party_minutes=30 party_g",
+                                     focused="more")
+    await auto.response()
+    assert [(c["name"], c["value"]) for c in auto.choices or []] == [
+        ("party_minutes=30 party_goals=off (Karty celów: wyłączone)", "party_minutes=30 party_goals=off"),
+        ("party_minutes=30 party_goals=on (Karty celów: włączone)", "party_minutes=30 party_goals=on")]
+    auto = await h.fake.autocomplete("game", "new", game="btc", mode="solo_full", more="campaign", focused="more")
+    await auto.response()
+    offered = [c["value"] for c in auto.choices or []]
+    assert offered and not any(v.startswith("campaign_used") for v in offered), "bookkeeping was offered"
+
+    lobby = await h.fake.slash("game", "new", game="urbanpanic", mode="party", more="party_minutes=30 party_goals=on",
+                               language="hu", user="alice")
+    sent = await lobby.response()
+    fields = {f["name"]: f["value"] for f in sent.embeds[0]["fields"]}
+    assert fields[t("lobby.options", "hu")].splitlines() == [
+        "Változat: parti (valós idejű)", "Időkorlát (perc): 30", "Célkártyák: be"]

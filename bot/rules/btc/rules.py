@@ -28,7 +28,7 @@ class BetweenTwoCities(core.GameRules[BtcState]):
         OptionSpec("difficulty", tuple(str(i) for i in range(1, 8)), "4", "btc.help.difficulty"),
         OptionSpec("campaign", ("off", *E.CAMPAIGN_LENGTHS), "off", "btc.help.campaign"),
         OptionSpec("campaign_game", tuple(str(i) for i in range(1, 7)), "1", "btc.help.campaign_game"),
-        OptionSpec("campaign_used", E.type_subsets(), E.NO_TYPES, "btc.help.campaign_used"),
+        OptionSpec("campaign_used", E.type_subsets(), E.NO_TYPES, "btc.help.campaign_used", shown=False),
     )
     ai_levels = ai.LEVELS
 
