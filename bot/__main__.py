@@ -4,7 +4,9 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 from bot import cli
@@ -12,6 +14,19 @@ from bot.cli import say
 from bot.settings import SettingsError, check_database_path, load
 
 COMMANDS = ("local", "score")
+
+log = logging.getLogger(__name__)
+
+
+def event_loop_factory() -> Callable[[], asyncio.AbstractEventLoop] | None:
+    """uvloop's event loop for the bot where it is installed (a dependency everywhere but Windows), else
+    None: asyncio's own. The bot's one core is what bounds it under load, and uvloop spends less of it on
+    every request and wake-up (``python -m bot.bench --only load``: about 10% more moves per second)."""
+    try:
+        import uvloop
+    except ImportError:
+        return None
+    return uvloop.new_event_loop
 
 
 def usage() -> str:
@@ -72,8 +87,11 @@ def run_bot() -> int:
             await bot.start(settings.token)
         return cli.EXIT_OK
 
+    factory = event_loop_factory()
+    log.info("event loop: %s", "uvloop" if factory is not None else "asyncio")
     try:
-        return asyncio.run(runner())
+        with asyncio.Runner(loop_factory=factory) as loop_runner:
+            return loop_runner.run(runner())
     except discord.LoginFailure:
         return cli.error(say("cli.start.token_refused"))
     except discord.PrivilegedIntentsRequired:

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import importlib.util
+import sys
+
 from bot.testing.fakediscord.server import FakeDiscord
 from tests.fakediscord.fixtures import BotProcess
 from tests.process.conftest import (
@@ -61,3 +64,11 @@ async def test_toy_game_played_to_the_end_by_clicks(fake_discord: FakeDiscord, t
     ranks = {s["seat"]: s["rank"] for s in game["result"]["seats"]}
     assert ranks == {0: 2, 1: 1}
     assert db.integrity() == "ok"
+
+
+async def test_the_bot_runs_on_uvloop_where_it_is_installed(toy_bot: BotProcess) -> None:
+    """uvloop is a dependency everywhere but Windows: the bot process runs its event loop on it (the load
+    bench measures about 10% more moves per second than on asyncio's own loop)."""
+    expected = "uvloop" if importlib.util.find_spec("uvloop") is not None else "asyncio"
+    assert sys.platform == "win32" or expected == "uvloop", "uvloop is a dependency here but is not installed"
+    assert f"event loop: {expected}" in toy_bot.log_text()
