@@ -756,3 +756,18 @@ async def test_whole_process_restart_keeps_persistent_button(
     put = fake_discord.requests_matching("PUT /applications/*/guilds/*/commands")
     assert len(put) == 2 and len(fake_discord.commands()) == 3
     print(f"spawn->READY {ready_s:.2f}s, restart->READY {restart_s:.2f}s")
+
+
+@pytest.mark.parametrize("header", [
+    'form-data; name="files[0]"; filename="board.png"', 'form-data; name="payload_json"',
+    'form-data; name="a\\"b"; filename="c.png"', "form-data; name=x; filename*=utf-8''%C3%A9.png",
+    'form-data; filename="first"; name="second"', 'attachment; filename="x.png"', "", None])
+def test_a_parts_name_and_file_name_are_read_as_aiohttp_reads_them(header: str | None) -> None:
+    """The fake's quick reading of Content-Disposition gives what aiohttp's own parser gives, for what
+    discord.py sends and for anything else."""
+    from aiohttp.multipart import content_disposition_filename, parse_content_disposition
+
+    from bot.testing.fakediscord.server import _disposition
+
+    _, params = parse_content_disposition(header)
+    assert _disposition(header) == (params.get("name"), content_disposition_filename(params, "filename"))

@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from typing import Any, Self, TypeVar
 
 from aiohttp import WSMsgType, web
+from aiohttp.multipart import content_disposition_filename, parse_content_disposition
 
 from bot.testing.fakediscord import limits as L
 from bot.testing.fakediscord import payloads as P
@@ -1246,10 +1247,11 @@ class FakeDiscord:
                 if not hasattr(part, "read"):
                     continue
                 data = await part.read(decode=False)  # type: ignore[union-attr]
+                name, filename = _disposition(part.headers.get("Content-Disposition"))
                 rec.parts.append(
                     RecordedPart(
-                        name=part.name or "",  # type: ignore[union-attr]
-                        filename=part.filename,  # type: ignore[union-attr]
+                        name=name or "",
+                        filename=filename,
                         content_type=part.headers.get("Content-Type"),
                         data=bytes(data),
                     )
@@ -1939,6 +1941,21 @@ def _as_int(value: Any) -> int | None:
         return int(value)
     except (TypeError, ValueError):
         return None
+
+
+_SIMPLE_DISPOSITION = re.compile(r'form-data; name="([^"\\]*)"(?:; filename="([^"\\]*)")?')
+
+
+def _disposition(header: str | None) -> tuple[str | None, str | None]:
+    """A multipart part's name and file name from its Content-Disposition header. What clients send
+    (``form-data; name="files[0]"; filename="board.png"``) is read by a pattern, as aiohttp's own
+    parser would read it; anything else (escapes, RFC 2231 names) goes to that parser (the load bench
+    spent a tenth of the fake's time in it, once per part for the name and again for the file name)."""
+    simple = _SIMPLE_DISPOSITION.fullmatch(header or "")
+    if simple is not None:
+        return simple[1], simple[2]
+    _, params = parse_content_disposition(header)
+    return params.get("name"), content_disposition_filename(params, "filename")
 
 
 _NAME_RE = re.compile(r"^[-_\w]{1,32}$")
