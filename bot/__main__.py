@@ -71,6 +71,8 @@ def run_bot() -> int:
     from bot import store
     from bot.app import create_bot
 
+    factory = event_loop_factory()
+
     async def runner() -> int:
         # The database first (before Discord). SQLite: its lock is held for the whole life of the
         # process, so a second bot on the same file stops here with a sentence. PostgreSQL: a server
@@ -82,13 +84,12 @@ def run_bot() -> int:
             await check.close()
         except store.StoreError as exc:
             return cli.error(database_sentence(exc, settings.database))
+        log.info("event loop: %s", "uvloop" if factory is not None else "asyncio")
         bot = create_bot(settings)
         async with bot:
             await bot.start(settings.token)
         return cli.EXIT_OK
 
-    factory = event_loop_factory()
-    log.info("event loop: %s", "uvloop" if factory is not None else "asyncio")
     try:
         with asyncio.Runner(loop_factory=factory) as loop_runner:
             return loop_runner.run(runner())
