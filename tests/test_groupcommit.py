@@ -99,3 +99,29 @@ async def test_group_size_is_bounded(db: store.Store, size: int) -> None:
 
     await asyncio.gather(*(write(k) for k in range(1, 7)))
     assert writers.commits - before >= 6 // size
+
+
+async def test_a_full_group_of_nested_savepoints_commits_all_but_the_failed(db: store.Store, db_path: Path) -> None:
+    """More writers at once than a group holds: each group nests up to its bound of savepoints (a writer
+    that succeeded leaves its own open), and every writer but the failing ones is committed."""
+    writers = db.writers
+    assert writers is not None
+    count = writers.max_group + 44
+    failing = set(range(7, count, 50))
+    before = writers.commits
+
+    async def write(key: int) -> None:
+        async with db.transaction() as conn:
+            await conn.execute("INSERT INTO guild_settings (guild_xid, data) VALUES (?, '{}')", (key,))
+            if key in failing:
+                raise RuntimeError("refused")
+
+    results = await asyncio.gather(*(write(k) for k in range(count)), return_exceptions=True)
+    assert {k for k, r in enumerate(results) if isinstance(r, RuntimeError)} == failing
+    assert writers.commits - before <= 3, "the writers did not share commits: nothing was nested"
+    reader = sqlite3.connect(db_path)
+    try:
+        keys = {r[0] for r in reader.execute("SELECT guild_xid FROM guild_settings")}
+    finally:
+        reader.close()
+    assert keys == set(range(count)) - failing

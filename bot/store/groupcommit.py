@@ -28,8 +28,11 @@ from typing import Any
 
 log = logging.getLogger(__name__)
 
-MAX_GROUP = 64
-"""Writers sharing one commit at most (a bound on what one failed commit takes back)."""
+MAX_GROUP = 256
+"""Writers sharing one commit at most (a bound on what one failed commit takes back). Under the load bench
+(100 channels, about 800 writers a second) groups reach the bound: at 256 rather than 64, a move was
+acknowledged about 50 ms sooner at the median and 40 ms at the 95th percentile, at the same rate (four
+alternating pairs of runs); at 8 the rate fell by a fifth, and 1024 gained nothing more."""
 
 
 class _Group:
