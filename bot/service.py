@@ -337,12 +337,15 @@ class Service:
         return info, seat.seat, games.rules(info.game.kind).legal_moves(state, seat.seat)
 
     async def move(self, game_id: int, user_xid: int, move: Mapping[str, Any],
-                   expected_version: int | None = None, token: str | None = None) -> MoveOutcome:
+                   expected_version: int | None = None, token: str | None = None,
+                   on_committed: Callable[[MoveOutcome], None] | None = None) -> MoveOutcome:
         """Apply a human's move.
 
         ``expected_version`` (from a button) must still be current, with one exception for games
         where everyone acts at once: a button whose ``token`` shows the seat is still offered exactly
         the same choices, and who has not moved since, means the same thing now and is obeyed.
+        ``on_committed`` is called with the outcome as soon as the move is committed, before the move
+        listeners (reminders, undo) run: a front-end starts the player's acknowledgement there.
         """
         async with self._lock(game_id):
             game = await self._game(game_id)
@@ -358,7 +361,8 @@ class Service:
                 raise errors.NotAllowed("error.resigned")
             if expected_version is not None and expected_version != game.version:
                 await self._check_still_meant(game, seat.seat, expected_version, token)
-            return await self._apply(game, seats, seat.seat, dict(move), actor_xid=user_xid)
+            return await self._apply(game, seats, seat.seat, dict(move), actor_xid=user_xid,
+                                     on_committed=on_committed)
 
     async def _check_still_meant(self, game: store.GameRow, seat: int, version: int,
                                  token: str | None) -> None:
@@ -449,7 +453,8 @@ class Service:
                            snapshot=Snapshot(info, game.version, after, self._views))
 
     async def _apply(self, game: store.GameRow, seats: list[store.SeatRow], seat: int,
-                     move: dict[str, Any], *, actor_xid: int | None) -> MoveOutcome:
+                     move: dict[str, Any], *, actor_xid: int | None,
+                     on_committed: Callable[[MoveOutcome], None] | None = None) -> MoveOutcome:
         rules = games.rules(game.kind)
         state = await self._state(game)
         before = rules.awaiting(state)
@@ -487,6 +492,11 @@ class Service:
         outcome = MoveOutcome(info=info, seat=seat, move=move, version=version, summary=(key, params),
                               finished=finished, result=result, newly_awaited=after - before,
                               snapshot=Snapshot(info, version, after_state, self._views))
+        if on_committed is not None:
+            try:
+                on_committed(outcome)
+            except Exception:
+                log.exception("on_committed failed")
         await self._notify(self.move_listeners, outcome)
         if finished:
             await self._notify(self.end_listeners, info)

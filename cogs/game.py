@@ -70,7 +70,7 @@ def game_choices() -> list[app_commands.Choice[str]]:
     return [app_commands.Choice(name=game_title(kind), value=kind) for kind in games.available()]
 
 
-@dataclass(frozen=True)
+@dataclass
 class Origin:
     """The click that made a move: who to answer privately, in their language."""
 
@@ -78,6 +78,8 @@ class Origin:
     locale: str
     ephemeral: bool
     """The click came from a private (ephemeral) menu."""
+    acknowledging: asyncio.Task[None] | None = None
+    """The acknowledgement, started as soon as the move was committed (:meth:`GameCog.move_click`)."""
 
 
 def more_options(text: str) -> dict[str, str]:
@@ -748,9 +750,17 @@ class GameCog(commands.Cog):
             log.info("click %s on game %s not played: Discord refused its acknowledgement",
                      interaction.id, parsed.game_id)
             return
+        origin = Origin(interaction, loc, ephemeral_origin)
+
+        def committed(outcome: MoveOutcome) -> None:
+            # The player hears back once the move is committed, without waiting for the bookkeeping
+            # that follows it (reminders, undo): on the load bench, about 70 ms sooner at the median.
+            origin.acknowledging = asyncio.ensure_future(self._acknowledge_now(origin, outcome))
+
         try:
             outcome = await self.service.move(parsed.game_id, interaction.user.id, move,
-                                              expected_version=parsed.version, token=parsed.token)
+                                              expected_version=parsed.version, token=parsed.token,
+                                              on_committed=committed)
         except errors.StaleAction as exc:
             # An out-of-date menu: a player who may act now gets their current choices (a lost
             # private menu, say); anyone else is told why nothing happened.
@@ -759,20 +769,29 @@ class GameCog(commands.Cog):
                 await operations.reply(interaction, limits.refusal(exc, loc))
             return
         problem = await self.after_move(outcome, public_locale(interaction), interaction, loc,
-                                        ephemeral_origin)
+                                        ephemeral_origin, origin=origin)
         if problem is not None:
             await operations.reply(interaction, t(problem, loc))
 
     async def after_move(self, outcome: MoveOutcome, ploc: str | None = None,
                          interaction: discord.Interaction | None = None, loc: str = "en",
-                         ephemeral_origin: bool = False) -> str | None:
-        """Hand a move to the turn flow; ``interaction`` is the click that made it (None: nobody's).
-        Channel posts speak the game's language (``ploc`` is kept for the callers' signature)."""
-        origin = Origin(interaction, loc, ephemeral_origin) if interaction is not None else None
+                         ephemeral_origin: bool = False, *, origin: Origin | None = None) -> str | None:
+        """Hand a move to the turn flow; ``interaction`` is the click that made it (None: nobody's),
+        or ``origin`` when the caller already made one. Channel posts speak the game's language
+        (``ploc`` is kept for the callers' signature)."""
+        if origin is None and interaction is not None:
+            origin = Origin(interaction, loc, ephemeral_origin)
         return await self.flow.after_move(outcome, origin)
 
     async def acknowledge(self, origin: Any, outcome: MoveOutcome) -> None:
-        """A move made from a private menu: the menu becomes the move's sentence."""
+        """A move made from a private menu: the menu becomes the move's sentence (already on its way
+        when the click started it at the commit)."""
+        if origin.acknowledging is not None:
+            await origin.acknowledging
+            return
+        await self._acknowledge_now(origin, outcome)
+
+    async def _acknowledge_now(self, origin: Origin, outcome: MoveOutcome) -> None:
         if origin.ephemeral:
             key, params = outcome.summary
             await operations.edit_original(origin.interaction, content=t(key, origin.locale, **params), view=None,

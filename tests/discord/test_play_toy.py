@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 
 from tests.discord.conftest import Harness, answer
@@ -84,3 +85,34 @@ async def test_stranger_and_stale_clicks_are_refused(harness: Harness) -> None:
     texts = " ".join(s.content or "" for s in await again.wait_sent(2))
     assert "earlier turn" in texts
     assert (await h.service.info(gid)).game.version == 1
+
+
+async def test_a_move_is_acknowledged_without_waiting_for_the_bookkeeping_after_it(harness: Harness) -> None:
+    """The private menu becomes "Alice has bid." as soon as the bid is committed, while the bookkeeping
+    that follows every move (reminders, undo) is still running; the rest of the turn comes after it."""
+    h = harness
+    gid = await start_toy(h)
+    release = asyncio.Event()
+    running = asyncio.Event()
+
+    async def slow_bookkeeping(outcome: object) -> None:
+        running.set()
+        await release.wait()
+
+    h.service.move_listeners.append(slow_bookkeeping)
+    try:
+        info = await h.service.info(gid)
+        turn = next(m for m in h.channel_messages() if m.id == info.game.turn_message_xid)
+        opened = await h.fake.click(turn, f"open:{gid}:{info.game.version}", user="alice")
+        private = await answer(opened)
+        button = next(c for c in private.custom_ids if json.loads(c.split(":", 4)[4])["card"] == 3)
+        chosen = await h.fake.click(opened, button, user="alice")
+        await asyncio.wait_for(running.wait(), 10)
+        await h.fake.wait_until(lambda: any("has bid" in (e.content or "") for e in chosen.edits), 10,
+                                "the acknowledgement while the bookkeeping still runs")
+        assert (await h.service.game(gid)).version == info.game.version + 1, "acknowledged before the commit"
+    finally:
+        release.set()
+        h.service.move_listeners.remove(slow_bookkeeping)
+    await h.settle()
+    assert (await h.service.info(gid)).awaiting == {1}
