@@ -21,7 +21,7 @@ log = logging.getLogger(__name__)
 def event_loop_factory() -> Callable[[], asyncio.AbstractEventLoop] | None:
     """uvloop's event loop for the bot where it is installed (a dependency everywhere but Windows), else
     None: asyncio's own. The bot's one core is what bounds it under load, and uvloop spends less of it on
-    every request and wake-up (``python -m bot.bench --only load``: about 10% more moves per second)."""
+    every request and wake-up (``python -m bot.bench --only load``: about 13% more moves per second)."""
     try:
         import uvloop
     except ImportError:

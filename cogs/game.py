@@ -197,12 +197,10 @@ class GameCog(commands.Cog):
                                  current: str) -> list[app_commands.Choice[str]]:
         """The typed game's modes, each named in the user's language (the value stays the mode's id)."""
         kind = self._typed_game(interaction)
-        specs = games.rules(kind).option_specs if kind else ()
-        if not specs:
+        if kind is None or not games.rules(kind).option_specs:
             return []
-        loc = locale_of(interaction)
-        return self._named_choices(current, [(games.option_value(kind or "", specs[0].name, c, loc), c)
-                                             for c in specs[0].choices])
+        mode, loc = games.rules(kind).option_specs[0], locale_of(interaction)
+        return self._named_choices(current, [(games.option_value(kind, mode.name, c, loc), c) for c in mode.choices])
 
     @new.autocomplete("more")
     async def _more_autocomplete(self, interaction: discord.Interaction,
@@ -215,13 +213,12 @@ class GameCog(commands.Cog):
         head, _, last = current.rpartition(" ")
         prefix = f"{head} " if head else ""
         loc = locale_of(interaction)
+        # Matched on the name=value being typed only: the shown name also holds the text typed before it.
         named = [(f"{prefix}{spec.name}={choice} ({games.option_name(kind, spec.name, loc)}: "
-                  f"{games.option_value(kind, spec.name, choice, loc)})", f"{spec.name}={choice}")
+                  f"{games.option_value(kind, spec.name, choice, loc)})", f"{prefix}{spec.name}={choice}")
                  for spec in games.rules(kind).option_specs[1:] if spec.name != "difficulty" and spec.shown
-                 for choice in spec.choices]
-        return [app_commands.Choice(name=c.name, value=(prefix + c.value)[:100])
-                for c in self._named_choices(last, [(name, typed) for name, typed in named
-                                                    if last.lower() in typed.lower()])]
+                 for choice in spec.choices if last.lower() in f"{spec.name}={choice}".lower()]
+        return self._named_choices("", named)
 
     @new.autocomplete("ai_level")
     async def _level_autocomplete(self, interaction: discord.Interaction,
