@@ -115,6 +115,12 @@ def t(key: str, locale: object = DEFAULT_LOCALE, /, **params: Any) -> str:
     return string.Formatter().vformat(_pick(message, loc, params), (), _Defaulting(params))
 
 
+def t_or(key: str, fallback: str, locale: object = DEFAULT_LOCALE, /, **params: Any) -> str:
+    """:func:`t` for a key made from data (an option's value, an AI level), or ``fallback`` (the id itself,
+    say) when the catalogue has no such key."""
+    return t(key, locale, **params) if key in catalogue(DEFAULT_LOCALE) else fallback
+
+
 def error_text(error: core.GameError, locale: object = DEFAULT_LOCALE) -> str:
     """A domain error as a sentence."""
     return t(error.key, locale, **error.params)

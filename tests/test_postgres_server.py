@@ -40,7 +40,9 @@ def test_a_server_whose_owner_is_killed_is_stopped_and_removed() -> None:
         """)], stdout=subprocess.PIPE, text=True)
     try:
         assert owner.stdout is not None
-        root, port = owner.stdout.readline().split()
+        started = owner.stdout.readline().split()
+        assert len(started) == 2, "the owner process did not start a server"
+        root, port = started
         with socket.socket() as s:
             assert s.connect_ex(("127.0.0.1", int(port))) == 0, "the server did not start"
     finally:

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Generic, Protocol, TypeVar
 
-from bot.i18n import t
+from bot.i18n import t, t_or
 from bot.rules.core import GameRules, IllegalMove, Move
 
 View = Mapping[str, Any]
@@ -209,17 +209,13 @@ def rules(kind: str) -> GameRules[Any]:
 
 def option_name(kind: str, name: str, locale: str) -> str:
     """A game option's name in ``locale`` ("Mode", "Változat"); an option the catalogue does not name keeps its id."""
-    key = f"{get(kind).kind}.option_name.{name}"
-    text = t(key, locale)
-    return name if text == key else text
+    return t_or(f"{get(kind).kind}.option_name.{name}", name, locale)
 
 
 def option_value(kind: str, name: str, value: str, locale: str) -> str:
     """A game option's value in ``locale`` ("Expert", "parti (valós idejű)"); numbers and values the catalogue
     does not name are shown as they are typed."""
-    key = f"{get(kind).kind}.option_value.{name}.{value}"
-    text = t(key, locale)
-    return value if text == key else text
+    return t_or(f"{get(kind).kind}.option_value.{name}.{value}", value, locale)
 
 
 def shown_options(kind: str, options: Mapping[str, Any], locale: str) -> list[tuple[str, str]]:
@@ -233,9 +229,7 @@ def shown_options(kind: str, options: Mapping[str, Any], locale: str) -> list[tu
 
 def ai_level_name(level: str, locale: str) -> str:
     """An AI level's name in ``locale`` ("strong", "erős"); a level the catalogue does not name keeps its id."""
-    key = f"ai.level.{level}"
-    name = t(key, locale)
-    return level if name == key else name
+    return t_or(f"ai.level.{level}", level, locale)
 
 
 def ai_seat_name(number: int, level: str, locale: str) -> str:

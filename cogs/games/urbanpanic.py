@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot import errors, games
-from bot.i18n import normalise_locale, t
+from bot.i18n import normalise_locale, t, t_or
 from bot.rules.urbanpanic.viewtypes import UpAction, UpView
 from bot.service import choices_token
 from cogs import ids, operations
@@ -335,9 +335,7 @@ class UrbanPanicPresenter(Presenter[UpView]):
         params = {k: v for k, v in entry.items() if k != "kind"}
         if kind == "spy":
             params["victim"] = seat_name(int(entry["victim"]), names, locale)
-        key = f"urbanpanic.ui.log.{kind}"
-        text = t(key, locale, **params)
-        return kind if text == key else text
+        return t_or(f"urbanpanic.ui.log.{kind}", kind, locale, **params)
 
     def actions_text(self, entries: list[UpAction], names: list[str] | None, locale: str) -> str:
         return ", ".join(self.action_text(e, names, locale) for e in entries)
