@@ -61,6 +61,19 @@ def positions(mode: str, seats: int, seed: int, every: int):
         n += 1
 
 
+SINGLE_FACES = sorted({k.faces[0] for k in T.KINDS.values() if k.shape == T.SINGLE})
+
+
+def random_layout(rnd: random.Random, size: int) -> dict[core.Cell, str]:
+    """A legal city of ``size`` single buildings drawn at random."""
+    from bot.rules.btc import geometry as G
+
+    faces: dict[core.Cell, str] = {}
+    for _ in range(size):
+        faces[rnd.choice(G.anchors(faces.keys(), G.SINGLE_SHAPE))] = rnd.choice(SINGLE_FACES)
+    return faces
+
+
 @pytest.mark.parametrize("mode, seats", CONFIGS)
 def test_strong_decides_the_same_whatever_the_hidden_tiles(mode, seats):
     """Replacing the hidden tiles by any other deal consistent with the seat's view (and, solo Full,
@@ -136,15 +149,12 @@ def test_strong_beats_random_with_two_players():
 def test_gain_of_one_more_building_is_the_score_difference():
     """The strong AI's fast scoring of one more building equals the rules' scoring of the city with
     it, and its best cell per building is the best over every open cell (random layouts)."""
-    from bot.rules.btc import geometry as G
     from bot.rules.btc import scoring, strong
 
     rnd = random.Random(4)
-    faces_pool = sorted({k.faces[0] for k in T.KINDS.values() if k.shape == T.SINGLE})
+    faces_pool = SINGLE_FACES
     for _ in range(300):
-        faces: dict = {}
-        for _ in range(rnd.randrange(15)):
-            faces[rnd.choice(G.anchors(faces.keys(), G.SINGLE_SHAPE))] = rnd.choice(faces_pool)
+        faces = random_layout(rnd, rnd.randrange(15))
         model = strong.CityModel(faces)
         best = model.best_gains()
         for face in faces_pool:
@@ -173,16 +183,13 @@ def test_partner_gain_is_the_average_gain_over_the_open_cells():
     """The strong AI's expected gain of a tile its partner lays at random is, for every building, the
     rules' score of the city with it on each open cell, averaged over the open cells (random layouts;
     it counts a factory beside lonely houses and a house beside a factory as losses)."""
-    from bot.rules.btc import geometry as G
     from bot.rules.btc import scoring, strong
 
     rnd = random.Random(8)
-    faces_pool = sorted({k.faces[0] for k in T.KINDS.values() if k.shape == T.SINGLE})
+    faces_pool = SINGLE_FACES
     losses = 0
     for _ in range(300):
-        faces: dict = {}
-        for _ in range(1 + rnd.randrange(14)):
-            faces[rnd.choice(G.anchors(faces.keys(), G.SINGLE_SHAPE))] = rnd.choice(faces_pool)
+        faces = random_layout(rnd, 1 + rnd.randrange(14))
         model = strong.CityModel(faces)
         means = model.mean_gains()
         for face in faces_pool:
@@ -190,3 +197,35 @@ def test_partner_gain_is_the_average_gain_over_the_open_cells():
             assert means[face] == pytest.approx(sum(gains) / len(gains)), (faces, face)
             losses += min(gains) < 0
     assert losses >= 20
+
+
+def test_a_city_grown_in_a_rollout_is_the_same_as_one_built_from_scratch():
+    """The rollouts copy a city and grow it one building at a time, keeping its open cells and its
+    houses without a factory beside them up to date instead of recomputing them. After every
+    building, the grown copy offers the same cells and the same best cell and gain for every building
+    as the same layout built from scratch, and the city it was copied from is unchanged."""
+    from bot.rules.btc import strong
+
+    rnd = random.Random(12)
+    faces_pool = SINGLE_FACES
+    for _ in range(150):
+        faces = random_layout(rnd, rnd.randrange(8))
+        original = strong.CityModel(faces, scored=False)
+        original.lonely()  # so the copy inherits a list to keep up to date
+        grown = original.copy()
+        layout = dict(faces)
+        while grown.open:
+            cell, face = rnd.choice(grown.open), rnd.choice(faces_pool)
+            grown.add(cell, face)
+            layout[cell] = face
+            fresh = strong.CityModel(layout, scored=False)
+            assert grown.open == fresh.open
+            assert grown.lonely() == fresh.lonely()
+            if fresh.open:
+                assert {f: grown.best_for(f) for f in faces_pool} == {f: fresh.best_for(f) for f in faces_pool}
+        again = strong.CityModel(faces, scored=False)
+        assert original.faces == faces
+        assert original.open == again.open
+        if faces:
+            assert {f: original.best_for(f) for f in faces_pool} == {f: again.best_for(f) for f in faces_pool}
+        assert len(layout) == 16

@@ -15,17 +15,17 @@ factory, and the gain of open cells beside parks, shops, offices and taverns); a
 its partner to place first, so it places knowing where the partner's tile went.
 
 The draft keeps the pair of tiles whose best placements give the best pair of cities, and with 3-7
-players the ``ROLLOUT_TOP`` best pairs by that one-ply value are re-ranked by ``ROLLOUTS`` sampled
-futures: both cities are filled to the end, the partner laying a face drawn from the unseen tiles
-(at its best cell with the chance that the other seats play greedily, judged from the points of
-the cities this seat does not build, else at a random cell) and this seat the best of ``CHOICES``
-drawn faces, every choice judged on the same samples by the chance to finish first; placement
-looks at the companion tile's best spot in the other city. The pair of cities is judged as the
-rules judge them: with 3-7 players by the chance to finish first against every rival, each city
-projected to the end (``RATE`` per empty cell), so a point in a shared city also counts for the
-neighbour who shares it and only the lower of each player's cities counts, the higher one
-breaking ties; with two players by the sum; solo by the chance that the lower city ends above
-Automacity (Simple: with the tile handed to it).
+players the ``ROLLOUT_TOP`` best pairs by that one-ply value are re-ranked by up to ``ROLLOUTS``
+sampled futures (successive halving spends most of them on the best choices): both cities are filled
+to the end, the partner laying a face drawn from the unseen tiles (at its best cell with the chance
+that the other seats play greedily, judged from the points of the cities this seat does not build,
+else at a random cell) and this seat the best of ``CHOICES`` drawn faces, every choice judged on the
+same samples by the chance to finish first; placement looks at the companion tile's best spot in the
+other city. The pair of cities is judged as the rules judge them: with 3-7 players by the chance to
+finish first against every rival, each city projected to the end (``RATE`` per empty cell), so a
+point in a shared city also counts for the neighbour who shares it and only the lower of each
+player's cities counts, the higher one breaking ties; with two players by the sum; solo by the
+chance that the lower city ends above Automacity (Simple: with the tile handed to it).
 
 Everything is deterministic: ties are broken by a seeded shuffle, nothing reads a clock or the
 hidden state, so the same information gives the same move (tests check it).
@@ -63,8 +63,11 @@ SPREAD_PER_CELL = 0.25
 SCORE_WEIGHT = 0.002
 """A little of ``LOWER_WEIGHT * lower + higher`` on top of the win chance, so the higher city is
 built well too and a game already won or lost is still played well."""
-CHOICES = 3
-"""The next tile for a city is the best of about this many drawn tiles (a hand to draft from)."""
+CHOICES = 4
+"""The next tile for a city is the best of about this many drawn tiles (a hand to draft from). With
+32 samples on 16 draft choices, 4 seats, 300 games: against random seats 0.813 and 0.807 with 3,
+0.833 and 0.833 with 4, 0.797 (seed set 70000) with 5; against greedy seats 0.493 (no halving) with
+3, 0.527 with 4, 0.49 with 5."""
 YOU_FIRST = True
 """Ask the partner to place first in a shared city, so this seat places knowing their tile's spot
 (one strong seat against three random seats, 200 games: 0.645 without, 0.71 with)."""
@@ -99,16 +102,34 @@ def greedy_evidence(x: float, n: int) -> float:
     sd = 1.0 + 0.35 * n
     return ((x - mr) ** 2 - (x - mg) ** 2) / (2 * sd * sd)
 FULL = G.SIDE * G.SIDE
-ROLLOUTS = 8
-"""3-7 players: sampled futures per draft choice (0: the one-ply value alone decides). One strong
-seat against three greedy seats, 340 games on three seed sets: 0.41 without, 0.485 with 8, 0.465
-with 16 (and 0.468 re-ranking 8 choices instead of 4): more samples buy nothing measurable."""
-ROLLOUT_TOP = 4
+ROLLOUTS = 32
+"""3-7 players: sampled futures per draft choice (0: the one-ply value alone decides), spent by
+successive halving (``HALVING``). An earlier session measured 8 samples on the 4 best choices: one
+strong seat against three greedy seats, 340 games on three seed sets, 0.41 without rollouts, 0.485
+with 8. This session, 4 seats, 300 games per run (seed sets 54000 and 70000): against random seats
+8 samples on 4 choices 0.743; 32 on 8 0.797; 32 on 16 0.853 and 0.797; 32 on every choice 0.84; 96
+on 8 0.773; against greedy seats 8 on 4 0.44, 32 on 16 0.493. The choices ranked by the one-ply
+value miss good ones, and more samples on few choices buy nothing: breadth matters."""
+ROLLOUT_TOP = 16
 """3-7 players: how many of the best draft choices by the one-ply value are re-ranked by rollouts.
 Placements are not: re-ranking the 4 best placements by 8 sampled futures measured no better against
 greedy seats (0.447 against 0.485, 340 games) with placements 6x slower at p50. Also measured and
 dropped: a house's expected gain from the building types still to come (0.35 both ways), and the
-partner assumed to lay at its best cell instead of at random (0.25 and 0.39 on two seed sets)."""
+partner assumed to lay at its best cell instead of at random (0.25 and 0.39 on two seed sets).
+
+Measured this session and dropped (4 seats, 300 games, 32 samples on 16 choices unless said):
+re-ranking every placement by 16 sampled futures (against random 0.853 -> 0.778, against greedy
+0.493 -> 0.417: the rollouts judge tiles well and cells badly); choosing which tile goes to which
+city by rollouts at placement (0.813, 0.47); both orientations of a drafted pair rolled out (0.78
+against 0.797 on seed set 70000); rollouts that draw one hand for both cities and give the lower
+city the better tile (8 samples: 0.74 against 0.743, 0.41 against 0.44); rivals' cities sampled
+instead of projected, with a narrow logistic (0.767 against 0.797)."""
+HALVING = 8
+"""Successive halving over the ``ROLLOUT_TOP`` choices: every choice gets the first ``HALVING``
+samples, the better half (never fewer than two) twice as many, and so on until ``ROLLOUTS``, all on
+the same samples. It halves the work of rolling every choice out ``ROLLOUTS`` times at about
+the same strength (against random seats 0.813 and 0.807 on the two seed sets, against 0.853 and
+0.797)."""
 
 
 def expected_best(gains: list[tuple[float, float]], draws: int) -> float:
@@ -127,9 +148,11 @@ _HOUSE_ALONE = T.HOUSE_NEXT_TO_FACTORY
 TAVERN_FACES: tuple[str, ...] = tuple(sorted(code for code, f in T.FACES.items() if f.type == "tavern"))
 
 
-def _adjacent(cell: Cell) -> tuple[Cell, Cell, Cell, Cell]:
-    r, c = cell
-    return ((r - 1, c), (r, c + 1), (r + 1, c), (r, c - 1))
+_ADJ: dict[Cell, tuple[Cell, Cell, Cell, Cell]] = {
+    (r, c): ((r - 1, c), (r, c + 1), (r + 1, c), (r, c - 1))
+    for r in range(-1, G.FRAME + 1) for c in range(-1, G.FRAME + 1)}
+"""The four neighbours of every cell of the frame and its border (looked up, not built: the rollouts
+ask millions of times)."""
 
 
 def open_cells(occupied: Mapping[Cell, str]) -> list[Cell]:
@@ -168,7 +191,34 @@ class CityModel:
         self._park_groups()
         self.base = scoring.total(scoring.score_grid(self.faces, 0)) if scored else 0
         self.open = open_cells(self.faces) if len(self.faces) < FULL else []
+        rows = [r for r, _ in self.faces] or [0]
+        cols = [c for _, c in self.faces] or [0]
+        self.bounds = (min(rows), max(rows), min(cols), max(cols))
         self._best_for: dict[str, tuple[int, Cell]] = {}
+        self._lonely: set[Cell] | None = None
+
+    def copy(self) -> CityModel:
+        """An independent copy (cheaper than building the same layout again)."""
+        out = CityModel.__new__(CityModel)
+        out.faces = dict(self.faces)
+        out.by_type = {t: set(cells) for t, cells in self.by_type.items()}
+        out.tavern_kinds = Counter(self.tavern_kinds)
+        out.present = self.present
+        out.group_of = dict(self.group_of)
+        out.group_size = list(self.group_size)
+        out.base = self.base
+        out.open = list(self.open)
+        out.bounds = self.bounds
+        out._best_for = dict(self._best_for)
+        out._lonely = self._lonely
+        return out
+
+    def lonely(self) -> set[Cell]:
+        """The houses with no factory beside them (built once, then kept up to date by :meth:`add`)."""
+        if self._lonely is None:
+            factories = self.by_type["factory"]
+            self._lonely = {h for h in self.by_type["house"] if not any(x in factories for x in _ADJ[h])}
+        return self._lonely
 
     def _park_groups(self) -> None:
         self.group_of.clear()
@@ -189,25 +239,37 @@ class CityModel:
             self.tavern_kinds[code] += 1
         elif kind == "park":
             self._park_groups()
+        r, c = cell
+        if len(self.faces) == 1:
+            self.bounds = (r, r, c, c)
+        else:
+            r0, r1, c0, c1 = self.bounds
+            self.bounds = (min(r0, r), max(r1, r), min(c0, c), max(c1, c))
         if len(self.faces) >= FULL:
             self.open = []
         elif len(self.faces) == 1:
             self.open = open_cells(self.faces)
         else:  # the window only shrinks: keep the open cells inside it, add the new cell's neighbours
-            rows = [r for r, _ in self.faces]
-            cols = [c for _, c in self.faces]
-            lo_r, hi_r = max(max(rows) - G.SIDE + 1, 0), min(min(rows) + G.SIDE - 1, G.FRAME - 1)
-            lo_c, hi_c = max(max(cols) - G.SIDE + 1, 0), min(min(cols) + G.SIDE - 1, G.FRAME - 1)
+            r0, r1, c0, c1 = self.bounds
+            lo_r, hi_r = max(r1 - G.SIDE + 1, 0), min(r0 + G.SIDE - 1, G.FRAME - 1)
+            lo_c, hi_c = max(c1 - G.SIDE + 1, 0), min(c0 + G.SIDE - 1, G.FRAME - 1)
             found = {e for e in self.open if e != cell and lo_r <= e[0] <= hi_r and lo_c <= e[1] <= hi_c}
-            for e in _adjacent(cell):
+            for e in _ADJ[cell]:
                 if lo_r <= e[0] <= hi_r and lo_c <= e[1] <= hi_c and e not in self.faces:
                     found.add(e)
             self.open = sorted(found)
         self._best_for.clear()
+        lonely = self._lonely
+        if lonely is not None:  # kept up to date, never changed in place (copies share it)
+            if kind == "house":
+                if not any(x in self.by_type["factory"] for x in _ADJ[cell]):
+                    self._lonely = lonely | {cell}
+            elif kind == "factory":
+                self._lonely = lonely.difference(_ADJ[cell])
 
     def _near(self, cell: Cell, kind: str) -> bool:
         cells = self.by_type[kind]
-        return any(x in cells for x in _adjacent(cell))
+        return any(x in cells for x in _ADJ[cell])
 
     def gain(self, code: str, cell: Cell) -> int:
         """Points (factories aside) the city gains if ``code`` fills the empty ``cell``."""
@@ -218,7 +280,7 @@ class CityModel:
         out = 0
         if kind != "house" and not bt[kind]:  # a new type: every house away from factories gains
             out += sum(1 for h in houses if not self._near(h, "factory")
-                       and not (kind == "factory" and cell in _adjacent(h)))
+                       and not (kind == "factory" and cell in _ADJ[h]))
         if kind == "shop":
             shops = frozenset(bt["shop"])
             out += scoring.best_shop_split(shops | {cell}) - scoring.best_shop_split(shops)
@@ -228,21 +290,21 @@ class CityModel:
             after[code] += 1
             out += scoring.tavern_points(after.values()) - before
             out += T.OFFICE_TAVERN_BONUS * sum(
-                1 for o in _adjacent(cell) if o in bt["office"] and not self._near(o, "tavern"))
+                1 for o in _ADJ[cell] if o in bt["office"] and not self._near(o, "tavern"))
         elif kind == "office":
             n = len(bt["office"])
             out += scoring.office_set_points(n + 1) - scoring.office_set_points(n)
             out += T.OFFICE_TAVERN_BONUS * self._near(cell, "tavern")
         elif kind == "park":
-            groups = {self.group_of[x] for x in _adjacent(cell) if x in self.group_of}
+            groups = {self.group_of[x] for x in _ADJ[cell] if x in self.group_of}
             sizes = [self.group_size[g] for g in groups]
             out += scoring.park_group_points(1 + sum(sizes)) - sum(scoring.park_group_points(s) for s in sizes)
         elif kind == "factory":
-            for h in _adjacent(cell):
+            for h in _ADJ[cell]:
                 if h in houses and not self._near(h, "factory"):
                     out += _HOUSE_ALONE - self.present
         else:  # house
-            out += _HOUSE_ALONE if any(x in factories for x in _adjacent(cell)) else self.present
+            out += _HOUSE_ALONE if any(x in factories for x in _ADJ[cell]) else self.present
         return out
 
     def best_for(self, code: str) -> tuple[int, Cell]:
@@ -254,7 +316,7 @@ class CityModel:
         kind = _TYPE[code]
         bt = self.by_type
         factories = bt["factory"]
-        lonely = {h for h in bt["house"] if not any(x in factories for x in _adjacent(h))}
+        lonely = self.lonely()
         new = len(lonely) if kind != "house" and not bt[kind] else 0
         best, where = -(10**6), self.open[0]
         if kind == "shop":
@@ -269,9 +331,9 @@ class CityModel:
             after[code] += 1
             const = scoring.tavern_points(after.values()) - scoring.tavern_points(self.tavern_kinds.values()) + new
             taverns = bt["tavern"]
-            alone = {o for o in bt["office"] if not any(x in taverns for x in _adjacent(o))}
+            alone = {o for o in bt["office"] if not any(x in taverns for x in _ADJ[o])}
             for cell in self.open:
-                g = const + T.OFFICE_TAVERN_BONUS * sum(1 for o in _adjacent(cell) if o in alone)
+                g = const + T.OFFICE_TAVERN_BONUS * sum(1 for o in _ADJ[cell] if o in alone)
                 if g > best:
                     best, where = g, cell
         elif kind == "office":
@@ -279,12 +341,12 @@ class CityModel:
             const = scoring.office_set_points(n + 1) - scoring.office_set_points(n) + new
             taverns = bt["tavern"]
             for cell in self.open:
-                g = const + T.OFFICE_TAVERN_BONUS * any(x in taverns for x in _adjacent(cell))
+                g = const + T.OFFICE_TAVERN_BONUS * any(x in taverns for x in _ADJ[cell])
                 if g > best:
                     best, where = g, cell
         elif kind == "park":
             for cell in self.open:
-                groups = {self.group_of[x] for x in _adjacent(cell) if x in self.group_of}
+                groups = {self.group_of[x] for x in _ADJ[cell] if x in self.group_of}
                 g = new + scoring.park_group_points(1 + sum(self.group_size[i] for i in groups)) \
                     - sum(scoring.park_group_points(self.group_size[i]) for i in groups)
                 if g > best:
@@ -292,12 +354,12 @@ class CityModel:
         elif kind == "factory":
             hit_each = _HOUSE_ALONE - self.present - (1 if new else 0)
             for cell in self.open:
-                g = new + hit_each * sum(1 for h in _adjacent(cell) if h in lonely)
+                g = new + hit_each * sum(1 for h in _ADJ[cell] if h in lonely)
                 if g > best:
                     best, where = g, cell
         else:
             for cell in self.open:
-                g = _HOUSE_ALONE if any(x in factories for x in _adjacent(cell)) else self.present
+                g = _HOUSE_ALONE if any(x in factories for x in _ADJ[cell]) else self.present
                 if g > best:
                     best, where = g, cell
         self._best_for[code] = (best, where)
@@ -316,7 +378,7 @@ class CityModel:
         out["SHOP"] = sum(scoring.best_shop_split(shops | {c}) for c in opened) / n - base_shops \
             + (new_type if not shops else 0)
         offices = bt["office"]
-        lonely_offices = sum(sum(1 for o in _adjacent(c) if o in offices and not self._near(o, "tavern"))
+        lonely_offices = sum(sum(1 for o in _ADJ[c] if o in offices and not self._near(o, "tavern"))
                              for c in opened) / n
         before = scoring.tavern_points(self.tavern_kinds.values())
         for code in TAVERN_FACES:
@@ -330,16 +392,16 @@ class CityModel:
             + (new_type if not offices else 0)
         parks = 0
         for c in opened:
-            groups = {self.group_of[x] for x in _adjacent(c) if x in self.group_of}
+            groups = {self.group_of[x] for x in _ADJ[c] if x in self.group_of}
             sizes = [self.group_size[g] for g in groups]
             parks += scoring.park_group_points(1 + sum(sizes)) - sum(scoring.park_group_points(x) for x in sizes)
         out["PARK"] = parks / n + (new_type if not bt["park"] else 0)
         lonely_set = set(lonely)
-        hit = sum(sum(1 for h in _adjacent(c) if h in lonely_set) for c in opened) / n
+        hit = sum(sum(1 for h in _ADJ[c] if h in lonely_set) for c in opened) / n
         out["FACTORY"] = hit * (_HOUSE_ALONE - self.present) \
             + (max(new_type - hit, 0) if not bt["factory"] else 0)
         factories = bt["factory"]
-        near = sum(1 for c in opened if any(x in factories for x in _adjacent(c))) / n
+        near = sum(1 for c in opened if any(x in factories for x in _ADJ[c])) / n
         out["HOUSE"] = near * _HOUSE_ALONE + (1 - near) * self.present
         return out
 
@@ -357,7 +419,7 @@ class CityModel:
         out["SHOP"] = max(scoring.best_shop_split(shops | {c}) for c in opened) - base_shops \
             + (new_type if not shops else 0)
         offices = bt["office"]
-        lonely_offices = max(sum(1 for o in _adjacent(c) if o in offices and not self._near(o, "tavern"))
+        lonely_offices = max(sum(1 for o in _ADJ[c] if o in offices and not self._near(o, "tavern"))
                              for c in opened)
         before = scoring.tavern_points(self.tavern_kinds.values())
         for code in TAVERN_FACES:
@@ -371,17 +433,17 @@ class CityModel:
             + (new_type if not offices else 0)
         best_park = 0
         for c in opened:
-            groups = {self.group_of[x] for x in _adjacent(c) if x in self.group_of}
+            groups = {self.group_of[x] for x in _ADJ[c] if x in self.group_of}
             sizes = [self.group_size[g] for g in groups]
             delta = scoring.park_group_points(1 + sum(sizes)) - sum(scoring.park_group_points(x) for x in sizes)
             best_park = max(best_park, delta)
         out["PARK"] = best_park + (new_type if not bt["park"] else 0)
         lonely_set = set(lonely)
-        worst = min(sum(1 for h in _adjacent(c) if h in lonely_set) for c in opened)
+        worst = min(sum(1 for h in _ADJ[c] if h in lonely_set) for c in opened)
         out["FACTORY"] = worst * (_HOUSE_ALONE - self.present) \
             + (max(new_type - worst, 0) if not bt["factory"] else 0)
         factories = bt["factory"]
-        all_near = all(any(x in factories for x in _adjacent(c)) for c in opened)
+        all_near = all(any(x in factories for x in _ADJ[c]) for c in opened)
         out["HOUSE"] = _HOUSE_ALONE if all_near else max(self.present, _HOUSE_ALONE if factories else 0)
         return out
 
@@ -614,17 +676,16 @@ def _best_cell(model: CityModel, face: str) -> tuple[int, Cell]:
     return model.best_for(face)
 
 
-def _simulate(pl: Planner, city: int, faces: Faces, draws: tuple[list[list[str]], list[str], list[float],
+def _simulate(pl: Planner, city: int, model: CityModel, draws: tuple[list[list[str]], list[str], list[float],
               list[float]], factories: int) -> tuple[float, int]:
     """(points gained, factories added) when the rest of ``city`` is filled: in turn, the partner lays
     a drawn face (at its best cell with the chance that the others play greedily, else at random) and
     this seat the best of ``CHOICES`` drawn faces at its best cell (duplexes counted as singles)."""
     ours, theirs, pick, where = draws
-    model = CityModel(faces, scored=False)
     gained = 0.0
     added = 0
     partner_turn = pl.partner > 0
-    fac = float(pl.factory_value(city, factories + 1))
+    fac = float(pl.factory_value(city, factories - pl.counts[city] + 1))
     i = j = 0
     while model.open:
         if partner_turn:
@@ -651,22 +712,25 @@ def _simulate(pl: Planner, city: int, faces: Faces, draws: tuple[list[list[str]]
     return gained, added
 
 
-def _rollout_value(pl: Planner, layouts: Mapping[int, Faces], added: Mapping[int, int], samples: Samples) -> float:
-    """The mean win chance over the sampled futures of both cities from these layouts."""
+def _rollout_sum(pl: Planner, layouts: Mapping[int, Faces], added: Mapping[int, int], samples: Samples,
+                 start: int, stop: int) -> float:
+    """The summed win chance over the sampled futures ``start`` to ``stop`` of both cities."""
     total = 0.0
-    for per in samples.draws:
+    models = {c: CityModel(layouts[c], scored=False) for c in pl.cities}
+    for k in range(start, stop):
+        per = samples.draws[k]
         counts = list(pl.counts)
         for c, n in added.items():
             counts[c] += n
         gains = {}
         for c in pl.cities:
-            g, extra = _simulate(pl, c, layouts[c], per[c], counts[c])
+            g, extra = _simulate(pl, c, models[c].copy(), per[c], counts[c])
             gains[c] = g
             counts[c] += extra
         finals = {c: pl.now(layouts[c], c) + gains[c] + counts[c] * scoring.per_factory(counts[c], counts)
                   for c in pl.cities}
         total += pl.win_chance(finals, counts, final=True)
-    return total / len(samples.draws)
+    return total
 
 
 def _factories(faces: Iterable[str]) -> int:
@@ -698,7 +762,7 @@ def _rollout_pick(pl: Planner, moves: list[Move], value: Callable[[Move], float]
     samples = Samples(pl, ROLLOUTS, random.Random(rnd.random()))
     left, right = pl.cities
 
-    def simulated(m: Move) -> float:
+    def plan(m: Move) -> tuple[dict[int, Faces], dict[int, int]]:
         if "tiles" in m:
             a, b = m["tiles"]
             if _pair_value(pl, b, a) > _pair_value(pl, a, b):
@@ -706,10 +770,24 @@ def _rollout_pick(pl: Planner, moves: list[Move], value: Callable[[Move], float]
         else:
             a, b = int(m["left"]), int(m["right"])
         ka, kb = E.kind_of(pl.state, a), E.kind_of(pl.state, b)
-        layouts = {left: pl.best(ka, left)[1], right: pl.best(kb, right)[1]}
-        return _rollout_value(pl, layouts, {left: _factories(ka.faces), right: _factories(kb.faces)}, samples)
+        return ({left: pl.best(ka, left)[1], right: pl.best(kb, right)[1]},
+                {left: _factories(ka.faces), right: _factories(kb.faces)})
 
-    return max(ranked, key=simulated)
+    plans = [plan(m) for m in ranked]
+    sums = [0.0] * len(ranked)
+    alive = list(range(len(ranked)))
+    done, stop = 0, HALVING or ROLLOUTS
+    while True:  # successive halving: the better half of the choices gets twice the samples
+        stop = min(stop, ROLLOUTS)
+        for i in alive:
+            sums[i] += _rollout_sum(pl, *plans[i], samples, done, stop)
+        done = stop
+        if done >= ROLLOUTS:
+            break
+        if len(alive) > 2:
+            alive = sorted(alive, key=lambda i: -sums[i])[:(len(alive) + 1) // 2]
+        stop *= 2
+    return ranked[max(alive, key=lambda i: sums[i])]
 
 
 def _automacity_gain(state: BtcState, tile: int) -> int:
