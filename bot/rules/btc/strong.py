@@ -370,8 +370,8 @@ class CityModel:
         bt = self.by_type
         opened = self.open
         n = len(opened)
-        lonely = [h for h in bt["house"] if not self._near(h, "factory")]
-        new_type = len(lonely)
+        lonely_set = self.lonely()
+        new_type = len(lonely_set)
         out: dict[str, float] = {}
         shops = frozenset(bt["shop"])
         base_shops = scoring.best_shop_split(shops)
@@ -396,7 +396,6 @@ class CityModel:
             sizes = [self.group_size[g] for g in groups]
             parks += scoring.park_group_points(1 + sum(sizes)) - sum(scoring.park_group_points(x) for x in sizes)
         out["PARK"] = parks / n + (new_type if not bt["park"] else 0)
-        lonely_set = set(lonely)
         hit = sum(sum(1 for h in _ADJ[c] if h in lonely_set) for c in opened) / n
         out["FACTORY"] = hit * (_HOUSE_ALONE - self.present) \
             + (max(new_type - hit, 0) if not bt["factory"] else 0)
@@ -409,9 +408,8 @@ class CityModel:
         """For every single face, its gain at its best open cell (the same as maximising :meth:`gain`
         over ``self.open``, computed type by type)."""
         bt = self.by_type
-        houses = bt["house"]
-        lonely = [h for h in houses if not self._near(h, "factory")]
-        new_type = len(lonely)
+        lonely_set = self.lonely()
+        new_type = len(lonely_set)
         opened = self.open
         out: dict[str, int] = {}
         shops = frozenset(bt["shop"])
@@ -438,7 +436,6 @@ class CityModel:
             delta = scoring.park_group_points(1 + sum(sizes)) - sum(scoring.park_group_points(x) for x in sizes)
             best_park = max(best_park, delta)
         out["PARK"] = best_park + (new_type if not bt["park"] else 0)
-        lonely_set = set(lonely)
         worst = min(sum(1 for h in _ADJ[c] if h in lonely_set) for c in opened)
         out["FACTORY"] = worst * (_HOUSE_ALONE - self.present) \
             + (max(new_type - worst, 0) if not bt["factory"] else 0)
