@@ -709,11 +709,11 @@ def _simulate(pl: Planner, city: int, model: CityModel, draws: tuple[list[list[s
     return gained, added
 
 
-def _rollout_sum(pl: Planner, layouts: Mapping[int, Faces], added: Mapping[int, int], samples: Samples,
-                 start: int, stop: int) -> float:
-    """The summed win chance over the sampled futures ``start`` to ``stop`` of both cities."""
+def _rollout_sum(pl: Planner, layouts: Mapping[int, Faces], added: Mapping[int, int],
+                 models: Mapping[int, CityModel], samples: Samples, start: int, stop: int) -> float:
+    """The summed win chance over the sampled futures ``start`` to ``stop`` of both cities, each grown
+    from a copy of its model in ``models`` (the layouts, built once per choice)."""
     total = 0.0
-    models = {c: CityModel(layouts[c], scored=False) for c in pl.cities}
     for k in range(start, stop):
         per = samples.draws[k]
         counts = list(pl.counts)
@@ -759,7 +759,7 @@ def _rollout_pick(pl: Planner, moves: list[Move], value: Callable[[Move], float]
     samples = Samples(pl, ROLLOUTS, random.Random(rnd.random()))
     left, right = pl.cities
 
-    def plan(m: Move) -> tuple[dict[int, Faces], dict[int, int]]:
+    def plan(m: Move) -> tuple[dict[int, Faces], dict[int, int], dict[int, CityModel]]:
         if "tiles" in m:
             a, b = m["tiles"]
             if _pair_value(pl, b, a) > _pair_value(pl, a, b):
@@ -767,8 +767,9 @@ def _rollout_pick(pl: Planner, moves: list[Move], value: Callable[[Move], float]
         else:
             a, b = int(m["left"]), int(m["right"])
         ka, kb = E.kind_of(pl.state, a), E.kind_of(pl.state, b)
-        return ({left: pl.best(ka, left)[1], right: pl.best(kb, right)[1]},
-                {left: _factories(ka.faces), right: _factories(kb.faces)})
+        layouts = {left: pl.best(ka, left)[1], right: pl.best(kb, right)[1]}
+        return (layouts, {left: _factories(ka.faces), right: _factories(kb.faces)},
+                {c: CityModel(layouts[c], scored=False) for c in pl.cities})
 
     plans = [plan(m) for m in ranked]
     sums = [0.0] * len(ranked)
