@@ -7,7 +7,9 @@
   ``average_final_greedy`` / ``average_final_random`` and ``games``.
 - ``ai.strong_vs_random.*`` and ``ai.strong_vs_greedy.*``: one strong seat (rotating) against
   three random or three greedy seats in 4-seat games (chance 0.25), ``win_rate``, ``chance``,
-  ``games``, average finals and ``setup``; the same at 3 and 7 seats under ``…seats_3.`` and
+  ``games``, average finals, ``lost_by_points`` (the share of games lost with the lower city 0 (on
+  the tie-break), 1, 2 or 3+ points below the winner's: how far the win rate is from the next
+  points) and ``setup``; the same at 3 and 7 seats under ``…seats_3.`` and
   ``…seats_7.`` (one strong seat against 2 or 6 others; chance 1/3 and 1/7).
 - ``ai.decision_ms_p50_<level>``, ``_p95_``, ``_max_``: time per AI decision over all these games,
   for every level (random, greedy, strong).
@@ -155,6 +157,7 @@ def versus(level: str, opponent: str, seats: int, games: int, seed: int,
     wins = 0.0
     mine: list[int] = []
     others: list[int] = []
+    behind: list[int] = []
     for g in range(games):
         seat = g % seats
         levels = [opponent] * seats
@@ -164,6 +167,8 @@ def versus(level: str, opponent: str, seats: int, games: int, seed: int,
         first = result.winners()
         if seat in first:
             wins += 1 / len(first)
+        else:
+            behind.append(max(s.total for s in result.seats if s.seat in first) - result.seats[seat].total)
         for s in result.seats:
             (mine if s.seat == seat else others).append(s.total)
     key = f"{PREFIX}ai.{level}_vs_{opponent}." + ("" if seats == 4 else f"seats_{seats}.")
@@ -173,8 +178,18 @@ def versus(level: str, opponent: str, seats: int, games: int, seed: int,
         key + "games": games,
         key + f"average_final_{level}": round(statistics.mean(mine), 1),
         key + f"average_final_{opponent}": round(statistics.mean(others), 1),
+        key + "lost_by_points": lost_by_points(behind, games),
         key + "setup": f"one {level} seat (rotating) against {seats - 1} {opponent} seats, {seats}-seat games",
     }
+
+
+def lost_by_points(behind: list[int], games: int) -> dict[str, float]:
+    """How close the losses were: the share of all ``games`` lost with the lower city 0 (on the
+    tie-break), 1, 2 or 3+ points below the winner's, from each lost game's shortfall in ``behind``."""
+    buckets = {"0": 0, "1": 0, "2": 0, "3+": 0}
+    for points in behind:
+        buckets[str(points) if points < 3 else "3+"] += 1
+    return {k: round(n / games, 3) for k, n in buckets.items()}
 
 
 def solo_curve(mode: str, level: str, games: int, seed: int,

@@ -39,6 +39,10 @@ def test_strong_figures_name_their_setup() -> None:
     assert out["btc.ai.strong_vs_greedy.chance"] == 0.25
     assert out["btc.ai.strong_vs_greedy.setup"].startswith("one strong seat (rotating) against 3 greedy seats")
     assert out["btc.ai.strong_vs_greedy.games"] == 1 and 0 <= out["btc.ai.strong_vs_greedy.win_rate"] <= 1
+    lost = out["btc.ai.strong_vs_greedy.lost_by_points"]
+    assert set(lost) == {"0", "1", "2", "3+"}
+    # one game: lost outright (every share sums to 1) or first, alone or shared (no loss counted)
+    assert sum(lost.values()) == (1.0 if out["btc.ai.strong_vs_greedy.win_rate"] == 0 else 0.0)
     seven = btc.versus("strong", "random", 7, 1, seed=5, timings=timings)
     assert seven["btc.ai.strong_vs_random.seats_7.chance"] == 0.143
     assert set(timings) == {"strong", "greedy", "random"}
@@ -51,3 +55,10 @@ def test_solo_curve_reports_every_difficulty() -> None:
     assert list(rates) == [str(d) for d in range(1, 8)]
     drops = out["btc.solo.solo_simple.greedy_drops"]
     assert len(drops) == 6 and out["btc.solo.solo_simple.greedy_falls_steadily"] == all(d <= 0 for d in drops)
+
+
+def test_losses_are_counted_by_how_close_they_were() -> None:
+    """A loss by 0 points (on the tie-break), by 1, by 2 and by 5 land in their own buckets, as
+    shares of every game played (the won games count in none)."""
+    assert btc.lost_by_points([0, 1, 2, 5, 1], 10) == {"0": 0.1, "1": 0.2, "2": 0.1, "3+": 0.1}
+    assert btc.lost_by_points([], 4) == {"0": 0.0, "1": 0.0, "2": 0.0, "3+": 0.0}
