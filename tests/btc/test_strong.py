@@ -229,3 +229,28 @@ def test_a_city_grown_in_a_rollout_is_the_same_as_one_built_from_scratch():
         if faces:
             assert {f: original.best_for(f) for f in faces_pool} == {f: again.best_for(f) for f in faces_pool}
         assert len(layout) == 16
+
+
+def test_against_a_neighbour_only_the_cities_they_do_not_share_decide():
+    """The shared city is the lower one of both this seat and its neighbour, so the rules rank them
+    by their higher cities (8.8): the strong AI's chance to finish first is high when its other city
+    ends above the neighbour's other city and low when below, not a coin flip either way."""
+    from bot.rules.btc import strong
+
+    state = RULES.setup({"mode": "standard"}, 4, 5)
+    pl = strong.Planner(state, 0)
+    shared, mine = pl.cities
+    neighbour = E.partner(state, 0, shared)
+    assert neighbour is not None
+    theirs = next(c for c in E.cities_of(state, neighbour) if c != shared)
+    rest = [c for c in range(4) if c not in (shared, mine, theirs)]
+
+    def chance(their_other: float) -> float:
+        final = {theirs: their_other, **dict.fromkeys(rest, 0.0)}  # the other rivals lag far behind
+        for c, value in final.items():  # projected as points now plus RATE per empty cell
+            pl.others[c] = value - strong.RATE * (strong.FULL - state.cities[c].size())
+        bonus = strong.SCORE_WEIGHT * (strong.LOWER_WEIGHT * 40.0 + 50.0)  # the small score term on top
+        return pl.win_chance({shared: 40.0, mine: 50.0}, [0] * 4, final=True) - bonus
+
+    above, below = chance(41.0), chance(59.0)
+    assert above > 0.75 and below < 0.25
