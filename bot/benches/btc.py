@@ -8,8 +8,8 @@
 - ``ai.strong_vs_random.*`` and ``ai.strong_vs_greedy.*``: one strong seat (rotating) against
   three random or three greedy seats in 4-seat games (chance 0.25), ``win_rate``, ``chance``,
   ``games``, average finals, ``lost_by_points`` (the share of games lost with the lower city 0 (on
-  the tie-break), 1, 2 or 3+ points below the winner's: how far the win rate is from the next
-  points) and ``setup``; the same at 3 and 7 seats under ``…seats_3.`` and
+  the tie-break), 1, 2 or 3+ points below the winner's: how many losses a point or two more would
+  turn) and ``setup``; the same at 3 and 7 seats under ``…seats_3.`` and
   ``…seats_7.`` (one strong seat against 2 or 6 others; chance 1/3 and 1/7).
 - ``ai.decision_ms_p50_<level>``, ``_p95_``, ``_max_``: time per AI decision over all these games,
   for every level (random, greedy, strong).
