@@ -8,8 +8,8 @@ import pytest
 
 from bot.rules import core
 from bot.rules.btc import engine as E
+from bot.rules.btc import scoring, strong, views
 from bot.rules.btc import tiles as T
-from bot.rules.btc import views
 from bot.rules.btc.rules import RULES
 from bot.rules.btc.state import BtcState
 
@@ -149,8 +149,6 @@ def test_strong_beats_random_with_two_players():
 def test_gain_of_one_more_building_is_the_score_difference():
     """The strong AI's fast scoring of one more building equals the rules' scoring of the city with
     it, and its best cell per building is the best over every open cell (random layouts)."""
-    from bot.rules.btc import scoring, strong
-
     rnd = random.Random(4)
     faces_pool = SINGLE_FACES
     for _ in range(300):
@@ -183,8 +181,6 @@ def test_partner_gain_is_the_average_gain_over_the_open_cells():
     """The strong AI's expected gain of a tile its partner lays at random is, for every building, the
     rules' score of the city with it on each open cell, averaged over the open cells (random layouts;
     it counts a factory beside lonely houses and a house beside a factory as losses)."""
-    from bot.rules.btc import scoring, strong
-
     rnd = random.Random(8)
     faces_pool = SINGLE_FACES
     losses = 0
@@ -204,8 +200,6 @@ def test_a_city_grown_in_a_rollout_is_the_same_as_one_built_from_scratch():
     houses without a factory beside them up to date instead of recomputing them. After every
     building, the grown copy offers the same cells and the same best cell and gain for every building
     as the same layout built from scratch, and the city it was copied from is unchanged."""
-    from bot.rules.btc import strong
-
     rnd = random.Random(12)
     faces_pool = SINGLE_FACES
     for _ in range(150):
@@ -235,8 +229,6 @@ def test_against_a_neighbour_only_the_cities_they_do_not_share_decide():
     """The shared city is the lower one of both this seat and its neighbour, so the rules rank them
     by their higher cities (8.8): the strong AI's chance to finish first is high when its other city
     ends above the neighbour's other city and low when below, not a coin flip either way."""
-    from bot.rules.btc import strong
-
     state = RULES.setup({"mode": "standard"}, 4, 5)
     pl = strong.Planner(state, 0)
     shared, mine = pl.cities
