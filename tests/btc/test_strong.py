@@ -246,3 +246,62 @@ def test_against_a_neighbour_only_the_cities_they_do_not_share_decide():
 
     above, below = chance(41.0), chance(59.0)
     assert above > 0.75 and below < 0.25
+
+
+def test_a_rollout_scores_the_factories_it_adds_once():
+    """A rollout fills a city to the end and reports the points its buildings brought, the factories'
+    points aside (those are scored once, from the final majority): the rules' score of the filled city
+    without factory points, minus the score it started from, however many factories went in."""
+    state = RULES.setup({"mode": "standard"}, 4, 5)
+    pl = strong.Planner(state, 0)
+    city = pl.cities[0]
+    rnd = random.Random(3)
+    factories = 0
+    for _ in range(60):
+        faces = random_layout(rnd, 6 + rnd.randrange(8))
+        grown = strong.CityModel(faces, scored=False)
+        n = strong.FULL
+        draws = ([[rnd.choice(SINGLE_FACES) for _ in range(strong.CHOICES)] for _ in range(n)],
+                 [rnd.choice(SINGLE_FACES) for _ in range(n)], [rnd.random() for _ in range(n)],
+                 [rnd.random() for _ in range(n)])
+        gained, added = strong._simulate(pl, city, grown, draws, 0)
+        assert len(grown.faces) == strong.FULL
+        assert gained == pytest.approx(scoring.total(scoring.score_grid(grown.faces, 0))
+                                       - scoring.total(scoring.score_grid(faces, 0)))
+        assert added == sum(1 for f in grown.faces.values() if f == "FACTORY") \
+            - sum(1 for f in faces.values() if f == "FACTORY")
+        factories += added
+    assert factories >= 20
+
+
+def test_factories_are_worth_what_the_majority_will_pay_at_the_end():
+    """With every city still to be filled, the strong AI values a city's factories by the majority
+    expected at the end, not the one of the moment (the other cities will build factories too): the
+    game's only factory is worth less than the 4 points the majority pays now, but more than second
+    place's 3, and more the further ahead its city is; a factory in a city one behind three others is
+    worth less than the 3 points second place pays now. When every city is full, it values factories
+    exactly as the rules pay them (8.2)."""
+    state = RULES.setup({"mode": "standard"}, 4, 5)
+    pl = strong.Planner(state, 0)
+    city = pl.cities[0]
+
+    def counts(mine: int, others: int) -> list[int]:
+        return [mine if c == city else others for c in range(4)]
+
+    early = pl.per_factory(city, counts(1, 0))
+    assert scoring.per_factory(1, counts(1, 0)) == 4
+    assert 3.0 < early < 3.8
+    assert early < pl.per_factory(city, counts(3, 0)) < pl.per_factory(city, counts(5, 0)) <= 4.0
+    assert scoring.per_factory(1, counts(1, 2)) == 3
+    assert pl.per_factory(city, counts(1, 2)) < 2.8
+    n = 0
+    while not RULES.is_over(state):
+        seat = sorted(RULES.awaiting(state))[0]
+        state = RULES.apply(state, seat, RULES.ai_move(state, seat, "greedy", n))
+        n += 1
+    full = strong.Planner(state, 0)
+    rnd = random.Random(4)
+    for _ in range(200):
+        counts = [rnd.randrange(6) for _ in range(4)]
+        for c in range(4):
+            assert full.per_factory(c, counts) == scoring.per_factory(counts[c], counts)
