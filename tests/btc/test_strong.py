@@ -305,3 +305,21 @@ def test_factories_are_worth_what_the_majority_will_pay_at_the_end():
         counts = [rnd.randrange(6) for _ in range(4)]
         for c in range(4):
             assert full.per_factory(c, counts) == scoring.per_factory(counts[c], counts)
+
+
+def test_a_factory_that_takes_the_majority_is_worth_what_it_raises():
+    """When every city is full, a factory that lifts its city from second place (3 points a factory)
+    to a share of the majority (4 points a factory) brings 4 points for itself and 1 more for each of
+    the city's other factories; one that changes no place brings what the place pays."""
+    state = RULES.setup({"mode": "standard"}, 4, 5)
+    n = 0
+    while not RULES.is_over(state):
+        seat = sorted(RULES.awaiting(state))[0]
+        state = RULES.apply(state, seat, RULES.ai_move(state, seat, "greedy", n))
+        n += 1
+    pl = strong.Planner(state, 0)
+    city = pl.cities[0]
+    pl.counts = [3 if c != city else 2 for c in range(4)]
+    assert pl.factory_value(city) == 3 * 4 - 2 * 3
+    pl.counts = [5 if c != city else 2 for c in range(4)]
+    assert pl.factory_value(city) == 3 * 3 - 2 * 3
