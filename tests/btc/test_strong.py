@@ -61,6 +61,17 @@ def positions(mode: str, seats: int, seed: int, every: int):
         n += 1
 
 
+def finished_game() -> BtcState:
+    """A 4-seat game played to its end by greedy seats: every city full."""
+    state = new("standard", 4, 5)
+    n = 0
+    while not RULES.is_over(state):
+        seat = sorted(RULES.awaiting(state))[0]
+        state = RULES.apply(state, seat, RULES.ai_move(state, seat, "greedy", n))
+        n += 1
+    return state
+
+
 SINGLE_FACES = sorted({k.faces[0] for k in T.KINDS.values() if k.shape == T.SINGLE})
 
 
@@ -294,30 +305,19 @@ def test_factories_are_worth_what_the_majority_will_pay_at_the_end():
     assert early < pl.per_factory(city, counts(3, 0)) < pl.per_factory(city, counts(5, 0)) <= 4.0
     assert scoring.per_factory(1, counts(1, 2)) == 3
     assert pl.per_factory(city, counts(1, 2)) < 2.8
-    n = 0
-    while not RULES.is_over(state):
-        seat = sorted(RULES.awaiting(state))[0]
-        state = RULES.apply(state, seat, RULES.ai_move(state, seat, "greedy", n))
-        n += 1
-    full = strong.Planner(state, 0)
+    full = strong.Planner(finished_game(), 0)
     rnd = random.Random(4)
     for _ in range(200):
-        counts = [rnd.randrange(6) for _ in range(4)]
+        now = [rnd.randrange(6) for _ in range(4)]
         for c in range(4):
-            assert full.per_factory(c, counts) == scoring.per_factory(counts[c], counts)
+            assert full.per_factory(c, now) == scoring.per_factory(now[c], now)
 
 
 def test_a_factory_that_takes_the_majority_is_worth_what_it_raises():
     """When every city is full, a factory that lifts its city from second place (3 points a factory)
     to a share of the majority (4 points a factory) brings 4 points for itself and 1 more for each of
     the city's other factories; one that changes no place brings what the place pays."""
-    state = RULES.setup({"mode": "standard"}, 4, 5)
-    n = 0
-    while not RULES.is_over(state):
-        seat = sorted(RULES.awaiting(state))[0]
-        state = RULES.apply(state, seat, RULES.ai_move(state, seat, "greedy", n))
-        n += 1
-    pl = strong.Planner(state, 0)
+    pl = strong.Planner(finished_game(), 0)
     city = pl.cities[0]
     pl.counts = [3 if c != city else 2 for c in range(4)]
     assert pl.factory_value(city) == 3 * 4 - 2 * 3
