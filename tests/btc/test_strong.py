@@ -323,3 +323,45 @@ def test_a_factory_that_takes_the_majority_is_worth_what_it_raises():
     assert pl.factory_value(city) == 3 * 4 - 2 * 3
     pl.counts = [5 if c != city else 2 for c in range(4)]
     assert pl.factory_value(city) == 3 * 3 - 2 * 3
+
+
+def test_a_tile_handed_on_counts_for_the_cities_of_the_seats_who_take_it():
+    """In round 1 hands go on: the two seats downstream take tiles from what this seat hands on,
+    and lay them in their cities. A rival city holds three kinds of tavern, so the fourth kind
+    would raise it 8 points; handing that tavern on raises the rival's projection and lowers this
+    seat's chance to finish first, against handing on a park. The city of the seat upstream (who
+    takes nothing from this hand) does not move, and the last tile of a hand, discarded, moves
+    nothing."""
+    state = RULES.setup({"mode": "standard"}, 4, 5).clone()
+    seat = 0
+    order, passing = state.order, E.stage_of(state).passing
+    pos = order.index(seat)
+    first, second = (order[(pos + k * passing) % 4] for k in (1, 2))
+    rival = next(c for c in E.cities_of(state, first) if c not in E.cities_of(state, seat))
+    assert rival in E.cities_of(state, second)
+    upstream = next(c for c in E.cities_of(state, seat) if c not in E.cities_of(state, first))
+    used = {t for p in state.players for t in p.hand}
+
+    def tile(kind: str) -> int:
+        t = next(t for t in range(len(T.SINGLE_POOL)) if t not in used and state.tiles[t] == kind)
+        used.add(t)
+        return t
+
+    state.cities[rival].cells = {cell: (kind, tile(kind), 0) for cell, kind in (
+        ((3, 3), "TAVERN_BED"), ((3, 4), "TAVERN_DRINK"), ((4, 3), "TAVERN_FOOD"))}
+    music = tile("TAVERN_MUSIC")
+    parks = [tile("PARK") for _ in range(6)]
+    state.players[seat].hand = [music, *parks]
+    pl = strong.Planner(state, seat)
+
+    handed = pl.passed_shift([music, *parks[:4]])
+    kept = pl.passed_shift(parks[:5])
+    assert handed[rival] > kept[rival] + 1.0
+    assert upstream not in handed and upstream not in kept
+    assert pl.passed_shift([music]) == {}
+
+    def chance(shift: dict[int, float]) -> float:
+        pl.shift = shift
+        return pl.win_chance(dict.fromkeys(pl.cities, 20.0), [0] * 4)
+
+    assert chance(handed) < chance(kept)
