@@ -144,11 +144,8 @@ city and hands on what random builders lay to little effect (its own partner's c
 Measured, one strong seat, 4 seats, 1,200 games on seed set 100000 against random seats (paired,
 the same deals): 0.8375 without, 0.861 with weight 2 in the experiment and 0.854 as built (+0.017,
 standard error 0.012), 0.85 with 3, 0.818 with 5; 300 games each on seed sets 54000 and 70000
-with weight 3: 0.85 and 0.85 against 0.833 and 0.833. Against greedy seats (1,200 paired games):
-0.575 -> 0.577 as built and 0.567 with weight 3, standard errors 0.016-0.017, no change seen. Also
-measured and dropped: greedy takers (each downstream seat takes the pair the greedy AI would, the
-gains centred over this seat's choices, weighted by the greedy evidence): against greedy seats 0.592
-with weight 1 and 0.562 with weight 2, against 0.577, on the same paired deals."""
+with weight 3: 0.85 and 0.85 against 0.833 and 0.833. Against greedy seats (weight 3, 1,200 paired
+games): 0.575 -> 0.567, standard error 0.017, no change seen."""
 
 
 def _binomial(n: int, p: float) -> list[tuple[int, float]]:
