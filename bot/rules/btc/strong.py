@@ -29,8 +29,6 @@ shares a city this seat ranks higher exactly when its other city beats the neigh
 chance that the lower city ends above Automacity (Simple: with the tile handed to it). With 3-7
 players a city's factories are worth what the majority is expected to pay when every city is full
 (``FACTORY_ODDS``), and a factory laid counts the points it adds to its city's other factories.
-In the rounds whose hands are handed on, a draft choice also moves the projections of the cities
-whose builders will take the tiles this seat hands on, as far as they play at random (``PASSED``).
 
 Everything is deterministic: ties are broken by a seeded shuffle, nothing reads a clock or the
 hidden state, so the same information gives the same move (tests check it).
@@ -130,22 +128,6 @@ against random seats 0.855 -> 0.87 and 0.77 -> 0.775. The more cities, the less 
 moment says about the end. A normal approximation of the counts measured alike (4 seats: 0.56 and
 0.58, 0.847 and 0.843); with it, the future counts scaled by 0.7, 1.4 or 2 gave 0.593, 0.64 and 0.57
 against greedy seats on seed set 54000: noise around the unscaled share."""
-
-
-PASSED = 2.0
-"""3-7 players, in the rounds whose hands are handed on: the tiles this seat hands on move the
-projected cities of the seats who will take them. A seat that plays at random takes each of ``q``
-handed-on tiles with chance 2/``q`` and lays it in either of its cities at a random cell, so a
-city gains, per tile, 1/``q`` times the tile's mean gain there over the mean gain of an unseen tile,
-for each seat downstream who still takes tiles from that hand; the sum, times this weight and the
-chance that the others play at random (:func:`greedy_evidence`), is added to that city's projection.
-So the seat keeps, among choices its own cities value alike, the tile that would raise a rival's
-city and hands on what random builders lay to little effect (its own partner's city counts too).
-Measured, one strong seat, 4 seats, 1,200 games on seed set 100000 against random seats (paired,
-the same deals): 0.8375 without, 0.861 with weight 2 in the experiment and 0.854 as built (+0.017,
-standard error 0.012), 0.85 with 3, 0.818 with 5; 300 games each on seed sets 54000 and 70000
-with weight 3: 0.85 and 0.85 against 0.833 and 0.833. Against greedy seats (weight 3, 1,200 paired
-games): 0.575 -> 0.567, standard error 0.017, no change seen."""
 
 
 def _binomial(n: int, p: float) -> list[tuple[int, float]]:
@@ -581,9 +563,6 @@ class Planner:
         self.future = [_binomial(FULL - city.size(), rho) for city in state.cities]
         """Per city, (factories still to come, chance): each empty cell a factory with chance ``rho``."""
         self._per_factory: dict[tuple[int, tuple[int, ...], bool], float] = {}
-        self.shift: dict[int, float] = {}
-        """Points added to cities' projections by the choice being judged (``PASSED``)."""
-        self._random_gains: dict[int, tuple[dict[str, float], float]] | None = None
 
     def per_factory(self, city: int, counts: list[int], final: bool = False) -> float:
         """Points per factory of ``city`` given every city's factories now: 3-7 players, expected at
@@ -629,42 +608,6 @@ class Planner:
         after = counts[city] * self.per_factory(city, counts)
         counts[city] -= 1
         return after - counts[city] * self.per_factory(city, counts)
-
-    def random_gains(self) -> dict[int, tuple[dict[str, float], float]]:
-        """Per city with room: (each face's mean gain at a random open cell, with a factory's
-        expected points, and the mean of that over the unseen tiles)."""
-        if self._random_gains is None:
-            self._random_gains = {}
-            for c, city in enumerate(self.state.cities):
-                model = CityModel({cell: spot[0] for cell, spot in city.cells.items()})
-                if not city.grid or not model.open:
-                    continue
-                means = model.mean_gains()
-                fac = self.factory_value(c)
-                gains = {f: means[f] + (fac if _TYPE[f] == "factory" else 0.0) for f, _ in self.dist}
-                self._random_gains[c] = (gains, sum(p * gains[f] for f, p in self.dist))
-        return self._random_gains
-
-    def passed_shift(self, passed: list[int]) -> dict[int, float]:
-        """The projection shift of every city the seats downstream build when this seat hands on
-        the tiles ``passed`` and those seats play at random (``PASSED``)."""
-        passing = E.stage_of(self.state).passing
-        q = len(passed)
-        if not (PASSED and self.rivals and passing) or q < 2:
-            return {}
-        order = self.state.order
-        pos = order.index(self.player)
-        weight = PASSED * (1.0 - self.greedy) / q
-        table = self.random_gains()
-        faces = [E.kind_of(self.state, t).faces[0] for t in passed]
-        out: dict[int, float] = {}
-        for k in range(1, (q - 1) // 2 + 1):  # each seat down the line takes two, the last tile is discarded
-            taker = order[(pos + k * passing) % len(order)]
-            for c in E.cities_of(self.state, taker):
-                if c in table:
-                    gains, mean = table[c]
-                    out[c] = out.get(c, 0.0) + weight * sum(gains.get(f, mean) - mean for f in faces)
-        return out
 
     def layout_value(self, faces: Faces, city: int) -> float:
         """Score without factory points plus the expected best gain of the next single tile."""
@@ -773,7 +716,6 @@ class Planner:
                 projected[c] = mine[c] + (0.0 if final else RATE * max(0, left - 1))
             else:
                 projected[c] = self.others[c] + counts[c] * self.per_factory(c, counts, final) + RATE * left
-            projected[c] += self.shift.get(c, 0.0)
         if LEAD and layouts is not None:
             for c in self.cities:
                 other = E.partner(self.state, self.player, c)
@@ -911,11 +853,9 @@ def _pair_value(pl: Planner, left_tile: int, right_tile: int) -> float:
                         {left: fl, right: fr})
 
 
-def _rollout_pick(pl: Planner, moves: list[Move], value: Callable[[Move], float], rnd: random.Random,
-                  shift: Callable[[Move], dict[int, float]] | None = None) -> Move:
+def _rollout_pick(pl: Planner, moves: list[Move], value: Callable[[Move], float], rnd: random.Random) -> Move:
     """3-7 players' draft: the ``ROLLOUT_TOP`` best choices by ``value`` re-ranked by the mean win
-    chance over ``ROLLOUTS`` sampled futures of both cities (the same samples for every choice), each
-    judged with the projection ``shift`` its handed-on tiles bring (``PASSED``)."""
+    chance over ``ROLLOUTS`` sampled futures of both cities (the same samples for every choice)."""
     order = list(moves)
     rnd.shuffle(order)
     ranked = sorted(order, key=value, reverse=True)[:ROLLOUT_TOP]
@@ -925,7 +865,6 @@ def _rollout_pick(pl: Planner, moves: list[Move], value: Callable[[Move], float]
     left, right = pl.cities
 
     def plan(m: Move) -> tuple[dict[int, Faces], dict[int, int], dict[int, CityModel]]:
-        pl.shift = shift(m) if shift else {}
         if "tiles" in m:
             a, b = m["tiles"]
             if _pair_value(pl, b, a) > _pair_value(pl, a, b):
@@ -944,7 +883,6 @@ def _rollout_pick(pl: Planner, moves: list[Move], value: Callable[[Move], float]
     while True:  # successive halving: the better half of the choices gets twice the samples
         stop = min(stop, ROLLOUTS)
         for i in alive:
-            pl.shift = shift(ranked[i]) if shift else {}
             sums[i] += _rollout_sum(pl, *plans[i], samples, done, stop)
         done = stop
         if done >= ROLLOUTS:
@@ -952,7 +890,6 @@ def _rollout_pick(pl: Planner, moves: list[Move], value: Callable[[Move], float]
         if len(alive) > 2:
             alive = sorted(alive, key=lambda i: -sums[i])[:(len(alive) + 1) // 2]
         stop *= 2
-    pl.shift = {}
     return ranked[max(alive, key=lambda i: sums[i])]
 
 
@@ -1007,21 +944,11 @@ def strong_move(state: BtcState, seat: int, moves: list[Move], rnd: random.Rando
         return _pick(moves, lambda m: scores["left" if m["city"] == E.LEFT_CITY else "right"][m["type"]], rnd)
     pl = Planner(state, seat)
     if kind == "choose" and "tiles" in moves[0]:
-        hand = state.players[seat].hand
-        shifts: dict[tuple[int, ...], dict[int, float]] = {}
-
-        def shift(m: Move) -> dict[int, float]:
-            key = tuple(m["tiles"])
-            if key not in shifts:
-                shifts[key] = pl.passed_shift([t for t in hand if t not in key])
-            return shifts[key]
-
         def chosen(m: Move) -> float:
-            pl.shift = shift(m)
             a, b = m["tiles"]
             return max(_pair_value(pl, a, b), _pair_value(pl, b, a))
         if ROLLOUTS and pl.rivals:
-            return _rollout_pick(pl, moves, chosen, rnd, shift)
+            return _rollout_pick(pl, moves, chosen, rnd)
         return _pick(moves, chosen, rnd)
     if kind in ("choose", "assign"):
         def assigned(m: Move) -> float:
