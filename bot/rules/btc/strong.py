@@ -168,7 +168,19 @@ re-ranking every placement by 16 sampled futures (against random 0.853 -> 0.778,
 city by rollouts at placement (0.813, 0.47); both orientations of a drafted pair rolled out (0.78
 against 0.797 on seed set 70000); rollouts that draw one hand for both cities and give the lower
 city the better tile (8 samples: 0.74 against 0.743, 0.41 against 0.44); rivals' cities sampled
-instead of projected, with a narrow logistic (0.767 against 0.797)."""
+instead of projected, with a narrow logistic (0.767 against 0.797).
+
+Measured in a later session and dropped (4 seats, one strong seat; paired runs play the same deals
+both ways, 1,200 games, standard error about 0.012 against random seats and 0.016 against greedy):
+- the tiles this seat hands on counted for the cities of the seats who take them, as seats playing
+  at random would lay them: against random seats +0.017 on seed set 100000 and -0.017 on 120000,
+  against greedy seats +0.002; greedy takers modelled too: +0.015 and -0.015 (weights 1 and 2);
+- projections calibrated on 600 logged games (this seat's cities were projected 3-7 points too
+  high, random rivals' up to 10) with the logistic's width from the measured spread: against random
+  seats 0.853 and 0.813 on seed sets 54000 and 70000 (0.833 and 0.833 before), against greedy seats
+  0.575 -> 0.563 (paired);
+- certainty that the others play at random (the evidence stays near 0.4 in mid-game against random
+  seats): 0.823 and 0.873, against 0.833 and 0.833."""
 HALVING = 8
 """Successive halving over the ``ROLLOUT_TOP`` choices: every choice gets the first ``HALVING``
 samples, the better half (never fewer than two) twice as many, and so on until ``ROLLOUTS``, all on
