@@ -192,7 +192,11 @@ Measured in a third session and dropped (same paired deals, seed set 100000):
   0.8375 -> 0.839, against greedy seats 0.575 -> 0.555;
 - a favourite's caution: each layout loses ``k`` times the spread of what the partner's random
   tiles add (their variance over the unseen faces and the open cells, times the tiles to come):
-  against random seats 0.848 with k = 0.3 and 0.843 with k = 1, against 0.8375."""
+  against random seats 0.848 with k = 0.3 and 0.843 with k = 1, against 0.8375;
+- at 4 seats, the seat across the table left out of the win chance (both its cities are the
+  neighbours' other cities, so beating both neighbours beats it too, and its logistic only counts
+  the lower city twice): against random seats 0.8375 -> 0.851 (seed set 100000) and 0.849 -> 0.84
+  (120000), against greedy seats 0.575 -> 0.608 and 0.573 -> 0.56: noise on both."""
 HALVING = 8
 """Successive halving over the ``ROLLOUT_TOP`` choices: every choice gets the first ``HALVING``
 samples, the better half (never fewer than two) twice as many, and so on until ``ROLLOUTS``, all on
