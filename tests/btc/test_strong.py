@@ -13,7 +13,7 @@ from bot.rules.btc import tiles as T
 from bot.rules.btc.rules import RULES
 from bot.rules.btc.state import BtcState
 
-from .helpers import new
+from .helpers import ai_policy, new, play
 
 CONFIGS = [("standard", 3), ("standard", 4), ("standard", 7), ("two_player", 2), ("solo_simple", 1),
            ("solo_full", 1)]
@@ -63,13 +63,7 @@ def positions(mode: str, seats: int, seed: int, every: int):
 
 def finished_game() -> BtcState:
     """A 4-seat game played to its end by greedy seats: every city full."""
-    state = new("standard", 4, 5)
-    n = 0
-    while not RULES.is_over(state):
-        seat = sorted(RULES.awaiting(state))[0]
-        state = RULES.apply(state, seat, RULES.ai_move(state, seat, "greedy", n))
-        n += 1
-    return state
+    return play(new("standard", 4, 5), ai_policy("greedy"))
 
 
 SINGLE_FACES = sorted({k.faces[0] for k in T.KINDS.values() if k.shape == T.SINGLE})
@@ -118,7 +112,7 @@ def test_strong_ignores_a_hand_it_has_not_seen():
 @pytest.mark.parametrize("mode, seats", CONFIGS)
 def test_strong_plays_whole_games_legally_and_deterministically(mode, seats):
     """Strong seats finish a game of every mode with legal moves, the same game twice from one seed."""
-    def play() -> list[core.Move]:
+    def game() -> list[core.Move]:
         state = new(mode, seats, 11)
         moves = []
         n = 0
@@ -131,7 +125,7 @@ def test_strong_plays_whole_games_legally_and_deterministically(mode, seats):
             n += 1
         return moves
 
-    assert play() == play()
+    assert game() == game()
 
 
 def test_strong_is_an_offered_level_and_the_last_one():
