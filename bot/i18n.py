@@ -8,13 +8,20 @@ A message is a string, or, when it counts something, a plural object: ``{"plural
 "other": ...}``: ``plural`` names the numeric parameter, and the other keys are the CLDR plural
 categories of the language (Polish and Russian need ``one``, ``few``, ``many`` and ``other``). The
 category is chosen by Babel from CLDR's rules, never by hand-written ones.
+
+A **term** (a tile, a building, a city) may also be a forms object: ``{"nom": "Правый город", "loc":
+"Правом городе", ...}``, one text per grammatical form the language declares in ``core.grammar.forms``
+(Russian and Polish cases, Hungarian suffixed forms, Spanish forms with an article). A sentence asks
+for the form it needs with a format spec, ``"строит в {city:loc}"``; a bare ``{city}`` is the first
+form (the nominative). Forms are written as data, per term and language, because no kept library
+inflects these names; each language's glossary lists them.
 """
 
 from __future__ import annotations
 
 import json
 import string
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -28,8 +35,10 @@ DEFAULT_LOCALE = "en"
 
 
 Message = str | dict[str, str]
-"""A sentence, or a plural object (see the module's docstring)."""
+"""A sentence, a plural object or a forms object (see the module's docstring)."""
 PLURAL_PARAM = "plural"
+FORMS_KEY = "core.grammar.forms"
+"""The catalogue entry that lists a language's grammatical form names, space-separated (empty in English)."""
 
 
 @cache
@@ -82,11 +91,92 @@ def plural_category(locale: str, count: object) -> str:
     return str(_babel_locale(locale).plural_form(abs(number)))
 
 
-def _pick(message: Message, locale: str, params: Mapping[str, Any]) -> str:
-    if isinstance(message, str):
+def form_names(locale: str) -> tuple[str, ...]:
+    """The grammatical forms a language's terms carry, nominative first (``()`` in English)."""
+    return tuple(str(catalogue(locale).get(FORMS_KEY, "")).split())
+
+
+def is_forms(message: Message, locale: str) -> bool:
+    """Whether a catalogue entry is a forms object of ``locale`` (not a plural object)."""
+    return isinstance(message, dict) and PLURAL_PARAM not in message and bool(form_names(locale)) \
+        and set(message) <= set(form_names(locale))
+
+
+class Inflected(str):
+    """A translated term that keeps its other grammatical forms: ``format(x, "loc")`` is the locative.
+    As a plain string it is the first form (the nominative). The other forms are filled in only when a
+    sentence asks for one."""
+
+    _form: Callable[[str], str | None]
+
+    def __new__(cls, first: str, form: Callable[[str], str | None]) -> Inflected:
+        made = super().__new__(cls, first)
+        made._form = form
+        return made
+
+    def form(self, name: str) -> str | None:
+        """The form ``name`` of this term, or ``None`` when the term has no such form."""
+        return self._form(name)
+
+    def __format__(self, spec: str) -> str:
+        form = self._form(spec) if spec else None
+        return form if form is not None else super().__format__(spec)
+
+
+MissingForm = Callable[[str, str, str], None]
+_on_missing_form: list[MissingForm] = []
+
+
+def watch_missing_forms(callback: MissingForm | None) -> None:
+    """Call ``callback(locale, form, text)`` when a sentence asks for a form its value does not have
+    (a name, a number, a term written without forms); ``None`` stops. For the catalogue tests."""
+    _on_missing_form.clear()
+    if callback is not None:
+        _on_missing_form.append(callback)
+
+
+def _form_of(value: Any, form: str, locale: str) -> str:
+    found = value.form(form) if isinstance(value, Inflected) else None
+    if found is None:
+        for callback in _on_missing_form:
+            callback(locale, form, str(value))
+        return str(value)
+    return found
+
+
+class _Formatter(string.Formatter):
+    def __init__(self, locale: str) -> None:
+        self.forms = frozenset(form_names(locale))
+        self.locale = locale
+
+    def format_field(self, value: Any, format_spec: str) -> Any:
+        if format_spec and format_spec in self.forms:
+            return _form_of(value, format_spec, self.locale)
+        try:
+            return super().format_field(value, format_spec)
+        except ValueError:
+            if not format_spec.isalpha():
+                raise
+            return _form_of(value, format_spec, self.locale)  # a form this language does not declare
+
+
+def _pick(message: Message, locale: str, params: Mapping[str, Any]) -> str | dict[str, str]:
+    if isinstance(message, str) or is_forms(message, locale):
         return message
     category = plural_category(locale, params.get(message.get(PLURAL_PARAM, "count"), ""))
     return message.get(category) or message.get("other") or ""
+
+
+def _fill(text: str | dict[str, str], locale: str, params: Mapping[str, Any]) -> str:
+    values = _Defaulting(params)
+    if isinstance(text, str):
+        return _Formatter(locale).vformat(text, (), values)
+    forms = dict(text)
+
+    def form(name: str) -> str | None:
+        return _Formatter(locale).vformat(forms[name], (), values) if name in forms else None
+
+    return Inflected(_Formatter(locale).vformat(next(iter(forms.values()), ""), (), values), form)
 
 
 def resolve(value: Any, locale: object = DEFAULT_LOCALE) -> Any:
@@ -96,7 +186,14 @@ def resolve(value: Any, locale: object = DEFAULT_LOCALE) -> Any:
         params = {k: v for k, v in value.items() if k != core.TERM_KEY}
         return t(str(value[core.TERM_KEY]), locale, **params)
     if isinstance(value, list) and value and all(isinstance(v, Mapping) and core.TERM_KEY in v for v in value):
-        return t("core.list_separator", locale).join(str(resolve(v, locale)) for v in value)
+        separator = t("core.list_separator", locale)
+        parts = [resolve(v, locale) for v in value]
+        loc = normalise_locale(locale)
+
+        def form(name: str) -> str | None:
+            return separator.join(_form_of(p, name, loc) for p in parts) if name in form_names(loc) else None
+
+        return Inflected(separator.join(parts), form)
     return value
 
 
@@ -112,7 +209,7 @@ def t(key: str, locale: object = DEFAULT_LOCALE, /, **params: Any) -> str:
         message = catalogue(DEFAULT_LOCALE).get(key)
     if message is None:
         return key
-    return string.Formatter().vformat(_pick(message, loc, params), (), _Defaulting(params))
+    return _fill(_pick(message, loc, params), loc, params)
 
 
 def t_or(key: str, fallback: str, locale: object = DEFAULT_LOCALE, /, **params: Any) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from bot.i18n import t
+from bot.i18n import resolve, t
 
 SCORE_IDS = ("score",)
 """``decided_by`` values meaning the score alone decided (a game may add its own, ``<game>.tiebreak.score``)."""
@@ -44,7 +44,8 @@ def ranking_lines(game_id: int, result: dict[str, Any] | None, locale: str, who:
     # Opponents that are not seats (a solo game's automatic opponents) are ranked with the players.
     for i, other in enumerate(details.get("automas") or []):
         if isinstance(other, dict) and {"rank", "total"} <= other.keys():
-            entries.append((int(other["rank"]), 1, i, str(other.get("name", "Automa")), other["total"]))
+            name = str(resolve(other.get("name", "Automa"), locale))
+            entries.append((int(other["rank"]), 1, i, name, other["total"]))
     for rank, _, _, name, total in sorted(entries):
         lines.append(t("end.line", locale, rank=rank, player=name, total=total))
     sentence = decided_sentence(str(result.get("decided_by", "score")), locale)

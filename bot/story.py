@@ -20,7 +20,7 @@ from typing import Any
 
 from bot import games
 from bot.games import View
-from bot.rules.core import GameError, IllegalMove, competition_ranks
+from bot.rules.core import GameError, IllegalMove, Term, competition_ranks
 
 LoggedMove = tuple[int, Mapping[str, Any]]
 """A move of the log as stored: (seat, move)."""
@@ -32,7 +32,7 @@ class Place:
 
     index: int
     seat: int | None
-    automa: str | None = None
+    automa: str | Term | None = None
 
 
 @dataclass(frozen=True)

@@ -322,7 +322,7 @@ def game_line(g: CampaignGameRow, loc: str) -> str:
              outcome=t("btc.campaign.won" if g.won else "btc.campaign.lost", loc),
              type=type_name(g.bonus_type, loc), bonus=g.bonus, total=g.total, game=g.game_id)
     if g.automas:
-        automas = ", ".join(f"{a['name']} {a['total']}" for a in g.automas)
+        automas = ", ".join(f"{resolve(a['name'], loc)} {a['total']}" for a in g.automas)
         line += "\n" + t("btc.campaign.status.automas", loc, automas=automas)
     return line
 

@@ -99,7 +99,7 @@ def player_names(view: View, names: Sequence[str] | None, locale: str = "en") ->
     out = []
     for i, p in enumerate(view.get("players") or []):
         if p.get("automa"):
-            out.append(str(p["automa"]))
+            out.append(str(resolve(p["automa"], locale)))
         elif i < len(given) and given[i]:
             out.append(given[i])
         else:

@@ -26,7 +26,7 @@ from PIL import Image, ImageDraw
 
 from bot import games
 from bot import story as st
-from bot.i18n import t
+from bot.i18n import resolve, t
 from render import common as c
 
 WIDTH = c.IMAGE_WIDTH
@@ -76,7 +76,7 @@ def place_names(story: st.Story, names: Sequence[str] | None, locale: str = "en"
     out = []
     for place in story.places:
         if place.automa:
-            out.append(place.automa)
+            out.append(str(resolve(place.automa, locale)))
         elif place.seat is not None and place.seat < len(given) and given[place.seat]:
             out.append(str(given[place.seat]))
         else:

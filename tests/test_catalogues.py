@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from bot import i18n
+from bot.rules import core
 
 LOCALES = Path(i18n.__file__).with_name("locales")
 LANGUAGES = sorted(p.name for p in LOCALES.iterdir() if p.is_dir() and p.name != "en")
@@ -52,6 +53,8 @@ def test_plural_messages_have_every_cldr_category_of_their_language(lang: str) -
     """A plural message names its count and gives one text per CLDR category (Polish: one, few, many, other)."""
     categories = set(i18n.plural_categories(lang))
     for key, message in i18n.catalogue(lang).items():
+        if i18n.is_forms(message, lang):
+            continue
         if isinstance(message, dict):
             assert set(message) - {i18n.PLURAL_PARAM} == categories, key
             assert message.get(i18n.PLURAL_PARAM) in _fields(message["other"]) | {"count"}, key
@@ -67,6 +70,57 @@ def test_translations_are_not_left_in_english(lang: str) -> None:
     long_keys = [k for k, v in ENGLISH.items() if len(_texts(v)[0]) > 12]
     same = [k for k in long_keys if _texts(i18n.catalogue(lang)[k])[-1] == _texts(ENGLISH[k])[-1]]
     assert len(same) < 0.05 * len(long_keys), same
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_terms_with_forms_give_every_form_and_sentences_ask_only_for_declared_ones(lang: str) -> None:
+    """A term written with grammatical forms gives each form its language declares, nominative first, and
+    a sentence asks only for a declared form (``{city:loc}``): a misspelt form would be a crash or English."""
+    declared = i18n.form_names(lang)
+    assert declared, f"{lang} declares no grammatical forms ({i18n.FORMS_KEY})"
+    with_forms = 0
+    for key, message in i18n.catalogue(lang).items():
+        if isinstance(message, dict) and i18n.PLURAL_PARAM not in message:
+            assert tuple(message) == declared, (key, tuple(message))
+            with_forms += 1
+        for text in _texts(message):
+            specs = {spec for _, f, spec, _ in string.Formatter().parse(text) if f and spec and spec.isalpha()}
+            assert specs <= set(declared), (key, specs - set(declared))
+    assert with_forms >= 10
+
+
+def test_english_declares_no_forms() -> None:
+    """English names things in one form: a bare ``{city}`` everywhere."""
+    assert i18n.form_names("en") == ()
+    assert not any(isinstance(m, dict) and i18n.PLURAL_PARAM not in m for m in ENGLISH.values())
+
+
+def test_a_sentence_asks_for_the_form_it_needs() -> None:
+    """The forms reach the reader: "в Правом городе", "w Prawym mieście", "Balfalvába", "a la Ciudad
+    derecha"; a bare placeholder is the nominative, and English has one form."""
+    right, left = core.term("btc.city.right_city"), core.term("btc.city.left_city")
+    duplex = core.term("btc.tile.duplex", a=core.term("btc.tile.shop"), b=core.term("btc.tile.house"))
+    said = {lang: i18n.t("btc.move.place", lang, player="P", tile=duplex, city=right, cell="D4")
+            for lang in ("ru", "pl", "es", "en")}
+    assert "в Правом городе" in said["ru"] and "дуплекс «магазин и дом»" in said["ru"]
+    assert "w Prawym mieście" in said["pl"]
+    assert "en la Ciudad derecha" in said["es"] and "un dúplex" in said["es"]
+    assert "Right City" in said["en"]
+    assert "Balfalvába" in i18n.t("btc.move.assign", "hu", player="P", left_city=left, right_city=right,
+                                  left=core.term("btc.tile.shop"), right=core.term("btc.tile.park"))
+    assert format(i18n.resolve(right, "ru"), "") == "Правый город"
+
+
+def test_a_form_asked_of_a_word_without_forms_is_reported() -> None:
+    """A name typed by a player cannot be declined: the sentence gets it as it is, and the catalogue
+    tests hear of it (so no sentence is written to need a form of a name)."""
+    heard: list[tuple[str, str, str]] = []
+    i18n.watch_missing_forms(lambda *a: heard.append(a))
+    try:
+        text = i18n.t("btc.place.not_your_city", "ru", city="Zyx")
+    finally:
+        i18n.watch_missing_forms(None)
+    assert "Zyx" in text and heard == [("ru", "acc", "Zyx")]
 
 
 def test_plural_forms_follow_cldr() -> None:
@@ -97,3 +151,16 @@ def test_english_puts_no_article_before_a_filled_in_word() -> None:
     """"a {tile}" reads "a office" for some values: English sentences never put a/an before a placeholder."""
     offenders = [k for k, v in ENGLISH.items() for text in _texts(v) if re.search(r"\b[Aa]n? \{", text)]
     assert offenders == []
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_each_glossary_lists_every_form_of_its_games_terms(lang: str) -> None:
+    """A reviewer finds every declined form in the glossary: each form of each term written with forms in
+    ``<kind>_terms.json`` appears in ``GLOSSARY-<kind>.md``."""
+    for terms in sorted((LOCALES / lang).glob("*_terms.json")):
+        kind = terms.name.removesuffix("_terms.json")
+        glossary = (LOCALES / lang / f"GLOSSARY-{kind}.md").read_text(encoding="utf-8").replace("\\|", "|")
+        for key, message in json.loads(terms.read_text(encoding="utf-8")).items():
+            if isinstance(message, dict) and i18n.PLURAL_PARAM not in message:
+                missing = [form for form in message.values() if form not in glossary]
+                assert not missing, (lang, key, missing)

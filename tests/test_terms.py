@@ -59,9 +59,15 @@ def test_summaries_and_labels_name_things_in_the_players_language(
         kind: str, options: dict[str, Any], seats: int, locale: str) -> None:
     english = english_words(kind)
     assert len(english) > 5
-    found = {w for text in texts_of_a_game(kind, options, seats, locale)
-             for w in re.findall(r"[A-Za-z]{4,}", text) if w.lower() in english}
+    missing: set[tuple[str, str, str]] = set()
+    i18n.watch_missing_forms(lambda *asked: missing.add(asked))
+    try:
+        texts = texts_of_a_game(kind, options, seats, locale)
+    finally:
+        i18n.watch_missing_forms(None)
+    found = {w for text in texts for w in re.findall(r"[A-Za-z]{4,}", text) if w.lower() in english}
     assert not found, f"English words in {locale}: {sorted(found)}"
+    assert not missing, f"sentences asked for forms these words lack: {sorted(missing)[:5]}"
 
 
 def test_english_summaries_read_as_before() -> None:
@@ -77,7 +83,7 @@ def test_english_summaries_read_as_before() -> None:
     assert i18n.resolve(tile_label(two), "ru") == "многоэтажка (+2 жителя)"
     duplex = core.term("btc.tile.duplex", a=E.face_term("OFFICE"), b=E.face_term("SHOP"))
     assert i18n.resolve(duplex) == "office and shop duplex"
-    assert i18n.resolve(duplex, "pl") == "dupleks: biuro i sklep"
-    assert i18n.resolve(E.city_term("Left City"), "hu") == "Bal oldali város"
+    assert i18n.resolve(duplex, "pl") == "dupleks „biuro i sklep”"
+    assert i18n.resolve(E.city_term("Left City"), "hu") == "Balfalva"
     assert i18n.t("btc.bonus.city", "en", city=[E.city_term("Lighthouse")]) == \
         "The bonus comes from your lower city: Lighthouse."

@@ -10,13 +10,13 @@ means creating its own files and adding one line to :data:`GAMES` below (and its
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Generic, Protocol, TypeVar
 
 from bot.i18n import t, t_or
-from bot.rules.core import GameRules, IllegalMove, Move
+from bot.rules.core import GameRules, IllegalMove, Move, Term
 
 View = Mapping[str, Any]
 """A view as generic code (service, turn flow, front-ends) holds it: read-only. Each game's own code
@@ -114,8 +114,8 @@ class StoryStyle(ABC):
         return "turn"
 
     @abstractmethod
-    def places(self, view: View) -> list[str | None]:
-        """Everyone scored, in order: None for a seat (the caller names it), an Automa's own name."""
+    def places(self, view: View) -> Sequence[str | Term | None]:
+        """Everyone scored, in order: None for a seat (the caller names it), an Automa's own name (a term)."""
 
     @abstractmethod
     def scores(self, view: View) -> list[int]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import render.btc as renderer
@@ -10,6 +11,7 @@ from bot.i18n import resolve, t
 from bot.rules.btc import calculator
 from bot.rules.btc.rules import RULES
 from bot.rules.btc.viewtypes import BtcView
+from bot.rules.core import Term
 
 
 def tile_names(view: BtcView, locale: str = "en") -> dict[int, str]:
@@ -18,7 +20,7 @@ def tile_names(view: BtcView, locale: str = "en") -> dict[int, str]:
     names: dict[int, str] = {}
     if you:
         for tile in [*(you.get("hand") or []), *(you.get("choice") or []), *(you.get("to_place") or [])]:
-            name = str(resolve(tile.get("name", tile["id"]), locale))
+            name = resolve(tile.get("name", tile["id"]), locale)  # keeps its grammatical forms
             if tile.get("orientation") in ("vertical", "horizontal"):  # a duplex keeps its printed way
                 name = t(f"btc.ui.duplex_{tile['orientation']}", locale, name=name)
             names[int(tile["id"])] = name
@@ -28,7 +30,8 @@ def tile_names(view: BtcView, locale: str = "en") -> dict[int, str]:
 def city_name(view: BtcView, city: int, locale: str = "en") -> str:
     for c in view.get("cities", []):
         if int(c["city"]) == city:
-            return str(resolve(c.get("name", city), locale))
+            name: str = resolve(c.get("name", city), locale)  # keeps its grammatical forms
+            return name
     return str(city)
 
 
@@ -91,8 +94,8 @@ class Story(StoryStyle):
     Solo: the Automas are places at the table too, scored the same way.
     """
 
-    def places(self, view: View) -> list[str | None]:
-        return [str(p["automa"]) if p.get("automa") else None for p in view["players"]]
+    def places(self, view: View) -> Sequence[str | Term | None]:
+        return [p["automa"] if p.get("automa") else None for p in view["players"]]
 
     def scores(self, view: View) -> list[int]:
         totals = {int(c["city"]): int(c["total"]) for c in view["cities"]}

@@ -15,7 +15,7 @@ import discord
 
 from bot import labels
 from bot.games.btc import city_name
-from bot.i18n import t
+from bot.i18n import resolve, t
 from bot.rules.btc.viewtypes import BtcView
 from cogs import ids
 from cogs.presenters import MAX_SELECT_OPTIONS, MAX_SELECTS, Presenter
@@ -59,16 +59,16 @@ class BtcPresenter(Presenter[BtcView]):
         for city in view.get("cities", []):
             lines.append(t("btc.ui.status_city", locale, city=city.get("name", city["city"]),
                            total=city.get("total", 0),
-                           builders=" & ".join(self._who(b, view, names) for b in city.get("builders", []))))
+                           builders=" & ".join(self._who(b, view, names, locale) for b in city.get("builders", []))))
         return lines
 
     @staticmethod
-    def _who(player: Any, view: BtcView, names: list[str] | None) -> str:
+    def _who(player: Any, view: BtcView, names: list[str] | None, locale: str) -> str:
         """A city builder by name: a seat's player name, or an Automa's name."""
         for p in view.get("players", []):
             if p.get("player") == player:
                 if p.get("automa"):
-                    return str(p["automa"])
+                    return str(resolve(p["automa"], locale))
                 seat = p.get("seat")
                 if names and isinstance(seat, int) and seat < len(names):
                     return str(names[seat])

@@ -143,7 +143,8 @@ def test_difficulty_modifies_automacity_only() -> None:
         automas = result.details["automas"]
         assert automas[0]["total"] == min(t[E.LEFT_CITY], t[E.AUTOMACITY])
         assert automas[1]["total"] == min(t[E.RIGHT_CITY], t[E.AUTOMACITY])
-        assert [a["name"] for a in automas] == ["Autommaso", "Automarta"]
+        assert [resolve(a["name"]) for a in automas] == ["Autommaso", "Automarta"]
+        assert [resolve(a["name"], "ru") for a in automas] == ["Автоммазо", "Автомарта"]
 
 
 def test_solo_result_ranks_you_against_the_automas() -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+from bot import i18n
 from bot.rules.btc import engine as E
 from bot.rules.btc import scoring
 from bot.rules.btc.rules import RULES
@@ -58,10 +59,10 @@ def test_solo_view_shows_automa_hands_and_cards() -> None:
     """D-12: solo hands lie face up and the drawn Automa cards are public; the deck order is not."""
     state = new("solo_full", 1, seed=3, difficulty="2")
     view = RULES.view(state, None)
-    assert view["automa"]["names"] == ["Autommaso", "Automarta"]
+    assert [i18n.resolve(n) for n in view["automa"]["names"]] == ["Autommaso", "Automarta"]
     assert len(view["automa"]["log"]) == 2 and view["automa"]["cards_left"] == 18
     assert [len(p["hand"]) for p in view["players"][1:]] == [5, 5]
-    assert view["players"][1]["seat"] is None and view["players"][1]["automa"] == "Autommaso"
+    assert view["players"][1]["seat"] is None and i18n.resolve(view["players"][1]["automa"]) == "Autommaso"
     assert view["difficulty"] == 2 and view["cities"][1]["modifier"] == -4
     assert view["cities"][1]["grid"] is False and len(view["cities"][1]["loose"]) == 6
     assert "deck" not in json.dumps(view)

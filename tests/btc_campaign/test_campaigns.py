@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from bot import errors, store
+from bot import errors, i18n, store
 from bot.btc_campaigns import CampaignError, Campaigns, Recorded, game_options, used_option
 from bot.composition import compose
 from bot.rules.btc import engine as E
@@ -152,7 +152,7 @@ async def test_10_10_finished_game_advances_the_record(campaigns: Campaigns) -> 
     assert g.bonus == cities[g.bonus_city]["categories"]["parks"] * (2 if won else 1)
     assert g.won is won and g.rank == seat["rank"]
     assert g.total == g.points + g.bonus
-    assert sorted(a["name"] for a in g.automas) == ["Automarta", "Autommaso"]
+    assert sorted(i18n.resolve(a["name"]) for a in g.automas) == ["Automarta", "Autommaso"]
     c = state.campaign
     assert (c.next_game, c.used, c.total, c.game_id, c.status) == (2, "P", g.total, None, "running")
     assert state.used_types == ["parks"] and "parks" not in state.types_left

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from bot import i18n
 from bot.app import CityBot
 from bot.rules.btc.rules import RULES
 from cogs import presenters
@@ -111,7 +112,7 @@ async def test_solo_full_game_by_clicks(harness: Harness, monkeypatch: Any) -> N
     result = info.game.result
     assert result is not None
     automas = result["details"]["automas"]
-    assert sorted(a["name"] for a in automas) == ["Automarta", "Autommaso"]
+    assert sorted(i18n.resolve(a["name"]) for a in automas) == ["Automarta", "Autommaso"]
     ranks = sorted([result["seats"][0]["rank"], *(a["rank"] for a in automas)])
     assert ranks[0] == 1 and max(ranks) <= 3
     end = [m for m in h.channel_messages() if "is over" in (m.content or "")]

@@ -89,11 +89,12 @@ def test_hand_is_drawn_only_for_its_owner(games: dict[str, Any]) -> None:
 
 
 def test_names_for_seats_and_automas(games: dict[str, Any]) -> None:
-    """Seats take the given names (else "Player n"); Automas keep their own names."""
+    """Seats take the given names (else "Player n"); Automas keep their own names, in the language's script."""
     solo = games["solo_full_mid"]
     who = b.player_names(solo, ["Ödön"])
     assert who[0] == "Ödön"
-    assert who[1:] == [p["automa"] for p in solo["players"][1:]]
+    assert who[1:] == ["Autommaso", "Automarta"]
+    assert b.player_names(solo, ["Ödön"], "ru")[1:] == ["Автоммазо", "Автомарта"]
     assert b.player_names(games["two_player_mid"], None) == ["Player 1", "Player 2"]
 
 

@@ -171,6 +171,12 @@ def city_term(name: str) -> core.Term:
     return core.term("btc.city." + re.sub(r"[^a-z0-9]+", "_", name.lower()).strip("_"))
 
 
+def automa_term(player: int) -> core.Term:
+    """A solo Automa's name (``cities.json``, player 1 or 2) as a term, ``btc.automa.name.<name>``: each
+    language writes it in its own script."""
+    return core.term("btc.automa.name." + T.AUTOMA_NAMES[player - 1].lower())
+
+
 def city_name(state: BtcState, city: int) -> core.Term:
     return city_term(state.cities[city].name)
 
@@ -789,7 +795,7 @@ def game_result(state: BtcState) -> Result:
         return replace(table, details=details)
     human = table.seats[0]
     details["automas"] = [
-        {**s.to_json(), "name": T.AUTOMA_NAMES[s.seat - 1]} for s in table.seats[1:]
+        {**s.to_json(), "name": automa_term(s.seat)} for s in table.seats[1:]
     ]
     details["difficulty"] = int(state.options.get("difficulty", "4"))
     seat_details = dict(human.details)

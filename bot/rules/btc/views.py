@@ -127,7 +127,7 @@ def _player(state: BtcState, index: int) -> BtcPlayer:
     out: BtcPlayer = {
         "player": index,
         "seat": index if index < state.seats else None,
-        "automa": T.AUTOMA_NAMES[index - 1] if solo and index > 0 else None,
+        "automa": E.automa_term(index) if solo and index > 0 else None,
         "left_city": left,
         "right_city": right,
         "hand_size": len(p.hand),
@@ -223,7 +223,7 @@ def view(state: BtcState, seat: int | None) -> BtcView:
         out["difficulty"] = int(state.options.get("difficulty", "4"))
         if state.mode == E.SOLO_FULL:
             out["automa"] = {
-                "names": list(T.AUTOMA_NAMES),
+                "names": [E.automa_term(i) for i in (1, 2)],
                 "log": [cast(BtcAutomaStep, dict(e)) for e in state.automa_log],
                 "cards_left": len(state.deck),
             }
@@ -263,7 +263,7 @@ def _revealed(before: BtcState, after: BtcState) -> list[core.Term]:
 def _automa_steps(before: BtcState, after: BtcState) -> list[core.Term]:
     """What each Automa did, as terms: "Automarta (card 12) gives Left City a shop and builds a park in
     Automacity"."""
-    return [core.term("btc.automa.step", name=T.AUTOMA_NAMES[e["automa"] - 1], card=e["card"],
+    return [core.term("btc.automa.step", name=E.automa_term(e["automa"]), card=e["card"],
                       city=E.city_name(after, e["shared_city"]), shared=E.tile_name(after, e["shared"]),
                       built=E.tile_name(after, e["automacity"]), automacity=E.city_name(after, E.AUTOMACITY))
             for e in after.automa_log[len(before.automa_log):]]

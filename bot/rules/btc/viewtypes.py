@@ -83,7 +83,7 @@ class BtcCity(TypedDict):
 class BtcPlayer(TypedDict):
     player: int
     seat: int | None
-    automa: str | None
+    automa: Term | None
     left_city: int
     right_city: int
     hand_size: int
@@ -131,7 +131,7 @@ class BtcAutomaStep(TypedDict):
 
 
 class BtcAutoma(TypedDict):
-    names: list[str]
+    names: list[Term]
     log: list[BtcAutomaStep]
     cards_left: int
 
@@ -202,7 +202,7 @@ class BtcSeatResult(TypedDict):
 class BtcAutomaResult(BtcSeatResult):
     """An Automa's place in a solo game's ranking."""
 
-    name: str
+    name: Term
 
 
 class BtcResultCity(TypedDict):
