@@ -140,20 +140,21 @@ def _window(city: BtcCity, placing: bool) -> tuple[int, int, int, int]:
     return (r0, c0, SIDE, SIDE)
 
 
-def _tile_image(tile: BtcTile, size: int) -> Image.Image:
+def _tile_image(tile: BtcTile, size: int, locale: str = "en") -> Image.Image:
     """A tile as drawn in a hand: a single square, or a duplex as two joined squares."""
     faces = list(tile.get("faces") or [tile.get("kind", "?")])
     if len(faces) == 1:
         out = Image.new("RGBA", (size, size), (0, 0, 0, 0))
-        c.paste(out, c.glyph_image(_face_key(faces[0]), size), (0, 0))
+        c.paste(out, c.glyph_image(_face_key(faces[0]), size, locale=locale), (0, 0))
         return out
     horizontal = tile.get("orientation") != "vertical"
     w, h = (2 * size + 4, size) if horizontal else (size, 2 * size + 4)
     out = Image.new("RGBA", (w, h), (0, 0, 0, 0))
     d = ImageDraw.Draw(out)
     d.rounded_rectangle((0, 0, w - 1, h - 1), radius=size // 8, fill=c.INK)
-    c.paste(out, c.glyph_image(_face_key(faces[0]), size), (0, 0))
-    c.paste(out, c.glyph_image(_face_key(faces[1]), size), (size + 4, 0) if horizontal else (0, size + 4))
+    c.paste(out, c.glyph_image(_face_key(faces[0]), size, locale=locale), (0, 0))
+    second = (size + 4, 0) if horizontal else (0, size + 4)
+    c.paste(out, c.glyph_image(_face_key(faces[1]), size, locale=locale), second)
     return out
 
 
@@ -170,8 +171,10 @@ def draw_city_grid(
     *,
     placing: bool = False,
     cell_cap: int | None = None,
+    locale: str = "en",
 ) -> c.GridGeometry:
-    """The city on its frame window: buildings (duplex halves joined), open cells outlined and named."""
+    """The city on its frame window: buildings (duplex halves joined, badges in ``locale``), open cells
+    outlined and named."""
     draw = ImageDraw.Draw(img)
     r0, c0, rows, cols = _window(city, placing)
     cell = min(
@@ -216,7 +219,7 @@ def draw_city_grid(
     for name, info in cells.items():
         r, col = _parse(name)
         if r0 <= r < r0 + rows and c0 <= col < c0 + cols:
-            c.draw_glyph(img, _face_key(str(info.get("face", "?"))), geo.cell_box(r - r0, col - c0))
+            c.draw_glyph(img, _face_key(str(info.get("face", "?"))), geo.cell_box(r - r0, col - c0), locale=locale)
     if open_cells:
         ofont = c.font(max(12, cell // 5), True)
         for name in open_cells:
@@ -243,7 +246,7 @@ def _score_chips(
     for k, (cid, _, key) in enumerate(CATEGORIES):
         r, col = divmod(k, per_row)
         bx, by = x + col * step, y + r * (size + 6)
-        c.draw_glyph(img, key, (bx, by, bx + size, by + size))
+        c.draw_glyph(img, key, (bx, by, bx + size, by + size), locale=locale)
         value = int(scores.get(cid, 0))
         c.draw_text(
             draw, (bx + size + 5, by + size / 2), str(value), vfont, c.INK if value else c.MUTED, "lm"
@@ -304,18 +307,19 @@ def city_card(
         cell = min(CELL_CAP, (grid_side - LABEL_SPACE - (max(rows, cols) - 1) * CITY_GAP) // max(rows, cols))
         block_w = LABEL_SPACE + cols * cell + (cols - 1) * CITY_GAP
         geo = draw_city_grid(
-            img, (x + (width - block_w) // 2 - LABEL_SPACE // 2, y), city, grid_side, placing=placing
+            img, (x + (width - block_w) // 2 - LABEL_SPACE // 2, y), city, grid_side, placing=placing,
+            locale=locale,
         )
         y = geo.box[3] + 8
     else:  # Automacity: its tiles in a heap, no grid
-        y = _loose(img, (x + 8, y), width - 16, city)
+        y = _loose(img, (x + 8, y), width - 16, city, locale)
     incoming = city.get("incoming") or []
     if incoming:
         coming = t("btc.render.coming", locale)
         c.draw_text(draw, (x + 8, y + 18), coming, c.font(18, True), c.INK, "lm")
         ix = x + 8 + c.text_width(coming, c.font(18, True)) + 10
         for tile in incoming:
-            timg = _tile_image(tile, 36)
+            timg = _tile_image(tile, 36, locale)
             if ix + timg.width > x + width - 8:
                 break
             c.paste(img, timg, (ix, y))
@@ -335,7 +339,7 @@ def city_card(
     return y
 
 
-def _loose(img: Image.Image, xy: tuple[int, int], width: int, city: BtcCity) -> int:
+def _loose(img: Image.Image, xy: tuple[int, int], width: int, city: BtcCity, locale: str = "en") -> int:
     x, y = xy
     size = 48
     per_row = max(1, width // (size + 4))
@@ -351,6 +355,7 @@ def _loose(img: Image.Image, xy: tuple[int, int], width: int, city: BtcCity) -> 
                 x + col * (size + 4) + size,
                 y + r * (size + 4) + size,
             ),
+            locale=locale,
         )
     rows = max(1, (len(loose) + per_row - 1) // per_row)
     return y + rows * (size + 4) + 6
@@ -447,7 +452,7 @@ def _legend(img: Image.Image, top: int, locale: str = "en") -> int:
     draw.line((MARGIN, top, WIDTH - MARGIN, top), fill=c.PANEL_EDGE, width=2)
     entries = [(f"btc.{k}", c.glyph_name(f"btc.{k}", locale)) for k in KINDS]
     icons = [("points", t("btc.render.legend.city_score", locale))]
-    return c.legend(img, (MARGIN, top + 10), entries, WIDTH - 2 * MARGIN, 30, icons) + 6
+    return c.legend(img, (MARGIN, top + 10), entries, WIDTH - 2 * MARGIN, 30, icons, locale) + 6
 
 
 # ---------------------------------------------------------------------------------------------
@@ -474,7 +479,7 @@ def _hand_section(img: Image.Image, top: int, view: View, seat: int, locale: str
     for label, tiles in groups:
         if not tiles:
             continue
-        widths = [max(_tile_image(t, size).width, 110) for t in tiles]
+        widths = [max(_tile_image(t, size, locale).width, 110) for t in tiles]
         group_w = max(sum(widths) + 16 * (len(widths) - 1), c.text_width(label, c.font(20, True)))
         if x > MARGIN and x + group_w > WIDTH - MARGIN:
             x, y = MARGIN, y + line_h + 8
@@ -483,7 +488,7 @@ def _hand_section(img: Image.Image, top: int, view: View, seat: int, locale: str
         tx, ty = x, y + 32
         row_h = 0
         for tile, cw in zip(tiles, widths, strict=True):
-            timg = _tile_image(tile, size)
+            timg = _tile_image(tile, size, locale)
             if tx + cw > WIDTH - MARGIN:
                 tx, ty = x, ty + row_h + 8
                 row_h = 0
