@@ -32,7 +32,7 @@ from typing import Any, cast
 
 from PIL import Image, ImageDraw, ImageFont
 
-from bot.i18n import t
+from bot.i18n import t, t_or
 
 RGB = tuple[int, int, int]
 Box = tuple[int, int, int, int]
@@ -724,6 +724,12 @@ class Glyph:
         """The kind's name in ``locale``."""
         return t(self.name_id, locale)
 
+    def badge(self, locale: str = "en") -> str:
+        """The badge drawn on the tile in ``locale``: its first letter large, the rest small. A game whose
+        catalogue has ``<game>.render.badge.<kind>`` takes each language's own letters from it; else the
+        glyph's letter and suffix."""
+        return t_or(self.name_id.replace(".kind.", ".badge.", 1), self.letter + self.suffix, locale)
+
 
 # Concept colours, the same in every game.
 RESIDENTIAL, COMMERCE, INDUSTRY, GREEN, OFFICE, WATER, PUBLIC, LEISURE, ENERGY_SUPPLY, HERITAGE = (
@@ -794,14 +800,16 @@ def glyph_name(key: str, locale: str = "en") -> str:
 
 
 @lru_cache(maxsize=1024)
-def glyph_image(key: str, size: int, letter: bool = True, faded: bool = False) -> Image.Image:
+def glyph_image(key: str, size: int, letter: bool = True, faded: bool = False, locale: str = "en") -> Image.Image:
     """A building tile of ``key`` as a ``size`` x ``size`` RGBA image (cached).
 
     A rounded tile in a light tint of the kind's colour with a dark border, the kind's shape in
-    its full colour, and the letter in a white badge in the top-left corner. ``faded`` draws it
-    washed out (an inactive or removed building) - the shape and letter stay readable.
+    its full colour, and the badge of ``locale`` (:meth:`Glyph.badge`) in white in the top-left corner.
+    ``faded`` draws it washed out (an inactive or removed building) - the shape and letter stay readable.
     """
     g = glyph(key)
+    badge = g.badge(locale)
+    initial, suffix = badge[:1], badge[1:]
     s = SUPERSAMPLE
     n = size * s
     big = Image.new("RGBA", (n, n), (0, 0, 0, 0))
@@ -831,29 +839,32 @@ def glyph_image(key: str, size: int, letter: bool = True, faded: bool = False) -
         r = max(6, round(size * 0.17))
         cxl, cyl = round(size * 0.05) + r, round(size * 0.05) + r
         fnt = font(max(8, round(r * 1.45)), True)
-        if g.suffix:
+        if suffix:
             sfnt = font(max(7, round(r * 1.05)), True)
-            lw, sw = text_width(g.letter, fnt), text_width(g.suffix, sfnt)
+            lw, sw = text_width(initial, fnt), text_width(suffix, sfnt)
             x0 = cxl - r
             x1 = x0 + max(2 * r, lw + sw + r)
             sd.rounded_rectangle(
                 (x0, cyl - r, x1, cyl + r), radius=r, fill=WHITE, outline=INK, width=max(1, size // 60)
             )
             start = (x0 + x1 - lw - sw) / 2
-            draw_text(sd, (start, cyl + 1), g.letter, fnt, INK, "lm")
-            draw_text(sd, (start + lw, cyl + r * 0.35), g.suffix, sfnt, INK, "lm")
+            draw_text(sd, (start, cyl + 1), initial, fnt, INK, "lm")
+            draw_text(sd, (start + lw, cyl + r * 0.35), suffix, sfnt, INK, "lm")
         else:
             sd.ellipse(
                 (cxl - r, cyl - r, cxl + r, cyl + r), fill=WHITE, outline=INK, width=max(1, size // 60)
             )
-            draw_text(sd, (cxl, cyl + 1), g.letter, fnt, INK, "mm")
+            draw_text(sd, (cxl, cyl + 1), initial, fnt, INK, "mm")
     return small
 
 
-def draw_glyph(img: Image.Image, key: str, box: Box, letter: bool = True, faded: bool = False) -> None:
-    """Paste the tile of ``key`` into the square ``box`` (centred if the box is not square)."""
+def draw_glyph(
+    img: Image.Image, key: str, box: Box, letter: bool = True, faded: bool = False, locale: str = "en"
+) -> None:
+    """Paste the tile of ``key`` into the square ``box`` (centred if the box is not square), its badge
+    in ``locale``."""
     size = min(box[2] - box[0], box[3] - box[1])
-    sprite = glyph_image(key, size, letter, faded)
+    sprite = glyph_image(key, size, letter, faded, locale)
     paste(img, sprite, (box[0] + (box[2] - box[0] - size) // 2, box[1] + (box[3] - box[1] - size) // 2))
 
 
@@ -1244,8 +1255,10 @@ def legend(
     max_width: int,
     size: int = 34,
     icon_entries: Sequence[tuple[str, str]] = (),
+    locale: str = "en",
 ) -> int:
-    """A wrapped row of "[tile] label" entries (glyph keys) then "[icon] label" ones; returns the bottom y."""
+    """A wrapped row of "[tile] label" entries (glyph keys) then "[icon] label" ones; returns the bottom y.
+    The tiles' badges are drawn in ``locale``."""
     draw = ImageDraw.Draw(img)
     fnt = font(max(14, round(size * 0.55)))
     x, y = xy
@@ -1260,7 +1273,7 @@ def legend(
             y += line_h
         box = (x, y, x + size, y + size)
         if is_glyph:
-            draw_glyph(img, key, box)
+            draw_glyph(img, key, box, locale=locale)
         else:
             draw_icon(img, key, box)
         draw_text(draw, (x + size + 6, y + size / 2), text, fnt, INK, "lm")
@@ -1469,9 +1482,9 @@ def tile_sheet(game: str, title: str, locale: str = "en") -> Image.Image:
     for i, key in enumerate(keys):
         x = (i % TILE_SHEET_COLUMNS) * cell_w + 24
         y = TITLE_HEIGHT + 24 + (i // TILE_SHEET_COLUMNS) * cell_h
-        draw_glyph(img, key, (x, y, x + TILE_SHEET_SIZE, y + TILE_SHEET_SIZE))
+        draw_glyph(img, key, (x, y, x + TILE_SHEET_SIZE, y + TILE_SHEET_SIZE), locale=locale)
         g = glyph(key)
-        label = f"{g.letter}{g.suffix}  {g.label(locale)}"
+        label = f"{g.badge(locale)}  {g.label(locale)}"
         draw_fitted(draw, (x + TILE_SHEET_SIZE + 16, y + TILE_SHEET_SIZE // 2), label,
                     cell_w - TILE_SHEET_SIZE - 56, 28, True, INK, "lm", 16)
     return img

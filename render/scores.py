@@ -44,13 +44,13 @@ def _numeric(value: Cell) -> int:
     return value if isinstance(value, int) else 0
 
 
-def _draw_header_key(img: Image.Image, key: str | None, box: c.Box) -> None:
+def _draw_header_key(img: Image.Image, key: str | None, box: c.Box, locale: str) -> None:
     if not key:
         return
     if key in c.ICONS:
         c.draw_icon(img, key, box)
     else:
-        c.draw_glyph(img, key, box)
+        c.draw_glyph(img, key, box, locale=locale)
 
 
 def score_table(
@@ -125,7 +125,7 @@ def score_table(
     icon = 38
     for j, label in enumerate(categories):
         cx = x_cats + j * cat_w + cat_w / 2
-        _draw_header_key(img, keys[j], (int(cx - icon / 2), top + 8, int(cx + icon / 2), top + 8 + icon))
+        _draw_header_key(img, keys[j], (int(cx - icon / 2), top + 8, int(cx + icon / 2), top + 8 + icon), locale)
         label_size = 15 if n > 5 else 19
         label = label.replace(SOFT_HYPHEN, "- ")
         longest = max(label.split(), key=lambda w: c.text_width(w, c.font(label_size, True)), default="")

@@ -26,7 +26,9 @@ WORD = re.compile(r"[^\W\d_]+")
 def language_words(lang: str) -> set[str]:
     """Every word (letter run) of a language's catalogue, and of the English one's placeholder-free symbols."""
     words: set[str] = set()
-    for message in i18n.catalogue(lang).values():
+    for key, message in i18n.catalogue(lang).items():
+        if ".render.badge." in key and isinstance(message, str):
+            words.add(message[1:])  # a badge draws its first letter large and the rest small (Glyph.badge)
         for text in [message] if isinstance(message, str) else [v for k, v in message.items() if k != "plural"]:
             plain = re.sub(r"\{[^}]*\}", " ", text)
             words.update(WORD.findall(plain.replace("\xad", "")))  # a word as written
