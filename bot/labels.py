@@ -13,9 +13,26 @@ from bot.i18n import t
 from bot.rules.core import GameError
 
 LABEL_LIMIT = 80
+"""Discord's limit for a button's label; a select option allows 100 (pass ``limit``)."""
+ELLIPSIS = "…"
 
 
-def move_label(game: str, move: dict[str, Any], view: games.View, locale: str = "en") -> str:
+def shorten(text: str, limit: int) -> str:
+    """``text`` within ``limit`` characters: whole when it fits, else cut at the last word boundary that
+    leaves room for "…" (mid-word only when the first word alone is too long)."""
+    if len(text) <= limit:
+        return text
+    if limit <= 0:
+        return ""
+    room = text[: limit - 1]
+    boundary = max(room.rfind(" "), room.rfind("\n"))
+    if boundary > 0:
+        room = room[:boundary]
+    return room.rstrip(" ,;:·—–-(") + ELLIPSIS
+
+
+def move_label(game: str, move: dict[str, Any], view: games.View, locale: str = "en",
+               limit: int = LABEL_LIMIT) -> str:
     try:
         special = games.get(game).labeller
     except GameError:
@@ -27,4 +44,4 @@ def move_label(game: str, move: dict[str, Any], view: games.View, locale: str = 
         text = t(key, locale, **params)
         if text == key:
             text = " ".join([str(move.get("kind", "?"))] + [f"{k} {v}" for k, v in params.items()])
-    return text[:LABEL_LIMIT]
+    return shorten(text, limit)

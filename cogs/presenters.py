@@ -57,8 +57,10 @@ class Presenter(Generic[V]):
         """The turn message's lines about the move that was just played (default: its sentence)."""
         return [t(key, locale, **params)]
 
-    def move_label(self, move: dict[str, Any], view: V, locale: str) -> str:
-        return labels.move_label(self.kind, move, view, locale)
+    def move_label(self, move: dict[str, Any], view: V, locale: str, limit: int = LABEL_LIMIT) -> str:
+        """A move's label, shortened at a word boundary to ``limit`` (a button's; a select option takes
+        :data:`cogs.limits.SELECT_OPTION_LABEL`)."""
+        return labels.move_label(self.kind, move, view, locale, limit)
 
     def prompt(self, moves: list[dict[str, Any]], view: V, locale: str) -> str:
         return t("play.choose", locale)

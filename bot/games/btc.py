@@ -8,10 +8,11 @@ from typing import Any
 import render.btc as renderer
 from bot.games import Game, Sample, Step, StoryStyle, TurnStyle, View, sample_state
 from bot.i18n import resolve, t
+from bot.rules import core
 from bot.rules.btc import calculator
 from bot.rules.btc.rules import RULES
 from bot.rules.btc.viewtypes import BtcView
-from bot.rules.core import Term
+from bot.rules.core import TERM_KEY, Term
 
 
 def tile_names(view: BtcView, locale: str = "en") -> dict[int, str]:
@@ -20,7 +21,10 @@ def tile_names(view: BtcView, locale: str = "en") -> dict[int, str]:
     names: dict[int, str] = {}
     if you:
         for tile in [*(you.get("hand") or []), *(you.get("choice") or []), *(you.get("to_place") or [])]:
-            name = resolve(tile.get("name", tile["id"]), locale)  # keeps its grammatical forms
+            term = tile.get("name", tile["id"])
+            if isinstance(term, dict) and term.get(TERM_KEY) == "btc.tile.duplex":  # short on a button
+                term = core.term("btc.ui.duplex", a=term["a"], b=term["b"])
+            name = resolve(term, locale)  # keeps its grammatical forms
             if tile.get("orientation") in ("vertical", "horizontal"):  # a duplex keeps its printed way
                 name = t(f"btc.ui.duplex_{tile['orientation']}", locale, name=name)
             names[int(tile["id"])] = name

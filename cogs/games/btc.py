@@ -18,6 +18,7 @@ from bot.games.btc import city_name
 from bot.i18n import resolve, t
 from bot.rules.btc.viewtypes import BtcView
 from cogs import ids
+from cogs.limits import SELECT_OPTION_LABEL
 from cogs.presenters import MAX_SELECT_OPTIONS, MAX_SELECTS, Presenter
 
 log = logging.getLogger(__name__)
@@ -100,7 +101,8 @@ class BtcPresenter(Presenter[BtcView]):
                                     city=city_name(view, int(city), locale))
                 else:
                     placeholder = t(f"btc.ui.pick_{kind}", locale)
-                options = [discord.SelectOption(label=self.move_label(m, view, locale), value=ids.compact(m))
+                options = [discord.SelectOption(label=self.move_label(m, view, locale, SELECT_OPTION_LABEL),
+                                                value=ids.compact(m))
                            for m in part]
                 ui.add_item(discord.ui.Select(custom_id=ids.select(game_id, version, token, row),
                                               options=options, placeholder=placeholder[:150], row=row))
