@@ -315,11 +315,12 @@ class QuadropolisRules(GameRules[QuadState]):
         if not isinstance(slot, str) or slot not in T.SLOTS:
             raise IllegalMove("quadropolis.take.bad_slot", slot=str(slot))
         if slot in state.slots:
-            raise IllegalMove("quadropolis.take.slot_taken", slot=slot, architect=state.slots[slot][0])
+            raise IllegalMove("quadropolis.take.slot_taken", slot=T.slot_term(slot),
+                              architect=state.slots[slot][0])
         if T.slot_blocked(slot, state.urbanist):
             axis, index = T.slot_line(slot)
             raise IllegalMove("quadropolis.take.urbanist_row" if axis == "row" else "quadropolis.take.urbanist_column",
-                              slot=slot, line=index + 1)
+                              slot=T.slot_term(slot), line=index + 1)
         after = state.clone()
         after.slots[slot] = [value, seat]
         if mode.shared_pool:
@@ -574,7 +575,7 @@ class QuadropolisRules(GameRules[QuadState]):
             value, slot = move["architect"], move["slot"]
             target = T.slot_target(slot, value)
             index = site_index(target)
-            params.update(architect=value, slot=slot, site=T.site_name(target))
+            params.update(architect=value, slot=T.slot_term(slot))
             tile = before.site[index]
             if tile is None:
                 return ("quadropolis.move.take_empty", params)
