@@ -194,3 +194,28 @@ def test_the_terminal_game_reads_no_stored_code(tmp_path: Path, monkeypatch: pyt
         if take_word in line:
             assert not SLOT_CODE.search(line), line
     assert any(arrow in out for arrow in ARROWS.values())
+
+
+@pytest.mark.parametrize("locale", LANGUAGES)
+@pytest.mark.parametrize("mode", ["classic", "expert"])
+def test_discord_menus_and_status_read_no_stored_code(locale: str, mode: str) -> None:
+    """The take menus (one per side: placeholder and options), the prompt and the status lines of the
+    Discord presenter name slots by arrows, and the mode in the reader's language."""
+    import discord
+
+    from cogs.games.quadropolis import PRESENTER
+
+    state = RULES.setup({"mode": mode}, 2, 4)
+    seat = state.current
+    view = RULES.view(state, seat)
+    moves = RULES.legal_moves(state, seat)
+    ui = PRESENTER.controls(1, 1, "tok", moves, view, locale)
+    selects = [item for item in ui.children if isinstance(item, discord.ui.Select)]
+    assert len(selects) >= 4
+    texts = [PRESENTER.prompt(moves, view, locale), *PRESENTER.status_lines(view, locale, ["Ann", "Bob"])]
+    for select in selects:
+        texts += [str(select.placeholder), *(option.label for option in select.options)]
+    for text in texts:
+        assert not SLOT_CODE.search(text) and not SITE_CODE.search(text), text
+    assert i18n.t(f"quadropolis.option_value.mode.{mode}", locale) in texts[1]
+    assert not re.search(rf"\b{i18n.t(f'quadropolis.option_value.mode.{mode}', 'en')}\b", texts[1]), texts[1]
