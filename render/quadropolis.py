@@ -847,7 +847,7 @@ def end_image(view: View, names: Sequence[str] | None = None, *, locale: str = "
     cities = img.crop((0, 0, WIDTH, y))
     result: Mapping[str, Any] = view.get("result") or _provisional_result(view)
     mode_cats = [
-        (cid, t(label_id, locale), key)
+        (cid, t(label_id, locale), kind_key(key, locale) if key else key)
         for cid, label_id, key in CATEGORIES
         if view.get("mode") == "expert" or cid not in ("offices", "monuments")
     ]

@@ -97,3 +97,27 @@ def test_every_picture_draws_in_every_language(views: dict[str, Any], locale: st
     sheet = Image.open(io.BytesIO(q.render_tiles(locale=locale))).convert("RGB")
     english = Image.open(io.BytesIO(q.render_tiles(locale="en"))).convert("RGB")
     assert (ImageChops.difference(sheet, english).getbbox() is None) == (locale == "en")
+
+
+@pytest.mark.parametrize("locale", ["hu", "es", "ru", "pl"])
+def test_no_picture_draws_an_english_badge(views: dict[str, Any], locale: str,
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every building tile drawn in a picture of ``locale`` (site, cities, pending tile, legend, score
+    columns and the final table) carries that language's marks."""
+    drawn: list[str] = []
+    real = c.glyph_image
+
+    def spy(key: str, size: int, letter: bool = True, faded: bool = False) -> Image.Image:
+        drawn.append(key)
+        return real(key, size, letter, faded)
+
+    monkeypatch.setattr(c, "glyph_image", spy)
+    mid, end = views["classic"], views["expert_end"]
+    seat = mid["turn"]["seat"] or 0
+    q.turn_image(mid, seat, locale=locale)
+    q.city_image(mid, seat, locale=locale)
+    q.board_image(mid, locale=locale)
+    q.end_image(end, locale=locale)
+    family = q.family(locale)
+    assert len(drawn) > 40
+    assert all(key.startswith(family + ".") for key in drawn), sorted({k for k in drawn if "." in k})
