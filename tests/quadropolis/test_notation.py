@@ -13,6 +13,7 @@ import pytest
 
 from bot import games, i18n, labels, local
 from bot.games.quadropolis import slot_text
+from bot.rules import core
 from bot.rules.core import IllegalMove
 from bot.rules.quadropolis import tiles as T
 from bot.rules.quadropolis.rules import RULES
@@ -219,3 +220,27 @@ def test_discord_menus_and_status_read_no_stored_code(locale: str, mode: str) ->
         assert not SLOT_CODE.search(text) and not SITE_CODE.search(text), text
     assert i18n.t(f"quadropolis.option_value.mode.{mode}", locale) in texts[1]
     assert not re.search(rf"\b{i18n.t(f'quadropolis.option_value.mode.{mode}', 'en')}\b", texts[1]), texts[1]
+
+
+@pytest.mark.parametrize("locale", EVERY_LANGUAGE)
+def test_a_build_out_of_reach_names_the_reach_in_the_players_words(locale: str) -> None:
+    """The refusal names the lettered city row and the column (Classic), or the field and district
+    (Expert), in the reader's language (it used to be English words and a numbered row)."""
+    state = RULES.setup({"mode": "classic"}, 2, 3)
+    while RULES.view(state, None)["turn"]["phase"] != "build":
+        (seat,) = RULES.awaiting(state)
+        state = RULES.apply(state, seat, RULES.ai_move(state, seat, "greedy", 1))
+    (seat,) = RULES.awaiting(state)
+    value = int(state.pending_architect or 0)
+    other = value % 4 + 1
+    square = f"{chr(ord('A') + other - 1)}{other}"
+    with pytest.raises(IllegalMove) as info:
+        RULES.apply(state, seat, {"kind": "build", "square": square})
+    text = i18n.error_text(info.value, locale)
+    row = chr(ord("A") + value - 1)
+    assert info.value.key == "quadropolis.build.out_of_reach"
+    assert re.search(rf"\b{row}\b", text) and str(value) in text, text
+    english = i18n.resolve(core.term("quadropolis.reach.rows", row=row, column=value))
+    assert (english in text) == (locale == "en"), text
+    expert = i18n.resolve(core.term("quadropolis.reach.fields", n=2), locale)
+    assert (expert == "field 2 or district 2") == (locale == "en"), expert

@@ -157,11 +157,12 @@ def open_slots(state: QuadState) -> list[str]:
     return [s for s in T.SLOTS if s not in state.slots and not T.slot_blocked(s, state.urbanist)]
 
 
-def reach_text(mode: T.ModeRules, value: int, joiner: str = "or") -> str:
-    """The squares an architect designates, in words: ``"row 3 or column 3"``."""
+def reach_text(mode: T.ModeRules, value: int) -> core.Term:
+    """The squares an architect designates, as a term: ``"row C or column 3"`` (city rows are letters),
+    ``"field 3 or district 3"`` in Expert."""
     if mode.fields is None:
-        return f"row {value} {joiner} column {value}"
-    return f"field {value} {joiner} district {value}"
+        return core.term("quadropolis.reach.rows", row=chr(ord("A") + value - 1), column=value)
+    return core.term("quadropolis.reach.fields", n=value)
 
 
 def check_fields(move: Mapping[str, Any]) -> str:
