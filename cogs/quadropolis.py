@@ -11,6 +11,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import errors, labels
+from bot.games.quadropolis import slot_text
 from bot.i18n import t
 from cogs import operations, presenters
 from cogs.game import GameCog, locale_of, public_locale
@@ -19,6 +20,8 @@ if TYPE_CHECKING:
     from bot.app import CityBot
 
 KIND = "quadropolis"
+ARROWS = "→←↓↑"
+"""The arrows of the slots' names (``→3``), split from a number typed against them ("2→3")."""
 MAX_CHOICES = 25
 
 
@@ -67,7 +70,7 @@ class QuadropolisCog(commands.Cog):
         if not await operations.defer(interaction):
             return  # Discord showed the player a failure: the command must not count
         _, _, moves, _ = await self.bot.service.choices(info.id, interaction.user.id)
-        move = self._parse(text, [m for m in moves if m.get("kind") in kinds])
+        move = self._parse(text, [m for m in moves if m.get("kind") in kinds], loc)
         outcome = await self.bot.service.move(info.id, interaction.user.id, move)
         key, params = outcome.summary
         await operations.reply(interaction, t(key, loc, **params))
@@ -76,8 +79,9 @@ class QuadropolisCog(commands.Cog):
             await operations.reply(interaction, t(problem, loc))
 
     @staticmethod
-    def _parse(text: str, legal: list[dict[str, Any]]) -> dict[str, Any]:
-        """A move from an autocomplete value (JSON) or typed words ("2 L3", "B4", "discard")."""
+    def _parse(text: str, legal: list[dict[str, Any]], locale: str = "en") -> dict[str, Any]:
+        """A move from an autocomplete value (JSON) or typed words: an architect and a slot as the menus
+        write it ("2 →3"; the stored code "2 L3" is understood too), a square ("B4"), "discard"."""
         text = text.strip()
         try:
             value = json.loads(text)
@@ -85,9 +89,14 @@ class QuadropolisCog(commands.Cog):
                 return value
         except ValueError:
             pass
-        words = text.replace(",", " ").upper().split()
+        spaced = text.replace(",", " ")
+        for arrow in ARROWS:
+            spaced = spaced.replace(arrow, f" {arrow}")
+        words = spaced.upper().split()
         for move in legal:
-            if move["kind"] == "take" and sorted(words) == sorted([str(move["architect"]), move["slot"]]):
+            if move["kind"] == "take" and sorted(words) in (
+                    sorted([str(move["architect"]), move["slot"]]),
+                    sorted([str(move["architect"]), slot_text(move["slot"], locale).upper()])):
                 return move
             if move["kind"] == "build" and words and words[0] == move["square"]:
                 return move
@@ -96,7 +105,7 @@ class QuadropolisCog(commands.Cog):
         raise errors.IllegalMove("quadropolis.ui.not_understood", text=text)
 
     @group.command(name="take")
-    @app_commands.describe(choice="Architect and slot, e.g. 2 L3 (pick from the list)")
+    @app_commands.describe(choice="Architect and slot, e.g. 2 →3 (pick from the list)")
     async def take(self, interaction: discord.Interaction, choice: str) -> None:
         """Place an architect and take the building it points at."""
         await self._play(interaction, choice, ("take",))

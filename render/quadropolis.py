@@ -17,11 +17,13 @@ Every word drawn comes from the message catalogue (``render.*``, ``quadropolis.r
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any, cast
 
 from PIL import Image, ImageDraw
 
-from bot.i18n import t
+from bot.i18n import normalise_locale, resolve, t
+from bot.rules.quadropolis.tiles import SLOTS, slot_term
 from bot.rules.quadropolis.viewtypes import (
     QuadBuilding,
     QuadCity,
@@ -36,7 +38,7 @@ from render.scores import SOFT_HYPHEN, decided_note, score_table_from_result
 
 c.register_glyphs(
     "quadropolis",
-    {  # letters of the rules file, section 4
+    {  # letters of the rules file, section 4 (English; each language's marks are in its catalogue: MARK_IDS)
         "tower": c.Glyph(c.RESIDENTIAL, c.PAINTERS["tower"], "T", "quadropolis.render.kind.tower"),
         "shop": c.Glyph(c.COMMERCE, c.PAINTERS["shop"], "S", "quadropolis.render.kind.shop"),
         "public": c.Glyph(c.PUBLIC, c.PAINTERS["public"], "U", "quadropolis.render.kind.public"),
@@ -51,6 +53,20 @@ c.register_glyphs(
              "t": "tower", "s": "shop", "u": "public", "p": "park", "g": "playground", "f": "factory",
              "h": "harbour", "o": "office", "m": "monument"},
 )
+
+MARK_IDS = {
+    "tower": "quadropolis.render.mark.tower",
+    "shop": "quadropolis.render.mark.shop",
+    "public": "quadropolis.render.mark.public",
+    "park": "quadropolis.render.mark.park",
+    "playground": "quadropolis.render.mark.playground",
+    "factory": "quadropolis.render.mark.factory",
+    "harbour": "quadropolis.render.mark.harbour",
+    "office": "quadropolis.render.mark.office",
+    "monument": "quadropolis.render.mark.monument",
+}
+"""The catalogue id of each kind's badge mark: a letter from the kind's name in the language (and at most
+a small second letter), unique within the language (``tests/render/test_quadropolis_marks.py``)."""
 
 View = QuadView
 """The view this module draws (``bot.rules.quadropolis.viewtypes``)."""
@@ -107,14 +123,48 @@ def _names(view: View, names: Sequence[str] | None, locale: str = "en") -> list[
     ]
 
 
-def _tile_key(tile: QuadTile | QuadBuilding) -> str:
-    """Registry key of a tile or building: parks split into plain parks and playgrounds by code."""
+def marks(locale: str = "en") -> dict[str, str]:
+    """Each kind's badge mark in ``locale`` (``{"tower": "Мн", ...}``), from the catalogue."""
+    return {kind: t(mark_id, normalise_locale(locale)) for kind, mark_id in MARK_IDS.items()}
+
+
+def family(locale: str = "en") -> str:
+    """The glyph family whose badges carry ``locale``'s marks: ``"quadropolis"`` (the English letters)
+    when they are the same, else a family registered for those marks (its name holds them, so a family
+    and the sprites cached for it never go stale)."""
+    wanted = marks(locale)
+    base = {kind: c.GLYPHS[f"quadropolis.{kind}"] for kind in MARK_IDS}
+    if all(base[kind].letter + base[kind].suffix == mark for kind, mark in wanted.items()):
+        return "quadropolis"
+    name = "quadropolis_" + "_".join(wanted[kind] for kind in MARK_IDS)
+    if f"{name}.tower" not in c.GLYPHS:
+        c.register_glyphs(name, {kind: replace(base[kind], letter=mark[:1], suffix=mark[1:])
+                                 for kind, mark in wanted.items()})
+    return name
+
+
+def kind_key(key: str, locale: str = "en") -> str:
+    """A registry key (``quadropolis.tower``) in the glyph family of ``locale``."""
+    game, _, kind = key.partition(".")
+    return f"{family(locale)}.{kind}" if game == "quadropolis" and kind in MARK_IDS else key
+
+
+def _tile_key(tile: QuadTile | QuadBuilding, locale: str = "en") -> str:
+    """Registry key of a tile or building (parks split into plain parks and playgrounds by code), in the
+    glyph family of ``locale``."""
     code = str(tile.get("code") or "")
     if code == "G":
-        return "quadropolis.playground"
-    if code:
-        return c.glyph_key("quadropolis", code)
-    return c.glyph_key("quadropolis", str(tile.get("type", "?")))
+        key = "quadropolis.playground"
+    elif code:
+        key = c.glyph_key("quadropolis", code)
+    else:
+        key = c.glyph_key("quadropolis", str(tile.get("type", "?")))
+    return kind_key(key, locale)
+
+
+def slot_label(slot: str, locale: str = "en") -> str:
+    """A slot as players read it (``→3`` for the stored ``L3``), the same words as the sentences'."""
+    return str(resolve(slot_term(slot), locale))
 
 
 def _mode_title(view: View, locale: str) -> str:
@@ -204,8 +254,11 @@ def draw_site(
     cell: int = SITE_CELL,
     slot: int = SITE_SLOT,
     gap: int = SITE_GAP,
+    *,
+    locale: str = "en",
 ) -> c.Box:
-    """The 5x5 site with its 20 slots around it; returns the block's box."""
+    """The 5x5 site with its 20 slots around it, each free slot named as the sentences name it (an arrow
+    the way its architect points and the row or column: :func:`slot_label`); returns the block's box."""
     draw = ImageDraw.Draw(img)
     site = view.get("site") or {}
     x0, y0 = xy
@@ -231,7 +284,7 @@ def draw_site(
             box = cell_box(r, col)
             state = square.get("state")
             if state == "tile" and square.get("tile"):
-                c.draw_glyph(img, _tile_key(square["tile"]), box)
+                c.draw_glyph(img, _tile_key(square["tile"], locale), box)
                 _gives_chips(img, box, square["tile"], chip_size)
             elif state == "face_down":
                 c.draw_face_down(img, box)
@@ -248,9 +301,9 @@ def draw_site(
 
     slots = site.get("slots") or {}
     open_slots = set(site.get("open_slots") or [])
-    lfont = c.font(max(12, slot // 4), True)
+    lfont = c.font(max(12, slot // 3), True)
     marker = slot - 12
-    for name in [f"{side_}{i}" for side_ in "LRTB" for i in range(1, 6)]:
+    for name in SLOTS:
         i = int(name[1:]) - 1
         if name[0] in "LR":
             top = cell_box(i, 0)[1]
@@ -268,7 +321,7 @@ def draw_site(
             c.draw_marker(img, style.shape, box, style.colour, str(placed.get("architect", "?")))
         elif name in open_slots:
             draw.rounded_rectangle(box, radius=marker // 4, fill=c.PANEL, outline=c.GRID_LINE, width=1)
-            c.draw_text(draw, (cx, cy), name, lfont, c.MUTED, "mm")
+            c.draw_text(draw, (cx, cy), slot_label(name, locale), lfont, c.MUTED, "mm")
         else:
             pad = marker // 4
             c.draw_icon(
@@ -331,7 +384,7 @@ def draw_city(
             building = sq.get("building")
             if building:
                 faded = show_allocation and not building.get("active", True)
-                c.draw_glyph(img, _tile_key(building), box, faded=faded)
+                c.draw_glyph(img, _tile_key(building, locale), box, faded=faded)
                 _building_overlays(img, box, building, str(sq.get("square", "")), score, show_allocation)
             else:
                 draw.rounded_rectangle(
@@ -484,7 +537,7 @@ def _strips(
 
 def _legend(img: Image.Image, top: int, view: View, end: bool = False, locale: str = "en") -> int:
     kinds = EXPERT_KINDS if view.get("mode") == "expert" else CLASSIC_KINDS
-    entries = [(f"quadropolis.{k}", c.glyph_name(f"quadropolis.{k}", locale)) for k in kinds]
+    entries = [(kind_key(f"quadropolis.{k}", locale), c.glyph_name(f"quadropolis.{k}", locale)) for k in kinds]
     icon_keys = list(LEGEND_ICONS)
     if end:
         icon_keys.append(("removed", "quadropolis.render.legend.inactive"))
@@ -539,7 +592,7 @@ def turn_image(
     y += GAP
     # site
     _section_title(draw, (MARGIN, y + 26), t("quadropolis.render.site", locale), site_w)
-    draw_site(img, (MARGIN, y + SECTION_TITLE), view)
+    draw_site(img, (MARGIN, y + SECTION_TITLE), view, locale=locale)
     # city
     cx = MARGIN + site_w + 2 * GAP
     _section_title(draw, (cx, y + 26), _city_of(who, acting_seat, locale), city_w)
@@ -549,7 +602,7 @@ def turn_image(
     iy = geo.box[3] + 14
     if mine:
         tsz = 96
-        c.draw_glyph(img, _tile_key(mine["tile"]), (cx, iy, cx + tsz, iy + tsz))
+        c.draw_glyph(img, _tile_key(mine["tile"], locale), (cx, iy, cx + tsz, iy + tsz))
         _gives_chips(img, (cx, iy, cx + tsz, iy + tsz), mine["tile"], 20)
         tf, rf = c.font(22, True), c.font(20)
         text_w = city_w - tsz - 16
@@ -672,7 +725,7 @@ def _score_column(
         if key in c.ICONS:
             c.draw_icon(img, key, box)
         elif key:
-            c.draw_glyph(img, key, box)
+            c.draw_glyph(img, kind_key(key, locale), box)
         label = t("quadropolis.render.cat.penalty_long" if cid == "penalty" else label_id, locale).replace(
             SOFT_HYPHEN, ""
         )
@@ -794,7 +847,7 @@ def end_image(view: View, names: Sequence[str] | None = None, *, locale: str = "
     cities = img.crop((0, 0, WIDTH, y))
     result: Mapping[str, Any] = view.get("result") or _provisional_result(view)
     mode_cats = [
-        (cid, t(label_id, locale), key)
+        (cid, t(label_id, locale), kind_key(key, locale) if key else key)
         for cid, label_id, key in CATEGORIES
         if view.get("mode") == "expert" or cid not in ("offices", "monuments")
     ]
@@ -853,4 +906,4 @@ def render_end(view: View, names: Sequence[str] | None = None, *, locale: str = 
 def render_tiles(*, locale: str = "en") -> bytes:
     """Every building of the game as the pictures draw it (``/game tiles``)."""
     title = t("tiles.title", locale, game=t("quadropolis.title", locale))
-    return c.png_bytes(c.tile_sheet("quadropolis", title, locale))
+    return c.png_bytes(c.tile_sheet(family(locale), title, locale))

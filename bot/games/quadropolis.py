@@ -9,6 +9,7 @@ from bot.games import Game, Sample, Step, StoryStyle, TurnStyle, View, sample_st
 from bot.i18n import resolve, t
 from bot.rules.quadropolis import calculator
 from bot.rules.quadropolis.rules import RULES
+from bot.rules.quadropolis.tiles import slot_term
 from bot.rules.quadropolis.viewtypes import QuadView
 
 SITE_SIZE = 5
@@ -26,6 +27,12 @@ def slot_target(slot: str, architect: int) -> tuple[int, int]:
     return SITE_SIZE + 1 - architect, line
 
 
+def slot_text(slot: str, locale: str = "en") -> str:
+    """A stored slot code (``"L3"``) as players read it (``"→3"``): the words of the sentences and the
+    picture (:func:`bot.rules.quadropolis.tiles.slot_term`), for a front-end that matches typed text."""
+    return str(resolve(slot_term(slot), locale))
+
+
 def label(move: dict[str, Any], view: QuadView, locale: str) -> str | None:
     kind = move.get("kind")
     if kind == "take":
@@ -37,7 +44,8 @@ def label(move: dict[str, Any], view: QuadView, locale: str) -> str | None:
             what = t("quadropolis.ui.face_down", locale)
         else:
             what = t("quadropolis.ui.empty", locale)
-        return t("quadropolis.ui.take", locale, architect=move["architect"], slot=move["slot"], what=what)
+        return t("quadropolis.ui.take", locale, architect=move["architect"], slot=slot_term(str(move["slot"])),
+                 what=what)
     if kind == "build":
         return str(move["square"]) + (f" ▲{move['floor']}" if "floor" in move else "")
     if kind == "discard":

@@ -13,7 +13,7 @@ from typing import Any
 
 import discord
 
-from bot.i18n import t
+from bot.i18n import t, t_or
 from bot.rules.quadropolis.viewtypes import QuadView
 from cogs import ids
 from cogs.presenters import MAX_SELECT_OPTIONS, Presenter
@@ -39,8 +39,10 @@ class QuadropolisPresenter(Presenter[QuadView]):
         return t("quadropolis.ui.which", locale)
 
     def status_lines(self, view: QuadView, locale: str, names: list[str] | None = None) -> list[str]:
+        mode = str(view["mode"])
+        mode_name = t_or(f"quadropolis.option_value.mode.{mode}", mode.capitalize(), locale)
         lines = [t("quadropolis.ui.status_round", locale, round=view["round"], rounds=view["rounds"],
-                   mode=view["mode"].capitalize(), turn=view["turn"]["number"], of=view["turn"]["of"])]
+                   mode=mode_name, turn=view["turn"]["number"], of=view["turn"]["of"])]
         for city in view["cities"]:
             score = city["score"]
             seat = int(city["seat"])

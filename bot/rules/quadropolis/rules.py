@@ -157,11 +157,12 @@ def open_slots(state: QuadState) -> list[str]:
     return [s for s in T.SLOTS if s not in state.slots and not T.slot_blocked(s, state.urbanist)]
 
 
-def reach_text(mode: T.ModeRules, value: int, joiner: str = "or") -> str:
-    """The squares an architect designates, in words: ``"row 3 or column 3"``."""
+def reach_text(mode: T.ModeRules, value: int) -> core.Term:
+    """The squares an architect designates, as a term: ``"row C or column 3"`` (city rows are letters),
+    ``"field 3 or district 3"`` in Expert."""
     if mode.fields is None:
-        return f"row {value} {joiner} column {value}"
-    return f"field {value} {joiner} district {value}"
+        return core.term("quadropolis.reach.rows", row=chr(ord("A") + value - 1), column=value)
+    return core.term("quadropolis.reach.fields", n=value)
 
 
 def check_fields(move: Mapping[str, Any]) -> str:
@@ -315,11 +316,12 @@ class QuadropolisRules(GameRules[QuadState]):
         if not isinstance(slot, str) or slot not in T.SLOTS:
             raise IllegalMove("quadropolis.take.bad_slot", slot=str(slot))
         if slot in state.slots:
-            raise IllegalMove("quadropolis.take.slot_taken", slot=slot, architect=state.slots[slot][0])
+            raise IllegalMove("quadropolis.take.slot_taken", slot=T.slot_term(slot),
+                              architect=state.slots[slot][0])
         if T.slot_blocked(slot, state.urbanist):
             axis, index = T.slot_line(slot)
             raise IllegalMove("quadropolis.take.urbanist_row" if axis == "row" else "quadropolis.take.urbanist_column",
-                              slot=slot, line=index + 1)
+                              slot=T.slot_term(slot), line=index + 1)
         after = state.clone()
         after.slots[slot] = [value, seat]
         if mode.shared_pool:
@@ -574,7 +576,7 @@ class QuadropolisRules(GameRules[QuadState]):
             value, slot = move["architect"], move["slot"]
             target = T.slot_target(slot, value)
             index = site_index(target)
-            params.update(architect=value, slot=slot, site=T.site_name(target))
+            params.update(architect=value, slot=T.slot_term(slot))
             tile = before.site[index]
             if tile is None:
                 return ("quadropolis.move.take_empty", params)

@@ -13,7 +13,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from bot.rules.core import Cell
+from bot.rules.core import Cell, Term, term
 
 DATA_DIR = Path(__file__).with_name("data")
 
@@ -202,6 +202,18 @@ def slot_target(slot: str, value: int) -> Cell:
     if edge == "T":
         return (value - 1, index)
     return (SITE_SIZE - value, index)
+
+
+SLOT_TERMS = {"L": "quadropolis.slot.L", "R": "quadropolis.slot.R", "T": "quadropolis.slot.T",
+              "B": "quadropolis.slot.B"}
+"""The catalogue id of each side's slots as players read them (an arrow the way the architect points and
+the row or column number: ``→3`` for L3, ``←3`` for R3, ``↓3`` for T3, ``↑3`` for B3)."""
+
+
+def slot_term(slot: str) -> Term:
+    """A slot as players read it, in text and pictures alike (the stored code ``L3`` is never shown):
+    a term of the catalogue, so every language may choose its own notation."""
+    return term(SLOT_TERMS[slot[0]], n=int(slot[1:]))
 
 
 def slot_line(slot: str) -> tuple[str, int]:
