@@ -28,9 +28,9 @@ from tests.test_terms import english_words
 LANGUAGES = ("en", "hu", "es", "ru", "pl")
 OTHER_LANGUAGES = LANGUAGES[1:]
 VARIANTS = (("basic", 2), ("advanced", 3), ("party", 3))
-CODE = re.compile(r"\b(?:%s)-[%s]{1,4}\b" % ("|".join(tiles.TYPES), tiles.SIDES))
+CODE = re.compile(r"\b(?:" + "|".join(tiles.TYPES) + ")-[" + tiles.SIDES + r"]{1,4}\b")
 """A tile code of the rules data (``FAC-NE``), built from the legend's types and the four sides."""
-COMPASS = re.compile(r"\b[%s]{2,4}\b|\([%s]\)" % (tiles.SIDES, tiles.SIDES))
+COMPASS = re.compile(r"\b[" + tiles.SIDES + r"]{2,4}\b|\([" + tiles.SIDES + r"]\)")
 """English compass letters: a run of side letters as a word ("NE", "NSW") or one in brackets ("(N)")."""
 NAMES = ["Ann", "Bob", "Cyd"]
 
