@@ -11,8 +11,11 @@
 Each ``render_*`` returns PNG bytes; the matching ``*_image`` function returns the PIL image.
 Player names are not in the view; pass them as ``names`` (by seat), else "Player n". Every word
 drawn comes from the message catalogue (``render.*``, ``urbanpanic.render.*``, and the rules' own goal,
-end and tie-break sentences) in the keyword ``locale`` (default English); the track letters of the
-legend (R, J, E, I, S) are the view's.
+end and tie-break sentences) in the keyword ``locale`` (default English), and so do the letters: the
+legend's track letters (``urbanpanic.render.letter.*``) and each building's badge letter
+(``urbanpanic.render.badge.*``, painted over the shared glyph's one-letter mark), chosen per language
+so no badge repeats a track letter (tests/urbanpanic/test_badges.py). A tile's open sides are drawn as
+roads; text names the same sides with arrows (``bot.rules.urbanpanic.tiles.tile_term``).
 """
 
 from __future__ import annotations
