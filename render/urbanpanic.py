@@ -11,8 +11,11 @@
 Each ``render_*`` returns PNG bytes; the matching ``*_image`` function returns the PIL image.
 Player names are not in the view; pass them as ``names`` (by seat), else "Player n". Every word
 drawn comes from the message catalogue (``render.*``, ``urbanpanic.render.*``, and the rules' own goal,
-end and tie-break sentences) in the keyword ``locale`` (default English); the track letters of the
-legend (R, J, E, I, S) are the view's.
+end and tie-break sentences) in the keyword ``locale`` (default English), and so do the letters: the
+legend's track letters (``urbanpanic.render.letter.*``) and each building's badge letter
+(``urbanpanic.render.badge.*``, painted over the shared glyph's one-letter mark), chosen per language
+so no badge repeats a track letter (tests/urbanpanic/test_badges.py). A tile's open sides are drawn as
+roads; text names the same sides with arrows (``bot.rules.urbanpanic.tiles.tile_term``).
 """
 
 from __future__ import annotations
@@ -82,6 +85,16 @@ DIRS = {"N": (-1, 0), "E": (0, 1), "S": (1, 0), "W": (0, -1)}
 OPPOSITE = {"N": "S", "S": "N", "E": "W", "W": "E"}
 VARIANTS = ("basic", "advanced", "party")
 """Variants with a name in the catalogue (``urbanpanic.render.variant.<variant>``)."""
+BADGES = {
+    "urbanpanic.housing": "urbanpanic.render.badge.housing",
+    "urbanpanic.offices": "urbanpanic.render.badge.offices",
+    "urbanpanic.amusement": "urbanpanic.render.badge.amusement",
+    "urbanpanic.factory": "urbanpanic.render.badge.factory",
+    "urbanpanic.power": "urbanpanic.render.badge.power",
+    "urbanpanic.park": "urbanpanic.render.badge.park",
+}
+"""Glyph key -> catalogue id of its badge letter: one letter of the type's name in each language, all
+different and none a track letter of the same language (``tests/urbanpanic/test_badges.py``)."""
 
 
 # ---------------------------------------------------------------------------------------------
@@ -108,6 +121,37 @@ def _passages_of(code: str) -> str:
 
 def _key(type_id: str) -> str:
     return TYPE_KEYS.get(type_id.upper(), c.glyph_key("urbanpanic", type_id))
+
+
+def badge_letter(key: str, locale: str = "en") -> str:
+    """The letter in a building's badge, from the reader's catalogue (``urbanpanic.render.badge.<kind>``):
+    each language picks a letter of its own word for the type, unlike its track letters."""
+    badge = BADGES.get(key)
+    return t(badge, locale) if badge else c.glyph(key).letter
+
+
+@lru_cache(maxsize=512)
+def glyph_image(key: str, size: int, locale: str = "en", faded: bool = False) -> Image.Image:
+    """The shared building tile of ``key`` (:func:`render.common.glyph_image`) with the badge
+    letter of ``locale`` in place of the registry's one-letter mark."""
+    img = c.glyph_image(key, size, True, faded).copy()
+    letter = badge_letter(key, locale)
+    if letter == c.glyph(key).letter:
+        return img
+    # the badge as render.common draws it, painted over with the reader's letter
+    draw = ImageDraw.Draw(img)
+    r = max(6, round(size * 0.17))
+    cx = cy = round(size * 0.05) + r
+    draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=c.WHITE, outline=c.INK, width=max(1, size // 60))
+    c.draw_text(draw, (cx, cy + 1), letter, c.font(max(8, round(r * 1.45)), True), c.INK, "mm")
+    return img
+
+
+def draw_glyph(img: Image.Image, key: str, box: c.Box, locale: str = "en", faded: bool = False) -> None:
+    """Paste a building tile with the reader's badge letter into the square ``box`` (centred)."""
+    size = min(box[2] - box[0], box[3] - box[1])
+    sprite = glyph_image(key, size, locale, faded)
+    c.paste(img, sprite, (box[0] + (box[2] - box[0] - size) // 2, box[1] + (box[3] - box[1] - size) // 2))
 
 
 def _passages(cell: UpCell) -> str:
@@ -177,6 +221,7 @@ def draw_city(
     cell: int,
     *,
     removed: Sequence[str] = (),
+    locale: str = "en",
 ) -> c.GridGeometry:
     """A 5 x 5 city with its roads; returns the geometry.
 
@@ -249,8 +294,8 @@ def draw_city(
                 )
                 continue
             off = cut(info)
-            c.draw_glyph(
-                img, _key(str(info.get("type") or _type_of(str(info.get("tile", "?"))))), inner, faded=off
+            draw_glyph(
+                img, _key(str(info.get("type") or _type_of(str(info.get("tile", "?"))))), inner, locale, faded=off
             )
             if off:
                 isz = cell // 4
@@ -259,7 +304,7 @@ def draw_city(
 
 
 @lru_cache(maxsize=256)
-def tile_sprite(code: str, size: int) -> Image.Image:
+def tile_sprite(code: str, size: int, locale: str = "en") -> Image.Image:
     """A loose tile (main board, reserve, hand): plot, its roads to every open edge, the building."""
     img = Image.new("RGB", (size, size), c.PANEL)
     draw = ImageDraw.Draw(img)
@@ -269,7 +314,7 @@ def tile_sprite(code: str, size: int) -> Image.Image:
     for side in _passages_of(code):
         _road(draw, (0, 0, size, size), side, ROAD, INNER, True)
     pad = round(size * (1 - INNER) / 2)
-    c.draw_glyph(img, _key(_type_of(code)), (pad, pad, size - pad, size - pad))
+    draw_glyph(img, _key(_type_of(code)), (pad, pad, size - pad, size - pad), locale)
     return img
 
 
@@ -372,7 +417,7 @@ def _player_strip(img: Image.Image, box: c.Box, view: View, seat: int, name: str
     if reserve:
         for code in reversed(reserve):
             sz = h - 16
-            img.paste(tile_sprite(code, sz), (right - sz, y0 + 8))
+            img.paste(tile_sprite(code, sz, locale), (right - sz, y0 + 8))
             right -= sz + 3
         right -= 6
     name_left = x0 + h + 2
@@ -410,6 +455,25 @@ def _type_name(tp: UpTileType, locale: str) -> str:
     return str(tp.get("name", "")).capitalize()
 
 
+def _type_legend(img: Image.Image, xy: tuple[int, int], entries: Sequence[tuple[str, str]], max_width: int,
+                 size: int, locale: str) -> int:
+    """The tile types' row of the legend, laid out as :func:`render.common.legend` lays out glyphs, each
+    with the reader's badge letter; returns the bottom y."""
+    draw = ImageDraw.Draw(img)
+    fnt = c.font(max(14, round(size * 0.55)))
+    x, y = xy
+    line_h = size + 8
+    for key, text in entries:
+        w = size + 6 + c.text_width(text, fnt) + 18
+        if x + w > xy[0] + max_width and x > xy[0]:
+            x = xy[0]
+            y += line_h
+        draw_glyph(img, key, (x, y, x + size, y + size), locale)
+        c.draw_text(draw, (x + size + 6, y + size / 2), text, fnt, c.INK, "lm")
+        x += w
+    return y + line_h
+
+
 def _legend(img: Image.Image, top: int, view: View, locale: str = "en") -> int:
     """Each tile type with what it does to the tracks, the track icons, and how roads read."""
     draw = ImageDraw.Draw(img)
@@ -429,7 +493,7 @@ def _legend(img: Image.Image, top: int, view: View, locale: str = "en") -> int:
         )
         for tp in legend.get("types") or []
     ]
-    y = c.legend(img, (MARGIN, top + 10), entries, WIDTH - 2 * MARGIN, 30)
+    y = _type_legend(img, (MARGIN, top + 10), entries, WIDTH - 2 * MARGIN, 30, locale)
     icons = [
         (track, t(f"urbanpanic.render.legend.track.{track}", locale, letter=letters[i]))
         for i, track in enumerate(TRACKS)
@@ -470,7 +534,7 @@ def _main_board(img: Image.Image, xy: tuple[int, int], width: int, view: View, l
         per_row = max(1, width // (size + 6))
         for k, code in enumerate(party.get("open_table") or []):
             r, col = divmod(k, per_row)
-            img.paste(tile_sprite(code, size), (x + col * (size + 6), y + r * (size + 6)))
+            img.paste(tile_sprite(code, size, locale), (x + col * (size + 6), y + r * (size + 6)))
         opened = party.get("open_table") or []
         if not opened:
             nothing = t("urbanpanic.render.nothing_face_up", locale)
@@ -491,7 +555,7 @@ def _main_board(img: Image.Image, xy: tuple[int, int], width: int, view: View, l
     for k, slot in enumerate(((board.get("slots") if board else None) or [None] * 4)[:4]):
         sx = x + k * (size + 10)
         if slot:
-            img.paste(tile_sprite(slot, size), (sx, y))
+            img.paste(tile_sprite(slot, size, locale), (sx, y))
         else:
             draw.rounded_rectangle(
                 (sx, y, sx + size, y + size),
@@ -510,7 +574,7 @@ def _main_board(img: Image.Image, xy: tuple[int, int], width: int, view: View, l
     return y + size + 30
 
 
-def _reserve(img: Image.Image, xy: tuple[int, int], player: UpPlayer, title: str) -> int:
+def _reserve(img: Image.Image, xy: tuple[int, int], player: UpPlayer, title: str, locale: str = "en") -> int:
     draw = ImageDraw.Draw(img)
     x, y = xy
     c.draw_fitted(draw, (x, y), title, WIDTH - MARGIN - x, 22, True, c.INK, "la")
@@ -526,7 +590,7 @@ def _reserve(img: Image.Image, xy: tuple[int, int], player: UpPlayer, title: str
         sx = x + k * (size + 10)
         code = items[k] if k < len(items) else None
         if code and code != "hidden":
-            img.paste(tile_sprite(str(code), size), (sx, y))
+            img.paste(tile_sprite(str(code), size, locale), (sx, y))
         elif code == "hidden":
             c.draw_face_down(img, (sx, y, sx + size, y + size))
         else:
@@ -552,7 +616,7 @@ def turn_image(
     name = who[acting_seat] if 0 <= acting_seat < len(who) else "?"
     ct, cf = c.fit_text(t("render.city_of", locale, name=name), city_w, 24, True, 14)
     c.draw_text(draw, (MARGIN, y + 26), ct, cf, c.INK, "ls")
-    geo = draw_city(img, (MARGIN, y + 34), player.get("grid") or [], cell)
+    geo = draw_city(img, (MARGIN, y + 34), player.get("grid") or [], cell, locale=locale)
     linked = int(player.get("reachable", 0))
     built = int(player.get("tiles", 0))
     if built - linked > 0:
@@ -566,7 +630,7 @@ def turn_image(
     ry = _main_board(img, (rx, y + 6), rw, view, locale)
     ry = _reserve(
         img, (rx, ry + 4), player,
-        t("urbanpanic.render.hand" if "hand" in player else "urbanpanic.render.reserve", locale),
+        t("urbanpanic.render.hand" if "hand" in player else "urbanpanic.render.reserve", locale), locale,
     )
     c.draw_fitted(draw, (rx, ry + 4), t("urbanpanic.render.tracks", locale), rw, 22, True, c.INK, "la")
     tracks_box = (rx, ry + 36, WIDTH - MARGIN, ry + 36 + 210)
@@ -629,7 +693,7 @@ def _city_card(
     y += STRIP_HEIGHT + 8
     cell = min(96, (width - LABEL_SPACE) // SIZE)
     removed = [r.get("plot") for r in (scored.get("removed") if scored else None) or []]
-    geo = draw_city(img, (x, y), player.get("grid") or [], cell, removed=removed)
+    geo = draw_city(img, (x, y), player.get("grid") or [], cell, removed=removed, locale=locale)
     tracks = list((scored.get("tracks_final") if scored else None) or player.get("tracks") or [0] * 5)
     lost = None
     if scored:
@@ -754,4 +818,17 @@ def render_end(view: View, names: Sequence[str] | None = None, *, locale: str = 
 def render_tiles(*, locale: str = "en") -> bytes:
     """Every building of the game as the pictures draw it (``/game tiles``)."""
     title = t("tiles.title", locale, game=t("urbanpanic.title", locale))
-    return c.png_bytes(c.tile_sheet("urbanpanic", title, locale))
+    keys = list(BADGES)
+    rows = -(-len(keys) // c.TILE_SHEET_COLUMNS)
+    cell_w = c.IMAGE_WIDTH // c.TILE_SHEET_COLUMNS
+    cell_h = c.TILE_SHEET_SIZE + 28
+    img, draw = c.canvas(c.IMAGE_WIDTH, c.TITLE_HEIGHT + 24 + rows * cell_h)
+    c.title_bar(draw, c.IMAGE_WIDTH, title)
+    for i, key in enumerate(keys):  # as render.common.tile_sheet, with the reader's badge letters
+        x = (i % c.TILE_SHEET_COLUMNS) * cell_w + 24
+        y = c.TITLE_HEIGHT + 24 + (i // c.TILE_SHEET_COLUMNS) * cell_h
+        draw_glyph(img, key, (x, y, x + c.TILE_SHEET_SIZE, y + c.TILE_SHEET_SIZE), locale)
+        label = f"{badge_letter(key, locale)}  {c.glyph_name(key, locale)}"
+        c.draw_fitted(draw, (x + c.TILE_SHEET_SIZE + 16, y + c.TILE_SHEET_SIZE // 2), label,
+                      cell_w - c.TILE_SHEET_SIZE - 56, 28, True, c.INK, "lm", 16)
+    return c.png_bytes(img)

@@ -9,31 +9,33 @@ from bot.games import Game, Sample, Step, StoryStyle, TurnStyle, View, sample_st
 from bot.i18n import t
 from bot.rules.urbanpanic import calculator, scoring
 from bot.rules.urbanpanic.rules import RULES
+from bot.rules.urbanpanic.tiles import tile_term
 from bot.rules.urbanpanic.viewtypes import UpView
 
 
 def label(move: dict[str, Any], view: UpView, locale: str) -> str | None:
+    """A move's label; tiles in the players' notation (:func:`tile_term`), plots by their names."""
     kind = move.get("kind")
     if kind == "architect":
         slot = int(move["slot"])
         board = view.get("main_board")
         slots = (board.get("slots") if board else None) or []
         tile = slots[slot - 1] if 0 < slot <= len(slots) else None
-        return t("urbanpanic.ui.architect", locale, tile=tile or "?", slot=slot)
+        return t("urbanpanic.ui.architect", locale, tile=tile_term(tile) if tile else "?", slot=slot)
     if kind == "planner":
-        return t("urbanpanic.ui.planner", locale, tile=move["tile"], plot=move["plot"])
+        return t("urbanpanic.ui.planner", locale, tile=tile_term(move["tile"]), plot=move["plot"])
     if kind == "engineer_board":
         return t("urbanpanic.ui.engineer_board", locale, plot=move["plot"], other=move["other"])
     if kind == "engineer_reserve":
-        return t("urbanpanic.ui.engineer_reserve", locale, tile=move["tile"], plot=move["plot"])
+        return t("urbanpanic.ui.engineer_reserve", locale, tile=tile_term(move["tile"]), plot=move["plot"])
     if kind == "spy":
         victim = int(move["victim"])
-        return t("urbanpanic.ui.spy", locale, tile=move["tile"], plot=move["plot"],
+        return t("urbanpanic.ui.spy", locale, tile=tile_term(move["tile"]), plot=move["plot"],
                  victim=t("urbanpanic.ui.seat", locale, n=victim + 1))
     if kind in ("mayor", "end_turn", "draw", "drop"):
         return t(f"urbanpanic.ui.{kind}", locale)
     if kind == "take":
-        return t("urbanpanic.ui.take", locale, tile=move["tile"])
+        return t("urbanpanic.ui.take", locale, tile=tile_term(move["tile"]))
     if kind == "place":
         return str(move["plot"])
     return None

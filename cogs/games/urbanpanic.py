@@ -31,7 +31,8 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot import errors, games
-from bot.i18n import normalise_locale, t, t_or
+from bot.i18n import normalise_locale, resolve, t, t_or
+from bot.rules.urbanpanic.tiles import tile_term
 from bot.rules.urbanpanic.viewtypes import UpAction, UpView
 from bot.service import choices_token
 from cogs import ids, operations
@@ -114,13 +115,11 @@ def relative_time(epoch_ms: int) -> str:
     return f"<t:{-(-epoch_ms // 1000)}:R>"
 
 
-def tile_type(code: str) -> str:
-    return code.split("-", 1)[0]
-
-
 def tile_name(code: str, locale: str) -> str:
-    """``FAC-NE`` -> "FAC-NE (Factory)": the code players see on the pictures, and what it is."""
-    return t("urbanpanic.ui.tile", locale, code=code, type=t(f"urbanpanic.type.{tile_type(code)}", locale))
+    """``FAC-NE`` -> "factory ↑→" ("fabryka ↑→" in Polish): the players' notation of a tile, the
+    type in their language and its open sides as the arrows the pictures draw as roads
+    (:func:`bot.rules.urbanpanic.tiles.tile_term`). Codes stay in custom_ids and moves only."""
+    return str(resolve(tile_term(code), locale))
 
 
 def seat_name(seat: int, names: list[str] | None, locale: str) -> str:
@@ -271,7 +270,7 @@ class UrbanPanicPresenter(Presenter[UpView]):
                            player=seat_name(current, names, locale),
                            points=view["points"], architect=t(f"urbanpanic.ui.architect_{architect}", locale)))
         board = view.get("main_board")
-        slots = " · ".join(f"{i}: {code or '—'}"
+        slots = " · ".join(f"{i}: {tile_name(code, locale) if code else '—'}"
                            for i, code in enumerate(board.get("slots", []) if board else [], start=1))
         lines.append(t("urbanpanic.ui.status.main_board", locale, slots=slots,
                        stack=board.get("stack", 0) if board else 0))
@@ -280,7 +279,8 @@ class UrbanPanicPresenter(Presenter[UpView]):
                            goals=", ".join(t(g["title_key"], locale) for g in view["goals"])))
         for p in view["players"]:
             lines.append(t("urbanpanic.ui.status.city", locale, player=seat_name(p["seat"], names, locale),
-                           tiles=p["tiles"], reserve=", ".join(p.get("reserve", [])) or "—",
+                           tiles=p["tiles"],
+                           reserve=", ".join(tile_name(c, locale) for c in p.get("reserve", [])) or "—",
                            tracks=self.tracks_text(p["tracks"], view, locale)))
         if view.get("turn_log") and current is not None:
             lines.append(t("urbanpanic.ui.status.this_turn", locale,
@@ -302,7 +302,8 @@ class UrbanPanicPresenter(Presenter[UpView]):
         counts: dict[str, int] = {}
         for code in table:
             counts[code] = counts.get(code, 0) + 1
-        shown = [code if n == 1 else f"{code} ×{n}" for code, n in list(counts.items())[:OPEN_TABLE_SHOWN]]
+        shown = [tile_name(code, locale) if n == 1 else f"{tile_name(code, locale)} ×{n}"
+                 for code, n in list(counts.items())[:OPEN_TABLE_SHOWN]]
         if len(counts) > OPEN_TABLE_SHOWN:
             shown.append(t("urbanpanic.ui.more", locale, n=len(counts) - OPEN_TABLE_SHOWN))
         lines = [t("urbanpanic.ui.status.party", locale, pool=party.get("pool", 0) if party else 0,
@@ -332,7 +333,10 @@ class UrbanPanicPresenter(Presenter[UpView]):
     # -- whole-turn summaries ----------------------------------------------------------------
     def action_text(self, entry: UpAction, names: list[str] | None, locale: str) -> str:
         kind = str(entry.get("kind"))
-        params = {k: v for k, v in entry.items() if k != "kind"}
+        params: dict[str, Any] = {k: v for k, v in entry.items() if k != "kind"}
+        for key in ("tile", "other_tile", "removed"):  # the log keeps codes; the reader gets the notation
+            if key in params:
+                params[key] = tile_term(params[key])
         if kind == "spy":
             params["victim"] = seat_name(int(entry["victim"]), names, locale)
         return t_or(f"urbanpanic.ui.log.{kind}", kind, locale, **params)
@@ -342,7 +346,7 @@ class UrbanPanicPresenter(Presenter[UpView]):
 
     def turn_sentence(self, player: str, actions: list[UpAction], names: list[str] | None,
                       locale: str) -> str:
-        """One line for a whole turn: "alice's turn: took HOU-NS (slot 2), built HOU-NS on B3."."""
+        """One line for a whole turn: "alice's turn: took housing ↑↓ (slot 2), built housing ↑↓ on B3."."""
         if not actions:
             return t("urbanpanic.ui.turn.passed", locale, player=player)
         return t("urbanpanic.ui.turn.summary", locale, player=player, actions=self.actions_text(actions, names, locale))
@@ -424,8 +428,8 @@ class UrbanPanicPresenter(Presenter[UpView]):
                 args = (tiles[0],)
             if not args:
                 return t("urbanpanic.ui.ask.planner_tile", locale), [
-                    Entry(t("urbanpanic.ui.pick_tile", locale, tile=code), step_id(game_id, version, "p", code), 0,
-                          discord.ButtonStyle.primary) for code in tiles]
+                    Entry(t("urbanpanic.ui.pick_tile", locale, tile=tile_name(code, locale)),
+                          step_id(game_id, version, "p", code), 0, discord.ButtonStyle.primary) for code in tiles]
             chosen = [m for m in planners if m["tile"] == args[0]]
             if not chosen:
                 return None
@@ -440,7 +444,7 @@ class UrbanPanicPresenter(Presenter[UpView]):
             if len(options) == 1:
                 return self.step_menu(options[0], moves, view, locale, game_id, version, token)
             entries = [Entry(t("urbanpanic.ui.pick_swap_board", locale) if o.name == "eb"
-                             else t("urbanpanic.ui.pick_swap_reserve", locale, tile=o.args[0]),
+                             else t("urbanpanic.ui.pick_swap_reserve", locale, tile=tile_name(o.args[0], locale)),
                              step_id(game_id, version, o.name, *o.args), i // ROW_WIDTH,
                              discord.ButtonStyle.primary) for i, o in enumerate(options)]
             return t("urbanpanic.ui.ask.engineer", locale), entries
@@ -456,8 +460,9 @@ class UrbanPanicPresenter(Presenter[UpView]):
             chosen = [m for m in boards if m["plot"] == args[0]]
             if not chosen:
                 return None
-            here = board_tile(view, seat, args[0]) or "?"
-            return (t("urbanpanic.ui.ask.swap_second", locale, plot=args[0], tile=here), grid(chosen, "other"))
+            here = board_tile(view, seat, args[0])
+            return (t("urbanpanic.ui.ask.swap_second", locale, plot=args[0],
+                                                  tile=tile_name(here, locale) if here else "?"), grid(chosen, "other"))
         if name == "er":
             chosen = [m for m in moves if m["kind"] == "engineer_reserve" and m["tile"] == args[0]]
             if not chosen:
@@ -472,7 +477,7 @@ class UrbanPanicPresenter(Presenter[UpView]):
                 entries = []
                 for i, target in enumerate(targets[:MAX_BUTTONS]):
                     victim, code = target.split(".")
-                    entries.append(Entry(t("urbanpanic.ui.pick_spy", locale, tile=code,
+                    entries.append(Entry(t("urbanpanic.ui.pick_spy", locale, tile=tile_name(code, locale),
                                            victim=seat_name(int(victim), None, locale)),
                                          step_id(game_id, version, "s", victim, code), i // ROW_WIDTH,
                                          discord.ButtonStyle.primary))
@@ -505,15 +510,18 @@ class UrbanPanicPresenter(Presenter[UpView]):
                 out.append(Entry(t("urbanpanic.ui.draw", locale), step_id(game_id, version, "d"), 0,
                                  discord.ButtonStyle.primary))
             codes = [str(m["tile"]) for m in moves if m["kind"] == "take"]
+            # in the reader's alphabetical order of the names, so a select's "first to last" is a range
+            ordered = sorted(codes, key=lambda c: (tile_name(c, locale).casefold(), c))
             if len(codes) <= TAKE_BUTTON_LIMIT:
-                out += [Entry(t("urbanpanic.ui.take", locale, tile=code), step_id(game_id, version, "t", code),
-                              1 + i // ROW_WIDTH) for i, code in enumerate(sorted(codes))]
+                out += [Entry(t("urbanpanic.ui.take", locale, tile=tile_name(code, locale)),
+                              step_id(game_id, version, "t", code), 1 + i // ROW_WIDTH)
+                        for i, code in enumerate(ordered)]
             else:
-                ordered = sorted(codes)
                 for n in range(MAX_TAKE_SELECTS):
                     chunk = ordered[n * MAX_SELECT_OPTIONS:(n + 1) * MAX_SELECT_OPTIONS]
                     if chunk:
-                        out.append(Entry(t("urbanpanic.ui.take_from", locale, first=chunk[0], last=chunk[-1]),
+                        out.append(Entry(t("urbanpanic.ui.take_from", locale, first=tile_name(chunk[0], locale),
+                                           last=tile_name(chunk[-1], locale)),
                                          step_id(game_id, version, "ts", n), 1 + n,
                                          options=tuple((tile_name(c, locale), c) for c in chunk)))
         # "My choices" (the generic open button) where a row has room: in a private menu it shows the

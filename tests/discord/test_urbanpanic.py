@@ -16,7 +16,7 @@ import pytest
 
 from bot.i18n import t
 from bot.rules.urbanpanic.state import census, manifest_census
-from cogs.games.urbanpanic import PRESENTER, ROUTE_PREFIX, parse_step, relative_time
+from cogs.games.urbanpanic import PRESENTER, ROUTE_PREFIX, parse_step, relative_time, tile_name
 from tests.discord.conftest import Harness, answer
 
 PNG = b"\x89PNG\r\n\x1a\n"
@@ -82,7 +82,12 @@ def public_sent_since(h: Harness, mark: int) -> list[Any]:
 
 
 def text_of(sent: Any) -> str:
-    return json.dumps([sent.content, sent.embeds, sent.components])
+    return json.dumps([sent.content, sent.embeds, sent.components], ensure_ascii=False)
+
+
+def shown(code: str) -> str:
+    """A tile as an English reader sees it ("office ↑→↓←"): messages never carry its code."""
+    return tile_name(code, "en")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -198,7 +203,8 @@ class Secrets:
             if code in public:
                 continue
             self.strict += 1
-            leaks = [str(s) for s in public_sent_since(self.h, mark) if code in text_of(s)]
+            leaks = [str(s) for s in public_sent_since(self.h, mark)
+                     if code in text_of(s) or shown(code) in text_of(s)]
             assert not leaks, f"{code} in a hand was shown in the channel: {leaks}"
 
 
@@ -239,7 +245,7 @@ async def test_party_race_for_one_open_tile(h: Harness) -> None:
     tile = await secrets.note_draw(seats["alice"], mark)
     await secrets.check()
     hand_menu = [s for s in drew.sent if s.custom_ids][-1]
-    assert hand_menu.ephemeral and tile in hand_menu.content
+    assert hand_menu.ephemeral and shown(tile) in hand_menu.content
     await click(h, hand_menu, find(hand_menu.custom_ids, "drop"), "alice")
     secrets.forget(seats["alice"])
     assert (await secrets.state()).open_table == [tile]
@@ -260,7 +266,7 @@ async def test_party_race_for_one_open_tile(h: Harness) -> None:
     assert len(told) == 2 and all("Someone took that tile first." in text for text in told.values())
     assert all(s.ephemeral for handle in handles for s in handle.sent if s.content)
     winner = holders[0]
-    assert any(tile in (s.content or "") for s in handles[list(menus).index(winner)].sent if s.ephemeral)
+    assert any(shown(tile) in (s.content or "") for s in handles[list(menus).index(winner)].sent if s.ephemeral)
 
 
 async def test_party_timer_announced_enforced_and_hands_stay_private(h: Harness) -> None:
@@ -299,7 +305,7 @@ async def test_party_timer_announced_enforced_and_hands_stay_private(h: Harness)
     await took.response()
     await h.settle()
     hand_menu = [s for s in took.sent if s.custom_ids][-1]
-    assert hand_menu.ephemeral and code in hand_menu.content and relative_time(deadline) in hand_menu.content
+    assert hand_menu.ephemeral and shown(code) in hand_menu.content and relative_time(deadline) in hand_menu.content
     assert (await h.service.snapshot(gid)).state.players[seat].hand == code
     status = next(m for m in h.channel_messages() if m.id == info.game.status_message_xid)
     assert "holding a tile" in status.embeds[0]["description"]
@@ -362,7 +368,7 @@ async def test_party_hands_stay_private(h: Harness) -> None:
             code = await secrets.note_draw(seat, mark)
             await secrets.check()
             hand_menu = [s for s in drew.sent if s.custom_ids][-1]
-            assert hand_menu.ephemeral and code in hand_menu.content
+            assert hand_menu.ephemeral and shown(code) in hand_menu.content
             kind = "drop" if round_ == 3 else "place"
             done = await click(h, hand_menu, find(hand_menu.custom_ids, kind), user)
             secrets.forget(seat)
@@ -457,10 +463,10 @@ async def test_spy_in_the_advanced_game_by_clicks(h: Harness) -> None:
     spy = next(c for c in turn.custom_ids() if step_of(c) == "s")
     menu = await click(h, turn, spy, second)
     plots = (await menu.response())
-    assert plots.ephemeral and target in (plots.content or "")
+    assert plots.ephemeral and shown(target) in (plots.content or "")
     assert len(plots.custom_ids) == 24 and all((move_of(c) or {}).get("kind") == "spy" for c in plots.custom_ids)
     built = await click(h, plots, find(plots.custom_ids, "spy"), second)
-    assert f"sent the Spy for {target}" in said(built)
+    assert f"sent the Spy for {shown(target)}" in said(built)
     state = (await h.service.snapshot(gid)).state
     assert state.players[first_seat].reserve == [] and target in state.players[1 - first_seat].board
     assert state.points == 1

@@ -24,7 +24,7 @@ from bot.rules.urbanpanic.state import State
 from bot.service import choices_token
 from cogs import ids
 from cogs.games import urbanpanic as up
-from cogs.games.urbanpanic import PRESENTER, Entry, Step, parse_step, relative_time, step_id
+from cogs.games.urbanpanic import PRESENTER, Entry, Step, parse_step, relative_time, step_id, tile_name
 
 GAME = 4242
 VERSION = 17
@@ -167,11 +167,12 @@ def test_labels_name_the_tile_slot_and_plot() -> None:
     state = RULES.setup({"variant": "advanced"}, 3, 7)
     view = RULES.view(state, state.current)
     slot_tile = state.slots[1]
-    assert PRESENTER.move_label({"kind": "architect", "slot": 2}, view, "en") == f"Take {slot_tile} (slot 2)"
+    assert PRESENTER.move_label({"kind": "architect", "slot": 2}, view, "en") == \
+        f"Take {tile_name(slot_tile, 'en')} (slot 2)"
     assert PRESENTER.move_label({"kind": "planner", "tile": "FAC-NE", "plot": "B3"}, view, "en") == \
-        "Build FAC-NE on B3"
+        "Build factory ↑→ on B3"
     assert PRESENTER.move_label({"kind": "spy", "victim": 1, "tile": "FAC-NE", "plot": "B3"}, view, "en") == \
-        "Spy FAC-NE from Player 2 onto B3"
+        "Spy factory ↑→ from Player 2 onto B3"
     assert PRESENTER.move_label({"kind": "end_turn"}, view, "en") == "End turn"
     assert PRESENTER.move_label({"kind": "place", "plot": "E5"}, view, "en") == "E5"
 
@@ -209,8 +210,9 @@ def test_status_lines_show_the_public_table_and_never_a_hand() -> None:
     text = "\n".join(lines)
     assert f"Turn 1: {['alice', 'bob'][me]} · 2 action(s) left · Architect done" in text
     assert "Main board: 1: " in text and "3: —" in text and "Goal cards: " in text
-    assert f"reserve: {state.players[me].reserve[0]}" in text
-    assert f"This turn so far: took {state.players[me].reserve[0]} (slot 3)." in text
+    taken = tile_name(state.players[me].reserve[0], "en")
+    assert f"reserve: {taken}" in text
+    assert f"This turn so far: took {taken} (slot 3)." in text
 
     party = RULES.setup({"variant": "party"}, 2, 5)
     party = RULES.apply(party, 1, {"kind": "draw", "at": 5_000})
@@ -219,7 +221,7 @@ def test_status_lines_show_the_public_table_and_never_a_hand() -> None:
     lines = PRESENTER.status_lines(RULES.view(party, None), "en", ["alice", "bob"])
     text = "\n".join(lines)
     assert "bob: 0/24 built · holding a tile" in text and "alice: 0/24 built · hand empty" in text
-    assert hand not in text
+    assert hand not in text and tile_name(hand, "en") not in text
     assert relative_time(5_000 + 15 * 60_000) in text
 
 
@@ -234,9 +236,10 @@ def test_turn_summary_tells_the_whole_turn_in_one_line() -> None:
     state = RULES.apply(state, me, {"kind": "end_turn"})
     key, params = RULES.describe(before, me, {"kind": "end_turn"}, state)
     lines = PRESENTER.summary_lines(key, {"player": "alice", **params}, RULES.view(state, None), "en")
-    assert lines == [f"alice's turn: took {tile} (slot 1), built {tile} on B3."]
+    name = tile_name(tile, "en")
+    assert lines == [f"alice's turn: took {name} (slot 1), built {name} on B3."]
     assert PRESENTER.status_lines(RULES.view(state, None), "en", ["alice", "bob"])[-1].startswith(
-        f"{['alice', 'bob'][me]}'s turn: took {tile}")
+        f"{['alice', 'bob'][me]}'s turn: took {name}")
 
     party = RULES.setup({"variant": "party"}, 2, 3)
     plots = [p for p in (f"{c}{r}" for r in "12345" for c in "ABCDE") if p != "C3"]
@@ -263,7 +266,7 @@ def test_prompts_show_the_budget_and_the_private_hand() -> None:
     hand = party.players[1].hand
     assert hand is not None
     text = PRESENTER.prompt(RULES.legal_moves(party, 1), RULES.view(party, 1), "en")
-    assert f"You hold {hand} (" in text
+    assert f"You hold {tile_name(hand, 'en')}." in text
     assert "Your hand is empty" in PRESENTER.prompt(RULES.legal_moves(party, 0), RULES.view(party, 0), "en")
 
 

@@ -82,7 +82,7 @@ def parse_city(rows: object) -> list[str | None]:
             if code is None:
                 raise IllegalMove("urbanpanic.calc.bad_token", plot=plot, token=token)
             if code not in tiles.KINDS:
-                raise IllegalMove("urbanpanic.calc.no_such_tile", plot=plot, tile=code)
+                raise IllegalMove("urbanpanic.calc.no_such_tile", plot=plot, tile=tiles.tile_term(code))
             board[index] = code
     used: dict[str, int] = {}
     for index in tiles.PLOTS:
@@ -91,7 +91,7 @@ def parse_city(rows: object) -> list[str | None]:
             continue
         used[code] = used.get(code, 0) + 1
         if used[code] > tiles.KINDS[code].count:
-            raise IllegalMove("urbanpanic.calc.too_many", plot=tiles.square_name(index), tile=code,
+            raise IllegalMove("urbanpanic.calc.too_many", plot=tiles.square_name(index), tile=tiles.tile_term(code),
                               count=tiles.KINDS[code].count)
     return board
 

@@ -308,7 +308,8 @@ class UrbanPanicRules(core.GameRules[State]):
         """What the turn log keeps of one action: its kind and the public facts ``describe`` names."""
         _, params = self.describe(before, before.current, move, after)
         entry: dict[str, Any] = {"kind": move["kind"]}
-        entry.update((k, v) for k, v in params.items() if k != "seat")
+        entry.update((k, v) for k, v in params.items() if k not in ("seat", "tile", "other_tile"))
+        entry.update(_named_tiles(before, before.current, move))  # codes, as stored: never terms
         if move["kind"] == "engineer_reserve":
             entry["removed"] = before.players[before.current].board[tiles.parse_plot(move["plot"])]
         return entry
@@ -327,7 +328,7 @@ class UrbanPanicRules(core.GameRules[State]):
     def _reserve_tile(self, player: Player, move: Move) -> str:
         code = tiles.kind(move["tile"]).code
         if code not in player.reserve:
-            raise IllegalMove("urbanpanic.tile.not_in_reserve", tile=code)
+            raise IllegalMove("urbanpanic.tile.not_in_reserve", tile=tiles.tile_term(code))
         return code
 
     def _empty_plot(self, player: Player, name: object) -> int:
@@ -466,7 +467,7 @@ class UrbanPanicRules(core.GameRules[State]):
             raise IllegalMove("urbanpanic.spy.victim", victim=str(victim))
         code = tiles.kind(move["tile"]).code
         if code not in state.players[victim].reserve:
-            raise IllegalMove("urbanpanic.spy.not_in_reserve", tile=code, victim=victim)
+            raise IllegalMove("urbanpanic.spy.not_in_reserve", tile=tiles.tile_term(code), victim=victim)
         turn = _Turn(state)
         p = turn.player
         index = self._empty_plot(p, move["plot"])
@@ -531,7 +532,7 @@ class UrbanPanicRules(core.GameRules[State]):
             raise IllegalMove("urbanpanic.party.time_up")
         p = state.players[seat]
         if kind in ("draw", "take") and p.hand is not None:
-            raise IllegalMove("urbanpanic.party.hand_full", tile=p.hand)
+            raise IllegalMove("urbanpanic.party.hand_full", tile=tiles.tile_term(p.hand))
         if kind in ("place", "drop") and p.hand is None:
             raise IllegalMove("urbanpanic.party.hand_empty")
         if kind == "draw" and not state.stack:
@@ -540,7 +541,7 @@ class UrbanPanicRules(core.GameRules[State]):
         if kind == "take":
             code = tiles.kind(move["tile"]).code
             if code not in state.open_table:
-                raise IllegalMove("urbanpanic.party.taken", tile=code)
+                raise IllegalMove("urbanpanic.party.taken", tile=tiles.tile_term(code))
         index = self._empty_plot(p, move["plot"]) if kind == "place" else -1
         new = state.copy()
         me = new.players[seat]
@@ -717,24 +718,19 @@ class UrbanPanicRules(core.GameRules[State]):
 
     # -- front-end helpers -------------------------------------------------------------------
     def describe(self, before: State, seat: int, move: Move, after: State) -> tuple[str, dict[str, Any]]:
-        """A public one-liner; never names the tile a party player drew."""
+        """A public one-liner; never names the tile a party player drew. Tiles are terms in the
+        players' notation (:func:`tiles.tile_term`), never codes."""
         kind = str(move.get("kind", ""))
         params: dict[str, Any] = {"seat": seat}
         for key in ("slot", "plot", "other", "victim"):
             if key in move:
                 params[key] = move[key]
+        params.update((key, tiles.tile_term(code) if code is not None else "?")
+                      for key, code in _named_tiles(before, seat, move).items())
         if kind == "architect":
-            params["tile"] = before.slots[int(move["slot"]) - 1]
             if after.trigger_b and not before.trigger_b:
                 return "urbanpanic.move.architect.last", params
-        elif kind in ("planner", "engineer_reserve", "spy", "take"):
-            params["tile"] = move.get("tile")
-        elif kind == "engineer_board":
-            board = before.players[seat].board
-            params["tile"] = board[tiles.parse_plot(move["plot"])]
-            params["other_tile"] = board[tiles.parse_plot(move["other"])]
         elif kind in ("place", "drop"):
-            params["tile"] = before.players[seat].hand
             if after.over:
                 return "urbanpanic.move.place.over", params
         elif kind == "end_turn":
@@ -767,6 +763,21 @@ class UrbanPanicRules(core.GameRules[State]):
         from bot.rules.urbanpanic import ai
 
         return ai.choose(self, state, seat, level, seed)
+
+
+def _named_tiles(before: State, seat: int, move: Move) -> dict[str, Any]:
+    """The tile codes a move names publicly (``tile``, and ``other_tile`` for a swap on the board)."""
+    kind = move.get("kind")
+    if kind == "architect":
+        return {"tile": before.slots[int(move["slot"]) - 1]}
+    if kind in ("planner", "engineer_reserve", "spy", "take"):
+        return {"tile": move.get("tile")}
+    if kind == "engineer_board":
+        board = before.players[seat].board
+        return {"tile": board[tiles.parse_plot(move["plot"])], "other_tile": board[tiles.parse_plot(move["other"])]}
+    if kind in ("place", "drop"):
+        return {"tile": before.players[seat].hand}
+    return {}
 
 
 def _finish(state: State, reason: str) -> State:

@@ -175,6 +175,36 @@ def kind(code: str) -> TileKind:
     return k
 
 
+# ---------------------------------------------------------------------------------------------
+# The players' notation (presentation only: moves, states and exports keep the codes above)
+# ---------------------------------------------------------------------------------------------
+
+ARROWS = {"N": "↑", "E": "→", "S": "↓", "W": "←"}
+"""A tile's open sides as players read them, in every language: ↑ north, → east, ↓ south, ← west
+(the pictures draw the same sides as roads leaving the tile)."""
+
+
+def sides_text(passages: str) -> str:
+    """``"NE"`` -> ``"↑→"``: the open sides as arrows, clockwise from north."""
+    return "".join(ARROWS[s] for s in SIDES if s in passages)
+
+
+def type_term(typ: str) -> core.Term:
+    """A tile type as a word of the reader's language (``urbanpanic.term.type.<id>``)."""
+    return core.term(f"urbanpanic.term.type.{typ}")
+
+
+def tile_term(code: object) -> core.Term | str:
+    """The one notation of a tile for players: ``"FAC-NE"`` -> a term reading "factory ↑→" in
+    English, "fabryka ↑→" in Polish (``urbanpanic.term.tile``: the type's word, then the open sides
+    as :func:`sides_text`). A well-formed code the box does not hold (``"PRK-NS"``, named by the score
+    calculator) reads the same way; other text (a typo, a forged move) is returned as it is."""
+    typ, _, passages = code.partition("-") if isinstance(code, str) else ("", "", "")
+    if typ not in TYPES or not passages or any(ch not in SIDES for ch in passages):
+        return str(code)
+    return core.term("urbanpanic.term.tile", type=type_term(typ), sides=sides_text(passages))
+
+
 def census(codes: Iterable[str | None]) -> dict[str, int]:
     """How many tiles of each code (None entries ignored)."""
     out: dict[str, int] = {}

@@ -1,0 +1,108 @@
+"""The letters in the Urban Panic pictures come from the reader's language.
+
+Each tile type's badge letter (``urbanpanic.render.badge.<kind>``) is one letter of that type's name in
+the language, different from the other badges and from every track letter of the same legend (in
+Polish the power plant cannot be "P", which is jobs there, nor "E", ecology); in Russian every letter
+is Cyrillic, so no Latin letter poses as a Cyrillic one. The rules help's tiles page teaches the same
+letters, and a drawn badge shows its letter and nothing of the registry's one.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from typing import Any
+
+import pytest
+from PIL import ImageChops
+
+from bot import i18n
+from render import common as c
+from render import urbanpanic as u
+
+LANGUAGES = ("en", "hu", "es", "ru", "pl")
+KNOWN_EXCEPTIONS = {("en", "urbanpanic.park"): "G"}
+"""English keeps G for the park (not a letter of "Park"): its pictures are pinned by the golden
+references of tests/render/test_i18n.py. K would be the park's letter there (P is the power plant's)."""
+
+
+def badges(locale: str) -> dict[str, str]:
+    return {key: i18n.t(message, locale) for key, message in u.BADGES.items()}
+
+
+def track_letters(locale: str) -> dict[str, str]:
+    return {track: i18n.t(f"urbanpanic.render.letter.{track}", locale) for track in u.TRACKS}
+
+
+@pytest.mark.parametrize("locale", LANGUAGES)
+def test_badges_are_single_letters_unique_and_clash_with_no_track_letter(locale: str) -> None:
+    marks = badges(locale)
+    tracks = track_letters(locale)
+    assert set(marks) == set(u.TYPE_KEYS.values())
+    for letter in [*marks.values(), *tracks.values()]:
+        assert len(letter) == 1 and letter.isalpha() and letter.isupper(), (locale, letter)
+    assert len(set(marks.values())) == len(marks), f"{locale}: two tile types share a badge letter"
+    clash = set(marks.values()) & set(tracks.values())
+    assert not clash, f"{locale}: badge letters {clash} also name a track in the legend"
+
+
+@pytest.mark.parametrize("locale", LANGUAGES)
+def test_each_badge_is_a_letter_of_the_types_name_in_that_language(locale: str) -> None:
+    for key, letter in badges(locale).items():
+        if (locale, key) in KNOWN_EXCEPTIONS:
+            assert letter == KNOWN_EXCEPTIONS[locale, key]
+            continue
+        name = c.glyph_name(key, locale)
+        assert letter.casefold() in name.casefold(), f"{locale}: {letter} is not a letter of {name}"
+
+
+@pytest.mark.parametrize("locale", LANGUAGES)
+def test_russian_letters_are_cyrillic_and_the_others_latin(locale: str) -> None:
+    """In Russian a Latin P, C, O or H would look like a Cyrillic letter with another meaning."""
+    script = "CYRILLIC" if locale == "ru" else "LATIN"
+    for letter in [*badges(locale).values(), *track_letters(locale).values()]:
+        assert unicodedata.name(letter).startswith(script), (locale, letter, unicodedata.name(letter))
+
+
+@pytest.mark.parametrize("locale", LANGUAGES)
+def test_the_rules_help_lists_the_letters_the_pictures_draw(locale: str) -> None:
+    page = i18n.t("urbanpanic.rules.buildings.1", locale)
+    for key, letter in badges(locale).items():
+        assert f"**{letter}** {c.glyph_name(key, locale)}" in page, (locale, letter)
+    for letter in track_letters(locale).values():
+        assert f"**{letter}**" in page
+
+
+def _badge_inside(key: str, locale: str, size: int = 96) -> object:
+    """The inside of the badge circle of a drawn building tile."""
+    r = max(6, round(size * 0.17))
+    centre = round(size * 0.05) + r
+    inner = round(r * 0.65)
+    img = u.glyph_image(key, size, locale)
+    return img.crop((centre - inner, centre - inner, centre + inner, centre + inner)).convert("RGB")
+
+
+def test_a_drawn_badge_shows_only_the_readers_letter() -> None:
+    """The Hungarian housing and the Polish park both read K: their badges are the same pixels,
+    though the shared registry marks them H and G; the Polish power plant's T is not the English P."""
+    assert badges("hu")["urbanpanic.housing"] == badges("pl")["urbanpanic.park"] == "K"
+    same = ImageChops.difference(_badge_inside("urbanpanic.housing", "hu"), _badge_inside("urbanpanic.park", "pl"))
+    assert same.getbbox() is None
+    other = ImageChops.difference(_badge_inside("urbanpanic.power", "pl"), _badge_inside("urbanpanic.power", "en"))
+    assert other.getbbox() is not None
+
+
+@pytest.mark.parametrize("locale", ["pl", "ru"])
+def test_the_tile_sheet_names_each_building_with_the_readers_letter(locale: str,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """/game tiles: each building beside its badge letter and its name, both in the reader's language."""
+    drawn: list[str] = []
+    real = c.draw_fitted
+
+    def spy(draw: Any, xy: Any, text: str, *args: Any, **kwargs: Any) -> Any:
+        drawn.append(text)
+        return real(draw, xy, text, *args, **kwargs)
+
+    monkeypatch.setattr(c, "draw_fitted", spy)
+    u.render_tiles(locale=locale)
+    for key, letter in badges(locale).items():
+        assert f"{letter}  {c.glyph_name(key, locale)}" in drawn
