@@ -17,7 +17,6 @@ Every word drawn comes from the message catalogue (``render.*``, ``quadropolis.r
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
 from typing import Any, cast
 
 from PIL import Image, ImageDraw
@@ -38,7 +37,7 @@ from render.scores import SOFT_HYPHEN, decided_note, score_table_from_result
 
 c.register_glyphs(
     "quadropolis",
-    {  # letters of the rules file, section 4 (English; each language's marks are in its catalogue: MARK_IDS)
+    {  # letters of the rules file, section 4 (English; each language's badges are in its catalogue)
         "tower": c.Glyph(c.RESIDENTIAL, c.PAINTERS["tower"], "T", "quadropolis.render.kind.tower"),
         "shop": c.Glyph(c.COMMERCE, c.PAINTERS["shop"], "S", "quadropolis.render.kind.shop"),
         "public": c.Glyph(c.PUBLIC, c.PAINTERS["public"], "U", "quadropolis.render.kind.public"),
@@ -54,19 +53,10 @@ c.register_glyphs(
              "h": "harbour", "o": "office", "m": "monument"},
 )
 
-MARK_IDS = {
-    "tower": "quadropolis.render.mark.tower",
-    "shop": "quadropolis.render.mark.shop",
-    "public": "quadropolis.render.mark.public",
-    "park": "quadropolis.render.mark.park",
-    "playground": "quadropolis.render.mark.playground",
-    "factory": "quadropolis.render.mark.factory",
-    "harbour": "quadropolis.render.mark.harbour",
-    "office": "quadropolis.render.mark.office",
-    "monument": "quadropolis.render.mark.monument",
-}
-"""The catalogue id of each kind's badge mark: a letter from the kind's name in the language (and at most
-a small second letter), unique within the language (``tests/render/test_quadropolis_marks.py``)."""
+MARK_KINDS = ("tower", "shop", "public", "park", "playground", "factory", "harbour", "office", "monument")
+"""The kinds whose badge each language writes (``quadropolis.render.badge.<kind>``, drawn by ``Glyph.badge``): a
+letter from the kind's name in the language and at most a small second letter, unique within the language
+(``tests/render/test_quadropolis_marks.py``)."""
 
 View = QuadView
 """The view this module draws (``bot.rules.quadropolis.viewtypes``)."""
@@ -125,33 +115,11 @@ def _names(view: View, names: Sequence[str] | None, locale: str = "en") -> list[
 
 def marks(locale: str = "en") -> dict[str, str]:
     """Each kind's badge mark in ``locale`` (``{"tower": "Мн", ...}``), from the catalogue."""
-    return {kind: t(mark_id, normalise_locale(locale)) for kind, mark_id in MARK_IDS.items()}
+    return {kind: c.glyph(f"quadropolis.{kind}").badge(normalise_locale(locale)) for kind in MARK_KINDS}
 
 
-def family(locale: str = "en") -> str:
-    """The glyph family whose badges carry ``locale``'s marks: ``"quadropolis"`` (the English letters)
-    when they are the same, else a family registered for those marks (its name holds them, so a family
-    and the sprites cached for it never go stale)."""
-    wanted = marks(locale)
-    base = {kind: c.GLYPHS[f"quadropolis.{kind}"] for kind in MARK_IDS}
-    if all(base[kind].letter + base[kind].suffix == mark for kind, mark in wanted.items()):
-        return "quadropolis"
-    name = "quadropolis_" + "_".join(wanted[kind] for kind in MARK_IDS)
-    if f"{name}.tower" not in c.GLYPHS:
-        c.register_glyphs(name, {kind: replace(base[kind], letter=mark[:1], suffix=mark[1:])
-                                 for kind, mark in wanted.items()})
-    return name
-
-
-def kind_key(key: str, locale: str = "en") -> str:
-    """A registry key (``quadropolis.tower``) in the glyph family of ``locale``."""
-    game, _, kind = key.partition(".")
-    return f"{family(locale)}.{kind}" if game == "quadropolis" and kind in MARK_IDS else key
-
-
-def _tile_key(tile: QuadTile | QuadBuilding, locale: str = "en") -> str:
-    """Registry key of a tile or building (parks split into plain parks and playgrounds by code), in the
-    glyph family of ``locale``."""
+def _tile_key(tile: QuadTile | QuadBuilding) -> str:
+    """Registry key of a tile or building (parks split into plain parks and playgrounds by code)."""
     code = str(tile.get("code") or "")
     if code == "G":
         key = "quadropolis.playground"
@@ -159,7 +127,7 @@ def _tile_key(tile: QuadTile | QuadBuilding, locale: str = "en") -> str:
         key = c.glyph_key("quadropolis", code)
     else:
         key = c.glyph_key("quadropolis", str(tile.get("type", "?")))
-    return kind_key(key, locale)
+    return key
 
 
 def slot_label(slot: str, locale: str = "en") -> str:
@@ -284,7 +252,7 @@ def draw_site(
             box = cell_box(r, col)
             state = square.get("state")
             if state == "tile" and square.get("tile"):
-                c.draw_glyph(img, _tile_key(square["tile"], locale), box)
+                c.draw_glyph(img, _tile_key(square["tile"]), box, locale=locale)
                 _gives_chips(img, box, square["tile"], chip_size)
             elif state == "face_down":
                 c.draw_face_down(img, box)
@@ -384,7 +352,7 @@ def draw_city(
             building = sq.get("building")
             if building:
                 faded = show_allocation and not building.get("active", True)
-                c.draw_glyph(img, _tile_key(building, locale), box, faded=faded)
+                c.draw_glyph(img, _tile_key(building), box, faded=faded, locale=locale)
                 _building_overlays(img, box, building, str(sq.get("square", "")), score, show_allocation)
             else:
                 draw.rounded_rectangle(
@@ -537,7 +505,7 @@ def _strips(
 
 def _legend(img: Image.Image, top: int, view: View, end: bool = False, locale: str = "en") -> int:
     kinds = EXPERT_KINDS if view.get("mode") == "expert" else CLASSIC_KINDS
-    entries = [(kind_key(f"quadropolis.{k}", locale), c.glyph_name(f"quadropolis.{k}", locale)) for k in kinds]
+    entries = [(f"quadropolis.{k}", c.glyph_name(f"quadropolis.{k}", locale)) for k in kinds]
     icon_keys = list(LEGEND_ICONS)
     if end:
         icon_keys.append(("removed", "quadropolis.render.legend.inactive"))
@@ -546,7 +514,7 @@ def _legend(img: Image.Image, top: int, view: View, end: bool = False, locale: s
     icons = [(icon, t(key, locale)) for icon, key in icon_keys]
     draw = ImageDraw.Draw(img)
     draw.line((MARGIN, top, WIDTH - MARGIN, top), fill=c.PANEL_EDGE, width=2)
-    return c.legend(img, (MARGIN, top + 10), entries, WIDTH - 2 * MARGIN, 30, icons) + 6
+    return c.legend(img, (MARGIN, top + 10), entries, WIDTH - 2 * MARGIN, 30, icons, locale) + 6
 
 
 # ---------------------------------------------------------------------------------------------
@@ -602,7 +570,7 @@ def turn_image(
     iy = geo.box[3] + 14
     if mine:
         tsz = 96
-        c.draw_glyph(img, _tile_key(mine["tile"], locale), (cx, iy, cx + tsz, iy + tsz))
+        c.draw_glyph(img, _tile_key(mine["tile"]), (cx, iy, cx + tsz, iy + tsz), locale=locale)
         _gives_chips(img, (cx, iy, cx + tsz, iy + tsz), mine["tile"], 20)
         tf, rf = c.font(22, True), c.font(20)
         text_w = city_w - tsz - 16
@@ -725,7 +693,7 @@ def _score_column(
         if key in c.ICONS:
             c.draw_icon(img, key, box)
         elif key:
-            c.draw_glyph(img, kind_key(key, locale), box)
+            c.draw_glyph(img, key, box, locale=locale)
         label = t("quadropolis.render.cat.penalty_long" if cid == "penalty" else label_id, locale).replace(
             SOFT_HYPHEN, ""
         )
@@ -847,7 +815,7 @@ def end_image(view: View, names: Sequence[str] | None = None, *, locale: str = "
     cities = img.crop((0, 0, WIDTH, y))
     result: Mapping[str, Any] = view.get("result") or _provisional_result(view)
     mode_cats = [
-        (cid, t(label_id, locale), kind_key(key, locale) if key else key)
+        (cid, t(label_id, locale), key)
         for cid, label_id, key in CATEGORIES
         if view.get("mode") == "expert" or cid not in ("offices", "monuments")
     ]
@@ -906,4 +874,4 @@ def render_end(view: View, names: Sequence[str] | None = None, *, locale: str = 
 def render_tiles(*, locale: str = "en") -> bytes:
     """Every building of the game as the pictures draw it (``/game tiles``)."""
     title = t("tiles.title", locale, game=t("quadropolis.title", locale))
-    return c.png_bytes(c.tile_sheet(family(locale), title, locale))
+    return c.png_bytes(c.tile_sheet("quadropolis", title, locale))

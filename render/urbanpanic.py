@@ -13,7 +13,7 @@ Player names are not in the view; pass them as ``names`` (by seat), else "Player
 drawn comes from the message catalogue (``render.*``, ``urbanpanic.render.*``, and the rules' own goal,
 end and tie-break sentences) in the keyword ``locale`` (default English), and so do the letters: the
 legend's track letters (``urbanpanic.render.letter.*``) and each building's badge letter
-(``urbanpanic.render.badge.*``, painted over the shared glyph's one-letter mark), chosen per language
+(``urbanpanic.render.badge.*``, drawn by the shared glyph: ``Glyph.badge``), chosen per language
 so no badge repeats a track letter (tests/urbanpanic/test_badges.py). A tile's open sides are drawn as
 roads; text names the same sides with arrows (``bot.rules.urbanpanic.tiles.tile_term``).
 """
@@ -85,16 +85,6 @@ DIRS = {"N": (-1, 0), "E": (0, 1), "S": (1, 0), "W": (0, -1)}
 OPPOSITE = {"N": "S", "S": "N", "E": "W", "W": "E"}
 VARIANTS = ("basic", "advanced", "party")
 """Variants with a name in the catalogue (``urbanpanic.render.variant.<variant>``)."""
-BADGES = {
-    "urbanpanic.housing": "urbanpanic.render.badge.housing",
-    "urbanpanic.offices": "urbanpanic.render.badge.offices",
-    "urbanpanic.amusement": "urbanpanic.render.badge.amusement",
-    "urbanpanic.factory": "urbanpanic.render.badge.factory",
-    "urbanpanic.power": "urbanpanic.render.badge.power",
-    "urbanpanic.park": "urbanpanic.render.badge.park",
-}
-"""Glyph key -> catalogue id of its badge letter: one letter of the type's name in each language, all
-different and none a track letter of the same language (``tests/urbanpanic/test_badges.py``)."""
 
 
 # ---------------------------------------------------------------------------------------------
@@ -121,37 +111,6 @@ def _passages_of(code: str) -> str:
 
 def _key(type_id: str) -> str:
     return TYPE_KEYS.get(type_id.upper(), c.glyph_key("urbanpanic", type_id))
-
-
-def badge_letter(key: str, locale: str = "en") -> str:
-    """The letter in a building's badge, from the reader's catalogue (``urbanpanic.render.badge.<kind>``):
-    each language picks a letter of its own word for the type, unlike its track letters."""
-    badge = BADGES.get(key)
-    return t(badge, locale) if badge else c.glyph(key).letter
-
-
-@lru_cache(maxsize=512)
-def glyph_image(key: str, size: int, locale: str = "en", faded: bool = False) -> Image.Image:
-    """The shared building tile of ``key`` (:func:`render.common.glyph_image`) with the badge
-    letter of ``locale`` in place of the registry's one-letter mark."""
-    img = c.glyph_image(key, size, True, faded).copy()
-    letter = badge_letter(key, locale)
-    if letter == c.glyph(key).letter:
-        return img
-    # the badge as render.common draws it, painted over with the reader's letter
-    draw = ImageDraw.Draw(img)
-    r = max(6, round(size * 0.17))
-    cx = cy = round(size * 0.05) + r
-    draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=c.WHITE, outline=c.INK, width=max(1, size // 60))
-    c.draw_text(draw, (cx, cy + 1), letter, c.font(max(8, round(r * 1.45)), True), c.INK, "mm")
-    return img
-
-
-def draw_glyph(img: Image.Image, key: str, box: c.Box, locale: str = "en", faded: bool = False) -> None:
-    """Paste a building tile with the reader's badge letter into the square ``box`` (centred)."""
-    size = min(box[2] - box[0], box[3] - box[1])
-    sprite = glyph_image(key, size, locale, faded)
-    c.paste(img, sprite, (box[0] + (box[2] - box[0] - size) // 2, box[1] + (box[3] - box[1] - size) // 2))
 
 
 def _passages(cell: UpCell) -> str:
@@ -294,8 +253,9 @@ def draw_city(
                 )
                 continue
             off = cut(info)
-            draw_glyph(
-                img, _key(str(info.get("type") or _type_of(str(info.get("tile", "?"))))), inner, locale, faded=off
+            c.draw_glyph(
+                img, _key(str(info.get("type") or _type_of(str(info.get("tile", "?"))))), inner, faded=off,
+                locale=locale,
             )
             if off:
                 isz = cell // 4
@@ -314,7 +274,7 @@ def tile_sprite(code: str, size: int, locale: str = "en") -> Image.Image:
     for side in _passages_of(code):
         _road(draw, (0, 0, size, size), side, ROAD, INNER, True)
     pad = round(size * (1 - INNER) / 2)
-    draw_glyph(img, _key(_type_of(code)), (pad, pad, size - pad, size - pad), locale)
+    c.draw_glyph(img, _key(_type_of(code)), (pad, pad, size - pad, size - pad), locale=locale)
     return img
 
 
@@ -455,25 +415,6 @@ def _type_name(tp: UpTileType, locale: str) -> str:
     return str(tp.get("name", "")).capitalize()
 
 
-def _type_legend(img: Image.Image, xy: tuple[int, int], entries: Sequence[tuple[str, str]], max_width: int,
-                 size: int, locale: str) -> int:
-    """The tile types' row of the legend, laid out as :func:`render.common.legend` lays out glyphs, each
-    with the reader's badge letter; returns the bottom y."""
-    draw = ImageDraw.Draw(img)
-    fnt = c.font(max(14, round(size * 0.55)))
-    x, y = xy
-    line_h = size + 8
-    for key, text in entries:
-        w = size + 6 + c.text_width(text, fnt) + 18
-        if x + w > xy[0] + max_width and x > xy[0]:
-            x = xy[0]
-            y += line_h
-        draw_glyph(img, key, (x, y, x + size, y + size), locale)
-        c.draw_text(draw, (x + size + 6, y + size / 2), text, fnt, c.INK, "lm")
-        x += w
-    return y + line_h
-
-
 def _legend(img: Image.Image, top: int, view: View, locale: str = "en") -> int:
     """Each tile type with what it does to the tracks, the track icons, and how roads read."""
     draw = ImageDraw.Draw(img)
@@ -493,7 +434,7 @@ def _legend(img: Image.Image, top: int, view: View, locale: str = "en") -> int:
         )
         for tp in legend.get("types") or []
     ]
-    y = _type_legend(img, (MARGIN, top + 10), entries, WIDTH - 2 * MARGIN, 30, locale)
+    y = c.legend(img, (MARGIN, top + 10), entries, WIDTH - 2 * MARGIN, 30, locale=locale)
     icons = [
         (track, t(f"urbanpanic.render.legend.track.{track}", locale, letter=letters[i]))
         for i, track in enumerate(TRACKS)
@@ -816,19 +757,5 @@ def render_end(view: View, names: Sequence[str] | None = None, *, locale: str = 
 
 
 def render_tiles(*, locale: str = "en") -> bytes:
-    """Every building of the game as the pictures draw it (``/game tiles``)."""
-    title = t("tiles.title", locale, game=t("urbanpanic.title", locale))
-    keys = list(BADGES)
-    rows = -(-len(keys) // c.TILE_SHEET_COLUMNS)
-    cell_w = c.IMAGE_WIDTH // c.TILE_SHEET_COLUMNS
-    cell_h = c.TILE_SHEET_SIZE + 28
-    img, draw = c.canvas(c.IMAGE_WIDTH, c.TITLE_HEIGHT + 24 + rows * cell_h)
-    c.title_bar(draw, c.IMAGE_WIDTH, title)
-    for i, key in enumerate(keys):  # as render.common.tile_sheet, with the reader's badge letters
-        x = (i % c.TILE_SHEET_COLUMNS) * cell_w + 24
-        y = c.TITLE_HEIGHT + 24 + (i // c.TILE_SHEET_COLUMNS) * cell_h
-        draw_glyph(img, key, (x, y, x + c.TILE_SHEET_SIZE, y + c.TILE_SHEET_SIZE), locale)
-        label = f"{badge_letter(key, locale)}  {c.glyph_name(key, locale)}"
-        c.draw_fitted(draw, (x + c.TILE_SHEET_SIZE + 16, y + c.TILE_SHEET_SIZE // 2), label,
-                      cell_w - c.TILE_SHEET_SIZE - 56, 28, True, c.INK, "lm", 16)
-    return c.png_bytes(img)
+    """Every building of the game as the pictures draw it (``/game tiles``), with the reader's badges."""
+    return c.png_bytes(c.tile_sheet("urbanpanic", t("tiles.title", locale, game=t("urbanpanic.title", locale)), locale))

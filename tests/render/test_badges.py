@@ -7,12 +7,14 @@ import re
 
 import pytest
 
-import render.btc  # noqa: F401  (registers the glyphs)
+import render.btc
+import render.quadropolis
+import render.urbanpanic  # noqa: F401
 from bot import i18n
 from render import common as c
 
 LANGUAGES = ("en", "hu", "es", "ru", "pl")
-LOCALISED_GAMES = ("btc",)
+LOCALISED_GAMES = ("btc", "quadropolis", "urbanpanic")
 """Games whose badges come from the catalogue (``<game>.render.badge.<kind>``)."""
 
 

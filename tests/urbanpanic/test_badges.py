@@ -26,7 +26,7 @@ references of tests/render/test_i18n.py. K would be the park's letter there (P i
 
 
 def badges(locale: str) -> dict[str, str]:
-    return {key: i18n.t(message, locale) for key, message in u.BADGES.items()}
+    return {key: c.glyph(key).badge(locale) for key in u.TYPE_KEYS.values()}
 
 
 def track_letters(locale: str) -> dict[str, str]:
@@ -77,7 +77,7 @@ def _badge_inside(key: str, locale: str, size: int = 96) -> object:
     r = max(6, round(size * 0.17))
     centre = round(size * 0.05) + r
     inner = round(r * 0.65)
-    img = u.glyph_image(key, size, locale)
+    img = c.glyph_image(key, size, locale=locale)
     return img.crop((centre - inner, centre - inner, centre + inner, centre + inner)).convert("RGB")
 
 
