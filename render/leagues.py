@@ -17,6 +17,8 @@ ROW_HEIGHT = 54
 MAX_ROWS = 25
 """Rows one picture draws at most (the caller pages longer tables), so its size is bounded."""
 HEAD_HEIGHT = 56
+HEADER_FONT = 22
+"""The column headings' size, shrunk to fit a column (a longer translation)."""
 MARGIN = 24
 
 
@@ -57,11 +59,10 @@ def standings_png(title: str, game_name: str, rows: Sequence[StandingLike], *, r
     top = c.TITLE_HEIGHT + margin
     c.panel(draw, (margin // 2, top - 8, width - margin // 2, height - margin // 2))
     x = margin
-    header_font = c.font(22, bold=True)
     for name, w in cols:
         label = "#" if name == "rank" else t(f"community.league.col.{name}", loc)
         anchor, tx = ("lm", x + 8) if name == "player" else ("mm", x + w / 2)
-        c.draw_fitted(draw, (tx, top + head_h / 2), label, w - 16, header_font.size, True, c.MUTED, anchor, 14,
+        c.draw_fitted(draw, (tx, top + head_h / 2), label, w - 16, HEADER_FONT, True, c.MUTED, anchor, 14,
                       key=True)
         x += w
     body = c.font(24)

@@ -371,7 +371,7 @@ def test_recording_costs_nothing_measurable_when_off() -> None:
     """The pen with the recorder off is within noise of Pillow's own text call."""
     import time
 
-    img, draw = c.canvas(1000, 100)
+    _, draw = c.canvas(1000, 100)
     fnt = c.font(20)
 
     def best(fn: Any) -> float:
