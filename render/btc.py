@@ -224,7 +224,8 @@ def draw_city_grid(
             if r0 <= r < r0 + rows and c0 <= col < c0 + cols:
                 box = geo.cell_box(r - r0, col - c0)
                 draw.rounded_rectangle(box, radius=max(3, cell // 12), outline=c.INK, width=2)
-                c.draw_text(draw, ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), name, ofont, c.MUTED, "mm")
+                c.draw_text(draw, ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), name, ofont, c.MUTED, "mm",
+                            key=False)
     return geo
 
 

@@ -9,10 +9,16 @@ top of a shape is fine; only a string over another string counts, with a pixel o
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from bot.benches import legibility
+from render import btc as b
 from render import common as c
+from render import quadropolis as q
+from render import urbanpanic as u
+from tests.render.test_i18n import btc_views, qp_views, up_views  # noqa: F401
 
 
 def _problems(kind: str, texts: list[c.DrawnText]) -> list[str]:
@@ -35,6 +41,26 @@ def test_no_drawn_strings_overlap_and_none_is_cut_inside_a_word(lang: str) -> No
         problems += _problems(kind, texts)
     assert problems == []
     assert {"turn", "board", "end", "city", "story", "table"} <= set(kinds)
+
+
+@pytest.mark.parametrize("lang", legibility.LANGUAGES)
+def test_every_mode_and_rare_line_too(lang: str, qp_views: Any, btc_views: Any, up_views: Any) -> None:  # noqa: F811
+    """The picture tests' views (every mode and variant, mid-game and finished, the rare lines switched on)
+    with the bench's names: no overlap, no word cut inside."""
+    problems: list[str] = []
+    names = list(legibility.NAMES)
+    for module, views in ((q, qp_views), (b, btc_views), (u, up_views)):
+        for k, (view, seat) in enumerate(views):
+            calls: list[tuple[str, str, tuple[Any, ...]]] = [
+                ("turn", "turn_image", (view, seat, names)), ("board", "board_image", (view, names)),
+                ("end", "end_image", (view, names))]
+            if hasattr(module, "city_image"):
+                calls.append(("city", "city_image", (view, seat, names)))
+            for kind, function, args in calls:
+                with c.record_text() as drawn:
+                    img = getattr(module, function)(*args, locale=lang)
+                problems += _problems(f"{module.__name__} view {k} {kind}", drawn.on(img))
+    assert problems == []
 
 
 def test_the_check_sees_an_overlap_and_a_cut_word() -> None:
