@@ -46,11 +46,21 @@ ECHOED_PARAMS = frozenset({"text", "zone", "name", "mode", "level", "value", "to
 
 
 def cut(text: str, limit: int) -> str:
-    """``text`` within ``limit`` characters, ending in "…" when cut."""
+    """``text`` within ``limit`` characters, ending in "…" when cut: cut after the last whole word that
+    fits, and inside a word only when the first word alone is longer than the limit."""
     text = str(text)
     if len(text) <= limit:
         return text
-    return text[: max(limit - 1, 0)] + ELLIPSIS if limit > 0 else ""
+    if limit <= 0:
+        return ""
+    room = limit - 1
+    head = text[:room]
+    if not text[room].isspace() and not head[-1:].isspace():  # the cut falls inside a word: drop it
+        words = head.rstrip()
+        gap = max(words.rfind(" "), words.rfind("\n"), words.rfind("\t"))
+        whole = words[:gap].rstrip().rstrip(",;:–—-").rstrip() if gap > 0 else ""
+        head = whole or head  # a single word longer than the limit is cut where it must be
+    return head.rstrip() + ELLIPSIS
 
 
 def quote(text: object) -> str:

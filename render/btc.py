@@ -227,7 +227,8 @@ def draw_city_grid(
             if r0 <= r < r0 + rows and c0 <= col < c0 + cols:
                 box = geo.cell_box(r - r0, col - c0)
                 draw.rounded_rectangle(box, radius=max(3, cell // 12), outline=c.INK, width=2)
-                c.draw_text(draw, ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), name, ofont, c.MUTED, "mm")
+                c.draw_text(draw, ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), name, ofont, c.MUTED, "mm",
+                            key=False)
     return geo
 
 
@@ -496,19 +497,18 @@ def _hand_section(img: Image.Image, top: int, view: View, seat: int, locale: str
             caption = str(resolve(tile.get("name", ""), locale))
             target = tile.get("city")
             sub = f"→ {cities.get(target, '?')}" if isinstance(target, int) else f"#{tile.get('id')}"
-            f = c.fit_font(caption, cw, 16, True, 11)
-            c.draw_text(
-                draw, (tx + cw / 2, ty + timg.height + 4), c.ellipsize(caption, f, cw), f, c.INK, "ma"
-            )
-            c.draw_text(
-                draw,
-                (tx + cw / 2, ty + timg.height + 24),
-                c.ellipsize(sub, c.font(15), cw),
-                c.font(15),
-                c.MUTED,
-                "ma",
-            )
-            row_h = max(row_h, timg.height + caption_h)
+            f = c.fit_font(caption, cw, 16, True, 13)
+            lines = [caption] if c.text_width(caption, f) <= cw else c.wrap(caption, f, cw)  # a duplex: two lines
+            if len(lines) > 2:
+                lines = [lines[0], " ".join(lines[1:])]
+            extra = (len(lines) - 1) * int(f.size + 3)
+            for k, line in enumerate(lines):
+                c.draw_text(draw, (tx + cw / 2, ty + timg.height + 4 + k * (f.size + 3)), c.ellipsize(line, f, cw),
+                            f, c.INK, "ma", key=False)
+            sub_text, sub_font = c.fit_text(sub, cw, 15, False, 12)
+            c.draw_text(draw, (tx + cw / 2, ty + timg.height + 24 + extra), sub_text, sub_font, c.MUTED, "ma",
+                        key=False)
+            row_h = max(row_h, timg.height + caption_h + extra)
             tx += cw + 16
         line_h = max(line_h, ty + row_h - y)
         x = x + group_w + 40

@@ -21,11 +21,15 @@ alone; the same look in every view of every game.
 from __future__ import annotations
 
 import io
+import itertools
 import math
+import re
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, cast
@@ -229,21 +233,136 @@ def fit_font(text: str, max_width: int, size: int, bold: bool = False, min_size:
     return font(size, bold)
 
 
+ELLIPSIS = "…"
+SYLLABLE_BREAK = re.compile(r"(?<=[^\W\d_])- (?=[^\W\d_])")
+"""A word broken where a soft hyphen allowed it ("miesz- kalne"): not a place to end a shortened text."""
+
+
 def ellipsize(text: str, fnt: Font, max_width: int) -> str:
-    """``text`` cut with an ellipsis so it fits ``max_width``."""
+    """``text`` shortened so it fits ``max_width``: whole words then "…"; a character cut only when even
+    the first word does not fit with its "…" (a single word longer than the box). A word broken at a
+    syllable is first joined again, which may be enough."""
     if text_width(text, fnt) <= max_width:
         return text
-    while text and text_width(text + "…", fnt) > max_width:
-        text = text[:-1]
-    return text.rstrip() + "…"
+    joined = SYLLABLE_BREAK.sub("", text)
+    if joined != text and text_width(joined, fnt) <= max_width:
+        return joined
+    text, original = joined, text
+    words = text.split()
+    kept = ""
+    for k in range(len(words) - 1, 0, -1):  # the most whole words that fit before the ellipsis
+        trial = " ".join(words[:k]).rstrip(",;:–—-")
+        if trial and text_width(trial + ELLIPSIS, fnt) <= max_width:
+            kept = trial
+            break
+    mid_word = not kept
+    if mid_word:
+        kept = text.strip()
+        while kept and text_width(kept + ELLIPSIS, fnt) > max_width:
+            kept = kept[:-1]
+        kept = kept.rstrip()
+    out = kept + ELLIPSIS
+    recorder = _RECORDER.get()
+    if recorder is not None:
+        recorder.shortened[out] = (original, mid_word)
+    return out
 
 
 def fit_text(
     text: str, max_width: int, size: int, bold: bool = False, min_size: int = 12
 ) -> tuple[str, Font]:
-    """Shrink to fit, down to ``min_size``; past that, cut with an ellipsis."""
+    """Shrink to fit, down to ``min_size``; past that, cut with an ellipsis (see :func:`ellipsize`)."""
     fnt = fit_font(text, max_width, size, bold, min_size)
     return ellipsize(text, fnt, max_width), fnt
+
+
+# ---------------------------------------------------------------------------------------------
+# The pen: every string goes through draw_text, which can record what it drew
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class DrawnText:
+    """One string as drawn: its box in picture pixels (left, top, right, bottom), the font's size in
+    pixels, whether it was shortened (``full`` is the string before), whether it was cut inside a word,
+    and whether it is a key fact (whose turn, a score, a name, a heading: what a player must read)."""
+
+    text: str
+    box: Box
+    size: int
+    bold: bool
+    key: bool
+    shortened: bool = False
+    mid_word: bool = False
+    full: str = ""
+    surface: int = field(default=0, compare=False, repr=False)
+
+
+SURFACE = "drawn_text_surface"
+"""While recording, :func:`canvas` tags each picture's ``info`` with a number (a crop keeps it), so a
+string drawn on a sprite or a scratch image is told apart from one drawn on a picture."""
+
+
+class TextRecorder:
+    """What the pen drew while :func:`record_text` was open."""
+
+    def __init__(self) -> None:
+        self.texts: list[DrawnText] = []
+        self.shortened: dict[str, tuple[str, bool]] = {}
+        self.encoded: list[int] = []
+        self._numbers = itertools.count(1)
+
+    def tag(self, image: Image.Image) -> int:
+        number = next(self._numbers)
+        image.info[SURFACE] = number
+        return number
+
+    def add(self, draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, fnt: Font, anchor: str,
+            stroke: int, key: bool | None) -> None:
+        image = getattr(draw, "_image", None)
+        surface = image.info.get(SURFACE) if image is not None else None
+        if not surface or not text.strip():
+            return  # a sprite (glyph letter, marker), a scratch picture, or nothing to read
+        left, top, right, bottom = draw.textbbox(xy, text, font=fnt, anchor=anchor, stroke_width=stroke)
+        bold = getattr(fnt, "path", "") == str(FONT_BOLD)
+        full, mid_word = self.shortened.get(text, (text, False))
+        self.texts.append(DrawnText(text, (math.floor(left), math.floor(top), math.ceil(right), math.ceil(bottom)),
+                                    int(fnt.size), bold, bold if key is None else key, text in self.shortened,
+                                    mid_word, full, surface))
+
+    def on(self, image: Image.Image) -> list[DrawnText]:
+        """The strings drawn on ``image`` (a picture made by :func:`canvas`, or a crop or stack of them)."""
+        surface = image.info.get(SURFACE)
+        return [d for d in self.texts if surface and d.surface == surface]
+
+    def picture(self) -> list[DrawnText]:
+        """The strings of the last picture encoded by :func:`png_bytes`."""
+        return [d for d in self.texts if self.encoded and d.surface == self.encoded[-1]]
+
+    def moved(self, source: Image.Image, target: Image.Image, dx: int, dy: int) -> None:
+        """``source`` was pasted into ``target`` at (dx, dy): its strings are now the target's."""
+        was, now = source.info.get(SURFACE), target.info.get(SURFACE) or self.tag(target)
+        if not was:
+            return
+        self.texts = [replace(d, box=(d.box[0] + dx, d.box[1] + dy, d.box[2] + dx, d.box[3] + dy), surface=now)
+                      if d.surface == was else d for d in self.texts]
+
+
+_RECORDER: ContextVar[TextRecorder | None] = ContextVar("render_text_recorder", default=None)
+
+
+@contextmanager
+def record_text() -> Iterator[TextRecorder]:
+    """``with record_text() as drawn: render(...)`` — every string the pen draws meanwhile lands in
+    ``drawn.texts`` (``drawn.on(image)``, ``drawn.picture()``). Off by default: the pen then only
+    looks up an empty context variable."""
+    token = _RECORDER.set(TextRecorder())
+    try:
+        recorder = _RECORDER.get()
+        assert recorder is not None
+        yield recorder
+    finally:
+        _RECORDER.reset(token)
 
 
 def draw_text(
@@ -255,13 +374,20 @@ def draw_text(
     anchor: str = "la",
     outline: RGB | None = None,
     outline_width: int | None = None,
+    *,
+    key: bool | None = None,
 ) -> None:
-    """Text, optionally with an outline (halo) so it stays legible on any background."""
+    """Text, optionally with an outline (halo) so it stays legible on any background: the one way a
+    string is drawn. ``key`` marks a key fact (whose turn, a score, a name, a heading) for the
+    recorder; left as None, bold text counts as one (the pictures' own emphasis)."""
+    width = 0 if outline is None else (outline_width if outline_width is not None else max(1, round(fnt.size / 9)))
     if outline is None:
         draw.text(xy, text, font=fnt, fill=fill, anchor=anchor)
-        return
-    width = outline_width if outline_width is not None else max(1, round(fnt.size / 9))
-    draw.text(xy, text, font=fnt, fill=fill, anchor=anchor, stroke_width=width, stroke_fill=outline)
+    else:
+        draw.text(xy, text, font=fnt, fill=fill, anchor=anchor, stroke_width=width, stroke_fill=outline)
+    recorder = _RECORDER.get()
+    if recorder is not None:
+        recorder.add(draw, xy, text, fnt, anchor, width, key)
 
 
 def draw_fitted(
@@ -274,13 +400,15 @@ def draw_fitted(
     fill: RGB = INK,
     anchor: str = "la",
     min_size: int = 11,
+    *,
+    key: bool | None = None,
 ) -> int:
     """Text at ``size`` if it fits ``max_width``, else shrunk (to ``min_size``) then cut; returns its width.
 
     For words from the catalogue: a translation longer than the English stays inside its space.
     """
     line, fnt = fit_text(text, max(1, max_width), size, bold, min_size)
-    draw_text(draw, xy, line, fnt, fill, anchor)
+    draw_text(draw, xy, line, fnt, fill, anchor, key=key)
     return text_width(line, fnt)
 
 
@@ -695,7 +823,7 @@ def _power(pen: Pen) -> None:
 def _skyscraper_stub(pen: Pen) -> None:
     """Unknown kind: a plain block with a question mark."""
     pen.rect(0.15, 0.15, 0.85, 0.85)
-    pen.d.text(pen.p(0.5, 0.5), "?", font=font(max(8, int(pen.w * 0.5)), True), fill=INK, anchor="mm")
+    draw_text(pen.d, pen.p(0.5, 0.5), "?", font(max(8, int(pen.w * 0.5)), True), INK, "mm")
 
 
 Painter = Callable[[Pen], None]
@@ -972,7 +1100,7 @@ def _icon_coin(pen: Pen) -> None:
     """Income: a coin with a currency mark."""
     pen.ellipse(0.06, 0.06, 0.94, 0.94)
     pen.ellipse(0.18, 0.18, 0.82, 0.82, fill=tint(pen.fill, 0.35), width=0.03)
-    pen.d.text(pen.p(0.5, 0.52), "$", font=font(max(8, int(pen.w * 0.55)), True), fill=INK, anchor="mm")
+    draw_text(pen.d, pen.p(0.5, 0.52), "$", font(max(8, int(pen.w * 0.55)), True), INK, "mm")
 
 
 def _icon_smile(pen: Pen) -> None:
@@ -1087,7 +1215,7 @@ def badge(
         y0 = y - h / 2
     box = (int(x0), int(y0), int(x0 + w), int(y0 + h))
     draw.rounded_rectangle(box, radius=h // 2, fill=fill, outline=ink, width=max(1, size // 12))
-    draw_text(draw, ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2 + 1), text, fnt, ink, "mm")
+    draw_text(draw, ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2 + 1), text, fnt, ink, "mm", key=False)
     return box
 
 
@@ -1136,6 +1264,9 @@ def draw_face_down(img: Image.Image, box: Box) -> None:
 def canvas(width: int, height: int, colour: RGB = BACKGROUND) -> tuple[Image.Image, ImageDraw.ImageDraw]:
     """A new RGB image and its drawing context."""
     img = Image.new("RGB", (max(width, MIN_WIDTH), max(1, height)), colour)
+    recorder = _RECORDER.get()
+    if recorder is not None:
+        recorder.tag(img)
     return img, ImageDraw.Draw(img)
 
 
@@ -1155,7 +1286,7 @@ def title_bar(
     sub_font = font(22)
     sub_w = min(text_width(subtitle, sub_font), width // 2) if subtitle else 0
     text, fnt = fit_text(title, width - sub_w - 60, 34, True, 18)
-    draw_text(draw, (20, height / 2), text, fnt, WHITE, "lm")
+    draw_text(draw, (20, height / 2), text, fnt, WHITE, "lm", key=True)
     if subtitle:
         sub = ellipsize(subtitle, sub_font, width // 2)
         draw_text(draw, (width - 20, height / 2), sub, sub_font, tint(HIGHLIGHT, 0.2), "rm")
@@ -1233,11 +1364,11 @@ def labelled_grid(
     for c in range(cols):
         x0, y0, x1, _ = geo.cell_box(0, c)
         if cl:
-            draw_text(draw, ((x0 + x1) / 2, y0 - space / 2), cl[c], fnt, MUTED, "mm")
+            draw_text(draw, ((x0 + x1) / 2, y0 - space / 2), cl[c], fnt, MUTED, "mm", key=False)
     for r in range(rows):
         x0, y0, _, y1 = geo.cell_box(r, 0)
         if rl:
-            draw_text(draw, (x0 - space / 2, (y0 + y1) / 2), rl[r], fnt, MUTED, "mm")
+            draw_text(draw, (x0 - space / 2, (y0 + y1) / 2), rl[r], fnt, MUTED, "mm", key=False)
     for r in range(rows):
         for c in range(cols):
             colour = fill(r, c) if callable(fill) else fill
@@ -1325,15 +1456,15 @@ def player_banner(
             "waiting",
             (int(lbox[0] + pad), int(y0 + (h - isz) / 2), int(lbox[0] + pad + isz), int(y0 + (h + isz) / 2)),
         )
-        draw_text(draw, (right - pad, (y0 + y1) / 2), active_label, label_font, INK, "rm")
+        draw_text(draw, (right - pad, (y0 + y1) / 2), active_label, label_font, INK, "rm", key=True)
         right = int(lbox[0]) - pad
     if detail:
         dfont = font(max(12, round(h * 0.38)))
         detail = ellipsize(detail, dfont, max(40, (right - x0) // 2))
-        draw_text(draw, (right, (y0 + y1) / 2), detail, dfont, INK, "rm")
+        draw_text(draw, (right, (y0 + y1) / 2), detail, dfont, INK, "rm", key=True)
         right -= text_width(detail, dfont) + pad * 2
     name_text, nfont = fit_text(name, right - (x0 + h + pad), round(h * 0.5), True, 12)
-    draw_text(draw, (x0 + h + pad, (y0 + y1) / 2), name_text, nfont, INK, "lm")
+    draw_text(draw, (x0 + h + pad, (y0 + y1) / 2), name_text, nfont, INK, "lm", key=True)
 
 
 def wrap(text: str, fnt: Font, max_width: int) -> list[str]:
@@ -1363,9 +1494,12 @@ def stack_vertical(images: Sequence[Image.Image], gap: int = 0, colour: RGB = BA
     width = max(i.width for i in images)
     height = sum(i.height for i in images) + gap * (len(images) - 1)
     out = Image.new("RGB", (width, height), colour)
+    recorder = _RECORDER.get()
     y = 0
     for im in images:
         out.paste(im, (0, y))
+        if recorder is not None:
+            recorder.moved(im, out, 0, y)
         y += im.height + gap
     return out
 
@@ -1423,6 +1557,9 @@ def png_bytes(image: Image.Image, colours: int = PNG_COLOURS) -> bytes:
 
     A 1200 px board comes out around 40-150 KB; pass ``colours=0`` for a true-colour PNG.
     """
+    recorder = _RECORDER.get()
+    if recorder is not None and image.info.get(SURFACE):
+        recorder.encoded.append(image.info[SURFACE])
     img = image.convert("RGB") if image.mode not in ("RGB", "P") else image
     if colours and img.mode == "RGB":
         img = img.quantize(palette=palette_of(img, colours), dither=Image.Dither.NONE)

@@ -17,6 +17,8 @@ ROW_HEIGHT = 54
 MAX_ROWS = 25
 """Rows one picture draws at most (the caller pages longer tables), so its size is bounded."""
 HEAD_HEIGHT = 56
+HEADER_FONT = 22
+"""The column headings' size, shrunk to fit a column (a longer translation)."""
 MARGIN = 24
 
 
@@ -57,11 +59,11 @@ def standings_png(title: str, game_name: str, rows: Sequence[StandingLike], *, r
     top = c.TITLE_HEIGHT + margin
     c.panel(draw, (margin // 2, top - 8, width - margin // 2, height - margin // 2))
     x = margin
-    header_font = c.font(22, bold=True)
     for name, w in cols:
         label = "#" if name == "rank" else t(f"community.league.col.{name}", loc)
         anchor, tx = ("lm", x + 8) if name == "player" else ("mm", x + w / 2)
-        c.draw_text(draw, (tx, top + head_h / 2), label, header_font, c.MUTED, anchor)
+        c.draw_fitted(draw, (tx, top + head_h / 2), label, w - 16, HEADER_FONT, True, c.MUTED, anchor, 14,
+                      key=True)
         x += w
     body = c.font(24)
     for i, s in enumerate(rows):
@@ -79,9 +81,9 @@ def standings_png(title: str, game_name: str, rows: Sequence[StandingLike], *, r
             if name == "player":
                 c.seat_marker(img, i, (x + 6, int(cy - 16), x + 38, int(cy + 16)))
                 text, fnt = c.fit_text(s.name, w - 60, 24, bold=i + first == 1)
-                c.draw_text(draw, (x + 48, cy), text, fnt, c.INK, "lm")
+                c.draw_text(draw, (x + 48, cy), text, fnt, c.INK, "lm", key=True)
             else:
-                c.draw_text(draw, (x + w / 2, cy), values[name], body, c.INK, "mm")
+                c.draw_text(draw, (x + w / 2, cy), values[name], body, c.INK, "mm", key=True)
             x += w
     if not rows:
         c.draw_text(draw, (width / 2, top + head_h + row_h / 2), t("community.league.empty", loc), body,

@@ -131,6 +131,9 @@ def score_table(
         longest = max(label.split(), key=lambda w: c.text_width(w, c.font(label_size, True)), default="")
         lfont = c.fit_font(longest, int(cat_w - 6), label_size, True, 11)
         lines = c.wrap(label, lfont, int(cat_w - 6))
+        while len(lines) > 2 and lfont.size > 11:  # a smaller font before a cut
+            lfont = c.font(lfont.size - 1, True)
+            lines = c.wrap(label, lfont, int(cat_w - 6))
         if len(lines) > 2:
             lines = [lines[0], c.ellipsize(" ".join(lines[1:]), lfont, int(cat_w - 6))]
         lines = [c.ellipsize(line, lfont, int(cat_w - 6)) for line in lines]

@@ -175,15 +175,15 @@ def _legend(img: Image.Image, top: int, story: st.Story, names: Sequence[str], l
         style = c.player_style(standing.place)
         c.draw_marker(img, style.shape, (x + 6, y + 4, x + 46, y + 44), style.colour, style.mark)
         rank_font = c.font(26, True)
-        draw.text((x + 58, y + 24), f"{standing.rank}.", font=rank_font, fill=c.INK, anchor="lm")
+        c.draw_text(draw, (x + 58, y + 24), f"{standing.rank}.", rank_font, c.INK, "lm", key=True)
         total = str(standing.total)
         total_font = c.font(30, True)
         right = x + col_w - 18
-        draw.text((right, y + 24), total, font=total_font, fill=c.INK, anchor="rm")
+        c.draw_text(draw, (right, y + 24), total, total_font, c.INK, "rm", key=True)
         name_left = x + 104
         space = right - c.text_width(total, total_font) - 16 - name_left
         line, fnt = c.fit_text(names[standing.place], space, 30, standing.rank == 1, 16)
-        c.draw_text(draw, (name_left, y + 24), line, fnt, c.INK, "lm")
+        c.draw_text(draw, (name_left, y + 24), line, fnt, c.INK, "lm", key=True)
     return bottom
 
 
@@ -215,13 +215,13 @@ def _axes(img: Image.Image, plot: _Plot, story: st.Story, locale: str) -> None:
     while value <= plot.high:
         y = plot.y(value)
         draw.line((x0, y, x1, y), fill=c.GRID_LINE if value else c.INK, width=1 if value else 2)
-        draw.text((x0 - 10, y), str(value), font=fnt, fill=c.INK, anchor="rm")
+        c.draw_text(draw, (x0 - 10, y), str(value), fnt, c.INK, "rm", key=False)
         value += step
     xstep = nice_step(plot.turns, 12)
     for turn in range(0, plot.turns + 1, xstep):
         x = plot.x(turn)
         draw.line((x, y1, x, y1 + 8), fill=c.INK, width=2)
-        draw.text((x, y1 + 12), str(turn), font=fnt, fill=c.INK, anchor="ma")
+        c.draw_text(draw, (x, y1 + 12), str(turn), fnt, c.INK, "ma", key=False)
     draw.line((x0, y1, x1, y1), fill=c.INK, width=2)
     draw.line((x0, y0, x0, y1), fill=c.INK, width=2)
     axis = t("story.axis.round" if story.axis == "round" else "story.axis.turn", locale)
@@ -338,7 +338,7 @@ def _badges(img: Image.Image, plot: _Plot, story: st.Story, marks: Sequence[Mome
         w = max(BADGE, c.text_width(moment.badge, fnt) + 16)
         box = (x - w / 2, by - BADGE / 2, x + w / 2, by + BADGE / 2)
         draw.rounded_rectangle(box, radius=BADGE // 2, fill=c.HIGHLIGHT, outline=style.colour, width=4)
-        draw.text((x, by + 1), moment.badge, font=fnt, fill=c.INK, anchor="mm")
+        c.draw_text(draw, (x, by + 1), moment.badge, fnt, c.INK, "mm", key=False)
 
 
 def _moment_list(img: Image.Image, top: int, story: st.Story, marks: Sequence[Moment], left_out: int,
@@ -365,12 +365,12 @@ def _moment_list(img: Image.Image, top: int, story: st.Story, marks: Sequence[Mo
             w = max(BADGE, c.text_width(moment.badge, bfont) + 16)
             draw.rounded_rectangle((x, y - BADGE / 2, x + w, y + BADGE / 2), radius=BADGE // 2, fill=c.HIGHLIGHT,
                                    outline=style.colour, width=4)
-            draw.text((x + w / 2, y + 1), moment.badge, font=bfont, fill=c.INK, anchor="mm")
+            c.draw_text(draw, (x + w / 2, y + 1), moment.badge, bfont, c.INK, "mm", key=False)
             c.draw_marker(img, style.shape, (int(x + w + 10), int(y - 14), int(x + w + 38), int(y + 14)),
                           style.colour, style.mark)
             x += w + 50
         line, lfont = c.fit_text(text, WIDTH - MARGIN - 20 - x, 26, False, 14)
-        c.draw_text(draw, (x, y), line, lfont, c.INK, "lm")
+        c.draw_text(draw, (x, y), line, lfont, c.INK, "lm", key=True)
     return bottom
 
 

@@ -291,8 +291,9 @@ def draw_tracks(
     lost: Sequence[int] | None = None,
     *,
     locale: str = "en",
-) -> None:
-    """Five horizontal bars from zero, with the value printed and the floor (−5) marked.
+) -> int:
+    """Five horizontal bars from zero, with the value printed and the floor (−5) marked; returns the x
+    just right of the words under the bars (the floor's and zero's marks).
 
     The scale runs from below the floor to the largest value; every bar carries its number (and
     its sign), so the colour of a bar never carries meaning on its own. ``lost`` draws, as a hollow
@@ -343,6 +344,8 @@ def draw_tracks(
     floor_text = t("urbanpanic.render.floor", locale, floor=floor)
     c.draw_text(draw, (fl, y1 + 2), floor_text, c.font(14, True), c.shade(c.VERMILLION, 0.2), "ma")
     c.draw_text(draw, (zero, y1 + 2), "0", c.font(14, True), c.INK, "ma")
+    mark = c.font(14, True)
+    return int(max(fl + c.text_width(floor_text, mark) / 2, zero + c.text_width("0", mark) / 2)) + 1
 
 
 # ---------------------------------------------------------------------------------------------
@@ -641,7 +644,7 @@ def _city_card(
         played = list(scored.get("tracks_played") or tracks)
         lost = [played[i] - tracks[i] if played[i] > tracks[i] else 0 for i in range(len(tracks))]
     top = geo.box[3] + 10
-    draw_tracks(
+    marks_end = draw_tracks(
         img,
         (x, top, x + width, top + 170),
         tracks,
@@ -651,8 +654,9 @@ def _city_card(
     )
     if lost and any(lost):
         lost_text = t("urbanpanic.render.lost", locale)
-        c.draw_fitted(
-            ImageDraw.Draw(img), (x + width, top + 174), lost_text, width, 14, False, c.MUTED, "ra", 9
+        c.draw_fitted(  # right of the floor's and zero's marks, on their line
+            ImageDraw.Draw(img), (x + width, top + 174), lost_text, x + width - marks_end - 10, 14, False, c.MUTED,
+            "ra", 9
         )
     return top + 196
 

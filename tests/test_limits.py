@@ -13,7 +13,25 @@ def test_cut_and_quote() -> None:
     assert limits.cut("x" * 2500, limits.CONTENT) == "x" * 1999 + "…"
     typed = "  Europe/\n" + "B" * 2500
     quoted = limits.quote(typed)
+    assert quoted == "Europe/…"  # the whole first word, not the start of the second
+    quoted = limits.quote("B" * 2500)
     assert len(quoted) == limits.QUOTE and quoted.endswith("…") and "\n" not in quoted
+
+
+def test_cut_ends_at_a_word_boundary() -> None:
+    """A cut text keeps whole words and ends in "…"; a word is cut only when it alone is longer than the limit."""
+    text = "dupleks: sklep i tawerna (napoje)"
+    for limit in range(len("dupleks…"), len(text)):
+        short = limits.cut(text, limit)
+        assert len(short) <= limit and short.endswith("…")
+        kept = short[:-1]
+        assert text.startswith(kept) and text[len(kept)] in " :", (limit, short)
+    assert limits.cut(text, 28) == "dupleks: sklep i tawerna…"
+    assert limits.cut(text, 24) == "dupleks: sklep i…"
+    assert limits.cut("one two three", 9) == "one two…"
+    assert limits.cut("line one\nline two", 14) == "line one\nline…"
+    assert limits.cut("Ödönłukaszжанна and more", 8) == "Ödönłuk…"  # one word longer than the limit
+    assert limits.cut("abc", 1) == "…" and limits.cut("abc", 0) == ""
 
 
 def test_lines_fit_with_and_n_more() -> None:

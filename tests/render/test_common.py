@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import itertools
+from typing import Any
 
 import pytest
 from PIL import Image, ImageChops, ImageDraw, ImageStat
@@ -296,3 +297,92 @@ def test_kept_text_masks_draw_exactly_what_freetype_draws() -> None:
     assert c.text_width("Łódź — Жанна", kept) == c.text_width("Łódź — Жанна", plain)
     for img in images[1:]:
         assert ImageChops.difference(images[0], img).getbbox() is None
+
+
+# ---------------------------------------------------------------------------------------------
+# Shortening at word boundaries, and the pen's recorder
+# ---------------------------------------------------------------------------------------------
+
+
+def test_ellipsize_keeps_whole_words() -> None:
+    """A shortened text ends after a whole word with "…"; a character cut only for a word wider than the box."""
+    fnt = c.font(20)
+    text = "dupleks: sklep i tawerna (napoje)"
+    for width in range(c.text_width("dupleks…", fnt), c.text_width(text, fnt)):
+        short = c.ellipsize(text, fnt, width)
+        assert c.text_width(short, fnt) <= width and short.endswith("…")
+        kept = short[:-1]
+        assert text.startswith(kept) and text[len(kept)] in " :", (width, short)
+    assert c.ellipsize(text, fnt, c.text_width("dupleks: sklep i…", fnt)) == "dupleks: sklep i…"
+    assert c.ellipsize(text, fnt, c.text_width("dupleks: sklep i tawerna…", fnt) - 1) == "dupleks: sklep i…"
+    assert c.ellipsize(text, fnt, c.text_width("dupleks…", fnt) - 1).startswith("duplek")  # one word too wide
+    assert c.ellipsize(text, fnt, 10_000) == text
+    assert c.ellipsize("Bob", fnt, 2) == "…"
+
+
+def test_recording_is_off_by_default_and_records_inside_its_block() -> None:
+    """Outside ``record_text`` nothing is kept; inside, each string on a picture with its box, size and marks."""
+    img, draw = c.canvas(1000, 200)
+    c.draw_text(draw, (10, 10), "unseen", c.font(20))
+    with c.record_text() as drawn:
+        img, draw = c.canvas(1000, 200)
+        c.draw_text(draw, (10, 10), "Score 12", c.font(20))
+        c.draw_text(draw, (500, 100), "Ann", c.font(30, True), anchor="mm")
+        c.draw_text(draw, (10, 150), "quiet", c.font(18, True), key=False)
+        line, fnt = c.fit_text("Cyd the Great Builder of Cities", 200, 24, True, 20)
+        c.draw_text(draw, (10, 60), line, fnt)
+        c.glyph_image("btc.shop", 64)  # a sprite's letter is not the picture's text
+        scratch = Image.new("RGB", (300, 100))
+        c.draw_text(ImageDraw.Draw(scratch), (0, 0), "scratch", c.font(20))
+    c.draw_text(draw, (10, 10), "after", c.font(20))
+    texts = drawn.on(img)
+    assert [d.text for d in texts] == ["Score 12", "Ann", "quiet", line]
+    score, ann, quiet, cut = texts
+    assert score.size == 20 and not score.key and not score.bold and not score.shortened
+    assert ann.key and ann.bold and abs((ann.box[0] + ann.box[2]) / 2 - 500) <= 2
+    assert ann.box[1] < 100 < ann.box[3]
+    assert not quiet.key  # the caller's mark beats the bold default
+    assert cut.shortened and not cut.mid_word and cut.full == "Cyd the Great Builder of Cities"
+    assert cut.text.endswith("…") and cut.box[2] - cut.box[0] <= 200 + 1
+    bbox = ImageDraw.Draw(Image.new("RGB", (1, 1))).textbbox((10, 10), "Score 12", font=c.font(20))
+    assert score.box == tuple(int(v) for v in bbox)
+    plain, _ = c.canvas(1000, 10)
+    assert c.SURFACE not in plain.info  # without the recorder a picture is not even tagged
+
+
+def test_recorded_boxes_follow_crops_stacks_and_the_png() -> None:
+    """A crop keeps its picture's strings; a stack moves them down; the encoded picture's are ``picture()``."""
+    with c.record_text() as drawn:
+        top, d1 = c.canvas(1000, 300)
+        c.draw_text(d1, (20, 20), "Ann 12", c.font(20))
+        top = top.crop((0, 0, 1000, 100))
+        bottom, d2 = c.canvas(1000, 100)
+        c.draw_text(d2, (20, 20), "Ann 12", c.font(20))
+        both = c.stack_vertical([top, bottom], gap=10)
+        c.png_bytes(both)
+    texts = drawn.picture()
+    assert len(texts) == 2 and texts == drawn.on(both)
+    first, second = (d.box for d in texts)
+    assert second == (first[0], first[1] + 110, first[2], first[3] + 110)
+    assert drawn.on(top) == [] and drawn.on(bottom) == []
+
+
+def test_recording_costs_nothing_measurable_when_off() -> None:
+    """The pen with the recorder off is within noise of Pillow's own text call."""
+    import time
+
+    _, draw = c.canvas(1000, 100)
+    fnt = c.font(20)
+
+    def best(fn: Any) -> float:
+        times = []
+        for _ in range(5):
+            t0 = time.perf_counter()
+            for _ in range(300):
+                fn()
+            times.append(time.perf_counter() - t0)
+        return min(times)
+
+    plain = best(lambda: draw.text((10, 10), "Score 12", font=fnt, fill=c.INK, anchor="la"))
+    pen = best(lambda: c.draw_text(draw, (10, 10), "Score 12", fnt))
+    assert pen < plain * 1.3 + 0.002
