@@ -18,17 +18,21 @@ ELLIPSIS = "…"
 
 
 def shorten(text: str, limit: int) -> str:
-    """``text`` within ``limit`` characters: whole when it fits, else cut at the last word boundary that
-    leaves room for "…" (mid-word only when the first word alone is too long)."""
+    """``text`` within ``limit`` characters, ending in "…" when shortened: after the last whole word that
+    fits, and inside a word only when the first word alone is longer than the limit. The one way every
+    label and Discord text is shortened (``cogs.limits.cut`` is this)."""
     if len(text) <= limit:
         return text
     if limit <= 0:
         return ""
-    room = text[: limit - 1]
-    boundary = max(room.rfind(" "), room.rfind("\n"))
-    if boundary > 0:
-        room = room[:boundary]
-    return room.rstrip(" ,;:·—–-(") + ELLIPSIS
+    room = limit - 1
+    head = text[:room]
+    if not text[room].isspace() and not head[-1:].isspace():  # the cut falls inside a word: drop it
+        words = head.rstrip()
+        gap = max(words.rfind(" "), words.rfind("\n"), words.rfind("\t"))
+        whole = words[:gap].rstrip().rstrip(",;:·–—-(").rstrip() if gap > 0 else ""
+        head = whole or head  # a single word longer than the limit is cut where it must be
+    return head.rstrip().rstrip(",;:·–—-(").rstrip() + ELLIPSIS
 
 
 def move_label(game: str, move: dict[str, Any], view: games.View, locale: str = "en",

@@ -36,6 +36,7 @@ from bot.rules.btc.viewtypes import BtcView
 from bot.service import GameInfo
 from cogs import operations
 from cogs.game import EMBED_COLOUR, GameCog, locale_of, mention, public_locale
+from cogs.limits import CHOICE_NAME, cut
 
 if TYPE_CHECKING:
     from bot.app import CityBot
@@ -197,7 +198,8 @@ class BtcCog(commands.Cog):
                 continue
             label = bonus_label(move, view, loc)
             if current.lower() in label.lower():
-                out.append(app_commands.Choice(name=label[:100], value=json.dumps(move, separators=(",", ":"))))
+                value = json.dumps(move, separators=(",", ":"))
+                out.append(app_commands.Choice(name=cut(label, CHOICE_NAME), value=value))
         return out[:MAX_CHOICES]
 
     async def _campaign_game_here(self, interaction: discord.Interaction) -> GameInfo:

@@ -26,6 +26,7 @@ from bot.i18n import catalogue, normalise_locale, t
 from bot.service import GameInfo, MoveOutcome, Service, Snapshot, choices_token
 from bot.turnflow import TurnFlow
 from cogs import ids, limits, operations, presenters
+from cogs.limits import CHOICE_NAME, cut
 from render import story as story_pictures
 
 if TYPE_CHECKING:
@@ -376,7 +377,8 @@ class GameCog(commands.Cog):
         except errors.GameError:
             return []
         wanted = current.lower()
-        titles = {topic: t(f"{kind}.rules.{topic}.title", loc)[:100] for topic in games.get(kind).rules_topics}
+        titles = {topic: cut(t(f"{kind}.rules.{topic}.title", loc), CHOICE_NAME)
+                  for topic in games.get(kind).rules_topics}
         return [app_commands.Choice(name=title, value=topic) for topic, title in titles.items()
                 if wanted in topic or wanted in title.lower()][:25]
 

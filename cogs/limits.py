@@ -15,6 +15,7 @@ from typing import Any
 import discord
 
 from bot.i18n import t
+from bot.labels import shorten
 from bot.rules.core import GameError
 
 CONTENT = 2000
@@ -31,36 +32,25 @@ MENTION_IDS = 100
 """User ids in one message's allowed mentions."""
 BUTTON_LABEL = 80
 SELECT_OPTION_LABEL = 100
+SELECT_PLACEHOLDER = 150
 CHOICE_NAME = 100
 """An autocomplete or option choice's name."""
+COMMAND_DESCRIPTION = 100
 QUOTE = 40
 """How much of a user's typed text a sentence repeats."""
 FOLLOWER_PINGS = 300
 """Followers pinged on a turn at most (in messages of :data:`MENTION_IDS`); the rest are counted."""
 LIST_ROWS = 25
 """Rows of a list shown at once (a page of standings, a list of games)."""
-ELLIPSIS = "…"
 
 ECHOED_PARAMS = frozenset({"text", "zone", "name", "mode", "level", "value", "topic", "cell", "choice"})
 """Sentence parameters that repeat what a user typed: always quoted short."""
 
 
-def cut(text: str, limit: int) -> str:
-    """``text`` within ``limit`` characters, ending in "…" when cut: cut after the last whole word that
-    fits, and inside a word only when the first word alone is longer than the limit."""
-    text = str(text)
-    if len(text) <= limit:
-        return text
-    if limit <= 0:
-        return ""
-    room = limit - 1
-    head = text[:room]
-    if not text[room].isspace() and not head[-1:].isspace():  # the cut falls inside a word: drop it
-        words = head.rstrip()
-        gap = max(words.rfind(" "), words.rfind("\n"), words.rfind("\t"))
-        whole = words[:gap].rstrip().rstrip(",;:–—-").rstrip() if gap > 0 else ""
-        head = whole or head  # a single word longer than the limit is cut where it must be
-    return head.rstrip() + ELLIPSIS
+def cut(text: object, limit: int) -> str:
+    """``text`` within ``limit`` characters, ending in "…" when cut, after the last whole word that fits
+    (:func:`bot.labels.shorten`)."""
+    return shorten(str(text), limit)
 
 
 def quote(text: object) -> str:

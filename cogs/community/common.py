@@ -15,6 +15,7 @@ from bot.i18n import normalise_locale
 from bot.service import GameInfo
 from cogs import ids
 from cogs.game import mention
+from cogs.limits import COMMAND_DESCRIPTION, cut
 
 if TYPE_CHECKING:
     from bot.app import CityBot
@@ -78,7 +79,7 @@ class GameSubcommands(commands.Cog):
             return
         for name in self.game_subcommands:
             func = getattr(type(self), f"game_{name}")
-            description = (func.__doc__ or name).strip().splitlines()[0][:100]
+            description = cut((func.__doc__ or name).strip().splitlines()[0], COMMAND_DESCRIPTION)
             cmd: app_commands.Command[Any, Any, Any] = app_commands.Command(
                 name=name, description=description, callback=func, parent=group)
             cmd.binding = self

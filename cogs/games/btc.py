@@ -18,7 +18,7 @@ from bot.games.btc import city_name
 from bot.i18n import resolve, t
 from bot.rules.btc.viewtypes import BtcView
 from cogs import ids
-from cogs.limits import SELECT_OPTION_LABEL
+from cogs.limits import SELECT_OPTION_LABEL, SELECT_PLACEHOLDER, cut
 from cogs.presenters import MAX_SELECT_OPTIONS, MAX_SELECTS, Presenter
 
 log = logging.getLogger(__name__)
@@ -105,7 +105,8 @@ class BtcPresenter(Presenter[BtcView]):
                                                 value=ids.compact(m))
                            for m in part]
                 ui.add_item(discord.ui.Select(custom_id=ids.select(game_id, version, token, row),
-                                              options=options, placeholder=placeholder[:150], row=row))
+                                              options=options, placeholder=cut(placeholder, SELECT_PLACEHOLDER),
+                                              row=row))
                 row += 1
         ui.stop()
         return ui
