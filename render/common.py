@@ -48,6 +48,13 @@ FONT_BOLD = FONTS_DIR / "DejaVuSans-Bold.ttf"
 
 IMAGE_WIDTH = 1200
 """Default width of every image (issue 4: at least 1000 px, so it stays sharp on a phone)."""
+PHONE_WIDTH = 400
+"""How wide Discord shows a picture on a phone, inline and full screen; 2x zoom shows it twice as wide."""
+KEY_TEXT = 33
+"""The smallest font of a key fact (whose turn, names, scores) in a picture :data:`IMAGE_WIDTH` wide: 11 px on a
+phone (``python -m bot.bench --only legibility`` measures it)."""
+MIN_TEXT = 17
+"""The smallest font of any word in a picture :data:`IMAGE_WIDTH` wide: 11 px at 2x zoom on a phone."""
 MIN_WIDTH = 1000
 SUPERSAMPLE = 3
 """Glyphs and markers are drawn this many times larger, then scaled down (anti-aliasing)."""
@@ -1391,7 +1398,7 @@ def legend(
     """A wrapped row of "[tile] label" entries (glyph keys) then "[icon] label" ones; returns the bottom y.
     The tiles' badges are drawn in ``locale``."""
     draw = ImageDraw.Draw(img)
-    fnt = font(max(14, round(size * 0.55)))
+    fnt = font(max(MIN_TEXT, round(size * 0.55)))
     x, y = xy
     line_h = size + 8
     items: list[tuple[str, str, bool]] = [(k, t, True) for k, t in entries] + [
@@ -1446,7 +1453,7 @@ def player_banner(
     seat_marker(img, seat, (x0 + pad, y0 + pad, x0 + h - pad, y1 - pad))
     right = x1 - pad * 2
     if active:
-        label_font = font(max(12, round(h * 0.36)), True)
+        label_font = font(max(12, round(h * 0.48)), True)
         lw = text_width(active_label, label_font)
         lbox = (right - lw - h * 0.7 - pad, y0 + pad, right, y1 - pad)
         draw.rounded_rectangle(lbox, radius=(lbox[3] - lbox[1]) // 2, fill=HIGHLIGHT, outline=INK, width=2)
@@ -1459,7 +1466,7 @@ def player_banner(
         draw_text(draw, (right - pad, (y0 + y1) / 2), active_label, label_font, INK, "rm", key=True)
         right = int(lbox[0]) - pad
     if detail:
-        dfont = font(max(12, round(h * 0.38)))
+        dfont = font(max(12, round(h * 0.48)))
         detail = ellipsize(detail, dfont, max(40, (right - x0) // 2))
         draw_text(draw, (right, (y0 + y1) / 2), detail, dfont, INK, "rm", key=True)
         right -= text_width(detail, dfont) + pad * 2
