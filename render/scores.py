@@ -1,9 +1,9 @@
 """The end-of-game score table, shared by every game.
 
-Rows are players (best rank first, with rank, marker and total), columns are scoring categories
-(each headed by its building glyph or icon and a label). The winner's row carries a crown and the
-word "Winner" as well as the highlight colour; negative numbers carry their minus sign. Every
-word comes from the message catalogue (``render.score.*``) in the ``locale`` passed.
+Rows are players (best rank first, with rank, marker and total, drawn large for a phone), columns are
+scoring categories (each headed by its building glyph or icon, named in a key under the table). The
+winner's row carries a crown and the word "Winner" as well as the highlight colour; negative numbers
+carry their minus sign. Every word comes from the message catalogue (``render.score.*``) in the ``locale`` passed.
 """
 
 from __future__ import annotations
@@ -18,12 +18,17 @@ from bot.results import decided_sentence
 from render import common as c
 
 TABLE_WIDTH = c.IMAGE_WIDTH
-ROW_HEIGHT = 58
-HEADER_HEIGHT = 96
+ROW_HEIGHT = 64
+HEADER_HEIGHT = 94
+"""The header's height (the column heads and the word Total under the total's star), unless labels wrap."""
+VALUE_TEXT = 24
+NOTE_TEXT = 20
 MARGIN = 20
 RANK_WIDTH = 80
 TOTAL_WIDTH = 112
-NAME_MIN, NAME_MAX = 270, 380
+NAME_MIN, NAME_MAX = 270, 440
+TWO_LINE_ROW = 96
+"""A row's height when a name takes two lines."""
 CATEGORY_MIN = 64
 CATEGORY_PREFERRED = 100
 SOFT_HYPHEN = "\u00ad"
@@ -69,16 +74,19 @@ def score_table(
     labels: Mapping[str, str] | None = None,
     locale: str = "en",
 ) -> Image.Image:
-    """An end-of-game table as an image.
+    """An end-of-game table as an image, designed for a phone.
 
     ``players[i]`` has ``rows[i][j]`` points in ``categories[j]``; ``totals`` default to the row
     sums and ``ranks`` to competition ranks of the totals (pass the rules' ranks, which apply the
     game's tie-breaks). ``seats[i]`` picks the player's marker (default ``i``). ``category_keys``
-    puts a glyph (``"<game>.park"``) or icon (``"points"``) above each category. ``note`` is printed
-    under the table (e.g. what decided a tie). ``labels`` overrides the words "Total", "Winner",
-    "Rank" and "Shared first place" (keys ``total``, ``winner``, ``rank``, ``shared``), which
-    otherwise come from the catalogue in ``locale``. A soft hyphen in a category label marks where
-    the header may break the word.
+    heads each category with a glyph (``"<game>.park"``) or icon (``"points"``), named in a key under
+    the table; a category without one is headed by its label. ``note`` is printed under the table
+    (e.g. what decided a tie). ``labels`` overrides the words "Total", "Winner", "Rank" and "Shared
+    first place" (keys ``total``, ``winner``, ``rank``, ``shared``), which otherwise come from the
+    catalogue in ``locale``. A soft hyphen in a category label marks where the word may break.
+
+    The key facts (names, ranks, totals, the winner) are drawn at :data:`render.common.KEY_TEXT` and
+    every other word at least at :data:`render.common.MIN_TEXT`, so a phone reads them.
     """
     if len(rows) != len(players):
         raise ValueError("one row of scores per player")
@@ -92,101 +100,78 @@ def score_table(
 
     width = max(width, c.MIN_WIDTH)
     inner = width - 2 * MARGIN
-    name_w = max(NAME_MIN, min(NAME_MAX, inner - RANK_WIDTH - TOTAL_WIDTH - n * CATEGORY_PREFERRED))
+    name_w = max(NAME_MIN, min(NAME_MAX, inner - RANK_WIDTH - TOTAL_WIDTH - n * CATEGORY_MIN))
     cat_w = (inner - RANK_WIDTH - TOTAL_WIDTH - name_w) / max(1, n)
     if cat_w < CATEGORY_MIN:  # many categories: grow the image rather than squash the numbers
         cat_w = CATEGORY_MIN
         width = int(2 * MARGIN + RANK_WIDTH + TOTAL_WIDTH + name_w + n * cat_w)
     order = sorted(range(len(players)), key=lambda i: (rks[i], sts[i]))
     winners = [i for i in order if rks[i] == 1]
-    note_lines = c.wrap(note, c.font(20), width - 2 * MARGIN) if note else []
-    footer_h = 56 + 28 * len(note_lines)
-    height = c.TITLE_HEIGHT + MARGIN + HEADER_HEIGHT + ROW_HEIGHT * len(players) + footer_h
+    label_font = c.font(c.MIN_TEXT, True)
+    header_lines = [
+        [] if keys[j] else c.wrap(categories[j].replace(SOFT_HYPHEN, "- "), label_font, int(cat_w - 6))
+        for j in range(n)
+    ]
+    icon = 44
+    header_h = 14 + (icon + 8 if any(keys) else 0) + max([len(x) for x in header_lines] + [0]) * (c.MIN_TEXT + 4)
+    header_h = max(header_h, HEADER_HEIGHT)
+    nfont = c.font(c.KEY_TEXT, True)
+    msize = ROW_HEIGHT - 22
+    room = name_w - msize - 16
+    name_lines = [_two_lines(name, nfont, room) for name in players]
+    row_h = ROW_HEIGHT if all(len(x) == 1 for x in name_lines) else TWO_LINE_ROW
+    note_font = c.font(NOTE_TEXT)
+    note_lines = c.wrap(note, note_font, width - 2 * MARGIN) if note else []
+    key_entries = [(str(keys[j]), categories[j].replace(SOFT_HYPHEN, "")) for j in range(n) if keys[j]]
+    height = c.TITLE_HEIGHT + MARGIN + header_h + row_h * len(players) + 96 + (NOTE_TEXT + 8) * len(note_lines)
+    height += 60 * max(1, len(key_entries))  # the key's rows at most; cropped below
     img, draw = c.canvas(width, height)
     c.title_bar(draw, width, title, subtitle)
 
     top = c.TITLE_HEIGHT + MARGIN
-    table_box = (MARGIN, top, width - MARGIN, top + HEADER_HEIGHT + ROW_HEIGHT * len(players))
+    table_box = (MARGIN, top, width - MARGIN, top + header_h + row_h * len(players))
     c.panel(draw, table_box, radius=10)
     x_rank = MARGIN
     x_name = x_rank + RANK_WIDTH
     x_cats = x_name + name_w
     x_total = x_cats + n * cat_w
 
-    # Header
-    c.draw_text(
-        draw,
-        (x_rank + RANK_WIDTH / 2, top + HEADER_HEIGHT - 24),
-        words["rank"],
-        c.fit_font(words["rank"], RANK_WIDTH - 8, 20, True),
-        c.MUTED,
-        "mm",
-    )
-    icon = 38
-    for j, label in enumerate(categories):
+    # Header: each category's glyph or icon (named in the key under the table), or its label
+    for j in range(n):
         cx = x_cats + j * cat_w + cat_w / 2
-        _draw_header_key(img, keys[j], (int(cx - icon / 2), top + 8, int(cx + icon / 2), top + 8 + icon), locale)
-        label_size = 15 if n > 5 else 19
-        label = label.replace(SOFT_HYPHEN, "- ")
-        longest = max(label.split(), key=lambda w: c.text_width(w, c.font(label_size, True)), default="")
-        lfont = c.fit_font(longest, int(cat_w - 6), label_size, True, 11)
-        lines = c.wrap(label, lfont, int(cat_w - 6))
-        while len(lines) > 2 and lfont.size > 11:  # a smaller font before a cut
-            lfont = c.font(lfont.size - 1, True)
-            lines = c.wrap(label, lfont, int(cat_w - 6))
-        if len(lines) > 2:
-            lines = [lines[0], c.ellipsize(" ".join(lines[1:]), lfont, int(cat_w - 6))]
-        lines = [c.ellipsize(line, lfont, int(cat_w - 6)) for line in lines]
-        for k, line in enumerate(lines):
-            c.draw_text(draw, (cx, top + 8 + icon + 14 + k * (lfont.size + 3)), line, lfont, c.INK, "mm")
-    c.draw_icon(
-        img,
-        "points",
-        (
-            int(x_total + TOTAL_WIDTH / 2 - icon / 2),
-            top + 8,
-            int(x_total + TOTAL_WIDTH / 2 + icon / 2),
-            top + 8 + icon,
-        ),
-    )
-    total_font = c.fit_font(words["total"], TOTAL_WIDTH - 8, 22, True)
-    c.draw_text(
-        draw, (x_total + TOTAL_WIDTH / 2, top + 8 + icon + 16), words["total"], total_font, c.INK, "mm"
-    )
-    draw.line((MARGIN + 4, top + HEADER_HEIGHT, width - MARGIN - 4, top + HEADER_HEIGHT), fill=c.INK, width=2)
+        y = top + 10
+        if keys[j]:
+            _draw_header_key(img, keys[j], (int(cx - icon / 2), y, int(cx + icon / 2), y + icon), locale)
+        for k, line in enumerate(header_lines[j]):
+            c.draw_text(draw, (cx, y + (c.MIN_TEXT + 4) * k), c.ellipsize(line, label_font, int(cat_w - 6)),
+                        label_font, c.INK, "ma", key=False)
+    c.draw_icon(img, "points", (int(x_total + TOTAL_WIDTH / 2 - icon / 2), top + 10,
+                                int(x_total + TOTAL_WIDTH / 2 + icon / 2), top + 10 + icon))
+    total_font = c.fit_font(words["total"], TOTAL_WIDTH - 8, 20, True, c.MIN_TEXT)
+    c.draw_text(draw, (x_total + TOTAL_WIDTH / 2, top + 14 + icon), c.ellipsize(words["total"], total_font,
+                TOTAL_WIDTH - 8), total_font, c.INK, "ma", key=False)
+    draw.line((MARGIN + 4, top + header_h, width - MARGIN - 4, top + header_h), fill=c.INK, width=2)
 
-    # Rows
-    nfont = c.font(24, True)
-    vfont = c.font(24)
-    tfont = c.font(28, True)
+    # Rows: rank, marker and name, the categories, the total
+    tfont = c.font(c.KEY_TEXT + 1, True)
     for pos, i in enumerate(order):
-        y0 = top + HEADER_HEIGHT + pos * ROW_HEIGHT
-        y1 = y0 + ROW_HEIGHT
+        y0 = top + header_h + pos * row_h
+        y1 = y0 + row_h
         cy = (y0 + y1) / 2
         if rks[i] == 1:
             draw.rectangle((MARGIN + 2, y0 + 1, width - MARGIN - 2, y1 - 1), fill=c.tint(c.HIGHLIGHT, 0.6))
         elif pos % 2:
             draw.rectangle((MARGIN + 2, y0 + 1, width - MARGIN - 2, y1 - 1), fill=(247, 245, 240))
         if rks[i] == 1:
-            c.draw_icon(img, "winner", (x_rank + 6, int(cy - 16), x_rank + 38, int(cy + 16)))
-            c.draw_text(draw, (x_rank + 58, cy), str(rks[i]), tfont, c.INK, "mm")
+            c.draw_icon(img, "winner", (x_rank + 6, int(cy - 15), x_rank + 36, int(cy + 15)))
+            c.draw_text(draw, (x_rank + 56, cy), str(rks[i]), tfont, c.INK, "mm", key=True)
         else:
-            c.draw_text(draw, (x_rank + RANK_WIDTH / 2, cy), str(rks[i]), tfont, c.INK, "mm")
-        msize = ROW_HEIGHT - 16
+            c.draw_text(draw, (x_rank + RANK_WIDTH / 2, cy), str(rks[i]), tfont, c.INK, "mm", key=True)
         c.seat_marker(img, sts[i], (x_name + 4, int(cy - msize / 2), x_name + 4 + msize, int(cy + msize / 2)))
-        room = name_w - msize - 16
-        if c.text_width(players[i], nfont) <= room:
-            c.draw_text(draw, (x_name + msize + 12, cy), players[i], nfont, c.INK, "lm")
-        else:  # a long name: two lines of a smaller font, then an ellipsis
-            small = c.font(19, True)
-            lines = c.wrap(players[i], small, room)
-            if len(lines) == 1 or any(c.text_width(line, small) > room for line in lines):
-                name_text, f = c.fit_text(players[i], room, 24, True, 16)
-                c.draw_text(draw, (x_name + msize + 12, cy), name_text, f, c.INK, "lm")
-            else:
-                lines = [lines[0], c.ellipsize(" ".join(lines[1:]), small, room)]
-                for k, line in enumerate(lines):
-                    c.draw_text(draw, (x_name + msize + 12, cy + (k - 0.5) * 22), line, small, c.INK, "lm")
+        lines = name_lines[i]
+        for k, line in enumerate(lines):
+            ly = cy + (k - (len(lines) - 1) / 2) * (c.KEY_TEXT + 6)
+            c.draw_text(draw, (x_name + msize + 12, ly), line, nfont, c.INK, "lm", key=True)
         for j in range(n):
             value = rows[i][j] if j < len(rows[i]) else None
             text = "–" if value is None else str(value)
@@ -195,27 +180,45 @@ def score_table(
                 if isinstance(value, int) and value < 0
                 else (c.MUTED if value == 0 else c.INK)
             )
-            c.draw_text(draw, (x_cats + j * cat_w + cat_w / 2, cy), text, vfont, colour, "mm")
-        c.draw_text(draw, (x_total + TOTAL_WIDTH / 2, cy), str(tots[i]), tfont, c.INK, "mm")
+            text, f = c.fit_text(text, int(cat_w - 10), VALUE_TEXT, False, c.MIN_TEXT)
+            c.draw_text(draw, (x_cats + j * cat_w + cat_w / 2, cy), text, f, colour, "mm", key=False)
+        c.draw_text(draw, (x_total + TOTAL_WIDTH / 2, cy), str(tots[i]), tfont, c.INK, "mm", key=True)
         if pos:
             draw.line((MARGIN + 6, y0, width - MARGIN - 6, y0), fill=c.PANEL_EDGE, width=1)
     # column separators: categories | total
     draw.line((x_cats, top + 6, x_cats, table_box[3] - 6), fill=c.PANEL_EDGE, width=1)
     draw.line((x_total, top + 6, x_total, table_box[3] - 6), fill=c.INK, width=2)
 
-    # Footer: the winner in words
+    # Footer: the winner in words, the note, then the key of the column heads
     fy = table_box[3] + 14
     if len(winners) == 1:
         text = t("render.score.winner_line", locale, label=words["winner"], name=players[winners[0]])
     else:
         names = c.join_names((players[i] for i in winners), locale)
         text = t("render.score.shared_line", locale, label=words["shared"], names=names)
-    c.draw_icon(img, "winner", (MARGIN, fy, MARGIN + 30, fy + 30))
-    line, f = c.fit_text(text, width - 2 * MARGIN - 40, 26, True, 14)
-    c.draw_text(draw, (MARGIN + 40, fy + 15), line, f, c.INK, "lm")
-    for k, line in enumerate(note_lines):
-        c.draw_text(draw, (MARGIN, fy + 44 + k * 28), line, c.font(20), c.MUTED, "la")
-    return img
+    c.draw_icon(img, "winner", (MARGIN, fy + 2, MARGIN + 36, fy + 38))
+    wfont = c.font(c.KEY_TEXT, True)
+    c.draw_text(draw, (MARGIN + 46, fy + 20), c.ellipsize(text, wfont, width - 2 * MARGIN - 46), wfont, c.INK,
+                "lm", key=True)
+    y = fy + 52
+    for line in note_lines:
+        c.draw_text(draw, (MARGIN, y), line, note_font, c.MUTED, "la", key=False)
+        y += NOTE_TEXT + 8
+    if key_entries:
+        glyphs = [(k, text) for k, text in key_entries if k not in c.ICONS]
+        icons = [(k, text) for k, text in key_entries if k in c.ICONS]
+        y = c.legend(img, (MARGIN, y + 6), glyphs, width - 2 * MARGIN, 34, icons, locale)
+    return img.crop((0, 0, width, y + 10))
+
+
+def _two_lines(name: str, fnt: c.Font, room: int) -> list[str]:
+    """A player's name on one line, or two when it is too long (then shortened at a word)."""
+    if c.text_width(name, fnt) <= room:
+        return [name]
+    lines = c.wrap(name, fnt, room)
+    if len(lines) <= 1:
+        return [c.ellipsize(name, fnt, room)]
+    return [c.ellipsize(lines[0], fnt, room), c.ellipsize(" ".join(lines[1:]), fnt, room)]
 
 
 def score_table_from_result(
