@@ -22,6 +22,7 @@ from typing import Any, cast
 from PIL import Image, ImageDraw
 
 from bot.i18n import normalise_locale, resolve, t
+from bot.rules.core import term
 from bot.rules.quadropolis.tiles import SLOTS, slot_term
 from bot.rules.quadropolis.viewtypes import (
     QuadBuilding,
@@ -574,7 +575,7 @@ def turn_image(
         _gives_chips(img, (cx, iy, cx + tsz, iy + tsz), mine["tile"], 20)
         tf, rf = c.font(22, True), c.font(20)
         text_w = city_w - tsz - 16
-        tile = mine["tile"].get("label") or t("quadropolis.render.a_tile", locale)
+        tile = mine["tile"].get("label") or term("quadropolis.render.a_tile")  # a term: the sentence declines it
         took = t("quadropolis.render.took", locale, architect=mine.get("architect"), tile=tile)
         lines = [(line, tf) for line in c.wrap(took, tf, text_w)]
         lines += [(line, rf) for line in c.wrap(t("quadropolis.render.build_hint", locale), rf, text_w)]
