@@ -367,22 +367,15 @@ def test_recorded_boxes_follow_crops_stacks_and_the_png() -> None:
     assert drawn.on(top) == [] and drawn.on(bottom) == []
 
 
-def test_recording_costs_nothing_measurable_when_off() -> None:
-    """The pen with the recorder off is within noise of Pillow's own text call."""
-    import time
+def test_the_pen_does_no_recording_work_when_off(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With no recorder the pen only draws: the recorder is never asked to measure or keep anything (its
+    cost is measured in the bench, not timed here, where a busy machine would make it flaky)."""
 
+    def refuse(*args: Any, **kwargs: Any) -> None:
+        raise AssertionError("recorded while off")
+
+    monkeypatch.setattr(c.TextRecorder, "add", refuse)
     _, draw = c.canvas(1000, 100)
-    fnt = c.font(20)
-
-    def best(fn: Any) -> float:
-        times = []
-        for _ in range(5):
-            t0 = time.perf_counter()
-            for _ in range(300):
-                fn()
-            times.append(time.perf_counter() - t0)
-        return min(times)
-
-    plain = best(lambda: draw.text((10, 10), "Score 12", font=fnt, fill=c.INK, anchor="la"))
-    pen = best(lambda: c.draw_text(draw, (10, 10), "Score 12", fnt))
-    assert pen < plain * 1.3 + 0.002
+    c.draw_text(draw, (10, 10), "Score 12", c.font(20))
+    with pytest.raises(AssertionError), c.record_text():
+        c.draw_text(draw, (10, 10), "Score 12", c.font(20))
