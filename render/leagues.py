@@ -62,10 +62,12 @@ def standings_png(title: str, game_name: str, rows: Sequence[StandingLike], *, r
     for name, w in cols:
         label = "#" if name == "rank" else t(f"community.league.col.{name}", loc)
         anchor, tx = ("lm", x + 8) if name == "player" else ("mm", x + w / 2)
-        c.draw_fitted(draw, (tx, top + head_h / 2), label, w - 16, HEADER_FONT, True, c.MUTED, anchor, 14,
-                      key=True)
+        c.draw_fitted(draw, (tx, top + head_h / 2), label, w - 16, HEADER_FONT, True, c.MUTED, anchor, c.MIN_TEXT,
+                      key=False)
         x += w
     body = c.font(24)
+    key_font = c.font(c.KEY_TEXT, True)
+    key_columns = {"rank", "rating"} if rated else {"rank", "wins"}  # with the name: what a phone must show
     for i, s in enumerate(rows):
         y = top + head_h + i * row_h
         if i + first == 1 and s.games:
@@ -80,10 +82,12 @@ def standings_png(title: str, game_name: str, rows: Sequence[StandingLike], *, r
             cy = y + row_h / 2
             if name == "player":
                 c.seat_marker(img, i, (x + 6, int(cy - 16), x + 38, int(cy + 16)))
-                text, fnt = c.fit_text(s.name, w - 60, 24, bold=i + first == 1)
-                c.draw_text(draw, (x + 48, cy), text, fnt, c.INK, "lm", key=True)
+                text = c.ellipsize(s.name, key_font, w - 60)
+                c.draw_text(draw, (x + 48, cy), text, key_font, c.INK, "lm", key=True)
+            elif name in key_columns:
+                c.draw_text(draw, (x + w / 2, cy), values[name], key_font, c.INK, "mm", key=True)
             else:
-                c.draw_text(draw, (x + w / 2, cy), values[name], body, c.INK, "mm", key=True)
+                c.draw_text(draw, (x + w / 2, cy), values[name], body, c.INK, "mm", key=False)
             x += w
     if not rows:
         c.draw_text(draw, (width / 2, top + head_h + row_h / 2), t("community.league.empty", loc), body,

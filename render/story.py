@@ -162,28 +162,27 @@ def _legend(img: Image.Image, top: int, story: st.Story, names: Sequence[str], l
     rows = story.ranking
     columns = 2 if len(rows) > 4 else 1
     per_column = math.ceil(len(rows) / columns)
-    row_h = 50
+    row_h = 56
     head = 44
     bottom = top + head + per_column * row_h + 14
     c.panel(draw, (MARGIN, top, WIDTH - MARGIN, bottom))
     c.draw_fitted(draw, (MARGIN + 18, top + 12), t("story.legend.title", locale), WIDTH - 4 * MARGIN, 24,
-                  True, c.MUTED)
+                  True, c.MUTED, min_size=c.MIN_TEXT, key=False)
     col_w = (WIDTH - 2 * MARGIN - 24) // columns
     for i, standing in enumerate(rows):
         x = MARGIN + 12 + (i // per_column) * col_w
         y = top + head + (i % per_column) * row_h
         style = c.player_style(standing.place)
-        c.draw_marker(img, style.shape, (x + 6, y + 4, x + 46, y + 44), style.colour, style.mark)
-        rank_font = c.font(26, True)
-        c.draw_text(draw, (x + 58, y + 24), f"{standing.rank}.", rank_font, c.INK, "lm", key=True)
+        c.draw_marker(img, style.shape, (x + 6, y + 6, x + 48, y + 48), style.colour, style.mark)
+        key_font = c.font(c.KEY_TEXT + 1, True)
+        c.draw_text(draw, (x + 58, y + 27), f"{standing.rank}.", key_font, c.INK, "lm", key=True)
         total = str(standing.total)
-        total_font = c.font(30, True)
         right = x + col_w - 18
-        c.draw_text(draw, (right, y + 24), total, total_font, c.INK, "rm", key=True)
-        name_left = x + 104
-        space = right - c.text_width(total, total_font) - 16 - name_left
-        line, fnt = c.fit_text(names[standing.place], space, 30, standing.rank == 1, 16)
-        c.draw_text(draw, (name_left, y + 24), line, fnt, c.INK, "lm", key=True)
+        c.draw_text(draw, (right, y + 27), total, key_font, c.INK, "rm", key=True)
+        name_left = x + 58 + c.text_width(f"{standing.rank}.", key_font) + 14
+        space = right - c.text_width(total, key_font) - 16 - name_left
+        line, fnt = c.fit_text(names[standing.place], space, c.KEY_TEXT + 1, standing.rank == 1, c.KEY_TEXT)
+        c.draw_text(draw, (name_left, y + 27), line, fnt, c.INK, "lm", key=True)
     return bottom
 
 
@@ -208,8 +207,9 @@ def _axes(img: Image.Image, plot: _Plot, story: st.Story, locale: str) -> None:
         left, right = plot.x(first - 1), plot.x(last)
         if k % 2 == 0:
             draw.rectangle((left, y0 - BAND, right, y1), fill=c.tint(c.SKY_BLUE, 0.86))
-        label, lfont = c.fit_text(t("story.chart.round", locale, round=number), int(right - left) - 8, 22, True, 12)
-        c.draw_text(draw, ((left + right) / 2, y0 - BAND / 2), label, lfont, c.MUTED, "mm")
+        label, lfont = c.fit_text(t("story.chart.round", locale, round=number), int(right - left) - 8, 22, True,
+                                  c.MIN_TEXT)
+        c.draw_text(draw, ((left + right) / 2, y0 - BAND / 2), label, lfont, c.MUTED, "mm", key=False)
     step = nice_step(plot.high - plot.low, 7)
     value = math.ceil(plot.low / step) * step
     while value <= plot.high:
@@ -225,9 +225,9 @@ def _axes(img: Image.Image, plot: _Plot, story: st.Story, locale: str) -> None:
     draw.line((x0, y1, x1, y1), fill=c.INK, width=2)
     draw.line((x0, y0, x0, y1), fill=c.INK, width=2)
     axis = t("story.axis.round" if story.axis == "round" else "story.axis.turn", locale)
-    c.draw_fitted(draw, ((x0 + x1) / 2, y1 + 46), axis, x1 - x0, 24, True, c.MUTED, "ma")
+    c.draw_fitted(draw, ((x0 + x1) / 2, y1 + 46), axis, x1 - x0, 24, True, c.MUTED, "ma", c.MIN_TEXT, key=False)
     c.draw_fitted(draw, (x0 - 10, y0 - BAND / 2), t("story.axis.points", locale), x0 - MARGIN - 16, 22, True,
-                  c.MUTED, "rm")
+                  c.MUTED, "rm", c.MIN_TEXT, key=False)
 
 
 def _offset(place: int, places: int) -> float:
@@ -355,7 +355,7 @@ def _moment_list(img: Image.Image, top: int, story: st.Story, marks: Sequence[Mo
     bottom = top + head + row_h * len(lines) + 12
     c.panel(draw, (MARGIN, top, WIDTH - MARGIN, bottom))
     c.draw_fitted(draw, (MARGIN + 18, top + 12), t("story.moments.title", locale), WIDTH - 4 * MARGIN, 24, True,
-                  c.MUTED)
+                  c.MUTED, min_size=c.MIN_TEXT, key=False)
     for i, (moment, text) in enumerate(lines):
         y = top + head + i * row_h + row_h / 2
         x = MARGIN + 20
@@ -369,8 +369,8 @@ def _moment_list(img: Image.Image, top: int, story: st.Story, marks: Sequence[Mo
             c.draw_marker(img, style.shape, (int(x + w + 10), int(y - 14), int(x + w + 38), int(y + 14)),
                           style.colour, style.mark)
             x += w + 50
-        line, lfont = c.fit_text(text, WIDTH - MARGIN - 20 - x, 26, False, 14)
-        c.draw_text(draw, (x, y), line, lfont, c.INK, "lm", key=True)
+        line, lfont = c.fit_text(text, WIDTH - MARGIN - 20 - x, 26, False, c.MIN_TEXT)
+        c.draw_text(draw, (x, y), line, lfont, c.INK, "lm", key=False)
     return bottom
 
 
