@@ -260,10 +260,17 @@ def _revealed(before: BtcState, after: BtcState) -> list[core.Term]:
     return parts
 
 
+def _card_number(card: str) -> str:
+    """An Automa card as a player names it: its number ("R08" -> "8"), so no letter of the data's ids
+    reaches a sentence in another script; an id without digits as it is."""
+    digits = "".join(ch for ch in card if ch.isdigit()).lstrip("0")
+    return digits or card
+
+
 def _automa_steps(before: BtcState, after: BtcState) -> list[core.Term]:
     """What each Automa did, as terms: "Automarta (card 12) gives Left City a shop and builds a park in
     Automacity"."""
-    return [core.term("btc.automa.step", name=E.automa_term(e["automa"]), card=e["card"],
+    return [core.term("btc.automa.step", name=E.automa_term(e["automa"]), card=_card_number(str(e["card"])),
                       city=E.city_name(after, e["shared_city"]), shared=E.tile_name(after, e["shared"]),
                       built=E.tile_name(after, e["automacity"]), automacity=E.city_name(after, E.AUTOMACITY))
             for e in after.automa_log[len(before.automa_log):]]
