@@ -17,7 +17,9 @@ from bot.rules import core
 LOCALES = Path(i18n.__file__).with_name("locales")
 OTHER_LANGUAGES = ("hu", "es", "ru", "pl")
 GAMES = [("quadropolis", {"mode": "classic"}, 2), ("quadropolis", {"mode": "expert"}, 3),
-         ("btc", {"mode": "standard"}, 3), ("btc", {"mode": "solo_full"}, 1), ("btc", {"mode": "solo_simple"}, 1)]
+         ("btc", {"mode": "standard"}, 3), ("btc", {"mode": "solo_full"}, 1), ("btc", {"mode": "solo_simple"}, 1),
+         ("urbanpanic", {"variant": "basic"}, 2), ("urbanpanic", {"variant": "advanced"}, 3),
+         ("urbanpanic", {"variant": "party"}, 3)]
 
 
 def _words(lang: str, kind: str) -> set[str]:

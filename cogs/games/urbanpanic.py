@@ -118,8 +118,13 @@ def relative_time(epoch_ms: int) -> str:
 def tile_name(code: str, locale: str) -> str:
     """``FAC-NE`` -> "factory ↑→" ("fabryka ↑→" in Polish): the players' notation of a tile, the
     type in their language and its open sides as the arrows the pictures draw as roads
-    (:func:`bot.rules.urbanpanic.tiles.tile_term`). Codes stay in custom_ids and moves only."""
-    return str(resolve(tile_term(code), locale))
+    (:func:`bot.rules.urbanpanic.tiles.tile_term`). Codes stay in custom_ids and moves only.
+
+    The text is an :class:`bot.i18n.Inflected` string that keeps the term's other forms, so a sentence
+    that asks for one (``"Gdzie budujesz {tile:acc}?"``) reads "fabrykę ↑→"; as a plain string it is
+    the nominative."""
+    name: str = resolve(tile_term(code), locale)
+    return name
 
 
 def seat_name(seat: int, names: list[str] | None, locale: str) -> str:

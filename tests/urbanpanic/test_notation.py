@@ -164,7 +164,7 @@ def test_the_notation_reads_in_every_language() -> None:
     assert i18n.resolve(tiles.tile_term("HOU-NESW"), "pl") == "mieszkania ↑→↓←"
     assert i18n.resolve(tiles.tile_term("PRK-SW"), "es") == "parque ↓←"
     assert i18n.t("urbanpanic.move.architect", "pl", player="AI 1", slot=4, tile=tiles.tile_term("AMU-NEW")) == \
-        "AI 1 bierze z miejsca 4: lunapark ↑→←."
+        "AI 1 bierze lunapark ↑→← z miejsca 4."
     assert tiles.tile_term("banana") == "banana"
 
 

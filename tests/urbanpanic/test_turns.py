@@ -78,7 +78,7 @@ def test_TC03_floor_on_planner():
     """TC-03: housing would push income to −6 (refused); park and amusement park reach −5 (legal)."""
     s = turn_state([player(tracks=(8, 6, 1, -4, 0), reserve=["HOU-NS", "PRK-NES", "AMU-NE"])])
     err = refused(s, {"kind": "planner", "tile": "HOU-NS", "plot": "A1"}, "urbanpanic.floor")
-    assert err.params["track"] == "income" and err.params["value"] == -6
+    assert err.params["track"] == tiles.track_term("income") and err.params["value"] == -6
     after = play(s, {"kind": "planner", "tile": "PRK-NES", "plot": "A1"})
     assert after.players[0].tracks == [8, 6, 4, -5, 1]
     after = play(s, {"kind": "planner", "tile": "AMU-NE", "plot": "A1"})

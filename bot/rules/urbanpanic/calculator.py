@@ -102,10 +102,12 @@ def _tracks(value: object) -> tiles.Tracks:
         raise IllegalMove("urbanpanic.calc.tracks")
     for i in (0, 1):
         if value[i] < 0:
-            raise IllegalMove("urbanpanic.calc.track_negative", track=tiles.TRACKS[i], value=value[i])
+            raise IllegalMove("urbanpanic.calc.track_negative", track=tiles.track_term(tiles.TRACKS[i]),
+                              value=value[i])
     for i, v in enumerate(value):
         if not -MAX_TRACK <= v <= MAX_TRACK:
-            raise IllegalMove("urbanpanic.calc.track_too_far", track=tiles.TRACKS[i], value=v, most=MAX_TRACK)
+            raise IllegalMove("urbanpanic.calc.track_too_far", track=tiles.track_term(tiles.TRACKS[i]), value=v,
+                              most=MAX_TRACK)
     return (value[0], value[1], value[2], value[3], value[4])
 
 

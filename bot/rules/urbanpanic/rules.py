@@ -177,9 +177,11 @@ class UrbanPanicRules(core.GameRules[State]):
         out = super().normalise_options(options)
         if out["variant"] != "party":
             if minutes != PARTY_MINUTES_DEFAULT:
-                raise IllegalMove("urbanpanic.option.party_minutes.party_only", variant=out["variant"])
+                raise IllegalMove("urbanpanic.option.party_minutes.party_only",
+                                  variant=tiles.variant_term(str(out["variant"])))
             if switch != "off":
-                raise IllegalMove("urbanpanic.option.party_goals.party_only", variant=out["variant"])
+                raise IllegalMove("urbanpanic.option.party_goals.party_only",
+                                  variant=tiles.variant_term(str(out["variant"])))
         return out
 
     # -- setup -------------------------------------------------------------------------------
@@ -347,7 +349,8 @@ class UrbanPanicRules(core.GameRules[State]):
     def _floor(after: Tracks) -> None:
         breach = tiles.floor_breach(after)
         if breach is not None:
-            raise IllegalMove("urbanpanic.floor", track=breach[0], value=breach[1], floor=tiles.FLOOR)
+            raise IllegalMove("urbanpanic.floor", track=tiles.track_term(breach[0]), value=breach[1],
+                              floor=tiles.FLOOR)
 
     @staticmethod
     def _keep(ok: bool) -> None:

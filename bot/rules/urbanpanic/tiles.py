@@ -194,6 +194,17 @@ def type_term(typ: str) -> core.Term:
     return core.term(f"urbanpanic.term.type.{typ}")
 
 
+def track_term(track: str) -> core.Term:
+    """A track (``"income"``) as a word of the reader's language, with its forms where the language
+    declines it (``urbanpanic.term.track.<id>``): refusals and the calculator name tracks with it."""
+    return core.term(f"urbanpanic.term.track.{track}")
+
+
+def variant_term(variant: str) -> core.Term:
+    """A variant (``"basic"``) as a word of the reader's language (``urbanpanic.term.variant.<id>``)."""
+    return core.term(f"urbanpanic.term.variant.{variant}")
+
+
 def tile_term(code: object) -> core.Term | str:
     """The one notation of a tile for players: ``"FAC-NE"`` -> a term reading "factory ↑→" in
     English, "fabryka ↑→" in Polish (``urbanpanic.term.tile``: the type's word, then the open sides
