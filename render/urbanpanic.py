@@ -383,7 +383,7 @@ def draw_tracks(
     draw = ImageDraw.Draw(img)
     x0, y0, x1, _ = box
     vf = c.font(VALUE_SIZE, True)
-    value_w = c.text_width("+88", vf) + 8
+    value_w = c.text_width("+88", vf) + 24  # apart from the bar, so the sign reads as a sign
     lo = min(floor - 2, *(v for v in tracks))
     hi = max(12, *(v + (lost[i] if lost else 0) for i, v in enumerate(tracks)))
     bx0, bx1 = x0 + 4, x1 - value_w
@@ -461,21 +461,21 @@ def _player_strip(
     tag_w = c.text_width(to_play, bf) + 66 if active else 0
     right_w = c.text_width(built, bf) + 16 + (46 if player.get("finisher") else 0) + len(reserve) * 51 + tag_w
     marker = 56
-    room = int(x1 - x0 - marker - 28 - right_w - 16)
+    room = int(x1 - x0 - marker - 36 - right_w - 16)
     lines, nf = _strip_layout(name, max(120, room))
-    h = max(76, 20 + len(lines) * round(nf.size * 1.15))
+    h = max(66, 16 + len(lines) * round(nf.size * 1.15))
     if measure:
         return h
     y1 = y0 + h
     style = c.player_style(seat)
-    draw.rounded_rectangle((x0, y0, x1, y1), radius=18, fill=c.tint(style.colour, 0.84),
+    draw.rounded_rectangle((x0, y0, x1, y1), radius=18, fill=c.tint(style.colour, 0.88),
                            outline=c.HIGHLIGHT if active else c.shade(style.colour, 0.2), width=6 if active else 2)
     mid = (y0 + y1) / 2
     c.seat_marker(img, seat, (x0 + 10, int(mid - marker / 2), x0 + 10 + marker, int(mid + marker / 2)))
     right = x1 - 12
     if active:
-        pill = (right - tag_w + 8, mid - 26, right, mid + 26)
-        draw.rounded_rectangle(pill, radius=26, fill=c.HIGHLIGHT, outline=c.INK, width=2)
+        pill = (right - tag_w + 8, mid - 24, right, mid + 24)
+        draw.rounded_rectangle(pill, radius=24, fill=c.HIGHLIGHT, outline=c.INK, width=2)
         c.draw_icon(img, "waiting", (int(pill[0] + 8), int(mid - 18), int(pill[0] + 44), int(mid + 18)))
         c.draw_text(draw, (right - 12, mid), to_play, bf, c.INK, "rm", key=True)
         right -= tag_w + 4
@@ -490,7 +490,7 @@ def _player_strip(
     step = round(nf.size * 1.15)
     top = mid - step * len(lines) / 2 + step / 2
     for k, line in enumerate(lines):
-        c.draw_text(draw, (x0 + marker + 28, top + k * step), line, nf, c.INK, "lm", key=True)
+        c.draw_text(draw, (x0 + marker + 36, top + k * step), line, nf, c.INK, "lm", key=True)
     return h
 
 
@@ -533,13 +533,13 @@ def _legend(img: Image.Image, top: int, view: View, locale: str = "en") -> int:
         )
         for tp in legend.get("types") or []
     ]
-    y = c.legend(img, (MARGIN, top + 12), entries, WIDTH - 2 * MARGIN, 50, locale=locale)
+    y = c.legend(img, (MARGIN, top + 10), entries, WIDTH - 2 * MARGIN, 42, locale=locale)
     icons = [
         (track, t(f"urbanpanic.render.legend.track.{track}", locale, letter=letters[i]))
         for i, track in enumerate(TRACKS)
     ]
     icons += [("removed", t("urbanpanic.render.legend.cut_off", locale))]
-    return c.legend(img, (MARGIN, y), [], WIDTH - 2 * MARGIN, 46, icons) + 6
+    return c.legend(img, (MARGIN, y), [], WIDTH - 2 * MARGIN, 40, icons) + 4
 
 
 def _title(view: View, locale: str = "en") -> str:
@@ -651,8 +651,8 @@ def _reserve(img: Image.Image, xy: tuple[int, int], width: int, player: UpPlayer
     return y + size + 12
 
 
-CITY_WIDTH = 556
-"""The city grid's width with its labels, left of the tracks (a 100 px plot: 33 px on a phone)."""
+CITY_WIDTH = 496
+"""The city grid's width with its labels, left of the tracks (a 92 px plot: 31 px on a phone)."""
 
 
 def _city_and_tracks(
@@ -692,7 +692,7 @@ def turn_image(
     if not 0 <= acting_seat < len(players):
         acting_seat = 0
     player = players[acting_seat] if players else cast(UpPlayer, {})
-    img, draw = c.canvas(WIDTH, 4000)
+    img, draw = c.canvas(WIDTH, 2000 + 110 * len(players) + 100 * len(view.get("goals") or []))
     _title_bar(draw, _title(view, locale), _subtitle(view, locale))
     y = _strips(img, c.TITLE_HEIGHT + GAP, view, who, locale) + GAP
     name = who[acting_seat] if who else "?"
@@ -779,7 +779,7 @@ def _cities(img: Image.Image, top: int, view: View, who: list[str], scored: bool
 def board_image(view: View, names: Sequence[str] | None = None, *, locale: str = "en") -> Image.Image:
     """Every city with its roads and tracks, one per row (the last turn's plots outlined)."""
     who = _names(view, names, locale)
-    img, draw = c.canvas(WIDTH, 160 + len(who) * 760 + 400)
+    img, draw = c.canvas(WIDTH, 400 + len(who) * 700)
     _title_bar(draw, _title(view, locale), _subtitle(view, locale))
     y = _cities(img, c.TITLE_HEIGHT + GAP, view, who, False, locale)
     end = _legend(img, y, view, locale)
@@ -819,10 +819,16 @@ def _scores(img: Image.Image, top: int, view: View, who: list[str], locale: str 
     icon = 40
     label_lines: list[tuple[list[str], c.Font]] = []
     for _, label, _ in cats:
-        text = _label_pieces(label)
-        longest = max(text.split(), key=lambda w: c.text_width(w, c.font(22, True)), default="")
-        fnt = c.fit_font(longest, int(col_w - 8), 22, True, SMALL)
-        label_lines.append((c.wrap(text, fnt, int(col_w - 8)), fnt))
+        room = int(col_w - 8)
+        whole = label.replace(SOFT_HYPHEN, "")
+        longest = max(whole.split(), key=lambda w: c.text_width(w, c.font(22, True)), default="")
+        fnt = c.fit_font(longest, room, 22, True, 19)
+        text = whole
+        if c.text_width(longest, fnt) > room:  # a word too long whole: broken where the catalogue allows
+            text = _label_pieces(label)
+            longest = max(text.split(), key=lambda w: c.text_width(w, c.font(22, True)), default="")
+            fnt = c.fit_font(longest, room, 22, True, SMALL)
+        label_lines.append((c.wrap(text, fnt, room), fnt))
     header_h = icon + 10 + max((len(ls) * round(f.size * 1.2) for ls, f in label_lines), default=0)
     c.panel(draw, (x0, top, x1, top + header_h + 20 + len(seats) * 118), radius=12)
     for j, (cid, _, key) in enumerate(cats):
@@ -843,7 +849,7 @@ def _scores(img: Image.Image, top: int, view: View, who: list[str], locale: str 
         row_top = y
         winner = s.get("rank") == 1
         if winner:
-            draw.rectangle((x0 + 2, y + 1, x1 - 2, y + 117), fill=c.tint(c.HIGHLIGHT, 0.6))
+            draw.rectangle((x0 + 2, y + 1, x1 - 2, y + 117), fill=c.tint(c.HIGHLIGHT, 0.75))
         elif pos % 2:
             draw.rectangle((x0 + 2, y + 1, x1 - 2, y + 117), fill=(247, 245, 240))
         mid = y + 32
@@ -911,7 +917,7 @@ def end_image(view: View, names: Sequence[str] | None = None, *, locale: str = "
     """The final ranking first (names and totals at a glance, each category's points under them), then
     every city as scored (cut-off tiles removed, final tracks, what removal lost outlined), one per row."""
     who = _names(view, names, locale)
-    img, draw = c.canvas(WIDTH, 900 + len(who) * 900)
+    img, draw = c.canvas(WIDTH, 1100 + len(who) * 840)
     title = "urbanpanic.render.title.final_scores" if view.get("result") else "urbanpanic.render.title.final_cities"
     _title_bar(draw, t(title, locale), _subtitle(view, locale))
     y = _scores(img, c.TITLE_HEIGHT + GAP, view, who, locale)
