@@ -320,7 +320,7 @@ def _fit_lines(
             return lines, fnt
     fnt = c.font(min_size, bold)
     lines = c.wrap(text, fnt, width)
-    lines = lines[: max_lines - 1] + [" ".join(lines[max_lines - 1:])]
+    lines = [*lines[: max_lines - 1], " ".join(lines[max_lines - 1:])]
     return [c.ellipsize(line, fnt, width) for line in lines], fnt
 
 
@@ -458,12 +458,12 @@ def _player_strip(
     built = t("urbanpanic.render.built", locale, count=player.get("tiles", 0))
     to_play = t("render.banner.to_play", locale)
     reserve = list(player.get("reserve") or [])
-    tag_w = c.text_width(to_play, bf) + 66 if active else 0
+    tag_w = c.text_width(to_play, bf) + 78 if active else 0
     right_w = c.text_width(built, bf) + 16 + (46 if player.get("finisher") else 0) + len(reserve) * 51 + tag_w
     marker = 56
     room = int(x1 - x0 - marker - 36 - right_w - 16)
     lines, nf = _strip_layout(name, max(120, room))
-    h = max(66, 16 + len(lines) * round(nf.size * 1.15))
+    h = max(66, 16 + len(lines) * round(nf.size * 1.3))
     if measure:
         return h
     y1 = y0 + h
@@ -487,7 +487,7 @@ def _player_strip(
     for code in reversed(reserve):
         img.paste(tile_sprite(code, 48, locale), (right - 48, int(mid - 24)))
         right -= 51
-    step = round(nf.size * 1.15)
+    step = round(nf.size * 1.3)
     top = mid - step * len(lines) / 2 + step / 2
     for k, line in enumerate(lines):
         c.draw_text(draw, (x0 + marker + 36, top + k * step), line, nf, c.INK, "lm", key=True)
@@ -697,7 +697,7 @@ def turn_image(
     y = _strips(img, c.TITLE_HEIGHT + GAP, view, who, locale) + GAP
     name = who[acting_seat] if who else "?"
     y = _lines(draw, (MARGIN, y), t("render.city_of", locale, name=name), WIDTH - 2 * MARGIN, NAME_SIZE, True,
-               key=True, min_size=KEY, max_lines=2) + 2
+               key=True, min_size=KEY, max_lines=2) + 14
     if players:
         y = _city_and_tracks(img, y, view, acting_seat, None, changed_plots(view, acting_seat), locale)
     linked = int(player.get("reachable", 0))
@@ -831,7 +831,7 @@ def _scores(img: Image.Image, top: int, view: View, who: list[str], locale: str 
         label_lines.append((c.wrap(text, fnt, room), fnt))
     header_h = icon + 10 + max((len(ls) * round(f.size * 1.2) for ls, f in label_lines), default=0)
     c.panel(draw, (x0, top, x1, top + header_h + 20 + len(seats) * 118), radius=12)
-    for j, (cid, _, key) in enumerate(cats):
+    for j, (_, _, key) in enumerate(cats):
         cx = x0 + 8 + j * col_w + col_w / 2
         if key:
             c.draw_icon(img, key, (int(cx - icon / 2), y, int(cx + icon / 2), y + icon))

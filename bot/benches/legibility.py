@@ -2,12 +2,13 @@
 
 Discord shows a picture about 400 px wide on a phone (inline and full screen) and 800 px at 2x zoom.
 For every picture kind (each game's turn, board, end pictures, and its city picture where it has one;
-each game's story chart; a league table) in every language (``--game=<kind>``: one game's pictures only), the picture is drawn with the pen's
-recorder on (:func:`render.common.record_text`), encoded as the bot sends it, scaled to 400 px and to
-800 px wide, then enlarged back to the picture's own width (bicubic: no detail comes back, but
-tesseract reads small type far worse than large, and this way each size is read at the same working size,
-so the figures differ only by what the scaling down lost), and read by tesseract (``-l`` the language's
-model, automatic page segmentation). Figures per ``legibility.<kind>.<lang>``:
+each game's story chart; a league table) in every language (``--game=<kind>``: one game's pictures
+only), the picture is drawn with the pen's recorder on (:func:`render.common.record_text`), encoded as
+the bot sends it, scaled to 400 px and to 800 px wide, then enlarged back to the picture's own width
+(bicubic: no detail comes back, but tesseract reads small type far worse than large, and this way each
+size is read at the same working size, so the figures differ only by what the scaling down lost), and
+read by tesseract (``-l`` the language's model, automatic page segmentation). Figures per
+``legibility.<kind>.<lang>``:
 
 - ``key_read_400``: the share of key-fact words (whose turn, scores, names, headings) read back at 400 px;
 - ``all_read_800``: the share of every drawn word read back at 800 px;

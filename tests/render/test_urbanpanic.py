@@ -169,5 +169,5 @@ def test_changed_plots_are_framed() -> None:
     geo = u.draw_city(img, (0, 0), _tc14_grid(), CELL, highlight=["C2"])
     for plot, framed in (("C2", True), ("E4", False)):
         col, r = "ABCDE".index(plot[0]), int(plot[1]) - 1
-        x0, y0, x1, y1 = geo.cell_box(r, col)
+        x0, y0, _, y1 = geo.cell_box(r, col)
         assert (img.getpixel((x0 + 1, (y0 + y1) // 2)) == c.HIGHLIGHT) == framed, plot
