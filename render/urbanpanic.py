@@ -1,12 +1,19 @@
 """Urban Panic images, drawn from a rules view (``RULES.view(state, seat)``; shape in its docstring).
 
-- :func:`render_turn` — the acting player's city with its roads (passages), so whether a tile is
-  connected to the centre reads at a glance: linked roads run on unbroken, a passage that meets
-  nothing ends in a dead-end bar, and tiles cut off from the centre are faded, hatched and crossed.
-  Beside it: the main board's four face-up tiles and the stack, the player's reserve, the five
-  tracks as bars with their values and the −5 floor, and the actions left.
-- :func:`render_board` — every city with its tracks.
-- :func:`render_end` — every city as scored (cut-off tiles removed), then the score table.
+Designed for a phone: Discord shows a picture about 400 px wide (800 px at 2x zoom), so the pictures are
+portrait, the key facts (the title, whose turn, the players' names, the built counts and the tracks'
+values, the final totals) are drawn at least ``c.KEY_TEXT`` px and every other word at least
+``c.MIN_TEXT`` px (for a picture 1200 px wide; ``tests/render/test_urbanpanic_phone.py``).
+
+- :func:`render_turn` — the players one per row (name, built count, reserve, "to play"), then the
+  acting player's city with its roads (passages), so whether a tile is connected to the centre reads at
+  a glance: linked roads run on unbroken, a passage that meets nothing ends in a dead-end bar, and tiles
+  cut off from the centre are faded, hatched and crossed; the plots of the latest turn are framed.
+  Beside the city the five tracks, each its name over a bar with its value and the −5 floor; under it
+  the actions left, the main board's four face-up tiles and the stack, the reserve, the goals, the legend.
+- :func:`render_board` — every city with its tracks, one per row.
+- :func:`render_end` — the final ranking (names and totals, each category's points under them), then
+  every city as scored (cut-off tiles removed), one per row.
 
 Each ``render_*`` returns PNG bytes; the matching ``*_image`` function returns the PIL image.
 Player names are not in the view; pass them as ``names`` (by seat), else "Player n". Every word
@@ -440,16 +447,12 @@ def draw_tracks(
 # ---------------------------------------------------------------------------------------------
 
 
-def _strip_layout(name: str, room: int) -> tuple[list[str], c.Font]:
-    return _fit_lines(name, room, NAME_SIZE, True, KEY, 2)
-
-
 def _player_strip(
-    img: Image.Image, box: c.Box, view: View, seat: int, name: str, locale: str = "en", *, measure: bool = False
+    img: Image.Image, box: c.Box, view: View, seat: int, name: str, locale: str = "en"
 ) -> int:
     """A player's strip: marker, name, then on the right the "to play" tag, the reserve, the first-finisher
-    hat and the built count (the names and the count are key facts). Returns its height (``measure``: only
-    that, nothing drawn)."""
+    hat and the built count (the names and the count are key facts). A long name takes two lines at a key
+    fact's size rather than shrinking. Returns the strip's height."""
     draw = ImageDraw.Draw(img)
     x0, y0, x1, _ = box
     player = (view.get("players") or [])[seat]
@@ -462,10 +465,8 @@ def _player_strip(
     right_w = c.text_width(built, bf) + 16 + (46 if player.get("finisher") else 0) + len(reserve) * 51 + tag_w
     marker = 56
     room = int(x1 - x0 - marker - 36 - right_w - 16)
-    lines, nf = _strip_layout(name, max(120, room))
+    lines, nf = _fit_lines(name, max(120, room), NAME_SIZE, True, KEY, 2)
     h = max(66, 16 + len(lines) * round(nf.size * 1.3))
-    if measure:
-        return h
     y1 = y0 + h
     style = c.player_style(seat)
     draw.rounded_rectangle((x0, y0, x1, y1), radius=18, fill=c.tint(style.colour, 0.88),
@@ -795,12 +796,13 @@ def _categories(view: View, locale: str) -> list[tuple[str, str, str | None]]:
     ]
 
 
+SOFT_HYPHEN = "\u00ad"
+"""Where a category label may break a long word (the catalogue's soft hyphens)."""
+
+
 def _label_pieces(label: str) -> str:
     """A category label with its soft hyphens as break points ("Satis- faction")."""
     return label.replace(SOFT_HYPHEN, "- ")
-
-
-SOFT_HYPHEN = "\u00ad"
 
 
 def _scores(img: Image.Image, top: int, view: View, who: list[str], locale: str = "en") -> int:
