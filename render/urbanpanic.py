@@ -1,12 +1,19 @@
 """Urban Panic images, drawn from a rules view (``RULES.view(state, seat)``; shape in its docstring).
 
-- :func:`render_turn` — the acting player's city with its roads (passages), so whether a tile is
-  connected to the centre reads at a glance: linked roads run on unbroken, a passage that meets
-  nothing ends in a dead-end bar, and tiles cut off from the centre are faded, hatched and crossed.
-  Beside it: the main board's four face-up tiles and the stack, the player's reserve, the five
-  tracks as bars with their values and the −5 floor, and the actions left.
-- :func:`render_board` — every city with its tracks.
-- :func:`render_end` — every city as scored (cut-off tiles removed), then the score table.
+Designed for a phone: Discord shows a picture about 400 px wide (800 px at 2x zoom), so the pictures are
+portrait, the key facts (the title, whose turn, the players' names, the built counts and the tracks'
+values, the final totals) are drawn at least ``c.KEY_TEXT`` px and every other word at least
+``c.MIN_TEXT`` px (for a picture 1200 px wide; ``tests/render/test_urbanpanic_phone.py``).
+
+- :func:`render_turn` — the players one per row (name, built count, reserve, "to play"), then the
+  acting player's city with its roads (passages), so whether a tile is connected to the centre reads at
+  a glance: linked roads run on unbroken, a passage that meets nothing ends in a dead-end bar, and tiles
+  cut off from the centre are faded, hatched and crossed; the plots of the latest turn are framed.
+  Beside the city the five tracks, each its name over a bar with its value and the −5 floor; under it
+  the actions left, the main board's four face-up tiles and the stack, the reserve, the goals, the legend.
+- :func:`render_board` — every city with its tracks, one per row.
+- :func:`render_end` — the final ranking (names and totals, each category's points under them), then
+  every city as scored (cut-off tiles removed), one per row.
 
 Each ``render_*`` returns PNG bytes; the matching ``*_image`` function returns the PIL image.
 Player names are not in the view; pass them as ``names`` (by seat), else "Player n". Every word
@@ -27,9 +34,18 @@ from typing import cast
 from PIL import Image, ImageDraw
 
 from bot.i18n import t
-from bot.rules.urbanpanic.viewtypes import UpCell, UpCentre, UpPlayer, UpPlot, UpSeatDetails, UpTileType, UpView
+from bot.rules.urbanpanic.viewtypes import (
+    UpAction,
+    UpCell,
+    UpCentre,
+    UpPlayer,
+    UpPlot,
+    UpSeatDetails,
+    UpTileType,
+    UpView,
+)
 from render import common as c
-from render.scores import decided_note, score_table_from_result
+from render.scores import decided_note
 
 c.register_glyphs(
     "urbanpanic",
@@ -53,8 +69,7 @@ WIDTH = c.IMAGE_WIDTH
 MARGIN = 20
 GAP = 12
 SIZE = 5
-STRIP_HEIGHT = 56
-LABEL_SPACE = 28
+LABEL_SPACE = 36
 ROAD = (70, 70, 74)
 ROAD_OFF = (190, 186, 180)
 LINKED_PLOT = (226, 238, 228)
@@ -180,13 +195,15 @@ def draw_city(
     cell: int,
     *,
     removed: Sequence[str] = (),
+    highlight: Sequence[str] = (),
     locale: str = "en",
 ) -> c.GridGeometry:
     """A 5 x 5 city with its roads; returns the geometry.
 
     A passage links only when the neighbouring tile (or the centre) has the facing passage: then
     the road runs to the edge and continues. Tiles not reachable from the centre (or listed in
-    ``removed`` at scoring) are hatched, faded and crossed.
+    ``removed`` at scoring) are hatched, faded and crossed. Plots in ``highlight`` ("C4": column letter,
+    row number) get a thick double frame (highlight colour outside, ink inside): what just changed.
     """
     draw = ImageDraw.Draw(img)
     geo = c.labelled_grid(
@@ -199,7 +216,7 @@ def draw_city(
         col_labels=[chr(ord("A") + i) for i in range(SIZE)],
         gap=0,
         label_space=LABEL_SPACE,
-        label_size=18,
+        label_size=24,
         fill=None,
     )
     removed_set = set(removed)
@@ -260,6 +277,12 @@ def draw_city(
             if off:
                 isz = cell // 4
                 c.draw_icon(img, "removed", (box[2] - isz - 3, box[1] + 3, box[2] - 3, box[1] + 3 + isz))
+    for plot in highlight:
+        col, row = ord(plot[:1].upper()) - ord("A"), int(plot[1:] or 0) - 1
+        if 0 <= row < SIZE and 0 <= col < SIZE:
+            x0, y0, x1, y1 = geo.cell_box(row, col)
+            draw.rectangle((x0 - 2, y0 - 2, x1 + 2, y1 + 2), outline=c.HIGHLIGHT, width=7)
+            draw.rectangle((x0 + 5, y0 + 5, x1 - 5, y1 - 5), outline=c.INK, width=2)
     return geo
 
 
@@ -279,8 +302,73 @@ def tile_sprite(code: str, size: int, locale: str = "en") -> Image.Image:
 
 
 # ---------------------------------------------------------------------------------------------
+# Phone sizes
+# ---------------------------------------------------------------------------------------------
+
+KEY = c.KEY_TEXT
+"""A key fact (a name, a score, whose turn, the title) is drawn at least this size (11 px on a phone)."""
+SMALL = c.MIN_TEXT
+"""Every other word at least this size (11 px at 2x zoom)."""
+NAME_SIZE = 38
+VALUE_SIZE = 38
+HEADING_SIZE = 30
+TEXT_SIZE = 24
+
+
+def _fit_lines(
+    text: str, width: int, size: int, bold: bool, min_size: int, max_lines: int
+) -> tuple[list[str], c.Font]:
+    """``text`` wrapped on at most ``max_lines`` lines of ``width``, in the largest font from ``size`` down
+    to ``min_size`` in which every line fits; past that the last line is shortened after a whole word."""
+    for k in range(size, min_size - 1, -1):
+        fnt = c.font(k, bold)
+        lines = c.wrap(text, fnt, width)
+        if len(lines) <= max_lines and all(c.text_width(line, fnt) <= width for line in lines):
+            return lines, fnt
+    fnt = c.font(min_size, bold)
+    lines = c.wrap(text, fnt, width)
+    lines = [*lines[: max_lines - 1], " ".join(lines[max_lines - 1:])]
+    return [c.ellipsize(line, fnt, width) for line in lines], fnt
+
+
+def _lines(
+    draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, width: int, size: int, bold: bool = False,
+    fill: c.RGB = c.INK, *, key: bool, min_size: int = SMALL, max_lines: int = 4, anchor: str = "la",
+) -> int:
+    """``text`` wrapped under ``xy``; returns the y under the last line."""
+    lines, fnt = _fit_lines(text, width, size, bold, min_size, max_lines)
+    x, y = xy
+    step = round(fnt.size * 1.25)
+    for line in lines:
+        c.draw_text(draw, (x, y), line, fnt, fill, anchor, key=key)
+        y += step
+    return int(y)
+
+
+def _heading(draw: ImageDraw.ImageDraw, xy: tuple[int, int], text: str, width: int) -> int:
+    """A section heading (not a key fact, but read at a glance); returns the y under it."""
+    return _lines(draw, xy, text, width, HEADING_SIZE, True, key=False, min_size=22, max_lines=2) + 4
+
+
+def _title_bar(draw: ImageDraw.ImageDraw, title: str, subtitle: str) -> int:
+    """The shared title bar; the subtitle is dropped when it would shrink the title under a key fact's size."""
+    sub_w = min(c.text_width(subtitle, c.font(22)), WIDTH // 2) if subtitle else 0
+    if c.text_width(title, c.font(34, True)) > WIDTH - sub_w - 60:
+        subtitle = ""
+    return c.title_bar(draw, WIDTH, title, subtitle)
+
+
+# ---------------------------------------------------------------------------------------------
 # Tracks
 # ---------------------------------------------------------------------------------------------
+
+TRACK_ROW = 84
+"""A track's height: its icon and name on one line, its bar and value under them."""
+TRACK_MARKS = 30
+
+
+def tracks_height(lost: bool = False) -> int:
+    return len(TRACKS) * TRACK_ROW + TRACK_MARKS + (56 if lost else 0)
 
 
 def draw_tracks(
@@ -292,60 +380,66 @@ def draw_tracks(
     *,
     locale: str = "en",
 ) -> int:
-    """Five horizontal bars from zero, with the value printed and the floor (−5) marked; returns the x
-    just right of the words under the bars (the floor's and zero's marks).
+    """The five tracks, each as its icon and name over a horizontal bar from zero with the value (a key
+    fact, with its sign) at its right; the floor (−5) and zero marked under the bars. Returns the bottom y.
 
-    The scale runs from below the floor to the largest value; every bar carries its number (and
-    its sign), so the colour of a bar never carries meaning on its own. ``lost`` draws, as a hollow
-    extension, what removal at scoring took off each track.
+    The scale runs from below the floor to the largest value; the colour of a bar never carries meaning
+    on its own (the number and its sign do). ``lost`` draws, as a hollow extension, what removal at
+    scoring took off each track, explained under the marks.
     """
     draw = ImageDraw.Draw(img)
-    x0, y0, x1, y1 = box
-    label_w = 178
-    value_w = 52
-    row_h = (y1 - y0) / len(TRACKS)
+    x0, y0, x1, _ = box
+    vf = c.font(VALUE_SIZE, True)
+    value_w = c.text_width("+88", vf) + 24  # apart from the bar, so the sign reads as a sign
     lo = min(floor - 2, *(v for v in tracks))
     hi = max(12, *(v + (lost[i] if lost else 0) for i, v in enumerate(tracks)))
-    bx0, bx1 = x0 + label_w, x1 - value_w
+    bx0, bx1 = x0 + 4, x1 - value_w
 
     def xof(v: float) -> float:
         return bx0 + (v - lo) / (hi - lo) * (bx1 - bx0)
 
     zero, fl = xof(0), xof(floor)
-    vf = c.font(20, True)
+    isz = 34
+    bar_h = 36
     for i, track in enumerate(TRACKS):
+        top = y0 + i * TRACK_ROW
+        c.draw_icon(img, track, (x0, top, x0 + isz, top + isz))
         name = t(f"urbanpanic.render.track.{track}", locale)
-        top = y0 + i * row_h
-        mid = top + row_h / 2
-        isz = int(min(row_h - 8, 30))
-        c.draw_icon(img, track, (x0, int(mid - isz / 2), x0 + isz, int(mid + isz / 2)))
-        c.draw_fitted(draw, (x0 + isz + 6, mid), name, label_w - isz - 12, 18, True, c.INK, "lm")
-        draw.rectangle((bx0, mid - row_h * 0.3, bx1, mid + row_h * 0.3), fill=(235, 232, 225))
+        c.draw_fitted(draw, (x0 + isz + 8, top + isz / 2), name, x1 - x0 - isz - 8, 28, True, c.INK, "lm", 20,
+                      key=False)
+        bt, bb = top + isz + 6, top + isz + 6 + bar_h
+        mid = (bt + bb) / 2
+        draw.rectangle((bx0, bt, bx1, bb), fill=(235, 232, 225))
         value = int(tracks[i]) if i < len(tracks) else 0
         colour = c.BLUISH_GREEN if value >= 0 else c.VERMILLION
         if lost and i < len(lost) and lost[i]:
             xa, xb = xof(value), xof(value + lost[i])
-            draw.rectangle(
-                (min(xa, xb), mid - row_h * 0.22, max(xa, xb), mid + row_h * 0.22), outline=c.MUTED, width=2
-            )
+            draw.rectangle((min(xa, xb), bt + 4, max(xa, xb), bb - 4), outline=c.INK, width=3)
         if value:
-            draw.rectangle(
-                (min(zero, xof(value)), mid - row_h * 0.22, max(zero, xof(value)), mid + row_h * 0.22),
-                fill=colour,
-                outline=c.INK,
-                width=1,
-            )
+            draw.rectangle((min(zero, xof(value)), bt + 4, max(zero, xof(value)), bb - 4), fill=colour,
+                           outline=c.INK, width=2)
         text = f"{value:+d}" if value else "0"
-        c.draw_text(draw, (x1, mid), text, vf, c.INK, "rm")
-    # zero axis and the floor
-    draw.line((zero, y0 + 2, zero, y1 - 2), fill=c.INK, width=2)
-    for yy in range(int(y0), int(y1), 10):
-        draw.line((fl, yy, fl, yy + 5), fill=c.VERMILLION, width=3)
+        c.draw_text(draw, (x1, mid), text, vf, c.INK, "rm", key=True)
+    bottom = y0 + len(TRACKS) * TRACK_ROW
+    for k in range(len(TRACKS)):
+        top = y0 + k * TRACK_ROW + isz + 6
+        draw.line((zero, top, zero, top + bar_h), fill=c.INK, width=3)
+        for yy in range(top, top + bar_h, 9):
+            draw.line((fl, yy, fl, yy + 5), fill=c.VERMILLION, width=3)
+    mark = c.font(20, True)
+    c.draw_text(draw, (zero, bottom - 8), "0", mark, c.INK, "ma", key=False)
+    # the floor's dashes as a sample, then its words, right of the zero (the floor's own x is too near the edge)
+    sx = zero + c.text_width("0", mark) / 2 + 16
+    for yy in range(bottom - 8, bottom + 14, 9):
+        draw.line((sx, yy, sx, yy + 5), fill=c.VERMILLION, width=3)
     floor_text = t("urbanpanic.render.floor", locale, floor=floor)
-    c.draw_text(draw, (fl, y1 + 2), floor_text, c.font(14, True), c.shade(c.VERMILLION, 0.2), "ma")
-    c.draw_text(draw, (zero, y1 + 2), "0", c.font(14, True), c.INK, "ma")
-    mark = c.font(14, True)
-    return int(max(fl + c.text_width(floor_text, mark) / 2, zero + c.text_width("0", mark) / 2)) + 1
+    c.draw_fitted(draw, (sx + 10, bottom - 8), floor_text, int(x1 - sx - 10), 20, True, c.shade(c.VERMILLION, 0.2),
+                  "la", SMALL, key=False)
+    bottom += TRACK_MARKS - 8
+    if lost and any(lost):
+        bottom = _lines(draw, (x0, bottom), t("urbanpanic.render.lost", locale), x1 - x0, 21, False, c.MUTED,
+                        key=False, max_lines=2)
+    return bottom
 
 
 # ---------------------------------------------------------------------------------------------
@@ -353,57 +447,60 @@ def draw_tracks(
 # ---------------------------------------------------------------------------------------------
 
 
-def _player_strip(img: Image.Image, box: c.Box, view: View, seat: int, name: str, locale: str = "en") -> None:
+def _player_strip(
+    img: Image.Image, box: c.Box, view: View, seat: int, name: str, locale: str = "en"
+) -> int:
+    """A player's strip: marker, name, then on the right the "to play" tag, the reserve, the first-finisher
+    hat and the built count (the names and the count are key facts). A long name takes two lines at a key
+    fact's size rather than shrinking. Returns the strip's height."""
     draw = ImageDraw.Draw(img)
-    x0, y0, x1, y1 = box
-    h = y1 - y0
+    x0, y0, x1, _ = box
     player = (view.get("players") or [])[seat]
-    style = c.player_style(seat)
     active = view.get("current") == seat and not view.get("over")
-    draw.rounded_rectangle(
-        box,
-        radius=h // 4,
-        fill=c.tint(style.colour, 0.84),
-        outline=c.HIGHLIGHT if active else c.shade(style.colour, 0.2),
-        width=5 if active else 2,
-    )
-    c.seat_marker(img, seat, (x0 + 7, y0 + 7, x0 + h - 7, y1 - 7))
-    right = x1 - 8
-    f = c.font(18, True)
-    text = t("urbanpanic.render.built", locale, count=player.get("tiles", 0))
-    c.draw_text(draw, (right, (y0 + y1) / 2), text, f, c.INK, "rm")
-    right -= c.text_width(text, f) + 12
-    if player.get("finisher"):
-        c.draw_icon(img, "first", (right - 30, y0 + 12, right, y1 - 12))
-        right -= 36
-    reserve = player.get("reserve")
-    if reserve:
-        for code in reversed(reserve):
-            sz = h - 16
-            img.paste(tile_sprite(code, sz, locale), (right - sz, y0 + 8))
-            right -= sz + 3
-        right -= 6
-    name_left = x0 + h + 2
+    bf = c.font(34, True)
+    built = t("urbanpanic.render.built", locale, count=player.get("tiles", 0))
+    to_play = t("render.banner.to_play", locale)
+    reserve = list(player.get("reserve") or [])
+    tag_w = c.text_width(to_play, bf) + 78 if active else 0
+    right_w = c.text_width(built, bf) + 16 + (46 if player.get("finisher") else 0) + len(reserve) * 51 + tag_w
+    marker = 56
+    room = int(x1 - x0 - marker - 36 - right_w - 16)
+    lines, nf = _fit_lines(name, max(120, room), NAME_SIZE, True, KEY, 2)
+    h = max(66, 16 + len(lines) * round(nf.size * 1.3))
+    y1 = y0 + h
+    style = c.player_style(seat)
+    draw.rounded_rectangle((x0, y0, x1, y1), radius=18, fill=c.tint(style.colour, 0.88),
+                           outline=c.HIGHLIGHT if active else c.shade(style.colour, 0.2), width=6 if active else 2)
+    mid = (y0 + y1) / 2
+    c.seat_marker(img, seat, (x0 + 10, int(mid - marker / 2), x0 + 10 + marker, int(mid + marker / 2)))
+    right = x1 - 12
     if active:
-        to_play = t("render.strip.to_play", locale)
-        c.draw_fitted(draw, (name_left, y0 + 5), to_play, right - name_left - 6, 15, True, c.INK, "la", 9)
-        label, nf = c.fit_text(name, right - name_left - 6, 20, True, 12)
-        c.draw_text(draw, (name_left, y1 - 7), label, nf, c.INK, "lb")
-    else:
-        label, nf = c.fit_text(name, right - name_left - 6, 22, True, 12)
-        c.draw_text(draw, (name_left, (y0 + y1) / 2), label, nf, c.INK, "lm")
+        pill = (right - tag_w + 8, mid - 24, right, mid + 24)
+        draw.rounded_rectangle(pill, radius=24, fill=c.HIGHLIGHT, outline=c.INK, width=2)
+        c.draw_icon(img, "waiting", (int(pill[0] + 8), int(mid - 18), int(pill[0] + 44), int(mid + 18)))
+        c.draw_text(draw, (right - 12, mid), to_play, bf, c.INK, "rm", key=True)
+        right -= tag_w + 4
+    c.draw_text(draw, (right, mid), built, bf, c.INK, "rm", key=True)
+    right -= c.text_width(built, bf) + 16
+    if player.get("finisher"):
+        c.draw_icon(img, "first", (right - 40, int(mid - 20), right, int(mid + 20)))
+        right -= 46
+    for code in reversed(reserve):
+        img.paste(tile_sprite(code, 48, locale), (right - 48, int(mid - 24)))
+        right -= 51
+    step = round(nf.size * 1.3)
+    top = mid - step * len(lines) / 2 + step / 2
+    for k, line in enumerate(lines):
+        c.draw_text(draw, (x0 + marker + 36, top + k * step), line, nf, c.INK, "lm", key=True)
+    return h
 
 
 def _strips(img: Image.Image, top: int, view: View, who: list[str], locale: str = "en") -> int:
-    count = len(who)
-    per_row = 1 if count == 1 else 2
-    w = (WIDTH - 2 * MARGIN - (per_row - 1) * GAP) // per_row
-    for seat in range(count):
-        r, col = divmod(seat, per_row)
-        x = MARGIN + col * (w + GAP)
-        y = top + r * (STRIP_HEIGHT + 8)
-        _player_strip(img, (x, y, x + w, y + STRIP_HEIGHT), view, seat, who[seat], locale)
-    return top + ((count + per_row - 1) // per_row) * (STRIP_HEIGHT + 8)
+    """One strip per player, one per row."""
+    y = top
+    for seat, name in enumerate(who):
+        y += _player_strip(img, (MARGIN, y, WIDTH - MARGIN, y), view, seat, name, locale) + 8
+    return y
 
 
 def _effects(deltas: Sequence[int], letters: Sequence[str]) -> str:
@@ -419,7 +516,7 @@ def _type_name(tp: UpTileType, locale: str) -> str:
 
 
 def _legend(img: Image.Image, top: int, view: View, locale: str = "en") -> int:
-    """Each tile type with what it does to the tracks, the track icons, and how roads read."""
+    """Each tile type with what it does to the tracks, the track letters, and what the cross means."""
     draw = ImageDraw.Draw(img)
     draw.line((MARGIN, top, WIDTH - MARGIN, top), fill=c.PANEL_EDGE, width=2)
     legend = view.get("legend") or {}
@@ -437,13 +534,13 @@ def _legend(img: Image.Image, top: int, view: View, locale: str = "en") -> int:
         )
         for tp in legend.get("types") or []
     ]
-    y = c.legend(img, (MARGIN, top + 10), entries, WIDTH - 2 * MARGIN, 30, locale=locale)
+    y = c.legend(img, (MARGIN, top + 10), entries, WIDTH - 2 * MARGIN, 42, locale=locale)
     icons = [
         (track, t(f"urbanpanic.render.legend.track.{track}", locale, letter=letters[i]))
         for i, track in enumerate(TRACKS)
     ]
     icons += [("removed", t("urbanpanic.render.legend.cut_off", locale))]
-    return c.legend(img, (MARGIN, y), [], WIDTH - 2 * MARGIN, 28, icons) + 4
+    return c.legend(img, (MARGIN, y), [], WIDTH - 2 * MARGIN, 40, icons) + 4
 
 
 def _title(view: View, locale: str = "en") -> str:
@@ -460,70 +557,83 @@ def _subtitle(view: View, locale: str = "en") -> str:
     return t("urbanpanic.render.subtitle", locale, variant=name, players=len(view.get("players") or []))
 
 
+def changed_plots(view: View, seat: int) -> list[str]:
+    """The plots of ``seat``'s city that its latest turn built on or changed (this turn's actions while it
+    plays, else its previous turn's when it was the last to play): what the pictures outline."""
+    actions: Sequence[UpAction] = ()
+    if view.get("current") == seat and view.get("turn_log"):
+        actions = view.get("turn_log") or []
+    else:
+        previous = view.get("previous_turn")
+        if previous and previous.get("seat") == seat:
+            actions = previous.get("actions") or []
+    plots = []
+    for action in actions:
+        if action.get("kind") in ("planner", "engineer_board", "engineer_reserve", "spy"):
+            plots += [str(p) for p in (action.get("plot"), action.get("other")) if p]
+    return plots
+
+
 # ---------------------------------------------------------------------------------------------
 # Images
 # ---------------------------------------------------------------------------------------------
 
 
 def _main_board(img: Image.Image, xy: tuple[int, int], width: int, view: View, locale: str = "en") -> int:
-    """The four face-up tiles, numbered, and the stack; returns the bottom y."""
+    """The four face-up tiles, numbered, and the stack (the party game: the open table and the pool);
+    returns the bottom y."""
     draw = ImageDraw.Draw(img)
     x, y = xy
     board = view.get("main_board")
     party = view.get("party")
     if board is None and party is not None:
-        c.draw_fitted(draw, (x, y), t("urbanpanic.render.open_table", locale), width, 22, True, c.INK, "la")
-        y += 32
-        size = 64
-        per_row = max(1, width // (size + 6))
-        for k, code in enumerate(party.get("open_table") or []):
-            r, col = divmod(k, per_row)
-            img.paste(tile_sprite(code, size, locale), (x + col * (size + 6), y + r * (size + 6)))
+        y = _heading(draw, (x, y), t("urbanpanic.render.open_table", locale), width)
+        size = 96
+        per_row = max(1, width // (size + 8))
         opened = party.get("open_table") or []
+        for k, code in enumerate(opened):
+            r, col = divmod(k, per_row)
+            img.paste(tile_sprite(code, size, locale), (x + col * (size + 8), y + r * (size + 8)))
         if not opened:
-            nothing = t("urbanpanic.render.nothing_face_up", locale)
-            c.draw_fitted(draw, (x, y + size / 2), nothing, width, 18, False, c.MUTED, "lm")
-        rows = max(1, (len(opened) + per_row - 1) // per_row)
-        y += rows * (size + 6) + 4
+            y = _lines(draw, (x, y), t("urbanpanic.render.nothing_face_up", locale), width, TEXT_SIZE, False,
+                       c.MUTED, key=False)
+        else:
+            y += ((len(opened) + per_row - 1) // per_row) * (size + 8)
+        y += 6
         if party.get("timer_running"):
-            c.draw_icon(img, "waiting", (x, y, x + 24, y + 24))
-            running = t("urbanpanic.render.hourglass", locale)
-            c.draw_fitted(draw, (x + 30, y + 12), running, width - 30, 18, True, c.INK, "lm")
-            y += 30
+            c.draw_icon(img, "waiting", (x, y, x + 36, y + 36))
+            y = max(y + 40, _lines(draw, (x + 44, y + 2), t("urbanpanic.render.hourglass", locale), width - 44,
+                                   28, True, key=False))
         pool = t("urbanpanic.render.pool", locale, count=party.get("pool", 0))
-        c.draw_fitted(draw, (x, y), pool, width, 18, False, c.INK, "la")
-        return y + 28
-    c.draw_fitted(draw, (x, y), t("urbanpanic.render.main_board", locale), width, 22, True, c.INK, "la")
-    y += 32
-    size = min(104, (width - 140) // 4 - 8)
+        return _lines(draw, (x, y), pool, width, TEXT_SIZE, key=False) + 6
+    y = _heading(draw, (x, y), t("urbanpanic.render.main_board", locale), width)
+    size = 104
+    nf = c.font(28, True)
     for k, slot in enumerate(((board.get("slots") if board else None) or [None] * 4)[:4]):
-        sx = x + k * (size + 10)
+        sx = x + k * (size + 14)
         if slot:
             img.paste(tile_sprite(slot, size, locale), (sx, y))
         else:
-            draw.rounded_rectangle(
-                (sx, y, sx + size, y + size),
-                radius=size // 10,
-                fill=c.EMPTY_CELL,
-                outline=c.GRID_LINE,
-                width=2,
-            )
+            draw.rounded_rectangle((sx, y, sx + size, y + size), radius=size // 10, fill=c.EMPTY_CELL,
+                                   outline=c.GRID_LINE, width=2)
             empty = t("urbanpanic.render.empty", locale)
-            c.draw_fitted(draw, (sx + size / 2, y + size / 2), empty, size - 6, 15, False, c.MUTED, "mm", 9)
-        c.draw_text(draw, (sx + size / 2, y + size + 4), str(k + 1), c.font(18, True), c.INK, "ma")
-    sx = x + 4 * (size + 10) + 6
-    c.draw_face_down(img, (sx, y + 8, sx + size - 16, y + size - 8))
+            c.draw_fitted(draw, (sx + size / 2, y + size / 2), empty, size - 8, 22, False, c.MUTED, "mm", SMALL,
+                          key=False)
+        c.draw_text(draw, (sx + size / 2, y + size + 4), str(k + 1), nf, c.INK, "ma", key=False)
+    sx = x + 4 * (size + 14) + 10
+    c.draw_face_down(img, (sx, y + 6, sx + size - 12, y + size - 6))
     stack = t("urbanpanic.render.stack", locale, count=board.get("stack", 0) if board else 0)
-    c.draw_fitted(draw, (sx + (size - 16) / 2, y + size + 4), stack, size + 8, 16, True, c.INK, "ma", 10)
-    return y + size + 30
+    c.draw_fitted(draw, (sx + (size - 12) / 2, y + size + 4), stack, WIDTH - MARGIN - sx + 40, 26, True, c.INK,
+                  "ma", 20, key=False)
+    return y + size + 40
 
 
-def _reserve(img: Image.Image, xy: tuple[int, int], player: UpPlayer, title: str, locale: str = "en") -> int:
+def _reserve(img: Image.Image, xy: tuple[int, int], width: int, player: UpPlayer, title: str,
+             locale: str = "en") -> int:
     draw = ImageDraw.Draw(img)
     x, y = xy
-    c.draw_fitted(draw, (x, y), title, WIDTH - MARGIN - x, 22, True, c.INK, "la")
-    y += 32
-    size = 84
+    y = _heading(draw, (x, y), title, width)
+    size = 96
     if "hand" in player:
         items = [player.get("hand")]
         slots = 1
@@ -531,61 +641,73 @@ def _reserve(img: Image.Image, xy: tuple[int, int], player: UpPlayer, title: str
         items = list(player.get("reserve") or [])
         slots = 3
     for k in range(slots):
-        sx = x + k * (size + 10)
+        sx = x + k * (size + 12)
         code = items[k] if k < len(items) else None
         if code and code != "hidden":
             img.paste(tile_sprite(str(code), size, locale), (sx, y))
         elif code == "hidden":
             c.draw_face_down(img, (sx, y, sx + size, y + size))
         else:
-            draw.rounded_rectangle(
-                (sx, y, sx + size, y + size), radius=size // 10, outline=c.GRID_LINE, width=2
-            )
-    return y + size + 10
+            draw.rounded_rectangle((sx, y, sx + size, y + size), radius=size // 10, outline=c.GRID_LINE, width=2)
+    return y + size + 12
+
+
+CITY_WIDTH = 496
+"""The city grid's width with its labels, left of the tracks (a 92 px plot: 31 px on a phone)."""
+
+
+def _city_and_tracks(
+    img: Image.Image,
+    top: int,
+    view: View,
+    seat: int,
+    scored: UpSeatDetails | None,
+    highlight: Sequence[str],
+    locale: str = "en",
+) -> int:
+    """A city (left) and its tracks (right); returns the bottom y."""
+    player = (view.get("players") or [])[seat]
+    cell = (CITY_WIDTH - LABEL_SPACE) // SIZE
+    removed = [str(r.get("plot")) for r in (scored.get("removed") if scored else None) or []]
+    geo = draw_city(img, (MARGIN, top), player.get("grid") or [], cell, removed=removed, highlight=highlight,
+                    locale=locale)
+    tracks = list((scored.get("tracks_final") if scored else None) or player.get("tracks") or [0] * 5)
+    lost = None
+    if scored:
+        played = list(scored.get("tracks_played") or tracks)
+        lost = [played[i] - tracks[i] if played[i] > tracks[i] else 0 for i in range(len(tracks))]
+    rx = MARGIN + CITY_WIDTH + 2 * GAP
+    bottom = draw_tracks(img, (rx, top + 4, WIDTH - MARGIN, top + 4 + tracks_height()), tracks,
+                         int((view.get("legend") or {}).get("floor", -5)), lost, locale=locale)
+    return max(geo.box[3], bottom)
 
 
 def turn_image(
     view: View, acting_seat: int, names: Sequence[str] | None = None, *, locale: str = "en"
 ) -> Image.Image:
-    """The acting player's city with roads, the main board, the reserve, tracks and actions left."""
+    """Portrait, for a phone: the players one per row (whose turn, built counts), the acting player's city
+    with its roads (this turn's plots outlined) beside its tracks, the main board and the reserve, the
+    actions left, the goals and the legend."""
     who = _names(view, names, locale)
     players = view.get("players") or []
-    player = players[acting_seat] if 0 <= acting_seat < len(players) else (players[0] if players
-                                                                         else cast(UpPlayer, {}))
-    img, draw = c.canvas(WIDTH, 1600)
-    c.title_bar(draw, WIDTH, _title(view, locale), _subtitle(view, locale))
+    if not 0 <= acting_seat < len(players):
+        acting_seat = 0
+    player = players[acting_seat] if players else cast(UpPlayer, {})
+    img, draw = c.canvas(WIDTH, 2000 + 110 * len(players) + 100 * len(view.get("goals") or []))
+    _title_bar(draw, _title(view, locale), _subtitle(view, locale))
     y = _strips(img, c.TITLE_HEIGHT + GAP, view, who, locale) + GAP
-    city_w = 560
-    cell = (city_w - LABEL_SPACE) // SIZE
-    name = who[acting_seat] if 0 <= acting_seat < len(who) else "?"
-    ct, cf = c.fit_text(t("render.city_of", locale, name=name), city_w, 24, True, 14)
-    c.draw_text(draw, (MARGIN, y + 26), ct, cf, c.INK, "ls")
-    geo = draw_city(img, (MARGIN, y + 34), player.get("grid") or [], cell, locale=locale)
+    name = who[acting_seat] if who else "?"
+    y = _lines(draw, (MARGIN, y), t("render.city_of", locale, name=name), WIDTH - 2 * MARGIN, NAME_SIZE, True,
+               key=True, min_size=KEY, max_lines=2) + 14
+    if players:
+        y = _city_and_tracks(img, y, view, acting_seat, None, changed_plots(view, acting_seat), locale)
     linked = int(player.get("reachable", 0))
     built = int(player.get("tiles", 0))
     if built - linked > 0:
         note = t("urbanpanic.render.plots_cut", locale, built=built, linked=linked, cut=built - linked)
     else:
         note = t("urbanpanic.render.plots", locale, built=built, linked=linked)
-    c.draw_fitted(draw, (MARGIN, geo.box[3] + 10), note, city_w, 19, False, c.INK, "la")
-    left_bottom = geo.box[3] + 40
-    rx = MARGIN + city_w + 2 * GAP
-    rw = WIDTH - MARGIN - rx
-    ry = _main_board(img, (rx, y + 6), rw, view, locale)
-    ry = _reserve(
-        img, (rx, ry + 4), player,
-        t("urbanpanic.render.hand" if "hand" in player else "urbanpanic.render.reserve", locale), locale,
-    )
-    c.draw_fitted(draw, (rx, ry + 4), t("urbanpanic.render.tracks", locale), rw, 22, True, c.INK, "la")
-    tracks_box = (rx, ry + 36, WIDTH - MARGIN, ry + 36 + 210)
-    draw_tracks(
-        img,
-        tracks_box,
-        player.get("tracks") or [0] * 5,
-        int((view.get("legend") or {}).get("floor", -5)),
-        locale=locale,
-    )
-    ry = tracks_box[3] + 26
+    y = _lines(draw, (MARGIN, y + 10), note, WIDTH - 2 * MARGIN, TEXT_SIZE, key=False) + GAP
     lines = []
     if view.get("current") == acting_seat and not view.get("over") and "points" in view:
         lines.append(t("urbanpanic.render.actions_left", locale, count=view.get("points", 0)))
@@ -596,11 +718,19 @@ def turn_image(
     first = view.get("first_finisher")
     if first is not None and not view.get("over"):
         lines.append(t("urbanpanic.render.filled", locale, name=who[int(first)]))
-    for k, line in enumerate(lines):
-        c.draw_text(draw, (rx, ry + k * 26), c.ellipsize(line, c.font(19), rw), c.font(19), c.INK, "la")
-    ry += 26 * len(lines)
-    ry = _goals(img, (rx, ry + 6), rw, view, locale)
-    end = _legend(img, max(left_bottom, ry) + GAP, view, locale)
+    for line in lines:
+        y = _lines(draw, (MARGIN, y), line, WIDTH - 2 * MARGIN, 28, True, key=False)
+    y += 6 if lines else 0
+    draw.line((MARGIN, y, WIDTH - MARGIN, y), fill=c.PANEL_EDGE, width=2)
+    y += GAP
+    board_w = 4 * 118 + 10 + 104 + 60
+    by = _main_board(img, (MARGIN, y), board_w, view, locale)
+    rx = MARGIN + board_w + 2 * GAP
+    ry = _reserve(img, (rx, y), WIDTH - MARGIN - rx, player,
+                  t("urbanpanic.render.hand" if "hand" in player else "urbanpanic.render.reserve", locale), locale)
+    y = max(by, ry) + GAP
+    y = _goals(img, (MARGIN, y), WIDTH - 2 * MARGIN, view, locale)
+    end = _legend(img, y + GAP, view, locale)
     return img.crop((0, 0, WIDTH, end))
 
 
@@ -610,112 +740,161 @@ def _goals(img: Image.Image, xy: tuple[int, int], width: int, view: View, locale
         return xy[1]
     draw = ImageDraw.Draw(img)
     x, y = xy
-    c.draw_fitted(draw, (x, y), t("urbanpanic.render.goals", locale), width, 20, True, c.INK, "la")
-    y += 28
+    y = _heading(draw, (x, y), t("urbanpanic.render.goals", locale), width)
     for g in goals:
         text = t(
             "urbanpanic.render.goal_line", locale, id=g.get("id", ""), title=t(str(g.get("title_key", "")), locale)
         )
-        c.draw_text(draw, (x, y), c.ellipsize(text, c.font(17), width), c.font(17), c.INK, "la")
-        y += 24
+        y = _lines(draw, (x, y), text, width, TEXT_SIZE, key=False, max_lines=3) + 4
     return y
 
 
 def _city_card(
     img: Image.Image,
-    xy: tuple[int, int],
-    width: int,
+    y: int,
     view: View,
     seat: int,
     name: str,
     scored: UpSeatDetails | None,
     locale: str = "en",
 ) -> int:
-    x, y = xy
-    player = (view.get("players") or [])[seat]
-    _player_strip(img, (x, y, x + width, y + STRIP_HEIGHT), view, seat, name, locale)
-    y += STRIP_HEIGHT + 8
-    cell = min(96, (width - LABEL_SPACE) // SIZE)
-    removed = [r.get("plot") for r in (scored.get("removed") if scored else None) or []]
-    geo = draw_city(img, (x, y), player.get("grid") or [], cell, removed=removed, locale=locale)
-    tracks = list((scored.get("tracks_final") if scored else None) or player.get("tracks") or [0] * 5)
-    lost = None
-    if scored:
-        played = list(scored.get("tracks_played") or tracks)
-        lost = [played[i] - tracks[i] if played[i] > tracks[i] else 0 for i in range(len(tracks))]
-    top = geo.box[3] + 10
-    marks_end = draw_tracks(
-        img,
-        (x, top, x + width, top + 170),
-        tracks,
-        int((view.get("legend") or {}).get("floor", -5)),
-        lost,
-        locale=locale,
-    )
-    if lost and any(lost):
-        lost_text = t("urbanpanic.render.lost", locale)
-        c.draw_fitted(  # right of the floor's and zero's marks, on their line
-            ImageDraw.Draw(img), (x + width, top + 174), lost_text, x + width - marks_end - 10, 14, False, c.MUTED,
-            "ra", 9
-        )
-    return top + 196
+    """A player's strip over their city and tracks; returns the bottom y."""
+    y += _player_strip(img, (MARGIN, y, WIDTH - MARGIN, y), view, seat, name, locale) + 10
+    highlight = () if scored else changed_plots(view, seat)
+    return _city_and_tracks(img, y, view, seat, scored, highlight, locale)
 
 
 def _cities(img: Image.Image, top: int, view: View, who: list[str], scored: bool, locale: str = "en") -> int:
-    count = len(who)
-    per_row = 1 if count == 1 else 2
-    w = (WIDTH - 2 * MARGIN - (per_row - 1) * 2 * GAP) // per_row
+    """Every city, one per row."""
     details: dict[int, UpSeatDetails] = {}
     result = view.get("result")
     if scored and result:
         # a seat without details is drawn as unscored, like an empty one
         details = {s["seat"]: s["details"] for s in result.get("seats") or [] if s.get("details")}
     y = top
-    for r in range(0, count, per_row):
-        bottom = y
-        for k in range(per_row):
-            seat = r + k
-            if seat >= count:
-                break
-            bottom = max(
-                bottom,
-                _city_card(
-                    img, (MARGIN + k * (w + 2 * GAP), y), w, view, seat, who[seat], details.get(seat), locale
-                ),
-            )
-        y = bottom + GAP
+    for seat, name in enumerate(who):
+        y = _city_card(img, y, view, seat, name, details.get(seat), locale) + 2 * GAP
     return y
 
 
 def board_image(view: View, names: Sequence[str] | None = None, *, locale: str = "en") -> Image.Image:
-    """Every city with its roads and tracks."""
+    """Every city with its roads and tracks, one per row (the last turn's plots outlined)."""
     who = _names(view, names, locale)
-    img, draw = c.canvas(WIDTH, 3200)
-    c.title_bar(draw, WIDTH, _title(view, locale), _subtitle(view, locale))
+    img, draw = c.canvas(WIDTH, 400 + len(who) * 700)
+    _title_bar(draw, _title(view, locale), _subtitle(view, locale))
     y = _cities(img, c.TITLE_HEIGHT + GAP, view, who, False, locale)
     end = _legend(img, y, view, locale)
     return img.crop((0, 0, WIDTH, end))
 
 
-def end_image(view: View, names: Sequence[str] | None = None, *, locale: str = "en") -> Image.Image:
-    """Every city as scored (cut-off tiles removed, final tracks), then the score table."""
-    who = _names(view, names, locale)
-    img, draw = c.canvas(WIDTH, 3200)
-    c.title_bar(draw, WIDTH, t("urbanpanic.render.title.final_cities", locale), _subtitle(view, locale))
-    y = _cities(img, c.TITLE_HEIGHT + GAP, view, who, True, locale)
-    y = _legend(img, y, view, locale)
-    cities = img.crop((0, 0, WIDTH, y))
-    result = view.get("result")
-    if not result:
-        return cities
+def _categories(view: View, locale: str) -> list[tuple[str, str, str | None]]:
     variant = str(view.get("variant"))
-    cats = [
+    return [
         (cid, t(label_id, locale), key)
         for cid, label_id, key in CATEGORIES
         if (cid != "goals" or variant == "advanced") and (cid != "bonus" or variant == "party")
     ]
-    reason = str((result.get("details") or {}).get("end_reason") or view.get("end_reason") or "")
+
+
+SOFT_HYPHEN = "\u00ad"
+"""Where a category label may break a long word (the catalogue's soft hyphens)."""
+
+
+def _label_pieces(label: str) -> str:
+    """A category label with its soft hyphens as break points ("Satis- faction")."""
+    return label.replace(SOFT_HYPHEN, "- ")
+
+
+def _scores(img: Image.Image, top: int, view: View, who: list[str], locale: str = "en") -> int:
+    """The final ranking, one player per row: rank (and the crown), marker, name and total (key facts), and
+    under them the points of each category, in columns headed by the category's icon and name."""
+    draw = ImageDraw.Draw(img)
+    result = view.get("result")
+    if not result:
+        return top
+    cats = _categories(view, locale)
+    seats = sorted(result.get("seats") or [], key=lambda s: (s["rank"], s["seat"]))
+    x0, x1 = MARGIN, WIDTH - MARGIN
+    col_w = (x1 - x0 - 16) / max(1, len(cats))
+    # header: icon and label per column
+    y = top + 8
+    icon = 40
+    label_lines: list[tuple[list[str], c.Font]] = []
+    for _, label, _ in cats:
+        room = int(col_w - 8)
+        whole = label.replace(SOFT_HYPHEN, "")
+        longest = max(whole.split(), key=lambda w: c.text_width(w, c.font(22, True)), default="")
+        fnt = c.fit_font(longest, room, 22, True, 19)
+        text = whole
+        if c.text_width(longest, fnt) > room:  # a word too long whole: broken where the catalogue allows
+            text = _label_pieces(label)
+            longest = max(text.split(), key=lambda w: c.text_width(w, c.font(22, True)), default="")
+            fnt = c.fit_font(longest, room, 22, True, SMALL)
+        label_lines.append((c.wrap(text, fnt, room), fnt))
+    header_h = icon + 10 + max((len(ls) * round(f.size * 1.2) for ls, f in label_lines), default=0)
+    c.panel(draw, (x0, top, x1, top + header_h + 20 + len(seats) * 118), radius=12)
+    for j, (_, _, key) in enumerate(cats):
+        cx = x0 + 8 + j * col_w + col_w / 2
+        if key:
+            c.draw_icon(img, key, (int(cx - icon / 2), y, int(cx + icon / 2), y + icon))
+        lines, fnt = label_lines[j]
+        for k, line in enumerate(lines):
+            c.draw_text(draw, (cx, y + icon + 6 + k * round(fnt.size * 1.2)), line, fnt, c.INK, "ma", key=False)
+    y = top + header_h + 16
+    draw.line((x0 + 6, y, x1 - 6, y), fill=c.INK, width=2)
+    totals = [int(s.get("total", 0)) for s in seats]
+    tf = c.font(44, True)
+    rf = c.font(40, True)
+    vf = c.font(KEY + 1, True)
+    for pos, s in enumerate(seats):
+        seat = int(s["seat"])
+        row_top = y
+        winner = s.get("rank") == 1
+        if winner:
+            draw.rectangle((x0 + 2, y + 1, x1 - 2, y + 117), fill=c.tint(c.HIGHLIGHT, 0.75))
+        elif pos % 2:
+            draw.rectangle((x0 + 2, y + 1, x1 - 2, y + 117), fill=(247, 245, 240))
+        mid = y + 32
+        left = x0 + 10
+        if winner:
+            c.draw_icon(img, "winner", (left, int(mid - 20), left + 40, int(mid + 20)))
+            left += 44
+        c.draw_text(draw, (left, mid), str(s.get("rank", pos + 1)), rf, c.INK, "lm", key=True)
+        left += c.text_width(str(s.get("rank", pos + 1)), rf) + 12
+        c.seat_marker(img, seat, (left, int(mid - 24), left + 48, int(mid + 24)))
+        left += 60
+        total = str(totals[pos])
+        c.draw_icon(img, "points", (x1 - 14 - c.text_width(total, tf) - 44, int(mid - 18),
+                                    x1 - 14 - c.text_width(total, tf) - 8, int(mid + 18)))
+        c.draw_text(draw, (x1 - 14, mid), total, tf, c.INK, "rm", key=True)
+        room = x1 - 14 - c.text_width(total, tf) - 60 - left
+        name = who[seat] if seat < len(who) else t("render.seat_n", locale, n=seat + 1)
+        line, nf = c.fit_text(name, room, NAME_SIZE, True, KEY)
+        c.draw_text(draw, (left, mid), line, nf, c.INK, "lm", key=True)
+        vy = y + 88
+        breakdown = s.get("breakdown") or {}
+        for j, (cid, _, _) in enumerate(cats):
+            value = breakdown.get(cid)
+            text = "–" if value is None else str(value)
+            colour = c.shade(c.VERMILLION, 0.2) if isinstance(value, int) and value < 0 else (
+                c.MUTED if value == 0 else c.INK)
+            c.draw_text(draw, (x0 + 8 + j * col_w + col_w / 2, vy), text, vf, colour, "mm", key=True)
+        y = row_top + 118
+        if pos:
+            draw.line((x0 + 6, row_top, x1 - 6, row_top), fill=c.PANEL_EDGE, width=1)
+    y += 16
+    winners = [s for s in seats if s.get("rank") == 1]
+    if len(winners) == 1:
+        seat = int(winners[0]["seat"])
+        text = t("render.score.winner_line", locale, label=t("render.score.winner", locale),
+                 name=who[seat] if seat < len(who) else t("render.seat_n", locale, n=seat + 1))
+    else:
+        text = t("render.score.shared_line", locale, label=t("render.score.shared", locale),
+                 names=c.join_names((who[int(s["seat"])] for s in winners if int(s["seat"]) < len(who)), locale))
+    c.draw_icon(img, "winner", (x0, y + 2, x0 + 40, y + 42))
+    y = _lines(draw, (x0 + 50, y), text, x1 - x0 - 50, 36, True, key=True, min_size=KEY, max_lines=3)
     notes = []
+    reason = str((result.get("details") or {}).get("end_reason") or view.get("end_reason") or "")
     if reason:
         notes.append(t(f"urbanpanic.end.{reason}", locale))
     decided = decided_note(str(result.get("decided_by", "")), locale, ("score", "urbanpanic.tiebreak.score"))
@@ -731,16 +910,26 @@ def end_image(view: View, names: Sequence[str] | None = None, *, locale: str = "
         notes.append(
             t("urbanpanic.render.goals_won", locale, list=t("render.list.group_separator", locale).join(won))
         )
-    table = score_table_from_result(
-        t("urbanpanic.render.title.final_scores", locale),
-        who,
-        result,
-        cats,
-        subtitle=_subtitle(view, locale),
-        note=" ".join(notes),
-        locale=locale,
-    )
-    return c.stack_vertical([cities, table])
+    for note in notes:
+        y = _lines(draw, (x0, y + 4), note, x1 - x0, TEXT_SIZE, False, c.MUTED, key=False, max_lines=6)
+    return y + GAP
+
+
+def end_image(view: View, names: Sequence[str] | None = None, *, locale: str = "en") -> Image.Image:
+    """The final ranking first (names and totals at a glance, each category's points under them), then
+    every city as scored (cut-off tiles removed, final tracks, what removal lost outlined), one per row."""
+    who = _names(view, names, locale)
+    img, draw = c.canvas(WIDTH, 1100 + len(who) * 840)
+    title = "urbanpanic.render.title.final_scores" if view.get("result") else "urbanpanic.render.title.final_cities"
+    _title_bar(draw, t(title, locale), _subtitle(view, locale))
+    y = _scores(img, c.TITLE_HEIGHT + GAP, view, who, locale)
+    if view.get("result"):
+        draw.rectangle((0, y, WIDTH, y + 8), fill=c.INK)
+        y = _lines(draw, (MARGIN, y + 20), t("urbanpanic.render.title.final_cities", locale), WIDTH - 2 * MARGIN,
+                   KEY + 1, True, key=True, min_size=KEY, max_lines=2) + GAP
+    y = _cities(img, y, view, who, True, locale)
+    end = _legend(img, y, view, locale)
+    return img.crop((0, 0, WIDTH, end))
 
 
 def render_turn(

@@ -85,17 +85,18 @@ def _open(data: bytes) -> Image.Image:
     "key", ["basic_mid", "basic_end", "advanced_mid", "advanced_end", "party_mid", "party_end"]
 )
 def test_every_view_renders_every_image(games: dict[str, Any], key: str) -> None:
-    """Turn, board and end images render from real views: PNG, at least 1000 px wide, under 400 KB."""
+    """Turn, board and end images render from real views: PNG, at least 1000 px wide (portrait: one city per
+    row, so up to about 900 px a player), under 400 KB."""
     view, seat = games[key]
     for data in (u.render_turn(view, seat, NAMES), u.render_board(view, NAMES), u.render_end(view, NAMES)):
         img = _open(data)
         assert img.width >= 1000
-        assert 400 < img.height < 3200
+        assert 400 < img.height < 1200 + 900 * len(view["players"])
         assert len(data) < 400_000
 
 
 def test_end_image_has_the_score_table(games: dict[str, Any]) -> None:
-    """A finished game's end image is the cities over the score table."""
+    """A finished game's end image is the final ranking over the cities as scored."""
     view, _ = games["advanced_end"]
     assert view["over"] and view["result"]
     assert u.end_image(view, NAMES).height > u.board_image(view, NAMES).height + 300
@@ -160,3 +161,13 @@ def test_tile_sprite_shows_its_passages() -> None:
     assert sprite.getpixel((97, 50 + 4)) == u.ROAD  # east
     assert sprite.getpixel((50 + 4, 97)) != u.ROAD  # south
     assert sprite.getpixel((3, 50 + 4)) != u.ROAD  # west
+
+
+def test_changed_plots_are_framed() -> None:
+    """The plots given as ``highlight`` get the highlight frame; the others do not."""
+    img, _ = c.canvas(1000, 800)
+    geo = u.draw_city(img, (0, 0), _tc14_grid(), CELL, highlight=["C2"])
+    for plot, framed in (("C2", True), ("E4", False)):
+        col, r = "ABCDE".index(plot[0]), int(plot[1]) - 1
+        x0, y0, _, y1 = geo.cell_box(r, col)
+        assert (img.getpixel((x0 + 1, (y0 + y1) // 2)) == c.HIGHLIGHT) == framed, plot
