@@ -592,9 +592,9 @@ def _strip_items(view: View, seat: int, city: QuadCity, active: bool, locale: st
 
         def resource(img: Image.Image, x: int, cy: float, icon: str = icon, text: str = text) -> None:
             c.draw_icon(img, icon, (x, int(cy - RESOURCE_ICON / 2), x + RESOURCE_ICON, int(cy + RESOURCE_ICON / 2)))
-            c.draw_text(ImageDraw.Draw(img), (x + RESOURCE_ICON + 6, cy), text, rfont, c.INK, "lm", key=False)
+            c.draw_text(ImageDraw.Draw(img), (x + RESOURCE_ICON + 8, cy), text, rfont, c.INK, "lm", key=False)
 
-        items.append((RESOURCE_ICON + 6 + c.text_width(text, rfont), resource))
+        items.append((RESOURCE_ICON + 8 + c.text_width(text, rfont), resource))
     per_seat = (view.get("architects") or {}).get("per_seat")
     if per_seat and seat < len(per_seat) and per_seat[seat]:
         values = list(per_seat[seat])
@@ -628,14 +628,11 @@ def _player_strip(
     active: bool,
     locale: str = "en",
     *,
-    height: int | None = None,
-    below: bool = False,
     dry: bool = False,
 ) -> int:
     """One player: marker, name (a key fact, up to two lines) and score (a key fact) on the first row;
     'to play', inhabitants, energy, architects left and the first player's hat beside the name when they
-    fit (and not ``below``), else on rows under the name. Returns the strip's height (``dry``: only that;
-    ``height``: at least that)."""
+    fit, else on rows under the name. Returns the strip's height (``dry``: only that)."""
     x, y = xy
     pad, mark = STRIP_PAD, STRIP_MARK
     cities = view.get("cities") or []
@@ -652,10 +649,10 @@ def _player_strip(
     row1 = max(mark, len(lines) * step)
     name_w = max(c.text_width(line, nfont) for line in lines)
     items = _strip_items(view, seat, city, active, locale)
-    gap = 12
+    gap = 22
     along = sum(w for w, _ in items) + gap * max(0, len(items) - 1)
     placed: list[tuple[int, float, Callable[[Image.Image, int, float], None]]] = []
-    if not below and len(lines) == 1 and left + name_w + 24 + along <= right:
+    if len(lines) == 1 and left + name_w + 24 + along <= right:
         px = right - along
         for w, fn in items:
             placed.append((px, y + pad + row1 / 2, fn))
@@ -669,7 +666,6 @@ def _player_strip(
             placed.append((px, y + pad + row1 + 6 + row * (STRIP_ITEM + 6) + STRIP_ITEM / 2, fn))
             px += w + gap
         h = 2 * pad + row1 + ((row + 1) * (STRIP_ITEM + 6) if items else 0)
-    h = max(h, height or 0)
     if dry:
         return h
     draw = ImageDraw.Draw(img)
@@ -709,13 +705,14 @@ def _strips(
 
 
 def _legend(
-    img: Image.Image, top: int, view: View, *, site: bool = False, inactive: bool = False, locale: str = "en"
+    img: Image.Image, top: int, view: View, *, site: bool = False, inactive: bool = False, strips: bool = True,
+    locale: str = "en",
 ) -> int:
     """The buildings and icons drawn, each named (``site``: the urbanist and a closed slot too; ``inactive``:
-    the cross on a building left inactive)."""
+    the cross on a building left inactive; ``strips``: the first player's hat, which only strips show)."""
     kinds = EXPERT_KINDS if view.get("mode") == "expert" else CLASSIC_KINDS
     entries = [(f"quadropolis.{k}", c.glyph_name(f"quadropolis.{k}", locale)) for k in kinds]
-    icon_keys = list(LEGEND_ICONS)
+    icon_keys = [(icon, key) for icon, key in LEGEND_ICONS if strips or icon != "first"]
     if site:
         icon_keys += [("pawn", "quadropolis.render.legend.urbanist"), ("removed", "quadropolis.render.legend.closed")]
     if inactive:
@@ -755,7 +752,7 @@ def _pending_block(img: Image.Image, xy: tuple[int, int], pending: QuadPending, 
     c.draw_marker(img, style.shape, (x, y + (tsz - msz) // 2, x + msz, y + (tsz + msz) // 2), style.colour,
                   str(pending.get("architect", "?")))
     asz = 40
-    c.draw_icon(img, "arrow", (x + msz + 10, y + (tsz - asz) // 2, x + msz + 10 + asz, y + (tsz + asz) // 2))
+    c.draw_icon(img, "here", (x + msz + 10, y + (tsz - asz) // 2, x + msz + 10 + asz, y + (tsz + asz) // 2))
     tx = x + msz + 20 + asz + 10
     box = (tx, y, tx + tsz, y + tsz)
     c.draw_glyph(img, _tile_key(pending["tile"]), box, locale=locale)
@@ -817,7 +814,9 @@ def turn_image(
     img, draw = c.canvas(WIDTH, height)
     _title(draw, _turn_title(view, locale))
     y = _strips(img, c.TITLE_HEIGHT + GAP, view, who, turn.get("seat"), locale) + GAP
-    _heading(draw, (MARGIN, y), t("quadropolis.render.site", locale), site_w, key=False)
+    site_head = t("quadropolis.render.site", locale)
+    _heading(draw, (MARGIN, y + head_h - 4 - _heading(draw, (0, 0), site_head, site_w, key=False, dry=True)),
+             site_head, site_w, key=False)
     _heading(draw, (cx, y), _city_of(who, acting_seat, locale), city_w, key=True)
     draw_site(img, (MARGIN, y + head_h), view, site_cell, locale=locale)
     geo = draw_city(img, (cx, y + head_h), city, cell, show_allocation=False, pending=mine, locale=locale)
@@ -843,8 +842,8 @@ def city_image(
     _, city_h = city_block_size(city, cell)
     name = who[seat] if seat < len(who) else "?"
     active = (view.get("turn") or {}).get("seat") == seat and not view.get("over")
-    strip_h = _player_strip(img=Image.new("RGB", (1, 1)), xy=(0, 0), width=WIDTH - 2 * MARGIN, view=view, seat=seat,
-                            name=name, active=active, locale=locale, dry=True)
+    strip_h = _player_strip(Image.new("RGB", (1, 1)), (0, 0), WIDTH - 2 * MARGIN, view, seat, name, active, locale,
+                            dry=True)
     height = c.TITLE_HEIGHT + GAP + strip_h + GAP + max(city_h, 720) + 2 * GAP + LEGEND_ROOM
     img, draw = c.canvas(WIDTH, height)
     _title(draw, _city_of(who, seat, locale),
@@ -928,60 +927,83 @@ def _score_column(
     return y
 
 
-def _cities_layout(view: View, names: list[str], locale: str) -> tuple[int, int, list[tuple[int, int]]]:
-    """Cities two to a row (one when alone): (card width, square size, [(strip height, row height)])."""
+def _city_header(
+    img: Image.Image, xy: tuple[int, int], width: int, seat: int, name: str, *, height: int = 0, dry: bool = False
+) -> int:
+    """Whose city: the owner's marker and name (a key fact, up to two lines); returns its height."""
+    x, y = xy
+    mark = 44
+    lines, nfont = _lines(name, width - mark - 12, c.KEY_TEXT, True, c.KEY_TEXT)
+    step = int(nfont.size) + 8
+    h = max(height, mark, len(lines) * step)
+    if not dry:
+        mid = y + h / 2
+        c.seat_marker(img, seat, (x, int(mid - mark / 2), x + mark, int(mid + mark / 2)))
+        draw = ImageDraw.Draw(img)
+        for k, line in enumerate(lines):
+            c.draw_text(draw, (x + mark + 12, mid + (k - (len(lines) - 1) / 2) * step), line, nfont, c.INK, "lm",
+                        key=True)
+    return h
+
+
+def _unlabelled(view: View) -> int:
+    """How much of a city's label band a finished game's cities (drawn without labels) leave out."""
+    return LABEL_SPACE - 8 if view.get("over") else 0
+
+
+def _cities_layout(view: View, names: list[str]) -> tuple[int, int, list[tuple[int, int]]]:
+    """Cities two to a row (one when alone): (card width, square size, [(header height, row height)])."""
     cities = view.get("cities") or []
     count = len(cities)
     per_row = 1 if count == 1 else 2
     w = (WIDTH - 2 * MARGIN - (per_row - 1) * 2 * GAP) // per_row
     cell = min((_cell_for(city, w, 124 if per_row == 2 else 170) for city in cities), default=100)
-    over = bool(view.get("over"))
     scratch = Image.new("RGB", (1, 1))
+    unlabelled = _unlabelled(view)
     rows = []
     for r in range(0, count, per_row):
-        strip_h = max(
-            _player_strip(scratch, (0, 0), w, view, seat, names[seat],
-                          (view.get("turn") or {}).get("seat") == seat and not over, locale, below=True, dry=True)
-            for seat in range(r, min(count, r + per_row))
-        )
-        city_h = max(city_block_size(cities[seat], cell)[1] for seat in range(r, min(count, r + per_row)))
-        rows.append((strip_h, strip_h + 8 + city_h + 2 * GAP))
+        seats = range(r, min(count, r + per_row))
+        head_h = max(_city_header(scratch, (0, 0), w, seat, names[seat], dry=True) for seat in seats)
+        city_h = max(city_block_size(cities[seat], cell)[1] for seat in seats) - unlabelled
+        rows.append((head_h, head_h + 4 + city_h + 2 * GAP))
     return w, cell, rows
 
 
 def _cities_grid(
     img: Image.Image, top: int, view: View, names: list[str], show_allocation: bool, locale: str = "en"
 ) -> int:
-    """Each city under its owner's strip, two to a row; returns the y below them."""
+    """Each city under its owner's marker and name, two to a row; returns the y below them."""
     cities = view.get("cities") or []
     count = len(cities)
     per_row = 1 if count == 1 else 2
-    w, cell, rows = _cities_layout(view, names, locale)
+    w, cell, rows = _cities_layout(view, names)
     over = bool(view.get("over"))
     y = top
-    for r, (strip_h, row_h) in zip(range(0, count, per_row), rows, strict=True):
+    for r, (head_h, row_h) in zip(range(0, count, per_row), rows, strict=True):
         for k in range(per_row):
             seat = r + k
             if seat >= count:
                 break
             x = MARGIN + k * (w + 2 * GAP)
-            active = (view.get("turn") or {}).get("seat") == seat and not over
-            _player_strip(img, (x, y), w, view, seat, names[seat], active, locale, height=strip_h, below=True)
+            _city_header(img, (x, y), w, seat, names[seat], height=head_h)
             bw, _ = city_block_size(cities[seat], cell)
-            draw_city(img, (x + (w - bw) // 2, y + strip_h + 8), cities[seat], cell,
+            draw_city(img, (x + (w - bw) // 2, y + head_h + 4 - _unlabelled(view)), cities[seat], cell,
                       show_allocation=show_allocation, fields=False, labels=not over, locale=locale)
         y += row_h
     return y
 
 
-def _cities_height(view: View, names: list[str], locale: str) -> int:
-    return sum(h for _, h in _cities_layout(view, names, locale)[2])
+def _cities_height(view: View, names: list[str]) -> int:
+    return sum(h for _, h in _cities_layout(view, names)[2])
 
 
 def board_image(view: View, names: Sequence[str] | None = None, *, locale: str = "en") -> Image.Image:
-    """Every city with its owner's strip (resources, architects, score so far)."""
+    """Every player's strip (whose turn it is, names, scores, resources, architects left), then every city
+    under its owner's name."""
     who = _names(view, names, locale)
-    height = c.TITLE_HEIGHT + GAP + _cities_height(view, who, locale) + LEGEND_ROOM
+    turn_seat = None if view.get("over") else (view.get("turn") or {}).get("seat")
+    strips_h = _strips(Image.new("RGB", (1, 1)), 0, view, who, turn_seat, locale, dry=True)
+    height = c.TITLE_HEIGHT + GAP + strips_h + GAP + _cities_height(view, who) + LEGEND_ROOM
     img, draw = c.canvas(WIDTH, height)
     over = bool(view.get("over"))
     if over:
@@ -989,7 +1011,8 @@ def board_image(view: View, names: Sequence[str] | None = None, *, locale: str =
     else:
         title = t("quadropolis.render.title.board_round", locale, round=_round_text(view, locale))
     _title(draw, title)
-    y = _cities_grid(img, c.TITLE_HEIGHT + GAP, view, who, over, locale)
+    y = _strips(img, c.TITLE_HEIGHT + GAP, view, who, turn_seat, locale) + GAP
+    y = _cities_grid(img, y, view, who, over, locale)
     end = _legend(img, y, view, inactive=over, locale=locale)
     return img.crop((0, 0, WIDTH, end))
 
@@ -1000,17 +1023,17 @@ def end_image(view: View, names: Sequence[str] | None = None, *, locale: str = "
     who = _names(view, names, locale)
     result: Mapping[str, Any] = view.get("result") or _provisional_result(view)
     table = _score_table(view, who, result, locale)
-    cities_h = c.TITLE_HEIGHT + GAP + _cities_height(view, who, locale) + LEGEND_ROOM
+    cities_h = c.TITLE_HEIGHT + GAP + _cities_height(view, who) + LEGEND_ROOM
     img, draw = c.canvas(WIDTH, cities_h)
     _title(draw, t("quadropolis.render.title.final_cities", locale))
     y = _cities_grid(img, c.TITLE_HEIGHT + GAP, view, who, True, locale)
-    y = _legend(img, y, view, inactive=True, locale=locale)
+    y = _legend(img, y, view, inactive=True, strips=False, locale=locale)
     cities = img.crop((0, 0, WIDTH, y))
     return c.stack_vertical([table, cities], 0)
 
 
-RANK_W = 96
-TOTAL_W = 140
+RANK_W = 90
+TOTAL_W = 124
 TABLE_NAME_ROW = 60
 TABLE_VALUE_ROW = 40
 
@@ -1033,9 +1056,9 @@ def _score_table(view: View, who: list[str], result: Mapping[str, Any], locale: 
     # header: each category's glyph and its name on up to two lines
     icon = 40
     labels = [label.replace(SOFT_HYPHEN, "- ") for _, label, _ in cats]
-    lsize = min(int(_lines(label, int(cat_w - 8), c.MIN_TEXT + 1, True, c.MIN_TEXT, 3)[1].size) for label in labels)
+    lsize = min(int(_lines(label, int(cat_w - 6), c.MIN_TEXT + 1, True, c.MIN_TEXT, 3)[1].size) for label in labels)
     label_font = c.font(lsize, True)
-    headers = [_lines(label, int(cat_w - 8), lsize, True, lsize, 3)[0] for label in labels]
+    headers = [_lines(label, int(cat_w - 6), lsize, True, lsize, 3)[0] for label in labels]
     header_h = 8 + icon + 8 + max(len(h) for h in headers) * (int(label_font.size) + 3) + 8
     name_room = int(x_total - (MARGIN + RANK_W + 56 + 8) - 12)
     name_lines = [
