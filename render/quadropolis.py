@@ -68,11 +68,14 @@ SITE_CELL = 96
 SITE_SLOT = 58
 SITE_GAP = 5
 EXPERT_SITE_CELL = 84
-"""The site's squares in Expert, whose wider city (five columns) takes the room."""
+"""The site's squares in Expert, whose wider city (five columns) takes the room: its squares stay large
+enough (106 px) for an empty square's district and field in 17 px (Polish 'dzielnica', Hungarian 'mezőszám:')."""
 CITY_GAP = 5
 LABEL_SPACE = 30
-LEGEND_ROOM = 600
+LEGEND_ROOM = 440
 """Canvas height kept for the legend, which wraps onto more lines in wordier languages (then cropped)."""
+BOARD_CELL = 112
+"""A city's squares on the board and final pictures (two cities to a row)."""
 
 NAME_SIZE = 36
 """A player's name (a key fact): at least :data:`render.common.KEY_TEXT`, on up to two lines."""
@@ -81,8 +84,8 @@ HEADING_SIZE = 26
 """A section heading that is not a key fact ("Construction site")."""
 NOTE_SIZE = 22
 """Other words (score categories, the pool)."""
-STRIP_PAD = 10
-STRIP_MARK = 52
+STRIP_PAD = 8
+STRIP_MARK = 50
 STRIP_ITEM = 46
 """Height of a strip's second row: the 'to play' label, resources, architects left, first player."""
 STRIP_GAP = 8
@@ -93,9 +96,6 @@ LEGEND_SIZE = 36
 """Legend tiles and icons; their words are 55 % of it (20 px)."""
 FIELD_TEXT = c.MIN_TEXT
 """An empty Expert square's district and field."""
-CITY_CELL_MIN_EXPERT = 106
-"""The smallest square of an Expert city whose empty squares name their district and field (the longest
-words, Polish 'dzielnica' and Hungarian 'mezőszám:', fit in 17 px)."""
 
 CATEGORIES: tuple[tuple[str, str, str | None], ...] = (
     ("towers", "quadropolis.render.cat.towers", "quadropolis.tower"),
@@ -957,7 +957,7 @@ def _cities_layout(view: View, names: list[str]) -> tuple[int, int, list[tuple[i
     count = len(cities)
     per_row = 1 if count == 1 else 2
     w = (WIDTH - 2 * MARGIN - (per_row - 1) * 2 * GAP) // per_row
-    cell = min((_cell_for(city, w, 124 if per_row == 2 else 170) for city in cities), default=100)
+    cell = min((_cell_for(city, w, BOARD_CELL if per_row == 2 else 170) for city in cities), default=100)
     scratch = Image.new("RGB", (1, 1))
     unlabelled = _unlabelled(view)
     rows = []
