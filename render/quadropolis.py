@@ -276,8 +276,8 @@ def _gives_chips(img: Image.Image, box: c.Box, tile: QuadTile, size: int) -> Non
 
 
 def _tile_chip_size(cell: int) -> int:
-    """Chips on a tile: 22 px (their numbers 18 px) on a site square, more on larger squares."""
-    return max(22, cell // 5)
+    """Chips on a tile: 22 px (their numbers 18 px) on a site square, up to 30 px on larger squares."""
+    return max(22, min(30, round(cell / 4.6)))
 
 
 def _building_overlays(
