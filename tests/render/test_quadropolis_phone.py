@@ -34,15 +34,15 @@ def _bench_views() -> list[tuple[Any, int]]:
 def _pictures(views: list[tuple[Any, int]], lang: str) -> Iterator[tuple[str, Any, Image.Image, list[c.DrawnText]]]:
     """(what, view, picture, strings drawn on it) for every kind of every view."""
     for k, (view, seat) in enumerate(views):
-        calls: list[tuple[str, Any]] = [
-            ("turn", lambda: q.turn_image(view, seat, NAMES, locale=lang)),
-            ("city", lambda: q.city_image(view, seat, NAMES, locale=lang)),
-            ("board", lambda: q.board_image(view, NAMES, locale=lang)),
-            ("end", lambda: q.end_image(view, NAMES, locale=lang)),
+        calls: list[tuple[str, Any, tuple[Any, ...]]] = [
+            ("turn", q.turn_image, (view, seat, NAMES)),
+            ("city", q.city_image, (view, seat, NAMES)),
+            ("board", q.board_image, (view, NAMES)),
+            ("end", q.end_image, (view, NAMES)),
         ]
-        for kind, draw in calls:
+        for kind, function, args in calls:
             with c.record_text() as drawn:
-                img = draw()
+                img = function(*args, locale=lang)
             yield f"view {k} {kind} {lang}", view, img, drawn.on(img)
 
 
@@ -98,7 +98,7 @@ def test_key_facts_and_every_word_are_large_enough_on_a_phone(lang: str, qp_view
 
 def test_the_check_sees_a_small_key_fact_and_a_missing_score(qp_views: Any) -> None:  # noqa: F811
     """The check is not blind: a name drawn at 30 px, a word at 14 px and a score left out are caught."""
-    view, seat = qp_views[0]
+    view, _ = qp_views[0]
     with c.record_text() as drawn:
         img, draw = c.canvas(c.IMAGE_WIDTH, 200)
         for k, name in enumerate(NAMES[: _players(view)]):
