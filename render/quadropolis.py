@@ -16,13 +16,12 @@ Every word drawn comes from the message catalogue (``render.*``, ``quadropolis.r
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, cast
 
 from PIL import Image, ImageDraw
 
 from bot.i18n import normalise_locale, resolve, t
-from bot.rules.core import term
 from bot.rules.quadropolis.tiles import SLOTS, slot_term
 from bot.rules.quadropolis.viewtypes import (
     QuadBuilding,
@@ -34,7 +33,7 @@ from bot.rules.quadropolis.viewtypes import (
     QuadView,
 )
 from render import common as c
-from render.scores import SOFT_HYPHEN, decided_note, score_table_from_result
+from render.scores import SOFT_HYPHEN, decided_note
 
 c.register_glyphs(
     "quadropolis",
@@ -65,15 +64,38 @@ View = QuadView
 WIDTH = c.IMAGE_WIDTH
 MARGIN = 20
 GAP = 12
-STRIP_HEIGHT = 58
-SITE_CELL = 88
+SITE_CELL = 96
 SITE_SLOT = 58
 SITE_GAP = 5
+EXPERT_SITE_CELL = 84
+"""The site's squares in Expert, whose wider city (five columns) takes the room: its squares stay large
+enough (106 px) for an empty square's district and field in 17 px (Polish 'dzielnica', Hungarian 'mezőszám:')."""
 CITY_GAP = 5
 LABEL_SPACE = 30
-SECTION_TITLE = 34
-LEGEND_ROOM = 400
+LEGEND_ROOM = 440
 """Canvas height kept for the legend, which wraps onto more lines in wordier languages (then cropped)."""
+BOARD_CELL = 112
+"""A city's squares on the board and final pictures (two cities to a row)."""
+
+NAME_SIZE = 36
+"""A player's name (a key fact): at least :data:`render.common.KEY_TEXT`, on up to two lines."""
+SCORE_SIZE = 40
+HEADING_SIZE = 26
+"""A section heading that is not a key fact ("Construction site")."""
+NOTE_SIZE = 22
+"""Other words (score categories, the pool)."""
+STRIP_PAD = 8
+STRIP_MARK = 50
+STRIP_ITEM = 46
+"""Height of a strip's second row: the 'to play' label, resources, architects left, first player."""
+STRIP_GAP = 8
+RESOURCE_ICON = 34
+RESOURCE_SIZE = 28
+"""A strip's inhabitants and energy: an icon and a number (not key facts)."""
+LEGEND_SIZE = 36
+"""Legend tiles and icons; their words are 55 % of it (20 px)."""
+FIELD_TEXT = c.MIN_TEXT
+"""An empty Expert square's district and field."""
 
 CATEGORIES: tuple[tuple[str, str, str | None], ...] = (
     ("towers", "quadropolis.render.cat.towers", "quadropolis.tower"),
@@ -154,6 +176,91 @@ def _city_of(who: list[str], seat: int, locale: str) -> str:
     return t("render.city_of", locale, name=who[seat] if seat < len(who) else "?")
 
 
+def _title(draw: ImageDraw.ImageDraw, title: str, subtitle: str = "") -> int:
+    """The shared title bar, its title (a key fact) at least :data:`render.common.KEY_TEXT`: the subtitle is
+    left out when both do not fit. The turn, board and cities pictures have none (the mode and the players
+    are in the message, and the players on the strips)."""
+    room = WIDTH - min(c.text_width(subtitle, c.font(22)), WIDTH // 2) - 60
+    if c.text_width(title, c.font(c.KEY_TEXT, True)) > room:
+        subtitle = ""
+    return c.title_bar(draw, WIDTH, title, subtitle)
+
+
+def _lines(
+    text: str, width: int, size: int, bold: bool = False, min_size: int = c.MIN_TEXT, max_lines: int = 2
+) -> tuple[list[str], c.Font]:
+    """``text`` in the largest font from ``size`` down to ``min_size`` on one line, else wrapped onto at
+    most ``max_lines`` lines; past that the last line ends after a whole word with "…"."""
+    for s in range(size, min_size - 1, -1):
+        f = c.font(s, bold)
+        if c.text_width(text, f) <= width:
+            return [text], f
+    for s in range(size, min_size - 1, -1):
+        f = c.font(s, bold)
+        lines = c.wrap(text, f, width)
+        if len(lines) <= max_lines and all(c.text_width(line, f) <= width for line in lines):
+            return lines, f
+    f = c.font(min_size, bold)
+    lines = c.wrap(text, f, width)
+    head = [c.ellipsize(line, f, width) for line in lines[: max_lines - 1]]
+    return [*head, c.ellipsize(" ".join(lines[max_lines - 1:]), f, width)], f
+
+
+def _chip_size(text: str, size: int) -> tuple[int, int, c.Font]:
+    fnt = c.font(max(c.MIN_TEXT, round(size * 0.82)), True)
+    pad = max(2, size // 6)
+    tw = c.text_width(text, fnt) if text else 0
+    return pad * 2 + size + (_chip_gap(size) + tw if text else 0), size + pad, fnt
+
+
+def _chip_gap(size: int) -> int:
+    """Room between a chip's icon and its number (so a reader does not take the icon for a digit)."""
+    return max(3, size // 5)
+
+
+def _chip(img: Image.Image, xy: tuple[float, float], icon: str, text: str, size: int, anchor: str = "lt") -> c.Box:
+    """A white pill holding an icon and a short number (``[person] 2``), its number at least
+    :data:`render.common.MIN_TEXT` and not a key fact; returns its box (anchor as :func:`render.common.chip`)."""
+    draw = ImageDraw.Draw(img)
+    w, h, fnt = _chip_size(text, size)
+    pad = max(2, size // 6)
+    x, y = xy
+    x0 = x if anchor[0] == "l" else (x - w if anchor[0] == "r" else x - w / 2)
+    y0 = y if anchor[1] == "t" else (y - h if anchor[1] == "b" else y - h / 2)
+    box = (int(x0), int(y0), int(x0 + w), int(y0 + h))
+    draw.rounded_rectangle(box, radius=h // 2, fill=c.WHITE, outline=c.INK, width=max(1, size // 14))
+    c.paste(img, c.icon_image(icon, size - 2), (box[0] + pad, box[1] + pad // 2 + 1))
+    if text:
+        c.draw_text(draw, (box[0] + pad + size + _chip_gap(size), (box[1] + box[3]) / 2 + 1), text, fnt, c.INK, "lm",
+                    key=False)
+    return box
+
+
+def _chips_in(img: Image.Image, box: c.Box, chips: list[tuple[str, str]], size: int) -> None:
+    """Chips along the bottom edge of a tile, right to left, a row above when a row is full."""
+    if not chips:
+        return
+    inner = box[2] - box[0] - 6
+    rows: list[list[tuple[str, str, int]]] = [[]]
+    used = 0
+    for icon, text in chips:
+        w = _chip_size(text, size)[0]
+        if rows[-1] and used + 2 + w > inner:
+            rows.append([])
+            used = 0
+        rows[-1].append((icon, text, w))
+        used += w + (2 if used else 0)
+    y = box[3] - 3
+    for row in rows:
+        x = box[2] - 3
+        h = 0
+        for icon, text, _ in reversed(row):
+            b = _chip(img, (x, y), icon, text, size, "rb")
+            x = b[0] - 2
+            h = b[3] - b[1]
+        y -= h + 2
+
+
 def _gives_chips(img: Image.Image, box: c.Box, tile: QuadTile, size: int) -> None:
     """What a site tile gives (people, energy, printed points, mayor) along the tile's bottom edge."""
     chips: list[tuple[str, str]] = []
@@ -165,10 +272,12 @@ def _gives_chips(img: Image.Image, box: c.Box, tile: QuadTile, size: int) -> Non
         chips.append(("energy", str(tile["energy"])))
     if tile.get("vp"):
         chips.append(("points", str(tile["vp"])))
-    x = box[2] - 3
-    for icon, text in reversed(chips):
-        b = c.chip(img, (x, box[3] - 3), icon, text, size, "rb")
-        x = b[0] - 2
+    _chips_in(img, box, chips, size)
+
+
+def _tile_chip_size(cell: int) -> int:
+    """Chips on a tile: 22 px (their numbers 18 px) on a site square, up to 30 px on larger squares."""
+    return max(22, min(30, round(cell / 4.6)))
 
 
 def _building_overlays(
@@ -180,7 +289,7 @@ def _building_overlays(
     show_allocation: bool,
 ) -> None:
     """Floors, printed points, customers, energy absorbed and 'not activated' on a city square."""
-    size = max(14, (box[2] - box[0]) // 6)
+    size = _tile_chip_size(box[2] - box[0])
     alloc = score.get("allocation") if score else None
     bottom: list[tuple[str, str]] = []
     if building.get("type") in STACKABLE or int(building.get("floors", 1)) > 1:
@@ -192,18 +301,24 @@ def _building_overlays(
         bottom.append(("inhabitant", str(customers)))
     if show_allocation and square in ((alloc.get("absorbing_parks") if alloc else None) or []):
         bottom.append(("energy", "−1"))
-    x = box[2] - 3
-    for icon, text in reversed(bottom):
-        b = c.chip(img, (x, box[3] - 3), icon, text, size, "rb")
-        x = b[0] - 2
+    _chips_in(img, box, bottom, size)
     if show_allocation and not building.get("active", True):
-        isz = max(16, (box[2] - box[0]) // 4)
+        isz = max(20, (box[2] - box[0]) // 4)
         c.draw_icon(img, "removed", (box[2] - isz - 4, box[1] + 4, box[2] - 4, box[1] + 4 + isz))
 
 
-def _section_title(draw: ImageDraw.ImageDraw, xy: tuple[int, int], text: str, max_width: int) -> None:
-    t, f = c.fit_text(text, max_width, 24, True, 14)
-    c.draw_text(draw, xy, t, f, c.INK, "ls")
+def _heading(
+    draw: ImageDraw.ImageDraw, xy: tuple[int, int], text: str, width: int, *, key: bool, dry: bool = False
+) -> int:
+    """A section heading (a key fact at :data:`render.common.KEY_TEXT`, else :data:`HEADING_SIZE`) on up to
+    two lines; returns its height."""
+    size = c.KEY_TEXT if key else HEADING_SIZE
+    lines, f = _lines(text, width, size, True, size if key else c.MIN_TEXT + 3)
+    step = int(f.size) + 8
+    if not dry:
+        for k, line in enumerate(lines):
+            c.draw_text(draw, (xy[0], xy[1] + k * step), line, f, c.INK, "la", key=key)
+    return len(lines) * step
 
 
 # ---------------------------------------------------------------------------------------------
@@ -227,7 +342,8 @@ def draw_site(
     locale: str = "en",
 ) -> c.Box:
     """The 5x5 site with its 20 slots around it, each free slot named as the sentences name it (an arrow
-    the way its architect points and the row or column: :func:`slot_label`); returns the block's box."""
+    the way its architect points and the row or column: :func:`slot_label`); returns the block's box.
+    The urbanist stands on the square the last tile was taken from, outlined."""
     draw = ImageDraw.Draw(img)
     site = view.get("site") or {}
     x0, y0 = xy
@@ -247,7 +363,7 @@ def draw_site(
         return (x, y, x + cell, y + cell)
 
     urbanist = site.get("urbanist")
-    chip_size = max(14, cell // 5)
+    chip_size = _tile_chip_size(cell)
     for r, row in enumerate(site.get("squares") or []):
         for col, square in enumerate(row):
             box = cell_box(r, col)
@@ -270,8 +386,8 @@ def draw_site(
 
     slots = site.get("slots") or {}
     open_slots = set(site.get("open_slots") or [])
-    lfont = c.font(max(12, slot // 3), True)
-    marker = slot - 12
+    marker = slot - 10
+    lfont = c.font(max(c.MIN_TEXT + 3, marker // 2), True)
     for name in SLOTS:
         i = int(name[1:]) - 1
         if name[0] in "LR":
@@ -290,7 +406,7 @@ def draw_site(
             c.draw_marker(img, style.shape, box, style.colour, str(placed.get("architect", "?")))
         elif name in open_slots:
             draw.rounded_rectangle(box, radius=marker // 4, fill=c.PANEL, outline=c.GRID_LINE, width=1)
-            c.draw_text(draw, (cx, cy), slot_label(name, locale), lfont, c.MUTED, "mm")
+            c.draw_text(draw, (cx, cy), slot_label(name, locale), lfont, c.MUTED, "mm", key=False)
         else:
             pad = marker // 4
             c.draw_icon(
@@ -313,6 +429,25 @@ def city_block_size(city: QuadCity, cell: int) -> tuple[int, int]:
     )
 
 
+def _cell_for(city: QuadCity, width: int, most: int) -> int:
+    """The largest square (at most ``most``) with which the city's grid fits ``width``."""
+    cols = int(city.get("columns", 4))
+    return min(most, (width - LABEL_SPACE - (cols - 1) * CITY_GAP) // cols)
+
+
+def _field_lines(city: QuadCity, sq: QuadCitySquare, room: int, locale: str) -> list[str] | None:
+    """An empty Expert square's district and field in lines of :data:`FIELD_TEXT` px that fit ``room``,
+    whole words only; None when they do not."""
+    fnt = c.font(FIELD_TEXT)
+    lines: list[str] = []
+    for text in (t("quadropolis.render.district", locale, district=sq.get("district")),
+                 t("quadropolis.render.field", locale, field=sq.get("field"))):
+        lines += c.wrap(text, fnt, room)
+    if any(c.text_width(line, fnt) > room for line in lines):
+        return None
+    return lines
+
+
 def draw_city(
     img: Image.Image,
     xy: tuple[int, int],
@@ -321,13 +456,17 @@ def draw_city(
     *,
     show_allocation: bool = True,
     pending: QuadPending | None = None,
+    fields: bool = True,
+    labels: bool = True,
     locale: str = "en",
 ) -> c.GridGeometry:
     """A city grid: buildings with floors and points, district borders, labels A-D / 1-4(5).
 
     ``show_allocation`` fades buildings the (best) allocation leaves inactive and shows customers
     and energy absorbed by parks. ``pending`` (the view's pending build) outlines the squares the
-    tile may go to, with the floor it would become.
+    tile may go to, with the floor it would become. ``fields``: an empty Expert square names its
+    district and field (where the squares are large enough for the words). ``labels``: the rows' letters
+    and the columns' numbers (a finished game's cities leave them out: nothing is built any more).
     """
     draw = ImageDraw.Draw(img)
     rows, cols = int(city.get("rows", 4)), int(city.get("columns", 4))
@@ -340,12 +479,14 @@ def draw_city(
         cell,
         gap=CITY_GAP,
         label_space=LABEL_SPACE,
-        label_size=max(16, LABEL_SPACE - 10),
+        row_labels=None if labels else [],
+        col_labels=None if labels else [],
+        label_size=max(c.MIN_TEXT + 3, LABEL_SPACE - 10),
         fill=None,
     )
     score = city.get("score")
     expert = any(sq.get("field") for row in squares for sq in row)
-    small_size = max(11, cell // 8)
+    ffont = c.font(FIELD_TEXT)
     for r in range(rows):
         for col in range(cols):
             box = geo.cell_box(r, col)
@@ -355,21 +496,15 @@ def draw_city(
                 faded = show_allocation and not building.get("active", True)
                 c.draw_glyph(img, _tile_key(building), box, faded=faded, locale=locale)
                 _building_overlays(img, box, building, str(sq.get("square", "")), score, show_allocation)
-            else:
-                draw.rounded_rectangle(
-                    box, radius=max(3, cell // 12), fill=c.EMPTY_CELL, outline=c.GRID_LINE, width=1
-                )
-                if expert:
-                    room = box[2] - box[0] - 12
-                    district = t("quadropolis.render.district", locale, district=sq.get("district"))
-                    field = t("quadropolis.render.field", locale, field=sq.get("field"))
-                    y_district = box[3] - 6 - small_size - 3
-                    c.draw_fitted(
-                        draw, (box[0] + 7, y_district), district, room, small_size, True, c.MUTED, "lb", 8
-                    )
-                    c.draw_fitted(
-                        draw, (box[0] + 7, box[3] - 6), field, room, small_size, True, c.MUTED, "lb", 8
-                    )
+                continue
+            draw.rounded_rectangle(
+                box, radius=max(3, cell // 12), fill=c.EMPTY_CELL, outline=c.GRID_LINE, width=1
+            )
+            lines = _field_lines(city, sq, box[2] - box[0] - 12, locale) if expert and fields else None
+            step = FIELD_TEXT + 4
+            if lines and len(lines) * step <= cell - 12:
+                for k, line in enumerate(reversed(lines)):
+                    c.draw_text(draw, (box[0] + 7, box[3] - 6 - k * step), line, ffont, c.MUTED, "lb", key=False)
     # district borders: a thick line wherever two neighbouring squares lie in different districts
     half = CITY_GAP / 2
     for r in range(rows):
@@ -382,7 +517,7 @@ def draw_city(
                 b = geo.cell_box(r, col)
                 draw.line((b[0] - half, b[3] + half, b[2] + half, b[3] + half), fill=c.INK, width=4)
     if pending:
-        pfont = c.font(max(12, cell // 7), True)
+        pfont = c.font(max(c.MIN_TEXT + 5, cell // 5), True)
         for dest in pending.get("destinations") or []:
             name = str(dest.get("square", ""))
             cell_rc = _parse_square(name)
@@ -412,6 +547,7 @@ def draw_city(
                 "mm",
                 c.HIGHLIGHT,
                 3,
+                key=False,
             )
     return geo
 
@@ -428,94 +564,163 @@ def _parse_square(name: str) -> tuple[int, int] | None:
 # Player strips
 # ---------------------------------------------------------------------------------------------
 
+StripItem = tuple[int, Callable[[Image.Image, int, float], None]]
+"""(width, draw at (left x, middle y)) of one thing on a strip's second row."""
+
+
+def _strip_items(view: View, seat: int, city: QuadCity, active: bool, locale: str) -> list[StripItem]:
+    """The 'to play' label (a key fact, with an hourglass), inhabitants, energy, architects left, and the
+    first player's hat."""
+    items: list[StripItem] = []
+    if active:
+        label = t("render.banner.to_play", locale)
+        lfont = c.font(c.KEY_TEXT, True)
+        isz = STRIP_ITEM - 14
+        width = 10 + isz + 8 + c.text_width(label, lfont) + 14
+
+        def to_play(img: Image.Image, x: int, cy: float) -> None:
+            draw = ImageDraw.Draw(img)
+            box = (x, int(cy - STRIP_ITEM / 2), x + width, int(cy + STRIP_ITEM / 2))
+            draw.rounded_rectangle(box, radius=STRIP_ITEM // 2, fill=c.HIGHLIGHT, outline=c.INK, width=2)
+            c.draw_icon(img, "waiting", (x + 10, int(cy - isz / 2), x + 10 + isz, int(cy + isz / 2)))
+            c.draw_text(draw, (x + 10 + isz + 8, cy), label, lfont, c.INK, "lm", key=True)
+
+        items.append((width, to_play))
+    rfont = c.font(RESOURCE_SIZE, True)
+    for icon, key in (("inhabitant", "inhabitants"), ("energy", "energy")):
+        text = str(city.get(key, 0))
+
+        def resource(img: Image.Image, x: int, cy: float, icon: str = icon, text: str = text) -> None:
+            c.draw_icon(img, icon, (x, int(cy - RESOURCE_ICON / 2), x + RESOURCE_ICON, int(cy + RESOURCE_ICON / 2)))
+            c.draw_text(ImageDraw.Draw(img), (x + RESOURCE_ICON + 8, cy), text, rfont, c.INK, "lm", key=False)
+
+        items.append((RESOURCE_ICON + 8 + c.text_width(text, rfont), resource))
+    per_seat = (view.get("architects") or {}).get("per_seat")
+    if per_seat and seat < len(per_seat) and per_seat[seat]:
+        values = list(per_seat[seat])
+        msz = 40
+        style = c.player_style(seat)
+
+        def architects(img: Image.Image, x: int, cy: float) -> None:
+            for k, value in enumerate(values):
+                left = x + k * (msz + 4)
+                c.draw_marker(img, style.shape, (left, int(cy - msz / 2), left + msz, int(cy + msz / 2)),
+                              style.colour, str(value))
+
+        items.append((len(values) * (msz + 4) - 4, architects))
+    if view.get("first_player") == seat:
+        hsz = 40
+
+        def first(img: Image.Image, x: int, cy: float) -> None:
+            c.draw_icon(img, "first", (x, int(cy - hsz / 2), x + hsz, int(cy + hsz / 2)))
+
+        items.append((hsz, first))
+    return items
+
 
 def _player_strip(
-    img: Image.Image, box: c.Box, view: View, seat: int, name: str, active: bool, locale: str = "en"
-) -> None:
-    """Marker, name, inhabitants and energy, architects left, first player, score so far."""
-    draw = ImageDraw.Draw(img)
-    x0, y0, x1, y1 = box
-    h = y1 - y0
-    style = c.player_style(seat)
-    draw.rounded_rectangle(
-        box,
-        radius=h // 4,
-        fill=c.tint(style.colour, 0.84),
-        outline=c.HIGHLIGHT if active else c.shade(style.colour, 0.2),
-        width=5 if active else 2,
-    )
-    pad = 7
-    c.seat_marker(img, seat, (x0 + pad, y0 + pad, x0 + h - pad, y1 - pad))
+    img: Image.Image,
+    xy: tuple[int, int],
+    width: int,
+    view: View,
+    seat: int,
+    name: str,
+    active: bool,
+    locale: str = "en",
+    *,
+    dry: bool = False,
+) -> int:
+    """One player: marker, name (a key fact, up to two lines) and score (a key fact) on the first row;
+    'to play', inhabitants, energy, architects left and the first player's hat beside the name when they
+    fit, else on rows under the name. Returns the strip's height (``dry``: only that)."""
+    x, y = xy
+    pad, mark = STRIP_PAD, STRIP_MARK
     cities = view.get("cities") or []
     city = cities[seat] if seat < len(cities) else cast(QuadCity, {})
-    isz = h // 2 - 4
-    right = x1 - pad
-    # right to left: score, architects, energy, inhabitants, first-player crown, to-play label
-    score = (city.get("score") or {}).get("total")
-    if score is not None:
-        sb = c.chip(img, (right, (y0 + y1) / 2), "points", str(score), isz, "rm")
-        right = sb[0] - pad
-    per_seat = (view.get("architects") or {}).get("per_seat")
-    if per_seat and seat < len(per_seat):
-        msz = h - 24
-        for value in reversed(per_seat[seat]):
-            c.draw_marker(
-                img,
-                style.shape,
-                (right - msz, int((y0 + y1 - msz) / 2), right, int((y0 + y1 + msz) / 2)),
-                style.colour,
-                str(value),
-            )
-            right -= msz + 3
-        right -= pad
-    for icon, key in (("energy", "energy"), ("inhabitant", "inhabitants")):
-        b = c.chip(img, (right, (y0 + y1) / 2), icon, str(city.get(key, 0)), isz, "rm")
-        right = b[0] - 4
-    if view.get("first_player") == seat:
-        right -= pad
-        c.draw_icon(
-            img, "first", (right - isz - 6, int((y0 + y1 - isz - 6) / 2), right, int((y0 + y1 + isz + 6) / 2))
-        )
-        right -= isz + 10
-    name_left = x0 + h + 2
-    if active:
-        to_play = t("render.strip.to_play", locale)
-        c.draw_fitted(draw, (name_left, y0 + 6), to_play, right - name_left - 6, 16, True, c.INK, "la", 9)
-        text, f = c.fit_text(name, right - name_left - 6, 22, True, 12)
-        c.draw_text(draw, (name_left, y1 - 8), text, f, c.INK, "lb")
+    total = (city.get("score") or {}).get("total")
+    sfont = c.font(SCORE_SIZE, True)
+    score = "" if total is None else str(total)
+    ssz = 40
+    score_w = ssz + 10 + c.text_width(score, sfont) if score else 0
+    left = x + pad + mark + 12
+    right = x + width - pad - (score_w + 16 if score else 0)
+    lines, nfont = _lines(name, right - left, NAME_SIZE, True, c.KEY_TEXT)
+    step = int(nfont.size) + 8
+    row1 = max(mark, len(lines) * step)
+    name_w = max(c.text_width(line, nfont) for line in lines)
+    items = _strip_items(view, seat, city, active, locale)
+    gap = 22
+    along = sum(w for w, _ in items) + gap * max(0, len(items) - 1)
+    placed: list[tuple[int, float, Callable[[Image.Image, int, float], None]]] = []
+    if len(lines) == 1 and left + name_w + 24 + along <= right:
+        px = right - along
+        for w, fn in items:
+            placed.append((px, y + pad + row1 / 2, fn))
+            px += w + gap
+        h = 2 * pad + row1
     else:
-        text, f = c.fit_text(name, right - name_left - 6, 24, True, 12)
-        c.draw_text(draw, (name_left, (y0 + y1) / 2), text, f, c.INK, "lm")
+        px, row = left, 0
+        for w, fn in items:
+            if px > left and px + w > x + width - pad:
+                px, row = left, row + 1
+            placed.append((px, y + pad + row1 + 6 + row * (STRIP_ITEM + 6) + STRIP_ITEM / 2, fn))
+            px += w + gap
+        h = 2 * pad + row1 + ((row + 1) * (STRIP_ITEM + 6) if items else 0)
+    if dry:
+        return h
+    draw = ImageDraw.Draw(img)
+    style = c.player_style(seat)
+    draw.rounded_rectangle(
+        (x, y, x + width, y + h),
+        radius=18,
+        fill=c.tint(style.colour, 0.84),
+        outline=c.HIGHLIGHT if active else c.shade(style.colour, 0.2),
+        width=6 if active else 2,
+    )
+    if active:
+        draw.rounded_rectangle((x + 6, y + 6, x + width - 6, y + h - 6), radius=14, outline=c.INK, width=1)
+    mid = y + pad + row1 / 2
+    c.seat_marker(img, seat, (x + pad, int(mid - mark / 2), x + pad + mark, int(mid + mark / 2)))
+    for k, line in enumerate(lines):
+        c.draw_text(draw, (left, mid + (k - (len(lines) - 1) / 2) * step), line, nfont, c.INK, "lm", key=True)
+    if score:
+        sx = x + width - pad - score_w
+        c.draw_icon(img, "points", (sx, int(mid - ssz / 2), sx + ssz, int(mid + ssz / 2)))
+        c.draw_text(draw, (x + width - pad, mid), score, sfont, c.INK, "rm", key=True)
+    for px, cy, fn in placed:
+        fn(img, px, cy)
+    return h
 
 
 def _strips(
-    img: Image.Image, top: int, view: View, names: list[str], active: int | None, locale: str = "en"
+    img: Image.Image, top: int, view: View, names: list[str], active: int | None, locale: str = "en",
+    *, dry: bool = False,
 ) -> int:
-    """All players' strips, two per row; returns the y below them."""
-    count = len(names)
-    per_row = 1 if count == 1 else 2
-    w = (WIDTH - 2 * MARGIN - (per_row - 1) * GAP) // per_row
-    for seat in range(count):
-        r, col = divmod(seat, per_row)
-        x = MARGIN + col * (w + GAP)
-        y = top + r * (STRIP_HEIGHT + 8)
-        _player_strip(img, (x, y, x + w, y + STRIP_HEIGHT), view, seat, names[seat], seat == active, locale)
-    rows = (count + per_row - 1) // per_row
-    return top + rows * (STRIP_HEIGHT + 8)
+    """All players' strips, one per row across the picture; returns the y below them."""
+    y = top
+    for seat, name in enumerate(names):
+        y += _player_strip(img, (MARGIN, y), WIDTH - 2 * MARGIN, view, seat, name, seat == active, locale,
+                           dry=dry) + STRIP_GAP
+    return y
 
 
-def _legend(img: Image.Image, top: int, view: View, end: bool = False, locale: str = "en") -> int:
+def _legend(
+    img: Image.Image, top: int, view: View, *, site: bool = False, inactive: bool = False, strips: bool = True,
+    locale: str = "en",
+) -> int:
+    """The buildings and icons drawn, each named (``site``: the urbanist and a closed slot too; ``inactive``:
+    the cross on a building left inactive; ``strips``: the first player's hat, which only strips show)."""
     kinds = EXPERT_KINDS if view.get("mode") == "expert" else CLASSIC_KINDS
     entries = [(f"quadropolis.{k}", c.glyph_name(f"quadropolis.{k}", locale)) for k in kinds]
-    icon_keys = list(LEGEND_ICONS)
-    if end:
-        icon_keys.append(("removed", "quadropolis.render.legend.inactive"))
-    else:
+    icon_keys = [(icon, key) for icon, key in LEGEND_ICONS if strips or icon != "first"]
+    if site:
         icon_keys += [("pawn", "quadropolis.render.legend.urbanist"), ("removed", "quadropolis.render.legend.closed")]
+    if inactive:
+        icon_keys.append(("removed", "quadropolis.render.legend.inactive"))
     icons = [(icon, t(key, locale)) for icon, key in icon_keys]
     draw = ImageDraw.Draw(img)
     draw.line((MARGIN, top, WIDTH - MARGIN, top), fill=c.PANEL_EDGE, width=2)
-    return c.legend(img, (MARGIN, top + 10), entries, WIDTH - 2 * MARGIN, 30, icons, locale) + 6
+    return c.legend(img, (MARGIN, top + 12), entries, WIDTH - 2 * MARGIN, LEGEND_SIZE, icons, locale) + 8
 
 
 # ---------------------------------------------------------------------------------------------
@@ -523,102 +728,104 @@ def _legend(img: Image.Image, top: int, view: View, end: bool = False, locale: s
 # ---------------------------------------------------------------------------------------------
 
 
-def turn_image(
-    view: View, acting_seat: int, names: Sequence[str] | None = None, *, locale: str = "en"
-) -> Image.Image:
-    """The construction site beside the acting player's city (see module docstring)."""
-    who = _names(view, names, locale)
-    cities = view.get("cities") or []
-    city = cities[acting_seat] if 0 <= acting_seat < len(cities) else (cities[0] if cities else cast(QuadCity, {}))
-    cols = int(city.get("columns", 4))
-    site_w = site_size()
-    city_w = WIDTH - 2 * MARGIN - site_w - 2 * GAP
-    cell = min(128, (city_w - LABEL_SPACE - (cols - 1) * CITY_GAP) // cols)
-    _, city_h = city_block_size(city, cell)
-    pending = view.get("pending")
-    mine = pending if pending and pending.get("seat") == acting_seat else None
-    info_h = 150
-    main_h = max(SECTION_TITLE + site_w, SECTION_TITLE + city_h + info_h)
-    strips_h = ((len(who) + 1) // 2) * (STRIP_HEIGHT + 8)
-    height = c.TITLE_HEIGHT + GAP + strips_h + GAP + main_h + LEGEND_ROOM
-    img, draw = c.canvas(WIDTH, height)
+def _turn_title(view: View, locale: str) -> str:
     turn = view.get("turn") or {}
     if view.get("over"):
-        title = t("quadropolis.render.title.over", locale)
-    elif turn.get("number"):
-        title = t(
+        return t("quadropolis.render.title.over", locale)
+    if turn.get("number"):
+        return t(
             "quadropolis.render.title.round_turn",
             locale,
             round=_round_text(view, locale),
             number=turn["number"],
             of=turn.get("of", "?"),
         )
-    else:
-        title = t("quadropolis.render.title.round", locale, round=_round_text(view, locale))
-    c.title_bar(draw, WIDTH, title, _subtitle(view, locale))
-    y = c.TITLE_HEIGHT + GAP
-    y = _strips(img, y, view, who, turn.get("seat"), locale)
-    y += GAP
-    # site
-    _section_title(draw, (MARGIN, y + 26), t("quadropolis.render.site", locale), site_w)
-    draw_site(img, (MARGIN, y + SECTION_TITLE), view, locale=locale)
-    # city
+    return t("quadropolis.render.title.round", locale, round=_round_text(view, locale))
+
+
+def _pending_block(img: Image.Image, xy: tuple[int, int], pending: QuadPending, locale: str) -> int:
+    """The tile just taken, large, with what it gives, after the architect that took it (its owner's
+    marker); the squares it may go to are outlined on the city. Returns the bottom y."""
+    x, y = xy
+    tsz, msz = 128, 64
+    style = c.player_style(int(pending.get("seat", 0)))
+    c.draw_marker(img, style.shape, (x, y + (tsz - msz) // 2, x + msz, y + (tsz + msz) // 2), style.colour,
+                  str(pending.get("architect", "?")))
+    asz = 40
+    c.draw_icon(img, "here", (x + msz + 10, y + (tsz - asz) // 2, x + msz + 10 + asz, y + (tsz + asz) // 2))
+    tx = x + msz + 20 + asz + 10
+    box = (tx, y, tx + tsz, y + tsz)
+    c.draw_glyph(img, _tile_key(pending["tile"]), box, locale=locale)
+    _gives_chips(img, box, pending["tile"], 28)
+    return y + tsz
+
+
+def _pool_block(img: Image.Image, xy: tuple[int, int], width: int, pool: Mapping[str, int], locale: str) -> int:
+    """Expert's shared pool of architects: each value with how many are left. Returns the bottom y."""
+    draw = ImageDraw.Draw(img)
+    x, y = xy
+    label = t("quadropolis.render.pool", locale)
+    lfont = c.font(NOTE_SIZE + 2, True)
+    msz = 46
+    c.draw_text(draw, (x, y + msz / 2), label, lfont, c.INK, "lm", key=False)
+    px = x + c.text_width(label, lfont) + 14
+    vfont = c.font(NOTE_SIZE + 2, True)
+    for value, count in sorted(pool.items(), key=lambda kv: int(kv[0])):
+        step = msz + 6 + c.text_width(f"×{count}", vfont) + 16
+        if px + step > x + width:
+            px, y = x, y + msz + 8
+        c.draw_marker(img, "circle", (px, y, px + msz, y + msz), (215, 215, 215) if count else c.EMPTY_CELL,
+                      str(value))
+        c.draw_text(draw, (px + msz + 6, y + msz / 2), f"×{count}", vfont, c.INK if count else c.MUTED, "lm",
+                    key=False)
+        px += step
+    return y + msz
+
+
+def turn_image(
+    view: View, acting_seat: int, names: Sequence[str] | None = None, *, locale: str = "en"
+) -> Image.Image:
+    """Every player's strip (whose turn it is, names, scores), then the construction site beside the
+    acting player's city, then the legend (see module docstring)."""
+    who = _names(view, names, locale)
+    cities = view.get("cities") or []
+    city = cities[acting_seat] if 0 <= acting_seat < len(cities) else (cities[0] if cities else cast(QuadCity, {}))
+    cols = int(city.get("columns", 4))
+    expert = view.get("mode") == "expert" or cols > 4
+    site_cell = EXPERT_SITE_CELL if expert else SITE_CELL
+    site_w = site_size(site_cell)
+    city_w = WIDTH - 2 * MARGIN - site_w - 2 * GAP
+    cell = _cell_for(city, city_w, 150)
+    _, city_h = city_block_size(city, cell)
+    pending = view.get("pending")
+    mine = pending if pending and pending.get("seat") == acting_seat else None
+    turn = view.get("turn") or {}
+    pool = (view.get("architects") or {}).get("pool")
+    scratch = ImageDraw.Draw(Image.new("RGB", (1, 1)))
     cx = MARGIN + site_w + 2 * GAP
-    _section_title(draw, (cx, y + 26), _city_of(who, acting_seat, locale), city_w)
-    geo = draw_city(
-        img, (cx, y + SECTION_TITLE), city, cell, show_allocation=False, pending=mine, locale=locale
-    )
-    iy = geo.box[3] + 14
+    head_h = max(
+        _heading(scratch, (0, 0), t("quadropolis.render.site", locale), site_w, key=False, dry=True),
+        _heading(scratch, (0, 0), _city_of(who, acting_seat, locale), city_w, key=True, dry=True),
+    ) + 4
+    strips_h = _strips(Image.new("RGB", (1, 1)), 0, view, who, turn.get("seat"), locale, dry=True)
+    info_h = (128 + 2 * GAP) if mine else (3 * 54 + 2 * GAP if pool else 0)
+    main_h = head_h + max(site_w, city_h + info_h)
+    height = c.TITLE_HEIGHT + GAP + strips_h + GAP + main_h + GAP + LEGEND_ROOM
+    img, draw = c.canvas(WIDTH, height)
+    _title(draw, _turn_title(view, locale))
+    y = _strips(img, c.TITLE_HEIGHT + GAP, view, who, turn.get("seat"), locale) + GAP
+    site_head = t("quadropolis.render.site", locale)
+    _heading(draw, (MARGIN, y + head_h - 4 - _heading(draw, (0, 0), site_head, site_w, key=False, dry=True)),
+             site_head, site_w, key=False)
+    _heading(draw, (cx, y), _city_of(who, acting_seat, locale), city_w, key=True)
+    draw_site(img, (MARGIN, y + head_h), view, site_cell, locale=locale)
+    geo = draw_city(img, (cx, y + head_h), city, cell, show_allocation=False, pending=mine, locale=locale)
+    iy = geo.box[3] + 2 * GAP
     if mine:
-        tsz = 96
-        c.draw_glyph(img, _tile_key(mine["tile"]), (cx, iy, cx + tsz, iy + tsz), locale=locale)
-        _gives_chips(img, (cx, iy, cx + tsz, iy + tsz), mine["tile"], 20)
-        tf, rf = c.font(22, True), c.font(20)
-        text_w = city_w - tsz - 16
-        tile = mine["tile"].get("label") or term("quadropolis.render.a_tile")  # a term: the sentence declines it
-        took = t("quadropolis.render.took", locale, architect=mine.get("architect"), tile=tile)
-        lines = [(line, tf) for line in c.wrap(took, tf, text_w)]
-        lines += [(line, rf) for line in c.wrap(t("quadropolis.render.build_hint", locale), rf, text_w)]
-        for k, (line, f) in enumerate(lines[:5]):
-            c.draw_text(draw, (cx + tsz + 14, iy + 4 + k * 27), line, f, c.INK, "la")
-        iy += tsz + 12
-    else:
-        sf = c.font(20)
-        score = city.get("score") or {}
-        notes = [
-            t("quadropolis.render.score_now", locale, total=score.get("total", 0)),
-            t(
-                "quadropolis.render.unused_now",
-                locale,
-                inhabitants=score.get("unused_inhabitants", 0),
-                energy=score.get("unused_energy", 0),
-            ),
-        ]
-        if turn.get("phase") == "take" and turn.get("seat") == acting_seat:
-            notes.insert(0, t("quadropolis.render.take_hint", locale, name=who[acting_seat]))
-        for k, note in enumerate(notes):
-            c.draw_text(draw, (cx, iy + k * 28), c.ellipsize(note, sf, city_w), sf, c.INK, "la")
-        pool = (view.get("architects") or {}).get("pool")
-        if pool:
-            py = iy + len(notes) * 28 + 4
-            pool_w = c.draw_fitted(
-                draw, (cx, py + 20), t("quadropolis.render.pool", locale), 120, 20, True, c.INK, "lm"
-            )
-            px = cx + max(64, pool_w + 7)
-            for value, count in sorted(pool.items(), key=lambda kv: int(kv[0])):
-                c.draw_marker(
-                    img,
-                    "circle",
-                    (px, py, px + 40, py + 40),
-                    (215, 215, 215) if count else c.EMPTY_CELL,
-                    str(value),
-                )
-                c.draw_text(
-                    draw, (px + 44, py + 20), f"×{count}", c.font(20, True), c.INK if count else c.MUTED, "lm"
-                )
-                px += 88
-    bottom = y + main_h + GAP
-    end = _legend(img, bottom, view, locale=locale)
+        _pending_block(img, (cx + LABEL_SPACE, iy), mine, locale)
+    elif pool:
+        _pool_block(img, (cx, iy), city_w, pool, locale)
+    end = _legend(img, y + main_h + GAP, view, site=True, locale=locale)
     return img.crop((0, 0, WIDTH, end))
 
 
@@ -629,41 +836,32 @@ def city_image(
     who = _names(view, names, locale)
     cities = view.get("cities") or []
     city = cities[seat] if 0 <= seat < len(cities) else cast(QuadCity, {})
-    cols = int(city.get("columns", 4))
-    side_w = 340
-    grid_w = WIDTH - 2 * MARGIN - side_w - GAP
-    cell = min(165, (grid_w - LABEL_SPACE - (cols - 1) * CITY_GAP) // cols)
+    side_w = 420
+    grid_w = WIDTH - 2 * MARGIN - side_w - 2 * GAP
+    cell = _cell_for(city, grid_w, 170)
     _, city_h = city_block_size(city, cell)
-    height = c.TITLE_HEIGHT + GAP + STRIP_HEIGHT + GAP + city_h + 2 * GAP + LEGEND_ROOM
+    name = who[seat] if seat < len(who) else "?"
+    active = (view.get("turn") or {}).get("seat") == seat and not view.get("over")
+    strip_h = _player_strip(Image.new("RGB", (1, 1)), (0, 0), WIDTH - 2 * MARGIN, view, seat, name, active, locale,
+                            dry=True)
+    height = c.TITLE_HEIGHT + GAP + strip_h + GAP + max(city_h, 720) + 2 * GAP + LEGEND_ROOM
     img, draw = c.canvas(WIDTH, height)
-    c.title_bar(
-        draw,
-        WIDTH,
-        _city_of(who, seat, locale),
-        t("quadropolis.render.city_subtitle", locale, round=_round_text(view, locale)),
-    )
+    _title(draw, _city_of(who, seat, locale),
+           t("quadropolis.render.city_subtitle", locale, round=_round_text(view, locale)))
     y = c.TITLE_HEIGHT + GAP
-    _player_strip(
-        img,
-        (MARGIN, y, WIDTH - MARGIN, y + STRIP_HEIGHT),
-        view,
-        seat,
-        who[seat] if seat < len(who) else "?",
-        (view.get("turn") or {}).get("seat") == seat,
-        locale,
-    )
-    y += STRIP_HEIGHT + GAP
+    y += _player_strip(img, (MARGIN, y), WIDTH - 2 * MARGIN, view, seat, name, active, locale) + GAP
     geo = draw_city(img, (MARGIN, y), city, cell, show_allocation=True, locale=locale)
-    _score_column(
+    sx = geo.box[2] + 2 * GAP
+    bottom = _score_column(
         img,
-        (geo.box[2] + GAP + 10, y + LABEL_SPACE),
-        WIDTH - MARGIN - geo.box[2] - GAP - 10,
+        (sx, y + LABEL_SPACE),
+        WIDTH - MARGIN - sx,
         city.get("score") or {},
         bool(view.get("over")),
         view.get("mode") == "expert",
         locale,
     )
-    end = _legend(img, max(geo.box[3], y + city_h) + GAP, view, end=True, locale=locale)
+    end = _legend(img, max(geo.box[3], bottom) + GAP, view, inactive=True, locale=locale)
     return img.crop((0, 0, WIDTH, end))
 
 
@@ -676,21 +874,24 @@ def _score_column(
     expert: bool,
     locale: str = "en",
 ) -> int:
-    """Category scores as a list: glyph, label, points; then the total."""
+    """Category scores as a list: glyph, label, points; then the total (a key fact); returns the bottom."""
     draw = ImageDraw.Draw(img)
     x, y = xy
     cats = score.get("categories") or {}
-    vf = c.font(22, True)
+    vf = c.font(26, True)
     heading = t("quadropolis.render.final_score" if over else "quadropolis.render.score_if_now", locale)
-    c.draw_fitted(draw, (x, y), heading, width - 6, 18, True, c.MUTED, "la")
-    y += 30
+    hl, hf = _lines(heading, width - 6, NOTE_SIZE, True, c.MIN_TEXT + 1)
+    for k, line in enumerate(hl):
+        c.draw_text(draw, (x, y + k * (int(hf.size) + 6)), line, hf, c.MUTED, "la", key=False)
+    y += len(hl) * (int(hf.size) + 6) + 8
+    row = 46
     for cid, label_id, key in CATEGORIES:
         if cid not in cats:
             continue
         value = int(cats[cid])
         if not expert and cid in ("offices", "monuments"):
             continue
-        box = (x, y, x + 34, y + 34)
+        box = (x, y + 4, x + 38, y + 42)
         if key in c.ICONS:
             c.draw_icon(img, key, box)
         elif key:
@@ -698,139 +899,254 @@ def _score_column(
         label = t("quadropolis.render.cat.penalty_long" if cid == "penalty" else label_id, locale).replace(
             SOFT_HYPHEN, ""
         )
-        c.draw_fitted(draw, (x + 44, y + 17), label, width - 44 - 56, 20, False, c.INK, "lm")
+        lines, lf = _lines(label, width - 48 - 60, NOTE_SIZE, False, c.MIN_TEXT + 1)
+        for k, line in enumerate(lines):
+            c.draw_text(draw, (x + 48, y + row / 2 + (k - (len(lines) - 1) / 2) * (int(lf.size) + 3)), line, lf, c.INK,
+                        "lm", key=False)
         colour = c.shade(c.VERMILLION, 0.2) if value < 0 else (c.MUTED if value == 0 else c.INK)
-        c.draw_text(draw, (x + width - 6, y + 17), str(value), vf, colour, "rm")
-        y += 40
+        c.draw_text(draw, (x + width - 6, y + row / 2), str(value), vf, colour, "rm", key=False)
+        y += max(row, len(lines) * (int(lf.size) + 3) + 8)
     draw.line((x, y + 2, x + width - 6, y + 2), fill=c.INK, width=2)
-    c.draw_icon(img, "points", (x, y + 10, x + 34, y + 44))
-    c.draw_fitted(
-        draw, (x + 44, y + 27), t("render.score.total", locale), width - 44 - 70, 24, True, c.INK, "lm"
-    )
-    c.draw_text(draw, (x + width - 6, y + 27), str(score.get("total", 0)), c.font(28, True), c.INK, "rm")
-    y += 56
+    c.draw_icon(img, "points", (x, y + 10, x + 40, y + 50))
+    tf = c.font(SCORE_SIZE, True)
+    total = str(score.get("total", 0))
+    c.draw_fitted(draw, (x + 48, y + 30), t("render.score.total", locale),
+                  width - 48 - c.text_width(total, tf) - 20, NOTE_SIZE + 4, True, c.INK, "lm", c.MIN_TEXT, key=False)
+    c.draw_text(draw, (x + width - 6, y + 30), total, tf, c.INK, "rm", key=True)
+    y += 64
     alloc_note = []
     if score.get("unused_inhabitants"):
         alloc_note.append(t("quadropolis.render.unused_inhabitants", locale, count=score["unused_inhabitants"]))
     if score.get("unused_energy"):
         alloc_note.append(t("quadropolis.render.unused_energy", locale, count=score["unused_energy"]))
     note = c.join_names(alloc_note, locale)
-    for k, line in enumerate(c.wrap(note, c.font(18), width - 6) if alloc_note else []):
-        c.draw_text(draw, (x, y + k * 24), line, c.font(18), c.MUTED, "la")
+    nf = c.font(20)
+    for line in c.wrap(note, nf, width - 6) if alloc_note else []:
+        c.draw_text(draw, (x, y), line, nf, c.MUTED, "la", key=False)
+        y += 26
     return y
 
 
-def _city_card(
-    img: Image.Image,
-    xy: tuple[int, int],
-    width: int,
-    view: View,
-    seat: int,
-    name: str,
-    show_allocation: bool,
-    locale: str = "en",
+def _city_header(
+    img: Image.Image, xy: tuple[int, int], width: int, seat: int, name: str, *, height: int = 0, dry: bool = False
 ) -> int:
-    """A player strip over that player's city, sized to ``width``; returns the bottom y."""
-    city = (view.get("cities") or [])[seat]
-    cols = int(city.get("columns", 4))
+    """Whose city: the owner's marker and name (a key fact, up to two lines); returns its height."""
     x, y = xy
-    _player_strip(
-        img,
-        (x, y, x + width, y + STRIP_HEIGHT),
-        view,
-        seat,
-        name,
-        (view.get("turn") or {}).get("seat") == seat and not view.get("over"),
-        locale,
-    )
-    y += STRIP_HEIGHT + 8
-    cell = min(124, (width - LABEL_SPACE - (cols - 1) * CITY_GAP) // cols)
-    bw, _ = city_block_size(city, cell)
-    geo = draw_city(
-        img, (x + (width - bw) // 2, y), city, cell, show_allocation=show_allocation, locale=locale
-    )
-    return geo.box[3]
+    mark = 44
+    lines, nfont = _lines(name, width - mark - 12, c.KEY_TEXT, True, c.KEY_TEXT)
+    step = int(nfont.size) + 8
+    h = max(height, mark, len(lines) * step)
+    if not dry:
+        mid = y + h / 2
+        c.seat_marker(img, seat, (x, int(mid - mark / 2), x + mark, int(mid + mark / 2)))
+        draw = ImageDraw.Draw(img)
+        for k, line in enumerate(lines):
+            c.draw_text(draw, (x + mark + 12, mid + (k - (len(lines) - 1) / 2) * step), line, nfont, c.INK, "lm",
+                        key=True)
+    return h
+
+
+def _unlabelled(view: View) -> int:
+    """How much of a city's label band a finished game's cities (drawn without labels) leave out."""
+    return LABEL_SPACE - 8 if view.get("over") else 0
+
+
+def _cities_layout(view: View, names: list[str]) -> tuple[int, int, list[tuple[int, int]]]:
+    """Cities two to a row (one when alone): (card width, square size, [(header height, row height)])."""
+    cities = view.get("cities") or []
+    count = len(cities)
+    per_row = 1 if count == 1 else 2
+    w = (WIDTH - 2 * MARGIN - (per_row - 1) * 2 * GAP) // per_row
+    cell = min((_cell_for(city, w, BOARD_CELL if per_row == 2 else 170) for city in cities), default=100)
+    scratch = Image.new("RGB", (1, 1))
+    unlabelled = _unlabelled(view)
+    rows = []
+    for r in range(0, count, per_row):
+        seats = range(r, min(count, r + per_row))
+        head_h = max(_city_header(scratch, (0, 0), w, seat, names[seat], dry=True) for seat in seats)
+        city_h = max(city_block_size(cities[seat], cell)[1] for seat in seats) - unlabelled
+        rows.append((head_h, head_h + 4 + city_h + 2 * GAP))
+    return w, cell, rows
 
 
 def _cities_grid(
     img: Image.Image, top: int, view: View, names: list[str], show_allocation: bool, locale: str = "en"
 ) -> int:
-    count = len(view.get("cities") or [])
+    """Each city under its owner's marker and name, two to a row; returns the y below them."""
+    cities = view.get("cities") or []
+    count = len(cities)
     per_row = 1 if count == 1 else 2
-    w = (WIDTH - 2 * MARGIN - (per_row - 1) * 2 * GAP) // per_row
+    w, cell, rows = _cities_layout(view, names)
+    over = bool(view.get("over"))
     y = top
-    for r in range(0, count, per_row):
-        bottom = y
+    for r, (head_h, row_h) in zip(range(0, count, per_row), rows, strict=True):
         for k in range(per_row):
             seat = r + k
             if seat >= count:
                 break
-            bottom = max(
-                bottom,
-                _city_card(
-                    img, (MARGIN + k * (w + 2 * GAP), y), w, view, seat, names[seat], show_allocation, locale
-                ),
-            )
-        y = bottom + 2 * GAP
+            x = MARGIN + k * (w + 2 * GAP)
+            _city_header(img, (x, y), w, seat, names[seat], height=head_h)
+            bw, _ = city_block_size(cities[seat], cell)
+            draw_city(img, (x + (w - bw) // 2, y + head_h + 4 - _unlabelled(view)), cities[seat], cell,
+                      show_allocation=show_allocation, fields=False, labels=not over, locale=locale)
+        y += row_h
     return y
 
 
-def _cities_height(view: View) -> int:
-    cities = view.get("cities") or []
-    count = len(cities)
-    per_row = 1 if count == 1 else 2
-    w = (WIDTH - 2 * MARGIN - (per_row - 1) * 2 * GAP) // per_row
-    total = 0
-    for r in range(0, count, per_row):
-        city = cities[r]
-        cols = int(city.get("columns", 4))
-        cell = min(124, (w - LABEL_SPACE - (cols - 1) * CITY_GAP) // cols)
-        total += STRIP_HEIGHT + 8 + city_block_size(city, cell)[1] + 2 * GAP
-    return total
+def _cities_height(view: View, names: list[str]) -> int:
+    return sum(h for _, h in _cities_layout(view, names)[2])
 
 
 def board_image(view: View, names: Sequence[str] | None = None, *, locale: str = "en") -> Image.Image:
-    """Every city with its owner's strip (resources, architects, score so far)."""
+    """Every player's strip (whose turn it is, names, scores, resources, architects left), then every city
+    under its owner's name."""
     who = _names(view, names, locale)
-    height = c.TITLE_HEIGHT + GAP + _cities_height(view) + LEGEND_ROOM
+    turn_seat = None if view.get("over") else (view.get("turn") or {}).get("seat")
+    strips_h = _strips(Image.new("RGB", (1, 1)), 0, view, who, turn_seat, locale, dry=True)
+    height = c.TITLE_HEIGHT + GAP + strips_h + GAP + _cities_height(view, who) + LEGEND_ROOM
     img, draw = c.canvas(WIDTH, height)
     over = bool(view.get("over"))
     if over:
         title = t("quadropolis.render.title.board", locale)
     else:
         title = t("quadropolis.render.title.board_round", locale, round=_round_text(view, locale))
-    c.title_bar(draw, WIDTH, title, _subtitle(view, locale))
-    y = _cities_grid(img, c.TITLE_HEIGHT + GAP, view, who, over, locale)
-    end = _legend(img, y, view, end=over, locale=locale)
+    _title(draw, title)
+    y = _strips(img, c.TITLE_HEIGHT + GAP, view, who, turn_seat, locale) + GAP
+    y = _cities_grid(img, y, view, who, over, locale)
+    end = _legend(img, y, view, inactive=over, locale=locale)
     return img.crop((0, 0, WIDTH, end))
 
 
 def end_image(view: View, names: Sequence[str] | None = None, *, locale: str = "en") -> Image.Image:
-    """Every city with its optimal activation, then the score table by category with the winner."""
+    """The final scores first (ranks, names, totals, each category, the winner), then every city with its
+    optimal activation."""
     who = _names(view, names, locale)
-    cities_h = c.TITLE_HEIGHT + GAP + _cities_height(view) + LEGEND_ROOM
-    img, draw = c.canvas(WIDTH, cities_h)
-    c.title_bar(draw, WIDTH, t("quadropolis.render.title.final_cities", locale), _subtitle(view, locale))
-    y = _cities_grid(img, c.TITLE_HEIGHT + GAP, view, who, True, locale)
-    y = _legend(img, y, view, end=True, locale=locale)
-    cities = img.crop((0, 0, WIDTH, y))
     result: Mapping[str, Any] = view.get("result") or _provisional_result(view)
-    mode_cats = [
+    table = _score_table(view, who, result, locale)
+    cities_h = c.TITLE_HEIGHT + GAP + _cities_height(view, who) + LEGEND_ROOM
+    img, draw = c.canvas(WIDTH, cities_h)
+    _title(draw, t("quadropolis.render.title.final_cities", locale))
+    y = _cities_grid(img, c.TITLE_HEIGHT + GAP, view, who, True, locale)
+    y = _legend(img, y, view, inactive=True, strips=False, locale=locale)
+    cities = img.crop((0, 0, WIDTH, y))
+    return c.stack_vertical([table, cities], 0)
+
+
+RANK_W = 90
+TOTAL_W = 124
+TABLE_NAME_ROW = 60
+TABLE_VALUE_ROW = 40
+
+
+def _score_table(view: View, who: list[str], result: Mapping[str, Any], locale: str) -> Image.Image:
+    """The final scores, one player to a band: rank (a crown for the winner), marker, name and total on
+    the first line (key facts, at least :data:`render.common.KEY_TEXT`), each category's points under
+    its column (a building or icon and its name) on the second; the winner named below, and what
+    decided a tie."""
+    cats = [
         (cid, t(label_id, locale), key)
         for cid, label_id, key in CATEGORIES
         if view.get("mode") == "expert" or cid not in ("offices", "monuments")
     ]
+    seats = sorted(result.get("seats") or [], key=lambda s: (int(s.get("rank", 1)), int(s["seat"])))
+    inner = WIDTH - 2 * MARGIN
+    x_cats = MARGIN + RANK_W
+    cat_w = (inner - RANK_W - TOTAL_W) / max(1, len(cats))
+    x_total = x_cats + len(cats) * cat_w
+    # header: each category's glyph and its name on up to two lines
+    icon = 40
+    labels = [label.replace(SOFT_HYPHEN, "- ") for _, label, _ in cats]
+    lsize = min(int(_lines(label, int(cat_w - 6), c.MIN_TEXT + 1, True, c.MIN_TEXT, 3)[1].size) for label in labels)
+    label_font = c.font(lsize, True)
+    headers = [_lines(label, int(cat_w - 6), lsize, True, lsize, 3)[0] for label in labels]
+    header_h = 8 + icon + 8 + max(len(h) for h in headers) * (int(label_font.size) + 3) + 8
+    name_room = int(x_total - (MARGIN + RANK_W + 56 + 8) - 12)
+    name_lines = [
+        _lines(who[int(s["seat"])] if int(s["seat"]) < len(who) else t("render.player_n", locale, n=int(s["seat"]) + 1),
+               name_room, NAME_SIZE, True, c.KEY_TEXT)
+        for s in seats
+    ]
+    band_hs = [max(TABLE_NAME_ROW, len(lines) * (int(f.size) + 8) + 8) + TABLE_VALUE_ROW for lines, f in name_lines]
+    winners = [s for s in seats if int(s.get("rank", 1)) == 1]
+    winner_names = [who[int(s["seat"])] if int(s["seat"]) < len(who) else "?" for s in winners]
+    if len(winners) == 1:
+        winner_text = t("render.score.winner_line", locale, label=t("render.score.winner", locale),
+                        name=winner_names[0])
+    else:
+        winner_text = t("render.score.shared_line", locale, label=t("render.score.shared", locale),
+                        names=c.join_names(winner_names, locale))
+    wlines, wfont = _lines(winner_text, inner - 56, c.KEY_TEXT + 1, True, c.KEY_TEXT, 3)
     note = decided_note(str(result.get("decided_by", "score")), locale)
-    table = score_table_from_result(
-        t("quadropolis.render.title.final_scores", locale),
-        who,
-        result,
-        mode_cats,
-        subtitle=_subtitle(view, locale),
-        note=note,
-        locale=locale,
-    )
-    return c.stack_vertical([cities, table], 0)
+    nfont = c.font(NOTE_SIZE)
+    note_lines = c.wrap(note, nfont, inner) if note else []
+    top = c.TITLE_HEIGHT + GAP
+    table_h = header_h + sum(band_hs)
+    wstep, nstep = int(wfont.size) + 8, int(nfont.size) + 8
+    height = top + table_h + 16 + len(wlines) * wstep + 12 + len(note_lines) * nstep + GAP
+    img, draw = c.canvas(WIDTH, height)
+    _title(draw, t("quadropolis.render.title.final_scores", locale), _subtitle(view, locale))
+    c.panel(draw, (MARGIN, top, WIDTH - MARGIN, top + table_h), radius=10)
+    for j, (_, _, key) in enumerate(cats):
+        cx = x_cats + j * cat_w + cat_w / 2
+        box = (int(cx - icon / 2), top + 8, int(cx + icon / 2), top + 8 + icon)
+        if key in c.ICONS:
+            c.draw_icon(img, key, box)
+        elif key:
+            c.draw_glyph(img, key, box, locale=locale)
+        for k, line in enumerate(headers[j]):
+            c.draw_text(draw, (cx, top + 8 + icon + 8 + k * (int(label_font.size) + 3)), line, label_font, c.INK, "ma",
+                        key=False)
+    tx = x_total + TOTAL_W / 2
+    c.draw_icon(img, "points", (int(tx - icon / 2), top + 8, int(tx + icon / 2), top + 8 + icon))
+    total_word = t("render.score.total", locale)
+    c.draw_fitted(draw, (tx, top + 8 + icon + 8), total_word, TOTAL_W - 10, c.MIN_TEXT + 5, True, c.INK, "ma",
+                  c.MIN_TEXT, key=False)
+    draw.line((MARGIN + 4, top + header_h, WIDTH - MARGIN - 4, top + header_h), fill=c.INK, width=2)
+    y = top + header_h
+    rank_font = c.font(SCORE_SIZE, True)
+    value_font = c.font(24)
+    for pos, (s, (lines, nf), band_h) in enumerate(zip(seats, name_lines, band_hs, strict=True)):
+        rank = int(s.get("rank", 1))
+        y1 = y + band_h
+        if rank == 1:
+            draw.rectangle((MARGIN + 2, y + 1, WIDTH - MARGIN - 2, y1 - 1), fill=c.tint(c.HIGHLIGHT, 0.6))
+        elif pos % 2:
+            draw.rectangle((MARGIN + 2, y + 1, WIDTH - MARGIN - 2, y1 - 1), fill=(247, 245, 240))
+        name_h = band_h - TABLE_VALUE_ROW
+        cy = y + name_h / 2 + 2
+        if rank == 1:
+            c.draw_icon(img, "winner", (MARGIN + 6, int(cy - 17), MARGIN + 40, int(cy + 17)))
+        c.draw_text(draw, (MARGIN + RANK_W - 14, cy), str(rank), rank_font, c.INK, "rm", key=True)
+        msize = 48
+        mx = MARGIN + RANK_W
+        c.seat_marker(img, int(s["seat"]), (mx, int(cy - msize / 2), mx + msize, int(cy + msize / 2)))
+        step = int(nf.size) + 8
+        for k, line in enumerate(lines):
+            c.draw_text(draw, (mx + msize + 14, cy + (k - (len(lines) - 1) / 2) * step), line, nf, c.INK, "lm",
+                        key=True)
+        c.draw_text(draw, (x_total + TOTAL_W / 2, y + band_h / 2), str(s.get("total", 0)), rank_font, c.INK, "mm",
+                    key=True)
+        vy = y + name_h + TABLE_VALUE_ROW / 2 - 4
+        breakdown = s.get("breakdown") or {}
+        for j, (cid, _, _) in enumerate(cats):
+            value = breakdown.get(cid)
+            text = "–" if value is None else str(value)
+            colour = (c.shade(c.VERMILLION, 0.2) if isinstance(value, int) and value < 0
+                      else (c.MUTED if value == 0 else c.INK))
+            c.draw_text(draw, (x_cats + j * cat_w + cat_w / 2, vy), text, value_font, colour, "mm", key=False)
+        if pos:
+            draw.line((MARGIN + 6, y, WIDTH - MARGIN - 6, y), fill=c.PANEL_EDGE, width=2)
+        y = y1
+    draw.line((x_cats, top + 6, x_cats, top + table_h - 6), fill=c.PANEL_EDGE, width=1)
+    draw.line((x_total, top + 6, x_total, top + table_h - 6), fill=c.INK, width=2)
+    fy = top + table_h + 16
+    c.draw_icon(img, "winner", (MARGIN, fy + 2, MARGIN + 40, fy + 42))
+    for k, line in enumerate(wlines):
+        c.draw_text(draw, (MARGIN + 52, fy + k * (int(wfont.size) + 8)), line, wfont, c.INK, "la", key=True)
+    ny = fy + len(wlines) * (int(wfont.size) + 8) + 12
+    for k, line in enumerate(note_lines):
+        c.draw_text(draw, (MARGIN, ny + k * (int(nfont.size) + 8)), line, nfont, c.MUTED, "la", key=False)
+    return img
 
 
 def _provisional_result(view: View) -> dict[str, Any]:

@@ -21,7 +21,8 @@ read by tesseract (``-l`` the language's model, automatic page segmentation). Fi
 A word is a run of letters or digits, compared case-insensitively; only words of two letters or more
 count, and any number counts. Each drawn word is matched at most once against the words read.
 ``legibility.mean.*`` averages each share over every case. ``--quick``: English only, the turn picture
-of each game, 400 px only; without the ``tesseract`` binary the shares are left out with a note.
+of each game, 400 px only; ``--game KIND``: only that game's pictures (no league table; the full run
+measures every game); without the ``tesseract`` binary the shares are left out with a note.
 """
 
 from __future__ import annotations
@@ -270,6 +271,9 @@ if __name__ == "__main__":
     import json
     import sys
 
-    game = next((arg.split("=", 1)[1] for arg in sys.argv if arg.startswith("--game=")), None)
-    result = figures("--quick" in sys.argv, game)
+    argv = sys.argv[1:]
+    game = next((a.split("=", 1)[1] for a in argv if a.startswith("--game=")), None)
+    if "--game" in argv[:-1]:
+        game = argv[argv.index("--game") + 1]
+    result = figures("--quick" in argv, game)
     print(table(result) if "--table" in sys.argv else json.dumps(result, indent=2, ensure_ascii=False))

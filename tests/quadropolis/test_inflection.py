@@ -54,8 +54,6 @@ EXACT: list[tuple[str, str, dict[str, Any], str]] = [
      "Architektem 2 możesz budować tylko w obrębie rzędu B albo kolumny 2, a pole C3 leży gdzie indziej."),
     ("pl", "quadropolis.ui.where", {"tile": TOWER, "architect": 2},
      "Gdzie budujesz blok mieszkalny (+2 mieszkańców)? (architekt 2)"),
-    ("pl", "quadropolis.render.took", {"architect": 2, "tile": core.term("quadropolis.render.a_tile")},
-     "Architekt 2 bierze kafel."),
     ("ru", "quadropolis.move.take", _take(TOWER),
      "P ставит архитектора 2 на место →3 и берёт многоэтажку (+2 жителя)."),
     ("ru", "quadropolis.move.build", _build(PUBLIC), "P строит коммунальную службу на клетке B3 (архитектор 2)."),
@@ -77,8 +75,6 @@ EXACT: list[tuple[str, str, dict[str, Any], str]] = [
      "P elvett, majd eldobott egy közigazgatási épületet."),
     ("hu", "quadropolis.build.occupied", {"square": "B3", "building": TYPE_NAMES["SHOP"], "tile": TYPE_NAMES["PARK"]},
      "A városod B3 mezőjén már áll egy üzlet, ezért nem építhetsz rá parkot."),
-    ("hu", "quadropolis.render.took", {"architect": 2, "tile": core.term("quadropolis.render.a_tile")},
-     "Az építész (2.) elvett egy lapkát."),
     ("es", "quadropolis.move.take", _take(PUBLIC), "P toma un servicio público con el arquitecto 2 desde →3."),
     ("es", "quadropolis.move.build_mayor", _build(MAYOR),
      "P construye el bloque de torres del alcalde (+1 habitante) en B3 con el arquitecto 2 y se queda con el peón de "
@@ -158,8 +154,6 @@ def _texts(mode: str, seats: int, seed: int, locale: str) -> tuple[list[str], se
         if pending:
             texts.append(i18n.t("quadropolis.ui.where", locale, tile=pending["tile"]["label"],
                                 architect=pending["architect"]))
-            texts.append(i18n.t("quadropolis.render.took", locale, architect=pending["architect"],
-                                tile=pending["tile"]["label"]))
             for key, text in _refusals(state, seat, locale):
                 keys.add(key)
                 texts.append(text)
