@@ -1288,11 +1288,14 @@ def title_bar(
     height: int = TITLE_HEIGHT,
     colour: RGB = INK,
 ) -> int:
-    """A dark band across the top with the title (left) and a subtitle (right); returns its height."""
+    """A dark band across the top with the title (left) and a subtitle (right); returns its height. The
+    title is a key fact: the subtitle is left out rather than shrink it below :data:`KEY_TEXT`."""
     draw.rectangle((0, 0, width, height), fill=colour)
     sub_font = font(22)
     sub_w = min(text_width(subtitle, sub_font), width // 2) if subtitle else 0
-    text, fnt = fit_text(title, width - sub_w - 60, 34, True, 18)
+    if subtitle and text_width(title, font(KEY_TEXT, True)) > width - sub_w - 60:
+        subtitle, sub_w = "", 0
+    text, fnt = fit_text(title, width - sub_w - 60, 34, True, KEY_TEXT)
     draw_text(draw, (20, height / 2), text, fnt, WHITE, "lm", key=True)
     if subtitle:
         sub = ellipsize(subtitle, sub_font, width // 2)

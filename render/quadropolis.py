@@ -176,16 +176,6 @@ def _city_of(who: list[str], seat: int, locale: str) -> str:
     return t("render.city_of", locale, name=who[seat] if seat < len(who) else "?")
 
 
-def _title(draw: ImageDraw.ImageDraw, title: str, subtitle: str = "") -> int:
-    """The shared title bar, its title (a key fact) at least :data:`render.common.KEY_TEXT`: the subtitle is
-    left out when both do not fit. The turn, board and cities pictures have none (the mode and the players
-    are in the message, and the players on the strips)."""
-    room = WIDTH - min(c.text_width(subtitle, c.font(22)), WIDTH // 2) - 60
-    if c.text_width(title, c.font(c.KEY_TEXT, True)) > room:
-        subtitle = ""
-    return c.title_bar(draw, WIDTH, title, subtitle)
-
-
 def _lines(
     text: str, width: int, size: int, bold: bool = False, min_size: int = c.MIN_TEXT, max_lines: int = 2
 ) -> tuple[list[str], c.Font]:
@@ -812,7 +802,7 @@ def turn_image(
     main_h = head_h + max(site_w, city_h + info_h)
     height = c.TITLE_HEIGHT + GAP + strips_h + GAP + main_h + GAP + LEGEND_ROOM
     img, draw = c.canvas(WIDTH, height)
-    _title(draw, _turn_title(view, locale))
+    c.title_bar(draw, WIDTH, _turn_title(view, locale))
     y = _strips(img, c.TITLE_HEIGHT + GAP, view, who, turn.get("seat"), locale) + GAP
     site_head = t("quadropolis.render.site", locale)
     _heading(draw, (MARGIN, y + head_h - 4 - _heading(draw, (0, 0), site_head, site_w, key=False, dry=True)),
@@ -846,7 +836,7 @@ def city_image(
                             dry=True)
     height = c.TITLE_HEIGHT + GAP + strip_h + GAP + max(city_h, 720) + 2 * GAP + LEGEND_ROOM
     img, draw = c.canvas(WIDTH, height)
-    _title(draw, _city_of(who, seat, locale),
+    c.title_bar(draw, WIDTH, _city_of(who, seat, locale),
            t("quadropolis.render.city_subtitle", locale, round=_round_text(view, locale)))
     y = c.TITLE_HEIGHT + GAP
     y += _player_strip(img, (MARGIN, y), WIDTH - 2 * MARGIN, view, seat, name, active, locale) + GAP
@@ -1010,7 +1000,7 @@ def board_image(view: View, names: Sequence[str] | None = None, *, locale: str =
         title = t("quadropolis.render.title.board", locale)
     else:
         title = t("quadropolis.render.title.board_round", locale, round=_round_text(view, locale))
-    _title(draw, title)
+    c.title_bar(draw, WIDTH, title)
     y = _strips(img, c.TITLE_HEIGHT + GAP, view, who, turn_seat, locale) + GAP
     y = _cities_grid(img, y, view, who, over, locale)
     end = _legend(img, y, view, inactive=over, locale=locale)
@@ -1025,7 +1015,7 @@ def end_image(view: View, names: Sequence[str] | None = None, *, locale: str = "
     table = _score_table(view, who, result, locale)
     cities_h = c.TITLE_HEIGHT + GAP + _cities_height(view, who) + LEGEND_ROOM
     img, draw = c.canvas(WIDTH, cities_h)
-    _title(draw, t("quadropolis.render.title.final_cities", locale))
+    c.title_bar(draw, WIDTH, t("quadropolis.render.title.final_cities", locale))
     y = _cities_grid(img, c.TITLE_HEIGHT + GAP, view, who, True, locale)
     y = _legend(img, y, view, inactive=True, strips=False, locale=locale)
     cities = img.crop((0, 0, WIDTH, y))
@@ -1084,7 +1074,7 @@ def _score_table(view: View, who: list[str], result: Mapping[str, Any], locale: 
     wstep, nstep = int(wfont.size) + 8, int(nfont.size) + 8
     height = top + table_h + 16 + len(wlines) * wstep + 12 + len(note_lines) * nstep + GAP
     img, draw = c.canvas(WIDTH, height)
-    _title(draw, t("quadropolis.render.title.final_scores", locale), _subtitle(view, locale))
+    c.title_bar(draw, WIDTH, t("quadropolis.render.title.final_scores", locale), _subtitle(view, locale))
     c.panel(draw, (MARGIN, top, WIDTH - MARGIN, top + table_h), radius=10)
     for j, (_, _, key) in enumerate(cats):
         cx = x_cats + j * cat_w + cat_w / 2

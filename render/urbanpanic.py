@@ -350,14 +350,6 @@ def _heading(draw: ImageDraw.ImageDraw, xy: tuple[int, int], text: str, width: i
     return _lines(draw, xy, text, width, HEADING_SIZE, True, key=False, min_size=22, max_lines=2) + 4
 
 
-def _title_bar(draw: ImageDraw.ImageDraw, title: str, subtitle: str) -> int:
-    """The shared title bar; the subtitle is dropped when it would shrink the title under a key fact's size."""
-    sub_w = min(c.text_width(subtitle, c.font(22)), WIDTH // 2) if subtitle else 0
-    if c.text_width(title, c.font(34, True)) > WIDTH - sub_w - 60:
-        subtitle = ""
-    return c.title_bar(draw, WIDTH, title, subtitle)
-
-
 # ---------------------------------------------------------------------------------------------
 # Tracks
 # ---------------------------------------------------------------------------------------------
@@ -694,7 +686,7 @@ def turn_image(
         acting_seat = 0
     player = players[acting_seat] if players else cast(UpPlayer, {})
     img, draw = c.canvas(WIDTH, 2000 + 110 * len(players) + 100 * len(view.get("goals") or []))
-    _title_bar(draw, _title(view, locale), _subtitle(view, locale))
+    c.title_bar(draw, WIDTH, _title(view, locale), _subtitle(view, locale))
     y = _strips(img, c.TITLE_HEIGHT + GAP, view, who, locale) + GAP
     name = who[acting_seat] if who else "?"
     y = _lines(draw, (MARGIN, y), t("render.city_of", locale, name=name), WIDTH - 2 * MARGIN, NAME_SIZE, True,
@@ -781,7 +773,7 @@ def board_image(view: View, names: Sequence[str] | None = None, *, locale: str =
     """Every city with its roads and tracks, one per row (the last turn's plots outlined)."""
     who = _names(view, names, locale)
     img, draw = c.canvas(WIDTH, 400 + len(who) * 700)
-    _title_bar(draw, _title(view, locale), _subtitle(view, locale))
+    c.title_bar(draw, WIDTH, _title(view, locale), _subtitle(view, locale))
     y = _cities(img, c.TITLE_HEIGHT + GAP, view, who, False, locale)
     end = _legend(img, y, view, locale)
     return img.crop((0, 0, WIDTH, end))
@@ -921,7 +913,7 @@ def end_image(view: View, names: Sequence[str] | None = None, *, locale: str = "
     who = _names(view, names, locale)
     img, draw = c.canvas(WIDTH, 1100 + len(who) * 840)
     title = "urbanpanic.render.title.final_scores" if view.get("result") else "urbanpanic.render.title.final_cities"
-    _title_bar(draw, t(title, locale), _subtitle(view, locale))
+    c.title_bar(draw, WIDTH, t(title, locale), _subtitle(view, locale))
     y = _scores(img, c.TITLE_HEIGHT + GAP, view, who, locale)
     if view.get("result"):
         draw.rectangle((0, y, WIDTH, y + 8), fill=c.INK)
