@@ -33,7 +33,7 @@ from bot.rules.quadropolis.viewtypes import (
     QuadView,
 )
 from render import common as c
-from render.scores import SOFT_HYPHEN, decided_note
+from render.scores import SOFT_HYPHEN, decided_note, score_table_from_result
 
 c.register_glyphs(
     "quadropolis",
@@ -1012,7 +1012,15 @@ def end_image(view: View, names: Sequence[str] | None = None, *, locale: str = "
     optimal activation."""
     who = _names(view, names, locale)
     result: Mapping[str, Any] = view.get("result") or _provisional_result(view)
-    table = _score_table(view, who, result, locale)
+    mode_cats = [
+        (cid, t(label_id, locale), key)
+        for cid, label_id, key in CATEGORIES
+        if view.get("mode") == "expert" or cid not in ("offices", "monuments")
+    ]
+    table = score_table_from_result(t("quadropolis.render.title.final_scores", locale), who, result, mode_cats,
+                                    subtitle=_subtitle(view, locale),
+                                    note=decided_note(str(result.get("decided_by", "score")), locale),
+                                    locale=locale)
     cities_h = c.TITLE_HEIGHT + GAP + _cities_height(view, who) + LEGEND_ROOM
     img, draw = c.canvas(WIDTH, cities_h)
     c.title_bar(draw, WIDTH, t("quadropolis.render.title.final_cities", locale))
@@ -1020,123 +1028,6 @@ def end_image(view: View, names: Sequence[str] | None = None, *, locale: str = "
     y = _legend(img, y, view, inactive=True, strips=False, locale=locale)
     cities = img.crop((0, 0, WIDTH, y))
     return c.stack_vertical([table, cities], 0)
-
-
-RANK_W = 90
-TOTAL_W = 124
-TABLE_NAME_ROW = 60
-TABLE_VALUE_ROW = 40
-
-
-def _score_table(view: View, who: list[str], result: Mapping[str, Any], locale: str) -> Image.Image:
-    """The final scores, one player to a band: rank (a crown for the winner), marker, name and total on
-    the first line (key facts, at least :data:`render.common.KEY_TEXT`), each category's points under
-    its column (a building or icon and its name) on the second; the winner named below, and what
-    decided a tie."""
-    cats = [
-        (cid, t(label_id, locale), key)
-        for cid, label_id, key in CATEGORIES
-        if view.get("mode") == "expert" or cid not in ("offices", "monuments")
-    ]
-    seats = sorted(result.get("seats") or [], key=lambda s: (int(s.get("rank", 1)), int(s["seat"])))
-    inner = WIDTH - 2 * MARGIN
-    x_cats = MARGIN + RANK_W
-    cat_w = (inner - RANK_W - TOTAL_W) / max(1, len(cats))
-    x_total = x_cats + len(cats) * cat_w
-    # header: each category's glyph and its name on up to two lines
-    icon = 40
-    labels = [label.replace(SOFT_HYPHEN, "- ") for _, label, _ in cats]
-    lsize = min(int(_lines(label, int(cat_w - 6), c.MIN_TEXT + 1, True, c.MIN_TEXT, 3)[1].size) for label in labels)
-    label_font = c.font(lsize, True)
-    headers = [_lines(label, int(cat_w - 6), lsize, True, lsize, 3)[0] for label in labels]
-    header_h = 8 + icon + 8 + max(len(h) for h in headers) * (int(label_font.size) + 3) + 8
-    name_room = int(x_total - (MARGIN + RANK_W + 56 + 8) - 12)
-    name_lines = [
-        _lines(who[int(s["seat"])] if int(s["seat"]) < len(who) else t("render.player_n", locale, n=int(s["seat"]) + 1),
-               name_room, NAME_SIZE, True, c.KEY_TEXT)
-        for s in seats
-    ]
-    band_hs = [max(TABLE_NAME_ROW, len(lines) * (int(f.size) + 8) + 8) + TABLE_VALUE_ROW for lines, f in name_lines]
-    winners = [s for s in seats if int(s.get("rank", 1)) == 1]
-    winner_names = [who[int(s["seat"])] if int(s["seat"]) < len(who) else "?" for s in winners]
-    if len(winners) == 1:
-        winner_text = t("render.score.winner_line", locale, label=t("render.score.winner", locale),
-                        name=winner_names[0])
-    else:
-        winner_text = t("render.score.shared_line", locale, label=t("render.score.shared", locale),
-                        names=c.join_names(winner_names, locale))
-    wlines, wfont = _lines(winner_text, inner - 56, c.KEY_TEXT + 1, True, c.KEY_TEXT, 3)
-    note = decided_note(str(result.get("decided_by", "score")), locale)
-    nfont = c.font(NOTE_SIZE)
-    note_lines = c.wrap(note, nfont, inner) if note else []
-    top = c.TITLE_HEIGHT + GAP
-    table_h = header_h + sum(band_hs)
-    wstep, nstep = int(wfont.size) + 8, int(nfont.size) + 8
-    height = top + table_h + 16 + len(wlines) * wstep + 12 + len(note_lines) * nstep + GAP
-    img, draw = c.canvas(WIDTH, height)
-    c.title_bar(draw, WIDTH, t("quadropolis.render.title.final_scores", locale), _subtitle(view, locale))
-    c.panel(draw, (MARGIN, top, WIDTH - MARGIN, top + table_h), radius=10)
-    for j, (_, _, key) in enumerate(cats):
-        cx = x_cats + j * cat_w + cat_w / 2
-        box = (int(cx - icon / 2), top + 8, int(cx + icon / 2), top + 8 + icon)
-        if key in c.ICONS:
-            c.draw_icon(img, key, box)
-        elif key:
-            c.draw_glyph(img, key, box, locale=locale)
-        for k, line in enumerate(headers[j]):
-            c.draw_text(draw, (cx, top + 8 + icon + 8 + k * (int(label_font.size) + 3)), line, label_font, c.INK, "ma",
-                        key=False)
-    tx = x_total + TOTAL_W / 2
-    c.draw_icon(img, "points", (int(tx - icon / 2), top + 8, int(tx + icon / 2), top + 8 + icon))
-    total_word = t("render.score.total", locale)
-    c.draw_fitted(draw, (tx, top + 8 + icon + 8), total_word, TOTAL_W - 10, c.MIN_TEXT + 5, True, c.INK, "ma",
-                  c.MIN_TEXT, key=False)
-    draw.line((MARGIN + 4, top + header_h, WIDTH - MARGIN - 4, top + header_h), fill=c.INK, width=2)
-    y = top + header_h
-    rank_font = c.font(SCORE_SIZE, True)
-    value_font = c.font(24)
-    for pos, (s, (lines, nf), band_h) in enumerate(zip(seats, name_lines, band_hs, strict=True)):
-        rank = int(s.get("rank", 1))
-        y1 = y + band_h
-        if rank == 1:
-            draw.rectangle((MARGIN + 2, y + 1, WIDTH - MARGIN - 2, y1 - 1), fill=c.tint(c.HIGHLIGHT, 0.6))
-        elif pos % 2:
-            draw.rectangle((MARGIN + 2, y + 1, WIDTH - MARGIN - 2, y1 - 1), fill=(247, 245, 240))
-        name_h = band_h - TABLE_VALUE_ROW
-        cy = y + name_h / 2 + 2
-        if rank == 1:
-            c.draw_icon(img, "winner", (MARGIN + 6, int(cy - 17), MARGIN + 40, int(cy + 17)))
-        c.draw_text(draw, (MARGIN + RANK_W - 14, cy), str(rank), rank_font, c.INK, "rm", key=True)
-        msize = 48
-        mx = MARGIN + RANK_W
-        c.seat_marker(img, int(s["seat"]), (mx, int(cy - msize / 2), mx + msize, int(cy + msize / 2)))
-        step = int(nf.size) + 8
-        for k, line in enumerate(lines):
-            c.draw_text(draw, (mx + msize + 14, cy + (k - (len(lines) - 1) / 2) * step), line, nf, c.INK, "lm",
-                        key=True)
-        c.draw_text(draw, (x_total + TOTAL_W / 2, y + band_h / 2), str(s.get("total", 0)), rank_font, c.INK, "mm",
-                    key=True)
-        vy = y + name_h + TABLE_VALUE_ROW / 2 - 4
-        breakdown = s.get("breakdown") or {}
-        for j, (cid, _, _) in enumerate(cats):
-            value = breakdown.get(cid)
-            text = "–" if value is None else str(value)
-            colour = (c.shade(c.VERMILLION, 0.2) if isinstance(value, int) and value < 0
-                      else (c.MUTED if value == 0 else c.INK))
-            c.draw_text(draw, (x_cats + j * cat_w + cat_w / 2, vy), text, value_font, colour, "mm", key=False)
-        if pos:
-            draw.line((MARGIN + 6, y, WIDTH - MARGIN - 6, y), fill=c.PANEL_EDGE, width=2)
-        y = y1
-    draw.line((x_cats, top + 6, x_cats, top + table_h - 6), fill=c.PANEL_EDGE, width=1)
-    draw.line((x_total, top + 6, x_total, top + table_h - 6), fill=c.INK, width=2)
-    fy = top + table_h + 16
-    c.draw_icon(img, "winner", (MARGIN, fy + 2, MARGIN + 40, fy + 42))
-    for k, line in enumerate(wlines):
-        c.draw_text(draw, (MARGIN + 52, fy + k * (int(wfont.size) + 8)), line, wfont, c.INK, "la", key=True)
-    ny = fy + len(wlines) * (int(wfont.size) + 8) + 12
-    for k, line in enumerate(note_lines):
-        c.draw_text(draw, (MARGIN, ny + k * (int(nfont.size) + 8)), line, nfont, c.MUTED, "la", key=False)
-    return img
 
 
 def _provisional_result(view: View) -> dict[str, Any]:
