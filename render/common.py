@@ -1084,6 +1084,13 @@ def _icon_minus(pen: Pen) -> None:
     pen.rect(0.22, 0.42, 0.78, 0.58, fill=WHITE)
 
 
+def _icon_empty_plot(pen: Pen) -> None:
+    """An empty plot: a square left unbuilt, with the penalty's minus inside (a shape apart from the plain
+    minus, so two penalties in one table are told apart without colour)."""
+    pen.rect(0.06, 0.06, 0.94, 0.94, fill=WHITE, width=0.1)
+    pen.rect(0.24, 0.42, 0.76, 0.58)
+
+
 def _icon_arrow(pen: Pen) -> None:
     """A pointer (this one / here)."""
     pen.poly([(0.1, 0.3), (0.55, 0.3), (0.55, 0.08), (0.94, 0.5), (0.55, 0.92), (0.55, 0.7), (0.1, 0.7)])
@@ -1143,6 +1150,7 @@ ICONS: dict[str, tuple[Painter, RGB]] = {
     "facedown": (_icon_card, (150, 140, 128)),
     "floors": (_icon_floors, (200, 200, 200)),
     "penalty": (_icon_minus, VERMILLION),
+    "empty_plot": (_icon_empty_plot, VERMILLION),
     "here": (_icon_arrow, HIGHLIGHT),
     "residents": (_icon_person, BLUE),
     "jobs": (_icon_briefcase, ORANGE),

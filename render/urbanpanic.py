@@ -27,9 +27,9 @@ roads; text names the same sides with arrows (``bot.rules.urbanpanic.tiles.tile_
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
-from typing import cast
+from typing import Any, cast
 
 from PIL import Image, ImageDraw
 
@@ -45,7 +45,7 @@ from bot.rules.urbanpanic.viewtypes import (
     UpView,
 )
 from render import common as c
-from render.scores import decided_note
+from render.scores import decided_note, score_table_from_result
 
 c.register_glyphs(
     "urbanpanic",
@@ -90,7 +90,7 @@ CATEGORIES: tuple[tuple[str, str, str | None], ...] = (
     ("ecology", "urbanpanic.render.cat.ecology", "ecology"),
     ("income", "urbanpanic.render.cat.income", "income"),
     ("satisfaction", "urbanpanic.render.cat.satisfaction", "satisfaction"),
-    ("empty_plots", "urbanpanic.render.cat.empty_plots", "penalty"),
+    ("empty_plots", "urbanpanic.render.cat.empty_plots", "empty_plot"),
     ("unemployment", "urbanpanic.render.cat.unemployment", "penalty"),
     ("goals", "urbanpanic.render.cat.goals", "points"),
     ("bonus", "urbanpanic.render.cat.bonus", "first"),
@@ -788,103 +788,8 @@ def _categories(view: View, locale: str) -> list[tuple[str, str, str | None]]:
     ]
 
 
-SOFT_HYPHEN = "\u00ad"
-"""Where a category label may break a long word (the catalogue's soft hyphens)."""
-
-
-def _label_pieces(label: str) -> str:
-    """A category label with its soft hyphens as break points ("Satis- faction")."""
-    return label.replace(SOFT_HYPHEN, "- ")
-
-
-def _scores(img: Image.Image, top: int, view: View, who: list[str], locale: str = "en") -> int:
-    """The final ranking, one player per row: rank (and the crown), marker, name and total (key facts), and
-    under them the points of each category, in columns headed by the category's icon and name."""
-    draw = ImageDraw.Draw(img)
-    result = view.get("result")
-    if not result:
-        return top
-    cats = _categories(view, locale)
-    seats = sorted(result.get("seats") or [], key=lambda s: (s["rank"], s["seat"]))
-    x0, x1 = MARGIN, WIDTH - MARGIN
-    col_w = (x1 - x0 - 16) / max(1, len(cats))
-    # header: icon and label per column
-    y = top + 8
-    icon = 40
-    label_lines: list[tuple[list[str], c.Font]] = []
-    for _, label, _ in cats:
-        room = int(col_w - 8)
-        whole = label.replace(SOFT_HYPHEN, "")
-        longest = max(whole.split(), key=lambda w: c.text_width(w, c.font(22, True)), default="")
-        fnt = c.fit_font(longest, room, 22, True, 19)
-        text = whole
-        if c.text_width(longest, fnt) > room:  # a word too long whole: broken where the catalogue allows
-            text = _label_pieces(label)
-            longest = max(text.split(), key=lambda w: c.text_width(w, c.font(22, True)), default="")
-            fnt = c.fit_font(longest, room, 22, True, SMALL)
-        label_lines.append((c.wrap(text, fnt, room), fnt))
-    header_h = icon + 10 + max((len(ls) * round(f.size * 1.2) for ls, f in label_lines), default=0)
-    c.panel(draw, (x0, top, x1, top + header_h + 20 + len(seats) * 118), radius=12)
-    for j, (_, _, key) in enumerate(cats):
-        cx = x0 + 8 + j * col_w + col_w / 2
-        if key:
-            c.draw_icon(img, key, (int(cx - icon / 2), y, int(cx + icon / 2), y + icon))
-        lines, fnt = label_lines[j]
-        for k, line in enumerate(lines):
-            c.draw_text(draw, (cx, y + icon + 6 + k * round(fnt.size * 1.2)), line, fnt, c.INK, "ma", key=False)
-    y = top + header_h + 16
-    draw.line((x0 + 6, y, x1 - 6, y), fill=c.INK, width=2)
-    totals = [int(s.get("total", 0)) for s in seats]
-    tf = c.font(44, True)
-    rf = c.font(40, True)
-    vf = c.font(KEY + 1, True)
-    for pos, s in enumerate(seats):
-        seat = int(s["seat"])
-        row_top = y
-        winner = s.get("rank") == 1
-        if winner:
-            draw.rectangle((x0 + 2, y + 1, x1 - 2, y + 117), fill=c.tint(c.HIGHLIGHT, 0.75))
-        elif pos % 2:
-            draw.rectangle((x0 + 2, y + 1, x1 - 2, y + 117), fill=(247, 245, 240))
-        mid = y + 32
-        left = x0 + 10
-        if winner:
-            c.draw_icon(img, "winner", (left, int(mid - 20), left + 40, int(mid + 20)))
-            left += 44
-        c.draw_text(draw, (left, mid), str(s.get("rank", pos + 1)), rf, c.INK, "lm", key=True)
-        left += c.text_width(str(s.get("rank", pos + 1)), rf) + 12
-        c.seat_marker(img, seat, (left, int(mid - 24), left + 48, int(mid + 24)))
-        left += 60
-        total = str(totals[pos])
-        c.draw_icon(img, "points", (x1 - 14 - c.text_width(total, tf) - 44, int(mid - 18),
-                                    x1 - 14 - c.text_width(total, tf) - 8, int(mid + 18)))
-        c.draw_text(draw, (x1 - 14, mid), total, tf, c.INK, "rm", key=True)
-        room = x1 - 14 - c.text_width(total, tf) - 60 - left
-        name = who[seat] if seat < len(who) else t("render.seat_n", locale, n=seat + 1)
-        line, nf = c.fit_text(name, room, NAME_SIZE, True, KEY)
-        c.draw_text(draw, (left, mid), line, nf, c.INK, "lm", key=True)
-        vy = y + 88
-        breakdown = s.get("breakdown") or {}
-        for j, (cid, _, _) in enumerate(cats):
-            value = breakdown.get(cid)
-            text = "–" if value is None else str(value)
-            colour = c.shade(c.VERMILLION, 0.2) if isinstance(value, int) and value < 0 else (
-                c.MUTED if value == 0 else c.INK)
-            c.draw_text(draw, (x0 + 8 + j * col_w + col_w / 2, vy), text, vf, colour, "mm", key=True)
-        y = row_top + 118
-        if pos:
-            draw.line((x0 + 6, row_top, x1 - 6, row_top), fill=c.PANEL_EDGE, width=1)
-    y += 16
-    winners = [s for s in seats if s.get("rank") == 1]
-    if len(winners) == 1:
-        seat = int(winners[0]["seat"])
-        text = t("render.score.winner_line", locale, label=t("render.score.winner", locale),
-                 name=who[seat] if seat < len(who) else t("render.seat_n", locale, n=seat + 1))
-    else:
-        text = t("render.score.shared_line", locale, label=t("render.score.shared", locale),
-                 names=c.join_names((who[int(s["seat"])] for s in winners if int(s["seat"]) < len(who)), locale))
-    c.draw_icon(img, "winner", (x0, y + 2, x0 + 40, y + 42))
-    y = _lines(draw, (x0 + 50, y), text, x1 - x0 - 50, 36, True, key=True, min_size=KEY, max_lines=3)
+def _end_notes(view: View, result: Mapping[str, Any], who: list[str], locale: str) -> list[str]:
+    """What ended the game, what decided a tie, and who won which goal, as sentences under the scores."""
     notes = []
     reason = str((result.get("details") or {}).get("end_reason") or view.get("end_reason") or "")
     if reason:
@@ -902,26 +807,24 @@ def _scores(img: Image.Image, top: int, view: View, who: list[str], locale: str 
         notes.append(
             t("urbanpanic.render.goals_won", locale, list=t("render.list.group_separator", locale).join(won))
         )
-    for note in notes:
-        y = _lines(draw, (x0, y + 4), note, x1 - x0, TEXT_SIZE, False, c.MUTED, key=False, max_lines=6)
-    return y + GAP
+    return notes
 
 
 def end_image(view: View, names: Sequence[str] | None = None, *, locale: str = "en") -> Image.Image:
-    """The final ranking first (names and totals at a glance, each category's points under them), then
-    every city as scored (cut-off tiles removed, final tracks, what removal lost outlined), one per row."""
+    """The final scores first (the shared score table: names and totals at a glance, each category's points),
+    then every city as scored (cut-off tiles removed, final tracks, what removal lost outlined), one per row."""
     who = _names(view, names, locale)
     img, draw = c.canvas(WIDTH, 1100 + len(who) * 840)
-    title = "urbanpanic.render.title.final_scores" if view.get("result") else "urbanpanic.render.title.final_cities"
-    c.title_bar(draw, WIDTH, t(title, locale), _subtitle(view, locale))
-    y = _scores(img, c.TITLE_HEIGHT + GAP, view, who, locale)
-    if view.get("result"):
-        draw.rectangle((0, y, WIDTH, y + 8), fill=c.INK)
-        y = _lines(draw, (MARGIN, y + 20), t("urbanpanic.render.title.final_cities", locale), WIDTH - 2 * MARGIN,
-                   KEY + 1, True, key=True, min_size=KEY, max_lines=2) + GAP
-    y = _cities(img, y, view, who, True, locale)
-    end = _legend(img, y, view, locale)
-    return img.crop((0, 0, WIDTH, end))
+    c.title_bar(draw, WIDTH, t("urbanpanic.render.title.final_cities", locale), _subtitle(view, locale))
+    y = _cities(img, c.TITLE_HEIGHT + GAP, view, who, True, locale)
+    cities = img.crop((0, 0, WIDTH, _legend(img, y, view, locale)))
+    result = view.get("result")
+    if not result:
+        return cities
+    table = score_table_from_result(t("urbanpanic.render.title.final_scores", locale), who, result,
+                                    _categories(view, locale), subtitle=_subtitle(view, locale),
+                                    note=" ".join(_end_notes(view, result, who, locale)), locale=locale)
+    return c.stack_vertical([table, cities], 0)
 
 
 def render_turn(
