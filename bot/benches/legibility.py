@@ -21,6 +21,7 @@ A word is a run of letters or digits, compared case-insensitively; only words of
 count, and any number counts. Each drawn word is matched at most once against the words read.
 ``legibility.mean.*`` averages each share over every case. ``--quick``: English only, the turn picture
 of each game, 400 px only; without the ``tesseract`` binary the shares are left out with a note.
+``python -m bot.benches.legibility --game btc`` measures one game's pictures only (no league table).
 """
 
 from __future__ import annotations
@@ -91,14 +92,17 @@ def samples() -> tuple[Samples, ...]:
     return tuple(out)
 
 
-def pictures(locale: str, quick: bool = False) -> list[tuple[str, Draw]]:
-    """(kind, draw) for every picture kind in ``locale``: each draw returns the PNG the bot would send."""
+def pictures(locale: str, quick: bool = False, game: str | None = None) -> list[tuple[str, Draw]]:
+    """(kind, draw) for every picture kind in ``locale``: each draw returns the PNG the bot would send.
+    ``game``: that game's pictures only."""
     from render import leagues
     from render import story as chart
 
     names = list(NAMES)
     out: list[tuple[str, Draw]] = []
     for s in samples():
+        if game is not None and s.kind != game:
+            continue
         renderer: Any = games.get(s.kind).renderer
         kinds: list[tuple[str, Callable[..., bytes], tuple[Any, ...]]] = [
             ("turn", renderer.render_turn, (s.turn, s.seat, names))]
@@ -108,7 +112,7 @@ def pictures(locale: str, quick: bool = False) -> list[tuple[str, Draw]]:
             kinds += [("board", renderer.render_board, (s.board, names)), ("end", renderer.render_end, (s.end, names)),
                       ("story", chart.chart_png, (s.story, names))]
         out += [(f"{s.kind}.{name}", partial(fn, *args, locale=locale)) for name, fn, args in kinds]
-    if not quick:
+    if not quick and game is None:
         rows = [_Standing(name, 12 - i, 6 - i, 1.5 + i / 4, 30.0 - i * 2.5) for i, name in enumerate(NAMES)]
         title = t(games.get(next(iter(games.GAMES))).title_key, locale)
         out.append(("league.table", partial(leagues.standings_png, title, title, rows, rated=True, loc=locale)))
@@ -213,16 +217,17 @@ def _drawn_case(kind: str, locale: str, draw: Draw) -> _Case:
     return _Case(kind, locale, png, texts, figures_)
 
 
-def figures(quick: bool = False) -> dict[str, Any]:
-    """Per picture kind and language: the shares read back, the smallest sizes, the render time."""
+def figures(quick: bool = False, game: str | None = None) -> dict[str, Any]:
+    """Per picture kind and language: the shares read back, the smallest sizes, the render time.
+    ``game``: one game's pictures only."""
     read = tesseract() is not None
     out: dict[str, Any] = {}
     if not read:
         out["legibility.note"] = "tesseract not found: no words read back (apt-get install tesseract-ocr)"
     languages = LANGUAGES[:1] if quick else LANGUAGES
-    for _, draw in pictures(languages[0], quick):
+    for _, draw in pictures(languages[0], quick, game):
         drawn(draw)  # warm the caches (fonts, sprites) as a running bot has them
-    cases = [_drawn_case(kind, lang, draw) for lang in languages for kind, draw in pictures(lang, quick)]
+    cases = [_drawn_case(kind, lang, draw) for lang in languages for kind, draw in pictures(lang, quick, game)]
     if read:
         jobs = [(case, "key_read_400", PHONE, True) for case in cases]
         if not quick:
@@ -265,5 +270,6 @@ if __name__ == "__main__":
     import json
     import sys
 
-    result = figures("--quick" in sys.argv)
+    game = sys.argv[sys.argv.index("--game") + 1] if "--game" in sys.argv[:-1] else None
+    result = figures("--quick" in sys.argv, game)
     print(table(result) if "--table" in sys.argv else json.dumps(result, indent=2, ensure_ascii=False))
