@@ -67,7 +67,7 @@ STRIP = 76
 OWN_GRID = 640
 """The largest side of the seat's own city grid in the turn picture (7 x 7 cells while placing)."""
 CHIP = 44
-"""A city's score chip (its number in a bold font of 0.82 of this: a key fact)."""
+"""A city's score pill (its number in a bold font of 0.82 of this: a key fact)."""
 RANK_ROW = 112
 LEGEND_TILE = 44
 
@@ -78,7 +78,7 @@ HEADING_TEXT = 30
 CAPTION_TEXT = 22
 DETAIL_TEXT = 26
 NOTE_TEXT = 22
-AXIS_TEXT = 20
+AXIS_TEXT = 24
 
 CATEGORIES: tuple[tuple[str, str, str], ...] = (
     ("shops", "btc.render.cat.shops", "btc.shop"),
@@ -192,10 +192,12 @@ def draw_city_grid(
     locale: str = "en",
 ) -> c.GridGeometry:
     """The city on its frame window: buildings (duplex halves joined, badges in ``locale``), open cells
-    outlined and named."""
+    outlined and named. Rows and columns are named only while ``placing`` (a finished city needs no
+    coordinates)."""
     draw = ImageDraw.Draw(img)
     r0, c0, rows, cols = _window(city, placing)
-    cell = _cell_size(rows, cols, max_side, cell_cap)
+    cell = _cell_size(rows, cols, max_side, cell_cap, placing)
+    space = _label_space(placing)
     cells = city.get("cells") or {}
     open_cells = set(city.get("open") or []) if placing else set()
 
@@ -211,10 +213,10 @@ def draw_city_grid(
         rows,
         cols,
         cell,
-        row_labels=[chr(ord("A") + r0 + r) for r in range(rows)],
-        col_labels=[str(c0 + col + 1) for col in range(cols)],
+        row_labels=[chr(ord("A") + r0 + r) for r in range(rows)] if placing else [],
+        col_labels=[str(c0 + col + 1) for col in range(cols)] if placing else [],
         gap=CITY_GAP,
-        label_space=LABEL_SPACE,
+        label_space=space,
         label_size=AXIS_TEXT,
         fill=fill,
     )
@@ -248,16 +250,40 @@ def draw_city_grid(
     return geo
 
 
-def _cell_size(rows: int, cols: int, max_side: int, cap: int | None = None) -> int:
+def _label_space(placing: bool) -> int:
+    return LABEL_SPACE if placing else 0
+
+
+def _cell_size(rows: int, cols: int, max_side: int, cap: int | None = None, placing: bool = False) -> int:
     n = max(rows, cols)
-    return min(cap or CELL_CAP, (max_side - LABEL_SPACE - (n - 1) * CITY_GAP) // n)
+    return min(cap or CELL_CAP, (max_side - _label_space(placing) - (n - 1) * CITY_GAP) // n)
 
 
 def _grid_width(city: BtcCity, max_side: int, placing: bool) -> tuple[int, int]:
     """(width, height) of :func:`draw_city_grid`'s block, labels included."""
     _, _, rows, cols = _window(city, placing)
-    cell = _cell_size(rows, cols, max_side)
-    return (LABEL_SPACE + cols * cell + (cols - 1) * CITY_GAP, LABEL_SPACE + rows * cell + (rows - 1) * CITY_GAP)
+    cell = _cell_size(rows, cols, max_side, None, placing)
+    space = _label_space(placing)
+    return (space + cols * cell + (cols - 1) * CITY_GAP, space + rows * cell + (rows - 1) * CITY_GAP)
+
+
+def _score_pill(img: Image.Image, xy: tuple[float, float], total: int, size: int, anchor: str = "lt") -> c.Box:
+    """A city's score as a white pill, a star then the number (a key fact), apart enough to read as two;
+    ``anchor`` as :func:`render.common.chip`'s. Returns its box."""
+    draw = ImageDraw.Draw(img)
+    fnt = c.font(round(size * 0.82), True)
+    text = str(total)
+    pad, gap = max(4, size // 4), max(6, size // 4)
+    w = pad + size + gap + c.text_width(text, fnt) + pad + 2
+    h = size + pad
+    x, y = xy
+    x0 = x if anchor[0] == "l" else (x - w if anchor[0] == "r" else x - w / 2)
+    y0 = y if anchor[1] == "t" else (y - h if anchor[1] == "b" else y - h / 2)
+    box = (int(x0), int(y0), int(x0 + w), int(y0 + h))
+    draw.rounded_rectangle(box, radius=h // 2, fill=c.WHITE, outline=c.INK, width=2)
+    c.draw_icon(img, "points", (box[0] + pad, box[1] + pad // 2 + 1, box[0] + pad + size - 2, box[1] + pad // 2 + size - 1))
+    c.draw_text(draw, (box[0] + pad + size + gap, (box[1] + box[3]) / 2 + 1), text, fnt, c.INK, "lm", key=True)
+    return box
 
 
 def _wrapped(
@@ -272,9 +298,11 @@ def _wrapped(
     key: bool,
     min_size: int = c.MIN_TEXT,
     max_lines: int = 3,
+    centred: bool = False,
 ) -> int:
-    """``text`` wrapped onto lines of ``width`` (its longest word shrinks the font, not below ``min_size``;
-    past ``max_lines`` the rest is cut after a whole word). Returns the y under the last line."""
+    """``text`` wrapped onto lines of ``width`` from ``xy`` (its top left; ``centred``: each line centred in
+    the width), its longest word shrinking the font, not below ``min_size``; past ``max_lines`` the rest is
+    cut after a whole word. Returns the y under the last line."""
     fnt = c.font(size, bold)
     longest = max(text.split(), key=lambda w: c.text_width(w, fnt), default="")
     fnt = c.fit_font(longest, width, size, bold, min_size)
@@ -284,7 +312,8 @@ def _wrapped(
     x, y = xy
     step = round(fnt.size * 1.22)
     for line in lines:
-        c.draw_text(draw, (x, y), c.ellipsize(line, fnt, width), fnt, fill, "la", key=key)
+        c.draw_text(draw, (x + width / 2 if centred else x, y), c.ellipsize(line, fnt, width), fnt, fill,
+                    "ma" if centred else "la", key=key)
         y += step
     return int(y)
 
@@ -297,7 +326,7 @@ def _score_grid(
     x, y = xy
     scores = city.get("scores") or {}
     vfont = c.font(round(size * 0.72), True)
-    cell_w = size + 8 + c.text_width("88", vfont) + 16
+    cell_w = size + 14 + c.text_width("88", vfont) + 16
     per_row = max(1, min(len(CATEGORIES), width // cell_w))
     if per_row < len(CATEGORIES):
         per_row = min(per_row, (len(CATEGORIES) + 1) // 2) if per_row >= 3 else per_row
@@ -307,7 +336,7 @@ def _score_grid(
         bx, by = x + col * step, y + r * (size + 8)
         c.draw_glyph(img, key, (bx, by, bx + size, by + size), locale=locale)
         value = int(scores.get(cid, 0))
-        c.draw_text(draw, (bx + size + 6, by + size / 2), str(value), vfont, c.INK if value else c.MUTED, "lm",
+        c.draw_text(draw, (bx + size + 12, by + size / 2), str(value), vfont, c.INK if value else c.MUTED, "lm",
                     key=False)
     rows = (len(CATEGORIES) + per_row - 1) // per_row
     return y + rows * (size + 8)
@@ -398,7 +427,7 @@ def city_card(
     x, y = xy
     top = y
     inner = width - 2 * PAD
-    chip = c.chip(img, (x + width - PAD, y + PAD), "points", str(int(city.get("total", 0))), CHIP, "rt")
+    chip = _score_pill(img, (x + width - PAD, y + PAD), int(city.get("total", 0)), CHIP, "rt")
     name_room = chip[0] - (x + PAD) - 10
     name, nfont = c.fit_text(_city_name(city, locale), name_room, 30, True, 22)
     c.draw_text(draw, (x + PAD, (chip[1] + chip[3]) / 2), name, nfont, c.INK, "lm", key=False)
@@ -416,7 +445,7 @@ def city_card(
     y += 4
     if city.get("grid", True):
         gw, _ = _grid_width(city, max_grid or inner, placing)
-        geo = draw_city_grid(img, (x + (width - gw) // 2 - LABEL_SPACE // 2, y), city, max_grid or inner,
+        geo = draw_city_grid(img, (x + (width - gw) // 2, y), city, max_grid or inner,
                              placing=placing, locale=locale)
         y = geo.box[3] + 12
     else:
@@ -510,7 +539,7 @@ def _strips(img: Image.Image, top: int, view: View, who: list[str], locale: str 
         score = str(scores[i] if i < len(scores) else 0)
         right = x1 - 18
         c.draw_text(draw, (right, cy), score, sfont, c.INK, "rm", key=True)
-        right -= c.text_width(score, sfont) + 6
+        right -= c.text_width(score, sfont) + 12
         c.draw_icon(img, "points", (right - 40, int(cy - 20), right, int(cy + 20)))
         right -= 40 + 26
         icon, words = _status(view, i, locale)
@@ -603,11 +632,11 @@ def _hand_section(img: Image.Image, top: int, view: View, seat: int, locale: str
                 tx, row_top, row_h = x, row_top + row_h + 10, 0
             c.paste(img, timg, (int(tx + (cw - timg.width) / 2), row_top))
             below = _wrapped(draw, (tx, row_top + timg.height + 6), str(resolve(tile.get("name", ""), locale)), cw,
-                             CAPTION_TEXT, True, c.INK, key=False, max_lines=2)
+                             CAPTION_TEXT, True, c.INK, key=False, max_lines=2, centred=True)
             target = tile.get("city")
             if isinstance(target, int):
                 below = _wrapped(draw, (tx, below), f"→ {cities.get(target, '?')}", cw, CAPTION_TEXT, False,
-                                 c.MUTED, key=False, max_lines=2)
+                                 c.MUTED, key=False, max_lines=2, centred=True)
             row_h = max(row_h, below - row_top)
             tx += cw + 16
         line_h = max(line_h, row_top + row_h - y)
@@ -638,7 +667,7 @@ def _own_city(
         info_x = x + max_side + 28
     info_w = WIDTH - MARGIN - PAD - info_x
     iy = y + PAD
-    chip = c.chip(img, (info_x, iy), "points", str(int(city.get("total", 0))), CHIP + 4, "lt")
+    chip = _score_pill(img, (info_x, iy), int(city.get("total", 0)), CHIP + 4, "lt")
     iy = chip[3] + 10
     iy = _wrapped(draw, (info_x, iy), _city_name(city, locale), info_w, 30, True, c.INK, key=False, max_lines=2)
     iy = _score_grid(img, (info_x, iy + 8), info_w, city, 44, locale)
@@ -769,7 +798,7 @@ def _ranking(view: View, who: list[str], locale: str = "en") -> Image.Image:
         total = str(s["total"])
         right = WIDTH - MARGIN - 18
         c.draw_text(draw, (right, cy), total, total_font, c.INK, "rm", key=True)
-        right -= c.text_width(total, total_font) + 8
+        right -= c.text_width(total, total_font) + 14
         c.draw_icon(img, "points", (right - 46, int(cy - 23), right, int(cy + 23)))
         right -= 46 + 24
         name, nfont = c.fit_text(who[seat] if seat < len(who) else "?", right - x, NAME_TEXT, True, c.KEY_TEXT)
