@@ -18,7 +18,7 @@ names in the view are the rules'.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, cast
 
 from PIL import Image, ImageDraw
@@ -26,7 +26,7 @@ from PIL import Image, ImageDraw
 from bot.i18n import resolve, t
 from bot.rules.btc.viewtypes import BtcCity, BtcPlayer, BtcTile, BtcView
 from render import common as c
-from render.scores import decided_note, score_table
+from render.scores import decided_note
 
 c.register_glyphs(
     "btc",
@@ -60,13 +60,17 @@ SIDE = 4
 CITY_GAP = 4
 LABEL_SPACE = 30
 CELL_CAP = 100
+CARD_CELL = 92
+SCORE_COLUMN = 110
+"""The least width of the category scores beside a grid (one per line)."""
+"""A cell of a city on the table (board and end pictures)."""
 PAD = 14
 """Inside a card's frame."""
 STRIP = 76
 """A player's strip: one row per player."""
 OWN_GRID = 640
 """The largest side of the seat's own city grid in the turn picture (7 x 7 cells while placing)."""
-CHIP = 44
+CHIP = 50
 """A city's score pill (its number in a bold font of 0.82 of this: a key fact)."""
 RANK_ROW = 112
 LEGEND_TILE = 44
@@ -259,6 +263,11 @@ def _cell_size(rows: int, cols: int, max_side: int, cap: int | None = None, plac
     return min(cap or CELL_CAP, (max_side - _label_space(placing) - (n - 1) * CITY_GAP) // n)
 
 
+def _grid_side(cell: int, n: int, placing: bool) -> int:
+    """The side a grid of ``n`` cells of ``cell`` pixels takes (labels included)."""
+    return _label_space(placing) + n * cell + (n - 1) * CITY_GAP
+
+
 def _grid_width(city: BtcCity, max_side: int, placing: bool) -> tuple[int, int]:
     """(width, height) of :func:`draw_city_grid`'s block, labels included."""
     _, _, rows, cols = _window(city, placing)
@@ -281,7 +290,8 @@ def _score_pill(img: Image.Image, xy: tuple[float, float], total: int, size: int
     y0 = y if anchor[1] == "t" else (y - h if anchor[1] == "b" else y - h / 2)
     box = (int(x0), int(y0), int(x0 + w), int(y0 + h))
     draw.rounded_rectangle(box, radius=h // 2, fill=c.WHITE, outline=c.INK, width=2)
-    c.draw_icon(img, "points", (box[0] + pad, box[1] + pad // 2 + 1, box[0] + pad + size - 2, box[1] + pad // 2 + size - 1))
+    top = box[1] + pad // 2 + 1
+    c.draw_icon(img, "points", (box[0] + pad, top, box[0] + pad + size - 2, top + size - 2))
     c.draw_text(draw, (box[0] + pad + size + gap, (box[1] + box[3]) / 2 + 1), text, fnt, c.INK, "lm", key=True)
     return box
 
@@ -369,7 +379,7 @@ def _incoming(img: Image.Image, xy: tuple[int, int], width: int, city: BtcCity, 
     lfont = c.fit_font(label, width - 24, NOTE_TEXT + 4, True, c.MIN_TEXT)
     # lay the tiles out first, to size the band
     spots: list[tuple[int, int]] = []
-    tx, ty, row_h = x + 12, y + lfont.size + 18, 0
+    tx, ty, row_h = x + 12, y + int(lfont.size) + 18, 0
     for timg, frm in tiles:
         w = timg.width + (mark + 8 if isinstance(frm, int) else 0)
         if tx > x + 12 and tx + w > x + width - 12:
@@ -418,11 +428,11 @@ def city_card(
     max_grid: int | None = None,
     winners: frozenset[int] = frozenset(),
     locale: str = "en",
-    frame_to: int | None = None,
+    frame: bool = True,
 ) -> int:
     """A city of the table: its name and score, its two builders (marker and name), the grid (or
-    Automacity's heap), the tiles coming to it, the category scores. Returns the bottom; the frame is
-    drawn down to ``frame_to`` when given (cards of a row share a height)."""
+    Automacity's heap), the tiles coming to it, the category scores. Returns the bottom; ``frame``: with its
+    frame (else the caller frames the cards of a row to one height)."""
     draw = ImageDraw.Draw(img)
     x, y = xy
     top = y
@@ -433,45 +443,54 @@ def city_card(
     c.draw_text(draw, (x + PAD, (chip[1] + chip[3]) / 2), name, nfont, c.INK, "lm", key=False)
     y = chip[3] + 10
     msz = 44
-    for b in city.get("builders") or []:
-        c.seat_marker(img, b, (x + PAD, y, x + PAD + msz, y + msz))
-        room = inner - msz - 12 - (msz + 8 if b in winners else 0)
-        label, f = c.fit_text(who[b] if 0 <= b < len(who) else "?", room, NAME_TEXT - 2, True, c.KEY_TEXT)
-        c.draw_text(draw, (x + PAD + msz + 10, y + msz / 2), label, f, c.INK, "lm", key=True)
-        if b in winners:
-            lx = x + PAD + msz + 18 + c.text_width(label, f)
-            c.draw_icon(img, "winner", (lx, y, lx + msz, y + msz))
+    builders = list(city.get("builders") or [])
+    nfont = c.font(NAME_TEXT - 2, True)
+
+    def span(b: int) -> int:  # a builder's marker, name and crown
+        name = who[b] if 0 <= b < len(who) else "?"
+        return msz + 10 + c.text_width(name, nfont) + (msz + 8 if b in winners else 0)
+
+    # both builders on one line when they fit, else one line each
+    lines = [builders] if sum(span(b) for b in builders) + 24 * (len(builders) - 1) <= inner else \
+        [[b] for b in builders]
+    for line in lines:
+        bx = x + PAD
+        for b in line:
+            c.seat_marker(img, b, (bx, y, bx + msz, y + msz))
+            room = x + PAD + inner - bx - msz - 10 - (msz + 8 if b in winners else 0)
+            label, f = c.fit_text(who[b] if 0 <= b < len(who) else "?", room, NAME_TEXT - 2, True, c.KEY_TEXT)
+            c.draw_text(draw, (bx + msz + 10, y + msz / 2), label, f, c.INK, "lm", key=True)
+            bx += msz + 10 + c.text_width(label, f)
+            if b in winners:
+                c.draw_icon(img, "winner", (bx + 8, y, bx + 8 + msz, y + msz))
+                bx += msz + 8
+            bx += 24
         y += msz + 8
     y += 4
+    scored = False
     if city.get("grid", True):
-        gw, _ = _grid_width(city, max_grid or inner, placing)
-        geo = draw_city_grid(img, (x + (width - gw) // 2, y), city, max_grid or inner,
-                             placing=placing, locale=locale)
-        y = geo.box[3] + 12
+        side = max_grid or min(inner, _grid_side(CARD_CELL, 4, placing))
+        gw, _ = _grid_width(city, side, placing)
+        column = inner - gw - 24  # the category scores beside the grid when they fit there
+        scored = column >= SCORE_COLUMN
+        gx = x + PAD if scored else x + (width - gw) // 2
+        geo = draw_city_grid(img, (gx, y), city, side, placing=placing, locale=locale)
+        if scored:
+            beside = _score_grid(img, (gx + gw + 24, y), column, city, 44, locale)
+            y = max(geo.box[3], beside) + 12
+        else:
+            y = geo.box[3] + 12
     else:
         y = _loose(img, (x + PAD, y), inner, city, locale) + 8
     y = _incoming(img, (x + PAD, y), inner, city, 44, locale)
     if city.get("incoming"):
         y += 10
-    y = _score_grid(img, (x + PAD, y), inner, city, 38, locale)
+    if not scored:
+        y = _score_grid(img, (x + PAD, y), inner, city, 38, locale)
     y = _notes(draw, (x + PAD, y + 2), inner, city, locale) + PAD
-    draw.rounded_rectangle((x, top, x + width, max(y, frame_to or 0)), radius=14, outline=c.PANEL_EDGE, width=2)
+    if frame:
+        draw.rounded_rectangle((x, top, x + width, y), radius=14, outline=c.PANEL_EDGE, width=2)
     return y
-
-
-def city_card_height(
-    city: BtcCity,
-    width: int,
-    placing: bool = False,
-    max_grid: int | None = None,
-    locale: str = "en",
-) -> int:
-    """The height :func:`city_card` will take (drawn once off-screen)."""
-    scratch = Image.new("RGB", (width + 10, 3000))
-    card = city_card(
-        scratch, (0, 4), width, city, [""] * 8, placing=placing, max_grid=max_grid, locale=locale
-    )
-    return card - 4
 
 
 # ---------------------------------------------------------------------------------------------
@@ -688,8 +707,18 @@ def turn_image(
     me = players[acting_seat] if 0 <= acting_seat < len(players) else cast(BtcPlayer, {})
     city_ids = [i for i in (me.get("left_city"), me.get("right_city")) if isinstance(i, int)]
     cities = {cty.get("city"): cty for cty in view.get("cities") or []}
+    estimate = (c.TITLE_HEIGHT + 200 + len(players) * (STRIP + 8) + (800 if view.get("you") else 0)
+                + sum(_own_bound(cities[i]) for i in city_ids if i in cities) + LEGEND_BOUND)
+    return _sized(lambda img, draw: _paint_turn(img, draw, view, acting_seat, who, locale), estimate)
+
+
+def _paint_turn(img: Image.Image, draw: ImageDraw.ImageDraw, view: View, acting_seat: int, who: list[str],
+                locale: str) -> int:
+    players = view.get("players") or []
+    me = players[acting_seat] if 0 <= acting_seat < len(players) else cast(BtcPlayer, {})
+    city_ids = [i for i in (me.get("left_city"), me.get("right_city")) if isinstance(i, int)]
+    cities = {cty.get("city"): cty for cty in view.get("cities") or []}
     placing = view.get("phase") in ("play", "place", "assign")
-    img, draw = c.canvas(WIDTH, 5000)
     rest = _title_bar(draw, _title(view, locale), _subtitle(view, locale))
     y = c.TITLE_HEIGHT + GAP
     phase_id = str(view.get("phase", ""))
@@ -714,8 +743,43 @@ def turn_image(
         else:
             heading = t("btc.render.heading.alone", locale, city=label)
         y = _own_city(img, y, cities[cid], heading, placing=placing, locale=locale) + GAP + 4
-    end = _legend(img, y, locale)
-    return img.crop((0, 0, WIDTH, end))
+    return _legend(img, y, locale)
+
+
+LEGEND_BOUND = 280
+"""At most the legend's height (ten entries on up to four lines)."""
+
+
+def _sized(paint: Callable[[Image.Image, ImageDraw.ImageDraw], int], height: int) -> Image.Image:
+    """What ``paint`` draws (it returns its bottom y) on a canvas ``height`` tall, a generous estimate,
+    cropped to the drawing: drawn again taller in the rare case the estimate fell short."""
+    while True:
+        img, draw = c.canvas(WIDTH, height)
+        end = paint(img, draw)
+        if end <= height:
+            return img.crop((0, 0, WIDTH, end))
+        height = end + 40
+
+
+def _own_bound(city: BtcCity) -> int:
+    """At most the height of :func:`_own_city`."""
+    return 200 + max(OWN_GRID + 2 * PAD, 400 + 120 * len(city.get("incoming") or []))
+
+
+def _card_bound(city: BtcCity) -> int:
+    """At most the height of :func:`city_card`."""
+    h = 2 * PAD + CHIP + 40 + 52 * len(city.get("builders") or []) + 170
+    if city.get("grid", True):
+        h += 4 * (CARD_CELL + CITY_GAP) + 12
+    else:
+        h += (len(city.get("loose") or []) // 7 + 1) * 66 + 8
+    incoming = city.get("incoming") or []
+    return h + (60 + 110 * len(incoming) if incoming else 0)
+
+
+def _table_bound(view: View) -> int:
+    cities = view.get("cities") or []
+    return sum(max(_card_bound(cty) for cty in cities[r : r + 2]) + GAP for r in range(0, len(cities), 2))
 
 
 def _partner(city: BtcCity, seat: int, who: list[str], locale: str = "en") -> str:
@@ -733,11 +797,12 @@ def _table(
     y = top
     for r in range(0, len(cities), per_row):
         row = cities[r : r + per_row]
-        heights = [city_card_height(city, w, locale=locale) for city in row] if len(row) > 1 else [0]
-        bottom = y
-        for k, city in enumerate(row):
-            bottom = max(bottom, city_card(img, (MARGIN + k * (w + GAP), y), w, city, who, winners=winners,
-                                           locale=locale, frame_to=y + max(heights)))
+        bottom = max(city_card(img, (MARGIN + k * (w + GAP), y), w, city, who, winners=winners, locale=locale,
+                               frame=False) for k, city in enumerate(row))
+        draw = ImageDraw.Draw(img)
+        for k in range(len(row)):
+            x = MARGIN + k * (w + GAP)
+            draw.rounded_rectangle((x, y, x + w, bottom), radius=14, outline=c.PANEL_EDGE, width=2)
         y = bottom + GAP
     return y
 
@@ -752,26 +817,43 @@ def board_image(view: View, names: Sequence[str] | None = None, *, locale: str =
     """The whole table: every player's strip (status and score), then every city with its builders and
     scores."""
     who = player_names(view, names, locale)
-    img, draw = c.canvas(WIDTH, 6000)
-    rest = _title_bar(draw, _title(view, locale), _subtitle(view, locale))
-    y = c.TITLE_HEIGHT + GAP
-    if rest:
-        y = _wrapped(draw, (MARGIN, y), rest, WIDTH - 2 * MARGIN, HEADING_TEXT, False, c.INK, key=False) + 2
-    y = _strips(img, y + 6, view, who, locale) + 6
-    y = _table(img, y, view, who, _winners(view), locale)
-    end = _legend(img, y, locale)
-    return img.crop((0, 0, WIDTH, end))
+
+    def paint(img: Image.Image, draw: ImageDraw.ImageDraw) -> int:
+        rest = _title_bar(draw, _title(view, locale), _subtitle(view, locale))
+        y = c.TITLE_HEIGHT + GAP
+        if rest:
+            y = _wrapped(draw, (MARGIN, y), rest, WIDTH - 2 * MARGIN, HEADING_TEXT, False, c.INK, key=False) + 2
+        y = _strips(img, y + 6, view, who, locale) + 6
+        y = _table(img, y, view, who, _winners(view), locale)
+        return _legend(img, y, locale)
+
+    players = len(view.get("players") or [])
+    return _sized(paint, c.TITLE_HEIGHT + 140 + players * (STRIP + 8) + _table_bound(view) + LEGEND_BOUND)
+
+
+def _ranked(result: Mapping[str, Any]) -> list[Any]:
+    """The seats and Automas of a result, best first."""
+    automas = (result.get("details") or {}).get("automas") or []
+    return sorted([*(result.get("seats") or []), *automas], key=lambda s: (s["rank"], s["seat"]))
+
+
+def _ranking_bound(seats: Sequence[Any]) -> int:
+    return c.TITLE_HEIGHT + 140 + len(seats) * (RANK_ROW + 8) + 400
 
 
 def _ranking(view: View, who: list[str], locale: str = "en") -> Image.Image:
     """Final scores, best first: rank, marker, name, the score that counts, both cities' scores under the
     name; then the winner and the scoring rule."""
     result: Mapping[str, Any] = view.get("result") or _provisional(view)
+    seats = _ranked(result)
+    return _sized(lambda img, draw: _paint_ranking(img, draw, view, result, seats, who, locale),
+                  _ranking_bound(seats))
+
+
+def _paint_ranking(img: Image.Image, draw: ImageDraw.ImageDraw, view: View, result: Mapping[str, Any],
+                   seats: list[Any], who: list[str], locale: str) -> int:
     cities = {cty.get("city"): cty for cty in view.get("cities") or []}
-    automas = (result.get("details") or {}).get("automas") or []
-    seats = sorted([*(result.get("seats") or []), *automas], key=lambda s: (s["rank"], s["seat"]))
     players = view.get("players") or []
-    img, draw = c.canvas(WIDTH, 4000)
     rest = _title_bar(draw, t("btc.render.title.final_scores", locale), _subtitle(view, locale))
     y = c.TITLE_HEIGHT + GAP
     if rest:
@@ -831,17 +913,20 @@ def _ranking(view: View, who: list[str], locale: str = "en") -> Image.Image:
     note = " ".join(part for part in (t(rule, locale), decided) if part)
     y = _wrapped(draw, (MARGIN, y), note, WIDTH - 2 * MARGIN, DETAIL_TEXT, False, c.MUTED, key=False,
                  max_lines=4) + 10
-    return img.crop((0, 0, WIDTH, y))
+    return y
 
 
 def end_image(view: View, names: Sequence[str] | None = None, *, locale: str = "en") -> Image.Image:
     """The final scores first (ranks, names, the score that counts, the winner), then every city."""
     who = player_names(view, names, locale)
-    ranking = _ranking(view, who, locale)
-    img, draw = c.canvas(WIDTH, 6000)
-    y = _table(img, GAP, view, who, _winners(view), locale)
-    end = _legend(img, y, locale)
-    return c.stack_vertical([ranking, img.crop((0, 0, WIDTH, end))])
+    result: Mapping[str, Any] = view.get("result") or _provisional(view)
+    seats = _ranked(result)
+
+    def paint(img: Image.Image, draw: ImageDraw.ImageDraw) -> int:
+        y = _paint_ranking(img, draw, view, result, seats, who, locale)
+        return _legend(img, _table(img, y + GAP, view, who, _winners(view), locale), locale)
+
+    return _sized(paint, _ranking_bound(seats) + GAP + _table_bound(view) + LEGEND_BOUND)
 
 
 def _provisional(view: View) -> dict[str, Any]:
