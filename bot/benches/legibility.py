@@ -21,7 +21,7 @@ A word is a run of letters or digits, compared case-insensitively; only words of
 count, and any number counts. Each drawn word is matched at most once against the words read.
 ``legibility.mean.*`` averages each share over every case. ``--quick``: English only, the turn picture
 of each game, 400 px only; without the ``tesseract`` binary the shares are left out with a note.
-``python -m bot.benches.legibility --game btc`` measures one game's pictures only (no league table).
+``python -m bot.benches.legibility --game KIND`` measures one game's pictures only (no league table).
 """
 
 from __future__ import annotations
