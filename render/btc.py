@@ -61,8 +61,8 @@ CITY_GAP = 4
 LABEL_SPACE = 30
 CELL_CAP = 100
 CARD_CELL = 92
-SCORE_COLUMN = 110
-"""The least width of the category scores beside a grid (one per line)."""
+CARD_SCORE = 34
+"""A category's tile in a card's score row (its number in a bold font of 0.72 of this): six in a row."""
 """A cell of a city on the table (board and end pictures)."""
 PAD = 14
 """Inside a card's frame."""
@@ -277,22 +277,21 @@ def _grid_width(city: BtcCity, max_side: int, placing: bool) -> tuple[int, int]:
 
 
 def _score_pill(img: Image.Image, xy: tuple[float, float], total: int, size: int, anchor: str = "lt") -> c.Box:
-    """A city's score as a white pill, a star then the number (a key fact), apart enough to read as two;
-    ``anchor`` as :func:`render.common.chip`'s. Returns its box."""
+    """A city's score as a white pill, a star then the number (a key fact), apart enough to read as two and
+    clear of the pill's light edge; ``anchor`` as :func:`render.common.chip`'s. Returns its box."""
     draw = ImageDraw.Draw(img)
     fnt = c.font(round(size * 0.82), True)
     text = str(total)
-    pad, gap = max(4, size // 4), max(6, size // 4)
-    w = pad + size + gap + c.text_width(text, fnt) + pad + 2
-    h = size + pad
+    pad, gap = 10, 12
+    w = pad + size + gap + c.text_width(text, fnt) + pad + 6
+    h = size + 12
     x, y = xy
     x0 = x if anchor[0] == "l" else (x - w if anchor[0] == "r" else x - w / 2)
     y0 = y if anchor[1] == "t" else (y - h if anchor[1] == "b" else y - h / 2)
     box = (int(x0), int(y0), int(x0 + w), int(y0 + h))
-    draw.rounded_rectangle(box, radius=h // 2, fill=c.WHITE, outline=c.INK, width=2)
-    top = box[1] + pad // 2 + 1
-    c.draw_icon(img, "points", (box[0] + pad, top, box[0] + pad + size - 2, top + size - 2))
-    c.draw_text(draw, (box[0] + pad + size + gap, (box[1] + box[3]) / 2 + 1), text, fnt, c.INK, "lm", key=True)
+    draw.rounded_rectangle(box, radius=h // 2, fill=c.WHITE, outline=c.PANEL_EDGE, width=2)
+    c.draw_icon(img, "points", (box[0] + pad, box[1] + 6, box[0] + pad + size, box[1] + 6 + size))
+    c.draw_text(draw, (box[0] + pad + size + gap, (box[1] + box[3]) / 2), text, fnt, c.INK, "lm", key=True)
     return box
 
 
@@ -336,7 +335,7 @@ def _score_grid(
     x, y = xy
     scores = city.get("scores") or {}
     vfont = c.font(round(size * 0.72), True)
-    cell_w = size + 14 + c.text_width("88", vfont) + 16
+    cell_w = size + 14 + c.text_width("88", vfont) + 10
     per_row = max(1, min(len(CATEGORIES), width // cell_w))
     if per_row < len(CATEGORIES):
         per_row = min(per_row, (len(CATEGORIES) + 1) // 2) if per_row >= 3 else per_row
@@ -467,26 +466,17 @@ def city_card(
             bx += 24
         y += msz + 8
     y += 4
-    scored = False
     if city.get("grid", True):
         side = max_grid or min(inner, _grid_side(CARD_CELL, 4, placing))
         gw, _ = _grid_width(city, side, placing)
-        column = inner - gw - 24  # the category scores beside the grid when they fit there
-        scored = column >= SCORE_COLUMN
-        gx = x + PAD if scored else x + (width - gw) // 2
-        geo = draw_city_grid(img, (gx, y), city, side, placing=placing, locale=locale)
-        if scored:
-            beside = _score_grid(img, (gx + gw + 24, y), column, city, 44, locale)
-            y = max(geo.box[3], beside) + 12
-        else:
-            y = geo.box[3] + 12
+        geo = draw_city_grid(img, (x + (width - gw) // 2, y), city, side, placing=placing, locale=locale)
+        y = geo.box[3] + 12
     else:
         y = _loose(img, (x + PAD, y), inner, city, locale) + 8
     y = _incoming(img, (x + PAD, y), inner, city, 44, locale)
     if city.get("incoming"):
         y += 10
-    if not scored:
-        y = _score_grid(img, (x + PAD, y), inner, city, 38, locale)
+    y = _score_grid(img, (x + PAD, y), inner, city, CARD_SCORE, locale)
     y = _notes(draw, (x + PAD, y + 2), inner, city, locale) + PAD
     if frame:
         draw.rounded_rectangle((x, top, x + width, y), radius=14, outline=c.PANEL_EDGE, width=2)
@@ -768,7 +758,7 @@ def _own_bound(city: BtcCity) -> int:
 
 def _card_bound(city: BtcCity) -> int:
     """At most the height of :func:`city_card`."""
-    h = 2 * PAD + CHIP + 40 + 52 * len(city.get("builders") or []) + 170
+    h = 2 * PAD + CHIP + 40 + 52 * len(city.get("builders") or []) + 2 * (CARD_SCORE + 8) + 170
     if city.get("grid", True):
         h += 4 * (CARD_CELL + CITY_GAP) + 12
     else:
