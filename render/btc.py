@@ -1,13 +1,18 @@
 """Between Two Cities images, drawn from a rules view (``RULES.view(state, seat)``; shape in
-``bot/rules/btc/views.py``).
+``bot/rules/btc/views.py``), laid out for a phone (Discord shows a picture about 400 px wide): every key
+fact (the title, who is awaited, names, scores) at least ``c.KEY_TEXT`` px, every word at least
+``c.MIN_TEXT`` px, in a portrait picture ``c.IMAGE_WIDTH`` wide.
 
-- :func:`render_turn` — for one seat: every player's status (chosen / still choosing / placing),
-  that seat's hand, chosen tiles and tiles to place (only when the view is that seat's own view:
-  a hand is secret), and the seat's two cities with their partners named, the cells a tile may go
-  to, the revealed tiles coming to each city and the running score per category.
-- :func:`render_board` — the whole table: every city with its two builders and its scores.
-- :func:`render_end` — the whole table, then every player's two cities' scores, the final score
-  (the lower city), ranks and the winner.
+- :func:`render_turn` — for one seat: a strip per player (marker, name, what they are doing, their
+  score; the awaited ones framed in the highlight colour with an hourglass), that seat's hand, chosen
+  tiles and tiles to place (only when the view is that seat's own view: a hand is secret), then the
+  seat's two cities one under the other, each headed by its partner: the grid with the cells a tile may
+  go to named, and beside it the city's score, the category scores and the revealed tiles coming to it
+  (on a highlighted band: what changes next).
+- :func:`render_board` — the whole table: the players' strips, then every city, two per row, with its
+  score, its two builders named and its category scores.
+- :func:`render_end` — the final ranking first (rank, name, the score that counts, both cities' scores,
+  the winner and the scoring rule), then every city as on the board.
 
 Each ``render_*`` returns PNG bytes; the matching ``*_image`` function returns the PIL image.
 Player names are not in the view; pass them as ``names`` (by seat), else "Player n". Automas
