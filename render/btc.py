@@ -1,13 +1,18 @@
 """Between Two Cities images, drawn from a rules view (``RULES.view(state, seat)``; shape in
-``bot/rules/btc/views.py``).
+``bot/rules/btc/views.py``), laid out for a phone (Discord shows a picture about 400 px wide): every key
+fact (the title, who is awaited, names, scores) at least ``c.KEY_TEXT`` px, every word at least
+``c.MIN_TEXT`` px, in a portrait picture ``c.IMAGE_WIDTH`` wide.
 
-- :func:`render_turn` — for one seat: every player's status (chosen / still choosing / placing),
-  that seat's hand, chosen tiles and tiles to place (only when the view is that seat's own view:
-  a hand is secret), and the seat's two cities with their partners named, the cells a tile may go
-  to, the revealed tiles coming to each city and the running score per category.
-- :func:`render_board` — the whole table: every city with its two builders and its scores.
-- :func:`render_end` — the whole table, then every player's two cities' scores, the final score
-  (the lower city), ranks and the winner.
+- :func:`render_turn` — for one seat: a strip per player (marker, name, what they are doing, their
+  score; the awaited ones framed in the highlight colour with an hourglass), that seat's hand, chosen
+  tiles and tiles to place (only when the view is that seat's own view: a hand is secret), then the
+  seat's two cities one under the other, each headed by its partner: the grid with the cells a tile may
+  go to named, and beside it the city's score, the category scores and the revealed tiles coming to it
+  (on a highlighted band: what changes next).
+- :func:`render_board` — the whole table: the players' strips, then every city, two per row, with its
+  score, its two builders named and its category scores.
+- :func:`render_end` — the final ranking first (rank, name, the score that counts, both cities' scores,
+  the winner and the scoring rule), then every city as on the board.
 
 Each ``render_*`` returns PNG bytes; the matching ``*_image`` function returns the PIL image.
 Player names are not in the view; pass them as ``names`` (by seat), else "Player n". Automas
@@ -18,7 +23,7 @@ names in the view are the rules'.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, cast
 
 from PIL import Image, ImageDraw
@@ -26,7 +31,7 @@ from PIL import Image, ImageDraw
 from bot.i18n import resolve, t
 from bot.rules.btc.viewtypes import BtcCity, BtcPlayer, BtcTile, BtcView
 from render import common as c
-from render.scores import decided_note, score_table
+from render.scores import decided_note
 
 c.register_glyphs(
     "btc",
@@ -58,9 +63,31 @@ GAP = 12
 FRAME = 7
 SIDE = 4
 CITY_GAP = 4
-LABEL_SPACE = 26
-STATUS_HEIGHT = 50
+LABEL_SPACE = 30
 CELL_CAP = 100
+CARD_CELL = 92
+CARD_SCORE = 34
+"""A category's tile in a card's score row (its number in a bold font of 0.72 of this): six in a row."""
+"""A cell of a city on the table (board and end pictures)."""
+PAD = 14
+"""Inside a card's frame."""
+STRIP = 76
+"""A player's strip: one row per player."""
+OWN_GRID = 640
+"""The largest side of the seat's own city grid in the turn picture (7 x 7 cells while placing)."""
+CHIP = 50
+"""A city's score pill (its number in a bold font of 0.82 of this: a key fact)."""
+RANK_ROW = 112
+LEGEND_TILE = 44
+
+# Font sizes in a picture WIDTH pixels wide (c.KEY_TEXT for key facts, c.MIN_TEXT for every word at least).
+NAME_TEXT = 40
+SCORE_TEXT = 44
+HEADING_TEXT = 30
+CAPTION_TEXT = 22
+DETAIL_TEXT = 26
+NOTE_TEXT = 22
+AXIS_TEXT = 24
 
 CATEGORIES: tuple[tuple[str, str, str], ...] = (
     ("shops", "btc.render.cat.shops", "btc.shop"),
@@ -174,12 +201,12 @@ def draw_city_grid(
     locale: str = "en",
 ) -> c.GridGeometry:
     """The city on its frame window: buildings (duplex halves joined, badges in ``locale``), open cells
-    outlined and named."""
+    outlined and named. Rows and columns are named only while ``placing`` (a finished city needs no
+    coordinates)."""
     draw = ImageDraw.Draw(img)
     r0, c0, rows, cols = _window(city, placing)
-    cell = min(
-        cell_cap or CELL_CAP, (max_side - LABEL_SPACE - (max(rows, cols) - 1) * CITY_GAP) // max(rows, cols)
-    )
+    cell = _cell_size(rows, cols, max_side, cell_cap, placing)
+    space = _label_space(placing)
     cells = city.get("cells") or {}
     open_cells = set(city.get("open") or []) if placing else set()
 
@@ -195,11 +222,11 @@ def draw_city_grid(
         rows,
         cols,
         cell,
-        row_labels=[chr(ord("A") + r0 + r) for r in range(rows)],
-        col_labels=[str(c0 + col + 1) for col in range(cols)],
+        row_labels=[chr(ord("A") + r0 + r) for r in range(rows)] if placing else [],
+        col_labels=[str(c0 + col + 1) for col in range(cols)] if placing else [],
         gap=CITY_GAP,
-        label_space=LABEL_SPACE,
-        label_size=16,
+        label_space=space,
+        label_size=AXIS_TEXT,
         fill=fill,
     )
     # duplex halves: one dark band under both squares, so the pair reads as one tile
@@ -221,46 +248,177 @@ def draw_city_grid(
         if r0 <= r < r0 + rows and c0 <= col < c0 + cols:
             c.draw_glyph(img, _face_key(str(info.get("face", "?"))), geo.cell_box(r - r0, col - c0), locale=locale)
     if open_cells:
-        ofont = c.font(max(12, cell // 5), True)
+        ofont = c.font(max(c.MIN_TEXT + 3, cell // 4), True)
         for name in open_cells:
             r, col = _parse(name)
             if r0 <= r < r0 + rows and c0 <= col < c0 + cols:
                 box = geo.cell_box(r - r0, col - c0)
-                draw.rounded_rectangle(box, radius=max(3, cell // 12), outline=c.INK, width=2)
+                draw.rounded_rectangle(box, radius=max(3, cell // 12), outline=c.INK, width=3)
                 c.draw_text(draw, ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), name, ofont, c.MUTED, "mm",
                             key=False)
     return geo
 
 
-def _score_chips(
-    img: Image.Image, xy: tuple[int, int], width: int, city: BtcCity, locale: str = "en"
+def _label_space(placing: bool) -> int:
+    return LABEL_SPACE if placing else 0
+
+
+def _cell_size(rows: int, cols: int, max_side: int, cap: int | None = None, placing: bool = False) -> int:
+    n = max(rows, cols)
+    return min(cap or CELL_CAP, (max_side - _label_space(placing) - (n - 1) * CITY_GAP) // n)
+
+
+def _grid_side(cell: int, n: int, placing: bool) -> int:
+    """The side a grid of ``n`` cells of ``cell`` pixels takes (labels included)."""
+    return _label_space(placing) + n * cell + (n - 1) * CITY_GAP
+
+
+def _grid_width(city: BtcCity, max_side: int, placing: bool) -> tuple[int, int]:
+    """(width, height) of :func:`draw_city_grid`'s block, labels included."""
+    _, _, rows, cols = _window(city, placing)
+    cell = _cell_size(rows, cols, max_side, None, placing)
+    space = _label_space(placing)
+    return (space + cols * cell + (cols - 1) * CITY_GAP, space + rows * cell + (rows - 1) * CITY_GAP)
+
+
+def _score_pill(img: Image.Image, xy: tuple[float, float], total: int, size: int, anchor: str = "lt") -> c.Box:
+    """A city's score as a white pill, a star then the number (a key fact), apart enough to read as two and
+    clear of the pill's light edge; ``anchor`` as :func:`render.common.chip`'s. Returns its box."""
+    draw = ImageDraw.Draw(img)
+    fnt = c.font(round(size * 0.82), True)
+    text = str(total)
+    pad, gap = 10, 12
+    w = pad + size + gap + c.text_width(text, fnt) + pad + 6
+    h = size + 12
+    x, y = xy
+    x0 = x if anchor[0] == "l" else (x - w if anchor[0] == "r" else x - w / 2)
+    y0 = y if anchor[1] == "t" else (y - h if anchor[1] == "b" else y - h / 2)
+    box = (int(x0), int(y0), int(x0 + w), int(y0 + h))
+    draw.rounded_rectangle(box, radius=h // 2, fill=c.WHITE, outline=c.PANEL_EDGE, width=2)
+    c.draw_icon(img, "points", (box[0] + pad, box[1] + 6, box[0] + pad + size, box[1] + 6 + size))
+    c.draw_text(draw, (box[0] + pad + size + gap, (box[1] + box[3]) / 2), text, fnt, c.INK, "lm", key=True)
+    return box
+
+
+def _wrapped(
+    draw: ImageDraw.ImageDraw,
+    xy: tuple[float, float],
+    text: str,
+    width: int,
+    size: int,
+    bold: bool = False,
+    fill: c.RGB = c.INK,
+    *,
+    key: bool,
+    min_size: int = c.MIN_TEXT,
+    max_lines: int = 3,
+    centred: bool = False,
 ) -> int:
-    """Six category scores as [glyph] n (one or two rows), then the total; returns the bottom y."""
+    """``text`` wrapped onto lines of ``width`` from ``xy`` (its top left; ``centred``: each line centred in
+    the width), its longest word shrinking the font, not below ``min_size``; past ``max_lines`` the rest is
+    cut after a whole word. Returns the y under the last line."""
+    fnt = c.font(size, bold)
+    longest = max(text.split(), key=lambda w: c.text_width(w, fnt), default="")
+    fnt = c.fit_font(longest, width, size, bold, min_size)
+    lines = c.wrap(text, fnt, width)
+    if len(lines) > max_lines:
+        lines = [*lines[: max_lines - 1], " ".join(lines[max_lines - 1 :])]
+    x, y = xy
+    step = round(fnt.size * 1.22)
+    for line in lines:
+        c.draw_text(draw, (x + width / 2 if centred else x, y), c.ellipsize(line, fnt, width), fnt, fill,
+                    "ma" if centred else "la", key=key)
+        y += step
+    return int(y)
+
+
+def _score_grid(
+    img: Image.Image, xy: tuple[int, int], width: int, city: BtcCity, size: int, locale: str = "en"
+) -> int:
+    """The six category scores as [glyph] n, as many per row as fit; returns the bottom y."""
     draw = ImageDraw.Draw(img)
     x, y = xy
     scores = city.get("scores") or {}
-    size = 30
-    room = width - 90
-    per_row = len(CATEGORIES) if room // len(CATEGORIES) >= 62 else (len(CATEGORIES) + 1) // 2
-    step = room // per_row
-    vfont = c.font(20, True)
+    vfont = c.font(round(size * 0.72), True)
+    cell_w = size + 14 + c.text_width("88", vfont) + 10
+    per_row = max(1, min(len(CATEGORIES), width // cell_w))
+    if per_row < len(CATEGORIES):
+        per_row = min(per_row, (len(CATEGORIES) + 1) // 2) if per_row >= 3 else per_row
+    step = width // per_row
     for k, (cid, _, key) in enumerate(CATEGORIES):
         r, col = divmod(k, per_row)
-        bx, by = x + col * step, y + r * (size + 6)
+        bx, by = x + col * step, y + r * (size + 8)
         c.draw_glyph(img, key, (bx, by, bx + size, by + size), locale=locale)
         value = int(scores.get(cid, 0))
-        c.draw_text(
-            draw, (bx + size + 5, by + size / 2), str(value), vfont, c.INK if value else c.MUTED, "lm"
-        )
+        c.draw_text(draw, (bx + size + 12, by + size / 2), str(value), vfont, c.INK if value else c.MUTED, "lm",
+                    key=False)
     rows = (len(CATEGORIES) + per_row - 1) // per_row
-    mid = y + (rows * (size + 6) - 6) / 2
-    total = int(city.get("total", 0))
-    tb = c.chip(img, (x + width, mid), "points", str(total), 28, "rm")
+    return y + rows * (size + 8)
+
+
+def _notes(draw: ImageDraw.ImageDraw, xy: tuple[int, int], width: int, city: BtcCity, locale: str) -> int:
+    """Automacity's difficulty and the factories' worth, in small type; returns the bottom y."""
+    x, y = xy
     modifier = int(city.get("modifier") or 0)
     if modifier:
-        text = t("btc.render.difficulty", locale, modifier=f"{modifier:+d}")
-        c.draw_text(draw, (tb[2], tb[3] + 2), text, c.font(14), c.MUTED, "ra")
+        y = _wrapped(draw, (x, y), t("btc.render.difficulty", locale, modifier=f"{modifier:+d}"), width,
+                     NOTE_TEXT, False, c.MUTED, key=False)
+    factories = int(city.get("factories") or 0)
+    if factories:
+        text = t("btc.render.factories", locale, count=factories, points=city.get("per_factory", 0))
+        y = _wrapped(draw, (x, y), text, width, NOTE_TEXT, False, c.MUTED, key=False)
+    return y
+
+
+def _incoming(img: Image.Image, xy: tuple[int, int], width: int, city: BtcCity, size: int, locale: str) -> int:
+    """The revealed tiles coming to the city (what changes next), on a highlighted band; returns the bottom."""
+    incoming = city.get("incoming") or []
+    if not incoming:
+        return xy[1]
+    draw = ImageDraw.Draw(img)
+    x, y = xy
+    tiles = [(_tile_image(tile, size, locale), tile.get("from")) for tile in incoming]
+    mark = round(size * 0.6)
+    label = t("btc.render.coming", locale)
+    lfont = c.fit_font(label, width - 24, NOTE_TEXT + 4, True, c.MIN_TEXT)
+    # lay the tiles out first, to size the band
+    spots: list[tuple[int, int]] = []
+    tx, ty, row_h = x + 12, y + int(lfont.size) + 18, 0
+    for timg, frm in tiles:
+        w = timg.width + (mark + 8 if isinstance(frm, int) else 0)
+        if tx > x + 12 and tx + w > x + width - 12:
+            tx, ty, row_h = x + 12, ty + row_h + 8, 0
+        spots.append((tx, ty))
+        tx += w + 14
+        row_h = max(row_h, timg.height)
+    bottom = ty + row_h + 10
+    draw.rounded_rectangle((x, y, x + width, bottom), radius=10, fill=c.tint(c.HIGHLIGHT, 0.75), outline=c.INK,
+                           width=2)
+    c.draw_text(draw, (x + 12, y + 8), c.ellipsize(label, lfont, width - 24), lfont, c.INK, "la", key=False)
+    for (timg, frm), (sx, sy) in zip(tiles, spots, strict=True):
+        c.paste(img, timg, (sx, sy))
+        if isinstance(frm, int):
+            c.seat_marker(img, frm, (sx + timg.width + 6, sy + (timg.height - mark) // 2,
+                                     sx + timg.width + 6 + mark, sy + (timg.height + mark) // 2))
+    return bottom
+
+
+def _loose(img: Image.Image, xy: tuple[int, int], width: int, city: BtcCity, locale: str = "en") -> int:
+    """Automacity: its tiles in a heap, no grid; returns the bottom y."""
+    x, y = xy
+    size = 60
+    per_row = max(1, width // (size + 6))
+    loose = city.get("loose") or []
+    for k, item in enumerate(loose):
+        r, col = divmod(k, per_row)
+        bx, by = x + col * (size + 6), y + r * (size + 6)
+        c.draw_glyph(img, _face_key(str(item.get("face", "?"))), (bx, by, bx + size, by + size), locale=locale)
+    rows = max(1, (len(loose) + per_row - 1) // per_row)
     return y + rows * (size + 6)
+
+
+def _city_name(city: BtcCity, locale: str) -> str:
+    return str(resolve(city.get("name"), locale) or t("btc.render.city", locale))
 
 
 def city_card(
@@ -274,111 +432,64 @@ def city_card(
     max_grid: int | None = None,
     winners: frozenset[int] = frozenset(),
     locale: str = "en",
+    frame: bool = True,
 ) -> int:
-    """A city: name and builders (markers), the grid, incoming tiles, score chips. Returns the bottom."""
+    """A city of the table: its name and score, its two builders (marker and name), the grid (or
+    Automacity's heap), the tiles coming to it, the category scores. Returns the bottom; ``frame``: with its
+    frame (else the caller frames the cards of a row to one height)."""
     draw = ImageDraw.Draw(img)
     x, y = xy
     top = y
-    grid_side = min(width - 16, max_grid or width)
-    # header: name, then the two builders with their markers
-    name_font = c.font(24, True)
-    c.draw_text(
-        draw,
-        (x + 8, y + 4),
-        c.ellipsize(str(resolve(city.get("name"), locale) or t("btc.render.city", locale)), name_font, width - 16),
-        name_font,
-        c.INK,
-        "la",
-    )
-    y += 34
-    bx = x + 8
-    msz = 26
-    for b in city.get("builders") or []:
-        c.seat_marker(img, b, (bx, y, bx + msz, y + msz))
-        room = (width - 16) // 2 - msz - 14 - (msz + 4 if b in winners else 0)
-        label, f = c.fit_text(who[b] if 0 <= b < len(who) else "?", room, 18, True, 12)
-        c.draw_text(draw, (bx + msz + 6, y + msz / 2), label, f, c.INK, "lm")
-        if b in winners:
-            lx = bx + msz + 10 + c.text_width(label, f)
-            c.draw_icon(img, "winner", (lx, y, lx + msz, y + msz))
-        bx += (width - 16) // 2
-    y += msz + 8
+    inner = width - 2 * PAD
+    chip = _score_pill(img, (x + width - PAD, y + PAD), int(city.get("total", 0)), CHIP, "rt")
+    name_room = chip[0] - (x + PAD) - 10
+    name, nfont = c.fit_text(_city_name(city, locale), name_room, 30, True, 22)
+    c.draw_text(draw, (x + PAD, (chip[1] + chip[3]) / 2), name, nfont, c.INK, "lm", key=False)
+    y = chip[3] + 10
+    msz = 44
+    builders = list(city.get("builders") or [])
+    nfont = c.font(NAME_TEXT - 2, True)
+
+    def span(b: int) -> int:  # a builder's marker, name and crown
+        name = who[b] if 0 <= b < len(who) else "?"
+        return msz + 10 + c.text_width(name, nfont) + (msz + 8 if b in winners else 0)
+
+    # both builders on one line when they fit, else one line each
+    lines = [builders] if sum(span(b) for b in builders) + 24 * (len(builders) - 1) <= inner else \
+        [[b] for b in builders]
+    for line in lines:
+        bx = x + PAD
+        for b in line:
+            c.seat_marker(img, b, (bx, y, bx + msz, y + msz))
+            room = x + PAD + inner - bx - msz - 10 - (msz + 8 if b in winners else 0)
+            label, f = c.fit_text(who[b] if 0 <= b < len(who) else "?", room, NAME_TEXT - 2, True, c.KEY_TEXT)
+            c.draw_text(draw, (bx + msz + 10, y + msz / 2), label, f, c.INK, "lm", key=True)
+            bx += msz + 10 + c.text_width(label, f)
+            if b in winners:
+                c.draw_icon(img, "winner", (bx + 8, y, bx + 8 + msz, y + msz))
+                bx += msz + 8
+            bx += 24
+        y += msz + 8
+    y += 4
     if city.get("grid", True):
-        _, _, rows, cols = _window(city, placing)
-        cell = min(CELL_CAP, (grid_side - LABEL_SPACE - (max(rows, cols) - 1) * CITY_GAP) // max(rows, cols))
-        block_w = LABEL_SPACE + cols * cell + (cols - 1) * CITY_GAP
-        geo = draw_city_grid(
-            img, (x + (width - block_w) // 2 - LABEL_SPACE // 2, y), city, grid_side, placing=placing,
-            locale=locale,
-        )
-        y = geo.box[3] + 8
-    else:  # Automacity: its tiles in a heap, no grid
-        y = _loose(img, (x + 8, y), width - 16, city, locale)
-    incoming = city.get("incoming") or []
-    if incoming:
-        coming = t("btc.render.coming", locale)
-        c.draw_text(draw, (x + 8, y + 18), coming, c.font(18, True), c.INK, "lm")
-        ix = x + 8 + c.text_width(coming, c.font(18, True)) + 10
-        for tile in incoming:
-            timg = _tile_image(tile, 36, locale)
-            if ix + timg.width > x + width - 8:
-                break
-            c.paste(img, timg, (ix, y))
-            ix += timg.width + 4
-            frm = tile.get("from")
-            if isinstance(frm, int):
-                c.seat_marker(img, frm, (ix, y + 6, ix + 20, y + 26))
-                ix += 26
-        y += 84 if any(t.get("orientation") == "vertical" for t in incoming) else 44
-    y = _score_chips(img, (x + 8, y), width - 16, city, locale)
-    factories = int(city.get("factories") or 0)
-    if factories:
-        text = t("btc.render.factories", locale, count=factories, points=city.get("per_factory", 0))
-        c.draw_fitted(draw, (x + 8, y + 2), text, width - 16, 16, False, c.MUTED, "la", 10)
-    y += 26
-    draw.rounded_rectangle((x, top - 4, x + width, y), radius=12, outline=c.PANEL_EDGE, width=2)
+        side = max_grid or min(inner, _grid_side(CARD_CELL, 4, placing))
+        gw, _ = _grid_width(city, side, placing)
+        geo = draw_city_grid(img, (x + (width - gw) // 2, y), city, side, placing=placing, locale=locale)
+        y = geo.box[3] + 12
+    else:
+        y = _loose(img, (x + PAD, y), inner, city, locale) + 8
+    y = _incoming(img, (x + PAD, y), inner, city, 44, locale)
+    if city.get("incoming"):
+        y += 10
+    y = _score_grid(img, (x + PAD, y), inner, city, CARD_SCORE, locale)
+    y = _notes(draw, (x + PAD, y + 2), inner, city, locale) + PAD
+    if frame:
+        draw.rounded_rectangle((x, top, x + width, y), radius=14, outline=c.PANEL_EDGE, width=2)
     return y
 
 
-def _loose(img: Image.Image, xy: tuple[int, int], width: int, city: BtcCity, locale: str = "en") -> int:
-    x, y = xy
-    size = 48
-    per_row = max(1, width // (size + 4))
-    loose = city.get("loose") or []
-    for k, item in enumerate(loose):
-        r, col = divmod(k, per_row)
-        c.draw_glyph(
-            img,
-            _face_key(str(item.get("face", "?"))),
-            (
-                x + col * (size + 4),
-                y + r * (size + 4),
-                x + col * (size + 4) + size,
-                y + r * (size + 4) + size,
-            ),
-            locale=locale,
-        )
-    rows = max(1, (len(loose) + per_row - 1) // per_row)
-    return y + rows * (size + 4) + 6
-
-
-def city_card_height(
-    city: BtcCity,
-    width: int,
-    placing: bool = False,
-    max_grid: int | None = None,
-    locale: str = "en",
-) -> int:
-    """The height :func:`city_card` will take (drawn once off-screen)."""
-    scratch = Image.new("RGB", (width + 10, 2000))
-    card = city_card(
-        scratch, (0, 4), width, city, [""] * 8, placing=placing, max_grid=max_grid, locale=locale
-    )
-    return card - 4
-
-
 # ---------------------------------------------------------------------------------------------
-# Status
+# Players
 # ---------------------------------------------------------------------------------------------
 
 
@@ -397,35 +508,65 @@ def _status(view: View, index: int, locale: str = "en") -> tuple[str, str]:
     return ("ok", t("btc.render.status.ready", locale))
 
 
-def _status_strips(
-    img: Image.Image, top: int, view: View, who: list[str], acting: int | None, locale: str = "en"
-) -> int:
+def _awaited(view: View, index: int) -> bool:
+    p = (view.get("players") or [])[index]
+    return (view.get("phase") != "over" and not p.get("committed") and p.get("seat") is not None
+            and p.get("seat") in set(view.get("awaiting") or []))
+
+
+def player_scores(view: View) -> list[int]:
+    """Each player's score by index: the result's once the game is over, else the running one (the lower
+    of their two cities; with two players, the sum of both)."""
     players = view.get("players") or []
-    per_row = {1: 1, 2: 2, 3: 3, 4: 4, 5: 3, 6: 3}.get(len(players), 4)
-    w = (WIDTH - 2 * MARGIN - (per_row - 1) * 8) // per_row
+    result: Mapping[str, Any] = view.get("result") or {}
+    ranked = [*(result.get("seats") or []), *((result.get("details") or {}).get("automas") or [])]
+    totals = {int(cty.get("city", -1)): int(cty.get("total", 0)) for cty in view.get("cities") or []}
+    out = []
+    for i, p in enumerate(players):
+        found = [int(s["total"]) for s in ranked if s.get("seat") == i]
+        if found:
+            out.append(found[0])
+            continue
+        pair = [totals.get(int(cid), 0) for cid in (p.get("left_city"), p.get("right_city")) if isinstance(cid, int)]
+        out.append((sum(pair) if view.get("mode") == "two_player" else min(pair)) if pair else 0)
+    return out
+
+
+def _strips(img: Image.Image, top: int, view: View, who: list[str], locale: str = "en") -> int:
+    """One row per player: marker, name, what they are doing (the awaited ones framed in the highlight colour
+    with an hourglass), and their score. Returns the bottom y."""
     draw = ImageDraw.Draw(img)
-    for i, _ in enumerate(players):
-        r, col = divmod(i, per_row)
-        x = MARGIN + col * (w + 8)
-        y = top + r * (STATUS_HEIGHT + 8)
+    scores = player_scores(view)
+    sfont = c.font(SCORE_TEXT, True)
+    y = top
+    for i in range(len(view.get("players") or [])):
         style = c.player_style(i)
-        active = i == acting
-        draw.rounded_rectangle(
-            (x, y, x + w, y + STATUS_HEIGHT),
-            radius=12,
-            fill=c.tint(style.colour, 0.84),
-            outline=c.HIGHLIGHT if active else c.shade(style.colour, 0.2),
-            width=5 if active else 2,
-        )
-        c.seat_marker(img, i, (x + 6, y + 6, x + STATUS_HEIGHT - 6, y + STATUS_HEIGHT - 6))
+        waited = _awaited(view, i)
+        x0, x1 = MARGIN, WIDTH - MARGIN
+        draw.rounded_rectangle((x0, y, x1, y + STRIP), radius=16, fill=c.tint(style.colour, 0.84),
+                               outline=c.HIGHLIGHT if waited else c.shade(style.colour, 0.2), width=7 if waited else 2)
+        if waited:
+            draw.rounded_rectangle((x0 + 7, y + 7, x1 - 7, y + STRIP - 7), radius=12, outline=c.INK, width=1)
+        pad = 10
+        c.seat_marker(img, i, (x0 + pad, y + pad, x0 + STRIP - pad, y + STRIP - pad))
+        cy = y + STRIP / 2
+        score = str(scores[i] if i < len(scores) else 0)
+        right = x1 - 18
+        c.draw_text(draw, (right, cy), score, sfont, c.INK, "rm", key=True)
+        right -= c.text_width(score, sfont) + 12
+        c.draw_icon(img, "points", (right - 40, int(cy - 20), right, int(cy + 20)))
+        right -= 40 + 26
         icon, words = _status(view, i, locale)
-        room = (w - STATUS_HEIGHT - 40) // 2  # the rest is the player's name
-        ww = c.draw_fitted(draw, (x + w - 10, y + STATUS_HEIGHT / 2), words, room, 16, True, c.INK, "rm")
-        c.draw_icon(img, icon, (x + w - ww - 40, y + 13, x + w - ww - 16, y + 37))
-        name, f = c.fit_text(who[i], w - STATUS_HEIGHT - ww - 50, 20, True, 12)
-        c.draw_text(draw, (x + STATUS_HEIGHT, y + STATUS_HEIGHT / 2), name, f, c.INK, "lm")
-    rows = (len(players) + per_row - 1) // per_row
-    return top + rows * (STATUS_HEIGHT + 8)
+        words, wfont = c.fit_text(words, 420, c.KEY_TEXT + 1, True, c.KEY_TEXT)
+        c.draw_text(draw, (right, cy), words, wfont, c.INK, "rm", key=True)
+        right -= c.text_width(words, wfont) + 8
+        c.draw_icon(img, icon, (right - 38, int(cy - 19), right, int(cy + 19)))
+        right -= 38 + 22
+        left = x0 + STRIP + 2
+        name, nfont = c.fit_text(who[i] if i < len(who) else "?", right - left, NAME_TEXT, True, c.KEY_TEXT)
+        c.draw_text(draw, (left, cy), name, nfont, c.INK, "lm", key=True)
+        y += STRIP + 8
+    return y
 
 
 def _title(view: View, locale: str = "en") -> str:
@@ -448,12 +589,23 @@ def _subtitle(view: View, locale: str = "en") -> str:
     return t("btc.render.subtitle_mode", locale, players=text, mode=mode) if mode else text
 
 
+def _title_bar(draw: ImageDraw.ImageDraw, title: str, subtitle: str) -> str:
+    """The shared title bar, its title at the key size: the subtitle goes beside it when both fit, else it is
+    returned for a line of its own."""
+    sub_w = min(c.text_width(subtitle, c.font(22)), WIDTH // 2) if subtitle else 0
+    if subtitle and c.text_width(title, c.font(34, True)) > WIDTH - sub_w - 60:
+        c.title_bar(draw, WIDTH, title)
+        return subtitle
+    c.title_bar(draw, WIDTH, title, subtitle)
+    return ""
+
+
 def _legend(img: Image.Image, top: int, locale: str = "en") -> int:
     draw = ImageDraw.Draw(img)
     draw.line((MARGIN, top, WIDTH - MARGIN, top), fill=c.PANEL_EDGE, width=2)
     entries = [(f"btc.{k}", c.glyph_name(f"btc.{k}", locale)) for k in KINDS]
     icons = [("points", t("btc.render.legend.city_score", locale))]
-    return c.legend(img, (MARGIN, top + 10), entries, WIDTH - 2 * MARGIN, 30, icons, locale) + 6
+    return c.legend(img, (MARGIN, top + 12), entries, WIDTH - 2 * MARGIN, LEGEND_TILE, icons, locale) + 8
 
 
 # ---------------------------------------------------------------------------------------------
@@ -472,102 +624,157 @@ def _hand_section(img: Image.Image, top: int, view: View, seat: int, locale: str
         (t("btc.render.hand.chosen", locale), you.get("choice") or []),
         (t("btc.render.hand.to_place", locale), you.get("to_place") or []),
     ]
-    cities = {cty.get("city"): resolve(cty.get("name"), locale) for cty in view.get("cities") or []}
-    size = 84
-    caption_h = 46
+    cities = {cty.get("city"): _city_name(cty, locale) for cty in view.get("cities") or []}
+    size = 104
     x, y = MARGIN, top
     line_h = 0
     for label, tiles in groups:
         if not tiles:
             continue
-        widths = [max(_tile_image(t, size, locale).width, 110) for t in tiles]
-        group_w = max(sum(widths) + 16 * (len(widths) - 1), c.text_width(label, c.font(20, True)))
+        images = [_tile_image(tile, size, locale) for tile in tiles]
+        widths = [max(timg.width, 150) for timg in images]
+        tiles_w = sum(widths) + 16 * (len(widths) - 1)
+        label_w = max(tiles_w, min(c.text_width(label, c.font(HEADING_TEXT, True)), 480))
+        group_w = min(max(tiles_w, label_w), WIDTH - 2 * MARGIN)
         if x > MARGIN and x + group_w > WIDTH - MARGIN:
-            x, y = MARGIN, y + line_h + 8
+            x, y = MARGIN, y + line_h + 10
             line_h = 0
-        c.draw_text(draw, (x, y + 2), label, c.font(20, True), c.INK, "la")
-        tx, ty = x, y + 32
-        row_h = 0
-        for tile, cw in zip(tiles, widths, strict=True):
-            timg = _tile_image(tile, size, locale)
-            if tx + cw > WIDTH - MARGIN:
-                tx, ty = x, ty + row_h + 8
-                row_h = 0
-            c.paste(img, timg, (int(tx + (cw - timg.width) / 2), ty))
-            caption = str(resolve(tile.get("name", ""), locale))
+        ty = _wrapped(draw, (x, y), label, group_w, HEADING_TEXT, True, c.INK, key=False, max_lines=2) + 4
+        tx, row_top, row_h = x, ty, 0
+        for tile, timg, cw in zip(tiles, images, widths, strict=True):
+            if tx > x and tx + cw > WIDTH - MARGIN:
+                tx, row_top, row_h = x, row_top + row_h + 10, 0
+            c.paste(img, timg, (int(tx + (cw - timg.width) / 2), row_top))
+            below = _wrapped(draw, (tx, row_top + timg.height + 6), str(resolve(tile.get("name", ""), locale)), cw,
+                             CAPTION_TEXT, True, c.INK, key=False, max_lines=2, centred=True)
             target = tile.get("city")
-            sub = f"→ {cities.get(target, '?')}" if isinstance(target, int) else f"#{tile.get('id')}"
-            f = c.fit_font(caption, cw, 16, True, 13)
-            lines = [caption] if c.text_width(caption, f) <= cw else c.wrap(caption, f, cw)  # a duplex: two lines
-            if len(lines) > 2:
-                lines = [lines[0], " ".join(lines[1:])]
-            extra = (len(lines) - 1) * int(f.size + 3)
-            for k, line in enumerate(lines):
-                c.draw_text(draw, (tx + cw / 2, ty + timg.height + 4 + k * (f.size + 3)), c.ellipsize(line, f, cw),
-                            f, c.INK, "ma", key=False)
-            sub_text, sub_font = c.fit_text(sub, cw, 15, False, 12)
-            c.draw_text(draw, (tx + cw / 2, ty + timg.height + 24 + extra), sub_text, sub_font, c.MUTED, "ma",
-                        key=False)
-            row_h = max(row_h, timg.height + caption_h + extra)
+            if isinstance(target, int):
+                below = _wrapped(draw, (tx, below), f"→ {cities.get(target, '?')}", cw, CAPTION_TEXT, False,
+                                 c.MUTED, key=False, max_lines=2, centred=True)
+            row_h = max(row_h, below - row_top)
             tx += cw + 16
-        line_h = max(line_h, ty + row_h - y)
-        x = x + group_w + 40
+        line_h = max(line_h, row_top + row_h - y)
+        x = x + group_w + 44
     if line_h:
-        draw.line((MARGIN, y + line_h + 6, WIDTH - MARGIN, y + line_h + 6), fill=c.PANEL_EDGE, width=1)
-    return y + line_h + 14
+        draw.line((MARGIN, y + line_h + 8, WIDTH - MARGIN, y + line_h + 8), fill=c.PANEL_EDGE, width=2)
+    return y + line_h + 18
+
+
+def _own_city(
+    img: Image.Image, top: int, city: BtcCity, heading: str, *, placing: bool, locale: str = "en"
+) -> int:
+    """One of the seat's cities across the picture: the heading (which city, built with whom), then the
+    grid on the left and, on the right, the city's score, the category scores and the tiles coming to it."""
+    draw = ImageDraw.Draw(img)
+    y = _wrapped(draw, (MARGIN + 4, top), heading, WIDTH - 2 * MARGIN - 8, NAME_TEXT - 2, True, c.INK, key=True,
+                 min_size=c.KEY_TEXT) + 4
+    card_top = y
+    x = MARGIN + PAD
+    max_side = OWN_GRID
+    if city.get("grid", True):
+        gw, _ = _grid_width(city, max_side, placing)
+        geo = draw_city_grid(img, (x, y + PAD), city, max_side, placing=placing, locale=locale)
+        left_bottom = geo.box[3] + PAD
+        info_x = x + gw + 28
+    else:
+        left_bottom = _loose(img, (x, y + PAD), max_side, city, locale) + PAD
+        info_x = x + max_side + 28
+    info_w = WIDTH - MARGIN - PAD - info_x
+    iy = y + PAD
+    chip = _score_pill(img, (info_x, iy), int(city.get("total", 0)), CHIP + 4, "lt")
+    iy = chip[3] + 10
+    iy = _wrapped(draw, (info_x, iy), _city_name(city, locale), info_w, 30, True, c.INK, key=False, max_lines=2)
+    iy = _score_grid(img, (info_x, iy + 8), info_w, city, 44, locale)
+    iy = _notes(draw, (info_x, iy + 2), info_w, city, locale)
+    iy = _incoming(img, (info_x, iy + 8), info_w, city, 52, locale)
+    bottom = max(left_bottom, iy + PAD)
+    draw.rounded_rectangle((MARGIN, card_top, WIDTH - MARGIN, bottom), radius=14, outline=c.PANEL_EDGE, width=2)
+    return bottom
 
 
 def turn_image(
     view: View, acting_seat: int, names: Sequence[str] | None = None, *, locale: str = "en"
 ) -> Image.Image:
-    """One seat's turn: statuses, their hand (own view only), their two cities (see module docstring)."""
+    """One seat's turn: the phase, every player's strip (who is awaited, scores), their hand (own view only),
+    their two cities (see module docstring)."""
     who = player_names(view, names, locale)
     players = view.get("players") or []
     me = players[acting_seat] if 0 <= acting_seat < len(players) else cast(BtcPlayer, {})
     city_ids = [i for i in (me.get("left_city"), me.get("right_city")) if isinstance(i, int)]
     cities = {cty.get("city"): cty for cty in view.get("cities") or []}
-    card_w = (WIDTH - 2 * MARGIN - GAP) // 2
+    estimate = (c.TITLE_HEIGHT + 200 + len(players) * (STRIP + 8) + (800 if view.get("you") else 0)
+                + sum(_own_bound(cities[i]) for i in city_ids if i in cities) + LEGEND_BOUND)
+    return _sized(lambda img, draw: _paint_turn(img, draw, view, acting_seat, who, locale), estimate)
+
+
+def _paint_turn(img: Image.Image, draw: ImageDraw.ImageDraw, view: View, acting_seat: int, who: list[str],
+                locale: str) -> int:
+    players = view.get("players") or []
+    me = players[acting_seat] if 0 <= acting_seat < len(players) else cast(BtcPlayer, {})
+    city_ids = [i for i in (me.get("left_city"), me.get("right_city")) if isinstance(i, int)]
+    cities = {cty.get("city"): cty for cty in view.get("cities") or []}
     placing = view.get("phase") in ("play", "place", "assign")
-    grid_max = 520
-    cards_h = max(
-        [city_card_height(cities[i], card_w, placing, grid_max, locale) for i in city_ids if i in cities]
-        or [0]
-    )
-    img, draw = c.canvas(WIDTH, 2400)
-    c.title_bar(draw, WIDTH, _title(view, locale), _subtitle(view, locale))
-    y = _status_strips(img, c.TITLE_HEIGHT + GAP, view, who, acting_seat, locale) + 4
+    rest = _title_bar(draw, _title(view, locale), _subtitle(view, locale))
+    y = c.TITLE_HEIGHT + GAP
     phase_id = str(view.get("phase", ""))
     phase = t(f"btc.render.phase.{phase_id}", locale) if phase_id in PHASES else phase_id
-    waiting = [who[i] for i in view.get("awaiting") or [] if i < len(who)]
-    if waiting and view.get("phase") != "over":
-        line = t("btc.render.now_waiting", locale, phase=phase, names=c.join_names(waiting, locale))
-    else:
-        line = t("btc.render.now", locale, phase=phase)
-    text, f = c.fit_text(line, WIDTH - 2 * MARGIN, 22, False, 14)
-    c.draw_text(draw, (MARGIN, y + 4), text, f, c.INK, "la")
-    y += 40
+    for line in (rest, t("btc.render.now", locale, phase=phase)):
+        if line:
+            y = _wrapped(draw, (MARGIN, y), line, WIDTH - 2 * MARGIN, HEADING_TEXT, False, c.INK, key=False,
+                         max_lines=2) + 2
+    y = _strips(img, y + 6, view, who, locale) + 6
     y = _hand_section(img, y, view, acting_seat, locale)
     labels = {
         me.get("left_city"): t("btc.render.left_city", locale),
         me.get("right_city"): t("btc.render.right_city", locale),
     }
-    for k, cid in enumerate(city_ids):
+    for cid in city_ids:
         if cid not in cities:
             continue
-        x = MARGIN + k * (card_w + GAP)
         partner = _partner(cities[cid], acting_seat, who, locale)
         label = labels.get(cid, "")
         if partner:
             heading = t("btc.render.heading.with", locale, city=label, partner=partner)
         else:
             heading = t("btc.render.heading.alone", locale, city=label)
-        c.draw_fitted(draw, (x + 4, y + 2), heading, card_w - 8, 18, True, c.MUTED, "la")
-        city_card(
-            img, (x, y + 30), card_w, cities[cid], who, placing=placing, max_grid=grid_max, locale=locale
-        )
-    y += 30 + cards_h + GAP
-    end = _legend(img, y, locale)
-    return img.crop((0, 0, WIDTH, end))
+        y = _own_city(img, y, cities[cid], heading, placing=placing, locale=locale) + GAP + 4
+    return _legend(img, y, locale)
+
+
+LEGEND_BOUND = 280
+"""At most the legend's height (ten entries on up to four lines)."""
+
+
+def _sized(paint: Callable[[Image.Image, ImageDraw.ImageDraw], int], height: int) -> Image.Image:
+    """What ``paint`` draws (it returns its bottom y) on a canvas ``height`` tall, a generous estimate,
+    cropped to the drawing: drawn again taller in the rare case the estimate fell short."""
+    while True:
+        img, draw = c.canvas(WIDTH, height)
+        end = paint(img, draw)
+        if end <= height:
+            return img.crop((0, 0, WIDTH, end))
+        height = end + 40
+
+
+def _own_bound(city: BtcCity) -> int:
+    """At most the height of :func:`_own_city`."""
+    return 200 + max(OWN_GRID + 2 * PAD, 400 + 120 * len(city.get("incoming") or []))
+
+
+def _card_bound(city: BtcCity) -> int:
+    """At most the height of :func:`city_card`."""
+    h = 2 * PAD + CHIP + 40 + 52 * len(city.get("builders") or []) + 2 * (CARD_SCORE + 8) + 170
+    if city.get("grid", True):
+        h += 4 * (CARD_CELL + CITY_GAP) + 12
+    else:
+        h += (len(city.get("loose") or []) // 7 + 1) * 66 + 8
+    incoming = city.get("incoming") or []
+    return h + (60 + 110 * len(incoming) if incoming else 0)
+
+
+def _table_bound(view: View) -> int:
+    cities = view.get("cities") or []
+    return sum(max(_card_bound(cty) for cty in cities[r : r + 2]) + GAP for r in range(0, len(cities), 2))
 
 
 def _partner(city: BtcCity, seat: int, who: list[str], locale: str = "en") -> str:
@@ -578,82 +785,120 @@ def _partner(city: BtcCity, seat: int, who: list[str], locale: str = "en") -> st
 def _table(
     img: Image.Image, top: int, view: View, who: list[str], winners: frozenset[int], locale: str = "en"
 ) -> int:
-    """Every city, three per row, in table order."""
+    """Every city, two per row, in table order; returns the bottom y."""
     cities = view.get("cities") or []
-    per_row = 3 if len(cities) > 4 or len(cities) == 3 else 2
+    per_row = 2
     w = (WIDTH - 2 * MARGIN - (per_row - 1) * GAP) // per_row
-    grid_max = min(w - 16, 420)
     y = top
     for r in range(0, len(cities), per_row):
         row = cities[r : r + per_row]
-        bottom = y
-        for k, city in enumerate(row):
-            bottom = max(
-                bottom,
-                city_card(
-                    img,
-                    (MARGIN + k * (w + GAP), y + 4),
-                    w,
-                    city,
-                    who,
-                    max_grid=grid_max,
-                    winners=winners,
-                    locale=locale,
-                ),
-            )
+        bottom = max(city_card(img, (MARGIN + k * (w + GAP), y), w, city, who, winners=winners, locale=locale,
+                               frame=False) for k, city in enumerate(row))
+        draw = ImageDraw.Draw(img)
+        for k in range(len(row)):
+            x = MARGIN + k * (w + GAP)
+            draw.rounded_rectangle((x, y, x + w, bottom), radius=14, outline=c.PANEL_EDGE, width=2)
         y = bottom + GAP
     return y
 
 
-def _table_height(view: View, locale: str = "en") -> int:
-    cities = view.get("cities") or []
-    per_row = 3 if len(cities) > 4 or len(cities) == 3 else 2
-    w = (WIDTH - 2 * MARGIN - (per_row - 1) * GAP) // per_row
-    grid_max = min(w - 16, 420)
-    total = 0
-    for r in range(0, len(cities), per_row):
-        total += (
-            max(
-                city_card_height(city, w, max_grid=grid_max, locale=locale)
-                for city in cities[r : r + per_row]
-            )
-            + GAP
-            + 4
-        )
-    return total
+def _winners(view: View) -> frozenset[int]:
+    result: Mapping[str, Any] = view.get("result") or {}
+    ranked = [*(result.get("seats") or []), *((result.get("details") or {}).get("automas") or [])]
+    return frozenset(s["seat"] for s in ranked if s.get("rank") == 1)
 
 
 def board_image(view: View, names: Sequence[str] | None = None, *, locale: str = "en") -> Image.Image:
-    """The whole table: every city with its builders and running scores."""
+    """The whole table: every player's strip (status and score), then every city with its builders and
+    scores."""
     who = player_names(view, names, locale)
-    img, draw = c.canvas(WIDTH, c.TITLE_HEIGHT + 2 * GAP + _table_height(view, locale) + 400)
-    c.title_bar(draw, WIDTH, _title(view, locale), _subtitle(view, locale))
-    result: Mapping[str, Any] = view.get("result") or {}
-    ranked = [*(result.get("seats") or []), *((result.get("details") or {}).get("automas") or [])]
-    winners = frozenset(s["seat"] for s in ranked if s.get("rank") == 1)
-    y = _table(img, c.TITLE_HEIGHT + GAP, view, who, winners, locale)
-    end = _legend(img, y, locale)
-    return img.crop((0, 0, WIDTH, end))
+
+    def paint(img: Image.Image, draw: ImageDraw.ImageDraw) -> int:
+        rest = _title_bar(draw, _title(view, locale), _subtitle(view, locale))
+        y = c.TITLE_HEIGHT + GAP
+        if rest:
+            y = _wrapped(draw, (MARGIN, y), rest, WIDTH - 2 * MARGIN, HEADING_TEXT, False, c.INK, key=False) + 2
+        y = _strips(img, y + 6, view, who, locale) + 6
+        y = _table(img, y, view, who, _winners(view), locale)
+        return _legend(img, y, locale)
+
+    players = len(view.get("players") or [])
+    return _sized(paint, c.TITLE_HEIGHT + 140 + players * (STRIP + 8) + _table_bound(view) + LEGEND_BOUND)
 
 
-def end_image(view: View, names: Sequence[str] | None = None, *, locale: str = "en") -> Image.Image:
-    """The whole table, then each player's two city scores, final score (the lower), ranks, winner."""
-    who = player_names(view, names, locale)
-    board = board_image(view, names, locale=locale)
-    result: Mapping[str, Any] = view.get("result") or _provisional(view)
-    cities = {cty.get("city"): cty for cty in view.get("cities") or []}
+def _ranked(result: Mapping[str, Any]) -> list[Any]:
+    """The seats and Automas of a result, best first."""
     automas = (result.get("details") or {}).get("automas") or []
-    seats = sorted([*(result.get("seats") or []), *automas], key=lambda s: s["seat"])
+    return sorted([*(result.get("seats") or []), *automas], key=lambda s: (s["rank"], s["seat"]))
+
+
+def _ranking_bound(seats: Sequence[Any]) -> int:
+    return c.TITLE_HEIGHT + 140 + len(seats) * (RANK_ROW + 8) + 400
+
+
+def _ranking(view: View, who: list[str], locale: str = "en") -> Image.Image:
+    """Final scores, best first: rank, marker, name, the score that counts, both cities' scores under the
+    name; then the winner and the scoring rule."""
+    result: Mapping[str, Any] = view.get("result") or _provisional(view)
+    seats = _ranked(result)
+    return _sized(lambda img, draw: _paint_ranking(img, draw, view, result, seats, who, locale),
+                  _ranking_bound(seats))
+
+
+def _paint_ranking(img: Image.Image, draw: ImageDraw.ImageDraw, view: View, result: Mapping[str, Any],
+                   seats: list[Any], who: list[str], locale: str) -> int:
+    cities = {cty.get("city"): cty for cty in view.get("cities") or []}
     players = view.get("players") or []
-    rows: list[list[int | str | None]] = []
-    for s in seats:
-        p = players[s["seat"]] if s["seat"] < len(players) else cast(BtcPlayer, {})
-        row: list[int | str | None] = []
-        for key, own in (("left_city", p.get("left_city")), ("right_city", p.get("right_city"))):
-            cid = (s.get("details") or {}).get(key, own)
+    rest = _title_bar(draw, t("btc.render.title.final_scores", locale), _subtitle(view, locale))
+    y = c.TITLE_HEIGHT + GAP
+    if rest:
+        y = _wrapped(draw, (MARGIN, y), rest, WIDTH - 2 * MARGIN, HEADING_TEXT, False, c.INK, key=False) + 2
+    rank_font, total_font = c.font(44, True), c.font(52, True)
+    detail_font = c.font(DETAIL_TEXT)
+    for pos, s in enumerate(seats):
+        seat = int(s["seat"])
+        p = players[seat] if seat < len(players) else cast(BtcPlayer, {})
+        first = s.get("rank") == 1
+        y0, y1 = y, y + RANK_ROW
+        colour = c.tint(c.HIGHLIGHT, 0.6) if first else (c.PANEL if pos % 2 == 0 else (247, 245, 240))
+        draw.rounded_rectangle((MARGIN, y0, WIDTH - MARGIN, y1), radius=14, fill=colour,
+                               outline=c.INK if first else c.PANEL_EDGE, width=3 if first else 2)
+        cy = (y0 + y1) / 2
+        x = MARGIN + 14
+        if first:
+            c.draw_icon(img, "winner", (x, int(cy - 22), x + 44, int(cy + 22)))
+        c.draw_text(draw, (x + 78, cy), str(s["rank"]), rank_font, c.INK, "mm", key=True)
+        x += 112
+        msz = 60
+        c.seat_marker(img, seat, (x, int(cy - msz / 2), x + msz, int(cy + msz / 2)))
+        x += msz + 14
+        total = str(s["total"])
+        right = WIDTH - MARGIN - 18
+        c.draw_text(draw, (right, cy), total, total_font, c.INK, "rm", key=True)
+        right -= c.text_width(total, total_font) + 14
+        c.draw_icon(img, "points", (right - 46, int(cy - 23), right, int(cy + 23)))
+        right -= 46 + 24
+        name, nfont = c.fit_text(who[seat] if seat < len(who) else "?", right - x, NAME_TEXT, True, c.KEY_TEXT)
+        c.draw_text(draw, (x, y0 + 10), name, nfont, c.INK, "la", key=True)
+        parts = []
+        for key in ("left_city", "right_city"):
+            cid = (s.get("details") or {}).get(key, p.get(key))
             city = cities.get(cid)
-            row.append(f"{city.get('total', '?')}  {resolve(city.get('name', ''), locale)}".strip() if city else None)
-        rows.append(row)
+            if city:
+                parts.append(f"{city.get('total', '?')} {_city_name(city, locale)}")
+        detail = c.ellipsize(" · ".join(parts), detail_font, right - x)
+        c.draw_text(draw, (x, y1 - 10), detail, detail_font, c.MUTED, "ld", key=False)
+        y = y1 + 8
+    winners = [who[s["seat"]] if s["seat"] < len(who) else "?" for s in seats if s.get("rank") == 1]
+    if len(winners) == 1:
+        line = t("render.score.winner_line", locale, label=t("render.score.winner", locale), name=winners[0])
+    else:
+        line = t("render.score.shared_line", locale, label=t("render.score.shared", locale),
+                 names=c.join_names(winners, locale))
+    y += 8
+    c.draw_icon(img, "winner", (MARGIN, y + 2, MARGIN + 44, y + 46))
+    y = _wrapped(draw, (MARGIN + 56, y), line, WIDTH - 2 * MARGIN - 56, NAME_TEXT, True, c.INK, key=True,
+                 min_size=c.KEY_TEXT) + 6
     rule = {
         "two_player": "btc.render.rule.two_player",
         "solo_simple": "btc.render.rule.solo",
@@ -661,29 +906,28 @@ def end_image(view: View, names: Sequence[str] | None = None, *, locale: str = "
     }.get(str(view.get("mode")), "btc.render.rule.lower")
     decided = decided_note(str(result.get("decided_by", "score")), locale)
     note = " ".join(part for part in (t(rule, locale), decided) if part)
-    table = score_table(
-        t("btc.render.title.final_scores", locale),
-        [who[s["seat"]] if s["seat"] < len(who) else "?" for s in seats],
-        [t("btc.render.left_city", locale), t("btc.render.right_city", locale)],
-        rows,
-        totals=[s["total"] for s in seats],
-        ranks=[s["rank"] for s in seats],
-        seats=[s["seat"] for s in seats],
-        category_keys=[None, None],
-        subtitle=_subtitle(view, locale),
-        note=note,
-        locale=locale,
-    )
-    return c.stack_vertical([board, table])
+    y = _wrapped(draw, (MARGIN, y), note, WIDTH - 2 * MARGIN, DETAIL_TEXT, False, c.MUTED, key=False,
+                 max_lines=4) + 10
+    return y
+
+
+def end_image(view: View, names: Sequence[str] | None = None, *, locale: str = "en") -> Image.Image:
+    """The final scores first (ranks, names, the score that counts, the winner), then every city."""
+    who = player_names(view, names, locale)
+    result: Mapping[str, Any] = view.get("result") or _provisional(view)
+    seats = _ranked(result)
+
+    def paint(img: Image.Image, draw: ImageDraw.ImageDraw) -> int:
+        y = _paint_ranking(img, draw, view, result, seats, who, locale)
+        return _legend(img, _table(img, y + GAP, view, who, _winners(view), locale), locale)
+
+    return _sized(paint, _ranking_bound(seats) + GAP + _table_bound(view) + LEGEND_BOUND)
 
 
 def _provisional(view: View) -> dict[str, Any]:
-    cities = {cty.get("city"): cty for cty in view.get("cities") or []}
-    seats: list[dict[str, Any]] = []
-    for i, p in enumerate(view.get("players") or []):
-        totals = [int(cities.get(cid, cast(BtcCity, {})).get("total", 0))
-                  for cid in (p.get("left_city"), p.get("right_city"))]
-        seats.append({"seat": i, "total": min(totals), "breakdown": {}, "details": {}})
+    scores = player_scores(view)
+    seats: list[dict[str, Any]] = [{"seat": i, "total": total, "breakdown": {}, "details": {}}
+                                   for i, total in enumerate(scores)]
     for s in seats:
         s["rank"] = 1 + sum(1 for o in seats if o["total"] > s["total"])
     return {"seats": seats, "decided_by": "score"}

@@ -60,20 +60,27 @@ def _open(data: bytes) -> Image.Image:
     ],
 )
 def test_every_view_renders_every_image(games: dict[str, Any], key: str) -> None:
-    """Turn, board and end images render from real views: PNG, at least 1000 px wide, under 400 KB."""
+    """Turn, board and end images render from real views: PNG, at least 1000 px wide, under 400 KB; portrait
+    pictures (a row per player, two cities per row) at most about three and a half times as tall as wide."""
     view = games[key]
     for data in (b.render_turn(view, 0, NAMES), b.render_board(view, NAMES), b.render_end(view, NAMES)):
         img = _open(data)
         assert img.width >= 1000
-        assert 400 < img.height < 3200
+        assert 400 < img.height < 4400
         assert len(data) < 400_000
 
 
 def test_game_ends_with_a_result(games: dict[str, Any]) -> None:
-    """The finished views carry a result, and the end image is the table over the score table."""
+    """The finished views carry a result, and the end image opens with the ranking: the winner named, with
+    their score, near the top, at the key size."""
     view = games["standard_end"]
     assert view["phase"] == "over" and view["result"]
-    assert b.end_image(view, NAMES).height > b.board_image(view, NAMES).height + 300
+    winner = next(s for s in view["result"]["seats"] if s["rank"] == 1)
+    with c.record_text() as drawn:
+        img = b.end_image(view, NAMES)
+    top = [d for d in drawn.on(img) if d.box[3] < 400 and d.key and d.size >= c.KEY_TEXT]
+    assert any(d.text == NAMES[winner["seat"]] for d in top)
+    assert any(d.text == str(winner["total"]) for d in top)
 
 
 def test_hand_is_drawn_only_for_its_owner(games: dict[str, Any]) -> None:
