@@ -1641,5 +1641,5 @@ def tile_sheet(game: str, title: str, locale: str = "en") -> Image.Image:
         g = glyph(key)
         label = f"{g.badge(locale)}  {g.label(locale)}"
         draw_fitted(draw, (x + TILE_SHEET_SIZE + 16, y + TILE_SHEET_SIZE // 2), label,
-                    cell_w - TILE_SHEET_SIZE - 56, 28, True, INK, "lm", 16)
+                    cell_w - TILE_SHEET_SIZE - 56, 28, True, INK, "lm", MIN_TEXT, key=False)
     return img
