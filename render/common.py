@@ -63,6 +63,9 @@ PNG_COLOURS = 256
 PNG_LEVEL = 3
 """zlib level. On a 1200 x 1000 turn picture (measured): 3 takes 8 ms for 82 KB, 6 takes 20 ms
 for 71 KB, 9 takes 85 ms for 65 KB; above 3 the time grows much faster than the file shrinks."""
+PALETTE_PIXELS = 300_000
+"""A taller picture (a phone's portrait layout) samples sparser, so the palette costs about what a 1200 x 1000
+picture's does (:func:`palette_of`): a 1200 x 2755 board took 16 ms for its palette at every 2nd pixel."""
 PALETTE_SAMPLE = 2
 """The palette is chosen from every ``PALETTE_SAMPLE``-th pixel of each row and column (exact colours, no
 blending) plus a band of each design colour (:func:`design_colours`, so a one-pixel line of one of them is
@@ -1555,7 +1558,7 @@ def _design_colours(modules: tuple[str, ...]) -> tuple[RGB, ...]:
 
 def palette_of(image: Image.Image, colours: int = PNG_COLOURS) -> Image.Image:
     """A palette image of at most ``colours`` colours for an RGB ``image`` (see :data:`PALETTE_SAMPLE`)."""
-    step = PALETTE_SAMPLE
+    step = max(PALETTE_SAMPLE, math.ceil(math.sqrt(image.width * image.height / PALETTE_PIXELS)))
     if min(image.size) < 64 * step:
         return image.quantize(colors=colours, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
     sample = image.resize((image.width // step, image.height // step), Image.Resampling.NEAREST)
