@@ -1505,6 +1505,27 @@ def wrap(text: str, fnt: Font, max_width: int) -> list[str]:
     return lines
 
 
+def fit_lines(
+    text: str, width: int, size: int, bold: bool = False, min_size: int = MIN_TEXT, max_lines: int = 2
+) -> tuple[list[str], Font]:
+    """``text`` in the largest font from ``size`` down to ``min_size`` on one line, else wrapped onto at
+    most ``max_lines`` lines; past that the last line ends after a whole word with "…". A name or heading
+    that must stay a key fact passes ``min_size=KEY_TEXT``: it wraps rather than shrinks below it."""
+    for s in range(size, min_size - 1, -1):
+        f = font(s, bold)
+        if text_width(text, f) <= width:
+            return [text], f
+    for s in range(size, min_size - 1, -1):
+        f = font(s, bold)
+        lines = wrap(text, f, width)
+        if len(lines) <= max_lines and all(text_width(line, f) <= width for line in lines):
+            return lines, f
+    f = font(min_size, bold)
+    lines = wrap(text, f, width)
+    head = [ellipsize(line, f, width) for line in lines[: max_lines - 1]]
+    return [*head, ellipsize(" ".join(lines[max_lines - 1:]), f, width)], f
+
+
 def join_names(items: Iterable[str], locale: str = "en") -> str:
     """Names (or phrases) as one list in ``locale`` ("Ann, Bob")."""
     return t("render.list.separator", locale).join(items)

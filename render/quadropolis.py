@@ -176,26 +176,6 @@ def _city_of(who: list[str], seat: int, locale: str) -> str:
     return t("render.city_of", locale, name=who[seat] if seat < len(who) else "?")
 
 
-def _lines(
-    text: str, width: int, size: int, bold: bool = False, min_size: int = c.MIN_TEXT, max_lines: int = 2
-) -> tuple[list[str], c.Font]:
-    """``text`` in the largest font from ``size`` down to ``min_size`` on one line, else wrapped onto at
-    most ``max_lines`` lines; past that the last line ends after a whole word with "…"."""
-    for s in range(size, min_size - 1, -1):
-        f = c.font(s, bold)
-        if c.text_width(text, f) <= width:
-            return [text], f
-    for s in range(size, min_size - 1, -1):
-        f = c.font(s, bold)
-        lines = c.wrap(text, f, width)
-        if len(lines) <= max_lines and all(c.text_width(line, f) <= width for line in lines):
-            return lines, f
-    f = c.font(min_size, bold)
-    lines = c.wrap(text, f, width)
-    head = [c.ellipsize(line, f, width) for line in lines[: max_lines - 1]]
-    return [*head, c.ellipsize(" ".join(lines[max_lines - 1:]), f, width)], f
-
-
 def _chip_size(text: str, size: int) -> tuple[int, int, c.Font]:
     fnt = c.font(max(c.MIN_TEXT, round(size * 0.82)), True)
     pad = max(2, size // 6)
@@ -303,7 +283,7 @@ def _heading(
     """A section heading (a key fact at :data:`render.common.KEY_TEXT`, else :data:`HEADING_SIZE`) on up to
     two lines; returns its height."""
     size = c.KEY_TEXT if key else HEADING_SIZE
-    lines, f = _lines(text, width, size, True, size if key else c.MIN_TEXT + 3)
+    lines, f = c.fit_lines(text, width, size, True, size if key else c.MIN_TEXT + 3)
     step = int(f.size) + 8
     if not dry:
         for k, line in enumerate(lines):
@@ -634,7 +614,7 @@ def _player_strip(
     score_w = ssz + 10 + c.text_width(score, sfont) if score else 0
     left = x + pad + mark + 12
     right = x + width - pad - (score_w + 16 if score else 0)
-    lines, nfont = _lines(name, right - left, NAME_SIZE, True, c.KEY_TEXT)
+    lines, nfont = c.fit_lines(name, right - left, NAME_SIZE, True, c.KEY_TEXT)
     step = int(nfont.size) + 8
     row1 = max(mark, len(lines) * step)
     name_w = max(c.text_width(line, nfont) for line in lines)
@@ -870,7 +850,7 @@ def _score_column(
     cats = score.get("categories") or {}
     vf = c.font(26, True)
     heading = t("quadropolis.render.final_score" if over else "quadropolis.render.score_if_now", locale)
-    hl, hf = _lines(heading, width - 6, NOTE_SIZE, True, c.MIN_TEXT + 1)
+    hl, hf = c.fit_lines(heading, width - 6, NOTE_SIZE, True, c.MIN_TEXT + 1)
     for k, line in enumerate(hl):
         c.draw_text(draw, (x, y + k * (int(hf.size) + 6)), line, hf, c.MUTED, "la", key=False)
     y += len(hl) * (int(hf.size) + 6) + 8
@@ -889,7 +869,7 @@ def _score_column(
         label = t("quadropolis.render.cat.penalty_long" if cid == "penalty" else label_id, locale).replace(
             SOFT_HYPHEN, ""
         )
-        lines, lf = _lines(label, width - 48 - 60, NOTE_SIZE, False, c.MIN_TEXT + 1)
+        lines, lf = c.fit_lines(label, width - 48 - 60, NOTE_SIZE, False, c.MIN_TEXT + 1)
         for k, line in enumerate(lines):
             c.draw_text(draw, (x + 48, y + row / 2 + (k - (len(lines) - 1) / 2) * (int(lf.size) + 3)), line, lf, c.INK,
                         "lm", key=False)
@@ -923,7 +903,7 @@ def _city_header(
     """Whose city: the owner's marker and name (a key fact, up to two lines); returns its height."""
     x, y = xy
     mark = 44
-    lines, nfont = _lines(name, width - mark - 12, c.KEY_TEXT, True, c.KEY_TEXT)
+    lines, nfont = c.fit_lines(name, width - mark - 12, c.KEY_TEXT, True, c.KEY_TEXT)
     step = int(nfont.size) + 8
     h = max(height, mark, len(lines) * step)
     if not dry:

@@ -315,28 +315,12 @@ HEADING_SIZE = 30
 TEXT_SIZE = 24
 
 
-def _fit_lines(
-    text: str, width: int, size: int, bold: bool, min_size: int, max_lines: int
-) -> tuple[list[str], c.Font]:
-    """``text`` wrapped on at most ``max_lines`` lines of ``width``, in the largest font from ``size`` down
-    to ``min_size`` in which every line fits; past that the last line is shortened after a whole word."""
-    for k in range(size, min_size - 1, -1):
-        fnt = c.font(k, bold)
-        lines = c.wrap(text, fnt, width)
-        if len(lines) <= max_lines and all(c.text_width(line, fnt) <= width for line in lines):
-            return lines, fnt
-    fnt = c.font(min_size, bold)
-    lines = c.wrap(text, fnt, width)
-    lines = [*lines[: max_lines - 1], " ".join(lines[max_lines - 1:])]
-    return [c.ellipsize(line, fnt, width) for line in lines], fnt
-
-
 def _lines(
     draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, width: int, size: int, bold: bool = False,
     fill: c.RGB = c.INK, *, key: bool, min_size: int = SMALL, max_lines: int = 4, anchor: str = "la",
 ) -> int:
     """``text`` wrapped under ``xy``; returns the y under the last line."""
-    lines, fnt = _fit_lines(text, width, size, bold, min_size, max_lines)
+    lines, fnt = c.fit_lines(text, width, size, bold, min_size, max_lines)
     x, y = xy
     step = round(fnt.size * 1.25)
     for line in lines:
@@ -457,7 +441,7 @@ def _player_strip(
     right_w = c.text_width(built, bf) + 16 + (46 if player.get("finisher") else 0) + len(reserve) * 51 + tag_w
     marker = 56
     room = int(x1 - x0 - marker - 36 - right_w - 16)
-    lines, nf = _fit_lines(name, max(120, room), NAME_SIZE, True, KEY, 2)
+    lines, nf = c.fit_lines(name, max(120, room), NAME_SIZE, True, KEY, 2)
     h = max(66, 16 + len(lines) * round(nf.size * 1.3))
     y1 = y0 + h
     style = c.player_style(seat)
