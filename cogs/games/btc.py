@@ -15,7 +15,7 @@ import discord
 
 from bot import labels
 from bot.games.btc import city_name
-from bot.i18n import resolve, t
+from bot.i18n import resolve, t, t_or
 from bot.rules.btc.viewtypes import BtcView
 from cogs import ids
 from cogs.limits import SELECT_OPTION_LABEL, SELECT_PLACEHOLDER, cut
@@ -56,7 +56,9 @@ class BtcPresenter(Presenter[BtcView]):
         return t("btc.ui.prompt", locale)
 
     def status_lines(self, view: BtcView, locale: str, names: list[str] | None = None) -> list[str]:
-        lines = [t("btc.ui.status_round", locale, round=view.get("round", 1), phase=view.get("phase", ""))]
+        phase = str(view.get("phase", ""))
+        lines = [t("btc.ui.status_round", locale, round=view.get("round", 1),
+                   phase=t_or(f"btc.render.phase.{phase}", phase, locale))]
         for city in view.get("cities", []):
             lines.append(t("btc.ui.status_city", locale, city=city.get("name", city["city"]),
                            total=city.get("total", 0),
