@@ -836,15 +836,6 @@ def _ranking_bound(seats: Sequence[Any]) -> int:
     return c.TITLE_HEIGHT + 140 + len(seats) * (RANK_ROW + 8) + 400
 
 
-def _ranking(view: View, who: list[str], locale: str = "en") -> Image.Image:
-    """Final scores, best first: rank, marker, name, the score that counts, both cities' scores under the
-    name; then the winner and the scoring rule."""
-    result: Mapping[str, Any] = view.get("result") or _provisional(view)
-    seats = _ranked(result)
-    return _sized(lambda img, draw: _paint_ranking(img, draw, view, result, seats, who, locale),
-                  _ranking_bound(seats))
-
-
 def _paint_ranking(img: Image.Image, draw: ImageDraw.ImageDraw, view: View, result: Mapping[str, Any],
                    seats: list[Any], who: list[str], locale: str) -> int:
     cities = {cty.get("city"): cty for cty in view.get("cities") or []}

@@ -30,7 +30,6 @@ NAME_MIN, NAME_MAX = 270, 440
 TWO_LINE_ROW = 96
 """A row's height when a name takes two lines."""
 CATEGORY_MIN = 64
-CATEGORY_PREFERRED = 100
 SOFT_HYPHEN = "\u00ad"
 """A category label may carry soft hyphens: where the header may break a long word (shown as "-")."""
 

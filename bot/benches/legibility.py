@@ -52,8 +52,8 @@ LANGUAGES = ("en", "hu", "es", "ru", "pl")
 TESSERACT_LANGUAGES = {"en": "eng", "hu": "hun", "es": "spa", "ru": "rus", "pl": "pol"}
 NAMES = ("Ödön Łukasz Жанна", "Bob", "Cyd the Great Builder of Cities", "Dee", "Eve")
 """The render bench's sample names: every script the font carries, and one name too long for most boxes."""
-PHONE = 400
-ZOOM = 800
+PHONE = c.PHONE_WIDTH
+ZOOM = 2 * c.PHONE_WIDTH
 SEATS = 5
 """Seats of each sample game at most (within the game's range)."""
 MID_MOVES = 30
