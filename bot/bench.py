@@ -1,7 +1,9 @@
 """``python -m bot.bench``: performance figures as one JSON object on the last line.
 
 Gathers ``figures(quick)`` from every module in :mod:`bot.benches`. ``--quick`` runs each briefly
-(CI uses it to keep the figures computable); ``--only NAME [NAME ...]`` runs some modules.
+(CI uses it to keep the figures computable): its figures are marked (``bench.run``: ``quick``,
+``bench.comparable_with_full``: false) because a few channels for a fraction of a second measure
+start-up more than throughput. ``--only NAME [NAME ...]`` runs some modules.
 Progress goes to stderr; stdout carries only the JSON.
 """
 
@@ -43,7 +45,10 @@ def command(argv: list[str]) -> int:
     parser.add_argument("--only", action="extend", nargs="+", metavar="MODULE", help=say("cli.bench.only"))
     args = parser.parse_args(argv)
     chosen = [pick(name, known) for name in args.only or ()]
-    out: dict[str, Any] = {}
+    out: dict[str, Any] = {"bench.run": "quick" if args.quick else "full",
+                           "bench.comparable_with_full": not args.quick}
+    if args.quick:
+        print(f"bench: {say('cli.bench.quick_not_comparable')}", file=sys.stderr, flush=True)
     for name in dict.fromkeys(chosen or known):
         t0 = time.perf_counter()
         print(f"bench: {name}…", file=sys.stderr, flush=True)

@@ -20,7 +20,8 @@ import pytest
 
 from bot import cli, games, store
 from bot.service import Service
-from bot.testing.postgres import PostgresServer
+from bot.testing import postgres
+from bot.testing.postgres import PostgresServer, PostgresUnavailable
 from bot.testing.toygame import RULES as TOY
 
 ENGINES = ("sqlite", "postgres")
@@ -71,6 +72,54 @@ def clock() -> FakeClock:
 def both_engines(path: Path) -> bool:
     relative = path.resolve().relative_to(ROOT).as_posix()
     return any(relative == p or (p.endswith("/") and relative.startswith(p)) for p in BOTH_ENGINES)
+
+
+POSTGRES_MARK = "postgres"
+INSTALL_HINT = "apt-get install postgresql"
+
+
+def postgres_missing() -> str | None:
+    """Why the PostgreSQL tests cannot run here (their server programs are not installed), or None."""
+    try:
+        postgres.find_binaries()
+    except PostgresUnavailable:
+        return f"PostgreSQL's server programs (pg_ctl, initdb) are not installed: {INSTALL_HINT}"
+    return None
+
+
+def is_postgres_test(item: pytest.Item) -> bool:
+    """A test that needs a PostgreSQL server: it asks for ``postgres_server``, runs on the ``postgres``
+    engine, or carries the marker itself."""
+    if item.get_closest_marker(POSTGRES_MARK) is not None:
+        return True
+    if "postgres_server" in getattr(item, "fixturenames", ()):
+        return True
+    callspec = getattr(item, "callspec", None)
+    return callspec is not None and callspec.params.get("engine") == "postgres"
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Every PostgreSQL test carries the ``postgres`` marker (``-m postgres`` / ``-m "not postgres"``).
+    Without the server programs they are skipped with one line saying how to install them, unless
+    ``CI`` is set: there they must run (``.ci/run`` installs the programs)."""
+    missing = None if os.environ.get("CI") else postgres_missing()
+    for item in items:
+        if not is_postgres_test(item):
+            continue
+        item.add_marker(POSTGRES_MARK)
+        if missing is not None:
+            item.add_marker(pytest.mark.skip(reason=missing))
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """One line for the PostgreSQL tests skipped, and how to run them."""
+    reason = postgres_missing()
+    if reason is None or os.environ.get("CI"):
+        return
+    skipped = [r for r in terminalreporter.stats.get("skipped", [])
+               if isinstance(r.longrepr, tuple) and r.longrepr[2].endswith(reason)]
+    if skipped:
+        terminalreporter.write_line(f"{len(skipped)} PostgreSQL tests skipped: {reason}")
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:

@@ -14,9 +14,10 @@ again (a closed loop), so the rate measured is what the bot sustains, not what w
   core, so it is a reference for the ratio, not a faster bot.
 - ``postgres.process``: the process again, on a PostgreSQL database (``DATABASE_URL``) of a throwaway
   server started here (:class:`bot.testing.postgres.PostgresServer`, fsync on). SQLite's figures keep
-  their names (``load.process.*``, ``load.inprocess.*``). A mode that cannot run (no PostgreSQL
-  programs, a bot that does not start) is reported as ``load.<mode>.first_error``; the bench still
-  ends normally.
+  their names (``load.process.*``, ``load.inprocess.*``). Without PostgreSQL's server programs the
+  mode is skipped (``load.postgres.process.skipped``: "no PostgreSQL", one line on standard error); a mode
+  that cannot run for another reason (a bot that does not start) is reported as
+  ``load.<mode>.first_error``; the bench still ends normally.
 
 Where the CPU goes: ``cpu_ms_per_move.bot`` is the bot process's CPU time (user + system) per
 acknowledged move, ``cpu_ms_per_move.fake`` this process's (the fake Discord and the simulated
@@ -49,6 +50,7 @@ import logging
 import os
 import re
 import sqlite3
+import sys
 import tempfile
 import time
 from collections.abc import Awaitable, Callable, Iterator
@@ -456,11 +458,7 @@ async def gather_figures(quick: bool) -> dict[str, Any]:
             ("load.process", measure_process), ("load.inprocess", measure_inprocess),
             ("load.postgres.process", measure_postgres)]
         for prefix, step in steps:
-            try:
-                out.update(await step(channels, seconds, Path(tmp)))
-            except Exception as exc:  # one engine failing is a figure, not the end of the bench
-                log.warning("load mode %s failed", prefix, exc_info=True)
-                out[f"{prefix}.first_error"] = (repr(exc) or type(exc).__name__)[:300]
+            out.update(await run_mode(prefix, step, channels, seconds, Path(tmp)))
     try:
         out.update(await measure_floor(QUICK_FLOOR_REQUESTS if quick else FLOOR_REQUESTS))
         out.update(floor_per_move(out))
@@ -472,17 +470,37 @@ async def gather_figures(quick: bool) -> dict[str, Any]:
     for key in ("callback_p50_ms", "callback_p95_ms", "move_ack_p50_ms"):
         a, b = out.get(f"load.process.{key}"), out.get(f"load.inprocess.{key}")
         out[f"load.ratio.{key}"] = round(a / b, 2) if a and b and b == b and a == a else None
-    modes = ("load.process", "load.inprocess", "load.postgres.process")
+    modes = [m for m in ("load.process", "load.inprocess", "load.postgres.process") if f"{m}.skipped" not in out]
     out["load.checked"] = all(out.get(f"{m}.{k}") == 0 for m in modes for k in ("lost", "duplicated", "errors")) \
         and all(out.get(f"{m}.integrity_ok") == 1 for m in modes)
     return out
 
 
+NO_POSTGRES = "no PostgreSQL"
+"""The figure ``load.postgres.process.skipped`` when PostgreSQL's server programs are not installed."""
+
+
+async def run_mode(prefix: str, step: Callable[[int, float, Path], Awaitable[dict[str, Any]]], channels: int,
+                   seconds: float, workdir: Path) -> dict[str, Any]:
+    """One mode's figures. Without PostgreSQL's server programs its mode is skipped with one line on
+    standard error (``skipped: no PostgreSQL``) and ``<mode>.skipped`` in the JSON; any other failure is
+    ``<mode>.first_error``, with its traceback in the log: one engine failing is a figure, not the end."""
+    from bot.cli import say
+    from bot.testing.postgres import PostgresUnavailable
+
+    try:
+        return await step(channels, seconds, workdir)
+    except PostgresUnavailable:
+        print(f"bench: {prefix} {say('cli.bench.skipped_postgres')}", file=sys.stderr, flush=True)
+        return {f"{prefix}.skipped": NO_POSTGRES}
+    except Exception as exc:
+        log.warning("load mode %s failed", prefix, exc_info=True)
+        return {f"{prefix}.first_error": (repr(exc) or type(exc).__name__)[:300]}
+
+
 async def measure_floor(count: int) -> dict[str, Any]:
     """What discord.py's client spends per REST request, in a process of its own against the fake
     (:mod:`bot.testing.restfloor`), and what the fake spends answering it."""
-    import sys
-
     from bot.testing.fakediscord.server import FakeDiscord
 
     fake = await FakeDiscord().start()
