@@ -7,7 +7,8 @@ FROM python:3.11-slim
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
-    DATA_DIR=/data
+    DATA_DIR=/data \
+    BOT_IN_IMAGE=1
 
 WORKDIR /app
 COPY pyproject.toml README.md ./

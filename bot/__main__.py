@@ -13,7 +13,7 @@ from bot import cli
 from bot.cli import say
 from bot.settings import SettingsError, check_database_path, load
 
-COMMANDS = ("local", "score")
+COMMANDS = ("local", "score", "settings")
 
 log = logging.getLogger(__name__)
 
@@ -30,16 +30,18 @@ def event_loop_factory() -> Callable[[], asyncio.AbstractEventLoop] | None:
 
 
 def usage() -> str:
-    from bot import games
+    from bot import games, settings
     from bot.i18n import t
 
     titles = [t(games.get(kind).title_key, cli.LOCALE) for kind in games.available()]
-    return say("cli.main.help", commands=", ".join(COMMANDS), titles=", ".join(titles))
+    return say("cli.main.help", commands=", ".join(COMMANDS), titles=", ".join(titles),
+               settings=settings.help_lines(cli.LOCALE))
 
 
-def database_sentence(exc: Exception, path: Path | str) -> str:
+def database_sentence(exc: Exception, path: Path | str, setting: str = "DATABASE_PATH") -> str:
     """A start-up database problem as the sentence that says what to do (a PostgreSQL URL is named
-    without its password)."""
+    without its password); ``setting`` is what the user changes to name another database
+    (``DATABASE_PATH``, or ``--db`` in the terminal)."""
     from bot import store
 
     keys: dict[type[Exception], str] = {
@@ -48,10 +50,12 @@ def database_sentence(exc: Exception, path: Path | str) -> str:
         store.DatabaseNewer: "cli.db.newer",
         store.DatabaseCorrupt: "cli.db.corrupt",
         store.DatabaseUnreachable: "cli.db.unreachable",
+        store.DatabaseForeign: "cli.db.foreign",
+        store.DatabaseIsFolder: "cli.db.is_folder",
     }
     key = keys.get(type(exc), "cli.db.unreadable")
     shown = store.redact(path) if isinstance(path, str) and store.is_url(path) else path
-    return say(key, path=shown, **getattr(exc, "params", {}))
+    return say(key, path=shown, setting=setting, **getattr(exc, "params", {}))
 
 
 def run_bot() -> int:
@@ -123,6 +127,10 @@ def dispatch(args: list[str]) -> int:
         from bot.score import command as score_command
 
         return score_command(rest)
+    if head == "settings":
+        from bot.settings import command as settings_command
+
+        return settings_command(rest)
     if head == "local":
         from bot.local import command as local_command
 

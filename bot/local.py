@@ -360,8 +360,8 @@ def command(argv: list[str]) -> int:
     except store.DatabaseProblem as exc:
         from bot.__main__ import database_sentence
 
-        raise cli.UsageError("cli.local.database", problem=database_sentence(
-            exc, args.db if store.is_url(args.db) else Path(args.db))) from None
+        # The whole sentence (a usage error's parameters are cut to one short line), naming --db.
+        return cli.error(database_sentence(exc, args.db if store.is_url(args.db) else Path(args.db), "--db"))
 
 
 def main(argv: list[str] | None = None) -> int:

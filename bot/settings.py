@@ -14,6 +14,7 @@ DATA_DIR_DATABASE_NAME = "bot.sqlite3"
 """With ``DATA_DIR`` set (the container image sets it to its volume) and no ``DATABASE_PATH``."""
 DATABASE_URL_SCHEMES = ("postgresql://", "postgres://")
 DEFAULT_LOG_LEVEL = "INFO"
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 DEFAULT_AI_PAUSE_SECONDS = 2.0
 MAX_AI_PAUSE_SECONDS = 3600
 MAX_SHARD_COUNT = 4096
@@ -22,11 +23,62 @@ DEFAULT_LEASE_SECONDS = 60
 MIN_LEASE_SECONDS = 10
 MAX_LEASE_SECONDS = 3600
 MAX_POOL_SIZE = 100
+DEFAULT_STOP_SECONDS = 20
+MAX_STOP_SECONDS = 300
 ENV_FILE = ".env"
-KEYS: tuple[str, ...] = ("DISCORD_TOKEN", "DATA_DIR", "DATABASE_PATH", "DATABASE_URL", "DEV_GUILD_ID",
-                         "LOG_LEVEL", "AI_PAUSE_SECONDS", "SHARD_COUNT", "SHARD_IDS",
-                         "DATABASE_POOL_SIZE", "LEASE_SECONDS")
-"""Every setting the bot reads (``.env.example`` documents each one; ``tests/test_deploy.py`` checks)."""
+IMAGE_MARK = "BOT_IN_IMAGE"
+"""Set (to 1) by the Dockerfile: the bot runs in its container image, whose data must stay on
+:data:`IMAGE_VOLUME` whatever an ``--env-file`` says."""
+IMAGE_VOLUME = "/data"
+"""The image's volume (its ``VOLUME`` and ``DATA_DIR``; ``tests/test_deploy.py`` holds them equal)."""
+
+
+@dataclass(frozen=True)
+class Setting:
+    """One setting, declared once: ``--help`` (:func:`help_lines`), the README's table (:func:`markdown`)
+    and ``.env.example`` (:func:`env_example`) are made from :data:`TABLE`; its help is the catalogue's
+    ``cli.setting.<name>`` in every language."""
+
+    name: str
+    kind: str
+    """``text``, ``path``, ``url``, ``id``, ``choice``, ``number`` (seconds, a decimal), ``int`` or ``ids``."""
+    default: str = ""
+    """As shown (empty: none)."""
+    low: int | None = None
+    high: int | None = None
+    secret: bool = False
+    """Never printed back (the token; a URL that carries a password)."""
+    required: bool = False
+    example: str = ""
+    """``.env.example``'s value for it (else the default)."""
+    active: bool = False
+    """Set in ``.env.example`` (``KEY=value``) rather than shown commented out (``# KEY=value``)."""
+
+    @property
+    def help_key(self) -> str:
+        return f"cli.setting.{self.name.lower()}"
+
+
+TABLE: tuple[Setting, ...] = (
+    Setting("DISCORD_TOKEN", "text", secret=True, required=True, active=True),
+    Setting("DATABASE_PATH", "path", DEFAULT_DATABASE_PATH),
+    Setting("DATA_DIR", "path"),
+    Setting("DATABASE_URL", "url", secret=True, example="postgresql://user:password@host:5432/database"),
+    Setting("DEV_GUILD_ID", "id", active=True),
+    Setting("LOG_LEVEL", "choice", DEFAULT_LOG_LEVEL, active=True),
+    Setting("AI_PAUSE_SECONDS", "number", "2", 0, MAX_AI_PAUSE_SECONDS, active=True),
+    Setting("SHARD_COUNT", "int", "", 1, MAX_SHARD_COUNT, example="2"),
+    Setting("SHARD_IDS", "ids", "", example="0"),
+    Setting("DATABASE_POOL_SIZE", "int", str(DEFAULT_POOL_SIZE), 1, MAX_POOL_SIZE),
+    Setting("LEASE_SECONDS", "int", str(DEFAULT_LEASE_SECONDS), MIN_LEASE_SECONDS, MAX_LEASE_SECONDS),
+    Setting("STOP_SECONDS", "int", str(DEFAULT_STOP_SECONDS), 1, MAX_STOP_SECONDS),
+)
+"""Every setting the bot reads, once (``.env.example``, the README's table and ``python -m bot --help``
+are made from it; ``tests/test_deploy.py`` and ``tests/cli/test_settings.py`` check)."""
+KEYS: tuple[str, ...] = tuple(setting.name for setting in TABLE)
+BY_NAME = {setting.name: setting for setting in TABLE}
+COMPOSE_ONLY: tuple[Setting, ...] = (Setting("POSTGRES_PASSWORD", "text", "citybot", secret=True),)
+"""Read by ``compose.yaml``, not by the bot: ``.env.example`` shows them after the bot's own."""
 
 
 class SettingsError(Exception):
@@ -63,6 +115,8 @@ class Settings:
     lease_seconds: int = DEFAULT_LEASE_SECONDS
     """``LEASE_SECONDS``: how long a claim on work (a reminder to send, a game's AI seats or untold moves)
     lasts unless renewed; a process that died is taken over this long after its last renewal."""
+    stop_seconds: int = DEFAULT_STOP_SECONDS
+    """``STOP_SECONDS``: how long a stop (SIGTERM, SIGINT) waits for the moves in flight."""
 
     @property
     def database(self) -> str | Path:
@@ -100,6 +154,7 @@ def load(environ: Mapping[str, str] | None = None, env_file: Path | None = None)
     if not token:
         raise SettingsError("cli.settings.no_token")
 
+    check_image(env)
     db_path = database_path(env.get("DATABASE_PATH", "").strip(), env.get("DATA_DIR", "").strip())
     db_url = env.get("DATABASE_URL", "").strip() or None
     if db_url is not None and not db_url.startswith(DATABASE_URL_SCHEMES):
@@ -126,18 +181,41 @@ def load(environ: Mapping[str, str] | None = None, env_file: Path | None = None)
         raise SettingsError("cli.settings.pause_range", most=MAX_AI_PAUSE_SECONDS)
 
     shard_count, shard_ids = read_shards(env.get("SHARD_COUNT", ""), env.get("SHARD_IDS", ""))
-    pool_text = env.get("DATABASE_POOL_SIZE", "").strip()
-    if pool_text and not (_digits(pool_text) and 1 <= int(pool_text) <= MAX_POOL_SIZE):
-        raise SettingsError("cli.settings.pool_size", value=pool_text[:40], most=MAX_POOL_SIZE)
-    pool_size = int(pool_text) if pool_text else DEFAULT_POOL_SIZE
-    lease_text = env.get("LEASE_SECONDS", "").strip()
-    if lease_text and not (_digits(lease_text) and MIN_LEASE_SECONDS <= int(lease_text) <= MAX_LEASE_SECONDS):
-        raise SettingsError("cli.settings.lease", value=lease_text[:40], least=MIN_LEASE_SECONDS,
-                            most=MAX_LEASE_SECONDS)
-    lease_seconds = int(lease_text) if lease_text else DEFAULT_LEASE_SECONDS
+    if shard_count is not None and shard_ids is not None and len(shard_ids) < shard_count and db_url is None:
+        # Some shards here, the others in other processes: they must share one database, and a SQLite
+        # file admits one process (each would keep its own servers' games in its own file).
+        raise SettingsError("cli.settings.shards_need_url", count=shard_count,
+                            ids=",".join(str(i) for i in shard_ids))
+    pool_size = whole_number(env, "DATABASE_POOL_SIZE", "cli.settings.pool_size")
+    lease_seconds = whole_number(env, "LEASE_SECONDS", "cli.settings.lease")
+    stop_seconds = whole_number(env, "STOP_SECONDS", "cli.settings.whole_number")
     return Settings(token=token, database_path=db_path, dev_guild_id=dev_guild, log_level=level,
                     ai_pause_seconds=pause, shard_count=shard_count, shard_ids=shard_ids, database_url=db_url,
-                    pool_size=pool_size, lease_seconds=lease_seconds)
+                    pool_size=pool_size, lease_seconds=lease_seconds, stop_seconds=stop_seconds)
+
+
+def whole_number(env: Mapping[str, str], name: str, key: str) -> int:
+    """A whole-number setting within its range in :data:`TABLE` (empty: its default), or the sentence
+    ``key`` (parameters ``name``, ``value``, ``least``, ``most``)."""
+    setting = BY_NAME[name]
+    assert setting.low is not None and setting.high is not None
+    text = env.get(name, "").strip()
+    if not text:
+        return int(setting.default)
+    if not (_digits(text) and setting.low <= int(text) <= setting.high):
+        raise SettingsError(key, name=name, value=text[:40], least=setting.low, most=setting.high)
+    return int(text)
+
+
+def check_image(env: Mapping[str, str]) -> None:
+    """In the container image (:data:`IMAGE_MARK`), ``DATA_DIR`` must be the image's volume: an
+    ``--env-file`` line moving it elsewhere (or emptying it) would put the database inside the container,
+    lost when the container is replaced."""
+    if not env.get(IMAGE_MARK, "").strip():
+        return
+    given = env.get("DATA_DIR", "").strip()
+    if os.path.normpath(given or ".") != IMAGE_VOLUME:
+        raise SettingsError("cli.settings.data_dir_image", value=given, volume=IMAGE_VOLUME)
 
 
 def _digits(text: str) -> bool:
@@ -177,7 +255,9 @@ def database_path(given: str, data_dir: str) -> Path:
     folder = Path(data_dir)
     path = folder / (given or DATA_DIR_DATABASE_NAME)
     inside = os.path.normpath(path)
-    if not (Path(inside).is_relative_to(os.path.normpath(folder)) and Path(inside) != Path(os.path.normpath(folder))):
+    if Path(inside) == Path(os.path.normpath(folder)):
+        raise SettingsError("cli.settings.db_is_data_dir", path=given, folder=folder)
+    if not Path(inside).is_relative_to(os.path.normpath(folder)):
         raise SettingsError("cli.settings.db_outside_data", path=given, folder=folder)
     return Path(inside)
 
@@ -193,3 +273,94 @@ def check_database_path(path: Path) -> None:
         raise SettingsError("cli.settings.db_is_folder", path=path)
     if not os.access(folder, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
         raise SettingsError("cli.settings.db_unwritable", path=path)
+
+
+# -- the table, written out ---------------------------------------------------------------------
+
+HELP_WIDTH = 110
+"""``--help``'s lines are folded at this many characters."""
+
+def facts(setting: Setting, locale: str, *, default: bool = True) -> list[str]:
+    """What a setting's help adds to its sentence: required or its default, its range, secret."""
+    from bot.i18n import t
+
+    out: list[str] = []
+    if setting.required and default:
+        out.append(t("cli.setting.required", locale))
+    elif setting.default and default:
+        out.append(t("cli.setting.default", locale, value=setting.default))
+    if setting.low is not None and setting.high is not None:
+        out.append(t("cli.setting.range", locale, low=setting.low, high=setting.high))
+    if setting.secret:
+        out.append(t("cli.setting.secret", locale))
+    return out
+
+
+def describe(setting: Setting, locale: str) -> str:
+    """The setting's help in one sentence, with its facts in brackets."""
+    from bot.i18n import t
+
+    extra = facts(setting, locale)
+    return t(setting.help_key, locale) + (f" ({'; '.join(extra)})" if extra else "")
+
+
+def help_lines(locale: str) -> str:
+    """Every setting, one per line, as ``python -m bot --help`` lists them."""
+    import textwrap
+
+    width = max(len(s.name) for s in TABLE) + 2
+    return "\n".join(textwrap.fill(describe(s, locale), HELP_WIDTH, initial_indent=f"  {s.name.ljust(width)}",
+                                   subsequent_indent=" " * (width + 2), break_on_hyphens=False,
+                                   break_long_words=False) for s in TABLE)
+
+
+def markdown(locale: str = "en") -> str:
+    """The README's settings table (``python -m bot settings --markdown``, in English as the README is)."""
+    from bot.i18n import t
+
+    head = [t("cli.setting.column.name", locale), t("cli.setting.column.default", locale),
+            t("cli.setting.column.meaning", locale)]
+    rows = [f"| {' | '.join(head)} |", "|---|---|---|"]
+    for s in TABLE:
+        default = t("cli.setting.required", locale) if s.required else (
+            f"`{s.default}`" if s.default else t("cli.setting.empty", locale))
+        meaning = t(s.help_key, locale)
+        extra = facts(s, locale, default=False)
+        rows.append(f"| `{s.name}` | {default} | {meaning}{' (' + '; '.join(extra) + ')' if extra else ''} |")
+    return "\n".join(rows)
+
+
+def env_example(locale: str = "en") -> str:
+    """``.env.example`` (``python -m bot settings --env``, in English as the file is): every setting with
+    its help, set or shown commented out."""
+    import textwrap
+
+    from bot.i18n import t
+
+    lines = [f"# {line}" for line in t("cli.setting.env_header", locale).splitlines()]
+    for s in (*TABLE, *COMPOSE_ONLY):
+        lines.append("")
+        lines += textwrap.wrap(describe(s, locale), 108, initial_indent="# ", subsequent_indent="# ",
+                               break_on_hyphens=False, break_long_words=False)
+        value = s.example or (s.default if not s.secret else "")
+        lines.append(f"{s.name}={value}" if s.active else f"# {s.name}={value}")
+    return "\n".join(lines) + "\n"
+
+
+def command(argv: list[str]) -> int:
+    """``python -m bot settings [--markdown | --env]``: the table of settings, as ``--help`` lists it,
+    as the README's table or as ``.env.example``."""
+    from bot import cli
+
+    parser = cli.Parser("python -m bot settings", cli.say("cli.setting.description"))
+    form = parser.add_mutually_exclusive_group()
+    form.add_argument("--markdown", action="store_true", help=cli.say("cli.setting.markdown"))
+    form.add_argument("--env", action="store_true", help=cli.say("cli.setting.env"))
+    args = parser.parse_args(argv)
+    if args.markdown:
+        print(markdown())
+    elif args.env:
+        print(env_example(), end="")
+    else:
+        print(help_lines(cli.LOCALE))
+    return cli.EXIT_OK

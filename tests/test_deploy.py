@@ -77,6 +77,42 @@ def test_readme_documents_every_setting_and_compose() -> None:
     assert "docker compose up" in readme
 
 
+def differences(written: str, made: str, name: str) -> str:
+    """What differs between a file and what the table makes of it, as a unified diff."""
+    import difflib
+
+    diff = difflib.unified_diff(written.splitlines(), made.splitlines(), f"{name} (as written)",
+                                f"{name} (from bot/settings.py)", lineterm="", n=0)
+    return "\n".join(diff)
+
+
+def test_env_example_is_written_from_the_table_of_settings() -> None:
+    written = (ROOT / ".env.example").read_text(encoding="utf-8")
+    made = settings.env_example()
+    assert written == made, "run python -m bot settings --env > .env.example:\n" + differences(
+        written, made, ".env.example")
+
+
+def test_the_readme_settings_table_is_the_table_of_settings() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    m = re.search(r"<!-- the settings table:[^\n]*-->\n(.*?)\n<!-- end of the settings table -->", readme, re.S)
+    assert m, "README.md lacks the settings table's markers"
+    made = settings.markdown()
+    assert m.group(1) == made, "paste python -m bot settings --markdown into README.md:\n" + differences(
+        m.group(1), made, "README.md")
+
+
+def test_the_table_declares_each_setting_once_with_its_help_in_every_language() -> None:
+    from bot.i18n import catalogue
+
+    assert len(set(settings.KEYS)) == len(settings.KEYS) == len(settings.TABLE)
+    for lang in ("en", "hu", "es", "ru", "pl"):
+        missing = [s.name for s in (*settings.TABLE, *settings.COMPOSE_ONLY) if s.help_key not in catalogue(lang)]
+        assert not missing, (lang, missing)
+    stop = settings.BY_NAME["STOP_SECONDS"]  # the graceful stop's bound, shared with the run loop
+    assert (stop.kind, stop.low, stop.high, stop.default) == ("int", 1, 300, "20")
+
+
 def image_settings(dotenv: dict[str, str]) -> settings.Settings:
     """The settings the container reads: the image's ENV, then ``--env-file .env`` over it."""
     env = dict(dockerfile()["env"])
@@ -100,6 +136,36 @@ def test_the_image_keeps_its_database_on_its_volume_whatever_env_says() -> None:
         with pytest.raises(settings.SettingsError) as refused:
             image_settings({**env_example(), "DATABASE_PATH": outside})
         assert "DATA_DIR" in str(refused.value) and outside in str(refused.value)
+
+
+def test_the_image_marks_itself_and_its_volume_is_the_one_the_settings_know() -> None:
+    image = dockerfile()
+    assert image["env"].get(settings.IMAGE_MARK) == "1"
+    assert image["env"]["DATA_DIR"] == settings.IMAGE_VOLUME and settings.IMAGE_VOLUME in image["volumes"]
+
+
+@pytest.mark.parametrize("data_dir", ["/srv/x", "data", "/", "/data/games", ""])
+def test_an_env_file_cannot_move_the_image_data_dir_off_its_volume(data_dir: str) -> None:
+    """``docker run --env-file .env`` with a ``DATA_DIR`` line (even an empty one, which docker passes on)
+    would put the database inside the container: refused with one sentence naming the volume."""
+    env = {**dockerfile()["env"], "DISCORD_TOKEN": "x", "DATA_DIR": data_dir}
+    with pytest.raises(settings.SettingsError) as refused:
+        settings.load(env, env_file=ROOT / "no-such.env")
+    text = str(refused.value)
+    assert refused.value.key == "cli.settings.data_dir_image"
+    assert f'"{data_dir}"' in text and settings.IMAGE_VOLUME in text and "--env-file" in text and "\n" not in text
+
+
+@pytest.mark.parametrize("data_dir", ["/data", "/data/", "/data/."])
+def test_the_image_volume_itself_is_accepted(data_dir: str) -> None:
+    env = {**dockerfile()["env"], "DISCORD_TOKEN": "x", "DATA_DIR": data_dir}
+    got = settings.load(env, env_file=ROOT / "no-such.env")
+    assert got.database_path.as_posix() == "/data/bot.sqlite3"
+
+
+def test_outside_the_image_any_data_dir_is_the_user_s_choice(tmp_path: Path) -> None:
+    got = settings.load({"DISCORD_TOKEN": "x", "DATA_DIR": str(tmp_path)}, env_file=ROOT / "no-such.env")
+    assert got.database_path == tmp_path / "bot.sqlite3"
 
 
 def test_compose_keeps_every_byte_on_named_volumes() -> None:

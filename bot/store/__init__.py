@@ -51,6 +51,12 @@ POOL_SIZE = 10
 """Connections of a PostgreSQL pool (per process) unless the caller says (``DATABASE_POOL_SIZE``)."""
 CONNECT_TIMEOUT = 10.0
 MIGRATION_LOCK = 0x63697479626F74  # the advisory lock id processes take to migrate one at a time
+APPLICATION_ID = int.from_bytes(b"CtyB", "big")
+"""The mark a SQLite file of this bot carries in its header (``PRAGMA application_id``), with its schema
+version (``PRAGMA user_version``): a file with neither and tables of its own is another program's."""
+SQLITE_HEADER = b"SQLite format 3\x00"
+OUR_TABLES = frozenset({"games", "seats", "moves"})
+"""Tables every database of this bot has had since its first migration (a file from before the mark)."""
 __all__ = ["POSTGRES", "SQLITE", "IntegrityError", "Row", "Tx", "is_url", "redact"]
 LIVE_STATUSES = ("lobby", "active")
 GAME_COLUMNS = (
@@ -90,6 +96,15 @@ class DatabaseNewer(DatabaseProblem):
 
 class DatabaseCorrupt(DatabaseProblem):
     """The file is not a SQLite database, or fails the integrity check (damaged or truncated)."""
+
+
+class DatabaseForeign(DatabaseProblem):
+    """The SQLite file belongs to another program (no mark of this bot, tables of its own): refused
+    before anything is written to it, not even its lock file."""
+
+
+class DatabaseIsFolder(DatabaseProblem):
+    """The database's path is a folder."""
 
 
 class DatabaseUnreadable(DatabaseProblem):
@@ -212,6 +227,7 @@ def lock_database(path: str | Path) -> None:
     if held is not None:
         held[1] += 1
         return
+    refuse_foreign(path)  # another program's file (or no database at all) gets no lock file beside it
     try:
         Path(name).parent.mkdir(parents=True, exist_ok=True)
         fd = os.open(name, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
@@ -240,15 +256,57 @@ def unlock_database(path: str | Path) -> None:
 
 
 def _prepare(path: str | Path) -> None:
-    """The database's folder exists and the path is not a folder."""
+    """The database's folder exists, the path is not a folder, and the file (if any) is this bot's."""
     if str(path) == ":memory:":
         return
+    if Path(path).is_dir():
+        raise DatabaseIsFolder()
+    refuse_foreign(path)
     try:
         Path(path).parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise DatabaseUnreadable(exc.strerror or str(exc)) from None
-    if Path(path).is_dir():
-        raise DatabaseUnreadable("is a folder")
+
+
+def refuse_foreign(path: str | Path) -> None:
+    """Read (never write) an existing file's header: :class:`DatabaseCorrupt` when it is not a SQLite
+    database, :class:`DatabaseForeign` when it is another program's. This bot's files carry
+    :data:`APPLICATION_ID`; an older one has a ``user_version`` and this bot's tables; an empty file, or a
+    SQLite file with no table, is taken as new. Nothing is created, not even the lock file."""
+    try:
+        with open(path, "rb") as handle:
+            head = handle.read(100)
+    except FileNotFoundError:
+        return
+    except OSError as exc:
+        raise DatabaseUnreadable(exc.strerror or str(exc)) from None
+    if not head:
+        return
+    if len(head) < 100 or not head.startswith(SQLITE_HEADER):
+        raise DatabaseCorrupt("file is not a database")
+    user_version = int.from_bytes(head[60:64], "big")
+    application_id = int.from_bytes(head[68:72], "big", signed=True)
+    if application_id == APPLICATION_ID:
+        return
+    tables = _tables_of(path)
+    if application_id == 0 and (not tables or (user_version > 0 and set(tables) >= OUR_TABLES)):
+        return
+    raise DatabaseForeign(tables=", ".join(tables[:5]) + (", …" if len(tables) > 5 else "") or "-")
+
+
+def _tables_of(path: str | Path) -> list[str]:
+    """The table names of a SQLite file, read as immutable (no lock, no journal, nothing written)."""
+    uri = Path(os.path.abspath(path)).as_uri() + "?immutable=1"
+    try:
+        conn = sqlite3.connect(uri, uri=True)
+        try:
+            rows = conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'"
+                                " AND name NOT LIKE 'sqlite_%' ORDER BY name").fetchall()
+        finally:
+            conn.close()
+    except sqlite3.Error as exc:
+        raise _problem(exc) from None
+    return [str(r[0]) for r in rows]
 
 
 def _pg_problem(exc: BaseException) -> str:
@@ -381,6 +439,10 @@ class Store:
                 continue
             # executescript commits first; the user_version bump is part of the same script.
             await self._sqlite.executescript(f"BEGIN;\n{sql}\nPRAGMA user_version = {number};\nCOMMIT;")
+        async with self._sqlite.execute("PRAGMA application_id") as cur:
+            row = await cur.fetchone()
+        if not row or int(row[0]) != APPLICATION_ID:
+            await self._sqlite.execute(f"PRAGMA application_id = {APPLICATION_ID}")
 
     async def _migrate_postgres(self) -> None:
         """Check the version and apply the missing migrations, in one transaction under an advisory

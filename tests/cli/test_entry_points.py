@@ -71,7 +71,7 @@ def test_bench_only_takes_several_modules(monkeypatch: pytest.MonkeyPatch, capsy
     assert bench.main(["--quick", "--only", "turn", "store"]) == 0
     assert ran == ["quadropolis_turn", "store"]
     assert json.loads(capsys.readouterr().out.splitlines()[-1]) == {
-        "quadropolis_turn.ok": True, "store.ok": True,
+        "quadropolis_turn.ok": True, "store.ok": True, "bench.run": "quick", "bench.comparable_with_full": False,
         "quadropolis_turn.bench_seconds": pytest.approx(0, abs=5), "store.bench_seconds": pytest.approx(0, abs=5)}
 
 

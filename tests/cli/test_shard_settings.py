@@ -10,6 +10,9 @@ from bot import settings
 from bot.app import CityBot
 from tests.cli.helpers import environment, one_sentence, run_process
 
+URL = "postgresql://bot@db.example:5432/bot"
+"""Processes that split the shards share one PostgreSQL database (a SQLite file admits one process)."""
+
 
 def load(tmp_path: Path, **env: str) -> settings.Settings:
     return settings.load({"DISCORD_TOKEN": "abc", **env}, env_file=tmp_path / "none.env")
@@ -23,8 +26,8 @@ def test_without_shard_settings_discord_py_decides(tmp_path: Path) -> None:
 
 
 def test_two_processes_split_two_shards(tmp_path: Path) -> None:
-    one = load(tmp_path, SHARD_COUNT="2", SHARD_IDS="0")
-    two = load(tmp_path, SHARD_COUNT=" 2 ", SHARD_IDS=" 1 ")
+    one = load(tmp_path, SHARD_COUNT="2", SHARD_IDS="0", DATABASE_URL=URL)
+    two = load(tmp_path, SHARD_COUNT=" 2 ", SHARD_IDS=" 1 ", DATABASE_URL=URL)
     assert (one.shard_count, one.shard_ids) == (2, (0,))
     assert (two.shard_count, two.shard_ids) == (2, (1,))
     bot = CityBot(two, sync_commands=False)
@@ -34,12 +37,13 @@ def test_two_processes_split_two_shards(tmp_path: Path) -> None:
 def test_a_count_alone_runs_every_shard_here(tmp_path: Path) -> None:
     got = load(tmp_path, SHARD_COUNT="3")
     assert (got.shard_count, got.shard_ids) == (3, None)
-    assert load(tmp_path, SHARD_COUNT="4", SHARD_IDS="3, 1").shard_ids == (3, 1)
+    assert load(tmp_path, SHARD_COUNT="4", SHARD_IDS="3, 1", DATABASE_URL=URL).shard_ids == (3, 1)
+    assert load(tmp_path, SHARD_COUNT="2", SHARD_IDS="1,0").shard_ids == (1, 0)  # every shard: one process
 
 
 def test_the_settings_come_from_the_env_file(tmp_path: Path) -> None:
     env = tmp_path / ".env"
-    env.write_text("DISCORD_TOKEN=abc\nSHARD_COUNT=2\nSHARD_IDS=1\n", encoding="utf-8")
+    env.write_text(f"DISCORD_TOKEN=abc\nSHARD_COUNT=2\nSHARD_IDS=1\nDATABASE_URL={URL}\n", encoding="utf-8")
     got = settings.load({}, env_file=env)
     assert (got.shard_count, got.shard_ids) == (2, (1,))
 
@@ -61,6 +65,23 @@ def test_bad_shard_settings_are_refused(env: dict[str, str], key: str, tmp_path:
     assert caught.value.key == key
     text = str(caught.value)
     assert "SHARD_" in text and "\n" not in text and "{" not in text
+
+
+@pytest.mark.parametrize("ids", ["0", "1", "2,0"])
+def test_some_of_the_shards_without_a_shared_database_are_refused(ids: str, tmp_path: Path) -> None:
+    """Two processes with SHARD_IDS on SQLite would each keep their servers' games in a file of their own."""
+    with pytest.raises(settings.SettingsError) as caught:
+        load(tmp_path, SHARD_COUNT="3", SHARD_IDS=ids)
+    text = str(caught.value)
+    assert caught.value.key == "cli.settings.shards_need_url"
+    assert f"SHARD_IDS={ids}" in text and "DATABASE_URL" in text and "\n" not in text
+
+
+def test_shards_without_a_shared_database_stop_the_bot_with_one_sentence(tmp_path: Path) -> None:
+    ran = run_process("-m", "bot", env=environment(DISCORD_TOKEN="abc", DATABASE_PATH=str(tmp_path / "b.sqlite3"),
+                                                   SHARD_COUNT="2", SHARD_IDS="0"), cwd=tmp_path)
+    assert ran.status == 2 and "DATABASE_URL" in one_sentence(ran.err)
+    assert not (tmp_path / "b.sqlite3").exists()  # refused before any file was made
 
 
 def test_a_bad_shard_setting_stops_the_bot_with_one_sentence(tmp_path: Path) -> None:
