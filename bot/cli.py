@@ -17,11 +17,8 @@ import sys
 from collections.abc import Callable, Mapping, Sequence
 from typing import IO, Any, NoReturn
 
-from bot.i18n import t
+from bot.i18n import languages, t
 from bot.rules import jsonin
-
-LANGUAGES: tuple[str, ...] = ("en", "hu", "es", "ru", "pl")
-"""The languages of the catalogue."""
 
 
 def terminal_locale(environ: Mapping[str, str]) -> str:
@@ -31,7 +28,7 @@ def terminal_locale(environ: Mapping[str, str]) -> str:
         value = environ.get(name, "").strip()
         if value:
             language = value.split(".")[0].split("@")[0].replace("-", "_").split("_")[0].lower()
-            return language if language in LANGUAGES else "en"
+            return language if language in languages() else "en"
     return "en"
 
 

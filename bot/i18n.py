@@ -20,6 +20,7 @@ inflects these names; each language's glossary lists them.
 from __future__ import annotations
 
 import json
+import re
 import string
 from collections.abc import Callable, Mapping
 from functools import cache
@@ -55,6 +56,28 @@ def catalogue(locale: str) -> dict[str, Message]:
                 raise ValueError(f"message id {key!r} is defined twice (second time in {path.name})")
             merged[key] = text
     return merged
+
+
+LANGUAGE_FOLDER = re.compile(r"[a-z]{2,3}")
+"""A language's folder: its ISO 639 code, as :func:`normalise_locale` makes of a Discord locale."""
+
+
+def languages() -> tuple[str, ...]:
+    """The languages the bot speaks: every folder of ``bot/locales`` that holds a catalogue, English first,
+    then by code. The command line's ``--lang``, ``/game new language:`` and the slash commands'
+    translations all come from here, so a new folder is a new language with no code edit."""
+    found = [p.name for p in LOCALES_DIR.iterdir()
+             if p.is_dir() and LANGUAGE_FOLDER.fullmatch(p.name) and any(p.glob("*.json"))]
+    return tuple(sorted(found, key=lambda code: (code != DEFAULT_LOCALE, code)))
+
+
+def language_name(code: str) -> str:
+    """A language by its own name (``hu`` -> ``Magyar``), from CLDR (Babel); the code if CLDR lacks it."""
+    try:
+        name = Locale.parse(code).get_display_name(code)
+    except (UnknownLocaleError, ValueError):
+        return code
+    return name[:1].upper() + name[1:] if name else code
 
 
 def normalise_locale(locale: object) -> str:

@@ -2,7 +2,7 @@
 
 Each game's pictures are written to their own folder (``out/<game>-<id>/``). Humans type the number
 of a move; AI seats play by themselves. ``--replay FILE`` loads a game exported with ``/game export``
-and writes its pictures. ``--lang`` picks the language (en, hu, es, ru, pl).
+and writes its pictures. ``--lang`` picks the language (a folder of ``bot/locales``: :func:`bot.i18n.languages`).
 """
 
 from __future__ import annotations
@@ -15,13 +15,12 @@ from typing import Any
 
 from bot import cli, errors, games, labels, store
 from bot.cli import say
-from bot.i18n import error_text, normalise_locale, t
+from bot.i18n import error_text, languages, normalise_locale, t
 from bot.rules import core, jsonin
 from bot.service import MoveOutcome, Service
 from bot.turnflow import TurnFlow
 
 LOCAL_USER_BASE = 1
-LANGUAGES = cli.LANGUAGES
 TERMINAL = "terminal"
 """The origin of every move played here: each one is shown as it happens."""
 
@@ -336,8 +335,8 @@ def parser() -> cli.Parser:
     p.add_argument("--solo", nargs="?", const="solo_full", metavar="MODE", help=say("cli.local.solo"))
     p.add_argument("--difficulty", type=int, metavar="N", help=say("cli.local.difficulty"))
     p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help=say("cli.local.option"))
-    p.add_argument("--lang", default=cli.LOCALE, type=normalise_locale, choices=LANGUAGES, metavar="LANG",
-                   help=say("cli.local.lang", languages=", ".join(LANGUAGES)))
+    p.add_argument("--lang", default=cli.LOCALE, type=normalise_locale, choices=languages(), metavar="LANG",
+                   help=say("cli.local.lang", languages=", ".join(languages())))
     p.add_argument("--out", default="out", metavar="FOLDER", help=say("cli.local.out"))
     p.add_argument("--db", default="data/local.sqlite3", metavar="DB", help=say("cli.local.db"))
     p.add_argument("--replay", metavar="FILE", help=say("cli.local.replay"))

@@ -22,7 +22,7 @@ from discord import app_commands
 from discord.ext import commands, tasks
 
 from bot import errors, games
-from bot.i18n import catalogue, normalise_locale, t
+from bot.i18n import catalogue, language_name, languages, normalise_locale, t
 from bot.service import GameInfo, MoveOutcome, Service, Snapshot, choices_token
 from bot.turnflow import TurnFlow
 from cogs import ids, limits, operations, presenters
@@ -109,8 +109,9 @@ def rule_pages(kind: str, topic: str) -> int:
     return count
 
 
-LANGUAGES = {"en": "English", "hu": "Magyar", "es": "Español", "ru": "Русский", "pl": "Polski"}
-"""The languages the bot speaks, each by its own name (the game's language at /game new)."""
+LANGUAGES = {code: language_name(code) for code in languages()}
+"""The languages the bot speaks (the folders of ``bot/locales``), each by its own name (the game's language
+at /game new)."""
 
 
 def language_choices() -> list[app_commands.Choice[str]]:

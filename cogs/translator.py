@@ -15,15 +15,17 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.i18n import DEFAULT_LOCALE, catalogue, normalise_locale, t
+from bot.i18n import DEFAULT_LOCALE, catalogue, languages, normalise_locale, t
 
 NAME_LIMIT = 32
 DESCRIPTION_LIMIT = 100
 CHOICE_LIMIT = 100
 NAME_PATTERN = re.compile(r"^[-_\w]{1,32}$")
-LOCALES = (discord.Locale.hungarian, discord.Locale.spain_spanish, discord.Locale.latin_american_spanish,
-           discord.Locale.russian, discord.Locale.polish)
-"""The Discord locales the bot speaks beside English (both Spanish ones read the same catalogue)."""
+def locales() -> tuple[discord.Locale, ...]:
+    """The Discord locales the bot speaks beside English: those whose language has a folder of
+    ``bot/locales`` (:func:`bot.i18n.languages`; both Spanish ones read the same catalogue)."""
+    spoken = set(languages()) - {DEFAULT_LOCALE}
+    return tuple(loc for loc in discord.Locale if normalise_locale(loc) in spoken)
 
 Location = app_commands.TranslationContextLocation
 
@@ -63,11 +65,15 @@ def valid(location: Location, text: str) -> bool:
 class CatalogueTranslator(app_commands.Translator):
     """Localised command names and descriptions from ``bot/locales/<lang>/commands.json``."""
 
+    def __init__(self) -> None:
+        self.spoken = frozenset(locales())
+        """The locales it answers for, read once (the folders of ``bot/locales`` when the bot starts)."""
+
     async def translate(self, string: app_commands.locale_str, locale: discord.Locale,
                         context: app_commands.TranslationContextTypes) -> str | None:
         folder = normalise_locale(locale)
         key = key_for(context)
-        if key is None or folder == DEFAULT_LOCALE or key not in catalogue(folder):
+        if key is None or locale not in self.spoken or key not in catalogue(folder):
             return None
         text = t(key, folder)
         if text == string.message or not valid(context.location, text):
