@@ -16,6 +16,7 @@ from typing import Any
 from bot import cli, errors, games, labels, store
 from bot.cli import say
 from bot.i18n import error_text, languages, normalise_locale, t
+from bot.results import ranking_lines
 from bot.rules import core, jsonin
 from bot.service import MoveOutcome, Service
 from bot.turnflow import TurnFlow
@@ -23,6 +24,15 @@ from bot.turnflow import TurnFlow
 LOCAL_USER_BASE = 1
 TERMINAL = "terminal"
 """The origin of every move played here: each one is shown as it happens."""
+DEFAULT_DB = "data/local.sqlite3"
+
+
+class Quit(Exception):
+    """The player typed ``q`` or closed the input: the game stays saved, to go on with ``--resume``."""
+
+    def __init__(self, end_of_input: bool) -> None:
+        super().__init__("quit")
+        self.end_of_input = end_of_input
 
 
 class Terminal:
@@ -93,9 +103,9 @@ class Terminal:
             try:
                 raw = input(t("local.prompt", self.locale, prompt=prompt, last=len(options)) + " ").strip()
             except EOFError:
-                raise SystemExit(0) from None
+                raise Quit(end_of_input=True) from None
             if raw.lower() in ("q", "quit", "exit"):
-                raise SystemExit(0)
+                raise Quit(end_of_input=False)
             if raw.isdigit() and 1 <= int(raw) <= len(options):
                 return int(raw) - 1
             print("  " + t("local.type_a_number", self.locale))
@@ -126,10 +136,11 @@ def check_arguments(args: argparse.Namespace) -> tuple[str, dict[str, Any], int,
         spec = rules.option_specs[0] if rules.option_specs else None
         fitting = [c for c in spec.choices if rules.seat_range({**opts, spec.name: c})[0] <= players
                    <= rules.seat_range({**opts, spec.name: c})[1]] if spec is not None and players >= 0 else []
+        exactly = "_exactly" if low == high else ""
         if fitting and spec is not None:
-            raise cli.UsageError("cli.local.players_other_mode", low=low, high=high, players=players,
+            raise cli.UsageError(f"cli.local.players_other_mode{exactly}", low=low, high=high, players=players,
                                  mode=fitting[0], option=spec.name)
-        raise cli.UsageError("cli.local.players", low=low, high=high, players=players)
+        raise cli.UsageError(f"cli.local.players{exactly}", low=low, high=high, players=players)
     if not 0 <= args.ai <= players:
         raise cli.UsageError("cli.local.ai_count", ai=args.ai, players=players)
     if args.level is not None and rules.ai_levels and args.level not in rules.ai_levels:
@@ -139,65 +150,106 @@ def check_arguments(args: argparse.Namespace) -> tuple[str, dict[str, Any], int,
     return kind, opts, players, args.ai
 
 
+async def resumed(service: Service, game_id: int) -> Any:
+    """A terminal game of this database that is still being played (``--resume ID``), or a UsageError."""
+    try:
+        info = await service.info(game_id)
+    except errors.GameError:
+        raise cli.UsageError("cli.local.resume_unknown", game=game_id) from None
+    if info.game.guild_xid is not None:
+        raise cli.UsageError("cli.local.resume_discord", game=game_id)
+    if info.game.status != "active":
+        raise cli.UsageError("cli.local.resume_over", game=game_id)
+    return info
+
+
 async def play(args: argparse.Namespace) -> int:
     locale = args.lang
-    kind, opts, players, ai = check_arguments(args)
-    humans = players - ai
+    if args.resume is None:
+        kind, opts, players, ai = check_arguments(args)
+        humans = players - ai
     db = await store.Store.open(args.db)
     service = Service(db)
     term = Terminal(service, Path(args.out), locale)
     flow = TurnFlow(service, term, auto_ai=False)
     term.flow = flow
     try:
-        host = LOCAL_USER_BASE
-        player = t("local.player", locale, n=1)
-        info = await service.create_game(guild_xid=None, channel_xid=None, kind=kind, options=opts,
-                                         host_xid=host, host_name=player, ai_seats=ai,
-                                         ai_level=args.level, locale=locale)
-        for i in range(1, humans):
-            await service.join(info.id, host + i, t("local.player", locale, n=i + 1))
-        info = await service.start(info.id, host)
-        term.folder_for(kind, info.id)
-        print(t("local.started", locale, title=t(games.get(kind).title_key, locale), game=info.id,
-                players=", ".join(s.name for s in info.seats)))
+        if args.resume is not None:
+            info = await resumed(service, args.resume)
+            kind, locale = info.game.kind, info.game.locale
+            term.locale = locale
+            humans = sum(1 for s in info.seats if not s.is_ai)
+            term.count = len(list(term.folder_for(kind, info.id).glob("*.png")))  # the pictures go on
+            print(t("local.resumed", locale, title=t(games.get(kind).title_key, locale), game=info.id,
+                    players=", ".join(s.name for s in info.seats)))
+        else:
+            host = LOCAL_USER_BASE
+            player = t("local.player", locale, n=1)
+            info = await service.create_game(guild_xid=None, channel_xid=None, kind=kind, options=opts,
+                                             host_xid=host, host_name=player, ai_seats=ai,
+                                             ai_level=args.level, locale=locale)
+            for i in range(1, humans):
+                await service.join(info.id, host + i, t("local.player", locale, n=i + 1))
+            info = await service.start(info.id, host)
+            term.folder_for(kind, info.id)
+            print(t("local.started", locale, title=t(games.get(kind).title_key, locale), game=info.id,
+                    players=", ".join(s.name for s in info.seats)))
         await flow.publish(info.id, None, locale)
-        ai_owes_a_move = True
-        while True:
-            await flow.watch_timer(info.id)
-            await flow.run_timers()  # a timer ran out (a game played against the clock)
-            info = await service.info(info.id)
-            if info.game.status != "active":
-                break
-            humans_waiting = [s for s in info.seats if s.seat in info.awaiting and not s.is_ai]
-            # When people and AI act at the same time, they take turns: one AI move per human move.
-            if info.awaited_ai() and (not humans_waiting or ai_owes_a_move):
-                ai_owes_a_move = False
-                if await flow.ai_step(info.id, TERMINAL) is not None:
-                    continue
-            if not humans_waiting:
-                continue
-            seat_row = humans_waiting[0]
-            user = seat_row.user_xid
-            assert user is not None
-            _, seat, moves = await service.legal_moves(info.id, user)
-            snap = await service.snapshot(info.id)
-            names = [s.name for s in info.seats]
-            if humans > 1:
-                print("\n--- " + t("local.only_you", locale, player=seat_row.name) + " ---")
-            private = snap.view(seat)
-            term.picture(kind, private, seat, names)
-            index = term.choose(t("local.your_move", locale, player=seat_row.name),
-                                [labels.move_label(kind, m, private, locale) for m in moves])
-            ai_owes_a_move = True
-            try:
-                out = await service.move(info.id, user, moves[index])
-            except errors.GameError as exc:
-                print(f"  {error_text(exc, locale)}")
-                continue
-            await flow.after_move(out, TERMINAL)
+        try:
+            await play_on(service, flow, term, info.id, kind, humans, locale)
+        except Quit as stop:
+            db_option = "" if args.db == DEFAULT_DB else f" --db {args.db}"
+            again = f"python -m bot local --resume {info.id}{db_option}"
+            # After the end of input the cursor is still on the prompt's line: the sentence starts a new one.
+            print(("\n" if stop.end_of_input else "") + t("local.quit", locale, game=info.id, db=args.db,
+                                                           command=again))
         return 0
     finally:
         await db.close()
+
+
+async def play_on(service: Service, flow: TurnFlow, term: Terminal, game_id: int, kind: str, humans: int,
+                  locale: str) -> None:
+    """The game's loop until it ends (or :class:`Quit`): AI seats move by themselves, humans choose."""
+    info = await service.info(game_id)
+    ai_owes_a_move = True
+    while True:
+        await flow.watch_timer(info.id)
+        await flow.run_timers()  # a timer ran out (a game played against the clock)
+        info = await service.info(info.id)
+        if info.game.status != "active":
+            break
+        humans_waiting = [s for s in info.seats if s.seat in info.awaiting and not s.is_ai]
+        # When people and AI act at the same time, they take turns: one AI move per human move.
+        if info.awaited_ai() and (not humans_waiting or ai_owes_a_move):
+            ai_owes_a_move = False
+            if await flow.ai_step(info.id, TERMINAL) is not None:
+                continue
+        if not humans_waiting:
+            continue
+        seat_row = humans_waiting[0]
+        user = seat_row.user_xid
+        assert user is not None
+        _, seat, moves = await service.legal_moves(info.id, user)
+        snap = await service.snapshot(info.id)
+        names = [s.name for s in info.seats]
+        if humans > 1:
+            print("\n--- " + t("local.only_you", locale, player=seat_row.name) + " ---")
+        private = snap.view(seat)
+        term.picture(kind, private, seat, names)
+        note = games.get(kind).private_note
+        line = note(private, locale) if note is not None else None
+        if line:
+            print(line)  # what only this player may know, such as the tile just drawn
+        index = term.choose(t("local.your_move", locale, player=seat_row.name),
+                            [labels.move_label(kind, m, private, locale) for m in moves])
+        ai_owes_a_move = True
+        try:
+            out = await service.move(info.id, user, moves[index])
+        except errors.GameError as exc:
+            print(f"  {error_text(exc, locale)}")
+            continue
+        await flow.after_move(out, TERMINAL)
 
 
 MAX_MOVES = 20_000
@@ -299,6 +351,11 @@ def replay_command(path: str, out: str, locale: str = "en") -> int:
             term.picture(kind, rules.view(state, None), seat if seat >= 0 else None, names)
         if rules.is_over(state):
             term.picture(kind, rules.view(state, None), None, names, end=True)
+            # The result as the moves make it (the ranking's own title names a game id; a file has a path).
+            ranking = ranking_lines(0, rules.result(state).to_json(), locale, lambda seat: names[seat], names)
+            print("\n" + "\n".join([t("local.replay_over", locale, path=path), *ranking[1:]]))
+        else:
+            print("\n" + t("local.replay_unfinished", locale, path=path, moves=len(moves)))
     except BrokenPipeError:
         raise
     except OSError as exc:
@@ -338,8 +395,9 @@ def parser() -> cli.Parser:
     p.add_argument("--lang", default=cli.LOCALE, type=normalise_locale, choices=languages(), metavar="LANG",
                    help=say("cli.local.lang", languages=", ".join(languages())))
     p.add_argument("--out", default="out", metavar="FOLDER", help=say("cli.local.out"))
-    p.add_argument("--db", default="data/local.sqlite3", metavar="DB", help=say("cli.local.db"))
+    p.add_argument("--db", default=DEFAULT_DB, metavar="DB", help=say("cli.local.db"))
     p.add_argument("--replay", metavar="FILE", help=say("cli.local.replay"))
+    p.add_argument("--resume", type=int, metavar="ID", help=say("cli.local.resume"))
     return p
 
 
@@ -347,10 +405,12 @@ def command(argv: list[str]) -> int:
     """The ``local`` command (``UsageError`` for bad arguments; see :func:`bot.cli.run`)."""
     args = parser().parse_args(argv)
     if args.replay:
-        if args.game:
+        if args.game or args.resume is not None:
             raise cli.UsageError("cli.local.replay_and_game")
         return replay_command(args.replay, args.out, args.lang)
-    if not args.game:
+    if args.resume is not None and args.game:
+        raise cli.UsageError("cli.local.resume_and_game")
+    if not args.game and args.resume is None:
         raise cli.UsageError("cli.local.missing", games=", ".join(games.available()))
     try:
         return asyncio.run(play(args))

@@ -21,8 +21,13 @@ def kinds() -> list[str]:
     return [k for k in games.available() if games.get(k).calculator is not None]
 
 
-def parser() -> cli.Parser:
-    p = cli.Parser(PROG, say("cli.score.description"), say("cli.score.epilog", example=kinds()[0]))
+def parser(game: str | None = None) -> cli.Parser:
+    """The command's parser; its help's example is ``game``'s own when it names a game with a calculator,
+    else one example per game."""
+    kind = games.resolve(game or "")
+    shown = [kind] if kind in kinds() else kinds()
+    examples = "\n".join(f"  {PROG} {k} docs/examples/{k}.json" for k in shown)
+    p = cli.Parser(PROG, say("cli.score.description"), say("cli.score.epilog", examples=examples))
     p.add_argument("game", metavar="GAME", help=say("cli.score.game", games=", ".join(kinds())))
     p.add_argument("file", metavar="FILE", help=say("cli.score.file"))
     return p
@@ -33,7 +38,7 @@ def command(argv: list[str]) -> int:
     names = ", ".join(kinds())
     if not argv:
         raise cli.UsageError("cli.score.missing", games=names, example=kinds()[0])
-    args = parser().parse_args(argv)
+    args = parser(next((a for a in argv if not a.startswith("-")), None)).parse_args(argv)
     kind = games.resolve(args.game)
     calculator = games.get(kind).calculator if kind is not None else None
     if calculator is None:

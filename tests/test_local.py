@@ -67,3 +67,123 @@ def test_more_options_reach_the_rules(tmp_path: Path, monkeypatch: pytest.Monkey
     code = local.main(["urbanpanic", "--option", "party_minutes", "--db", str(tmp_path / "o.sqlite3")])
     err = capsys.readouterr().err
     assert code == 2 and "NAME=VALUE" in err
+
+
+def quit_after(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+               answers: list[str], *argv: str) -> tuple[int, str]:
+    """Play with these answers, then the end of input (as a closed terminal or ``< file`` gives)."""
+    given = iter(answers)
+
+    def answer(prompt: str = "") -> str:  # as a terminal shows it: the typed answer and its Enter echoed
+        print(prompt, end="")
+        try:
+            value = next(given)
+        except StopIteration:
+            raise EOFError from None
+        print(value)
+        return value
+
+    monkeypatch.setattr("builtins.input", answer)
+    code = local.main([*argv, "--db", str(tmp_path / "local.sqlite3"), "--out", str(tmp_path / "out")])
+    return code, capsys.readouterr().out
+
+
+@pytest.mark.parametrize("answers, end_of_input", [(["1", "q"], False), (["1"], True)])
+def test_quitting_says_how_to_resume_and_resume_goes_on(
+        answers: list[str], end_of_input: bool, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    code, out = quit_after(tmp_path, monkeypatch, capsys, answers, "quadropolis", "--players", "2", "--ai", "1",
+                           "--level", "random")
+    db = str(tmp_path / "local.sqlite3")
+    command = f"python -m bot local --resume 1 --db {db}"
+    last = out.rstrip("\n").split("\n")[-1]
+    assert code == 0 and last == t("local.quit", "en", game=1, db=db, command=command)
+    assert out.endswith("\n")
+    if end_of_input:  # the prompt's line is ended before the sentence
+        assert out.rstrip("\n").split("\n")[-2].endswith("q to quit]: ")
+    pictures = len(list((tmp_path / "out" / "quadropolis-1").glob("*.png")))
+    code, out = play(tmp_path, monkeypatch, capsys, "--resume", "1")
+    assert code == 0 and out.startswith("Quadropolis: game #1 goes on. Seats: Player 1, ")
+    assert t("end.title", "en", game=1) in out  # played on to the end
+    after = sorted(p.name for p in (tmp_path / "out" / "quadropolis-1").glob("*.png"))
+    assert len(after) > pictures and after[:pictures] == [f"{n:04d}.png" for n in range(1, pictures + 1)]
+
+
+@pytest.mark.parametrize("argv, says", [
+    (["--resume", "7"], "there is no game 7"),
+    (["btc", "--resume", "1"], "--resume takes the game from the database"),
+])
+def test_resume_refusals_are_one_sentence(argv: list[str], says: str, tmp_path: Path,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    code = local.main([*argv, "--db", str(tmp_path / "r.sqlite3"), "--out", str(tmp_path / "out")])
+    err = capsys.readouterr().err
+    assert code == 2 and says in err and err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_a_finished_game_is_not_resumed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                        capsys: pytest.CaptureFixture[str]) -> None:
+    code, _ = play(tmp_path, monkeypatch, capsys, "btc", "--solo", "--level", "random")
+    assert code == 0
+    code = local.main(["--resume", "1", "--db", str(tmp_path / "local.sqlite3")])
+    assert code == 2 and "game 1 is not being played any more" in capsys.readouterr().err
+
+
+def test_a_mode_for_exactly_one_player_says_so(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    for argv in (["btc", "--solo", "--players", "3"], ["btc", "--mode", "solo_simple", "--players", "2"]):
+        code = local.main([*argv, "--db", str(tmp_path / "p.sqlite3")])
+        err = capsys.readouterr().err
+        assert code == 2 and "this mode is for exactly one player" in err, err
+        assert "1 to 1" not in err
+    for lang, count in (("pl", 1), ("ru", 1), ("hu", 1), ("es", 1)):
+        text = t("cli.local.players_exactly", lang, low=count, high=count, players=3)
+        assert "{" not in text and "3" in text
+
+
+def test_replay_prints_the_result_at_the_end(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    sample = Path(__file__).resolve().parents[1] / "docs" / "examples" / "sample-export.json"
+    assert local.main(["--replay", str(sample), "--out", str(tmp_path)]) == 0
+    out = capsys.readouterr().out.rstrip("\n").split("\n")
+    over = out.index(t("local.replay_over", "en", path=str(sample)))
+    ranking = out[over + 1:]
+    assert ranking and ranking[0].startswith("1. ") and all(line[0].isdigit() for line in ranking[:2])
+
+
+def test_replay_of_an_unfinished_game_says_so(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    sample = Path(__file__).resolve().parents[1] / "docs" / "examples" / "sample-export.json"
+    data = json.loads(sample.read_text(encoding="utf-8"))
+    data["moves"] = data["moves"][:5]
+    data.pop("result", None)
+    data["status"] = "active"
+    short = tmp_path / "short.json"
+    short.write_text(json.dumps(data), encoding="utf-8")
+    assert local.main(["--replay", str(short), "--out", str(tmp_path / "out")]) == 0
+    last = capsys.readouterr().out.rstrip("\n").split("\n")[-1]
+    assert last == t("local.replay_unfinished", "en", path=str(short), moves=5)
+
+
+def test_urban_panic_tells_the_terminal_player_the_tile_they_drew(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """The party game's place buttons name only plots: the player is told what is in their hand."""
+    code, out = quit_after(tmp_path, monkeypatch, capsys, ["1", "1", "1"], "urbanpanic", "--variant", "party",
+                           "--players", "2", "--ai", "1", "--level", "random")
+    assert code == 0
+    held = [line for line in out.splitlines() if line.startswith("You hold ")]
+    assert held, out[-2000:]
+    assert "Build it on an empty plot" in held[0] and "{" not in held[0]
+
+
+def test_a_database_in_use_is_one_whole_sentence_naming_db(tmp_path: Path) -> None:
+    from bot import store
+    from tests.cli.helpers import one_sentence, run_process
+
+    db = tmp_path / "busy.sqlite3"
+    store.lock_database(db)  # this process holds it, as a running bot would
+    try:
+        ran = run_process("-m", "bot", "local", "btc", "--solo", "--db", str(db), cwd=tmp_path, stdin="")
+    finally:
+        store.unlock_database(db)
+    sentence = one_sentence(ran.err)
+    assert ran.status == 2 and sentence.endswith("or give this one its own --db.")
+    assert "DATABASE_PATH" not in sentence and "…" not in sentence

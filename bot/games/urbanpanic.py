@@ -116,7 +116,17 @@ class Story(StoryStyle):
         return built(after) // seats > built(before) // seats
 
 
+def hand_note(view: UpView, locale: str) -> str | None:
+    """The tile in the viewer's hand (the party game: the one they drew or took), for the terminal player:
+    the place buttons name only plots, since a hand is private."""
+    viewer = view.get("viewer")
+    hand = view["players"][viewer].get("hand") if viewer is not None else None
+    if not isinstance(hand, str) or hand == "hidden":
+        return None
+    return t("urbanpanic.ui.prompt.hand", locale, tile=tile_term(hand))
+
+
 GAME: Game[UpView] = Game(kind="urbanpanic", rules=RULES, aliases=("urban-panic", "urban panic", "up"),
                           renderer=renderer, labeller=label, turns=Turns(), calculator=calculator.score_text,
                           render_samples=samples,
-                          story=Story())
+                          story=Story(), private_note=hand_note)

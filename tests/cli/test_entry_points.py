@@ -160,3 +160,18 @@ def test_a_user_whose_terminal_speaks_their_language_is_answered_in_it(lang: str
     no_token = run_process("-m", "bot", env=environment(LANG=f"{lang}_XX.UTF-8", DISCORD_TOKEN=""),
                            cwd=Path("/"))
     assert one_sentence(no_token.err) == f"error: {t('cli.settings.no_token', lang)}"
+
+
+@pytest.mark.parametrize("game", ["quadropolis", "btc", "urbanpanic"])
+def test_score_help_shows_the_game_s_own_example(game: str) -> None:
+    ran = run_main("score", game, "--help")
+    assert ran.status == 0
+    examples = [line.strip() for line in ran.out.splitlines() if line.strip().startswith("python -m bot score ")]
+    assert examples == [f"python -m bot score {game} docs/examples/{game}.json"]
+    assert (ROOT / "docs" / "examples" / f"{game}.json").is_file()
+
+
+def test_score_help_without_a_game_shows_every_game_s_example() -> None:
+    out = run_main("score", "--help").out
+    for game in ("quadropolis", "btc", "urbanpanic"):
+        assert f"python -m bot score {game} docs/examples/{game}.json" in out
