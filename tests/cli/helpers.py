@@ -33,7 +33,8 @@ def run_main(*argv: str) -> Ran:
 def environment(**extra: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items()
            if not k.startswith(("DISCORD_", "FAKE_DISCORD_"))
-           and k not in ("DATABASE_PATH", "DATABASE_URL", "LOG_LEVEL")}
+           and k not in ("DATABASE_PATH", "DATABASE_URL", "LOG_LEVEL", "DATA_DIR", "BOT_IN_IMAGE", "SHARD_COUNT",
+                         "SHARD_IDS")}
     env["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH")) if p)
     env.update(extra)
     return env

@@ -181,3 +181,12 @@ def test_an_empty_file_or_an_empty_sqlite_database_becomes_the_bot_s(tmp_path: P
                 await s.close()
 
         assert asyncio.run(open_close()) == max(n for n, _ in store.migrations())
+
+
+def test_inside_the_image_a_data_dir_off_the_volume_stops_the_bot_with_one_sentence(tmp_path: Path) -> None:
+    """``docker run --env-file .env`` with ``DATA_DIR=/srv/x``: the image's mark is set, the volume is not used."""
+    ran = run_process("-m", "bot", env=environment(DISCORD_TOKEN="abc", BOT_IN_IMAGE="1",
+                                                   DATA_DIR=str(tmp_path / "x")), cwd=tmp_path)
+    sentence = one_sentence(ran.err)
+    assert ran.status == 2 and settings.IMAGE_VOLUME in sentence and "--env-file" in sentence
+    assert not any(tmp_path.iterdir())  # nothing was made
