@@ -198,7 +198,7 @@ def whole_number(env: Mapping[str, str], name: str, key: str) -> int:
     """A whole-number setting within its range in :data:`TABLE` (empty: its default), or the sentence
     ``key`` (parameters ``name``, ``value``, ``least``, ``most``)."""
     setting = BY_NAME[name]
-    assert setting.low is not None and setting.high is not None
+    assert setting.kind == "int" and setting.low is not None and setting.high is not None
     text = env.get(name, "").strip()
     if not text:
         return int(setting.default)
@@ -290,7 +290,8 @@ def facts(setting: Setting, locale: str, *, default: bool = True) -> list[str]:
     elif setting.default and default:
         out.append(t("cli.setting.default", locale, value=setting.default))
     if setting.low is not None and setting.high is not None:
-        out.append(t("cli.setting.range", locale, low=setting.low, high=setting.high))
+        key = "cli.setting.range_number" if setting.kind == "number" else "cli.setting.range"
+        out.append(t(key, locale, low=setting.low, high=setting.high))
     if setting.secret:
         out.append(t("cli.setting.secret", locale))
     return out
