@@ -26,17 +26,14 @@ from collections.abc import Callable, Sequence
 
 from bot.rules import core
 from bot.rules.core import IllegalMove, Move
-from bot.rules.urbanpanic import tiles
-from bot.rules.urbanpanic.rules import UrbanPanicRules, can_build, swap_in_reserve
-from bot.rules.urbanpanic.scoring import quick_score
+from bot.rules.urbanpanic import strong, tiles
+from bot.rules.urbanpanic.engine import can_build, swap_in_reserve
 from bot.rules.urbanpanic.state import State
 from bot.rules.urbanpanic.tiles import KINDS
+from bot.rules.urbanpanic.value import evaluate
 
-FRONTIER_WEIGHT = 0.35
-"""Value of one empty plot that the road network already reaches."""
-FLOOR_MARGIN = 2
-"""Tracks within this distance of the floor cost FLOOR_WEIGHT per step."""
-FLOOR_WEIGHT = 0.5
+LEVELS = ("random", "greedy", "strong")
+
 SPY_EDGE = 2.5
 """How much better than the best own placement a Spy must be (it costs two actions)."""
 MAYOR_BELOW = -1.0
@@ -47,19 +44,6 @@ PARTY_TAKE_AT = 2.0
 """Party: take an open-table tile worth at least this; else draw a fresh one."""
 
 _DELTAS = {code: k.deltas for code, k in KINDS.items()}
-
-
-def evaluate(board: Sequence[str | None], tracks: Sequence[int], floor: bool = True) -> float:
-    """The greedy player's worth of a city: score now, room to grow, distance from the floor
-    (``floor=False`` in the party game, which has no floor)."""
-    linked, frontier = tiles.reach(board)
-    value: float = quick_score(board, tracks, linked) + FRONTIER_WEIGHT * len(frontier)
-    if not floor:
-        return value
-    for v in tracks[2:]:
-        if v < tiles.FLOOR + FLOOR_MARGIN:
-            value -= FLOOR_WEIGHT * (tiles.FLOOR + FLOOR_MARGIN - v)
-    return value
 
 
 class _Planner:
@@ -92,7 +76,7 @@ class _Planner:
         return best
 
 
-def choose(rules: UrbanPanicRules, state: State, seat: int, level: str, seed: int) -> Move:
+def choose(rules: core.GameRules[State], state: State, seat: int, level: str, seed: int) -> Move:
     """The AI's move for ``seat``; IllegalMove for an unknown level or a seat that cannot move."""
     if level not in rules.ai_levels:
         raise IllegalMove("urbanpanic.ai.level", level=level)
@@ -105,8 +89,6 @@ def choose(rules: UrbanPanicRules, state: State, seat: int, level: str, seed: in
     if level == "random":
         return _random(state, legal, rnd)
     if level == "strong":
-        from bot.rules.urbanpanic import strong
-
         if state.party:
             return strong.party_move(state, seat, legal, rnd)
         return strong.turn_move(state, seat, legal, seed)
@@ -251,7 +233,7 @@ def _greedy_turn(state: State, seat: int, legal: list[Move]) -> Move:
     return legal[0]
 
 
-def minimal_move(rules: UrbanPanicRules, state: State) -> Move:
+def minimal_move(rules: core.GameRules[State], state: State) -> Move:
     """D-26: complete an absent player's turn minimally (turn games only).
 
     If the Architect is owed and possible: the first legal Planner in canonical order (reserve
