@@ -7,10 +7,10 @@ import asyncio
 import logging
 import sys
 from collections.abc import Callable
-from pathlib import Path
 
 from bot import cli
 from bot.cli import say
+from bot.dbtext import database_sentence
 from bot.settings import SettingsError, check_database_path, load
 
 COMMANDS = ("local", "score")
@@ -35,23 +35,6 @@ def usage() -> str:
 
     titles = [t(games.get(kind).title_key, cli.LOCALE) for kind in games.available()]
     return say("cli.main.help", commands=", ".join(COMMANDS), titles=", ".join(titles))
-
-
-def database_sentence(exc: Exception, path: Path | str) -> str:
-    """A start-up database problem as the sentence that says what to do (a PostgreSQL URL is named
-    without its password)."""
-    from bot import store
-
-    keys: dict[type[Exception], str] = {
-        store.DatabaseLocked: "cli.db.in_use",
-        store.DatabaseBusy: "cli.db.busy",
-        store.DatabaseNewer: "cli.db.newer",
-        store.DatabaseCorrupt: "cli.db.corrupt",
-        store.DatabaseUnreachable: "cli.db.unreachable",
-    }
-    key = keys.get(type(exc), "cli.db.unreadable")
-    shown = store.redact(path) if isinstance(path, str) and store.is_url(path) else path
-    return say(key, path=shown, **getattr(exc, "params", {}))
 
 
 def run_bot() -> int:

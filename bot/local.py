@@ -15,6 +15,7 @@ from typing import Any
 
 from bot import cli, errors, games, labels, store
 from bot.cli import say
+from bot.dbtext import database_sentence
 from bot.i18n import error_text, normalise_locale, t
 from bot.rules import core, jsonin
 from bot.service import MoveOutcome, Service
@@ -358,8 +359,6 @@ def command(argv: list[str]) -> int:
     except errors.GameError as exc:
         raise cli.UsageError("cli.local.refused", problem=error_text(exc, args.lang)) from None
     except store.DatabaseProblem as exc:
-        from bot.__main__ import database_sentence
-
         raise cli.UsageError("cli.local.database", problem=database_sentence(
             exc, args.db if store.is_url(args.db) else Path(args.db))) from None
 
