@@ -7,10 +7,10 @@ import asyncio
 import logging
 import sys
 from collections.abc import Callable
-from pathlib import Path
 
 from bot import cli
 from bot.cli import say
+from bot.dbtext import database_sentence
 from bot.settings import SettingsError, check_database_path, load
 
 COMMANDS = ("local", "score", "settings")
@@ -36,26 +36,6 @@ def usage() -> str:
     titles = [t(games.get(kind).title_key, cli.LOCALE) for kind in games.available()]
     return say("cli.main.help", commands=", ".join(COMMANDS), titles=", ".join(titles),
                settings=settings.help_lines(cli.LOCALE))
-
-
-def database_sentence(exc: Exception, path: Path | str, setting: str = "DATABASE_PATH") -> str:
-    """A start-up database problem as the sentence that says what to do (a PostgreSQL URL is named
-    without its password); ``setting`` is what the user changes to name another database
-    (``DATABASE_PATH``, or ``--db`` in the terminal)."""
-    from bot import store
-
-    keys: dict[type[Exception], str] = {
-        store.DatabaseLocked: "cli.db.in_use",
-        store.DatabaseBusy: "cli.db.busy",
-        store.DatabaseNewer: "cli.db.newer",
-        store.DatabaseCorrupt: "cli.db.corrupt",
-        store.DatabaseUnreachable: "cli.db.unreachable",
-        store.DatabaseForeign: "cli.db.foreign",
-        store.DatabaseIsFolder: "cli.db.is_folder",
-    }
-    key = keys.get(type(exc), "cli.db.unreadable")
-    shown = store.redact(path) if isinstance(path, str) and store.is_url(path) else path
-    return say(key, path=shown, setting=setting, **getattr(exc, "params", {}))
 
 
 def run_bot() -> int:

@@ -15,6 +15,7 @@ from typing import Any
 
 from bot import cli, errors, games, labels, store
 from bot.cli import say
+from bot.dbtext import database_sentence
 from bot.i18n import error_text, languages, normalise_locale, t
 from bot.results import ranking_lines
 from bot.rules import core, jsonin
@@ -269,8 +270,9 @@ def _export_field(data: dict[str, Any], name: str, kind: type | tuple[type, ...]
     return value
 
 
-def read_export(path: str) -> tuple[Any, Any, list[str], int, list[tuple[int, dict[str, Any]]]]:
-    """(rules, state at the start, seat names, seed, [(seat, move)]) of an export, every field checked."""
+def read_export(path: str) -> tuple[Any, Any, list[str], int, list[tuple[int, dict[str, Any]]], dict[str, Any]]:
+    """(rules, state at the start, seat names, seed, [(seat, move)], claims) of an export, every field checked;
+    the claims are what it says of the game's end ("status", "result", "seats"), for :func:`check_claims`."""
     text = cli.read_input(path)
     try:
         data = jsonin.loads(text)
@@ -312,11 +314,71 @@ def read_export(path: str) -> tuple[Any, Any, list[str], int, list[tuple[int, di
                 or not isinstance(move, dict)):
             raise BadExport("cli.replay.move", number=number)
         moves.append((seat, move))
-    return rules, rules.setup(opts, len(names), seed), names, seed, moves
+    claims = {key: data[key] for key in ("status", "result", "seats") if key in data}
+    return rules, rules.setup(opts, len(names), seed), names, seed, moves, claims
 
 
 UNFORESEEN = (KeyError, TypeError, ValueError, IndexError, AttributeError, RecursionError)
 """What rules code may raise on a move no legal game contains (it trusts the service's checks)."""
+
+
+def check_claims(path: str, rules: Any, state: Any, moves: list[tuple[int, dict[str, Any]]],
+                 claims: dict[str, Any]) -> None:
+    """What an export says of its game (seats in order, status, result) is what its moves produce;
+    BadExport (one sentence, exit 2) if not, before any picture is written. A move that does not
+    replay is left to the pictures' pass, which names it."""
+    for place, seat in enumerate(claims.get("seats", [])):
+        if seat.get("seat", place) != place:
+            raise BadExport("cli.replay.claim_seats", path=path, place=place + 1, number=str(seat["seat"])[:20])
+    for seat, move in moves:
+        try:
+            if seat != core.SYSTEM_SEAT and seat not in rules.awaiting(state):
+                return
+            state = rules.apply(state, seat, move)
+        except (errors.GameError, *UNFORESEEN):
+            return
+    status, result = claims.get("status"), claims.get("result")
+    if "status" in claims and not isinstance(status, str):
+        raise BadExport("cli.replay.field", field="status")
+    if result is not None and not isinstance(result, dict):
+        raise BadExport("cli.replay.field", field="result")
+    over = rules.is_over(state)
+    if over:
+        if status not in (None, "finished"):
+            raise BadExport("cli.replay.claim_finished", path=path)
+        if "result" in claims and _standings(result) != _standings(rules.result(state).to_json()):
+            raise BadExport("cli.replay.claim_result", path=path)
+        return
+    # Unfinished by its moves: an abandoned game (no result), or one ended by resignation, whose
+    # result is a forfeit that names exactly the seats the export marks as resigned.
+    if result is None:
+        if status == "finished":
+            raise BadExport("cli.replay.claim_unfinished", path=path)
+        return
+    forfeit = _forfeit_seats(result)
+    if forfeit is None:
+        raise BadExport("cli.replay.claim_unfinished", path=path)
+    resigned = [seat.get("resigned") is True for seat in claims.get("seats", [])]
+    if forfeit != resigned or status not in (None, "finished"):
+        raise BadExport("cli.replay.claim_result", path=path)
+
+
+def _standings(result: Any) -> list[tuple[Any, Any, Any]] | None:
+    """What a result says of each seat: (seat, total, rank). Only these are compared, so an export
+    made by an earlier version (whose details named cities in English, say) still replays."""
+    seats = result.get("seats") if isinstance(result, dict) else None
+    if not isinstance(seats, list) or not all(isinstance(s, dict) for s in seats):
+        return None
+    return [(s.get("seat"), s.get("total"), s.get("rank")) for s in seats]
+
+
+def _forfeit_seats(result: dict[str, Any]) -> list[bool] | None:
+    """Which seats a result ended by resignation marks as forfeit (None: not such a result)."""
+    seats = result.get("seats")
+    if result.get("decided_by") != "forfeit" or not isinstance(seats, list):
+        return None
+    return [isinstance(s, dict) and isinstance(s.get("details"), dict) and s["details"].get("forfeit") is True
+            for s in seats]
 
 
 def replay(path: str, out: str, locale: str = "en") -> int:
@@ -326,11 +388,12 @@ def replay(path: str, out: str, locale: str = "en") -> int:
 
 def replay_command(path: str, out: str, locale: str = "en") -> int:
     try:
-        rules, state, names, _, moves = read_export(path)
+        rules, state, names, _, moves, claims = read_export(path)
     except errors.GameError as exc:
         raise BadExport("cli.replay.rules", path=path, problem=error_text(exc, locale)) from None
     except UNFORESEEN:
         raise BadExport("cli.replay.not_an_export", path=path) from None
+    check_claims(path, rules, state, moves, claims)
     term = Terminal(None, Path(out), locale)  # type: ignore[arg-type]  # pictures only: no service
     kind = rules.kind
     try:
@@ -417,8 +480,6 @@ def command(argv: list[str]) -> int:
     except errors.GameError as exc:
         raise cli.UsageError("cli.local.refused", problem=error_text(exc, args.lang)) from None
     except store.DatabaseProblem as exc:
-        from bot.__main__ import database_sentence
-
         # The whole sentence (a usage error's parameters are cut to one short line), naming --db.
         return cli.error(database_sentence(exc, args.db if store.is_url(args.db) else Path(args.db), "--db"))
 

@@ -187,3 +187,85 @@ def test_a_database_in_use_is_one_whole_sentence_naming_db(tmp_path: Path) -> No
     sentence = one_sentence(ran.err)
     assert ran.status == 2 and sentence.endswith("or give this one its own --db.")
     assert "DATABASE_PATH" not in sentence and "…" not in sentence
+
+# -- local --replay checks what an export claims ---------------------------------------------------
+
+
+def solo_export(moves: int | None = None) -> dict[str, object]:
+    """A finished solo game of Between Two Cities as /game export writes it (status, result, seats),
+    its moves cut to the first ``moves`` when given."""
+    from bot import games
+
+    rules = games.rules("btc")
+    opts = rules.normalise_options({"mode": "solo_simple"})
+    seed = 31
+    state = rules.setup(opts, 1, seed)
+    log = []
+    while not rules.is_over(state):
+        move = rules.ai_move(state, 0, "greedy", seed + len(log))
+        state = rules.apply(state, 0, move)
+        log.append({"version": len(log) + 1, "seat": 0, "move": move, "at": 1_718_100_000_000})
+    assert len(log) > 6
+    return {"format": "citybuilders-game/1", "id": 7, "game": "btc", "options": opts, "seed": seed,
+            "status": "finished", "seats": [{"seat": 0, "name": "Ana", "ai": None, "resigned": False}],
+            "moves": log[:moves] if moves is not None else log, "result": rules.result(state).to_json(),
+            "created_at": 1, "started_at": 1, "finished_at": 2}
+
+
+def replay_file(tmp_path: Path, capsys: pytest.CaptureFixture[str], data: object) -> tuple[int, str, Path]:
+    import json
+
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    out = tmp_path / "out"
+    code = local.main(["--replay", str(path), "--out", str(out)])
+    return code, capsys.readouterr().err, out
+
+
+@pytest.mark.parametrize("lang", ["en", "hu", "es", "ru", "pl"])
+def test_a_cut_export_that_says_finished_is_one_sentence(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                         capsys: pytest.CaptureFixture[str], lang: str) -> None:
+    """A finished solo game whose moves stop after move 6 but which still says "finished" with its result:
+    one sentence in the terminal's language, exit 2, and no picture written."""
+    from bot import cli
+
+    monkeypatch.setattr(cli, "LOCALE", lang)
+    code, err, out = replay_file(tmp_path, capsys, solo_export(moves=6))
+    assert code == 2
+    assert err == f"error: {t('cli.replay.claim_unfinished', lang, path=tmp_path / 'game.json')}\n"
+    assert not out.exists()
+
+
+def test_what_an_export_claims_is_checked(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The whole export replays (exit 0); a changed result, an end it says did not happen and seats out of
+    order are each one sentence and exit 2; a cut export that says it was abandoned replays."""
+    path = tmp_path / "game.json"
+    whole = solo_export()
+    assert replay_file(tmp_path, capsys, whole)[0] == 0
+    result = dict(whole["result"])  # type: ignore[arg-type]
+    result["decided_by"] = "score"
+    result["seats"] = [{**seat, "total": seat["total"] + 1} for seat in result["seats"]]
+    cases = {
+        "cli.replay.claim_result": {**whole, "result": result},
+        "cli.replay.claim_finished": {**whole, "status": "abandoned"},
+        "cli.replay.claim_seats": {**whole, "seats": [{"seat": 3, "name": "Ana", "resigned": False}]},
+        "cli.replay.claim_unfinished": {**solo_export(moves=6), "status": "abandoned"},
+    }
+    for key, data in cases.items():
+        code, err, _ = replay_file(tmp_path, capsys, data)
+        params = {"place": 1, "number": "3"} if key == "cli.replay.claim_seats" else {}
+        assert (code, err) == (2, f"error: {t(key, 'en', path=path, **params)}\n"), key
+    abandoned = {**solo_export(moves=6), "status": "abandoned", "result": None}
+    assert replay_file(tmp_path, capsys, abandoned)[0] == 0
+
+
+def test_an_export_ended_by_resignation_replays(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A game given up after move 6: its forfeit result names exactly the seats marked as resigned."""
+    from bot.service import forfeit_result
+
+    given_up = {**solo_export(moves=6), "result": forfeit_result(1, []),
+                "seats": [{"seat": 0, "name": "Ana", "ai": "greedy", "resigned": True}]}
+    assert replay_file(tmp_path, capsys, given_up)[0] == 0
+    not_resigned = {**given_up, "seats": [{"seat": 0, "name": "Ana", "ai": None, "resigned": False}]}
+    code, err, _ = replay_file(tmp_path, capsys, not_resigned)
+    assert (code, err) == (2, f"error: {t('cli.replay.claim_result', 'en', path=tmp_path / 'game.json')}\n")

@@ -76,7 +76,7 @@ def test_english_summaries_read_as_before() -> None:
     """The same terms read as plain English: a tile with its gains, a duplex, a city, a reveal."""
     from bot.rules.btc import engine as E
     from bot.rules.quadropolis import tiles as QT
-    from bot.rules.quadropolis.rules import tile_label
+    from bot.rules.quadropolis.views import tile_label
 
     mayor = next(k.id for k in QT.KINDS if k.mayor)
     assert i18n.resolve(tile_label(mayor)).startswith("the mayor's tower block (+")

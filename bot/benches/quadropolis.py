@@ -37,8 +37,9 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import Any, cast
 
 from bot.rules.quadropolis.allocation import compile_city, exhaustive, optimise
+from bot.rules.quadropolis.engine import conservation_problems
 from bot.rules.quadropolis.notation import parse_city
-from bot.rules.quadropolis.rules import RULES, conservation_problems
+from bot.rules.quadropolis.rules import RULES
 from bot.rules.quadropolis.samples import random_city
 from bot.rules.quadropolis.tiles import MODE_RULES
 

@@ -32,7 +32,8 @@ from typing import Any
 
 from bot.rules import core
 from bot.rules.urbanpanic import tiles
-from bot.rules.urbanpanic.rules import RULES, architect_owed
+from bot.rules.urbanpanic.engine import architect_owed
+from bot.rules.urbanpanic.rules import RULES
 from bot.rules.urbanpanic.state import State, census, manifest_census
 
 VARIANTS = ("basic", "advanced", "party")

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import render.btc as renderer
-from bot.games import Game, Sample, Step, StoryStyle, TurnStyle, View, sample_state
+from bot.games.base import Game, Sample, Step, StoryStyle, TurnStyle, View, sample_state
 from bot.i18n import resolve, t
 from bot.rules import core
 from bot.rules.btc import calculator

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import render.quadropolis as renderer
-from bot.games import Game, Sample, Step, StoryStyle, TurnStyle, View, sample_state
+from bot.games.base import Game, Sample, Step, StoryStyle, TurnStyle, View, sample_state
 from bot.i18n import resolve, t
 from bot.rules.quadropolis import calculator
 from bot.rules.quadropolis.rules import RULES

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import render.urbanpanic as renderer
-from bot.games import Game, Sample, Step, StoryStyle, TurnStyle, View, sample_state
+from bot.games.base import Game, Sample, Step, StoryStyle, TurnStyle, View, sample_state
 from bot.i18n import t
 from bot.rules.urbanpanic import calculator, scoring
 from bot.rules.urbanpanic.rules import RULES

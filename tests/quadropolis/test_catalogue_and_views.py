@@ -12,7 +12,9 @@ import pytest
 from bot import games, i18n
 from bot.rules import core
 from bot.rules.quadropolis import rules as qp_rules
-from bot.rules.quadropolis.rules import RULES, TIEBREAK_NAMES
+from bot.rules.quadropolis import tiles as T
+from bot.rules.quadropolis.engine import TIEBREAK_NAMES
+from bot.rules.quadropolis.rules import RULES
 from bot.rules.quadropolis.state import PHASE_BUILD
 from tests.quadropolis.helpers import build_city, first_of_type, fixed, give_pending, new_game
 
@@ -147,7 +149,7 @@ def test_describe_mayor() -> None:
     """The mayor sentence names the pawn."""
     state = new_game("classic", 2, 6)
     seat = state.current
-    mayor = next(k.id for k in qp_rules.T.KINDS if k.mayor)
+    mayor = next(k.id for k in T.KINDS if k.mayor)
     give_pending(state, mayor, 1)
     after = RULES.apply(state, seat, {"kind": "build", "square": "A1"})
     key, params = RULES.describe(state, seat, {"kind": "build", "square": "A1"}, after)

@@ -14,7 +14,9 @@ from bot import i18n, labels
 from bot.rules import core
 from bot.rules.core import IllegalMove
 from bot.rules.quadropolis import tiles as T
-from bot.rules.quadropolis.rules import RULES, TYPE_NAMES, reach_text, tile_label
+from bot.rules.quadropolis.engine import TYPE_NAMES, reach_text
+from bot.rules.quadropolis.rules import RULES
+from bot.rules.quadropolis.views import tile_label
 
 LANGUAGES = ("hu", "es", "ru", "pl")
 

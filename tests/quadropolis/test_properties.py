@@ -14,7 +14,8 @@ from hypothesis import strategies as st
 from bot import i18n
 from bot.rules.core import IllegalMove, Move
 from bot.rules.quadropolis import tiles as T
-from bot.rules.quadropolis.rules import RULES, conservation_problems
+from bot.rules.quadropolis.engine import conservation_problems
+from bot.rules.quadropolis.rules import RULES
 from bot.rules.quadropolis.state import QuadState
 
 

@@ -15,7 +15,8 @@ from bot import games, i18n
 from bot.rules import core
 from bot.rules.core import GameError, IllegalMove
 from bot.rules.urbanpanic import tiles
-from bot.rules.urbanpanic.rules import MOVE_FIELDS, RULES
+from bot.rules.urbanpanic.engine import MOVE_FIELDS
+from bot.rules.urbanpanic.rules import RULES
 from bot.rules.urbanpanic.state import State
 
 PACKAGE = Path(tiles.__file__).parent

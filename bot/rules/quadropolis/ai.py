@@ -20,17 +20,15 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from functools import lru_cache
-from typing import TYPE_CHECKING, NamedTuple
+from typing import NamedTuple
 
 from bot.rules import core
 from bot.rules.core import Cell, IllegalMove, Move
+from bot.rules.quadropolis import engine as E
 from bot.rules.quadropolis import tiles as T
 from bot.rules.quadropolis.allocation import quick_key
 from bot.rules.quadropolis.scoring import COST_BEARING, Building, Grid, categories
 from bot.rules.quadropolis.state import PHASE_BUILD, PHASE_TAKE, QuadState, grid_of
-
-if TYPE_CHECKING:
-    from bot.rules.quadropolis.rules import QuadropolisRules
 
 LEVELS = ("random", "greedy", "strong")
 STRONG_CANDIDATES = 8
@@ -201,12 +199,10 @@ class Evaluator:
 
     def builds(self, tile_id: str, architect: int) -> list[tuple[float, Move]]:
         """Every build of the tile (and discarding it) with its value, best first."""
-        from bot.rules.quadropolis.rules import build_move, eligible
-
         kind = T.kind_of(tile_id)
         out: list[tuple[float, Move]] = [(self.here, {"kind": "discard"})]
-        for cell, floor in eligible(self.mode, self.player.city, tile_id, architect):
-            out.append((self.placement(cell, kind), build_move(cell, floor)))
+        for cell, floor in E.eligible(self.mode, self.player.city, tile_id, architect):
+            out.append((self.placement(cell, kind), E.build_move(cell, floor)))
         out.sort(key=lambda vm: -vm[0])
         return out
 
@@ -240,14 +236,14 @@ def target_tile(state: QuadState, move: Move) -> str | None:
     return None if tile is None or state.face_down[index] else tile
 
 
-def take_values(rules: QuadropolisRules, state: QuadState, seat: int,
+def take_values(state: QuadState, seat: int,
                 weights: Weights = GREEDY) -> list[tuple[float, Move]]:
     """Every take move with the value of the city it leads to (with the best build)."""
     ev = Evaluator(state, seat, weights)
     cache: dict[tuple[Signature, int], float] = {}
     tiles: dict[tuple[Signature, int], str] = {}
     plan: list[tuple[tuple[Signature, int] | None, Move]] = []
-    for move in rules.play_moves(state, seat):
+    for move in E.legal_moves(state, seat):
         tile = target_tile(state, move)
         if tile is None:
             plan.append((None, move))
@@ -275,12 +271,12 @@ def pick(scored: list[tuple[float, Move]], rnd: random.Random) -> Move:
     return best[rnd.randrange(len(best))]
 
 
-def greedy_move(rules: QuadropolisRules, state: QuadState, seat: int, rnd: random.Random,
+def greedy_move(state: QuadState, seat: int, rnd: random.Random,
                 weights: Weights = GREEDY) -> Move:
     if state.phase == PHASE_BUILD:
         assert state.pending is not None
         return Evaluator(state, seat, weights).best_build(state.pending, state.pending_architect)[1]
-    return pick(take_values(rules, state, seat, weights), rnd)
+    return pick(take_values(state, seat, weights), rnd)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -288,20 +284,20 @@ def greedy_move(rules: QuadropolisRules, state: QuadState, seat: int, rnd: rando
 # ---------------------------------------------------------------------------------------------
 
 
-def play_turn(rules: QuadropolisRules, state: QuadState, seat: int,
+def play_turn(state: QuadState, seat: int,
               chooser: Callable[[QuadState], Move]) -> QuadState:
     """Play one whole turn of ``seat`` (take, then build or discard) with ``chooser``."""
-    state = rules.apply(state, seat, chooser(state))
+    state = E.apply(state, seat, chooser(state))
     if state.phase == PHASE_BUILD and state.current == seat:
-        state = rules.apply(state, seat, chooser(state))
+        state = E.apply(state, seat, chooser(state))
     return state
 
 
-def strong_move(rules: QuadropolisRules, state: QuadState, seat: int, rnd: random.Random) -> Move:
+def strong_move(state: QuadState, seat: int, rnd: random.Random) -> Move:
     weights = LEVEL_WEIGHTS["strong"]
     if state.phase == PHASE_BUILD:
-        return greedy_move(rules, state, seat, rnd, weights)
-    scored = take_values(rules, state, seat, weights)
+        return greedy_move(state, seat, rnd, weights)
+    scored = take_values(state, seat, weights)
     # Distinct outcomes only: the same tile with the same architect from another slot differs
     # only by where the urbanist blocks, so keep a few of each and let the look-ahead decide.
     scored.sort(key=lambda vm: -vm[0])
@@ -319,15 +315,15 @@ def strong_move(rules: QuadropolisRules, state: QuadState, seat: int, rnd: rando
     round_no = state.round
     best: list[tuple[float, Move]] = []
     for move in candidates:
-        s = rules.apply(state, seat, move)
+        s = E.apply(state, seat, move)
         if s.phase == PHASE_BUILD:
-            s = rules.apply(s, seat, greedy_move(rules, s, seat, sim_rnd, weights))
+            s = E.apply(s, seat, greedy_move(s, seat, sim_rnd, weights))
         mine_after = seat_value(s, seat, remaining_after(state, seat), weights)
         # Opponents reply greedily until our next turn (never past the end of the round).
         while not s.over and s.round == round_no and s.current != seat:
-            s = play_turn(rules, s, s.current, lambda st: greedy_move(rules, st, st.current, sim_rnd))
+            s = play_turn(s, s.current, lambda st: greedy_move(st, st.current, sim_rnd))
         if not s.over and s.round == round_no and s.phase == PHASE_TAKE:
-            follow = max(v for v, _ in take_values(rules, s, seat, weights))
+            follow = max(v for v, _ in take_values(s, seat, weights))
             mine = (1 - FOLLOW_WEIGHT) * mine_after + FOLLOW_WEIGHT * follow
         else:
             mine = mine_after
@@ -341,11 +337,11 @@ def strong_move(rules: QuadropolisRules, state: QuadState, seat: int, rnd: rando
 # ---------------------------------------------------------------------------------------------
 
 
-def choose(rules: QuadropolisRules, state: QuadState, seat: int, level: str, seed: int) -> Move:
+def choose(state: QuadState, seat: int, level: str, seed: int) -> Move:
     """The move the AI of ``level`` plays for ``seat``; deterministic in ``seed``."""
     if level not in LEVELS:
         raise IllegalMove("quadropolis.ai.unknown_level", level=level, levels=", ".join(LEVELS))
-    moves = rules.play_moves(state, seat)
+    moves = E.legal_moves(state, seat)
     if not moves:
         if state.over:
             raise core.GameOver()
@@ -354,5 +350,5 @@ def choose(rules: QuadropolisRules, state: QuadState, seat: int, level: str, see
     if level == "random":
         return moves[rnd.randrange(len(moves))]
     if level == "greedy":
-        return greedy_move(rules, state, seat, rnd)
-    return strong_move(rules, state, seat, rnd)
+        return greedy_move(state, seat, rnd)
+    return strong_move(state, seat, rnd)

@@ -1,222 +1,21 @@
-"""Quadropolis rules (Classic and Expert), as the :class:`GameRules` object ``RULES``.
+"""The rules object of Quadropolis (Classic and Expert): ``RULES`` (kind ``"quadropolis"``).
 
-A turn is two moves, so each step can be offered and refused on its own (spec 6.1):
-
-- ``{"kind": "take", "architect": 3, "slot": "L4"}`` places an architect in a slot (``L1``-``L5``
-  left of the site's rows, ``R1``-``R5`` right, ``T1``-``T5`` above its columns, ``B1``-``B5``
-  below), moves the urbanist and takes the face-up tile the architect points at. Pointing at an
-  empty or face-down square takes nothing and ends the turn (D-2, D-4).
-- then ``{"kind": "build", "square": "B3"}`` (city square, row letter + column number; add
-  ``"floor": n`` when stacking on a tower or office of height n-1) or ``{"kind": "discard"}``.
-
-Inhabitants and energy are never placed by hand. The rulebook lets players move them freely until
-the end, and only the arrangement after the last turn counts (spec 6.8, 7); the engine makes that
-arrangement for every player, the best one (8.12), and the spec needs no manual override (D-24).
-So there is no move for it while the game is on, nor after: an ``allocate`` move (offered by
-earlier versions) is refused with a sentence and changes nothing.
+Moves, setup, apply and scoring are in :mod:`bot.rules.quadropolis.engine`; the view and the
+summaries of moves in :mod:`~bot.rules.quadropolis.views`; the AI in :mod:`~.ai`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, cast
+from typing import Any
 
 from bot.rules import core
-from bot.rules.core import Cell, GameOver, GameRules, IllegalMove, Move, NotYourTurn, OptionSpec
-from bot.rules.quadropolis import tiles as T
-from bot.rules.quadropolis.allocation import best_allocation
-from bot.rules.quadropolis.scoring import CATEGORIES, COST_BEARING, ScoreSheet, cost_bearing
-from bot.rules.quadropolis.state import (
-    PHASE_BUILD,
-    PHASE_OVER,
-    PHASE_TAKE,
-    PlayerState,
-    QuadState,
-    building_of,
-    grid_of,
-)
-from bot.rules.quadropolis.viewtypes import (
-    Mode,
-    Phase,
-    QuadBuilding,
-    QuadCity,
-    QuadCitySquare,
-    QuadPending,
-    QuadResult,
-    QuadScore,
-    QuadSiteSquare,
-    QuadSlot,
-    QuadTile,
-    QuadUrbanist,
-    QuadView,
-    TileType,
-)
-
-TIEBREAK_NAMES = ("score", "quadropolis.tiebreak.inhabitants", "quadropolis.tiebreak.empty_squares")
-"""What ``Result.decided_by`` may name (spec 8.11): the total, then each tie-break."""
-
-MOVE_FIELDS = {
-    "take": frozenset({"kind", "architect", "slot"}),
-    "build": frozenset({"kind", "square", "floor"}),
-    "discard": frozenset({"kind"}),
-}
-NO_MANUAL_ALLOCATION = "allocate"
-"""The move kind earlier versions offered to keep a building idle; now always refused (D-24)."""
-KIND_IDS = {"TOWER": "tower", "SHOP": "shop", "PUBLIC": "public", "PARK": "park", "FACTORY": "factory",
-            "HARBOR": "harbour", "OFFICE": "office", "MONUMENT": "monument"}
-"""Tile type -> the id of its name in the catalogue (``quadropolis.tile.kind.<id>``)."""
-TYPE_NAMES = {kind: core.term(f"quadropolis.tile.kind.{name}") for kind, name in KIND_IDS.items()}
-"""A building's name as a term (``quadropolis.tile.kind.*``: "tower block")."""
-
-
-# ---------------------------------------------------------------------------------------------
-# Small helpers
-# ---------------------------------------------------------------------------------------------
-
-
-def square_name(cell: Cell) -> str:
-    """A city square as moves name it: ``(1, 2)`` -> ``"B3"``."""
-    return core.cell_name(cell)
-
-
-def site_index(cell: Cell) -> int:
-    return cell[0] * T.SITE_SIZE + cell[1]
-
-
-def tile_label(tile_id: str) -> core.Term:
-    """A tile as a term, "a tower block (+2 inhabitants)" in English: its name (``quadropolis.tile.a.*``)
-    and what it gives (``quadropolis.gain.*``)."""
-    k = T.kind_of(tile_id)
-    if k.type == "PARK" and not k.absorbs:
-        name = "playground"
-    elif k.mayor:
-        name = "mayor"
-    else:
-        name = KIND_IDS[k.type]
-    extras = _gains(k.gives_inh, k.gives_nrg)
-    if k.vp:
-        extras.append(core.term("quadropolis.gain.vp", n=k.vp))
-    named = core.term(f"quadropolis.tile.a.{name}")
-    return core.term("quadropolis.tile.with", name=named, extras=extras) if extras else named
-
-
-def tile_json(tile_id: str) -> QuadTile:
-    k = T.kind_of(tile_id)
-    return {"id": tile_id, "type": cast(TileType, k.type), "code": k.code, "inhabitants": k.gives_inh,
-            "energy": k.gives_nrg, "vp": k.vp, "mayor": k.mayor, "absorbs": k.absorbs,
-            "label": tile_label(tile_id)}
-
-
-def prepare_site(mode: str, players: int, seed: int, round_no: int) -> tuple[list[str | None], list[bool]]:
-    """Spec 5.3: the round set shuffled onto the 25 squares; marked tiles stay face down."""
-    order = core.shuffled(T.round_set(mode, round_no), seed, "site", round_no)
-    site: list[str | None] = list(order)
-    face_down = [not T.face_up(tid, players) for tid in order]
-    return site, face_down
-
-
-def eligible(mode: T.ModeRules, city: list[list[list[str]]], tile_id: str,
-             value: int) -> list[tuple[Cell, int]]:
-    """Where a tile taken with architect ``value`` may be built (spec 6.4), as (square, floor).
-
-    Floor 1 is a new building on an empty square (location match needed, D-5); floor h+1 stacks
-    on a building of the same stackable type (location match or floor number = value).
-    """
-    kind = T.kind_of(tile_id)
-    out: list[tuple[Cell, int]] = []
-    for cell in mode.cells():
-        stack = city[cell[0]][cell[1]]
-        if not stack:
-            if mode.reaches(cell, value):
-                out.append((cell, 1))
-            continue
-        if kind.type not in mode.stackable or T.kind_of(stack[-1]).type != kind.type:
-            continue
-        height = len(stack)
-        if height < mode.max_height and (mode.reaches(cell, value) or height + 1 == value):
-            out.append((cell, height + 1))
-    return out
-
-
-def build_move(cell: Cell, floor: int) -> Move:
-    move: Move = {"kind": "build", "square": square_name(cell)}
-    if floor > 1:
-        move["floor"] = floor
-    return move
-
-
-def architects_free(state: QuadState, seat: int) -> list[int]:
-    """Architect values the seat may place now (Classic: its own unused ones; Expert: the pool)."""
-    if state.rules.shared_pool:
-        return [v for v in state.rules.architects if state.pool[v - 1] > 0]
-    return sorted(state.seats[seat].architects)
-
-
-def open_slots(state: QuadState) -> list[str]:
-    """Slots free this round and not on the urbanist's line (spec 6.2, D-1)."""
-    return [s for s in T.SLOTS if s not in state.slots and not T.slot_blocked(s, state.urbanist)]
-
-
-def reach_text(mode: T.ModeRules, value: int) -> core.Term:
-    """The squares an architect designates, as a term: ``"row C or column 3"`` (city rows are letters),
-    ``"field 3 or district 3"`` in Expert."""
-    if mode.fields is None:
-        return core.term("quadropolis.reach.rows", row=chr(ord("A") + value - 1), column=value)
-    return core.term("quadropolis.reach.fields", n=value)
-
-
-def check_fields(move: Mapping[str, Any]) -> str:
-    kind = move.get("kind")
-    if not isinstance(kind, str) or kind not in MOVE_FIELDS:
-        raise IllegalMove("quadropolis.move.unknown", kind=str(kind))
-    extra = sorted(set(move) - MOVE_FIELDS[kind])
-    if extra:
-        raise IllegalMove("quadropolis.move.extra_field", field=extra[0], kind=kind)
-    return kind
-
-
-def int_field(move: Mapping[str, Any], name: str, key: str) -> int:
-    value = move.get(name)
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise IllegalMove(key, value=str(value))
-    return value
-
-
-def parse_square(mode: T.ModeRules, value: Any) -> Cell:
-    last = f"{chr(ord('A') + mode.rows - 1)}{mode.cols}"
-    if not isinstance(value, str):
-        raise IllegalMove("quadropolis.build.bad_square", square=str(value), last=last)
-    try:
-        cell = core.parse_cell(value, mode.rows, mode.cols)
-    except IllegalMove:
-        raise IllegalMove("quadropolis.build.bad_square", square=value, last=last) from None
-    if square_name(cell) != value:
-        raise IllegalMove("quadropolis.build.square_spelling", square=value, canonical=square_name(cell))
-    return cell
-
-
-def conservation_problems(state: QuadState) -> list[str]:
-    """Every tile of the round sets dealt so far is in exactly one place (empty list: conserved)."""
-    dealt = [tid for r in range(1, state.round + 1) for tid in T.round_set(state.mode, r)]
-    seen: list[str] = [t for t in state.site if t is not None]
-    if state.pending is not None:
-        seen.append(state.pending)
-    for p in state.seats:
-        for row in p.city:
-            for stack in row:
-                seen.extend(stack)
-    seen += state.discarded + state.returned
-    problems = []
-    if sorted(seen) != sorted(dealt):
-        missing = sorted(set(dealt) - set(seen))
-        extra = sorted(t for t in set(seen) if seen.count(t) > 1 or t not in set(dealt))
-        problems.append(f"missing {missing[:5]}, duplicated or foreign {extra[:5]}")
-    return problems
-
-
-# ---------------------------------------------------------------------------------------------
-# The rules object
-# ---------------------------------------------------------------------------------------------
+from bot.rules.core import GameRules, IllegalMove, Move, OptionSpec
+from bot.rules.quadropolis import ai, views
+from bot.rules.quadropolis import engine as E
+from bot.rules.quadropolis.scoring import ScoreSheet
+from bot.rules.quadropolis.state import QuadState
+from bot.rules.quadropolis.viewtypes import QuadView
 
 
 class QuadropolisRules(GameRules[QuadState]):
@@ -225,7 +24,7 @@ class QuadropolisRules(GameRules[QuadState]):
     kind = "quadropolis"
     title_key = "quadropolis.title"
     option_specs = (OptionSpec("mode", ("classic", "expert"), "classic", "quadropolis.option.mode"),)
-    ai_levels = ("random", "greedy", "strong")
+    ai_levels = ai.LEVELS
 
     def seat_range(self, options: Mapping[str, Any]) -> tuple[int, int]:
         return (2, 4)
@@ -236,20 +35,7 @@ class QuadropolisRules(GameRules[QuadState]):
         lo, hi = self.seat_range(opts)
         if not lo <= seat_count <= hi:
             raise IllegalMove("quadropolis.setup.players", players=seat_count, low=lo, high=hi)
-        mode = T.MODE_RULES[opts["mode"]]
-        first = core.rng(seed, "first player").randrange(seat_count)  # D-19
-        site, face_down = prepare_site(mode.name, seat_count, seed, 1)
-        seats = [
-            PlayerState(city=[[[] for _ in range(mode.cols)] for _ in range(mode.rows)],
-                        architects=[] if mode.shared_pool else list(mode.architects))
-            for _ in range(seat_count)
-        ]
-        return QuadState(
-            mode=mode.name, players=seat_count, seed=seed, round=1, first=first, mayor=first, turn=0,
-            phase=PHASE_TAKE, site=site, face_down=face_down, slots={},
-            pool=[seat_count] * len(mode.architects) if mode.shared_pool else [],
-            urbanist=None, pending=None, pending_architect=0, seats=seats,
-        )
+        return E.new_game(opts, seat_count, seed)
 
     # -- queries -----------------------------------------------------------------------------
     def awaiting(self, state: QuadState) -> frozenset[int]:
@@ -260,305 +46,27 @@ class QuadropolisRules(GameRules[QuadState]):
 
     def play_moves(self, state: QuadState, seat: int) -> list[Move]:
         """The legal moves: take, then build or discard. Never ``allocate`` (D-24)."""
-        if state.over or seat != state.current:
-            return []
-        if state.phase == PHASE_TAKE:
-            slots = open_slots(state)
-            values = architects_free(state, seat)
-            assert slots and values, "a legal slot and a free architect always exist (D-17)"
-            return [{"kind": "take", "architect": v, "slot": s} for v in values for s in slots]
-        assert state.pending is not None
-        moves = [build_move(cell, floor) for cell, floor in
-                 eligible(state.rules, state.seats[seat].city, state.pending, state.pending_architect)]
-        moves.append({"kind": "discard"})
-        return moves
+        return E.legal_moves(state, seat)
 
     def legal_moves(self, state: QuadState, seat: int) -> list[Move]:
-        return self.play_moves(state, seat)
+        return E.legal_moves(state, seat)
 
     # -- apply -------------------------------------------------------------------------------
     def apply(self, state: QuadState, seat: int, move: Move) -> QuadState:
-        if state.over:
-            raise GameOver()
-        if seat != state.current:
-            raise NotYourTurn()
-        if not isinstance(move, Mapping):
-            raise IllegalMove("error.bad_move")
-        if move.get("kind") == NO_MANUAL_ALLOCATION:
-            raise IllegalMove("quadropolis.allocate.automatic")
-        kind = check_fields(move)
-        if kind == "take":
-            return self._take(state, seat, move)
-        if kind == "build":
-            return self._build(state, seat, move)
-        assert kind == "discard"
-        if state.phase != PHASE_BUILD:
-            raise IllegalMove("quadropolis.phase.take_first")
-        assert state.pending is not None
-        after = state.clone()
-        after.discarded.append(state.pending)
-        self._end_turn(after)
-        return after
-
-    def _take(self, state: QuadState, seat: int, move: Move) -> QuadState:
-        mode = state.rules
-        if state.phase != PHASE_TAKE:
-            raise IllegalMove("quadropolis.phase.build_first")
-        value = int_field(move, "architect", "quadropolis.take.bad_architect")
-        if value not in mode.architects:
-            raise IllegalMove("quadropolis.take.bad_architect", value=str(value))
-        if mode.shared_pool:
-            if state.pool[value - 1] <= 0:
-                raise IllegalMove("quadropolis.take.pool_empty", architect=value)
-        elif value not in state.seats[seat].architects:
-            raise IllegalMove("quadropolis.take.architect_used", architect=value)
-        slot = move.get("slot")
-        if not isinstance(slot, str) or slot not in T.SLOTS:
-            raise IllegalMove("quadropolis.take.bad_slot", slot=str(slot))
-        if slot in state.slots:
-            raise IllegalMove("quadropolis.take.slot_taken", slot=T.slot_term(slot),
-                              architect=state.slots[slot][0])
-        if T.slot_blocked(slot, state.urbanist):
-            axis, index = T.slot_line(slot)
-            raise IllegalMove("quadropolis.take.urbanist_row" if axis == "row" else "quadropolis.take.urbanist_column",
-                              slot=T.slot_term(slot), line=index + 1)
-        after = state.clone()
-        after.slots[slot] = [value, seat]
-        if mode.shared_pool:
-            after.pool[value - 1] -= 1
-        else:
-            after.seats[seat].architects.remove(value)
-        target = T.slot_target(slot, value)
-        index = site_index(target)
-        after.urbanist = target  # spec 6.3: the urbanist moves even when nothing is taken
-        tile = state.site[index]
-        if tile is None or state.face_down[index]:
-            self._end_turn(after)  # D-2, D-4: nothing taken, the architect is used
-            return after
-        after.site[index] = None
-        after.pending = tile
-        after.pending_architect = value
-        after.phase = PHASE_BUILD
-        return after
-
-    def _build(self, state: QuadState, seat: int, move: Move) -> QuadState:
-        mode = state.rules
-        if state.phase != PHASE_BUILD:
-            raise IllegalMove("quadropolis.phase.take_first")
-        tile = state.pending
-        assert tile is not None
-        value = state.pending_architect
-        cell = parse_square(mode, move.get("square"))
-        name = square_name(cell)
-        stack = state.seats[seat].city[cell[0]][cell[1]]
-        kind = T.kind_of(tile)
-        has_floor = "floor" in move
-        if not stack:
-            if has_floor:
-                raise IllegalMove("quadropolis.build.floor_on_empty", square=name)
-            if not mode.reaches(cell, value):
-                raise IllegalMove("quadropolis.build.out_of_reach", square=name, architect=value,
-                                  reach=reach_text(mode, value))
-        else:
-            below = T.kind_of(stack[-1])
-            if kind.type not in mode.stackable or below.type != kind.type:
-                raise IllegalMove("quadropolis.build.occupied", square=name, building=TYPE_NAMES[below.type],
-                                  tile=TYPE_NAMES[kind.type])
-            height = len(stack)
-            if height >= mode.max_height:
-                raise IllegalMove("quadropolis.build.full", square=name, building=TYPE_NAMES[below.type],
-                                  floors=mode.max_height)
-            if not mode.reaches(cell, value) and height + 1 != value:
-                raise IllegalMove("quadropolis.build.stack_out_of_reach", square=name, architect=value,
-                                  floor=height + 1, reach=reach_text(mode, value))
-            if not has_floor:
-                raise IllegalMove("quadropolis.build.floor_needed", square=name, floor=height + 1)
-            floor = int_field(move, "floor", "quadropolis.build.bad_floor")
-            if floor != height + 1:
-                raise IllegalMove("quadropolis.build.floor_mismatch", square=name, floor=floor, next=height + 1)
-        after = state.clone()
-        player = after.seats[seat]
-        player.city[cell[0]][cell[1]].append(tile)
-        player.inhabitants += kind.gives_inh
-        player.energy += kind.gives_nrg
-        if kind.mayor:
-            after.mayor = seat  # spec 6.6, D-18
-        self._end_turn(after)
-        return after
-
-    def _end_turn(self, state: QuadState) -> None:
-        """Finish the current turn in place (spec 6.1, 6.7, 6.8)."""
-        state.pending = None
-        state.pending_architect = 0
-        state.phase = PHASE_TAKE
-        state.turn += 1
-        mode = state.rules
-        if state.turn < mode.turns_per_round * state.players:
-            return
-        state.returned.extend(t for t in state.site if t is not None)
-        state.slots = {}
-        state.urbanist = None
-        state.turn = 0
-        if state.round == mode.rounds:
-            state.site = [None] * (T.SITE_SIZE * T.SITE_SIZE)
-            state.face_down = [False] * (T.SITE_SIZE * T.SITE_SIZE)
-            state.phase = PHASE_OVER
-            return
-        state.round += 1
-        state.first = state.mayor
-        state.site, state.face_down = prepare_site(state.mode, state.players, state.seed, state.round)
-        if mode.shared_pool:
-            state.pool = [state.players] * len(mode.architects)
-        else:
-            for p in state.seats:
-                p.architects = list(mode.architects)
+        return E.apply(state, seat, move)
 
     # -- scoring -----------------------------------------------------------------------------
     def sheet(self, state: QuadState, seat: int) -> ScoreSheet:
         """A seat's score under its best allocation: the one every player gets at the end (8.12, D-24)."""
-        player = state.seats[seat]
-        return best_allocation(state.rules, grid_of(player), player.inhabitants, player.energy)
+        return E.sheet(state, seat)
 
     def result(self, state: QuadState) -> core.Result:
-        sheets = [self.sheet(state, seat) for seat in range(state.players)]
-        return core.build_result(
-            totals=[s.total for s in sheets],
-            breakdowns=[{k: s.categories[k] for k in CATEGORIES} for s in sheets],
-            tiebreaks=[(s.inhabitants_on_buildings, -s.empty_squares) for s in sheets],
-            names=TIEBREAK_NAMES,
-            details=[{"inhabitants_on_buildings": s.inhabitants_on_buildings,
-                      "empty_squares": s.empty_squares, "provisional": not state.over}
-                     for s in sheets],
-        )
+        return E.game_result(state)
 
     # -- views -------------------------------------------------------------------------------
     def view(self, state: QuadState, seat: int | None) -> QuadView:
-        """Everything a renderer and the Discord layer need; the same for every seat.
-
-        Shape (all JSON)::
-
-            {"game": "quadropolis", "mode": "classic"|"expert", "players": P, "viewer": seat|None,
-             "round": r, "rounds": 4|5, "first_player": seat, "mayor": seat,
-             "turn": {"seat": s|None, "phase": "take"|"build"|"over", "number": k, "of": 4P},
-             "site": {"squares": [[{"square": "S(1,1)", "row": 1, "column": 1,
-                                    "state": "tile"|"face_down"|"empty", "tile": TILE?}, ...5], ...5],
-                      "slots": {"L1": {"architect": 3, "seat": 0} | None, ... 20 slots},
-                      "open_slots": ["L2", ...], "urbanist": {"square": "S(3,2)", "row": 3,
-                                                              "column": 2} | None},
-             "architects": {"shared_pool": bool, "pool": {"1": n, ...} | None,
-                            "per_seat": [[1, 2, 4], ...] | None},
-             "pending": {"seat": s, "tile": TILE, "architect": n,
-                         "destinations": [{"square": "B3", "floor": 1}, ...]} | None,
-             "cities": [{"seat": s, "rows": R, "columns": C, "inhabitants": i, "energy": e,
-                         "squares": [[{"square": "A1", "district": d, "field": f|None,
-                                       "building": None | {"type": "TOWER", "code": "T",
-                                       "floors": h, "top": TILE, "vp": v, "cost_bearing": bool,
-                                       "active": bool}}, ...], ...],
-                         "score": SCORE}, ...],
-             "over": bool, "result": Result.to_json() | None}
-
-        ``TILE`` is ``{"id", "type", "code", "inhabitants", "energy", "vp", "mayor", "absorbs",
-        "label"}``. ``SCORE`` is the best allocation now (final when over): ``{"total",
-        "categories": {...9 keys}, "inhabitants_on_buildings", "empty_squares", "provisional",
-        "allocation": {"inactive": [...], "customers": {"A1": n}, "absorbing_parks": [...]}}``.
-        ``active`` is that allocation's choice. Face-down tiles show only ``"state": "face_down"``:
-        their identity is never in the view (D-25).
-        """
-        mode = state.rules
-        site_rows: list[list[QuadSiteSquare]] = []
-        for r in range(T.SITE_SIZE):
-            row: list[QuadSiteSquare] = []
-            for c in range(T.SITE_SIZE):
-                i = site_index((r, c))
-                entry: QuadSiteSquare = {"square": T.site_name((r, c)), "row": r + 1, "column": c + 1,
-                                         "state": "empty"}
-                tile = state.site[i]
-                if tile is None:
-                    entry["state"] = "empty"
-                elif state.face_down[i]:
-                    entry["state"] = "face_down"
-                else:
-                    entry["state"] = "tile"
-                    entry["tile"] = tile_json(tile)
-                row.append(entry)
-            site_rows.append(row)
-        slots: dict[str, QuadSlot | None] = dict.fromkeys(T.SLOTS)
-        for slot, (value, owner) in state.slots.items():
-            slots[slot] = {"architect": value, "seat": owner}
-        urbanist: QuadUrbanist | None = None if state.urbanist is None else {
-            "square": T.site_name(state.urbanist), "row": state.urbanist[0] + 1,
-            "column": state.urbanist[1] + 1}
-        cities: list[QuadCity] = []
-        for s, player in enumerate(state.seats):
-            sheet = self.sheet(state, s)
-            squares: list[list[QuadCitySquare]] = []
-            for r in range(mode.rows):
-                city_row: list[QuadCitySquare] = []
-                for c in range(mode.cols):
-                    stack = player.city[r][c]
-                    b = building_of(stack)
-                    name = square_name((r, c))
-                    building: QuadBuilding | None = None
-                    if b is not None:
-                        costly = b.code in COST_BEARING
-                        building = {"type": cast(TileType, b.type), "code": b.code, "floors": b.height,
-                                    "top": tile_json(stack[-1]), "vp": b.vp, "cost_bearing": costly,
-                                    "active": (not costly) or (r, c) in sheet.allocation.active}
-                    city_row.append({"square": name, "district": mode.district((r, c)),
-                                     "field": mode.field((r, c)), "building": building})
-                squares.append(city_row)
-            cities.append({"seat": s, "rows": mode.rows, "columns": mode.cols,
-                           "inhabitants": player.inhabitants, "energy": player.energy,
-                           "squares": squares, "score": self._score_json(sheet, state, player)})
-        pending: QuadPending | None = None
-        if state.pending is not None:
-            pending = {"seat": state.current, "tile": tile_json(state.pending),
-                       "architect": state.pending_architect,
-                       "destinations": [{"square": square_name(cell), "floor": floor} for cell, floor in
-                                        eligible(mode, state.seats[state.current].city, state.pending,
-                                                 state.pending_architect)]}
-        return {
-            "game": "quadropolis",
-            "mode": cast(Mode, state.mode),
-            "players": state.players,
-            "viewer": seat,
-            "round": state.round,
-            "rounds": mode.rounds,
-            "first_player": state.first,
-            "mayor": state.mayor,
-            "turn": {"seat": None if state.over else state.current, "phase": cast(Phase, state.phase),
-                     "number": state.turn + 1, "of": mode.turns_per_round * state.players},
-            "site": {"squares": site_rows, "slots": slots, "open_slots": open_slots(state),
-                     "urbanist": urbanist},
-            "architects": {
-                "shared_pool": mode.shared_pool,
-                "pool": {str(v): state.pool[v - 1] for v in mode.architects} if mode.shared_pool else None,
-                "per_seat": None if mode.shared_pool else [sorted(p.architects) for p in state.seats],
-            },
-            "pending": pending,
-            "cities": cities,
-            "over": state.over,
-            "result": cast(QuadResult, self.result(state).to_json()) if state.over else None,
-        }
-
-    @staticmethod
-    def _score_json(sheet: ScoreSheet, state: QuadState, player: PlayerState) -> QuadScore:
-        alloc = sheet.allocation
-        inactive = [square_name(cell) for cell in cost_bearing(grid_of(player)) if cell not in alloc.active]
-        return {
-            "total": sheet.total,
-            "categories": {k: sheet.categories[k] for k in CATEGORIES},
-            "inhabitants_on_buildings": sheet.inhabitants_on_buildings,
-            "empty_squares": sheet.empty_squares,
-            "unused_inhabitants": sheet.unused_inhabitants,
-            "unused_energy": sheet.unused_energy,
-            "provisional": not state.over,
-            "allocation": {
-                "inactive": inactive,
-                "customers": {square_name(cell): n for cell, n in sorted(alloc.customers)},
-                "absorbing_parks": [square_name(cell) for cell in sorted(alloc.absorbing)],
-            },
-        }
+        """Everything a renderer and the Discord layer need; the same for every seat (see :func:`views.view`)."""
+        return views.view(state, seat)
 
     # -- serialisation -----------------------------------------------------------------------
     def to_json(self, state: QuadState) -> dict[str, Any]:
@@ -570,61 +78,14 @@ class QuadropolisRules(GameRules[QuadState]):
     # -- front-end helpers -------------------------------------------------------------------
     def describe(self, before: QuadState, seat: int, move: Move,
                  after: QuadState) -> tuple[str, dict[str, Any]]:
-        kind = move.get("kind")
-        params: dict[str, Any] = {"seat": seat}
-        if kind == "take":
-            value, slot = move["architect"], move["slot"]
-            target = T.slot_target(slot, value)
-            index = site_index(target)
-            params.update(architect=value, slot=T.slot_term(slot))
-            tile = before.site[index]
-            if tile is None:
-                return ("quadropolis.move.take_empty", params)
-            if before.face_down[index]:
-                return ("quadropolis.move.take_face_down", params)
-            params["tile"] = tile_label(tile)
-            return ("quadropolis.move.take", params)
-        if kind == "build":
-            assert before.pending is not None
-            k = T.kind_of(before.pending)
-            params.update(tile=tile_label(before.pending), square=move["square"],
-                          gain=_gain_text(k.gives_inh, k.gives_nrg), architect=before.pending_architect)
-            if "floor" in move:
-                params.update(floor=move["floor"], building=TYPE_NAMES[k.type])
-                key = "quadropolis.move.stack"
-            else:
-                key = "quadropolis.move.build"
-            if k.mayor:
-                key += "_mayor"
-            return (key, params)
-        if kind == "discard":
-            assert before.pending is not None
-            params["tile"] = tile_label(before.pending)
-            return ("quadropolis.move.discard", params)
-        return ("move.generic", {"kind": str(kind), "seat": seat})
+        return views.describe(before, seat, move)
 
     def undoable(self, before: QuadState, seat: int, move: Move, after: QuadState) -> bool:
         """Undoable unless the move ended a round (a new site was dealt) or the game."""
         return after.round == before.round and not after.over
 
     def ai_move(self, state: QuadState, seat: int, level: str, seed: int) -> Move:
-        from bot.rules.quadropolis import ai
-
-        return ai.choose(self, state, seat, level, seed)
-
-
-def _gains(inhabitants: int, energy: int) -> list[core.Term]:
-    parts = []
-    if inhabitants:
-        parts.append(core.term("quadropolis.gain.inhabitants", n=inhabitants))
-    if energy:
-        parts.append(core.term("quadropolis.gain.energy", n=energy))
-    return parts
-
-
-def _gain_text(inhabitants: int, energy: int) -> list[core.Term] | core.Term:
-    """What a building gives, as terms ("+2 inhabitants, +1 energy"; "no resources")."""
-    return _gains(inhabitants, energy) or core.term("quadropolis.gain.none")
+        return ai.choose(state, seat, level, seed)
 
 
 RULES = QuadropolisRules()

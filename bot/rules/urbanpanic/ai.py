@@ -26,17 +26,14 @@ from collections.abc import Callable, Sequence
 
 from bot.rules import core
 from bot.rules.core import IllegalMove, Move
-from bot.rules.urbanpanic import tiles
-from bot.rules.urbanpanic.rules import UrbanPanicRules, can_build, swap_in_reserve
-from bot.rules.urbanpanic.scoring import quick_score
-from bot.rules.urbanpanic.state import State
+from bot.rules.urbanpanic import strong, tiles
+from bot.rules.urbanpanic.engine import can_build, swap_in_reserve
+from bot.rules.urbanpanic.state import Player, State
 from bot.rules.urbanpanic.tiles import KINDS
+from bot.rules.urbanpanic.value import evaluate
 
-FRONTIER_WEIGHT = 0.35
-"""Value of one empty plot that the road network already reaches."""
-FLOOR_MARGIN = 2
-"""Tracks within this distance of the floor cost FLOOR_WEIGHT per step."""
-FLOOR_WEIGHT = 0.5
+LEVELS = ("random", "greedy", "strong")
+
 SPY_EDGE = 2.5
 """How much better than the best own placement a Spy must be (it costs two actions)."""
 MAYOR_BELOW = -1.0
@@ -47,19 +44,6 @@ PARTY_TAKE_AT = 2.0
 """Party: take an open-table tile worth at least this; else draw a fresh one."""
 
 _DELTAS = {code: k.deltas for code, k in KINDS.items()}
-
-
-def evaluate(board: Sequence[str | None], tracks: Sequence[int], floor: bool = True) -> float:
-    """The greedy player's worth of a city: score now, room to grow, distance from the floor
-    (``floor=False`` in the party game, which has no floor)."""
-    linked, frontier = tiles.reach(board)
-    value: float = quick_score(board, tracks, linked) + FRONTIER_WEIGHT * len(frontier)
-    if not floor:
-        return value
-    for v in tracks[2:]:
-        if v < tiles.FLOOR + FLOOR_MARGIN:
-            value -= FLOOR_WEIGHT * (tiles.FLOOR + FLOOR_MARGIN - v)
-    return value
 
 
 class _Planner:
@@ -92,7 +76,7 @@ class _Planner:
         return best
 
 
-def choose(rules: UrbanPanicRules, state: State, seat: int, level: str, seed: int) -> Move:
+def choose(rules: core.GameRules[State], state: State, seat: int, level: str, seed: int) -> Move:
     """The AI's move for ``seat``; IllegalMove for an unknown level or a seat that cannot move."""
     if level not in rules.ai_levels:
         raise IllegalMove("urbanpanic.ai.level", level=level)
@@ -105,8 +89,6 @@ def choose(rules: UrbanPanicRules, state: State, seat: int, level: str, seed: in
     if level == "random":
         return _random(state, legal, rnd)
     if level == "strong":
-        from bot.rules.urbanpanic import strong
-
         if state.party:
             return strong.party_move(state, seat, legal, rnd)
         return strong.turn_move(state, seat, legal, seed)
@@ -145,100 +127,23 @@ def _greedy_turn(state: State, seat: int, legal: list[Move]) -> Move:
     by_kind: dict[str, list[Move]] = {}
     for m in legal:
         by_kind.setdefault(m["kind"], []).append(m)
-
-    def best_of(kind: str, gain_of: Callable[[Move], float]) -> tuple[float, Move | None]:
-        best: tuple[float, Move | None] = (float("-inf"), None)
-        for m in by_kind.get(kind, ()):
-            g = gain_of(m)
-            if g > best[0]:
-                best = (g, m)
-        return best
-
-    # Building from the reserve: the best (tile, plot) among the legal ones.
-    place_gain, place_move = float("-inf"), None
-    legal_planner = {(m["tile"], m["plot"]) for m in by_kind.get("planner", ())}
-    for code in dict.fromkeys(p.reserve):
-        gain, square = planner.best(code)
-        plot = tiles.square_name(square) if square >= 0 else ""
-        if (code, plot) in legal_planner and gain > place_gain:
-            place_gain, place_move = gain, {"kind": "planner", "tile": code, "plot": plot}
-
-    # Spy (advanced): only when another reserve has a clearly better tile.
-    spy_gain, spy_move = float("-inf"), None
-    legal_spy = {(m["victim"], m["tile"], m["plot"]) for m in by_kind.get("spy", ())}
-    if legal_spy:
-        for victim, other in enumerate(state.players):
-            for code in dict.fromkeys(other.reserve):
-                gain, square = planner.best(code)
-                key = (victim, code, tiles.square_name(square))
-                if square >= 0 and key in legal_spy and gain > spy_gain:
-                    spy_gain = gain
-                    spy_move = {"kind": "spy", "victim": victim, "tile": code, "plot": key[2]}
-
+    place_gain, place_move = _best_planner(p, planner, by_kind)
+    spy_gain, spy_move = _best_spy(state, planner, by_kind)
     if spy_move is not None and spy_gain > max(place_gain, 0.0) + SPY_EDGE:
         return spy_move
     if place_move is not None and place_gain > 0:
         return place_move
 
     # Engineer: swap a reserve tile in, or repair connections on the board.
-    def reserve_swap_gain(m: Move) -> float:
-        i = tiles.square_index(m["plot"])
-        assert i is not None
-        here = p.board[i]
-        assert here is not None
-        board = planner.board
-        board[i] = m["tile"]
-        after = tiles.add(tiles.add(p.tracks, _DELTAS[here], -1), _DELTAS[m["tile"]])
-        gain = evaluate(board, after) - planner.base
-        board[i] = here
-        return gain
-
-    swap_gain, swap_move = best_of("engineer_reserve", reserve_swap_gain)
+    swap_gain, swap_move = _best_of(by_kind, "engineer_reserve", lambda m: _reserve_swap_gain(p, planner, m))
     if swap_move is not None and swap_gain > 0.5:
         return swap_move
-
-    # Stuck (D-10: full reserve, nothing buildable): a swap that makes a reserve tile buildable
-    # again lets the Planner and the Architect follow.
-    stuck = not state.architect_done and "end_turn" in by_kind and "architect" not in by_kind
-    if stuck and state.points >= 3:
-        def unblocking_gain(m: Move) -> float:
-            here = p.board[tiles.parse_plot(m["plot"])]
-            assert here is not None
-            after = tiles.add(tiles.add(p.tracks, _DELTAS[here], -1), _DELTAS[m["tile"]])
-            reserve = swap_in_reserve(p.reserve, m["tile"], here)
-            empty = tiles.PLOT_COUNT - p.tiles_on_board()
-            return reserve_swap_gain(m) if can_build(after, reserve, empty) else float("-inf")
-
-        unblock_gain, unblock_move = best_of("engineer_reserve", unblocking_gain)
-        if unblock_move is not None and unblock_gain > UNBLOCK_AT:
-            return unblock_move
-
-    linked = tiles.reachable(p.board)
-    loose = {tiles.square_name(i) for i in tiles.PLOTS if p.board[i] is not None and i not in linked}
-    if loose and "engineer_board" in by_kind:
-        def board_swap_gain(m: Move) -> float:
-            if (m["plot"] not in loose and m["other"] not in loose) or m["plot"] > m["other"]:
-                return float("-inf")
-            a, b = tiles.square_index(m["plot"]), tiles.square_index(m["other"])
-            assert a is not None and b is not None
-            board = planner.board
-            board[a], board[b] = board[b], board[a]
-            gain = evaluate(board, p.tracks) - planner.base
-            board[a], board[b] = board[b], board[a]
-            return gain
-
-        fix_gain, fix_move = best_of("engineer_board", board_swap_gain)
-        if fix_move is not None and fix_gain > 0.5:
-            return fix_move
-
-    # Architect: the face-up tile this city could use best.
-    arch_gain, arch_move = best_of("architect", lambda m: planner.best(state.slots[m["slot"] - 1])[0])
-    if arch_move is not None:
-        owed = not state.architect_done
-        if owed and state.points == tiles.TURN_POINTS and arch_gain < MAYOR_BELOW and "mayor" in by_kind:
-            return {"kind": "mayor"}
-        if owed or (len(p.reserve) < 2 and arch_gain > 0):
-            return arch_move
+    repair = _unblock(state, p, planner, by_kind) or _reconnect(p, planner, by_kind)
+    if repair is not None:
+        return repair
+    architect = _architect(state, p, planner, by_kind)
+    if architect is not None:
+        return architect
 
     if "end_turn" in by_kind:
         return {"kind": "end_turn"}
@@ -251,7 +156,116 @@ def _greedy_turn(state: State, seat: int, legal: list[Move]) -> Move:
     return legal[0]
 
 
-def minimal_move(rules: UrbanPanicRules, state: State) -> Move:
+def _best_of(by_kind: dict[str, list[Move]], kind: str,
+             gain_of: Callable[[Move], float]) -> tuple[float, Move | None]:
+    """The legal move of ``kind`` with the highest gain (the first of equals)."""
+    best: tuple[float, Move | None] = (float("-inf"), None)
+    for m in by_kind.get(kind, ()):
+        g = gain_of(m)
+        if g > best[0]:
+            best = (g, m)
+    return best
+
+
+def _best_planner(p: Player, planner: _Planner, by_kind: dict[str, list[Move]]) -> tuple[float, Move | None]:
+    """Building from the reserve: the best (tile, plot) among the legal ones."""
+    place_gain, place_move = float("-inf"), None
+    legal_planner = {(m["tile"], m["plot"]) for m in by_kind.get("planner", ())}
+    for code in dict.fromkeys(p.reserve):
+        gain, square = planner.best(code)
+        plot = tiles.square_name(square) if square >= 0 else ""
+        if (code, plot) in legal_planner and gain > place_gain:
+            place_gain, place_move = gain, {"kind": "planner", "tile": code, "plot": plot}
+    return place_gain, place_move
+
+
+def _best_spy(state: State, planner: _Planner, by_kind: dict[str, list[Move]]) -> tuple[float, Move | None]:
+    """Spy (advanced): the best tile of another reserve on this board."""
+    spy_gain, spy_move = float("-inf"), None
+    legal_spy = {(m["victim"], m["tile"], m["plot"]) for m in by_kind.get("spy", ())}
+    if legal_spy:
+        for victim, other in enumerate(state.players):
+            for code in dict.fromkeys(other.reserve):
+                gain, square = planner.best(code)
+                key = (victim, code, tiles.square_name(square))
+                if square >= 0 and key in legal_spy and gain > spy_gain:
+                    spy_gain = gain
+                    spy_move = {"kind": "spy", "victim": victim, "tile": code, "plot": key[2]}
+    return spy_gain, spy_move
+
+
+def _reserve_swap_gain(p: Player, planner: _Planner, m: Move) -> float:
+    i = tiles.square_index(m["plot"])
+    assert i is not None
+    here = p.board[i]
+    assert here is not None
+    board = planner.board
+    board[i] = m["tile"]
+    after = tiles.add(tiles.add(p.tracks, _DELTAS[here], -1), _DELTAS[m["tile"]])
+    gain = evaluate(board, after) - planner.base
+    board[i] = here
+    return gain
+
+
+def _unblock(state: State, p: Player, planner: _Planner, by_kind: dict[str, list[Move]]) -> Move | None:
+    """Stuck (D-10: full reserve, nothing buildable): a swap that makes a reserve tile buildable
+    again lets the Planner and the Architect follow."""
+    stuck = not state.architect_done and "end_turn" in by_kind and "architect" not in by_kind
+    if not (stuck and state.points >= 3):
+        return None
+
+    def unblocking_gain(m: Move) -> float:
+        here = p.board[tiles.parse_plot(m["plot"])]
+        assert here is not None
+        after = tiles.add(tiles.add(p.tracks, _DELTAS[here], -1), _DELTAS[m["tile"]])
+        reserve = swap_in_reserve(p.reserve, m["tile"], here)
+        empty = tiles.PLOT_COUNT - p.tiles_on_board()
+        return _reserve_swap_gain(p, planner, m) if can_build(after, reserve, empty) else float("-inf")
+
+    unblock_gain, unblock_move = _best_of(by_kind, "engineer_reserve", unblocking_gain)
+    if unblock_move is not None and unblock_gain > UNBLOCK_AT:
+        return unblock_move
+    return None
+
+
+def _reconnect(p: Player, planner: _Planner, by_kind: dict[str, list[Move]]) -> Move | None:
+    """A board swap that links tiles the roads from the centre do not reach."""
+    linked = tiles.reachable(p.board)
+    loose = {tiles.square_name(i) for i in tiles.PLOTS if p.board[i] is not None and i not in linked}
+    if not (loose and "engineer_board" in by_kind):
+        return None
+
+    def board_swap_gain(m: Move) -> float:
+        if (m["plot"] not in loose and m["other"] not in loose) or m["plot"] > m["other"]:
+            return float("-inf")
+        a, b = tiles.square_index(m["plot"]), tiles.square_index(m["other"])
+        assert a is not None and b is not None
+        board = planner.board
+        board[a], board[b] = board[b], board[a]
+        gain = evaluate(board, p.tracks) - planner.base
+        board[a], board[b] = board[b], board[a]
+        return gain
+
+    fix_gain, fix_move = _best_of(by_kind, "engineer_board", board_swap_gain)
+    if fix_move is not None and fix_gain > 0.5:
+        return fix_move
+    return None
+
+
+def _architect(state: State, p: Player, planner: _Planner, by_kind: dict[str, list[Move]]) -> Move | None:
+    """Architect: the face-up tile this city could use best (or the Mayor when none is worth it)."""
+    arch_gain, arch_move = _best_of(by_kind, "architect", lambda m: planner.best(state.slots[m["slot"] - 1])[0])
+    if arch_move is None:
+        return None
+    owed = not state.architect_done
+    if owed and state.points == tiles.TURN_POINTS and arch_gain < MAYOR_BELOW and "mayor" in by_kind:
+        return {"kind": "mayor"}
+    if owed or (len(p.reserve) < 2 and arch_gain > 0):
+        return arch_move
+    return None
+
+
+def minimal_move(rules: core.GameRules[State], state: State) -> Move:
     """D-26: complete an absent player's turn minimally (turn games only).
 
     If the Architect is owed and possible: the first legal Planner in canonical order (reserve

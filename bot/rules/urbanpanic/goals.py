@@ -10,12 +10,30 @@ city" goes to the player who fired trigger A (or, in the party game, the finishe
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from bot.rules.urbanpanic import tiles
+from bot.rules.urbanpanic.tiles import Tracks
 
-if TYPE_CHECKING:
-    from bot.rules.urbanpanic.scoring import CityScore
+
+class CityScore(Protocol):
+    """What a card reads of a scored city (steps 1–3): :class:`bot.rules.urbanpanic.scoring.CityScore`
+    is one. Stated here so the goals need not import the scoring, which imports them."""
+
+    @property
+    def board(self) -> tuple[str | None, ...]:
+        """The board after step 1."""
+
+    @property
+    def empty(self) -> int:
+        """Plots empty after step 1."""
+
+    @property
+    def final(self) -> Tracks:
+        """Track values after steps 1 and 3."""
+
+    def counts(self) -> dict[str, int]:
+        """Tiles of each type on the board after step 1."""
 
 
 def measure(goal_id: str, city: CityScore) -> int:

@@ -32,10 +32,10 @@ from dataclasses import dataclass
 from bot.rules import core
 from bot.rules.core import Move
 from bot.rules.urbanpanic import goals, scoring, tiles
-from bot.rules.urbanpanic.ai import evaluate  # the greedy level's city value: the search starts from it
-from bot.rules.urbanpanic.rules import ach, placeable
+from bot.rules.urbanpanic.engine import ach, placeable
 from bot.rules.urbanpanic.state import State
 from bot.rules.urbanpanic.tiles import KINDS, RESERVE_SIZE, SPY_COST
+from bot.rules.urbanpanic.value import evaluate  # the greedy level's city value: the search starts from it
 
 SAMPLES = 2
 """Sampled stacks per decision (only a basic Architect or a Mayor draws during a turn)."""
