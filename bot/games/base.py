@@ -152,8 +152,8 @@ class Game(Generic[V]):
     story: StoryStyle | None = None
     """How the game's story is told at its end (scores and turns from public views); None: no story."""
     private_note: Callable[[Any, str], str | None] | None = None
-    """A line only the player whose private view it is may read before choosing (Urban Panic: the tile in
-    their hand), for front-ends that show no private prompt of their own (the terminal)."""
+    """A line only the player whose private view it is may read before choosing (a tile drawn into the
+    hand), for front-ends that show no private prompt of their own (the terminal)."""
 
     @property
     def title_key(self) -> str:
