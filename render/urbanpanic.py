@@ -394,7 +394,7 @@ def draw_tracks(
         if value:
             draw.rectangle((min(zero, xof(value)), bt + 4, max(zero, xof(value)), bb - 4), fill=colour,
                            outline=c.INK, width=2)
-        text = f"{value:+d}" if value else "0"
+        text = f"{'+' if value > 0 else '-'}\u200a{abs(value)}" if value else "0"  # a hair space: OCR read "+1" as "41"
         c.draw_text(draw, (x1, mid), text, vf, c.INK, "rm", key=True)
     bottom = y0 + len(TRACKS) * TRACK_ROW
     for k in range(len(TRACKS)):
