@@ -746,14 +746,8 @@ LEGEND_BOUND = 280
 
 
 def _sized(paint: Callable[[Image.Image, ImageDraw.ImageDraw], int], height: int) -> Image.Image:
-    """What ``paint`` draws (it returns its bottom y) on a canvas ``height`` tall, a generous estimate,
-    cropped to the drawing: drawn again taller in the rare case the estimate fell short."""
-    while True:
-        img, draw = c.canvas(WIDTH, height)
-        end = paint(img, draw)
-        if end <= height:
-            return img.crop((0, 0, WIDTH, end))
-        height = end + 40
+    """What ``paint`` draws on a canvas ``height`` tall, a generous estimate (:func:`render.common.sized`)."""
+    return c.sized(WIDTH, height, paint)
 
 
 def _own_bound(city: BtcCity) -> int:

@@ -1300,19 +1300,21 @@ def title_bar(
     subtitle: str = "",
     height: int = TITLE_HEIGHT,
     colour: RGB = INK,
+    *,
+    top: int = 0,
 ) -> int:
-    """A dark band across the top with the title (left) and a subtitle (right); returns its height. The
-    title is a key fact: the subtitle is left out rather than shrink it below :data:`KEY_TEXT`."""
-    draw.rectangle((0, 0, width, height), fill=colour)
+    """A dark band across the top (at ``top``) with the title (left) and a subtitle (right); returns its
+    height. The title is a key fact: the subtitle is left out rather than shrink it below :data:`KEY_TEXT`."""
+    draw.rectangle((0, top, width, top + height), fill=colour)
     sub_font = font(22)
     sub_w = min(text_width(subtitle, sub_font), width // 2) if subtitle else 0
     if subtitle and text_width(title, font(KEY_TEXT, True)) > width - sub_w - 60:
         subtitle, sub_w = "", 0
     text, fnt = fit_text(title, width - sub_w - 60, 34, True, KEY_TEXT)
-    draw_text(draw, (20, height / 2), text, fnt, WHITE, "lm", key=True)
+    draw_text(draw, (20, top + height / 2), text, fnt, WHITE, "lm", key=True)
     if subtitle:
         sub = ellipsize(subtitle, sub_font, width // 2)
-        draw_text(draw, (width - 20, height / 2), sub, sub_font, tint(HIGHLIGHT, 0.2), "rm")
+        draw_text(draw, (width - 20, top + height / 2), sub, sub_font, tint(HIGHLIGHT, 0.2), "rm")
     return height
 
 
@@ -1531,6 +1533,26 @@ def fit_lines(
 def join_names(items: Iterable[str], locale: str = "en") -> str:
     """Names (or phrases) as one list in ``locale`` ("Ann, Bob")."""
     return t("render.list.separator", locale).join(items)
+
+
+def sized(width: int, height: int, paint: Callable[[Image.Image, ImageDraw.ImageDraw], int],
+          under: Image.Image | None = None) -> Image.Image:
+    """What ``paint`` draws (it returns its bottom y) on a canvas ``height`` tall, an estimate, cropped to
+    the drawing (not copied when it fills the canvas exactly); drawn again taller when the estimate fell
+    short. ``under``: a picture pasted at the top first (``paint`` then starts below it), so a table
+    and what follows it are drawn on one canvas instead of two stacked ones."""
+    recorder = _RECORDER.get()
+    top = under.height if under is not None else 0
+    while True:
+        img, draw = canvas(width, top + height)
+        if under is not None:
+            img.paste(under, (0, 0))
+            if recorder is not None:
+                recorder.moved(under, img, 0, 0)
+        end = paint(img, draw)
+        if end <= top + height:
+            return img if end == img.height else img.crop((0, 0, img.width, end))
+        height = end - top + 40
 
 
 def stack_vertical(images: Sequence[Image.Image], gap: int = 0, colour: RGB = BACKGROUND) -> Image.Image:
