@@ -1640,9 +1640,9 @@ def _chunk(kind: bytes, data: bytes) -> bytes:
 
 def palette_png(image: Image.Image) -> bytes:
     """A palette image (mode ``P``, no transparency) as PNG bytes, written here rather than by Pillow: every
-    row unfiltered (filter 0, as Pillow chooses for a palette image too, without trying the others), the
-    rows deflated at :data:`PNG_LEVEL` in one call. The same pixels and palette as Pillow's file, about
-    10 % faster (a 1200 x 2755 board: 8.2 ms instead of 9.2)."""
+    row unfiltered (filter 0), the rows deflated at :data:`PNG_LEVEL` in one zlib call. The same pixels
+    and palette as Pillow's file and within 1 % of its size, about 10 % faster (measured: a 1200 x 2755
+    board 8.2 ms instead of 9.2; an "Up" filter on every row made files 10-20 % larger and slower)."""
     width, height = image.size
     rows = Image.new("P", (width + 1, height), 0)  # column 0: each row's filter byte (0, none)
     rows.paste(image, (1, 0))
