@@ -24,7 +24,9 @@ import io
 import itertools
 import math
 import re
+import struct
 import threading
+import zlib
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
@@ -1298,19 +1300,21 @@ def title_bar(
     subtitle: str = "",
     height: int = TITLE_HEIGHT,
     colour: RGB = INK,
+    *,
+    top: int = 0,
 ) -> int:
-    """A dark band across the top with the title (left) and a subtitle (right); returns its height. The
-    title is a key fact: the subtitle is left out rather than shrink it below :data:`KEY_TEXT`."""
-    draw.rectangle((0, 0, width, height), fill=colour)
+    """A dark band across the top (at ``top``) with the title (left) and a subtitle (right); returns its
+    height. The title is a key fact: the subtitle is left out rather than shrink it below :data:`KEY_TEXT`."""
+    draw.rectangle((0, top, width, top + height), fill=colour)
     sub_font = font(22)
     sub_w = min(text_width(subtitle, sub_font), width // 2) if subtitle else 0
     if subtitle and text_width(title, font(KEY_TEXT, True)) > width - sub_w - 60:
         subtitle, sub_w = "", 0
     text, fnt = fit_text(title, width - sub_w - 60, 34, True, KEY_TEXT)
-    draw_text(draw, (20, height / 2), text, fnt, WHITE, "lm", key=True)
+    draw_text(draw, (20, top + height / 2), text, fnt, WHITE, "lm", key=True)
     if subtitle:
         sub = ellipsize(subtitle, sub_font, width // 2)
-        draw_text(draw, (width - 20, height / 2), sub, sub_font, tint(HIGHLIGHT, 0.2), "rm")
+        draw_text(draw, (width - 20, top + height / 2), sub, sub_font, tint(HIGHLIGHT, 0.2), "rm")
     return height
 
 
@@ -1531,6 +1535,26 @@ def join_names(items: Iterable[str], locale: str = "en") -> str:
     return t("render.list.separator", locale).join(items)
 
 
+def sized(width: int, height: int, paint: Callable[[Image.Image, ImageDraw.ImageDraw], int],
+          under: Image.Image | None = None) -> Image.Image:
+    """What ``paint`` draws (it returns its bottom y) on a canvas ``height`` tall, an estimate, cropped to
+    the drawing (not copied when it fills the canvas exactly); drawn again taller when the estimate fell
+    short. ``under``: a picture pasted at the top first (``paint`` then starts below it), so a table
+    and what follows it are drawn on one canvas instead of two stacked ones."""
+    recorder = _RECORDER.get()
+    top = under.height if under is not None else 0
+    while True:
+        img, draw = canvas(width, top + height)
+        if under is not None:
+            img.paste(under, (0, 0))
+            if recorder is not None:
+                recorder.moved(under, img, 0, 0)
+        end = paint(img, draw)
+        if end <= top + height:
+            return img if end == img.height else img.crop((0, 0, img.width, end))
+        height = end - top + 40
+
+
 def stack_vertical(images: Sequence[Image.Image], gap: int = 0, colour: RGB = BACKGROUND) -> Image.Image:
     """Images one under another, left-aligned, on the background colour."""
     width = max(i.width for i in images)
@@ -1604,10 +1628,28 @@ def png_bytes(image: Image.Image, colours: int = PNG_COLOURS) -> bytes:
         recorder.encoded.append(image.info[SURFACE])
     img = image.convert("RGB") if image.mode not in ("RGB", "P") else image
     if colours and img.mode == "RGB":
-        img = img.quantize(palette=palette_of(img, colours), dither=Image.Dither.NONE)
+        return palette_png(img.quantize(palette=palette_of(img, colours), dither=Image.Dither.NONE))
     buf = io.BytesIO()
     img.save(buf, format="PNG", optimize=False, compress_level=PNG_LEVEL)
     return buf.getvalue()
+
+
+def _chunk(kind: bytes, data: bytes) -> bytes:
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+
+def palette_png(image: Image.Image) -> bytes:
+    """A palette image (mode ``P``, no transparency) as PNG bytes, written here rather than by Pillow: every
+    row unfiltered (filter 0), the rows deflated at :data:`PNG_LEVEL` in one zlib call. The same pixels
+    and palette as Pillow's file and within 1 % of its size, about 10 % faster (measured: a 1200 x 2755
+    board 8.2 ms instead of 9.2; an "Up" filter on every row made files 10-20 % larger and slower)."""
+    width, height = image.size
+    rows = Image.new("P", (width + 1, height), 0)  # column 0: each row's filter byte (0, none)
+    rows.paste(image, (1, 0))
+    palette = bytes((image.getpalette() or [0, 0, 0])[: 3 * 256])
+    header = struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)  # 8 bits, palette, deflate, no interlace
+    return b"".join((b"\x89PNG\r\n\x1a\n", _chunk(b"IHDR", header), _chunk(b"PLTE", palette),
+                     _chunk(b"IDAT", zlib.compress(rows.tobytes(), PNG_LEVEL)), _chunk(b"IEND", b"")))
 
 
 def chip(

@@ -394,7 +394,7 @@ def draw_tracks(
         if value:
             draw.rectangle((min(zero, xof(value)), bt + 4, max(zero, xof(value)), bb - 4), fill=colour,
                            outline=c.INK, width=2)
-        text = f"{value:+d}" if value else "0"
+        text = f"{'+' if value > 0 else '-'}\u200a{abs(value)}" if value else "0"  # a hair space: OCR read "+1" as "41"
         c.draw_text(draw, (x1, mid), text, vf, c.INK, "rm", key=True)
     bottom = y0 + len(TRACKS) * TRACK_ROW
     for k in range(len(TRACKS)):
@@ -628,6 +628,11 @@ def _reserve(img: Image.Image, xy: tuple[int, int], width: int, player: UpPlayer
     return y + size + 12
 
 
+CITIES_TOP = 400
+"""At most the title and the legend around the cities of the board and end pictures."""
+CITY_ROW = 640
+"""About the height of one city card (its strip, the city beside its tracks, the gap): the sample games'
+are 590-620; a picture whose cities are taller is drawn again on a taller canvas (:func:`render.common.sized`)."""
 CITY_WIDTH = 496
 """The city grid's width with its labels, left of the tracks (a 92 px plot: 31 px on a phone)."""
 
@@ -669,7 +674,13 @@ def turn_image(
     if not 0 <= acting_seat < len(players):
         acting_seat = 0
     player = players[acting_seat] if players else cast(UpPlayer, {})
-    img, draw = c.canvas(WIDTH, 2000 + 110 * len(players) + 100 * len(view.get("goals") or []))
+    estimate = 1400 + 110 * len(players) + 100 * len(view.get("goals") or [])
+    return c.sized(WIDTH, estimate, lambda img, draw: _paint_turn(img, draw, view, acting_seat, player, who, locale))
+
+
+def _paint_turn(img: Image.Image, draw: ImageDraw.ImageDraw, view: View, acting_seat: int, player: UpPlayer,
+                who: list[str], locale: str) -> int:
+    players = view.get("players") or []
     c.title_bar(draw, WIDTH, _title(view, locale), _subtitle(view, locale))
     y = _strips(img, c.TITLE_HEIGHT + GAP, view, who, locale) + GAP
     name = who[acting_seat] if who else "?"
@@ -706,8 +717,7 @@ def turn_image(
                   t("urbanpanic.render.hand" if "hand" in player else "urbanpanic.render.reserve", locale), locale)
     y = max(by, ry) + GAP
     y = _goals(img, (MARGIN, y), WIDTH - 2 * MARGIN, view, locale)
-    end = _legend(img, y + GAP, view, locale)
-    return img.crop((0, 0, WIDTH, end))
+    return _legend(img, y + GAP, view, locale)
 
 
 def _goals(img: Image.Image, xy: tuple[int, int], width: int, view: View, locale: str = "en") -> int:
@@ -756,11 +766,12 @@ def _cities(img: Image.Image, top: int, view: View, who: list[str], scored: bool
 def board_image(view: View, names: Sequence[str] | None = None, *, locale: str = "en") -> Image.Image:
     """Every city with its roads and tracks, one per row (the last turn's plots outlined)."""
     who = _names(view, names, locale)
-    img, draw = c.canvas(WIDTH, 400 + len(who) * 700)
-    c.title_bar(draw, WIDTH, _title(view, locale), _subtitle(view, locale))
-    y = _cities(img, c.TITLE_HEIGHT + GAP, view, who, False, locale)
-    end = _legend(img, y, view, locale)
-    return img.crop((0, 0, WIDTH, end))
+
+    def paint(img: Image.Image, draw: ImageDraw.ImageDraw) -> int:
+        c.title_bar(draw, WIDTH, _title(view, locale), _subtitle(view, locale))
+        return _legend(img, _cities(img, c.TITLE_HEIGHT + GAP, view, who, False, locale), view, locale)
+
+    return c.sized(WIDTH, CITIES_TOP + len(who) * CITY_ROW, paint)
 
 
 def _categories(view: View, locale: str) -> list[tuple[str, str, str | None]]:
@@ -798,17 +809,18 @@ def end_image(view: View, names: Sequence[str] | None = None, *, locale: str = "
     """The final scores first (the shared score table: names and totals at a glance, each category's points),
     then every city as scored (cut-off tiles removed, final tracks, what removal lost outlined), one per row."""
     who = _names(view, names, locale)
-    img, draw = c.canvas(WIDTH, 1100 + len(who) * 840)
-    c.title_bar(draw, WIDTH, t("urbanpanic.render.title.final_cities", locale), _subtitle(view, locale))
-    y = _cities(img, c.TITLE_HEIGHT + GAP, view, who, True, locale)
-    cities = img.crop((0, 0, WIDTH, _legend(img, y, view, locale)))
     result = view.get("result")
-    if not result:
-        return cities
     table = score_table_from_result(t("urbanpanic.render.title.final_scores", locale), who, result,
                                     _categories(view, locale), subtitle=_subtitle(view, locale),
-                                    note=" ".join(_end_notes(view, result, who, locale)), locale=locale)
-    return c.stack_vertical([table, cities], 0)
+                                    note=" ".join(_end_notes(view, result, who, locale)),
+                                    locale=locale) if result else None
+    top = table.height if table is not None else 0
+
+    def paint(img: Image.Image, draw: ImageDraw.ImageDraw) -> int:
+        c.title_bar(draw, WIDTH, t("urbanpanic.render.title.final_cities", locale), _subtitle(view, locale), top=top)
+        return _legend(img, _cities(img, top + c.TITLE_HEIGHT + GAP, view, who, True, locale), view, locale)
+
+    return c.sized(WIDTH, CITIES_TOP + len(who) * CITY_ROW, paint, table)
 
 
 def render_turn(
