@@ -33,10 +33,12 @@ from bot.btc_campaigns import (
 )
 from bot.i18n import resolve, t
 from bot.rules.btc.viewtypes import BtcView
-from bot.service import GameInfo
+from bot.service import GameInfo, MoveOutcome
 from cogs import operations
-from cogs.game import EMBED_COLOUR, GameCog, locale_of, mention, public_locale
+from cogs.common import EMBED_COLOUR, locale_of, mention, public_locale
+from cogs.game import GameCog
 from cogs.limits import CHOICE_NAME, cut
+from cogs.play import play
 
 if TYPE_CHECKING:
     from bot.app import CityBot
@@ -171,16 +173,19 @@ class BtcCog(commands.Cog):
         """Choose your campaign bonus after your campaign game's last placement."""
         loc = locale_of(interaction)
         info = await self._campaign_game_here(interaction)
-        await operations.defer(interaction)
-        _, _, moves, _ = await self.service.choices(info.id, interaction.user.id)
-        move = self._parse_bonus(choice, [m for m in moves if m.get("kind") == "bonus"])
-        outcome = await self.service.move(info.id, interaction.user.id, move)
-        view = cast(BtcView, (await self.service.snapshot(info.id)).view(0))  # a Between Two Cities game
-        await operations.reply(interaction, t("btc.campaign.bonus_done", loc, type=type_name(move["type"], loc),
-                                              city=_city_name(view, int(move["city"]), loc)))
-        problem = await self.game_cog.after_move(outcome, public_locale(interaction), interaction, loc, False)
-        if problem is not None:
-            await operations.reply(interaction, t(problem, loc))
+
+        async def typed() -> dict[str, Any]:
+            _, _, moves, _ = await self.service.choices(info.id, interaction.user.id)
+            return self._parse_bonus(choice, [m for m in moves if m.get("kind") == "bonus"])
+
+        async def said(outcome: MoveOutcome) -> None:
+            move = outcome.move
+            snap = outcome.snapshot or await self.service.snapshot(info.id)
+            view = cast(BtcView, snap.view(0))  # a Between Two Cities game
+            await operations.reply(interaction, t("btc.campaign.bonus_done", loc, type=type_name(move["type"], loc),
+                                                  city=_city_name(view, int(move["city"]), loc)))
+
+        await play(self.bot, interaction, info.id, typed, update=False, answer=said)
 
     @bonus.autocomplete("choice")
     async def _bonus_autocomplete(self, interaction: discord.Interaction,

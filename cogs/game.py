@@ -14,7 +14,6 @@ import asyncio
 import dataclasses
 import logging
 import re
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -22,11 +21,13 @@ from discord import app_commands
 from discord.ext import commands, tasks
 
 from bot import errors, games
-from bot.i18n import catalogue, normalise_locale, t
+from bot.i18n import catalogue, t
 from bot.service import GameInfo, MoveOutcome, Service, Snapshot, choices_token
 from bot.turnflow import TurnFlow
 from cogs import ids, limits, operations, presenters
+from cogs.common import EMBED_COLOUR, LANGUAGES, game_title, locale_of, mention, public_locale
 from cogs.limits import CHOICE_NAME, cut
+from cogs.play import acknowledge_now, play, send_private_choices
 from render import story as story_pictures
 
 if TYPE_CHECKING:
@@ -36,28 +37,6 @@ log = logging.getLogger(__name__)
 
 LIST_LIMIT = 100
 """Games /game list reads at most (it shows as many as fit, then "and N more")."""
-EMBED_COLOUR = discord.Colour(0x0072B2)  # Okabe-Ito blue, shared with the pictures
-
-
-def locale_of(interaction: discord.Interaction) -> str:
-    return normalise_locale(interaction.locale)
-
-
-def public_locale(interaction: discord.Interaction | None) -> str:
-    """The server's preferred language where the bot speaks it, else English."""
-    if interaction is not None and interaction.guild_locale is not None:
-        loc = normalise_locale(interaction.guild_locale)
-        return loc if loc in LANGUAGES else "en"
-    return "en"
-
-
-def game_title(kind: str, locale: str = "en") -> str:
-    rules = games.rules(kind)
-    return t(rules.title_key or kind, locale)
-
-
-def mention(user_xid: int) -> str:
-    return f"<@{user_xid}>"
 
 
 def seat_label(info: GameInfo, seat: int) -> str:
@@ -69,18 +48,6 @@ def seat_label(info: GameInfo, seat: int) -> str:
 
 def game_choices() -> list[app_commands.Choice[str]]:
     return [app_commands.Choice(name=game_title(kind), value=kind) for kind in games.available()]
-
-
-@dataclass
-class Origin:
-    """The click that made a move: who to answer privately, in their language."""
-
-    interaction: discord.Interaction
-    locale: str
-    ephemeral: bool
-    """The click came from a private (ephemeral) menu."""
-    acknowledging: asyncio.Task[None] | None = None
-    """The acknowledgement, started as soon as the move was committed (:meth:`GameCog.move_click`)."""
 
 
 def more_options(text: str) -> dict[str, str]:
@@ -107,10 +74,6 @@ def rule_pages(kind: str, topic: str) -> int:
     while f"{kind}.rules.{topic}.{count + 1}" in english:
         count += 1
     return count
-
-
-LANGUAGES = {"en": "English", "hu": "Magyar", "es": "Español", "ru": "Русский", "pl": "Polski"}
-"""The languages the bot speaks, each by its own name (the game's language at /game new)."""
 
 
 def language_choices() -> list[app_commands.Choice[str]]:
@@ -741,46 +704,8 @@ class GameCog(commands.Cog):
 
     async def move_click(self, interaction: discord.Interaction, parsed: ids.ParsedId,
                          move: dict[str, Any]) -> None:
-        loc = locale_of(interaction)
-        ephemeral_origin = bool(interaction.message and interaction.message.flags.ephemeral)
-        if not await operations.defer(interaction, update=True):
-            # Discord refused the first answer (too late, or already answered): the player was shown
-            # a failure, so the click must not count.
-            log.info("click %s on game %s not played: Discord refused its acknowledgement",
-                     interaction.id, parsed.game_id)
-            return
-        origin = Origin(interaction, loc, ephemeral_origin)
-
-        def committed(outcome: MoveOutcome) -> None:
-            # The player hears back once the move is committed, without waiting for the bookkeeping
-            # that follows it (reminders, undo): on the load bench, about 70 ms sooner at the median.
-            origin.acknowledging = asyncio.ensure_future(self._acknowledge_now(origin, outcome))
-
-        try:
-            outcome = await self.service.move(parsed.game_id, interaction.user.id, move,
-                                              expected_version=parsed.version, token=parsed.token,
-                                              on_committed=committed)
-        except errors.StaleAction as exc:
-            # An out-of-date menu: a player who may act now gets their current choices (a lost
-            # private menu, say); anyone else is told why nothing happened.
-            if not await self.send_private_choices(interaction, parsed.game_id, loc,
-                                                   intro=t("play.current_choices", loc)):
-                await operations.reply(interaction, limits.refusal(exc, loc))
-            return
-        problem = await self.after_move(outcome, public_locale(interaction), interaction, loc,
-                                        ephemeral_origin, origin=origin)
-        if problem is not None:
-            await operations.reply(interaction, t(problem, loc))
-
-    async def after_move(self, outcome: MoveOutcome, ploc: str | None = None,
-                         interaction: discord.Interaction | None = None, loc: str = "en",
-                         ephemeral_origin: bool = False, *, origin: Origin | None = None) -> str | None:
-        """Hand a move to the turn flow; ``interaction`` is the click that made it (None: nobody's),
-        or ``origin`` when the caller already made one. Channel posts speak the game's language
-        (``ploc`` is kept for the callers' signature)."""
-        if origin is None and interaction is not None:
-            origin = Origin(interaction, loc, ephemeral_origin)
-        return await self.flow.after_move(outcome, origin)
+        await play(self.bot, interaction, parsed.game_id, move, update=True, expected_version=parsed.version,
+                   token=parsed.token)
 
     async def acknowledge(self, origin: Any, outcome: MoveOutcome) -> None:
         """A move made from a private menu: the menu becomes the move's sentence (already on its way
@@ -788,16 +713,10 @@ class GameCog(commands.Cog):
         if origin.acknowledging is not None:
             await origin.acknowledging
             return
-        await self._acknowledge_now(origin, outcome)
-
-    async def _acknowledge_now(self, origin: Origin, outcome: MoveOutcome) -> None:
-        if origin.ephemeral:
-            key, params = outcome.summary
-            await operations.edit_original(origin.interaction, content=t(key, origin.locale, **params), view=None,
-                                           attachments=[])
+        await acknowledge_now(origin, outcome)
 
     async def next_step(self, origin: Any, game_id: int) -> None:
-        await self.send_private_choices(origin.interaction, game_id, origin.locale)
+        await send_private_choices(self.bot, origin.interaction, game_id, origin.locale)
 
     async def show_status(self, game_id: int, locale: str, outcome: MoveOutcome | None = None) -> None:
         """The status after ``outcome`` reuses its snapshot (only the game's row is read again, for the
@@ -817,20 +736,6 @@ class GameCog(commands.Cog):
         if info.game.status == "lobby":
             return info, Snapshot(info, 0, None)
         return info, await self.service.snapshot_of(info)
-
-    async def send_private_choices(self, interaction: discord.Interaction, game_id: int, loc: str,
-                                   intro: str | None = None) -> bool:
-        """The player's current choices in an ephemeral message; False if they have none now."""
-        seat, moves, token, snap = await self.service.private_choices(game_id, interaction.user.id)
-        if not moves:
-            return False
-        info = snap.info
-        private = snap.view(seat)
-        presenter = presenters.get(info.game.kind)
-        prompt = presenter.prompt(moves, private, loc)
-        await operations.reply(interaction, f"{intro}\n{prompt}" if intro else prompt,
-                               view=presenter.controls(info.id, snap.version, token, moves, private, loc))
-        return True
 
     # =========================================================================================
     # Compatibility for the other cogs and tests: the turn flow owns AI seats and timers

@@ -14,7 +14,7 @@ from bot import errors
 from bot.i18n import normalise_locale
 from bot.service import GameInfo
 from cogs import ids
-from cogs.game import mention
+from cogs.common import mention
 from cogs.limits import COMMAND_DESCRIPTION, cut
 
 if TYPE_CHECKING:

@@ -15,8 +15,8 @@ from bot import games
 from bot.i18n import t
 from bot.service import GameInfo
 from cogs import limits, operations, presenters
+from cogs.common import EMBED_COLOUR, game_title
 from cogs.community.common import GameSubcommands, locale_of, stamp
-from cogs.game import EMBED_COLOUR, game_title
 from render import story as story_pictures
 
 log = logging.getLogger(__name__)

@@ -15,8 +15,9 @@ from bot.community.base import CommunityError
 from bot.community.leagues import Standing, Table
 from bot.i18n import t
 from cogs import limits, operations
+from cogs.common import EMBED_COLOUR, game_title
 from cogs.community.common import is_admin, locale_of, stamp
-from cogs.game import EMBED_COLOUR, game_choices, game_title
+from cogs.game import game_choices
 from render.leagues import rating_chart_png, standings_png
 
 if TYPE_CHECKING:

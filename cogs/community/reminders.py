@@ -21,8 +21,8 @@ from bot.community.settings import POLICIES
 from bot.i18n import t
 from bot.service import GameInfo, MoveOutcome
 from cogs import limits, operations, presenters
+from cogs.common import EMBED_COLOUR, game_title, mention
 from cogs.community.common import GameSubcommands, channel_link, locale_of, stamp
-from cogs.game import EMBED_COLOUR, game_title, mention
 
 if TYPE_CHECKING:
     from bot.app import CityBot
@@ -58,7 +58,7 @@ class RemindersCog(GameSubcommands):
     # -- lifecycle ---------------------------------------------------------------------------
     async def cog_load(self) -> None:
         await self.reminders.resume()
-        self.service.move_listeners.append(self._after_move)
+        self.service.move_listeners.append(self._on_move)
         self.attach_game_commands()
         self.reminder_loop.start()
 
@@ -66,8 +66,8 @@ class RemindersCog(GameSubcommands):
         self.reminder_loop.cancel()
         if self._kick_task is not None:
             self._kick_task.cancel()
-        if self._after_move in self.service.move_listeners:
-            self.service.move_listeners.remove(self._after_move)
+        if self._on_move in self.service.move_listeners:
+            self.service.move_listeners.remove(self._on_move)
         self.detach_game_commands()
         try:
             await self.reminders.heartbeat()
@@ -94,7 +94,7 @@ class RemindersCog(GameSubcommands):
                 await self.dispatch(action)
             return actions
 
-    async def _after_move(self, outcome: MoveOutcome) -> None:
+    async def _on_move(self, outcome: MoveOutcome) -> None:
         if self.kick_delay is None:
             return
         if self._kick_task is None or self._kick_task.done():

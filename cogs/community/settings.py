@@ -13,8 +13,9 @@ from bot.community.base import CommunityError
 from bot.community.settings import POLICIES, SETTING_SPECS, Settings
 from bot.i18n import t
 from cogs import operations
+from cogs.common import EMBED_COLOUR
 from cogs.community.common import GameSubcommands, is_admin, locale_of, number
-from cogs.game import EMBED_COLOUR, language_choices
+from cogs.game import language_choices
 
 if TYPE_CHECKING:
     from bot.app import CityBot

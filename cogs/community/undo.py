@@ -10,9 +10,9 @@ import discord
 from bot.community.base import Action
 from bot.i18n import t
 from cogs import ids, operations
+from cogs.common import mention
 from cogs.community.common import GameSubcommands, id_number, locale_of
 from cogs.community.reminders import RemindersCog
-from cogs.game import mention
 
 if TYPE_CHECKING:
     from bot.app import CityBot

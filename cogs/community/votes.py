@@ -11,9 +11,10 @@ from discord.ext import commands
 from bot.community.base import Action
 from bot.i18n import t
 from cogs import ids, operations
+from cogs.common import mention
 from cogs.community.common import id_number, locale_of, player_label, stamp
 from cogs.community.reminders import RemindersCog
-from cogs.game import mention
+from cogs.play import turn_flow
 
 if TYPE_CHECKING:
     from bot.app import CityBot
@@ -99,7 +100,7 @@ class VotesCog(commands.Cog):
         key = "community.timeout.ai_took_over" if action.params.get("take_over") else "community.timeout.ai_moved"
         await operations.post(self.bot, info.game.channel_xid or 0,
                               t(key, info.game.locale, player=player_label(info, outcome.seat), game=info.id))
-        await self.bot.flow.after_move(outcome)
+        await turn_flow(self.bot, outcome)
 
     async def _do_extended(self, action: Action) -> None:
         info = await self.loop.info(action)

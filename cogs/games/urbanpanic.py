@@ -36,6 +36,7 @@ from bot.rules.urbanpanic.tiles import tile_term
 from bot.rules.urbanpanic.viewtypes import UpAction, UpView
 from bot.service import choices_token
 from cogs import ids, operations
+from cogs.play import play
 from cogs.presenters import LABEL_LIMIT, MAX_SELECT_OPTIONS, Presenter
 
 if TYPE_CHECKING:
@@ -573,15 +574,7 @@ class UrbanPanicPresenter(Presenter[UpView]):
             else:
                 code = step.args[0]
             move = {"kind": "take", "tile": code}
-        loc = normalise_locale(interaction.locale)
-        ploc = normalise_locale(interaction.guild_locale) if interaction.guild_locale else "en"
-        ephemeral_origin = bool(interaction.message and interaction.message.flags.ephemeral)
-        if not await operations.defer(interaction, update=True):
-            return  # Discord showed the player a failure: the click must not count
-        outcome = await cog.service.move(step.game_id, interaction.user.id, move)
-        problem = await cog.after_move(outcome, ploc, interaction, loc, ephemeral_origin)
-        if problem is not None:
-            await operations.reply(interaction, t(problem, loc))
+        await play(interaction.client, interaction, step.game_id, move, update=True)  # type: ignore[arg-type]
 
     async def _show_step(self, cog: Any, interaction: discord.Interaction, step: Step) -> None:
         loc = normalise_locale(interaction.locale)
