@@ -108,6 +108,8 @@ class BtcCog(commands.Cog):
     async def start(self, interaction: discord.Interaction, length: int = 3,
                     difficulty: app_commands.Range[int, 1, 7] = 4, mode: str = "full") -> None:
         """Start a solo campaign: 3 or 6 games at one difficulty and one mode."""
+        if not await operations.defer(interaction):
+            return  # Discord refused: the user saw a failure, so no campaign starts
         campaign = await self.campaigns.start(interaction.user.id, length=length, difficulty=difficulty,
                                               mode=mode, guild_xid=interaction.guild_id)
         loc = locale_of(interaction)
@@ -117,6 +119,8 @@ class BtcCog(commands.Cog):
     @campaign.command(name="next")
     async def next_(self, interaction: discord.Interaction) -> None:
         """Open the lobby of your campaign's next game in this channel."""
+        if not await operations.defer(interaction, ephemeral=False):
+            return  # Discord refused: the user saw a failure, so no game opens
         user = interaction.user
         campaign, info = await self.campaigns.open_next(user.id, user.display_name, guild_xid=interaction.guild_id,
                                                         channel_xid=interaction.channel_id)
@@ -125,9 +129,9 @@ class BtcCog(commands.Cog):
                     length=campaign.length, mode=mode_name(campaign.mode, loc), difficulty=campaign.difficulty)
         view = self.game_cog.lobby_view(info, loc)
         assert view is not None, "a new game is in its lobby"
-        callback = await interaction.response.send_message(content, embed=self.game_cog.lobby_embed(info, loc),
-                                                           view=view, allowed_mentions=operations.NO_MENTIONS)
-        message_xid = await operations.original_message_id(interaction, callback)
+        await operations.reply(interaction, content, embed=self.game_cog.lobby_embed(info, loc), view=view,
+                               ephemeral=False)
+        message_xid = await operations.original_message_id(interaction)
         if message_xid is not None:
             await self.service.set_messages(info.id, lobby_message_xid=message_xid)
 
@@ -147,6 +151,8 @@ class BtcCog(commands.Cog):
     @campaign.command(name="abandon")
     async def abandon(self, interaction: discord.Interaction) -> None:
         """End your campaign for good (its open game is stopped and not counted)."""
+        if not await operations.defer(interaction):
+            return  # Discord refused: the user saw a failure, so the campaign goes on
         loc = locale_of(interaction)
         campaign, game = await self.campaigns.abandon(interaction.user.id)
         lines = [t("btc.campaign.abandoned", loc, played=campaign.next_game - 1, length=campaign.length,

@@ -133,7 +133,14 @@ class GameCog(commands.Cog):
         loc = info.game.locale
         lobby_view = self.lobby_view(info, loc)
         assert lobby_view is not None  # a new game is in its lobby
-        callback = await interaction.response.send_message(embed=self.lobby_embed(info, loc), view=lobby_view)
+        try:
+            callback = await interaction.response.send_message(embed=self.lobby_embed(info, loc), view=lobby_view)
+        except discord.HTTPException as exc:
+            # The lobby is the answer: Discord refused it (the user saw a failure), so the lobby is
+            # closed again and the channel stays free.
+            log.info("lobby of game %s not shown (%s): closed", info.id, exc.code)
+            await self.service.abandon(info.id, interaction.user.id, is_admin=True)
+            return
         if missing:  # the game can be played here, with parts missing: say which permissions
             await operations.reply(interaction, t("error.missing_permissions_warning", locale_of(interaction),
                                                   permissions=names))
@@ -198,6 +205,8 @@ class GameCog(commands.Cog):
     @game.command(name="join")
     async def join(self, interaction: discord.Interaction) -> None:
         """Take a seat in this channel's game lobby."""
+        if not await operations.defer(interaction):
+            return  # Discord refused: the user saw a failure, so nothing changes
         info = await self.service.game_in_channel(interaction.channel_id or 0)
         info = await self.service.join(info.id, interaction.user.id, interaction.user.display_name)
         await operations.reply(interaction, t("lobby.joined", locale_of(interaction), game=info.id))
@@ -206,6 +215,8 @@ class GameCog(commands.Cog):
     @game.command(name="leave")
     async def leave(self, interaction: discord.Interaction) -> None:
         """Give up your seat in this channel's lobby (before the game starts)."""
+        if not await operations.defer(interaction):
+            return
         info = await self.service.game_in_channel(interaction.channel_id or 0)
         info = await self.service.leave(info.id, interaction.user.id)
         await operations.reply(interaction, t("lobby.left", locale_of(interaction), game=info.id))
@@ -214,8 +225,9 @@ class GameCog(commands.Cog):
     @game.command(name="start")
     async def start(self, interaction: discord.Interaction) -> None:
         """Start this channel's game (host only)."""
+        if not await operations.defer(interaction):
+            return
         info = await self.service.game_in_channel(interaction.channel_id or 0)
-        await operations.defer(interaction)
         info = await self.service.start(info.id, interaction.user.id)
         await operations.reply(interaction, t("lobby.started", locale_of(interaction), game=info.id))
         await self.refresh_lobby(info, info.game.locale)
@@ -231,7 +243,8 @@ class GameCog(commands.Cog):
         if info.game.status == "lobby":
             await operations.reply(interaction, embed=self.lobby_embed(info, loc))
             return
-        await operations.defer(interaction)
+        if not await operations.defer(interaction):
+            return  # posting the board again records its message: nothing when Discord refused
         problem = None
         if info.game.paused_at is None:
             problem = await self.publish(info.id, None, info.game.locale, repost=True)
@@ -269,6 +282,8 @@ class GameCog(commands.Cog):
     async def abandon(self, interaction: discord.Interaction,
                       game: app_commands.Range[int, 1, None] | None = None) -> None:
         """Stop this channel's game for good (host, or someone who can manage the server)."""
+        if not await operations.defer(interaction, ephemeral=False):
+            return
         if game is not None:
             info = await self.service.info(game)
             if info.game.guild_xid != interaction.guild_id:
@@ -290,6 +305,8 @@ class GameCog(commands.Cog):
     @game.command(name="resign")
     async def resign(self, interaction: discord.Interaction) -> None:
         """Give up your seat in this channel's game; the AI plays it on."""
+        if not await operations.defer(interaction, ephemeral=False):
+            return
         info = await self.service.game_in_channel(interaction.channel_id or 0)
         info = await self.service.resign(info.id, interaction.user.id)
         loc = info.game.locale
@@ -305,7 +322,8 @@ class GameCog(commands.Cog):
         if not confirm:
             await operations.reply(interaction, t("privacy.not_confirmed", loc))
             return
-        await operations.defer(interaction)
+        if not await operations.defer(interaction):
+            return  # Discord refused: the user saw a failure, so nothing is forgotten
         active = await self.service.games_of(interaction.user.id)
         changed = await self.service.forget_user(interaction.user.id)
         await operations.reply(interaction, t("privacy.forgotten", loc, n=changed))
@@ -440,13 +458,22 @@ class GameCog(commands.Cog):
         user = interaction.user
         loc = locale_of(interaction)
         if action == "join":
+            # The lobby shows the new seat as the click's own answer: if Discord refused it, the
+            # seat is given up again.
             info = await self.service.join(gid, user.id, user.display_name)
-        elif action == "leave":
+            ploc = info.game.locale
+            if not await operations.edit_original(interaction, embed=self.lobby_embed(info, ploc),
+                                                  view=self.lobby_view(info, ploc)):
+                log.info("join of game %s not shown: undone", gid)
+                await self.service.leave(gid, user.id)
+            return
+        if not await operations.defer(interaction, update=True):
+            return  # Discord refused: the user saw a failure, so nothing changes
+        if action == "leave":
             info = await self.service.leave(gid, user.id)
         elif action == "ai":
             info = await self.service.add_ai(gid, user.id)
         else:
-            await operations.defer(interaction, update=True)  # starting renders the first picture
             info = await self.service.start(gid, user.id)
         ploc = info.game.locale
         await operations.edit_original(interaction, embed=self.lobby_embed(info, ploc),

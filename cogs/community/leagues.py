@@ -69,6 +69,8 @@ class LeaguesCog(commands.Cog):
                             abandoned: str = "ignore",
                             season_days: app_commands.Range[int, 1, 3660] = 90) -> None:
         """Create a league for a game (server managers)."""
+        if not await operations.defer(interaction, ephemeral=False):
+            return  # Discord refused: the user saw a failure, so nothing is saved
         if not is_admin(interaction):
             raise CommunityError("community.error.league_admin")
         loc = locale_of(interaction)
@@ -96,6 +98,8 @@ class LeaguesCog(commands.Cog):
     @app_commands.describe(name="Which league")
     async def league_join(self, interaction: discord.Interaction, name: str) -> None:
         """Join a league: your finished games against other members count."""
+        if not await operations.defer(interaction):
+            return
         league = await self.leagues.join_league(interaction.guild_id or 0, name, interaction.user.id,
                                                   interaction.user.display_name)
         await operations.reply(interaction, t("community.league.joined", locale_of(interaction),
@@ -105,6 +109,8 @@ class LeaguesCog(commands.Cog):
     @app_commands.describe(name="Which league")
     async def league_leave(self, interaction: discord.Interaction, name: str) -> None:
         """Leave a league (your counted games stay in its history)."""
+        if not await operations.defer(interaction):
+            return
         league = await self.leagues.leave_league(interaction.guild_id or 0, name, interaction.user.id)
         await operations.reply(interaction, t("community.league.left", locale_of(interaction), name=league.name))
 
@@ -113,6 +119,8 @@ class LeaguesCog(commands.Cog):
     async def league_season(self, interaction: discord.Interaction, name: str,
                             days: app_commands.Range[int, 1, 3660] = 90) -> None:
         """Start a new season now; the running one ends (server managers)."""
+        if not await operations.defer(interaction, ephemeral=False):
+            return
         if not is_admin(interaction):
             raise CommunityError("community.error.league_admin")
         season = await self.leagues.new_season(interaction.guild_id or 0, name, days)
@@ -132,6 +140,8 @@ class LeaguesCog(commands.Cog):
     async def league_edit(self, interaction: discord.Interaction, name: str, rated: bool | None = None,
                           forfeits: str | None = None, abandoned: str | None = None) -> None:
         """Change a league's rules (server managers)."""
+        if not await operations.defer(interaction):
+            return
         if not is_admin(interaction):
             raise CommunityError("community.error.league_admin")
         league = await self.leagues.edit_league(interaction.guild_id or 0, name, rated=rated,
@@ -164,7 +174,8 @@ class LeaguesCog(commands.Cog):
                            page: app_commands.Range[int, 1, None] = 1) -> None:
         """The standings, as a picture and as text."""
         loc = locale_of(interaction)
-        await operations.defer(interaction)  # private: a refusal (no such league) is only the asker's
+        if not await operations.defer(interaction):  # private: a refusal (no such league) is only the asker's
+            return  # the table catches up on the season's games: nothing when Discord refused
         table = await self.leagues.table(interaction.guild_id or 0, name, season)
         embed = self.table_embed(table, loc, page)
         image = await asyncio.to_thread(table_png, table, loc, page)
@@ -201,7 +212,8 @@ class LeaguesCog(commands.Cog):
         """A player's place, rating and counted games in a league."""
         loc = locale_of(interaction)
         user = player or interaction.user
-        await operations.defer(interaction)  # the profile re-checks the season's games
+        if not await operations.defer(interaction):  # the profile re-checks the season's games
+            return
         profile = await self.leagues.profile(interaction.guild_id or 0, name, user.id, season)
         title = t("community.league.profile.title", loc, player=user.display_name, name=profile.league.name,
                   number=profile.season.number)

@@ -197,6 +197,8 @@ class RemindersCog(GameSubcommands):
                           hours: app_commands.Range[float, 0.5, 168.0] = 12.0,
                           everywhere: bool = False) -> None:
         """Pause your reminders for a while (deadlines still run)."""
+        if not await operations.defer(interaction):
+            return  # Discord refused: the user saw a failure, so nothing is saved
         loc = locale_of(interaction)
         if everywhere:
             count, until = await self.reminders.snooze(interaction.user.id, hours,
@@ -210,6 +212,8 @@ class RemindersCog(GameSubcommands):
     async def game_away(self, interaction: discord.Interaction,
                         days: app_commands.Range[float, 0.0, 365.0]) -> None:
         """Go on vacation: no reminders, and deadlines paused as this server's rules say."""
+        if not await operations.defer(interaction):
+            return  # Discord refused: the user saw a failure, so nothing is saved
         loc = locale_of(interaction)
         until, paused = await self.reminders.set_away(interaction.guild_id or 0, interaction.user.id, days)
         if until is None:

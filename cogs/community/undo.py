@@ -55,6 +55,8 @@ class UndoCog(GameSubcommands):
 
     async def game_undo(self, interaction: discord.Interaction) -> None:
         """Ask to take back your last move; every other player must accept."""
+        if not await operations.defer(interaction, ephemeral=False):
+            return  # the proposal is public; nothing is proposed when Discord refused
         info = await self.service.game_in_channel(interaction.channel_id or 0)
         proposal = await self.undo.propose_undo(info.id, interaction.user.id)
         key, params = proposal.summary
@@ -94,6 +96,8 @@ class UndoCog(GameSubcommands):
     async def undo_click(self, interaction: discord.Interaction, custom_id: str, data: dict[str, Any]) -> None:
         """Accept / Refuse on an undo proposal."""
         game_id, version, accept = parse_undo_id(custom_id)
+        if not await operations.defer(interaction, update=True):
+            return  # Discord refused: the user saw a failure, so the answer does not count
         loc = locale_of(interaction)
         answer = await self.undo.answer_undo(game_id, version, interaction.user.id, accept)
         proposer = mention(answer.proposal.proposer_xid)

@@ -118,6 +118,8 @@ class VotesCog(commands.Cog):
     async def vote_click(self, interaction: discord.Interaction, custom_id: str, data: dict[str, Any]) -> None:
         """A timeout vote button: counted, and decided as soon as a majority agrees."""
         game_id, version, seat, choice = parse_vote_id(custom_id)
+        if not await operations.defer(interaction):
+            return  # Discord refused: the user saw a failure, so the vote does not count
         loc = locale_of(interaction)
         result = await self.votes.cast_vote(game_id, version, seat, interaction.user.id, choice)
         await operations.reply(interaction, t("community.vote.counted", loc,
