@@ -35,7 +35,7 @@ from bot.i18n import resolve, t
 from bot.rules.btc.viewtypes import BtcView
 from bot.service import GameInfo, MoveOutcome
 from cogs import operations
-from cogs.common import EMBED_COLOUR, locale_of, mention, public_locale
+from cogs.common import EMBED_COLOUR, locale_of, mention, public_locale, shown_name
 from cogs.game import GameCog
 from cogs.limits import CHOICE_NAME, cut
 from cogs.play import play
@@ -144,9 +144,10 @@ class BtcCog(commands.Cog):
             state = await self.campaigns.status(who.id)
         except CampaignError as exc:
             if player is not None and player.id != interaction.user.id and exc.key == "btc.campaign.error.none":
-                raise CampaignError("btc.campaign.error.none_player", player=who.display_name) from None
+                raise CampaignError("btc.campaign.error.none_player", player=shown_name(who.display_name)) from None
             raise
-        await operations.reply(interaction, embed=self.status_embed(state, who.display_name, locale_of(interaction)))
+        await operations.reply(interaction, embed=self.status_embed(state, shown_name(who.display_name),
+                                                                    locale_of(interaction)))
 
     @campaign.command(name="abandon")
     async def abandon(self, interaction: discord.Interaction) -> None:
@@ -221,7 +222,7 @@ class BtcCog(commands.Cog):
         if not is_campaign_game(info.game.options):
             raise CampaignError("btc.campaign.error.not_campaign_game")
         if info.seat_of(interaction.user.id) is None:
-            raise CampaignError("btc.campaign.error.not_yours", player=info.name(0))
+            raise CampaignError("btc.campaign.error.not_yours", player=shown_name(info.name(0)))
         return info
 
     @staticmethod

@@ -25,7 +25,7 @@ from bot.i18n import catalogue, t
 from bot.service import GameInfo, MoveOutcome, Service, Snapshot, choices_token
 from bot.turnflow import TurnFlow
 from cogs import ids, limits, operations, presenters
-from cogs.common import EMBED_COLOUR, LANGUAGES, game_title, locale_of, mention, public_locale
+from cogs.common import EMBED_COLOUR, LANGUAGES, game_title, locale_of, mention, public_locale, shown_name
 from cogs.limits import CHOICE_NAME, cut
 from cogs.play import acknowledge_now, play, send_private_choices
 from render import story as story_pictures
@@ -43,7 +43,7 @@ def seat_label(info: GameInfo, seat: int) -> str:
     row = info.seats[seat]
     if row.user_xid is not None and not row.is_ai:
         return mention(row.user_xid)
-    return row.name
+    return shown_name(row.name)
 
 
 def game_choices() -> list[app_commands.Choice[str]]:
@@ -265,7 +265,7 @@ class GameCog(commands.Cog):
             return
         lines = [t("list.line", loc, game=g.id, title=game_title(g.game.kind, loc),
                    channel=f"<#{g.game.channel_xid}>", status=self.status_word(g, loc),
-                   players=", ".join(s.name for s in g.seats)) for g in games]
+                   players=", ".join(shown_name(s.name) for s in g.seats)) for g in games]
         embed = discord.Embed(title=t("list.title", loc), description=limits.lines_text(lines, loc),
                               colour=EMBED_COLOUR)
         await operations.reply(interaction, embed=embed)
@@ -418,7 +418,7 @@ class GameCog(commands.Cog):
             description=t(f"lobby.state.{g.status}", loc, low=low, high=high),
             colour=EMBED_COLOUR)
         players = "\n".join(
-            f"{s.seat + 1}. {s.name}" + (f" ({t('lobby.host', loc)})" if s.user_xid == g.host_xid else "")
+            f"{s.seat + 1}. {shown_name(s.name)}" + (f" ({t('lobby.host', loc)})" if s.user_xid == g.host_xid else "")
             for s in info.seats) or t("lobby.empty", loc)
         embed.add_field(name=t("lobby.players", loc, n=len(info.seats), high=high), value=players,
                         inline=True)
@@ -495,14 +495,14 @@ class GameCog(commands.Cog):
         if g.status == "active":
             if snap is None or snap.version != g.version:
                 snap = await self.service.snapshot_of(info)
-            lines += presenter.status_lines(snap.view(None), loc, [s.name for s in info.seats])
-            waiting = ", ".join(info.name(s) for s in sorted(info.awaiting))
+            lines += presenter.status_lines(snap.view(None), loc, [shown_name(s.name) for s in info.seats])
+            waiting = ", ".join(shown_name(info.name(s)) for s in sorted(info.awaiting))
             lines.append(t("status.waiting", loc, players=waiting or "-"))
         else:
             lines.append(t(f"status.{g.status}", loc))
         if g.result:
             for s in sorted(g.result["seats"], key=lambda r: r["rank"]):
-                lines.append(t("status.rank", loc, rank=s["rank"], player=info.name(s["seat"]),
+                lines.append(t("status.rank", loc, rank=s["rank"], player=shown_name(info.name(s["seat"])),
                                total=s["total"]))
         embed.description = "\n".join(lines)
         return embed
@@ -528,7 +528,7 @@ class GameCog(commands.Cog):
         lines: list[str] = []
         if outcome is not None:
             key, params = outcome.summary
-            lines += presenter.summary_lines(key, params, public_view, loc, names)
+            lines += presenter.summary_lines(key, params, public_view, loc, [shown_name(n) for n in names])
         image: bytes | None = None
         view_ui: discord.ui.View | None = None
         mention_ids: list[int] = []
@@ -550,7 +550,7 @@ class GameCog(commands.Cog):
                 view_ui = await self.turn_controls(snap, presenter, humans, loc)
             elif info.awaited_ai():
                 lines.append(t("turn.ai_thinking", loc,
-                               players=", ".join(info.name(s) for s in info.awaited_ai())))
+                               players=", ".join(shown_name(info.name(s)) for s in info.awaited_ai())))
             if not repost:
                 followers = await self.extra_mentions(info, False, mention_ids)
         content = "\n".join(lines) or t("turn.board", loc, game=g.id)

@@ -15,7 +15,7 @@ from bot.games.quadropolis import slot_text
 from bot.i18n import t
 from bot.service import MoveOutcome
 from cogs import operations, presenters
-from cogs.common import locale_of
+from cogs.common import locale_of, shown_name
 from cogs.play import play
 
 if TYPE_CHECKING:
@@ -128,7 +128,7 @@ class QuadropolisCog(commands.Cog):
         who = player or interaction.user
         seat = info.seat_of(who.id)
         if seat is None:
-            raise errors.NotInGame("quadropolis.ui.not_a_player", player=who.display_name)
+            raise errors.NotInGame("quadropolis.ui.not_a_player", player=shown_name(who.display_name))
         await self._picture(interaction, info, "render_city", seat.seat)
 
     @group.command(name="board")

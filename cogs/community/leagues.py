@@ -15,7 +15,7 @@ from bot.community.base import CommunityError
 from bot.community.leagues import Standing, Table
 from bot.i18n import t
 from cogs import limits, operations
-from cogs.common import EMBED_COLOUR, game_title
+from cogs.common import EMBED_COLOUR, game_title, shown_name
 from cogs.community.common import is_admin, locale_of, stamp
 from cogs.game import game_choices
 from render.leagues import rating_chart_png, standings_png
@@ -198,9 +198,10 @@ class LeaguesCog(commands.Cog):
     @staticmethod
     def standing_line(position: int, s: Standing, rated: bool, loc: str) -> str:
         if rated:
-            return t("community.league.line.rated", loc, pos=position, player=s.name, rating=f"{s.ordinal:.1f}",
-                     wins=s.wins, games=s.games)
-        return t("community.league.line.unrated", loc, pos=position, player=s.name, wins=s.wins, games=s.games,
+            return t("community.league.line.rated", loc, pos=position, player=shown_name(s.name),
+                     rating=f"{s.ordinal:.1f}", wins=s.wins, games=s.games)
+        return t("community.league.line.unrated", loc, pos=position, player=shown_name(s.name), wins=s.wins,
+                 games=s.games,
                  place=f"{s.average_place:.2f}" if s.games else "-")
 
     @league.command(name="player")
@@ -215,18 +216,18 @@ class LeaguesCog(commands.Cog):
         if not await operations.defer(interaction):  # the profile re-checks the season's games
             return
         profile = await self.leagues.profile(interaction.guild_id or 0, name, user.id, season)
-        title = t("community.league.profile.title", loc, player=user.display_name, name=profile.league.name,
-                  number=profile.season.number)
+        title = t("community.league.profile.title", loc, player=shown_name(user.display_name),
+                  name=profile.league.name, number=profile.season.number)
         s = profile.standing
         if s is None or not s.games:
             await operations.reply(interaction, t("community.league.profile.none", loc,
-                                                  player=user.display_name))
+                                                  player=shown_name(user.display_name)))
             return
         rating = t("community.league.profile.rating", loc, rating=f"{s.ordinal:.1f}") if profile.league.rated else ""
         summary = t("community.league.profile.summary", loc, pos=profile.position, wins=s.wins, games=s.games,
                     rating=rating)
         lines = [t("community.league.profile.line", loc, game=h["game"], when=stamp(h["finished_at"], "d"),
-                   rank=h["rank"], players=h["players"]) for h in profile.history]
+                   rank=h["rank"], players=shown_name(str(h["players"]))) for h in profile.history]
         described = limits.lines_text(lines, loc, limit=limits.EMBED_DESCRIPTION - len(summary) - 1,
                                       rows=limits.LIST_ROWS)
         embed = discord.Embed(title=title, description="\n".join(p for p in (summary, described) if p),
