@@ -411,6 +411,6 @@ async def test_a_refused_acknowledgement_changes_nothing(harness: Harness, name:
         assert after == before, f"{name} was done although Discord refused it: {changed_rows(before, after)}"
     # The same action, accepted, does change the database: the refused one was refused for that alone.
     accepted = await act()
-    await answer(accepted)
+    await accepted.response()
     await h.settle()
     assert await dump(h) != after, f"{name} changes nothing even when Discord accepts it: not a case"
