@@ -3,7 +3,7 @@
 ``/btc campaign start|next|status|abandon|bonus``. The logic lives in :mod:`bot.campaigns`; this
 cog turns interactions into its calls and its answers into replies. A campaign game is an ordinary
 game in the channel where ``/btc campaign next`` opened it: its lobby, turns and end are the game
-cog's (the lobby message is :meth:`cogs.game.GameCog.lobby_embed` / ``lobby_view``, exactly as
+cog's (the lobby message is :func:`cogs.lobby.lobby_embed` / ``lobby_view``, exactly as
 ``/game new`` posts it). After the game's last placement the player chooses the campaign bonus
 from their private choices (or with ``/btc campaign bonus``); when the game ends the record moves
 on and a line in the game's channel says what the game counted and what is next.
@@ -34,14 +34,14 @@ from bot.btc_campaigns import (
 from bot.i18n import resolve, t
 from bot.rules.btc.viewtypes import BtcView
 from bot.service import GameInfo, MoveOutcome
-from cogs import operations
+from cogs import lobby, operations
+from cogs.announcer import announcer
 from cogs.common import EMBED_COLOUR, locale_of, mention, public_locale, shown_name
-from cogs.game import GameCog
 from cogs.limits import CHOICE_NAME, cut
 from cogs.play import play
 
 if TYPE_CHECKING:
-    from bot.app import CityBot
+    from cogs.app import CityBot
 
 log = logging.getLogger(__name__)
 
@@ -76,12 +76,6 @@ class BtcCog(commands.Cog):
         self.campaigns: Campaigns = bot.app.campaigns
         """Built and subscribed to game ends by the composition root (:mod:`bot.composition`)."""
         self._tasks: set[asyncio.Task[None]] = set()
-
-    @property
-    def game_cog(self) -> GameCog:
-        cog = self.bot.get_cog("GameCog")
-        assert cog is not None and type(cog).__name__ == "GameCog"  # the extension module may be reloaded
-        return cast(GameCog, cog)
 
     # -- lifecycle ---------------------------------------------------------------------------
     async def cog_load(self) -> None:
@@ -127,9 +121,9 @@ class BtcCog(commands.Cog):
         loc = public_locale(interaction)
         content = t("btc.campaign.lobby", loc, player=mention(user.id), game=campaign.next_game,
                     length=campaign.length, mode=mode_name(campaign.mode, loc), difficulty=campaign.difficulty)
-        view = self.game_cog.lobby_view(info, loc)
+        view = lobby.lobby_view(info, loc)
         assert view is not None, "a new game is in its lobby"
-        await operations.reply(interaction, content, embed=self.game_cog.lobby_embed(info, loc), view=view,
+        await operations.reply(interaction, content, embed=lobby.lobby_embed(info, loc), view=view,
                                ephemeral=False)
         message_xid = await operations.original_message_id(interaction)
         if message_xid is not None:
@@ -166,13 +160,13 @@ class BtcCog(commands.Cog):
 
     async def _game_stopped(self, game: GameInfo, interaction: discord.Interaction) -> None:
         ploc = public_locale(interaction)
-        await self.game_cog.strip_controls(game)
-        await self.game_cog.refresh_lobby(game, ploc)
+        await announcer(self.bot).strip_controls(game)
+        await lobby.refresh_lobby(self.bot, game, ploc)
         if game.game.channel_xid is not None:
             await operations.post(self.bot, game.game.channel_xid,
                                   t("btc.campaign.game_stopped", ploc, game=game.id,
                                     user=mention(interaction.user.id)))
-            await self.game_cog.update_status(game, ploc)
+            await announcer(self.bot).update_status(game, ploc)
 
     @campaign.command(name="bonus")
     @app_commands.describe(choice="The building type and the city it is read from (pick from the list)")

@@ -9,6 +9,7 @@ import asyncio
 from dataclasses import dataclass
 
 import discord
+from discord import app_commands
 
 from bot import games
 from bot.i18n import normalise_locale, t
@@ -35,6 +36,14 @@ def public_locale(interaction: discord.Interaction | None) -> str:
 def game_title(kind: str, locale: str = "en") -> str:
     rules = games.rules(kind)
     return t(rules.title_key or kind, locale)
+
+
+def game_choices() -> list[app_commands.Choice[str]]:
+    return [app_commands.Choice(name=game_title(kind), value=kind) for kind in games.available()]
+
+
+def language_choices() -> list[app_commands.Choice[str]]:
+    return [app_commands.Choice(name=name, value=code) for code, name in LANGUAGES.items()]
 
 
 def mention(user_xid: int) -> str:

@@ -27,7 +27,7 @@ from cogs import limits, operations, presenters
 from cogs.common import Origin, locale_of
 
 if TYPE_CHECKING:
-    from bot.app import CityBot
+    from cogs.app import CityBot
 
 log = logging.getLogger(__name__)
 

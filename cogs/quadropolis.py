@@ -19,7 +19,7 @@ from cogs.common import locale_of, shown_name
 from cogs.play import play
 
 if TYPE_CHECKING:
-    from bot.app import CityBot
+    from cogs.app import CityBot
 
 KIND = "quadropolis"
 ARROWS = "→←↓↑"

@@ -396,11 +396,11 @@ async def measure_process(channels: int, seconds: float, workdir: Path, *, datab
 
 
 async def measure_inprocess(channels: int, seconds: float, workdir: Path) -> dict[str, Any]:
-    from bot.app import CityBot
     from bot.settings import Settings
     from bot.testing import entry
     from bot.testing.fakediscord import launch
     from bot.testing.fakediscord.server import FakeDiscord
+    from cogs.app import CityBot
 
     entry.install()
     fake = await FakeDiscord().start()

@@ -18,7 +18,7 @@ from cogs.common import mention, shown_name
 from cogs.limits import COMMAND_DESCRIPTION, cut
 
 if TYPE_CHECKING:
-    from bot.app import CityBot
+    from cogs.app import CityBot
 
 log = logging.getLogger(__name__)
 

@@ -12,7 +12,7 @@ from cogs import operations
 from cogs.community.common import GameSubcommands, locale_of
 
 if TYPE_CHECKING:
-    from bot.app import CityBot
+    from cogs.app import CityBot
 
 
 class FollowersCog(GameSubcommands):

@@ -22,7 +22,7 @@ from render import story as story_pictures
 log = logging.getLogger(__name__)
 
 if TYPE_CHECKING:
-    from bot.app import CityBot
+    from cogs.app import CityBot
 
 HISTORY_LIMIT = 100
 """Finished games /game history reads at most (it shows as many as fit, then "and N more")."""

@@ -15,13 +15,12 @@ from bot.community.base import CommunityError
 from bot.community.leagues import Standing, Table
 from bot.i18n import t
 from cogs import limits, operations
-from cogs.common import EMBED_COLOUR, game_title, shown_name
+from cogs.common import EMBED_COLOUR, game_choices, game_title, shown_name
 from cogs.community.common import is_admin, locale_of, stamp
-from cogs.game import game_choices
 from render.leagues import rating_chart_png, standings_png
 
 if TYPE_CHECKING:
-    from bot.app import CityBot
+    from cogs.app import CityBot
 
 def table_png(table: Table, loc: str, page: int = 1) -> bytes:
     """One page of the standings picture of a league table (:data:`limits.LIST_ROWS` rows), in the

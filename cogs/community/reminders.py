@@ -25,7 +25,7 @@ from cogs.common import EMBED_COLOUR, game_title, mention
 from cogs.community.common import GameSubcommands, channel_link, locale_of, stamp
 
 if TYPE_CHECKING:
-    from bot.app import CityBot
+    from cogs.app import CityBot
 
 log = logging.getLogger(__name__)
 

@@ -13,12 +13,11 @@ from bot.community.base import CommunityError
 from bot.community.settings import POLICIES, SETTING_SPECS, Settings
 from bot.i18n import t
 from cogs import operations
-from cogs.common import EMBED_COLOUR
+from cogs.common import EMBED_COLOUR, language_choices
 from cogs.community.common import GameSubcommands, is_admin, locale_of, number
-from cogs.game import language_choices
 
 if TYPE_CHECKING:
-    from bot.app import CityBot
+    from cogs.app import CityBot
 
 
 def setting_value(name: str, value: Any, loc: str) -> str:

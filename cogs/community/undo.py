@@ -15,7 +15,7 @@ from cogs.community.common import GameSubcommands, id_number, locale_of
 from cogs.community.reminders import RemindersCog
 
 if TYPE_CHECKING:
-    from bot.app import CityBot
+    from cogs.app import CityBot
 
 UNDO_PREFIX = "undo"
 
@@ -117,9 +117,7 @@ class UndoCog(GameSubcommands):
         await self._republish(game_id)
 
     async def _republish(self, game_id: int) -> None:
-        game_cog = self.bot.get_cog("GameCog")
-        if game_cog is not None:
-            await game_cog.publish(game_id, None)  # type: ignore[attr-defined]
-            # The board after an undo is told: a restart must not announce an older move again.
-            info = await self.service.info(game_id)
-            await self.service.settle(game_id, info.game.version)
+        await self.bot.flow.publish(game_id, None)
+        # The board after an undo is told: a restart must not announce an older move again.
+        info = await self.service.info(game_id)
+        await self.service.settle(game_id, info.game.version)

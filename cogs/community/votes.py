@@ -17,7 +17,7 @@ from cogs.community.reminders import RemindersCog
 from cogs.play import turn_flow
 
 if TYPE_CHECKING:
-    from bot.app import CityBot
+    from cogs.app import CityBot
 
 VOTE_PREFIX = "cvote"
 KINDS = ("vote_open", "vote_closed", "ai_move", "extended", "deadline_passed")

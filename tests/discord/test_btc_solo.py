@@ -7,9 +7,9 @@ import json
 from typing import Any
 
 from bot import i18n
-from bot.app import CityBot
 from bot.rules.btc.rules import RULES
 from cogs import presenters
+from cogs.app import CityBot
 from tests.discord.conftest import Harness, answer
 
 PNG = b"\x89PNG\r\n\x1a\n"
