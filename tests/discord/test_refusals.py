@@ -82,9 +82,9 @@ async def toy_lobby(h: Harness, *guests: str) -> tuple[Any, int]:
     return lobby, gid
 
 
-def reminders(h: Harness) -> Any:
-    cog: Any = h.bot.get_cog("RemindersCog")
-    assert type(cog).__name__ == RemindersCog.__name__
+def reminders(h: Harness) -> RemindersCog:
+    cog = h.bot.get_cog("RemindersCog")
+    assert isinstance(cog, RemindersCog)  # cogs are added as classes: found by their type
     cog.kick_delay = None  # passes run when the test says so
     return cog
 
