@@ -400,9 +400,10 @@ async def measure_inprocess(channels: int, seconds: float, workdir: Path) -> dic
     from bot.testing import entry
     from bot.testing.fakediscord import launch
     from bot.testing.fakediscord.server import FakeDiscord
-    from cogs.app import CityBot
 
     entry.install()
+    # After the toy game is registered: the /game commands' game choices are read when cogs are imported.
+    from cogs.app import CityBot
     fake = await FakeDiscord().start()
     names = world_channels(fake, channels)
     undo = launch.configure(fake.url)
