@@ -53,7 +53,7 @@ def run_bot() -> int:
     import discord
 
     from bot import store
-    from bot.app import create_bot
+    from cogs.app import create_bot
 
     factory = event_loop_factory()
 

@@ -3,7 +3,7 @@
 ``/btc campaign start|next|status|abandon|bonus``. The logic lives in :mod:`bot.campaigns`; this
 cog turns interactions into its calls and its answers into replies. A campaign game is an ordinary
 game in the channel where ``/btc campaign next`` opened it: its lobby, turns and end are the game
-cog's (the lobby message is :meth:`cogs.game.GameCog.lobby_embed` / ``lobby_view``, exactly as
+cog's (the lobby message is :func:`cogs.lobby.lobby_embed` / ``lobby_view``, exactly as
 ``/game new`` posts it). After the game's last placement the player chooses the campaign bonus
 from their private choices (or with ``/btc campaign bonus``); when the game ends the record moves
 on and a line in the game's channel says what the game counted and what is next.
@@ -33,13 +33,15 @@ from bot.btc_campaigns import (
 )
 from bot.i18n import resolve, t
 from bot.rules.btc.viewtypes import BtcView
-from bot.service import GameInfo
-from cogs import operations
-from cogs.game import EMBED_COLOUR, GameCog, locale_of, mention, public_locale
+from bot.service import GameInfo, MoveOutcome
+from cogs import lobby, operations
+from cogs.announcer import announcer
+from cogs.common import EMBED_COLOUR, locale_of, mention, public_locale, shown_name
 from cogs.limits import CHOICE_NAME, cut
+from cogs.play import play
 
 if TYPE_CHECKING:
-    from bot.app import CityBot
+    from cogs.app import CityBot
 
 log = logging.getLogger(__name__)
 
@@ -75,12 +77,6 @@ class BtcCog(commands.Cog):
         """Built and subscribed to game ends by the composition root (:mod:`bot.composition`)."""
         self._tasks: set[asyncio.Task[None]] = set()
 
-    @property
-    def game_cog(self) -> GameCog:
-        cog = self.bot.get_cog("GameCog")
-        assert cog is not None and type(cog).__name__ == "GameCog"  # the extension module may be reloaded
-        return cast(GameCog, cog)
-
     # -- lifecycle ---------------------------------------------------------------------------
     async def cog_load(self) -> None:
         self.campaigns.recorded_listeners.append(self._announce)
@@ -106,6 +102,8 @@ class BtcCog(commands.Cog):
     async def start(self, interaction: discord.Interaction, length: int = 3,
                     difficulty: app_commands.Range[int, 1, 7] = 4, mode: str = "full") -> None:
         """Start a solo campaign: 3 or 6 games at one difficulty and one mode."""
+        if not await operations.defer(interaction):
+            return  # Discord refused: the user saw a failure, so no campaign starts
         campaign = await self.campaigns.start(interaction.user.id, length=length, difficulty=difficulty,
                                               mode=mode, guild_xid=interaction.guild_id)
         loc = locale_of(interaction)
@@ -115,17 +113,19 @@ class BtcCog(commands.Cog):
     @campaign.command(name="next")
     async def next_(self, interaction: discord.Interaction) -> None:
         """Open the lobby of your campaign's next game in this channel."""
+        if not await operations.defer(interaction, ephemeral=False):
+            return  # Discord refused: the user saw a failure, so no game opens
         user = interaction.user
         campaign, info = await self.campaigns.open_next(user.id, user.display_name, guild_xid=interaction.guild_id,
                                                         channel_xid=interaction.channel_id)
         loc = public_locale(interaction)
         content = t("btc.campaign.lobby", loc, player=mention(user.id), game=campaign.next_game,
                     length=campaign.length, mode=mode_name(campaign.mode, loc), difficulty=campaign.difficulty)
-        view = self.game_cog.lobby_view(info, loc)
+        view = lobby.lobby_view(info, loc)
         assert view is not None, "a new game is in its lobby"
-        callback = await interaction.response.send_message(content, embed=self.game_cog.lobby_embed(info, loc),
-                                                           view=view, allowed_mentions=operations.NO_MENTIONS)
-        message_xid = await operations.original_message_id(interaction, callback)
+        await operations.reply(interaction, content, embed=lobby.lobby_embed(info, loc), view=view,
+                               ephemeral=False)
+        message_xid = await operations.original_message_id(interaction)
         if message_xid is not None:
             await self.service.set_messages(info.id, lobby_message_xid=message_xid)
 
@@ -138,13 +138,16 @@ class BtcCog(commands.Cog):
             state = await self.campaigns.status(who.id)
         except CampaignError as exc:
             if player is not None and player.id != interaction.user.id and exc.key == "btc.campaign.error.none":
-                raise CampaignError("btc.campaign.error.none_player", player=who.display_name) from None
+                raise CampaignError("btc.campaign.error.none_player", player=shown_name(who.display_name)) from None
             raise
-        await operations.reply(interaction, embed=self.status_embed(state, who.display_name, locale_of(interaction)))
+        await operations.reply(interaction, embed=self.status_embed(state, shown_name(who.display_name),
+                                                                    locale_of(interaction)))
 
     @campaign.command(name="abandon")
     async def abandon(self, interaction: discord.Interaction) -> None:
         """End your campaign for good (its open game is stopped and not counted)."""
+        if not await operations.defer(interaction):
+            return  # Discord refused: the user saw a failure, so the campaign goes on
         loc = locale_of(interaction)
         campaign, game = await self.campaigns.abandon(interaction.user.id)
         lines = [t("btc.campaign.abandoned", loc, played=campaign.next_game - 1, length=campaign.length,
@@ -157,13 +160,13 @@ class BtcCog(commands.Cog):
 
     async def _game_stopped(self, game: GameInfo, interaction: discord.Interaction) -> None:
         ploc = public_locale(interaction)
-        await self.game_cog.strip_controls(game)
-        await self.game_cog.refresh_lobby(game, ploc)
+        await announcer(self.bot).strip_controls(game)
+        await lobby.refresh_lobby(self.bot, game, ploc)
         if game.game.channel_xid is not None:
             await operations.post(self.bot, game.game.channel_xid,
                                   t("btc.campaign.game_stopped", ploc, game=game.id,
                                     user=mention(interaction.user.id)))
-            await self.game_cog.update_status(game, ploc)
+            await announcer(self.bot).update_status(game, ploc)
 
     @campaign.command(name="bonus")
     @app_commands.describe(choice="The building type and the city it is read from (pick from the list)")
@@ -171,16 +174,19 @@ class BtcCog(commands.Cog):
         """Choose your campaign bonus after your campaign game's last placement."""
         loc = locale_of(interaction)
         info = await self._campaign_game_here(interaction)
-        await operations.defer(interaction)
-        _, _, moves, _ = await self.service.choices(info.id, interaction.user.id)
-        move = self._parse_bonus(choice, [m for m in moves if m.get("kind") == "bonus"])
-        outcome = await self.service.move(info.id, interaction.user.id, move)
-        view = cast(BtcView, (await self.service.snapshot(info.id)).view(0))  # a Between Two Cities game
-        await operations.reply(interaction, t("btc.campaign.bonus_done", loc, type=type_name(move["type"], loc),
-                                              city=_city_name(view, int(move["city"]), loc)))
-        problem = await self.game_cog.after_move(outcome, public_locale(interaction), interaction, loc, False)
-        if problem is not None:
-            await operations.reply(interaction, t(problem, loc))
+
+        async def typed() -> dict[str, Any]:
+            _, _, moves, _ = await self.service.choices(info.id, interaction.user.id)
+            return self._parse_bonus(choice, [m for m in moves if m.get("kind") == "bonus"])
+
+        async def said(outcome: MoveOutcome) -> None:
+            move = outcome.move
+            snap = outcome.snapshot or await self.service.snapshot(info.id)
+            view = cast(BtcView, snap.view(0))  # a Between Two Cities game
+            await operations.reply(interaction, t("btc.campaign.bonus_done", loc, type=type_name(move["type"], loc),
+                                                  city=_city_name(view, int(move["city"]), loc)))
+
+        await play(self.bot, interaction, info.id, typed, update=False, answer=said)
 
     @bonus.autocomplete("choice")
     async def _bonus_autocomplete(self, interaction: discord.Interaction,
@@ -210,7 +216,7 @@ class BtcCog(commands.Cog):
         if not is_campaign_game(info.game.options):
             raise CampaignError("btc.campaign.error.not_campaign_game")
         if info.seat_of(interaction.user.id) is None:
-            raise CampaignError("btc.campaign.error.not_yours", player=info.name(0))
+            raise CampaignError("btc.campaign.error.not_yours", player=shown_name(info.name(0)))
         return info
 
     @staticmethod

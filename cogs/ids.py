@@ -17,6 +17,9 @@ from dataclasses import dataclass
 from typing import Any
 
 MAX_CUSTOM_ID = 100
+KINDS = ("lobby", "mv", "sel", "open")
+"""The custom_id kinds the component router reads itself (others go to a game's or feature's route)."""
+LOBBY_ACTIONS = ("join", "leave", "start", "ai")
 
 
 class ForgedId(ValueError):
@@ -77,7 +80,7 @@ def parse(custom_id: str) -> ParsedId:
     kind, _, rest = custom_id.partition(":")
     if kind == "lobby":
         game, _, action = rest.partition(":")
-        if action not in ("join", "leave", "start", "ai"):
+        if action not in LOBBY_ACTIONS:
             raise ForgedId(custom_id)
         return ParsedId("lobby", _int(game), action=action)
     if kind == "open":

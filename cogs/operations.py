@@ -42,6 +42,8 @@ RETRYABLE_STATUS = 500
 """A refusal with this HTTP status or above is Discord's passing trouble: worth trying again later."""
 
 NO_MENTIONS = discord.AllowedMentions.none()
+PUBLIC_THINKING = "public_thinking"
+"""``interaction.extras`` key: the interaction was deferred with a public "thinking..." not yet replaced."""
 
 
 def linked(content: str) -> str:
@@ -94,6 +96,10 @@ async def reply(interaction: discord.Interaction, content: str | None = None, *,
     _attach(kwargs, file_png, extra_files)
     try:
         sent = False
+        if interaction.extras.pop(PUBLIC_THINKING, False) and ephemeral:
+            # A refusal after a public "thinking...": the first follow-up would take its place, in
+            # public. The public placeholder goes, and the sentence is private.
+            await _delete_thinking(interaction)
         if not interaction.response.is_done():
             try:
                 await interaction.response.send_message(**kwargs)
@@ -131,7 +137,11 @@ async def give_notice(interaction: discord.Interaction) -> None:
 
 
 async def defer(interaction: discord.Interaction, *, ephemeral: bool = True, update: bool = False) -> bool:
-    """Acknowledge within Discord's 3 seconds; ``update`` for a component whose message we edit."""
+    """Acknowledge within Discord's 3 seconds; ``update`` for a component whose message we edit.
+
+    False when Discord refused (too late, or already answered): the user was shown a failure, so
+    the caller changes nothing. ``ephemeral=False``: the answer will be public ("thinking..." shows to
+    everyone); a refusal :func:`reply` sends afterwards still reaches only the user."""
     if interaction.response.is_done():
         return True
     try:
@@ -139,10 +149,19 @@ async def defer(interaction: discord.Interaction, *, ephemeral: bool = True, upd
             await interaction.response.defer()
         else:
             await interaction.response.defer(ephemeral=ephemeral, thinking=True)
+            if not ephemeral:
+                interaction.extras[PUBLIC_THINKING] = True
         return True
     except discord.HTTPException as exc:
         log.info("defer of interaction %s failed: %s", interaction.id, exc.code)
         return False
+
+
+async def _delete_thinking(interaction: discord.Interaction) -> None:
+    try:
+        await interaction.delete_original_response()
+    except discord.HTTPException as exc:
+        log.info("could not remove the public placeholder of interaction %s: %s", interaction.id, exc.code)
 
 
 async def edit_original(interaction: discord.Interaction, **kwargs: Any) -> bool:

@@ -39,9 +39,6 @@ class Presenter(Generic[V]):
     def game(self) -> games.Game[Any]:
         return games.get(self.kind)
 
-    async def install(self, bot: Any) -> None:
-        """Register what this game needs on the bot: its own commands (a cog), component routes."""
-
     @property
     def public_controls(self) -> bool:
         """True: an open game (choices on the public turn message); False: secret hands."""
@@ -125,16 +122,15 @@ class Presenter(Generic[V]):
         return discord.ButtonStyle.secondary
 
 
-_extra: dict[str, Presenter[Any]] = {}
+_registered: dict[str, Presenter[Any]] = {}
 
 
 def register(presenter: Presenter[Any]) -> None:
-    """Add a presenter at run time (the tests' toy game)."""
-    _extra[presenter.kind] = presenter
+    """List a game's presenter: every game's, by :mod:`cogs.games` (which the bot imports), and the
+    tests' toy game at run time."""
+    _registered[presenter.kind] = presenter
 
 
 def get(kind: str) -> Presenter[Any]:
     """The presenter of a game kind (the generic one for a game that has none)."""
-    from cogs.games import PRESENTERS
-
-    return PRESENTERS.get(kind) or _extra.get(kind) or Presenter(kind)
+    return _registered.get(kind) or Presenter(kind)

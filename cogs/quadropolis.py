@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
@@ -13,11 +13,13 @@ from discord.ext import commands
 from bot import errors, labels
 from bot.games.quadropolis import slot_text
 from bot.i18n import t
+from bot.service import MoveOutcome
 from cogs import operations, presenters
-from cogs.game import GameCog, locale_of, public_locale
+from cogs.common import locale_of, shown_name
+from cogs.play import play
 
 if TYPE_CHECKING:
-    from bot.app import CityBot
+    from cogs.app import CityBot
 
 KIND = "quadropolis"
 ARROWS = "→←↓↑"
@@ -33,12 +35,6 @@ class QuadropolisCog(commands.Cog):
 
     def __init__(self, bot: CityBot) -> None:
         self.bot = bot
-
-    @property
-    def game_cog(self) -> GameCog:
-        cog = self.bot.get_cog("GameCog")
-        assert cog is not None and type(cog).__name__ == "GameCog"  # the extension module may be reloaded
-        return cast(GameCog, cog)
 
     async def _game_here(self, interaction: discord.Interaction) -> Any:
         info = await self.bot.service.game_in_channel(interaction.channel_id or 0)
@@ -67,16 +63,16 @@ class QuadropolisCog(commands.Cog):
     async def _play(self, interaction: discord.Interaction, text: str, kinds: tuple[str, ...]) -> None:
         loc = locale_of(interaction)
         info = await self._game_here(interaction)
-        if not await operations.defer(interaction):
-            return  # Discord showed the player a failure: the command must not count
-        _, _, moves, _ = await self.bot.service.choices(info.id, interaction.user.id)
-        move = self._parse(text, [m for m in moves if m.get("kind") in kinds], loc)
-        outcome = await self.bot.service.move(info.id, interaction.user.id, move)
-        key, params = outcome.summary
-        await operations.reply(interaction, t(key, loc, **params))
-        problem = await self.game_cog.after_move(outcome, public_locale(interaction), interaction, loc, False)
-        if problem is not None:
-            await operations.reply(interaction, t(problem, loc))
+
+        async def typed() -> dict[str, Any]:
+            _, _, moves, _ = await self.bot.service.choices(info.id, interaction.user.id)
+            return self._parse(text, [m for m in moves if m.get("kind") in kinds], loc)
+
+        async def said(outcome: MoveOutcome) -> None:
+            key, params = outcome.summary
+            await operations.reply(interaction, t(key, loc, **params))
+
+        await play(self.bot, interaction, info.id, typed, update=False, answer=said)
 
     @staticmethod
     def _parse(text: str, legal: list[dict[str, Any]], locale: str = "en") -> dict[str, Any]:
@@ -132,7 +128,7 @@ class QuadropolisCog(commands.Cog):
         who = player or interaction.user
         seat = info.seat_of(who.id)
         if seat is None:
-            raise errors.NotInGame("quadropolis.ui.not_a_player", player=who.display_name)
+            raise errors.NotInGame("quadropolis.ui.not_a_player", player=shown_name(who.display_name))
         await self._picture(interaction, info, "render_city", seat.seat)
 
     @group.command(name="board")

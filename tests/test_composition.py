@@ -58,6 +58,8 @@ def test_cogs_construct_no_domain_object() -> None:
     forbidden = subclasses(Feature) | subclasses(TableStore) | {"Service", "Store", "compose", "build"}
     found = []
     for path in sorted((ROOT / "cogs").rglob("*.py")):
+        if path == ROOT / "cogs" / "app.py":
+            continue  # not a cog: the Discord front-end's composition root, which builds the App once
         for node in ast.walk(ast.parse(path.read_text("utf-8"))):
             if isinstance(node, ast.Call):
                 name = node.func.id if isinstance(node.func, ast.Name) else (

@@ -325,6 +325,72 @@ async def test_interaction_webhook_semantics(fake_discord: FakeDiscord, http: ai
     )[1]["code"] == 10062
 
 
+async def test_a_refused_interaction_stays_refused(fake_discord: FakeDiscord, http: aiohttp.ClientSession) -> None:
+    """An interaction whose callback Discord refused (10062) is refused at every later use: a second
+    callback is 10062 again, a follow-up or an edit of @original is 10015 (not only the first try)."""
+    await register(http, fake_discord, GAME_COMMAND)
+    switch = fake_discord.unknown_interaction()
+    handle = fake_discord.make_slash("game", "new", game="toy")
+    app = fake_discord.world.application_id
+    hook = f"/webhooks/{app}/{handle.token}"
+    callback = f"/interactions/{handle.id}/{handle.token}/callback?with_response=1"
+    for attempt in range(2):
+        status, body, _ = await call(http, fake_discord, "POST", callback, body={"type": 5}, auth=False)
+        assert (status, body["code"]) == (404, 10062), attempt
+    assert len(switch.hits) == 1  # the second refusal is Discord's memory, not the switch
+    status, body, _ = await call(http, fake_discord, "POST", hook + "?wait=1", body={"content": "x"}, auth=False)
+    assert (status, body["code"]) == (404, 10015)
+    status, body, _ = await call(http, fake_discord, "PATCH", hook + "/messages/@original", body={"content": "x"},
+                                 auth=False)
+    assert (status, body["code"]) == (404, 10015)
+    assert handle.sent == []
+    other = fake_discord.make_slash("game", "new", game="toy")  # another interaction is answered as usual
+    path = f"/interactions/{other.id}/{other.token}/callback?with_response=1"
+    assert (await call(http, fake_discord, "POST", path, body={"type": 5}, auth=False))[0] == 200
+
+
+async def test_callback_in_a_deleted_channel_is_unknown_channel(
+    fake_discord: FakeDiscord, http: aiohttp.ClientSession
+) -> None:
+    """The channel of an interaction was deleted before the answer: 404 Unknown Channel (10003), as
+    Discord answers, for the callback and for a follow-up; never the fake's own error."""
+    await register(http, fake_discord, GAME_COMMAND)
+    handle = fake_discord.make_slash("game", "new", game="toy", channel="general")
+    answered = fake_discord.make_slash("game", "new", game="toy", channel="general")
+    app = fake_discord.world.application_id
+    path = f"/interactions/{answered.id}/{answered.token}/callback"
+    assert (await call(http, fake_discord, "POST", path, body={"type": 5}, auth=False))[0] == 204
+    del fake_discord.world.channels[fake_discord.channel("general").id]
+    path = f"/interactions/{handle.id}/{handle.token}/callback"
+    status, body, _ = await call(http, fake_discord, "POST", path, body={"type": 4, "data": {"content": "x"}},
+                                 auth=False)
+    assert (status, body["code"]) == (404, 10003)
+    status, body, _ = await call(http, fake_discord, "POST", f"/webhooks/{app}/{answered.token}?wait=1",
+                                 body={"content": "x"}, auth=False)
+    assert (status, body["code"]) == (404, 10003)
+    assert fake_discord.internal_errors == []
+
+
+async def test_a_follow_up_after_the_deleted_thinking_message_is_its_own(
+    fake_discord: FakeDiscord, http: aiohttp.ClientSession
+) -> None:
+    """A public "thinking..." deleted, then a private follow-up: a new ephemeral message (the deleted
+    one is not edited back to life)."""
+    await register(http, fake_discord, GAME_COMMAND)
+    handle = fake_discord.make_slash("game", "new", game="toy")
+    app = fake_discord.world.application_id
+    hook = f"/webhooks/{app}/{handle.token}"
+    callback = f"/interactions/{handle.id}/{handle.token}/callback"
+    assert (await call(http, fake_discord, "POST", callback, body={"type": 5}, auth=False))[0] == 204
+    thinking = handle.original
+    assert thinking is not None and not thinking.ephemeral
+    assert (await call(http, fake_discord, "DELETE", hook + "/messages/@original", auth=False))[0] == 204
+    status, msg, _ = await call(http, fake_discord, "POST", hook + "?wait=1", body={"content": "no", "flags": 64},
+                                auth=False)
+    assert status == 200 and msg["id"] != str(thinking.id) and msg["flags"] & 64
+    assert thinking.deleted
+
+
 async def test_callback_type_must_fit_interaction(
     fake_discord: FakeDiscord, http: aiohttp.ClientSession
 ) -> None:

@@ -398,13 +398,14 @@ async def measure_process(channels: int, seconds: float, workdir: Path, *, datab
 
 
 async def measure_inprocess(channels: int, seconds: float, workdir: Path) -> dict[str, Any]:
-    from bot.app import CityBot
     from bot.settings import Settings
     from bot.testing import entry
     from bot.testing.fakediscord import launch
     from bot.testing.fakediscord.server import FakeDiscord
 
     entry.install()
+    # After the toy game is registered: the /game commands' game choices are read when cogs are imported.
+    from cogs.app import CityBot
     fake = await FakeDiscord().start()
     names = world_channels(fake, channels)
     undo = launch.configure(fake.url)

@@ -24,7 +24,7 @@ from cogs.community.undo import UndoCog
 from cogs.community.votes import VotesCog
 
 if TYPE_CHECKING:
-    from bot.app import CityBot
+    from cogs.app import CityBot
 
 
 async def setup(bot: CityBot) -> None:

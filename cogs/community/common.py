@@ -14,11 +14,11 @@ from bot import errors
 from bot.i18n import normalise_locale
 from bot.service import GameInfo
 from cogs import ids
-from cogs.game import mention
+from cogs.common import mention, shown_name
 from cogs.limits import COMMAND_DESCRIPTION, cut
 
 if TYPE_CHECKING:
-    from bot.app import CityBot
+    from cogs.app import CityBot
 
 log = logging.getLogger(__name__)
 
@@ -49,7 +49,7 @@ def is_admin(interaction: discord.Interaction) -> bool:
 def player_label(info: GameInfo, seat: int) -> str:
     if 0 <= seat < len(info.seats):
         row = info.seats[seat]
-        return mention(row.user_xid) if row.user_xid is not None else row.name
+        return mention(row.user_xid) if row.user_xid is not None else shown_name(row.name)
     return "?"
 
 

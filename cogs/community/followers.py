@@ -12,7 +12,7 @@ from cogs import operations
 from cogs.community.common import GameSubcommands, locale_of
 
 if TYPE_CHECKING:
-    from bot.app import CityBot
+    from cogs.app import CityBot
 
 
 class FollowersCog(GameSubcommands):
@@ -37,6 +37,8 @@ class FollowersCog(GameSubcommands):
     async def game_follow(self, interaction: discord.Interaction,
                           game: app_commands.Range[int, 1, None] | None = None) -> None:
         """Follow a game: you are mentioned on its turns and at its end."""
+        if not await operations.defer(interaction):
+            return  # Discord refused: the user saw a failure, so nothing is saved
         info = await self.channel_game(interaction, game)
         await self.followers.follow(interaction.guild_id, info.id, interaction.user.id)
         await operations.reply(interaction, t("community.follow.done", locale_of(interaction), game=info.id))
@@ -45,6 +47,8 @@ class FollowersCog(GameSubcommands):
     async def game_unfollow(self, interaction: discord.Interaction,
                             game: app_commands.Range[int, 1, None] | None = None) -> None:
         """Stop following a game."""
+        if not await operations.defer(interaction):
+            return
         info = await self.channel_game(interaction, game)
         await self.followers.unfollow(interaction.guild_id, info.id, interaction.user.id)
         await operations.reply(interaction, t("community.unfollow.done", locale_of(interaction), game=info.id))

@@ -15,14 +15,14 @@ from bot import games
 from bot.i18n import t
 from bot.service import GameInfo
 from cogs import limits, operations, presenters
+from cogs.common import EMBED_COLOUR, game_title, shown_name
 from cogs.community.common import GameSubcommands, locale_of, stamp
-from cogs.game import EMBED_COLOUR, game_title
 from render import story as story_pictures
 
 log = logging.getLogger(__name__)
 
 if TYPE_CHECKING:
-    from bot.app import CityBot
+    from cogs.app import CityBot
 
 HISTORY_LIMIT = 100
 """Finished games /game history reads at most (it shows as many as fit, then "and N more")."""
@@ -46,7 +46,7 @@ class HistoryCog(GameSubcommands):
         await operations.defer(interaction)
         if player is not None:
             games = await self.history.history(guild, user_xid=player.id, limit=HISTORY_LIMIT)
-            title = t("community.history.title.player", loc, player=player.display_name)
+            title = t("community.history.title.player", loc, player=shown_name(player.display_name))
         else:
             games = await self.history.history(guild, channel_xid=interaction.channel_id,
                                                  limit=HISTORY_LIMIT)
@@ -64,10 +64,11 @@ class HistoryCog(GameSubcommands):
         if g.status == "abandoned" or not g.result:
             outcome = t("community.history.abandoned", loc)
         else:
-            winners = [info.name(s["seat"]) for s in g.result.get("seats", []) if s.get("rank") == 1]
+            winners = [shown_name(info.name(s["seat"])) for s in g.result.get("seats", []) if s.get("rank") == 1]
             outcome = t("community.history.winner", loc, players=", ".join(winners) or "-")
         return t("community.history.line", loc, game=g.id, title=game_title(g.kind, loc),
-                 when=stamp(g.finished_at, "d"), result=outcome, players=", ".join(s.name for s in info.seats))
+                 when=stamp(g.finished_at, "d"), result=outcome,
+                 players=", ".join(shown_name(s.name) for s in info.seats))
 
     @app_commands.describe(game="The game's number (#)", turn="After how many moves (default: the last)")
     async def game_replay(self, interaction: discord.Interaction, game: app_commands.Range[int, 1, None],

@@ -15,12 +15,12 @@ from bot.community.base import CommunityError
 from bot.community.leagues import Standing, Table
 from bot.i18n import t
 from cogs import limits, operations
+from cogs.common import EMBED_COLOUR, game_choices, game_title, shown_name
 from cogs.community.common import is_admin, locale_of, stamp
-from cogs.game import EMBED_COLOUR, game_choices, game_title
 from render.leagues import rating_chart_png, standings_png
 
 if TYPE_CHECKING:
-    from bot.app import CityBot
+    from cogs.app import CityBot
 
 def table_png(table: Table, loc: str, page: int = 1) -> bytes:
     """One page of the standings picture of a league table (:data:`limits.LIST_ROWS` rows), in the
@@ -68,6 +68,8 @@ class LeaguesCog(commands.Cog):
                             abandoned: str = "ignore",
                             season_days: app_commands.Range[int, 1, 3660] = 90) -> None:
         """Create a league for a game (server managers)."""
+        if not await operations.defer(interaction, ephemeral=False):
+            return  # Discord refused: the user saw a failure, so nothing is saved
         if not is_admin(interaction):
             raise CommunityError("community.error.league_admin")
         loc = locale_of(interaction)
@@ -95,6 +97,8 @@ class LeaguesCog(commands.Cog):
     @app_commands.describe(name="Which league")
     async def league_join(self, interaction: discord.Interaction, name: str) -> None:
         """Join a league: your finished games against other members count."""
+        if not await operations.defer(interaction):
+            return
         league = await self.leagues.join_league(interaction.guild_id or 0, name, interaction.user.id,
                                                   interaction.user.display_name)
         await operations.reply(interaction, t("community.league.joined", locale_of(interaction),
@@ -104,6 +108,8 @@ class LeaguesCog(commands.Cog):
     @app_commands.describe(name="Which league")
     async def league_leave(self, interaction: discord.Interaction, name: str) -> None:
         """Leave a league (your counted games stay in its history)."""
+        if not await operations.defer(interaction):
+            return
         league = await self.leagues.leave_league(interaction.guild_id or 0, name, interaction.user.id)
         await operations.reply(interaction, t("community.league.left", locale_of(interaction), name=league.name))
 
@@ -112,6 +118,8 @@ class LeaguesCog(commands.Cog):
     async def league_season(self, interaction: discord.Interaction, name: str,
                             days: app_commands.Range[int, 1, 3660] = 90) -> None:
         """Start a new season now; the running one ends (server managers)."""
+        if not await operations.defer(interaction, ephemeral=False):
+            return
         if not is_admin(interaction):
             raise CommunityError("community.error.league_admin")
         season = await self.leagues.new_season(interaction.guild_id or 0, name, days)
@@ -131,6 +139,8 @@ class LeaguesCog(commands.Cog):
     async def league_edit(self, interaction: discord.Interaction, name: str, rated: bool | None = None,
                           forfeits: str | None = None, abandoned: str | None = None) -> None:
         """Change a league's rules (server managers)."""
+        if not await operations.defer(interaction):
+            return
         if not is_admin(interaction):
             raise CommunityError("community.error.league_admin")
         league = await self.leagues.edit_league(interaction.guild_id or 0, name, rated=rated,
@@ -163,7 +173,8 @@ class LeaguesCog(commands.Cog):
                            page: app_commands.Range[int, 1, None] = 1) -> None:
         """The standings, as a picture and as text."""
         loc = locale_of(interaction)
-        await operations.defer(interaction)  # private: a refusal (no such league) is only the asker's
+        if not await operations.defer(interaction):  # private: a refusal (no such league) is only the asker's
+            return  # the table catches up on the season's games: nothing when Discord refused
         table = await self.leagues.table(interaction.guild_id or 0, name, season)
         embed = self.table_embed(table, loc, page)
         image = await asyncio.to_thread(table_png, table, loc, page)
@@ -186,9 +197,10 @@ class LeaguesCog(commands.Cog):
     @staticmethod
     def standing_line(position: int, s: Standing, rated: bool, loc: str) -> str:
         if rated:
-            return t("community.league.line.rated", loc, pos=position, player=s.name, rating=f"{s.ordinal:.1f}",
-                     wins=s.wins, games=s.games)
-        return t("community.league.line.unrated", loc, pos=position, player=s.name, wins=s.wins, games=s.games,
+            return t("community.league.line.rated", loc, pos=position, player=shown_name(s.name),
+                     rating=f"{s.ordinal:.1f}", wins=s.wins, games=s.games)
+        return t("community.league.line.unrated", loc, pos=position, player=shown_name(s.name), wins=s.wins,
+                 games=s.games,
                  place=f"{s.average_place:.2f}" if s.games else "-")
 
     @league.command(name="player")
@@ -200,20 +212,21 @@ class LeaguesCog(commands.Cog):
         """A player's place, rating and counted games in a league."""
         loc = locale_of(interaction)
         user = player or interaction.user
-        await operations.defer(interaction)  # the profile re-checks the season's games
+        if not await operations.defer(interaction):  # the profile re-checks the season's games
+            return
         profile = await self.leagues.profile(interaction.guild_id or 0, name, user.id, season)
-        title = t("community.league.profile.title", loc, player=user.display_name, name=profile.league.name,
-                  number=profile.season.number)
+        title = t("community.league.profile.title", loc, player=shown_name(user.display_name),
+                  name=profile.league.name, number=profile.season.number)
         s = profile.standing
         if s is None or not s.games:
             await operations.reply(interaction, t("community.league.profile.none", loc,
-                                                  player=user.display_name))
+                                                  player=shown_name(user.display_name)))
             return
         rating = t("community.league.profile.rating", loc, rating=f"{s.ordinal:.1f}") if profile.league.rated else ""
         summary = t("community.league.profile.summary", loc, pos=profile.position, wins=s.wins, games=s.games,
                     rating=rating)
         lines = [t("community.league.profile.line", loc, game=h["game"], when=stamp(h["finished_at"], "d"),
-                   rank=h["rank"], players=h["players"]) for h in profile.history]
+                   rank=h["rank"], players=shown_name(str(h["players"]))) for h in profile.history]
         described = limits.lines_text(lines, loc, limit=limits.EMBED_DESCRIPTION - len(summary) - 1,
                                       rows=limits.LIST_ROWS)
         embed = discord.Embed(title=title, description="\n".join(p for p in (summary, described) if p),

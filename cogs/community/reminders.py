@@ -21,11 +21,11 @@ from bot.community.settings import POLICIES
 from bot.i18n import t
 from bot.service import GameInfo, MoveOutcome
 from cogs import limits, operations, presenters
+from cogs.common import EMBED_COLOUR, game_title, mention
 from cogs.community.common import GameSubcommands, channel_link, locale_of, stamp
-from cogs.game import EMBED_COLOUR, game_title, mention
 
 if TYPE_CHECKING:
-    from bot.app import CityBot
+    from cogs.app import CityBot
 
 log = logging.getLogger(__name__)
 
@@ -58,7 +58,7 @@ class RemindersCog(GameSubcommands):
     # -- lifecycle ---------------------------------------------------------------------------
     async def cog_load(self) -> None:
         await self.reminders.resume()
-        self.service.move_listeners.append(self._after_move)
+        self.service.move_listeners.append(self._on_move)
         self.attach_game_commands()
         self.reminder_loop.start()
 
@@ -66,8 +66,8 @@ class RemindersCog(GameSubcommands):
         self.reminder_loop.cancel()
         if self._kick_task is not None:
             self._kick_task.cancel()
-        if self._after_move in self.service.move_listeners:
-            self.service.move_listeners.remove(self._after_move)
+        if self._on_move in self.service.move_listeners:
+            self.service.move_listeners.remove(self._on_move)
         self.detach_game_commands()
         try:
             await self.reminders.heartbeat()
@@ -94,7 +94,7 @@ class RemindersCog(GameSubcommands):
                 await self.dispatch(action)
             return actions
 
-    async def _after_move(self, outcome: MoveOutcome) -> None:
+    async def _on_move(self, outcome: MoveOutcome) -> None:
         if self.kick_delay is None:
             return
         if self._kick_task is None or self._kick_task.done():
@@ -197,6 +197,8 @@ class RemindersCog(GameSubcommands):
                           hours: app_commands.Range[float, 0.5, 168.0] = 12.0,
                           everywhere: bool = False) -> None:
         """Pause your reminders for a while (deadlines still run)."""
+        if not await operations.defer(interaction):
+            return  # Discord refused: the user saw a failure, so nothing is saved
         loc = locale_of(interaction)
         if everywhere:
             count, until = await self.reminders.snooze(interaction.user.id, hours,
@@ -210,6 +212,8 @@ class RemindersCog(GameSubcommands):
     async def game_away(self, interaction: discord.Interaction,
                         days: app_commands.Range[float, 0.0, 365.0]) -> None:
         """Go on vacation: no reminders, and deadlines paused as this server's rules say."""
+        if not await operations.defer(interaction):
+            return  # Discord refused: the user saw a failure, so nothing is saved
         loc = locale_of(interaction)
         until, paused = await self.reminders.set_away(interaction.guild_id or 0, interaction.user.id, days)
         if until is None:

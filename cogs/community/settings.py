@@ -13,11 +13,11 @@ from bot.community.base import CommunityError
 from bot.community.settings import POLICIES, SETTING_SPECS, Settings
 from bot.i18n import t
 from cogs import operations
+from cogs.common import EMBED_COLOUR, language_choices
 from cogs.community.common import GameSubcommands, is_admin, locale_of, number
-from cogs.game import EMBED_COLOUR, language_choices
 
 if TYPE_CHECKING:
-    from bot.app import CityBot
+    from cogs.app import CityBot
 
 
 def setting_value(name: str, value: Any, loc: str) -> str:
@@ -59,6 +59,8 @@ class SettingsCog(GameSubcommands):
                           turn_dm: bool | None = None, quiet: str | None = None,
                           timezone: str | None = None, language: str | None = None) -> None:
         """Choose how I remind you: DMs, a DM when it is your turn, quiet hours, time zone."""
+        if not await operations.defer(interaction):
+            return  # Discord refused: the user saw a failure, so nothing is saved
         loc = locale_of(interaction)
         prefs = await self.preferences.set_prefs(interaction.user.id, timezone_name=timezone, quiet=quiet,
                                                dm_reminders=dm, dm_turns=turn_dm, language=language)
@@ -105,6 +107,12 @@ class SettingsCog(GameSubcommands):
         language: str | None = None,
     ) -> None:
         """See or change reminders, deadlines and the timeout rule (this game, or the server)."""
+        # A change is said in public (the game's or the server's rules change); a look is private.
+        changing = any(v is not None for v in (
+            language, reminder_hours, deadline_hours, timeout_policy, vote_hours, max_reminders, backoff,
+            min_reminder_hours, daily_reminder_cap, away_max_days, away_pauses_deadlines, recap_gif))
+        if not await operations.defer(interaction, ephemeral=not changing):
+            return  # Discord refused: the user saw a failure, so nothing is saved
         loc = locale_of(interaction)
         if language is not None:
             await self.set_game_language(interaction, language)

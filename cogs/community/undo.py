@@ -10,12 +10,12 @@ import discord
 from bot.community.base import Action
 from bot.i18n import t
 from cogs import ids, operations
+from cogs.common import mention
 from cogs.community.common import GameSubcommands, id_number, locale_of
 from cogs.community.reminders import RemindersCog
-from cogs.game import mention
 
 if TYPE_CHECKING:
-    from bot.app import CityBot
+    from cogs.app import CityBot
 
 UNDO_PREFIX = "undo"
 
@@ -55,6 +55,8 @@ class UndoCog(GameSubcommands):
 
     async def game_undo(self, interaction: discord.Interaction) -> None:
         """Ask to take back your last move; every other player must accept."""
+        if not await operations.defer(interaction, ephemeral=False):
+            return  # the proposal is public; nothing is proposed when Discord refused
         info = await self.service.game_in_channel(interaction.channel_id or 0)
         proposal = await self.undo.propose_undo(info.id, interaction.user.id)
         key, params = proposal.summary
@@ -94,6 +96,8 @@ class UndoCog(GameSubcommands):
     async def undo_click(self, interaction: discord.Interaction, custom_id: str, data: dict[str, Any]) -> None:
         """Accept / Refuse on an undo proposal."""
         game_id, version, accept = parse_undo_id(custom_id)
+        if not await operations.defer(interaction, update=True):
+            return  # Discord refused: the user saw a failure, so the answer does not count
         loc = locale_of(interaction)
         answer = await self.undo.answer_undo(game_id, version, interaction.user.id, accept)
         proposer = mention(answer.proposal.proposer_xid)
@@ -113,9 +117,7 @@ class UndoCog(GameSubcommands):
         await self._republish(game_id)
 
     async def _republish(self, game_id: int) -> None:
-        game_cog = self.bot.get_cog("GameCog")
-        if game_cog is not None:
-            await game_cog.publish(game_id, None)  # type: ignore[attr-defined]
-            # The board after an undo is told: a restart must not announce an older move again.
-            info = await self.service.info(game_id)
-            await self.service.settle(game_id, info.game.version)
+        await self.bot.flow.publish(game_id, None)
+        # The board after an undo is told: a restart must not announce an older move again.
+        info = await self.service.info(game_id)
+        await self.service.settle(game_id, info.game.version)

@@ -11,12 +11,13 @@ from discord.ext import commands
 from bot.community.base import Action
 from bot.i18n import t
 from cogs import ids, operations
+from cogs.common import mention
 from cogs.community.common import id_number, locale_of, player_label, stamp
 from cogs.community.reminders import RemindersCog
-from cogs.game import mention
+from cogs.play import turn_flow
 
 if TYPE_CHECKING:
-    from bot.app import CityBot
+    from cogs.app import CityBot
 
 VOTE_PREFIX = "cvote"
 KINDS = ("vote_open", "vote_closed", "ai_move", "extended", "deadline_passed")
@@ -99,7 +100,7 @@ class VotesCog(commands.Cog):
         key = "community.timeout.ai_took_over" if action.params.get("take_over") else "community.timeout.ai_moved"
         await operations.post(self.bot, info.game.channel_xid or 0,
                               t(key, info.game.locale, player=player_label(info, outcome.seat), game=info.id))
-        await self.bot.flow.after_move(outcome)
+        await turn_flow(self.bot, outcome)
 
     async def _do_extended(self, action: Action) -> None:
         info = await self.loop.info(action)
@@ -117,6 +118,8 @@ class VotesCog(commands.Cog):
     async def vote_click(self, interaction: discord.Interaction, custom_id: str, data: dict[str, Any]) -> None:
         """A timeout vote button: counted, and decided as soon as a majority agrees."""
         game_id, version, seat, choice = parse_vote_id(custom_id)
+        if not await operations.defer(interaction):
+            return  # Discord refused: the user saw a failure, so the vote does not count
         loc = locale_of(interaction)
         result = await self.votes.cast_vote(game_id, version, seat, interaction.user.id, choice)
         await operations.reply(interaction, t("community.vote.counted", loc,

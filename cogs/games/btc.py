@@ -114,11 +114,4 @@ class BtcPresenter(Presenter[BtcView]):
         return ui
 
 
-    async def install(self, bot: Any) -> None:
-        """The /btc campaign commands."""
-        from cogs.btc import BtcCog
-
-        await bot.add_cog(BtcCog(bot))
-
-
 PRESENTER = BtcPresenter()

@@ -94,11 +94,4 @@ class QuadropolisPresenter(Presenter[QuadView]):
         return ui
 
 
-    async def install(self, bot: Any) -> None:
-        """The /quadropolis commands."""
-        from cogs.quadropolis import QuadropolisCog
-
-        await bot.add_cog(QuadropolisCog(bot))
-
-
 PRESENTER = QuadropolisPresenter()

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from bot import settings
-from bot.app import CityBot
+from cogs.app import CityBot
 from tests.cli.helpers import environment, one_sentence, run_process
 
 URL = "postgresql://bot@db.example:5432/bot"

@@ -10,6 +10,7 @@ from cogs.community.reminders import RemindersCog
 from cogs.community.undo import parse_undo_id, undo_id
 from cogs.community.votes import parse_vote_id, vote_id
 from tests.community.conftest import Harness
+from tests.discord.conftest import answer as shown
 from tests.discord.test_play_toy import bid, start_toy
 
 
@@ -98,9 +99,9 @@ async def test_timeout_vote_by_buttons(harness: Harness) -> None:
     assert len(vote.custom_ids()) == 3 and "what should happen" in vote.content
     takeover = next(i for i in vote.custom_ids() if i.endswith(":takeover"))
     stranger = await h.fake.click(vote, takeover, user="carol")
-    assert "Only the other players" in ((await stranger.response()).content or "")
+    assert "Only the other players" in ((await shown(stranger)).content or "")
     click = await h.fake.click(vote, takeover, user="alice")
-    answer = await click.response()
+    answer = await shown(click)
     await h.settle()
     assert answer.ephemeral and "counted" in (answer.content or "")
     info = await h.service.info(gid)
@@ -133,14 +134,14 @@ async def test_undo_by_agreement(harness: Harness) -> None:
     gid = await start_toy(h)
     await bid(h, gid, "alice", 3)
     handle = await h.fake.slash("game", "undo", user="alice")
-    proposal = await handle.response()
+    proposal = await shown(handle)
     await h.settle()
     assert not proposal.ephemeral and f"<@{uid(h, 'bob')}>" in (proposal.content or "")
     assert proposal.custom_ids == [undo_id(gid, 1, True), undo_id(gid, 1, False)]
     wrong = await h.fake.click(handle, undo_id(gid, 1, True), user="carol")
-    assert "Only the other players" in ((await wrong.response()).content or "")
+    assert "Only the other players" in ((await shown(wrong)).content or "")
     yes = await h.fake.click(handle, undo_id(gid, 1, True), user="bob")
-    edited = await yes.response()
+    edited = await shown(yes)
     await h.settle()
     assert "taken back" in (edited.content or "") and edited.custom_ids == []
     assert await h.service.store.moves(gid) == []

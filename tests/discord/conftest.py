@@ -18,10 +18,10 @@ from typing import Any
 import discord
 import pytest
 
-from bot.app import CityBot
 from bot.settings import Settings
 from bot.testing.fakediscord.server import FakeDiscord
 from cogs import presenters
+from cogs.app import CityBot
 from tests.conftest import FakeClock
 
 

@@ -18,6 +18,7 @@ from PIL import Image
 from bot.i18n import t
 from bot.testing.fakediscord import payloads as P
 from cogs import limits
+from cogs.common import shown_name
 from tests.discord.conftest import Harness, answer
 from tests.discord.test_play_toy import bid, start_toy
 
@@ -160,7 +161,7 @@ async def test_game_list_with_20_seven_player_games(harness: Harness) -> None:
     mark = len(h.fake.requests)
     sent = await visible(h, "game", "list", user="bob")
     description = sent.embeds[0]["description"]
-    assert f"#{made[-1]}" in description and NAME32 in description
+    assert f"#{made[-1]}" in description and shown_name(NAME32) in description
     assert "more" in description.splitlines()[-1]
     assert_within_limits(h, mark)
 
@@ -171,7 +172,7 @@ async def test_game_history_with_20_seven_player_games(harness: Harness) -> None
     mark = len(h.fake.requests)
     sent = await visible(h, "game", "history", user="bob")
     description = sent.embeds[0]["description"]
-    assert f"#{made[-1]}" in description and NAME32 in description
+    assert f"#{made[-1]}" in description and shown_name(NAME32) in description
     assert "more" in description.splitlines()[-1]
     assert_within_limits(h, mark)
 

@@ -7,10 +7,10 @@ import json
 from typing import Any
 
 from bot import i18n
-from bot.app import CityBot
 from bot.rules.btc.rules import RULES
 from cogs import presenters
-from tests.discord.conftest import Harness
+from cogs.app import CityBot
+from tests.discord.conftest import Harness, answer
 
 PNG = b"\x89PNG\r\n\x1a\n"
 MAX_STEPS = 80
@@ -129,11 +129,11 @@ async def test_campaign_game_to_its_bonus_and_the_record(harness: Harness) -> No
     to its bonus move, then the record moves on: a line in the channel, and status shows game 1."""
     h = harness
     alice_id = h.fake.user("alice").id
-    started = await (await h.fake.slash("btc", "campaign", "start", length=3, difficulty=2, mode="simple",
-                                        user="alice")).response()
+    started = await answer(await h.fake.slash("btc", "campaign", "start", length=3, difficulty=2, mode="simple",
+                                        user="alice"))
     assert "Campaign started: 3 games, simple mode, difficulty 2" in (started.content or "")
     opened = await h.fake.slash("btc", "campaign", "next", user="alice")
-    lobby = await opened.response()
+    lobby = await answer(opened)
     assert not lobby.ephemeral and "game 1 of 3" in (lobby.content or "")
     gid = (await h.service.game_in_channel(h.fake.channel("games").id)).id
     assert f"lobby:{gid}:start" in lobby.custom_ids and f"lobby:{gid}:join" in lobby.custom_ids
@@ -145,7 +145,7 @@ async def test_campaign_game_to_its_bonus_and_the_record(harness: Harness) -> No
     # Nobody else can sit in a solo campaign lobby.
     join = await (await h.fake.click(opened, f"lobby:{gid}:join", user="bob")).response()
     assert join.ephemeral and "full" in (join.content or "").lower()
-    again = await (await h.fake.slash("btc", "campaign", "next", user="alice")).response()
+    again = await answer(await h.fake.slash("btc", "campaign", "next", user="alice"))
     assert again.ephemeral and f"already open: game #{gid}" in (again.content or "")
     await (await h.fake.click(opened, f"lobby:{gid}:start", user="alice")).response()
     await h.settle()
@@ -212,27 +212,27 @@ async def test_campaign_refusals_are_sentences(harness: Harness) -> None:
     campaign game here, and the abandon that stops the open game."""
     h = harness
     for cmd in ("next", "status", "abandon"):
-        sent = await (await h.fake.slash("btc", "campaign", cmd, user="bob")).response()
+        sent = await answer(await h.fake.slash("btc", "campaign", cmd, user="bob"))
         assert sent.ephemeral and "no campaign running" in (sent.content or ""), (cmd, sent.content)
     other = await (await h.fake.slash("btc", "campaign", "status", player="carol", user="bob")).response()
     assert other.content == "Carol has never played a campaign."
-    await (await h.fake.slash("btc", "campaign", "start", user="bob")).response()
-    twice = await (await h.fake.slash("btc", "campaign", "start", length=6, user="bob")).response()
+    await answer(await h.fake.slash("btc", "campaign", "start", user="bob"))
+    twice = await answer(await h.fake.slash("btc", "campaign", "start", length=6, user="bob"))
     assert "already have a campaign running (game 1 of 3 is next)" in (twice.content or "")
     # A standard game in the channel is not a campaign game.
     await (await h.fake.slash("game", "new", game="btc", user="carol")).response()
     here = await (await h.fake.slash("btc", "campaign", "bonus", choice="parks", user="carol")).response()
     assert here.content == "This channel's game is not a campaign game."
-    busy = await (await h.fake.slash("btc", "campaign", "next", user="bob")).response()
+    busy = await answer(await h.fake.slash("btc", "campaign", "next", user="bob"))
     assert busy.ephemeral and "This channel already has a game" in (busy.content or "")
     assert (await h.bot.get_cog("BtcCog").campaigns.db.running(h.fake.user("bob").id)).game_id is None  # type: ignore[union-attr]
     # In another channel bob opens and starts his game, then abandons the campaign.
     opened = await h.fake.slash("btc", "campaign", "next", user="bob", channel="general")
-    await opened.response()
+    await answer(opened)
     gid = (await h.service.game_in_channel(h.fake.channel("general").id)).id
     await (await h.fake.click(opened, f"lobby:{gid}:start", user="bob")).response()
     await h.settle()
-    gone = await (await h.fake.slash("btc", "campaign", "abandon", user="bob")).response()
+    gone = await answer(await h.fake.slash("btc", "campaign", "abandon", user="bob"))
     assert "abandoned after 0 of 3 games" in (gone.content or "") and f"Game #{gid}" in (gone.content or "")
     await h.settle()
     assert (await h.service.info(gid)).game.status == "abandoned"
@@ -247,9 +247,9 @@ async def test_campaign_survives_a_restart_that_missed_the_end(harness: Harness)
     start counts the game (once), says so in the game's channel, and status shows it."""
     h = harness
     alice_id = h.fake.user("alice").id
-    await (await h.fake.slash("btc", "campaign", "start", mode="simple", user="alice")).response()
+    await answer(await h.fake.slash("btc", "campaign", "start", mode="simple", user="alice"))
     opened = await h.fake.slash("btc", "campaign", "next", user="alice")
-    await opened.response()
+    await answer(opened)
     gid = (await h.service.game_in_channel(h.fake.channel("games").id)).id
     await (await h.fake.click(opened, f"lobby:{gid}:start", user="alice")).response()
     await h.settle()

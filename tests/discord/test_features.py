@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.discord.conftest import Harness
+from tests.discord.conftest import Harness, answer
 from tests.test_composition import assert_subscribed_once
 
 
@@ -25,8 +25,8 @@ async def test_forget_me_forgets_the_campaign(harness: Harness) -> None:
     /btc campaign status finds nothing, and the count says what changed."""
     h = harness
     alice = h.fake.user("alice").id
-    started = await (await h.fake.slash("btc", "campaign", "start", length=3, difficulty=2, mode="simple",
-                                        user="alice")).response()
+    started = await answer(await h.fake.slash("btc", "campaign", "start", length=3, difficulty=2, mode="simple",
+                                        user="alice"))
     assert "Campaign started" in (started.content or "")
     await h.bot.app.preferences.set_prefs(alice, dm_turns=True)
     done = await h.fake.slash("game", "forget-me", confirm=True, user="alice")

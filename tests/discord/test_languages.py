@@ -11,7 +11,7 @@ from bot import games
 from bot.games.quadropolis import slot_target
 from bot.i18n import t
 from cogs import ids
-from tests.discord.conftest import Harness
+from tests.discord.conftest import Harness, answer
 
 SEED = 20_251_125
 """Every game here is dealt from this seed, so each run plays the same game (the first menu option takes a tile)."""
@@ -142,9 +142,9 @@ async def test_the_host_changes_the_game_language_later(harness: Harness) -> Non
     await lobby.response()
     gid = (await h.service.game_in_channel(h.fake.channel("games").id)).id
     refused = await h.fake.slash("game", "settings", language="pl", user="bob")
-    assert (await refused.response()).ephemeral
+    assert (await answer(refused)).ephemeral
     assert (await h.service.info(gid)).game.locale == "en"
     changed = await h.fake.slash("game", "settings", language="pl", user="alice")
-    reply = await changed.response()
+    reply = await answer(changed)
     assert not reply.ephemeral and reply.content == t("community.settings.language", "pl", game=gid)
     assert (await h.service.info(gid)).game.locale == "pl"

@@ -277,8 +277,9 @@ def test_relative_time_rounds_up() -> None:
 
 
 def test_catalogue_has_every_ui_key_and_no_stray_ones() -> None:
-    """Every urbanpanic.ui key the presenter uses is in urbanpanic_ui.json, and that file has no other keys."""
-    source = (ROOT / "cogs" / "games" / "urbanpanic.py").read_text(encoding="utf-8")
+    """Every urbanpanic.ui key the game's Discord side uses is in urbanpanic_ui.json, and no other key."""
+    source = "".join((ROOT / path).read_text(encoding="utf-8") for path in (  # the game's Discord side
+        "cogs/games/urbanpanic.py", "cogs/urbanpanic_steps.py", "cogs/urbanpanic.py"))
     source += (ROOT / "bot" / "games" / "urbanpanic.py").read_text(encoding="utf-8")  # the game's move labels
     data = json.loads((ROOT / "bot" / "locales" / "en" / "urbanpanic_ui.json").read_text(encoding="utf-8"))
     assert all(k.startswith("urbanpanic.ui.") for k in data)

@@ -678,6 +678,8 @@ class FakeDiscord:
         self._runner: web.AppRunner | None = None
         self._client_state: Any = None
         self._by_token: dict[str, FakeInteraction] = {}
+        self.refused_tokens: set[str] = set()
+        """Tokens of interactions refused by :meth:`unknown_interaction`: every later use is refused too."""
         self._routes: list[tuple[str, str, re.Pattern[str], Handler]] = []
         self._install_routes()
 
@@ -1304,6 +1306,10 @@ class FakeDiscord:
                     await asyncio.sleep(switch.delay)
                     break
                 rec.switch = switch.name
+                if (switch.body or {}).get("code") == 10062 and "token" in params:
+                    # Discord refuses every later use of an interaction it refused (callback: 10062;
+                    # follow-ups and edits: 10015), not only the first
+                    self.refused_tokens.add(params["token"])
                 return self._finish(rec, switch.status, switch.body, switch.headers)
         if request.match_info.get("version") != str(P.API_VERSION):
             return self._finish(rec, 404, {"message": "404: Not Found (wrong API version)", "code": 0})
@@ -1508,7 +1514,7 @@ class FakeDiscord:
             if inter is None or self.world.interactions.get(inter.id) is not inter:
                 # not made by _new_interaction (or replaced since): look through them all
                 inter = next((i for i in self.world.interactions.values() if i.token == token), None)
-        if inter is None or self.clock() - inter.created > L.INTERACTION_TOKEN_TTL_S:
+        if inter is None or self.clock() - inter.created > L.INTERACTION_TOKEN_TTL_S or token in self.refused_tokens:
             raise ApiError(404, 10015, "Unknown Webhook")
         return inter
 
@@ -1634,7 +1640,7 @@ class FakeDiscord:
     async def _interaction_callback(self, rec: RecordedRequest, interaction_id: str, token: str) -> Any:
         world = self.world
         inter = world.interactions.get(int(interaction_id)) if interaction_id.isdigit() else None
-        if inter is None or inter.token != token:
+        if inter is None or inter.token != token or token in self.refused_tokens:
             raise ApiError(404, 10062, "Unknown interaction")
         if (
             self.interaction_deadline is not None
@@ -1652,7 +1658,7 @@ class FakeDiscord:
             )
         if ctype in (P.CB_DEFERRED_UPDATE, P.CB_UPDATE) and inter.message_id is None:
             raise invalid_form({"type": "this interaction has no message to update"})
-        channel = world.channels[inter.channel_id]
+        channel = self._channel_or_404(str(inter.channel_id))  # deleted since: 10003, as Discord answers
         message: FakeMessage | None = None
         loading = False
         if ctype == P.CB_MESSAGE:
@@ -1708,9 +1714,10 @@ class FakeDiscord:
         if not inter.acknowledged:
             raise ApiError(404, 10015, "Unknown Webhook")
         body = self._body(rec)
-        channel = self.world.channels[inter.channel_id]
+        channel = self._channel_or_404(str(inter.channel_id))
         original = self.world.messages.get(inter.original_message_id) if inter.original_message_id else None
-        if inter.callback_type == P.CB_DEFERRED_MESSAGE and original is not None and original.loading:
+        if (inter.callback_type == P.CB_DEFERRED_MESSAGE and original is not None and original.loading
+                and not original.deleted):  # deleted "thinking...": the follow-up is a message of its own
             self._validate(body, rec, creating=True)
             message = self._edit(rec, body, original)  # the first follow-up replaces "thinking..."
         else:

@@ -3,7 +3,7 @@ that was committed but never announced. The AI plays first; the crash's move is 
 move is told twice."""
 import dataclasses
 
-from bot.app import CityBot
+from cogs.app import CityBot
 from tests.discord.conftest import Harness
 from tests.discord.test_quadropolis import start
 

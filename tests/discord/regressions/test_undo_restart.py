@@ -1,6 +1,6 @@
 """Regression: an undo bumps the version but is never 'settled': after a restart the bot announces the
 previous (older) move again as if it had just been played."""
-from bot.app import CityBot
+from cogs.app import CityBot
 from tests.discord.conftest import Harness
 from tests.discord.test_quadropolis import first_option, play_turn, start
 

@@ -1,6 +1,6 @@
 """F (cogs/games/urbanpanic.py, outside the listed files): a party Draw whose acknowledgement Discord
 refused (the player saw "This interaction failed") is still played - unlike move_click."""
-from cogs.games.urbanpanic import PRESENTER, ROUTE_PREFIX
+from cogs.games.urbanpanic import ROUTE_PREFIX
 from tests.discord.conftest import Harness
 from tests.discord.test_urbanpanic import find, open_choices, start
 
@@ -8,8 +8,7 @@ from tests.discord.test_urbanpanic import find, open_choices, start
 async def test_party_draw_is_not_played_when_discord_refused_its_ack(harness: Harness) -> None:
     """A party Draw whose acknowledgement Discord refused does not count."""
     h = harness
-    if ROUTE_PREFIX not in h.bot.component_routes:
-        await PRESENTER.install(h.bot)
+    assert ROUTE_PREFIX in h.bot.component_routes  # Urban Panic's cog answers its clicks
     gid = await start(h, "party", ["alice", "bob"])
     menu = await open_choices(h, gid, "alice")
     before = (await h.service.info(gid)).game.version

@@ -1,4 +1,5 @@
-"""The Discord bot object: opens the store, loads the cogs, syncs commands, routes errors."""
+"""The Discord bot object: opens the store, adds the cogs, syncs commands, routes errors. The Discord
+front-end's composition root (the core's is :mod:`bot.composition`); ``python -m bot`` runs it."""
 
 from __future__ import annotations
 
@@ -17,15 +18,17 @@ from bot.service import Clock, Service
 from bot.settings import Settings
 from bot.store import Store
 from bot.turnflow import TurnFlow
-from cogs import operations
+from cogs import community, operations
+from cogs.announcer import DiscordAnnouncer, announcer
 from cogs.commandlinks import LINKS
+from cogs.game import GameCog
+from cogs.games import GAME_COGS
 from cogs.limits import refusal
+from cogs.router import ComponentRouter
 from cogs.translator import CatalogueTranslator
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS = ("cogs.game", "cogs.community")
-"""Each game's own commands come with its presenter (cogs/games/<kind>.py installs them)."""
 
 
 class CityBot(commands.AutoShardedBot):
@@ -71,14 +74,16 @@ class CityBot(commands.AutoShardedBot):
             # After a restart this process resumes the games of its own shards' servers; the other
             # processes' games are theirs (taken over only when their leases run out).
             self.flow.mine = lambda guild_xid: guild_xid is None or (guild_xid >> 22) % count in ids
-        for ext in EXTENSIONS:
-            await self.load_extension(ext)
+        # Added as classes (never loaded by a module name): a cog is found by its type (cogs.announcer).
+        for cog in (DiscordAnnouncer(self), ComponentRouter(self), GameCog(self)):
+            await self.add_cog(cog)
+        await community.setup(self)  # their /game subcommands join the /game group
+        for game_cog in GAME_COGS:
+            await self.add_cog(game_cog(self))
         await self.tree.set_translator(CatalogueTranslator())
         if self._sync_commands:
             await self.sync_commands()
-        game_cog = self.get_cog("GameCog")
-        if game_cog is not None:
-            await game_cog.resume_ai()  # type: ignore[attr-defined]
+        await self.flow.resume()  # announce what was never told, then let the AI play on
 
     async def sync_commands(self) -> None:
         """Dev guild: instant sync there; otherwise global (Discord may take a while to show them)."""
@@ -117,9 +122,7 @@ class CityBot(commands.AutoShardedBot):
             info = await self.service.game_in_channel(channel_xid)
         except GameError:
             return
-        game_cog = self.get_cog("GameCog")
-        if game_cog is not None:
-            await game_cog.lost_channel(info)  # type: ignore[attr-defined]
+        await announcer(self).lost_channel(info)
 
     async def notice_for(self, interaction: discord.Interaction) -> str | None:
         """The notice waiting for this user, once (see :func:`cogs.operations.give_notice`)."""

@@ -1,0 +1,272 @@
+"""Discord's :class:`~bot.turnflow.Announcer`: what the turn flow decides, told in Discord. The turn
+message (picture, summary, mentions, the only live controls), the status message kept up to date, the
+end-of-game recap, a lost channel, and a private menu's acknowledgement and next step.
+
+Other cogs reach it by type: :func:`announcer` (never ``get_cog`` by a name held as ``Any``)."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import logging
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord.ext import commands
+
+from bot import games
+from bot.i18n import t
+from bot.service import GameInfo, MoveOutcome, Service, Snapshot, choices_token
+from bot.turnflow import TurnFlow
+from cogs import ids, limits, operations, presenters
+from cogs.common import EMBED_COLOUR, game_title, mention, shown_name
+from cogs.play import acknowledge_now, send_private_choices
+from render import story as story_pictures
+
+if TYPE_CHECKING:
+    from cogs.app import CityBot
+
+log = logging.getLogger(__name__)
+
+RECAP_GIF_LIMIT = 8 * 1024 * 1024
+"""The largest recap animation posted (Discord's upload limit for servers without boosts is higher)."""
+
+
+def seat_label(info: GameInfo, seat: int) -> str:
+    row = info.seats[seat]
+    if row.user_xid is not None and not row.is_ai:
+        return mention(row.user_xid)
+    return shown_name(row.name)
+
+
+class DiscordAnnouncer(commands.Cog):
+    """Tells Discord what the turn flow decides (set as the flow's announcer when the cog is made)."""
+
+    def __init__(self, bot: CityBot) -> None:
+        self.bot = bot
+        self.service: Service = bot.service
+        self.flow: TurnFlow = bot.flow
+        self.flow.announcer = self
+
+    async def status_embed(self, info: GameInfo, loc: str, snap: Snapshot | None = None) -> discord.Embed:
+        g = info.game
+        presenter = presenters.get(g.kind)
+        embed = discord.Embed(title=t("status.title", loc, title=game_title(g.kind, loc), game=g.id),
+                              colour=EMBED_COLOUR)
+        lines: list[str] = []
+        if g.status == "active":
+            if snap is None or snap.version != g.version:
+                snap = await self.service.snapshot_of(info)
+            lines += presenter.status_lines(snap.view(None), loc, [shown_name(s.name) for s in info.seats])
+            waiting = ", ".join(shown_name(info.name(s)) for s in sorted(info.awaiting))
+            lines.append(t("status.waiting", loc, players=waiting or "-"))
+        else:
+            lines.append(t(f"status.{g.status}", loc))
+        if g.result:
+            for s in sorted(g.result["seats"], key=lambda r: r["rank"]):
+                lines.append(t("status.rank", loc, rank=s["rank"], player=shown_name(info.name(s["seat"])),
+                               total=s["total"]))
+        embed.description = "\n".join(lines)
+        return embed
+
+    # -- the Announcer --------------------------------------------------------------------------
+    async def announce(self, game_id: int, outcome: MoveOutcome | None, loc: str, *,
+                       repost: bool = False) -> str | None:
+        """The turn message: picture, summary, mentions, and the only live controls."""
+        info, snap = await self.current(game_id, outcome.snapshot if outcome is not None else None)
+        g = info.game
+        if g.channel_xid is None or g.status in ("lobby", "abandoned"):
+            return None
+        presenter = presenters.get(g.kind)
+        public_view = snap.view(None)
+        names = [s.name for s in info.seats]
+        lines: list[str] = []
+        if outcome is not None:
+            key, params = outcome.summary
+            lines += presenter.summary_lines(key, params, public_view, loc, [shown_name(n) for n in names])
+        image: bytes | None = None
+        view_ui: discord.ui.View | None = None
+        mention_ids: list[int] = []
+        followers: list[int] = []
+        if g.status == "finished":
+            lines.append(self.result_text(info, loc))
+            image = await asyncio.to_thread(presenter.render_end, public_view, names, loc)
+            mention_ids = [s.user_xid for s in info.seats if s.user_xid is not None]
+            followers = await self.extra_mentions(info, True, mention_ids)
+        else:
+            acting = outcome.seat if outcome is not None and outcome.seat >= 0 else None
+            image = await asyncio.to_thread(presenter.render_turn, public_view, acting, names, loc)
+            humans = info.awaited_users()
+            if humans:
+                mention_ids = [] if repost else humans
+                pinged = " ".join(mention(u) for u in humans)
+                lines.append(t("turn.your_turn" if len(humans) == 1 else "turn.your_turns", loc,
+                               players=pinged))
+                view_ui = await self.turn_controls(snap, presenter, humans, loc)
+            elif info.awaited_ai():
+                lines.append(t("turn.ai_thinking", loc,
+                               players=", ".join(shown_name(info.name(s)) for s in info.awaited_ai())))
+            if not repost:
+                followers = await self.extra_mentions(info, False, mention_ids)
+        content = "\n".join(lines) or t("turn.board", loc, game=g.id)
+        # A turn's posts have their own nonces: told again after a restart (or by another process that
+        # took the game over), Discord answers with the messages already made instead of second ones.
+        nonce = None if repost else f"turn{g.id}v{outcome.version if outcome is not None else g.version}"
+        message_xid, problem = await operations.post(
+            self.bot, g.channel_xid, content, file_png=image, view=view_ui,
+            mentions=operations.mentions_of(mention_ids[:limits.MENTION_IDS]), locale=loc, nonce=nonce)
+        if message_xid is not None:
+            old = g.turn_message_xid
+            await self.service.set_messages(game_id, turn_message_xid=message_xid)
+            if old is not None and old != message_xid:
+                await operations.edit(self.bot, g.channel_xid, old, view=None)
+            await self.ping_followers(g.channel_xid, g.id, followers, loc, nonce=nonce)
+        if problem is not None and message_xid is None:
+            log.warning("game %s: turn message not posted (%s)", game_id, problem)
+            if problem == operations.LOST_CHANNEL:
+                await self.lost_channel(info)
+                return problem
+        # The row again (a status message posted meanwhile has its id there); the rest is unchanged.
+        info, snap = await self.current(game_id, snap)
+        await self.update_status(info, loc, snap)
+        if g.status == "finished" and not repost and message_xid is not None:
+            await self.post_recap(info, loc)
+        return problem
+
+    async def post_recap(self, info: GameInfo, loc: str) -> None:
+        """The game's story after its end: the score chart and (unless the server turned it off) the
+        animation of the cities growing, rebuilt from the move log off the event loop."""
+        g = info.game
+        if games.get(g.kind).story is None or g.channel_xid is None:
+            return
+        gif = g.guild_xid is None or (await self.bot.app.preferences.server_settings(g.guild_xid)).recap_gif
+        moves = await self.service.move_log(g.id)
+        names = [s.name for s in info.seats]
+        try:
+            told = await asyncio.to_thread(story_pictures.recap, g.kind, g.options, len(info.seats), g.seed, moves,
+                                           names, locale=loc, gif=gif)
+        except Exception:
+            log.exception("the story of game %s could not be drawn", g.id)
+            return
+        files = [("story.png", told.chart)]
+        if told.gif is not None and len(told.gif) <= RECAP_GIF_LIMIT:
+            files.append(("story.gif", told.gif))
+        await operations.post(self.bot, g.channel_xid, t("end.recap", loc, game=g.id), extra_files=files,
+                              locale=loc, nonce=f"story{g.id}")  # told again after a restart: still one
+
+    async def lost_channel(self, info: GameInfo) -> None:
+        """The game's channel or thread was deleted (Discord 10003): pause the game and tell its
+        players by DM where they accept DMs."""
+        paused = await self.service.pause(info.id)
+        if paused is None:
+            return
+        log.warning("game %s paused: its channel %s is gone", info.id, info.game.channel_xid)
+        loc = info.game.locale
+        text = t("game.paused_dm", loc, game=info.id, title=game_title(info.game.kind, loc))
+        for user in dict.fromkeys(s.user_xid for s in info.seats if s.user_xid is not None and not s.is_ai):
+            await operations.dm(self.bot, user, text)
+
+    async def ping_followers(self, channel_xid: int, game_id: int, followers: list[int], loc: str, *,
+                             nonce: str | None = None) -> None:
+        """Followers are pinged in their own messages after the turn message (never in its mention
+        list): at most :data:`limits.FOLLOWER_PINGS`, each message within Discord's limits; the rest
+        are counted. With the turn's ``nonce``, each message has its own derived from it."""
+        if not followers:
+            return
+        pinged = followers[:limits.FOLLOWER_PINGS]
+        more = t("turn.followers_more", loc, n=len(followers) - len(pinged)) if len(followers) > len(pinged) else ""
+        chunks = limits.mention_chunks(pinged, prefix=t("turn.followers", loc, users="").rstrip(),
+                                       limit=limits.CONTENT - len(more) - 1)
+        for i, (text, ids_) in enumerate(chunks):
+            if i == len(chunks) - 1 and more:
+                text += "\n" + more
+            await operations.post(self.bot, channel_xid, text, mentions=operations.mentions_of(ids_), locale=loc,
+                                  nonce=None if nonce is None else f"{nonce}f{i}")
+
+    async def extra_mentions(self, info: GameInfo, finished: bool, mention_ids: list[int]) -> list[int]:
+        """Followers and others the community features want pinged (not already in ``mention_ids``)."""
+        extra: list[int] = []
+        for provider in self.bot.mention_providers:
+            try:
+                extra += [u for u in await provider(info, finished) if u not in mention_ids]
+            except Exception:
+                log.exception("mention provider failed")
+        return list(dict.fromkeys(extra))
+
+    async def turn_controls(self, snap: Snapshot, presenter: presenters.Presenter[Any], humans: list[int],
+                            loc: str) -> discord.ui.View:
+        info = snap.info
+        if presenter.controls_on_turn_message(snap.view(None)) and len(humans) == 1:
+            seat = info.seat_of(humans[0])
+            assert seat is not None
+            moves = games.rules(info.game.kind).legal_moves(snap.state, seat.seat)
+            return presenter.controls(info.id, snap.version, choices_token(moves), moves,
+                                      snap.view(seat.seat), loc)
+        view = discord.ui.View(timeout=None)
+        view.add_item(discord.ui.Button(label=t("turn.button.open", loc), style=discord.ButtonStyle.primary,
+                                        custom_id=ids.open_(info.id, snap.version)))
+        view.stop()
+        return view
+
+    def result_text(self, info: GameInfo, loc: str) -> str:
+        return "\n".join(self.flow.result_lines(info, loc, lambda seat: seat_label(info, seat)))
+
+    async def update_status(self, info: GameInfo, loc: str, snap: Snapshot | None = None) -> None:
+        """Edit the game's status message in place (post it the first time); ``snap``: the game's
+        current snapshot, when the caller has it."""
+        g = info.game
+        if g.channel_xid is None:
+            return
+        embed = await self.status_embed(info, loc, snap)
+        if g.status_message_xid is not None:
+            outcome = await operations.edit_message(self.bot, g.channel_xid, g.status_message_xid, embed=embed)
+            if outcome != operations.GONE:
+                return  # edited, or a passing problem: the next update edits it again (no duplicate)
+        message_xid, problem = await operations.post(self.bot, g.channel_xid, "", embed=embed)
+        if message_xid is not None:
+            await self.service.set_messages(g.id, status_message_xid=message_xid)
+        elif problem == operations.LOST_CHANNEL:
+            await self.lost_channel(info)
+
+    async def strip_controls(self, info: GameInfo) -> None:
+        g = info.game
+        if g.channel_xid is not None and g.turn_message_xid is not None:
+            await operations.edit(self.bot, g.channel_xid, g.turn_message_xid, view=None)
+
+    async def acknowledge(self, origin: Any, outcome: MoveOutcome) -> None:
+        """A move made from a private menu: the menu becomes the move's sentence (already on its way
+        when the click started it at the commit)."""
+        if origin.acknowledging is not None:
+            await origin.acknowledging
+            return
+        await acknowledge_now(origin, outcome)
+
+    async def next_step(self, origin: Any, game_id: int) -> None:
+        await send_private_choices(self.bot, origin.interaction, game_id, origin.locale)
+
+    async def show_status(self, game_id: int, locale: str, outcome: MoveOutcome | None = None) -> None:
+        """The status after ``outcome`` reuses its snapshot (only the game's row is read again, for the
+        status message's id); without one, or when the game moved on since, the game is read."""
+        info, snap = await self.current(game_id, outcome.snapshot if outcome else None)
+        await self.update_status(info, locale, snap)
+
+    async def current(self, game_id: int, snap: Snapshot | None) -> tuple[GameInfo, Snapshot]:
+        """The game now: its row read again; seats, awaited seats and state from ``snap`` when it is
+        still the current version (no other read), else read too."""
+        if snap is not None:
+            g = await self.service.game(game_id)
+            if g.version == snap.version and g.status == snap.info.game.status:
+                info = GameInfo(g, snap.info.seats, snap.info.awaiting)
+                return info, dataclasses.replace(snap, info=info)
+        info = await self.service.info(game_id)
+        if info.game.status == "lobby":
+            return info, Snapshot(info, 0, None)
+        return info, await self.service.snapshot_of(info)
+
+
+def announcer(bot: commands.Bot | commands.AutoShardedBot) -> DiscordAnnouncer:
+    """The bot's Discord announcer, by type."""
+    cog = bot.get_cog(DiscordAnnouncer.__cog_name__)
+    if not isinstance(cog, DiscordAnnouncer):
+        raise RuntimeError("the Discord announcer is not loaded")
+    return cog
