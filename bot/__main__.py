@@ -5,15 +5,20 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import signal
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from bot import cli
 from bot.cli import say
 from bot.settings import SettingsError, check_database_path, load
 
-COMMANDS = ("local", "score")
+if TYPE_CHECKING:
+    from bot.app import CityBot
+
+COMMANDS = ("local", "score", "health")
 
 log = logging.getLogger(__name__)
 
@@ -86,8 +91,16 @@ def run_bot() -> int:
             return cli.error(database_sentence(exc, settings.database))
         log.info("event loop: %s", "uvloop" if factory is not None else "asyncio")
         bot = create_bot(settings)
-        async with bot:
-            await bot.start(settings.token)
+        stopping = stop_signals(bot, settings.stop_seconds)
+        try:
+            async with bot:
+                await bot.start(settings.token)
+            for task in stopping:
+                await task  # the gateway is closed; the database closes next
+        finally:
+            if settings.database_url is None:
+                store.unlock_database(settings.database_path, remove=True)
+        log.info("stopped")
         return cli.EXIT_OK
 
     try:
@@ -112,6 +125,56 @@ def run_bot() -> int:
         return cli.EXIT_OK
 
 
+def stop_signals(bot: CityBot, seconds: float) -> list[asyncio.Task[None]]:
+    """SIGTERM (``docker stop``, systemd) and SIGINT (Ctrl-C) stop the bot gracefully
+    (:meth:`bot.app.CityBot.stop`: the moves in flight finish within ``seconds``, the rest is handed over,
+    exit 0); a second signal stops waiting for the moves in flight. Returns the stop's task, once a
+    signal came."""
+    loop = asyncio.get_running_loop()
+    stopping: list[asyncio.Task[None]] = []
+
+    def on_signal(name: str) -> None:
+        if stopping:
+            log.info("%s again: not waiting for the work in flight any longer", name)
+            bot.drain.hurry()
+            return
+        log.info("%s: stopping (the work in flight has %s s to finish)", name, seconds)
+        stopping.append(asyncio.create_task(bot.stop(seconds), name="stop"))
+
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        try:
+            loop.add_signal_handler(sig, on_signal, sig.name)
+        except (NotImplementedError, RuntimeError):  # no signal handlers here (Windows): Ctrl-C ends it
+            break
+    return stopping
+
+
+def health_command(args: list[str]) -> int:
+    """``python -m bot health``: exit 0 when the running bot's heartbeat says it is connected and its
+    database answers (:mod:`bot.health`), else 1, with one sentence either way."""
+    import os
+
+    from bot import health
+    from bot.settings import ENV_FILE, database_path, read_env_file
+
+    if args and args[0] in ("-h", "--help"):
+        print(say("cli.health.help"))
+        return cli.EXIT_OK
+    if args:
+        raise cli.UsageError("cli.main.unknown_option", option=args[0], commands=", ".join(COMMANDS))
+    try:
+        env = read_env_file(Path(ENV_FILE)) | dict(os.environ)
+        path = health.health_path(database_path(env.get("DATABASE_PATH", "").strip(), env.get("DATA_DIR", "").strip()))
+    except SettingsError as exc:
+        return cli.error(str(exc))
+    healthy, key, params = health.check(path)
+    if healthy:
+        print(say(key, **params))
+        return cli.EXIT_OK
+    print(say(key, **params), file=sys.stderr)
+    return cli.EXIT_FAILED
+
+
 def dispatch(args: list[str]) -> int:
     if not args:
         return run_bot()
@@ -123,6 +186,8 @@ def dispatch(args: list[str]) -> int:
         from bot.score import command as score_command
 
         return score_command(rest)
+    if head == "health":
+        return health_command(rest)
     if head == "local":
         from bot.local import command as local_command
 

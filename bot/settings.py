@@ -22,10 +22,12 @@ DEFAULT_LEASE_SECONDS = 60
 MIN_LEASE_SECONDS = 10
 MAX_LEASE_SECONDS = 3600
 MAX_POOL_SIZE = 100
+DEFAULT_STOP_SECONDS = 20
+MAX_STOP_SECONDS = 300
 ENV_FILE = ".env"
 KEYS: tuple[str, ...] = ("DISCORD_TOKEN", "DATA_DIR", "DATABASE_PATH", "DATABASE_URL", "DEV_GUILD_ID",
                          "LOG_LEVEL", "AI_PAUSE_SECONDS", "SHARD_COUNT", "SHARD_IDS",
-                         "DATABASE_POOL_SIZE", "LEASE_SECONDS")
+                         "DATABASE_POOL_SIZE", "LEASE_SECONDS", "STOP_SECONDS")
 """Every setting the bot reads (``.env.example`` documents each one; ``tests/test_deploy.py`` checks)."""
 
 
@@ -63,6 +65,9 @@ class Settings:
     lease_seconds: int = DEFAULT_LEASE_SECONDS
     """``LEASE_SECONDS``: how long a claim on work (a reminder to send, a game's AI seats or untold moves)
     lasts unless renewed; a process that died is taken over this long after its last renewal."""
+    stop_seconds: int = DEFAULT_STOP_SECONDS
+    """``STOP_SECONDS``: on SIGTERM or SIGINT, how long the bot lets the moves in flight finish before it
+    hands the rest over and exits (:mod:`bot.drain`)."""
 
     @property
     def database(self) -> str | Path:
@@ -135,9 +140,13 @@ def load(environ: Mapping[str, str] | None = None, env_file: Path | None = None)
         raise SettingsError("cli.settings.lease", value=lease_text[:40], least=MIN_LEASE_SECONDS,
                             most=MAX_LEASE_SECONDS)
     lease_seconds = int(lease_text) if lease_text else DEFAULT_LEASE_SECONDS
+    stop_text = env.get("STOP_SECONDS", "").strip()
+    if stop_text and not (_digits(stop_text) and 1 <= int(stop_text) <= MAX_STOP_SECONDS):
+        raise SettingsError("cli.settings.stop_seconds", value=stop_text[:40], most=MAX_STOP_SECONDS)
+    stop_seconds = int(stop_text) if stop_text else DEFAULT_STOP_SECONDS
     return Settings(token=token, database_path=db_path, dev_guild_id=dev_guild, log_level=level,
                     ai_pause_seconds=pause, shard_count=shard_count, shard_ids=shard_ids, database_url=db_url,
-                    pool_size=pool_size, lease_seconds=lease_seconds)
+                    pool_size=pool_size, lease_seconds=lease_seconds, stop_seconds=stop_seconds)
 
 
 def _digits(text: str) -> bool:
