@@ -139,6 +139,7 @@ def stop_signals(bot: CityBot, seconds: float) -> list[asyncio.Task[None]]:
             bot.drain.hurry()
             return
         log.info("%s: stopping (the work in flight has %s s to finish)", name, seconds)
+        bot.drain.close()  # from this very moment, a new interaction gets a sentence
         stopping.append(asyncio.create_task(bot.stop(seconds), name="stop"))
 
     for sig in (signal.SIGTERM, signal.SIGINT):
