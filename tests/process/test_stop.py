@@ -12,11 +12,12 @@ would still have run for most of a minute (the clocks are not moved: only a hand
 from __future__ import annotations
 
 import asyncio
+import os
 import signal
 import sqlite3
+import sys
 import time
 from collections import Counter
-from pathlib import Path
 
 from bot import store
 from bot.store.leases import LeaseStore
@@ -54,6 +55,11 @@ async def gone(bp: BotProcess, seconds: float) -> int:
     """Wait for the process to end by itself (no SIGKILL); its exit status."""
     assert bp.proc is not None
     return await asyncio.wait_for(bp.proc.wait(), seconds)
+
+
+def left_behind(bp: BotProcess) -> list[str]:
+    """The lock file and heartbeat of the bot's database, if they are still there."""
+    return [p for p in (store.lock_path(bp.db_path), f"{bp.db_path}.health") if os.path.exists(p)]
 
 
 def settled(bp: BotProcess, game_id: int) -> tuple[int, int]:
@@ -119,8 +125,7 @@ async def test_sigterm_mid_burst_finishes_the_moves_in_flight_and_exits_0(
 
     log = bp.log_text()
     assert "SIGTERM: stopping" in log and "stop: finished" in log and "stop: handed over" in log, log
-    assert not Path(str(bp.db_path.resolve()) + ".lock").exists()
-    assert not health.exists()
+    assert left_behind(bp) == []
 
     # Nothing was lost: after a start, the refused player bids as if nothing happened.
     await bp.start()
@@ -201,3 +206,38 @@ async def poll_async(check: object, what: str, seconds: float = WAIT) -> None:
     while not await check():  # type: ignore[operator]
         assert loop.time() < deadline, f"timed out after {seconds:.0f}s waiting for {what}"
         await asyncio.sleep(0.1)
+
+
+async def health_of(bp: BotProcess) -> tuple[int, str]:
+    """``python -m bot health`` run beside the bot, with its settings: (exit status, what it said)."""
+    env = {k: v for k, v in bp.environment().items() if k != "DISCORD_TOKEN"}
+    proc = await asyncio.create_subprocess_exec(sys.executable, "-m", "bot", "health", cwd=bp.workdir, env=env,
+                                                stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT)
+    out, _ = await proc.communicate()
+    assert proc.returncode is not None
+    return proc.returncode, out.decode()
+
+
+async def test_health_follows_the_gateway_and_the_process(fake_discord: FakeDiscord,
+                                                          bot_process: BotProcessFactory) -> None:
+    bp = await bot_process(entry=ENTRY, env=BASE_ENV)
+    status, said = await health_of(bp)
+    for _ in range(int(WAIT / 0.2)):  # the first heartbeat comes just after READY
+        if status == 0:
+            break
+        await asyncio.sleep(0.2)
+        status, said = await health_of(bp)
+    assert status == 0 and said.startswith("healthy:"), said
+
+    await fake_discord.stop()  # Discord is gone: the gateway is down, the process still runs
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + 3 * WAIT
+    while (await health_of(bp))[0] == 0:
+        assert loop.time() < deadline, "health still says healthy with the gateway down"
+        await asyncio.sleep(0.5)
+    status, said = await health_of(bp)
+    assert status == 1 and "gateway" in said and bp.running, said
+
+    await bp.kill()
+    status, said = await health_of(bp)
+    assert status == 1 and "is gone" in said, said
