@@ -61,6 +61,10 @@ def database_sentence(exc: Exception, path: Path | str) -> str:
 
 def run_bot() -> int:
     """Check the settings and the database, then connect to Discord; each failure is its own sentence."""
+    early: list[str] = []
+    """A signal before the event loop runs (while the bot loads): it will stop before connecting."""
+    for sig in StopSignals.SIGNALS:
+        signal.signal(sig, lambda number, _frame: early.append(signal.Signals(number).name))
     try:
         settings = load()
         if settings.database_url is None:
@@ -79,25 +83,36 @@ def run_bot() -> int:
     factory = event_loop_factory()
 
     async def runner() -> int:
-        # The database first (before Discord). SQLite: its lock is held for the whole life of the
-        # process, so a second bot on the same file stops here with a sentence. PostgreSQL: a server
-        # that cannot be reached, or a schema newer than this code, stops here with a sentence.
+        stops = StopSignals(settings.stop_seconds, early)  # from now on SIGTERM and SIGINT stop it gracefully
         try:
-            if settings.database_url is None:
-                store.lock_database(settings.database_path)
-            check = await store.Store.open(settings.database)
-            await check.close()
-        except store.StoreError as exc:
-            return cli.error(database_sentence(exc, settings.database))
-        log.info("event loop: %s", "uvloop" if factory is not None else "asyncio")
-        bot = create_bot(settings)
-        stopping = stop_signals(bot, settings.stop_seconds)
-        try:
-            async with bot:
-                await bot.start(settings.token)
-            for task in stopping:
-                await task  # the gateway is closed; the database closes next
+            # The database first (before Discord). SQLite: its lock is held for the whole life of the
+            # process, so a second bot on the same file stops here with a sentence. PostgreSQL: a server
+            # that cannot be reached, or a schema newer than this code, stops here with a sentence.
+            try:
+                if settings.database_url is None:
+                    store.lock_database(settings.database_path)
+                check = await store.Store.open(settings.database)
+                await check.close()
+            except store.StoreError as exc:
+                return cli.error(database_sentence(exc, settings.database))
+            if stops.signal is not None:
+                log.info("stopped before connecting to Discord")
+                return cli.EXIT_OK
+            log.info("event loop: %s", "uvloop" if factory is not None else "asyncio")
+            bot = create_bot(settings)
+            stops.attach(bot)
+            try:
+                async with bot:
+                    await bot.start(settings.token)
+            except Exception as exc:
+                if stops.signal is None:
+                    raise
+                # A stop during the start: what failed is the start the stop cut short.
+                log.info("the start was cut short by %s (%s)", stops.signal, type(exc).__name__)
+            if stops.task is not None:
+                await stops.task  # the gateway is closed; the database closes next
         finally:
+            stops.remove()
             if settings.database_url is None:
                 store.unlock_database(settings.database_path, remove=True)
         log.info("stopped")
@@ -125,29 +140,57 @@ def run_bot() -> int:
         return cli.EXIT_OK
 
 
-def stop_signals(bot: CityBot, seconds: float) -> list[asyncio.Task[None]]:
+class StopSignals:
     """SIGTERM (``docker stop``, systemd) and SIGINT (Ctrl-C) stop the bot gracefully
-    (:meth:`bot.app.CityBot.stop`: the moves in flight finish within ``seconds``, the rest is handed over,
-    exit 0); a second signal stops waiting for the moves in flight. Returns the stop's task, once a
-    signal came."""
-    loop = asyncio.get_running_loop()
-    stopping: list[asyncio.Task[None]] = []
+    (:meth:`bot.app.CityBot.stop`: new interactions get a sentence, the moves in flight finish within
+    ``seconds``, the rest is handed over, exit 0); a second signal stops waiting for the moves in flight.
+    Installed as the event loop starts: a signal before the bot exists means it never connects."""
 
-    def on_signal(name: str) -> None:
-        if stopping:
+    SIGNALS = (signal.SIGTERM, signal.SIGINT)
+
+    def __init__(self, seconds: float, early: list[str] | None = None) -> None:
+        self.seconds = seconds
+        self.bot: CityBot | None = None
+        self.signal: str | None = None
+        """The name of the first signal, once one came."""
+        self.task: asyncio.Task[None] | None = None
+        """The stop under way."""
+        self._loop = asyncio.get_running_loop()
+        self._installed: list[signal.Signals] = []
+        for sig in self.SIGNALS:
+            try:
+                self._loop.add_signal_handler(sig, self._on_signal, sig.name)
+            except (NotImplementedError, RuntimeError):  # no signal handlers here (Windows): Ctrl-C ends it
+                break
+            self._installed.append(sig)
+        if early:
+            self._on_signal(early[0])
+
+    def _on_signal(self, name: str) -> None:
+        if self.signal is not None:
             log.info("%s again: not waiting for the work in flight any longer", name)
-            bot.drain.hurry()
+            if self.bot is not None:
+                self.bot.drain.hurry()
             return
-        log.info("%s: stopping (the work in flight has %s s to finish)", name, seconds)
-        bot.drain.close()  # from this very moment, a new interaction gets a sentence
-        stopping.append(asyncio.create_task(bot.stop(seconds), name="stop"))
+        self.signal = name
+        log.info("%s: stopping (the work in flight has %s s to finish)", name, self.seconds)
+        if self.bot is not None:
+            self._begin(self.bot)
 
-    for sig in (signal.SIGTERM, signal.SIGINT):
-        try:
-            loop.add_signal_handler(sig, on_signal, sig.name)
-        except (NotImplementedError, RuntimeError):  # no signal handlers here (Windows): Ctrl-C ends it
-            break
-    return stopping
+    def attach(self, bot: CityBot) -> None:
+        """The bot to stop (at once, if a signal came already)."""
+        self.bot = bot
+        if self.signal is not None:
+            self._begin(bot)
+
+    def _begin(self, bot: CityBot) -> None:
+        bot.drain.close()  # from this very moment, a new interaction gets a sentence
+        self.task = asyncio.create_task(bot.stop(self.seconds), name="stop")
+
+    def remove(self) -> None:
+        for sig in self._installed:
+            self._loop.remove_signal_handler(sig)
+        self._installed.clear()
 
 
 def health_command(args: list[str]) -> int:

@@ -77,6 +77,8 @@ class CityBot(commands.AutoShardedBot):
         self._parse_interaction = parsers["INTERACTION_CREATE"]
         parsers["INTERACTION_CREATE"] = self._gate_interaction
         self._heartbeat: asyncio.Task[None] | None = None
+        self._set_up = asyncio.Event()
+        """Set once :meth:`setup_hook` is done (a stop waits for it: the commands' sync then ends first)."""
         self._clock = clock
         self._sync_commands = sync_commands
         self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
@@ -108,6 +110,7 @@ class CityBot(commands.AutoShardedBot):
         self._heartbeat = asyncio.create_task(
             health.beat(health.health_path(self.settings.database_path), self.gateway_connected,
                         lambda: self.store.fetch_one("SELECT 1")), name="heartbeat")
+        self._set_up.set()
 
     async def sync_commands(self) -> None:
         """Dev guild: instant sync there; otherwise global (Discord may take a while to show them)."""
@@ -190,7 +193,11 @@ class CityBot(commands.AutoShardedBot):
     async def stop(self, seconds: float) -> None:
         """SIGTERM or SIGINT: refuse new interactions, let those in flight and the AI moves under way
         commit and be announced for at most ``seconds``, hand the rest over (:func:`bot.drain.stop`),
-        then close the gateway and the database."""
+        then close the gateway and the database. A stop during the start lets the set-up finish first
+        (within ``seconds``)."""
+        if not self._set_up.is_set():
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._set_up.wait(), seconds)
         if getattr(self, "app", None) is not None and not self.is_closed():
             try:
                 await drain.stop(self.app, self.drain, seconds)

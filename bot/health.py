@@ -86,7 +86,9 @@ async def beat(path: Path, gateway: Callable[[], bool], query: Callable[[], Awai
         while True:
             database = await database_answers(query)
             try:
-                await asyncio.to_thread(write, path, Beat(os.getpid(), host, time.time(), gateway(), database))
+                # Written here, not in a thread: a few bytes, and a write still running in a thread
+                # after a stop could bring back the file the stop removed.
+                write(path, Beat(os.getpid(), host, time.time(), gateway(), database))
             except OSError as exc:
                 log.warning("could not write the heartbeat %s: %s", path, exc.strerror or exc)
             await asyncio.sleep(every)

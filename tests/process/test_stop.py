@@ -241,3 +241,14 @@ async def test_health_follows_the_gateway_and_the_process(fake_discord: FakeDisc
     await bp.kill()
     status, said = await health_of(bp)
     assert status == 1 and "is gone" in said, said
+
+
+async def test_sigterm_while_starting_exits_0_and_leaves_nothing(fake_discord: FakeDiscord,
+                                                                 bot_process: BotProcessFactory) -> None:
+    """A signal while the bot logs in and syncs its commands: the set-up ends, the bot stops, exit 0."""
+    bp = await bot_process(entry=ENTRY, env=BASE_ENV, wait_ready=False)
+    await poll(lambda: "event loop:" in bp.log_text(), "the bot's event loop")
+    assert bp.proc is not None
+    bp.proc.send_signal(signal.SIGTERM)
+    assert await gone(bp, STOP_SECONDS + WAIT) == 0, bp.log_tail()
+    assert "Traceback" not in bp.log_text() and left_behind(bp) == []
