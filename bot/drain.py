@@ -7,7 +7,8 @@ for them. :func:`stop` is the whole stop of an :class:`bot.composition.App` behi
 1. the drain closes (the front-end refuses new requests with a sentence), the turn flow plays no new AI
    move and fires no timer, the reminder loop claims nothing new;
 2. the requests, AI moves and loop passes in flight commit and are announced, for at most ``seconds``;
-3. what is left is handed over: with several processes (PostgreSQL) this process's leases (a game's AI
+3. what is left is handed over (the requests still running are cancelled; a move they committed is
+   told by whoever takes the game): with several processes (PostgreSQL) this process's leases (a game's AI
    seats, its timer, the moves it could not announce) and its claimed reminders end now, so another
    process takes them at its next look (every few seconds) instead of a lease's length later; on SQLite
    the next start of the bot resumes them, as after any restart;
@@ -59,6 +60,16 @@ class Drain:
     def hurry(self) -> None:
         """Stop waiting for the work in flight (a second signal)."""
         self._hurry.set()
+
+    async def cancel_left(self, grace: float = 2.0) -> int:
+        """Cancel the requests still running (past ``STOP_SECONDS``), before the gateway and the database
+        close under them; how many."""
+        left = [t for t in self._tasks if not t.done()]
+        for task in left:
+            task.cancel()
+        if left:
+            await asyncio.wait(left, timeout=grace)
+        return len(left)
 
     async def wait(self, deadline: float, extra: Iterable[asyncio.Future[Any]] = ()) -> bool:
         """Wait until the tracked requests (and the tasks ``extra``) are done, the monotonic ``deadline``
@@ -120,7 +131,9 @@ async def stop(app: App, drain: Drain, seconds: float) -> StopReport:
     report.cut_requests = left
     report.finished_work = sum(t.done() for t in work)
     try:
+        # First the games (a request cut off below may be telling one), then the requests, then the claims.
         report.handed_games = await flow.hand_over()
+        await drain.cancel_left()
         report.handed_claims = await app.reminders.hand_over()
     except Exception:
         log.exception("stop: could not hand the leases over (they run out by themselves)")

@@ -252,3 +252,31 @@ async def test_sigterm_while_starting_exits_0_and_leaves_nothing(fake_discord: F
     bp.proc.send_signal(signal.SIGTERM)
     assert await gone(bp, STOP_SECONDS + WAIT) == 0, bp.log_tail()
     assert "Traceback" not in bp.log_text() and left_behind(bp) == []
+
+
+async def test_work_that_outlives_stop_seconds_is_cut_off_and_told_at_the_next_start(
+    fake_discord: FakeDiscord, bot_process: BotProcessFactory
+) -> None:
+    """Discord holds a move's acknowledgement far longer than STOP_SECONDS: the stop waits that long,
+    no longer, exits 0 and says so; the move is committed, and the next start announces its turn."""
+    fake = fake_discord
+    bp = await bot_process(entry=ENTRY, env={**BASE_ENV, "STOP_SECONDS": "1"})
+    table = await start_toy(fake)
+    first = await open_choices(fake, table, "alice")
+    handle = await fake.click(first, bid_id(first, 1), user="alice")
+    await fake.wait_until(lambda: acknowledged(handle), WAIT, "alice's bid")
+    second = await open_choices(fake, table, "bob")
+    hold = fake.delay("PATCH /webhooks/**", 600.0, times=1)
+    stuck = await fake.click(second, bid_id(second, 2), user="bob")
+    await fake.wait_until(lambda: hold.hits, WAIT, "bob's move committed, its acknowledgement held")
+    assert bp.proc is not None
+    bp.proc.send_signal(signal.SIGTERM)
+    assert await gone(bp, 1 + WAIT) == 0
+    assert not acknowledged(stuck)
+    assert "were cut off (STOP_SECONDS)" in bp.log_text() and "Traceback" not in bp.log_text(), bp.log_text()
+    assert [m.seat for m in store_of(bp).moves(table.game_id)] == [0, 1]  # committed all the same
+
+    await bp.start()
+    await bp.wait_ready()
+    await wait_turn(fake, table, 2)  # the reveal, announced by the next start
+    await poll(lambda: settled(bp, table.game_id) == (2, 2), "the reveal to be settled")
