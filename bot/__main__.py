@@ -161,6 +161,8 @@ class StopSignals:
             try:
                 self._loop.add_signal_handler(sig, self._on_signal, sig.name)
             except (NotImplementedError, RuntimeError):  # no signal handlers here (Windows): Ctrl-C ends it
+                signal.signal(signal.SIGINT, signal.default_int_handler)
+                signal.signal(signal.SIGTERM, signal.SIG_DFL)
                 break
             self._installed.append(sig)
         if early:

@@ -82,15 +82,20 @@ async def beat(path: Path, gateway: Callable[[], bool], query: Callable[[], Awai
                every: float = BEAT_SECONDS) -> None:
     """Write the heartbeat every ``every`` seconds until cancelled (then remove it)."""
     host = socket.gethostname()
+    failing = False
     try:
         while True:
             database = await database_answers(query)
             try:
                 # Written here, not in a thread: a few bytes, and a write still running in a thread
                 # after a stop could bring back the file the stop removed.
+                path.parent.mkdir(parents=True, exist_ok=True)  # (with PostgreSQL nothing else made it)
                 write(path, Beat(os.getpid(), host, time.time(), gateway(), database))
+                failing = False
             except OSError as exc:
-                log.warning("could not write the heartbeat %s: %s", path, exc.strerror or exc)
+                if not failing:  # once, not every few seconds
+                    log.warning("could not write the heartbeat %s: %s", path, exc.strerror or exc)
+                failing = True
             await asyncio.sleep(every)
     finally:
         remove(path)

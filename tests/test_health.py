@@ -57,7 +57,7 @@ def test_no_heartbeat_or_a_garbled_one_is_unhealthy(tmp_path: Path) -> None:
 
 
 async def test_the_bot_writes_its_heartbeat_and_removes_it_when_it_stops(tmp_path: Path) -> None:
-    path = tmp_path / "bot.sqlite3.health"
+    path = tmp_path / "data" / "bot.sqlite3.health"  # a folder nobody made yet (PostgreSQL, no DATA_DIR)
     connected = [True]
 
     async def query() -> int:
