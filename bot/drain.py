@@ -31,6 +31,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+
 class Drain:
     """The requests a front-end accepted and has not finished, and whether it accepts new ones."""
 

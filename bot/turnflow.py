@@ -129,11 +129,11 @@ class TurnFlow:
         """A graceful stop began: no new AI move, timer or take-over (:meth:`stop_new_work`)."""
         self._stopped = asyncio.Event()
         self._handover: set[int] = set()
+        """Games whose AI seats (or untold moves) this process leaves to another because it stops."""
         self._passes = 0
         self._no_pass = asyncio.Event()
         """Set while no timer pass runs (:meth:`run_timers`)."""
         self._no_pass.set()
-        """Games whose AI seats (or untold moves) this process leaves to another because it stops."""
         self.timers: dict[int, int] = {}
         """game id -> epoch ms when its timer runs out (rebuilt from the store by :meth:`resume`)."""
 
