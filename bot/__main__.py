@@ -100,12 +100,14 @@ def run_bot() -> int:
                 return cli.EXIT_OK
             log.info("event loop: %s", "uvloop" if factory is not None else "asyncio")
             bot = create_bot(settings)
-            stops.attach(bot)
+            start: asyncio.Future[None] | None = None
             try:
                 async with bot:
-                    await bot.start(settings.token)
-            except Exception as exc:
-                if stops.signal is None:
+                    start = asyncio.ensure_future(bot.start(settings.token))
+                    stops.attach(bot, start)
+                    await start
+            except (Exception, asyncio.CancelledError) as exc:
+                if stops.signal is None or start is None or not start.done():
                     raise
                 # A stop during the start: what failed is the start the stop cut short.
                 log.info("the start was cut short by %s (%s)", stops.signal, type(exc).__name__)
@@ -140,6 +142,10 @@ def run_bot() -> int:
         return cli.EXIT_OK
 
 
+START_GRACE_SECONDS = 2.0
+"""After a stop closed the bot, how long its start may take to end by itself before it is cancelled."""
+
+
 class StopSignals:
     """SIGTERM (``docker stop``, systemd) and SIGINT (Ctrl-C) stop the bot gracefully
     (:meth:`bot.app.CityBot.stop`: new interactions get a sentence, the moves in flight finish within
@@ -155,6 +161,8 @@ class StopSignals:
         """The name of the first signal, once one came."""
         self.task: asyncio.Task[None] | None = None
         """The stop under way."""
+        self.start: asyncio.Future[None] | None = None
+        """The bot's start (login, set-up, the gateway until it closes)."""
         self._loop = asyncio.get_running_loop()
         self._installed: list[signal.Signals] = []
         for sig in self.SIGNALS:
@@ -179,15 +187,25 @@ class StopSignals:
         if self.bot is not None:
             self._begin(self.bot)
 
-    def attach(self, bot: CityBot) -> None:
-        """The bot to stop (at once, if a signal came already)."""
-        self.bot = bot
+    def attach(self, bot: CityBot, start: asyncio.Future[None]) -> None:
+        """The bot to stop and its start (at once, if a signal came already)."""
+        self.bot, self.start = bot, start
         if self.signal is not None:
             self._begin(bot)
 
     def _begin(self, bot: CityBot) -> None:
         bot.drain.close()  # from this very moment, a new interaction gets a sentence
-        self.task = asyncio.create_task(bot.stop(self.seconds), name="stop")
+        self.task = asyncio.create_task(self._stop(bot), name="stop")
+
+    async def _stop(self, bot: CityBot) -> None:
+        await bot.stop(self.seconds)
+        start = self.start
+        if start is not None and not start.done():
+            # Closed while discord.py was still connecting its shards: it would retry for ever.
+            await asyncio.wait({start}, timeout=START_GRACE_SECONDS)
+            if not start.done():
+                log.info("the gateway was still connecting: its start is cancelled")
+                start.cancel()
 
     def remove(self) -> None:
         for sig in self._installed:

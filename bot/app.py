@@ -193,14 +193,17 @@ class CityBot(commands.AutoShardedBot):
     async def stop(self, seconds: float) -> None:
         """SIGTERM or SIGINT: refuse new interactions, let those in flight and the AI moves under way
         commit and be announced for at most ``seconds``, hand the rest over (:func:`bot.drain.stop`),
-        then close the gateway and the database. A stop during the start lets the set-up finish first
-        (within ``seconds``)."""
-        if not self._set_up.is_set():
+        then close the gateway and the database. A stop during the start lets the set-up and the gateway's
+        connection finish first (closing under them leaves discord.py retrying), all within ``seconds``."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + seconds
+        if not self.is_ready():
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._set_up.wait(), seconds)
+                await asyncio.wait_for(self.wait_until_ready(), max(0.0, deadline - loop.time()))
         if getattr(self, "app", None) is not None and not self.is_closed():
             try:
-                await drain.stop(self.app, self.drain, seconds)
+                await drain.stop(self.app, self.drain, max(0.0, deadline - loop.time()))
             except Exception:
                 log.exception("stop: the drain failed; closing anyway")
         await self.close()
