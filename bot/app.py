@@ -183,6 +183,12 @@ class CityBot(commands.AutoShardedBot):
             self.drain.track(task)  # a click's handler: a stop waits for it
         return task
 
+    def _launched(self) -> bool:
+        """Whether discord.py has connected every shard of this process (it fills ``shard_ids`` as it
+        starts launching them)."""
+        ids = getattr(self._connection, "shard_ids", None)
+        return ids is not None and len(self.shards) >= len(ids)
+
     def gateway_connected(self) -> bool:
         """Whether every shard of this process is connected to the gateway."""
         if self.is_closed() or not self.is_ready():
@@ -193,14 +199,15 @@ class CityBot(commands.AutoShardedBot):
     async def stop(self, seconds: float) -> None:
         """SIGTERM or SIGINT: refuse new interactions, let those in flight and the AI moves under way
         commit and be announced for at most ``seconds``, hand the rest over (:func:`bot.drain.stop`),
-        then close the gateway and the database. A stop during the start lets the set-up and the gateway's
-        connection finish first (closing under them leaves discord.py retrying), all within ``seconds``."""
+        then close the gateway and the database. A stop during the start lets the set-up and the launch of
+        the shards finish first (closing under them leaves discord.py retrying), all within ``seconds``."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + seconds
-        if not self.is_ready():
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._set_up.wait(), seconds)
-                await asyncio.wait_for(self.wait_until_ready(), max(0.0, deadline - loop.time()))
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._set_up.wait(), seconds)
+        # discord.py has no event for "every shard launched": look every 50 ms (only during a start).
+        while not self._launched() and not self.is_closed() and loop.time() < deadline:  # noqa: ASYNC110
+            await asyncio.sleep(0.05)
         if getattr(self, "app", None) is not None and not self.is_closed():
             try:
                 await drain.stop(self.app, self.drain, max(0.0, deadline - loop.time()))
