@@ -5,15 +5,21 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import signal
 import sys
 from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 from bot import cli
 from bot.cli import say
 from bot.dbtext import database_sentence
 from bot.settings import SettingsError, check_database_path, load
 
-COMMANDS = ("local", "score", "settings")
+if TYPE_CHECKING:
+    from cogs.app import CityBot
+
+COMMANDS = ("local", "score", "settings", "health")
 
 log = logging.getLogger(__name__)
 
@@ -40,6 +46,10 @@ def usage() -> str:
 
 def run_bot() -> int:
     """Check the settings and the database, then connect to Discord; each failure is its own sentence."""
+    early: list[str] = []
+    """A signal before the event loop runs (while the bot loads): it will stop before connecting."""
+    for sig in StopSignals.SIGNALS:
+        signal.signal(sig, lambda number, _frame: early.append(signal.Signals(number).name))
     try:
         settings = load()
         if settings.database_url is None:
@@ -58,20 +68,41 @@ def run_bot() -> int:
     factory = event_loop_factory()
 
     async def runner() -> int:
-        # The database first (before Discord). SQLite: its lock is held for the whole life of the
-        # process, so a second bot on the same file stops here with a sentence. PostgreSQL: a server
-        # that cannot be reached, or a schema newer than this code, stops here with a sentence.
+        stops = StopSignals(settings.stop_seconds, early)  # from now on SIGTERM and SIGINT stop it gracefully
         try:
+            # The database first (before Discord). SQLite: its lock is held for the whole life of the
+            # process, so a second bot on the same file stops here with a sentence. PostgreSQL: a server
+            # that cannot be reached, or a schema newer than this code, stops here with a sentence.
+            try:
+                if settings.database_url is None:
+                    store.lock_database(settings.database_path)
+                check = await store.Store.open(settings.database)
+                await check.close()
+            except store.StoreError as exc:
+                return cli.error(database_sentence(exc, settings.database))
+            if stops.signal is not None:
+                log.info("stopped before connecting to Discord")
+                return cli.EXIT_OK
+            log.info("event loop: %s", "uvloop" if factory is not None else "asyncio")
+            bot = create_bot(settings)
+            start: asyncio.Future[None] | None = None
+            try:
+                async with bot:
+                    start = asyncio.ensure_future(bot.start(settings.token))
+                    stops.attach(bot, start)
+                    await start
+            except (Exception, asyncio.CancelledError) as exc:
+                if stops.signal is None or start is None or not start.done():
+                    raise
+                # A stop during the start: what failed is the start the stop cut short.
+                log.info("the start was cut short by %s (%s)", stops.signal, type(exc).__name__)
+            if stops.task is not None:
+                await stops.task  # the gateway is closed; the database closes next
+        finally:
+            stops.remove()
             if settings.database_url is None:
-                store.lock_database(settings.database_path)
-            check = await store.Store.open(settings.database)
-            await check.close()
-        except store.StoreError as exc:
-            return cli.error(database_sentence(exc, settings.database))
-        log.info("event loop: %s", "uvloop" if factory is not None else "asyncio")
-        bot = create_bot(settings)
-        async with bot:
-            await bot.start(settings.token)
+                store.unlock_database(settings.database_path, remove=True)
+        log.info("stopped")
         return cli.EXIT_OK
 
     try:
@@ -96,6 +127,103 @@ def run_bot() -> int:
         return cli.EXIT_OK
 
 
+START_GRACE_SECONDS = 2.0
+"""After a stop closed the bot, how long its start may take to end by itself before it is cancelled."""
+
+
+class StopSignals:
+    """SIGTERM (``docker stop``, systemd) and SIGINT (Ctrl-C) stop the bot gracefully
+    (:meth:`cogs.app.CityBot.stop`: new interactions get a sentence, the moves in flight finish within
+    ``seconds``, the rest is handed over, exit 0); a second signal stops waiting for the moves in flight.
+    Installed as the event loop starts: a signal before the bot exists means it never connects."""
+
+    SIGNALS = (signal.SIGTERM, signal.SIGINT)
+
+    def __init__(self, seconds: float, early: list[str] | None = None) -> None:
+        self.seconds = seconds
+        self.bot: CityBot | None = None
+        self.signal: str | None = None
+        """The name of the first signal, once one came."""
+        self.task: asyncio.Task[None] | None = None
+        """The stop under way."""
+        self.start: asyncio.Future[None] | None = None
+        """The bot's start (login, set-up, the gateway until it closes)."""
+        self._loop = asyncio.get_running_loop()
+        self._installed: list[signal.Signals] = []
+        for sig in self.SIGNALS:
+            try:
+                self._loop.add_signal_handler(sig, self._on_signal, sig.name)
+            except (NotImplementedError, RuntimeError):  # no signal handlers here (Windows): Ctrl-C ends it
+                signal.signal(signal.SIGINT, signal.default_int_handler)
+                signal.signal(signal.SIGTERM, signal.SIG_DFL)
+                break
+            self._installed.append(sig)
+        if early:
+            self._on_signal(early[0])
+
+    def _on_signal(self, name: str) -> None:
+        if self.signal is not None:
+            log.info("%s again: not waiting for the work in flight any longer", name)
+            if self.bot is not None:
+                self.bot.drain.hurry()
+            return
+        self.signal = name
+        log.info("%s: stopping (the work in flight has %s s to finish)", name, self.seconds)
+        if self.bot is not None:
+            self._begin(self.bot)
+
+    def attach(self, bot: CityBot, start: asyncio.Future[None]) -> None:
+        """The bot to stop and its start (at once, if a signal came already)."""
+        self.bot, self.start = bot, start
+        if self.signal is not None:
+            self._begin(bot)
+
+    def _begin(self, bot: CityBot) -> None:
+        bot.drain.close()  # from this very moment, a new interaction gets a sentence
+        self.task = asyncio.create_task(self._stop(bot), name="stop")
+
+    async def _stop(self, bot: CityBot) -> None:
+        await bot.stop(self.seconds)
+        start = self.start
+        if start is not None and not start.done():
+            # Closed while discord.py was still connecting its shards: it would retry for ever.
+            await asyncio.wait({start}, timeout=START_GRACE_SECONDS)
+            if not start.done():
+                log.info("the gateway was still connecting: its start is cancelled")
+                start.cancel()
+
+    def remove(self) -> None:
+        for sig in self._installed:
+            self._loop.remove_signal_handler(sig)
+        self._installed.clear()
+
+
+def health_command(args: list[str]) -> int:
+    """``python -m bot health``: exit 0 when the running bot's heartbeat says it is connected and its
+    database answers (:mod:`bot.health`), else 1, with one sentence either way."""
+    import os
+
+    from bot import health
+    from bot.settings import ENV_FILE, database_path, read_env_file
+
+    if args and args[0] in ("-h", "--help"):
+        print(say("cli.health.help"))
+        return cli.EXIT_OK
+    if args:
+        raise cli.UsageError("cli.main.unknown_option", option=args[0], commands=", ".join(COMMANDS))
+    try:
+        env = read_env_file(Path(ENV_FILE)) | dict(os.environ)
+        path = health.health_path(database_path(env.get("DATABASE_PATH", "").strip(), env.get("DATA_DIR", "").strip()))
+    except SettingsError as exc:
+        return cli.error(str(exc))
+    healthy, key, params = health.check(path)
+    if healthy:
+        print(say(key, **params))
+        return cli.EXIT_OK
+    print(say(key, **params), file=sys.stderr)
+    return cli.EXIT_FAILED
+
+
 def dispatch(args: list[str]) -> int:
     if not args:
         return run_bot()
@@ -111,6 +239,8 @@ def dispatch(args: list[str]) -> int:
         from bot.settings import command as settings_command
 
         return settings_command(rest)
+    if head == "health":
+        return health_command(rest)
     if head == "local":
         from bot.local import command as local_command
 

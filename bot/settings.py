@@ -116,7 +116,8 @@ class Settings:
     """``LEASE_SECONDS``: how long a claim on work (a reminder to send, a game's AI seats or untold moves)
     lasts unless renewed; a process that died is taken over this long after its last renewal."""
     stop_seconds: int = DEFAULT_STOP_SECONDS
-    """``STOP_SECONDS``: how long a stop (SIGTERM, SIGINT) waits for the moves in flight."""
+    """``STOP_SECONDS``: on SIGTERM or SIGINT, how long the bot lets the moves in flight finish before it
+    hands the rest over and exits (:mod:`bot.drain`)."""
 
     @property
     def database(self) -> str | Path:

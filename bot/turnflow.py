@@ -14,6 +14,10 @@ belongs to a dead process). :meth:`TurnFlow.take_over` (every few seconds, from 
 the leases whose time ran out and takes that work over. ``mine`` says which games a process resumes
 after its own restart (those of its shards' servers). Without leases (SQLite: one process per file)
 all of this stays in memory, as it always was.
+
+A graceful stop (:mod:`bot.drain`): :meth:`TurnFlow.stop_new_work` lets the AI moves under way finish and
+starts no other (nor any timer); :meth:`TurnFlow.hand_over` then ends this process's leases at once, so
+another process takes the games over at its next look instead of a lease's length later.
 """
 
 from __future__ import annotations
@@ -51,6 +55,9 @@ class WorkLeases(Protocol):
 
     async def expired(self, prefix: str, now: int, limit: int) -> list[tuple[str, int | None]]:
         """(name, game id) of the leases starting with ``prefix`` whose time ran out."""
+
+    async def hand_over(self, owner: str) -> int:
+        """End every lease of ``owner`` now (its work is left for another process); how many."""
 
 
 class Announcer(Protocol):
@@ -118,6 +125,15 @@ class TurnFlow:
         self._timer_leases: dict[int, int] = {}
         """game id -> the deadline this process holds the game's timer lease for."""
         self._next_sweep = 0
+        self.stopping = False
+        """A graceful stop began: no new AI move, timer or take-over (:meth:`stop_new_work`)."""
+        self._stopped = asyncio.Event()
+        self._handover: set[int] = set()
+        """Games whose AI seats (or untold moves) this process leaves to another because it stops."""
+        self._passes = 0
+        self._no_pass = asyncio.Event()
+        """Set while no timer pass runs (:meth:`run_timers`)."""
+        self._no_pass.set()
         self.timers: dict[int, int] = {}
         """game id -> epoch ms when its timer runs out (rebuilt from the store by :meth:`resume`)."""
 
@@ -201,6 +217,9 @@ class TurnFlow:
         """Let the awaited AI seats of a game play, in the background (one task per game). With
         leases, the task first takes the game's ``ai:`` lease (another process holding it plays them)
         and tells what a dead run left untold."""
+        if self.stopping:
+            self._handover.add(game_id)
+            return
         task = self._ai_tasks.get(game_id)
         if task is not None and not task.done():
             return
@@ -220,6 +239,7 @@ class TurnFlow:
 
     async def _run_ai(self, game_id: int) -> None:
         name = f"ai:{game_id}"
+        handed = False
         try:
             if not await self._take(name, game_id):
                 return  # another process plays this game's AI seats
@@ -227,17 +247,30 @@ class TurnFlow:
                 if self.leases is not None and game_id not in self._telling:
                     await self.tell_untold(game_id)
                 while True:
-                    await asyncio.sleep(self.ai_pause)
+                    await self._pause()
+                    if self.stopping:
+                        handed = True  # the lease stays, to be handed over (hand_over)
+                        self._handover.add(game_id)
+                        return
                     if not await self._take(name, game_id):
                         return  # our lease ran out and another process took the game over
                     if await self.ai_step(game_id) is None:
                         break
             finally:
-                await self._release(name)
+                if not handed:
+                    await self._release(name)
         except asyncio.CancelledError:
             raise
         except Exception:
             log.exception("AI of game %s failed", game_id)
+
+    async def _pause(self) -> None:
+        """The pause between two AI moves, cut short by a stop."""
+        if self.ai_pause <= 0 or self.stopping:
+            await asyncio.sleep(0)
+            return
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._stopped.wait(), self.ai_pause)
 
     async def ai_step(self, game_id: int, origin: Any = None) -> MoveOutcome | None:
         """One AI move where an AI seat is awaited, told like any move; None if none is awaited.
@@ -269,6 +302,18 @@ class TurnFlow:
     async def run_timers(self) -> int:
         """Apply every due timer move; returns how many fired. With leases, a due timer fires in the
         process that takes its lease; and every few seconds work left behind is taken over."""
+        if self.stopping:
+            return 0
+        self._passes += 1
+        self._no_pass.clear()
+        try:
+            return await self._run_timers()
+        finally:
+            self._passes -= 1
+            if not self._passes:
+                self._no_pass.set()
+
+    async def _run_timers(self) -> int:
         now = self.service.clock.now_ms()
         fired = 0
         for game_id, deadline in sorted(self.timers.items(), key=lambda kv: kv[1]):
@@ -292,7 +337,7 @@ class TurnFlow:
         """Take over the work whose lease ran out (its process died): AI seats (and what that process
         left untold), timers, and moves a process committed but never announced. Returns how many
         games were taken over."""
-        if self.leases is None:
+        if self.leases is None or self.stopping:
             return 0
         now = self.service.clock.now_ms() if now is None else now
         found = 0
@@ -364,6 +409,42 @@ class TurnFlow:
             await self.after_move(outcome)
         except Exception:
             log.exception("could not announce game %s after a restart", game.id)
+
+    # -- a graceful stop (bot.drain) -----------------------------------------------------------
+    def stop_new_work(self) -> list[asyncio.Future[Any]]:
+        """From now on no AI move starts and no timer fires; returns the work under way to wait for: the
+        AI tasks, which end after the move they are making (it commits and is announced), and the timer
+        pass running, if one is."""
+        self.stopping = True
+        self._stopped.set()
+        work: list[asyncio.Future[Any]] = [t for t in self._ai_tasks.values() if not t.done()]
+        if self._passes:
+            work.append(asyncio.ensure_future(self._no_pass.wait()))
+        return work
+
+    async def hand_over(self) -> list[int]:
+        """After :meth:`stop_new_work` and the wait: the AI tasks still running are cut off, and the games
+        this process leaves (AI seats to play, moves in flight or untold, timers) are returned. With
+        leases, each such game's ``ai:`` lease and every other lease of this process end now, so another
+        process takes them over at its next look (:meth:`take_over`); without, the next start resumes."""
+        games = set(self._handover) | set(self._telling)
+        running = [(gid, t) for gid, t in self._ai_tasks.items() if not t.done()]
+        for gid, task in running:
+            task.cancel()
+            games.add(gid)
+        if running:
+            await asyncio.gather(*(t for _, t in running), return_exceptions=True)
+        games |= set(self.timers)
+        if self.leases is None:
+            return sorted(games)
+        now = self.service.clock.now_ms()
+        for gid in sorted(set(self._handover) | set(self._telling) | {g for g, _ in running}):
+            await self.leases.take(f"ai:{gid}", self.owner, now, 0, gid)  # ours, and over
+        games |= set(self._timer_leases)
+        await self.leases.hand_over(self.owner)
+        self._timer_leases.clear()
+        self.timers.clear()
+        return sorted(games)
 
     def close(self) -> None:
         for task in self._ai_tasks.values():

@@ -3,14 +3,17 @@ front-end's composition root (the core's is :mod:`bot.composition`); ``python -m
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import drain, health
 from bot.composition import App, build
 from bot.i18n import normalise_locale, t
 from bot.rules.core import GameError
@@ -29,6 +32,23 @@ from cogs.translator import CatalogueTranslator
 
 log = logging.getLogger(__name__)
 
+
+
+class CityTree(app_commands.CommandTree):
+    """discord.py's command tree, keeping each command's task so that a graceful stop waits for it
+    (``_from_interaction`` is discord.py's own, plus :meth:`bot.drain.Drain.track`)."""
+
+    def _from_interaction(self, interaction: discord.Interaction) -> None:
+        async def wrapper() -> None:
+            try:
+                await self._call(interaction)
+            except app_commands.AppCommandError as e:
+                await self._dispatch_error(interaction, e)
+
+        task = self.client.loop.create_task(wrapper(), name="CommandTree-invoker")
+        gate = getattr(self.client, "drain", None)
+        if gate is not None:
+            gate.track(task)
 
 
 class CityBot(commands.AutoShardedBot):
@@ -52,8 +72,16 @@ class CityBot(commands.AutoShardedBot):
             if settings.shard_ids is not None:
                 shards["shard_ids"] = list(settings.shard_ids)
         super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None,
-                         allowed_mentions=discord.AllowedMentions.none(), **shards)
+                         allowed_mentions=discord.AllowedMentions.none(), tree_cls=CityTree, **shards)
         self.settings = settings
+        self.drain = drain.Drain()
+        """The interactions in flight; closed by :meth:`stop`, after which new ones get a sentence."""
+        parsers = self._connection.parsers
+        self._parse_interaction = parsers["INTERACTION_CREATE"]
+        parsers["INTERACTION_CREATE"] = self._gate_interaction
+        self._heartbeat: asyncio.Task[None] | None = None
+        self._set_up = asyncio.Event()
+        """Set once :meth:`setup_hook` is done (a stop waits for it: the commands' sync then ends first)."""
         self._clock = clock
         self._sync_commands = sync_commands
         self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
@@ -84,6 +112,10 @@ class CityBot(commands.AutoShardedBot):
         if self._sync_commands:
             await self.sync_commands()
         await self.flow.resume()  # announce what was never told, then let the AI play on
+        self._heartbeat = asyncio.create_task(
+            health.beat(health.health_path(self.settings.database_path), self.gateway_connected,
+                        lambda: self.store.fetch_one("SELECT 1")), name="heartbeat")
+        self._set_up.set()
 
     async def sync_commands(self) -> None:
         """Dev guild: instant sync there; otherwise global (Discord may take a while to show them)."""
@@ -131,7 +163,66 @@ class CityBot(commands.AutoShardedBot):
             return None
         return t("community.notice.dms_closed", normalise_locale(interaction.locale))
 
+    # -- a graceful stop and health (bot.drain, bot.health) ------------------------------------
+    def _gate_interaction(self, data: Any) -> None:
+        """Every interaction passes here first: while the bot runs it goes on to discord.py; once a stop
+        began it is refused with a sentence (an autocomplete gets no answer) and nothing runs."""
+        if self.drain.accepting:
+            self.drain.accepted += 1
+            self._parse_interaction(data)
+            return
+        self.drain.refused += 1
+        if data.get("type") != 4:
+            self.drain.track(asyncio.ensure_future(self._refuse_stopping(data)))
+
+    async def _refuse_stopping(self, data: Any) -> None:
+        interaction = discord.Interaction(data=data, state=self._connection)
+        await operations.reply(interaction, t("error.restarting", normalise_locale(interaction.locale)))
+
+    def _schedule_event(self, coro: Callable[..., Coroutine[Any, Any, Any]], event_name: str,
+                        *args: Any, **kwargs: Any) -> asyncio.Task[Any]:
+        task = super()._schedule_event(coro, event_name, *args, **kwargs)
+        if event_name == "on_interaction":
+            self.drain.track(task)  # a click's handler: a stop waits for it
+        return task
+
+    def _launched(self) -> bool:
+        """Whether discord.py has connected every shard of this process (it fills ``shard_ids`` as it
+        starts launching them)."""
+        ids = getattr(self._connection, "shard_ids", None)
+        return ids is not None and len(self.shards) >= len(ids)
+
+    def gateway_connected(self) -> bool:
+        """Whether every shard of this process is connected to the gateway."""
+        if self.is_closed() or not self.is_ready():
+            return False
+        shards = self.shards
+        return bool(shards) and all(not shard.is_closed() for shard in shards.values())
+
+    async def stop(self, seconds: float) -> None:
+        """SIGTERM or SIGINT: refuse new interactions, let those in flight and the AI moves under way
+        commit and be announced for at most ``seconds``, hand the rest over (:func:`bot.drain.stop`),
+        then close the gateway and the database. A stop during the start lets the set-up and the launch of
+        the shards finish first (closing under them leaves discord.py retrying), all within ``seconds``."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + seconds
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._set_up.wait(), seconds)
+        # discord.py has no event for "every shard launched": look every 50 ms (only during a start).
+        while not self._launched() and not self.is_closed() and loop.time() < deadline:  # noqa: ASYNC110
+            await asyncio.sleep(0.05)
+        if getattr(self, "app", None) is not None and not self.is_closed():
+            try:
+                await drain.stop(self.app, self.drain, max(0.0, deadline - loop.time()))
+            except Exception:
+                log.exception("stop: the drain failed; closing anyway")
+        await self.close()
+
     async def close(self) -> None:
+        if self._heartbeat is not None:
+            self._heartbeat.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._heartbeat
         await super().close()
         store = getattr(self, "store", None)
         if store is not None:

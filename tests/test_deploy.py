@@ -8,6 +8,7 @@ database inside the image's volume, or refuse with a sentence.
 
 from __future__ import annotations
 
+import json
 import re
 import shlex
 from pathlib import Path, PurePosixPath
@@ -198,3 +199,128 @@ def test_compose_database_url_names_the_compose_database(password: str | None) -
     assert (user, secret, name) == (db_env["POSTGRES_USER"], db_env["POSTGRES_PASSWORD"], db_env["POSTGRES_DB"])
     assert host == "db" and port == "5432"
     assert secret == (password or secret) and secret
+
+
+# --------------------------------------------------------------------------------------------------
+# Signals, health and the build context (issue 30)
+# --------------------------------------------------------------------------------------------------
+
+def instructions() -> list[tuple[str, str]]:
+    """(INSTRUCTION, rest) of every Dockerfile line (continuations joined, comments skipped)."""
+    text = re.sub(r"\\\n", " ", (ROOT / "Dockerfile").read_text(encoding="utf-8"))
+    out = []
+    for line in text.splitlines():
+        line = line.strip()
+        if line and not line.startswith("#"):
+            word, _, rest = line.partition(" ")
+            out.append((word.upper(), rest.strip()))
+    return out
+
+
+def exec_form(rest: str) -> list[str]:
+    """An exec-form (JSON array) argument list; fails on the shell form, whose shell would be process 1
+    and would not pass SIGTERM on."""
+    assert rest.startswith("["), f"not the exec form: {rest}"
+    words = json.loads(rest)
+    assert isinstance(words, list) and all(isinstance(w, str) for w in words), rest
+    return words
+
+
+def seconds(duration: str) -> float:
+    """A compose/Docker duration (``30s``, ``1m30s``, ``90``) in seconds."""
+    parts = re.findall(r"(\d+(?:\.\d+)?)(h|ms|m|s)?", duration.strip())
+    assert parts and "".join(n + (u or "") for n, u in parts) == duration.strip(), duration
+    scale = {"h": 3600, "m": 60, "s": 1, "ms": 0.001, "": 1}
+    return sum(float(n) * scale[u] for n, u in parts)
+
+
+def test_the_image_runs_the_bot_itself_so_signals_reach_it() -> None:
+    lines = instructions()
+    cmds = [rest for word, rest in lines if word == "CMD"]
+    assert len(cmds) == 1 and not [w for w, _ in lines if w == "ENTRYPOINT"]
+    cmd = exec_form(cmds[0])
+    assert cmd == ["python", "-m", "bot"], cmd  # process 1 is the bot, which handles SIGTERM and SIGINT
+    stop = [rest for word, rest in lines if word == "STOPSIGNAL"]
+    assert stop in ([], ["SIGTERM"]), stop
+
+
+def test_the_image_and_compose_check_the_bots_health() -> None:
+    checks = [rest for word, rest in instructions() if word == "HEALTHCHECK"]
+    assert len(checks) == 1
+    options, _, command = checks[0].partition("CMD ")
+    assert exec_form(command.strip()) == ["python", "-m", "bot", "health"]
+    given = dict(re.findall(r"--([a-z-]+)=(\S+)", options))
+    assert seconds(given["timeout"]) < seconds(given["interval"]) and seconds(given["start-period"]) >= 30, given
+    bot = compose()["services"]["bot"]
+    assert bot["healthcheck"]["test"] == ["CMD", "python", "-m", "bot", "health"]
+
+
+def test_docker_and_compose_wait_longer_than_the_bots_own_stop() -> None:
+    """Docker SIGKILLs a container that has not exited after its grace period (10 s by default): the
+    README's ``docker run`` and compose give the bot more than ``STOP_SECONDS``."""
+    grace = seconds(str(compose()["services"]["bot"]["stop_grace_period"]))
+    assert grace > settings.DEFAULT_STOP_SECONDS, grace
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    runs = [shlex.split(m) for m in re.findall(r"docker run [^`\n]+", readme)]
+    assert runs
+    for run in runs:
+        assert "--restart" in run and run[run.index("--restart") + 1] == "unless-stopped", run
+        assert "--stop-timeout" in run and int(run[run.index("--stop-timeout") + 1]) > settings.DEFAULT_STOP_SECONDS
+    for word in ("`STOP_SECONDS`", "python -m bot health", "SIGTERM"):
+        assert word in readme, word
+
+
+def dockerignore() -> list[tuple[bool, re.Pattern[str]]]:
+    """(exception, pattern) of every .dockerignore rule, in order (Docker's matching: ``*`` within a
+    segment, ``**`` any segments, a leading ``!`` an exception; a rule that matches a folder covers
+    everything in it)."""
+    rules = []
+    for raw in (ROOT / ".dockerignore").read_text(encoding="utf-8").splitlines():
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        negate = line.startswith("!")
+        pattern = line.lstrip("!").strip().strip("/")
+        regex = ""
+        for part in re.split(r"(\*\*/?|\*|\?)", pattern):
+            if part in ("**", "**/"):
+                regex += "(?:.*/)?" if part == "**/" else ".*"
+            elif part == "*":
+                regex += "[^/]*"
+            elif part == "?":
+                regex += "[^/]"
+            else:
+                regex += re.escape(part)
+        rules.append((negate, re.compile(regex + "(?:/.*)?")))
+    return rules
+
+
+def ignored(path: str) -> bool:
+    result = False
+    for negate, pattern in dockerignore():
+        if pattern.fullmatch(path):
+            result = not negate
+    return result
+
+
+@pytest.mark.parametrize("path", [
+    ".env", ".venv/lib/python3.11/site-packages/discord/client.py", "venv/bin/python", "data/bot.sqlite3",
+    "data/bot.sqlite3.lock", ".git/HEAD", "bot/__pycache__/app.cpython-311.pyc", ".pytest_cache/v/cache",
+    ".mypy_cache/3.11/bot.json", ".ruff_cache/content", "tests/data/main-878b588.sqlite3", "out/board.png",
+    "htmlcov/index.html", ".coverage", "bot.sqlite3", "bot.sqlite3.health",
+])
+def test_the_build_context_leaves_out_secrets_data_and_caches(path: str) -> None:
+    assert ignored(path), path
+
+
+def test_the_build_context_keeps_everything_the_image_copies() -> None:
+    copied = [word for rule, rest in instructions() if rule == "COPY" for word in rest.split()[:-1]]
+    assert copied and not any(w.startswith("--") for w in copied)
+    for source in copied:
+        target = ROOT / source
+        files = [target] if target.is_file() else [p for p in target.rglob("*") if p.is_file()
+                                                     and "__pycache__" not in p.parts]
+        assert files, source
+        kept = [p.relative_to(ROOT).as_posix() for p in files if not ignored(p.relative_to(ROOT).as_posix())]
+        assert len(kept) == len(files), sorted({p.relative_to(ROOT).as_posix() for p in files} - set(kept))[:5]
+    assert not ignored(".env.example")

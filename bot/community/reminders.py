@@ -240,6 +240,8 @@ class Reminders(Feature):
         self.boot = boot
         """Identifies this process run: claims of another run are offered again at once."""
         self._installed: int | None = None
+        self.stopping = False
+        """A graceful stop began (:mod:`bot.drain`): passes claim nothing more."""
         self.mention_covered: Callable[[str], bool] = lambda kind: False
         """kind -> True when the game's turn message already mentions the last player to choose."""
 
@@ -353,6 +355,8 @@ class Reminders(Feature):
         every action and confirms it with :meth:`mark_sent` (or :meth:`mark_skipped` /
         :meth:`mark_failed`); AI moves go through :meth:`execute_ai`.
         """
+        if self.stopping:
+            return []
         now = self.now if now_ms is None else now_ms
         actions: list[Action] = []
         await self._reconcile(limit)
@@ -418,6 +422,11 @@ class Reminders(Feature):
                                         updates=plan.updates, claims=claims, at=now, boot=self.boot,
                                         open_vote=vote)
         return rows or []
+
+    async def hand_over(self) -> int:
+        """A graceful stop: this run's claims not yet confirmed end now, so another process (or the next
+        start) sends them at once, with their nonces; how many."""
+        return await self.outbox.hand_over(self.boot)
 
     async def mark_sent(self, action_id: int, message_xid: int | None = None) -> bool:
         """Confirm an action was carried out (after sending). Votes remember their message."""

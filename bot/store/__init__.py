@@ -15,6 +15,7 @@ The store holds JSON, never rules objects.
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import json
 import os
@@ -238,11 +239,22 @@ def lock_database(path: str | Path) -> None:
     except OSError:
         os.close(fd)
         raise DatabaseLocked(lock=name) from None
+    try:
+        same = os.fstat(fd).st_ino == os.stat(name).st_ino
+    except OSError:
+        same = False
+    if not same:
+        # The process that held it removed the file as it stopped (unlock_database(remove=True))
+        # between our open and our lock: ours is a lock on a deleted file. Take the new one.
+        os.close(fd)
+        lock_database(path)
+        return
     _LOCKS[name] = [fd, 1]
 
 
-def unlock_database(path: str | Path) -> None:
-    """One holder lets go of the process lock; the last one releases it."""
+def unlock_database(path: str | Path, *, remove: bool = False) -> None:
+    """One holder lets go of the process lock; the last one releases it (``remove``: and deletes the
+    lock file first, while still holding it: a graceful stop leaves nothing behind)."""
     if str(path) == ":memory:":
         return
     name = lock_path(path)
@@ -252,6 +264,9 @@ def unlock_database(path: str | Path) -> None:
     held[1] -= 1
     if held[1] <= 0:
         del _LOCKS[name]
+        if remove:
+            with contextlib.suppress(OSError):
+                os.unlink(name)
         os.close(held[0])  # closing the descriptor releases the flock
 
 

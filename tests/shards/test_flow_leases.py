@@ -5,9 +5,11 @@ deadline and a grace."""
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from bot.service import MoveOutcome, Service
+from bot.store.engine import POSTGRES
 from bot.store.leases import LeaseStore
 from bot.turnflow import LEASE_MS, TIMER_GRACE_MS, TurnFlow
 from tests.conftest import FakeClock
@@ -163,3 +165,61 @@ async def test_a_shorter_lease_is_taken_over_sooner(open_db: Opener, clock: Fake
     assert told_b.announced == [(gid, 2)]  # ... then the AI bid, and the round was revealed
     game = await b.service.game(gid)
     assert game.version == 3 and game.settled_version == 3  # and its next bid, told too
+
+
+async def test_a_stopping_process_hands_its_ai_and_timer_over_at_once(open_db: Opener, clock: FakeClock) -> None:
+    """A graceful stop (bot.drain): a's AI task ends before its next move and a's timer lease ends now, so b
+    takes both over at its next look, with no clock moved (a lease's length would be a minute)."""
+    a, b, _, told_b = await two_flows(open_db, clock)
+    a.ai_pause = 3600.0  # a's AI waits: the stop finds it between two moves
+    ai_game = await a.service.create_game(guild_xid=1, channel_xid=2, kind="toy", options={}, host_xid=7,
+                                          host_name="Ann", ai_seats=1)
+    await a.service.start(ai_game.id, 7)
+    a.schedule_ai(ai_game.id)
+    assert a.leases is not None
+    for _ in range(100):
+        if await a.leases.holder(f"ai:{ai_game.id}") is not None:
+            break
+        await asyncio.sleep(0.01)
+    party = await a.service.create_game(guild_xid=1, channel_xid=3, kind="urbanpanic",
+                                        options={"variant": "party"}, host_xid=7, host_name="Ann")
+    await a.service.join(party.id, 8, "Bo")
+    await a.service.start(party.id, 7)
+    _, _, moves = await a.service.legal_moves(party.id, 8)
+    await a.service.move(party.id, 8, dict(moves[0]))
+    await a.watch_timer(party.id)
+    deadline = await a.service.deadline(party.id)
+    assert deadline is not None
+    assert await b.take_over() == 0  # both leases are a's, and live
+
+    work = a.stop_new_work()
+    await asyncio.wait_for(asyncio.gather(*work), 5)  # the pause is cut short; no AI move was made
+    a.schedule_ai(ai_game.id)  # nothing starts while stopping
+    assert await a.run_timers() == 0 and await a.take_over() == 0
+    assert sorted(await a.hand_over()) == sorted([ai_game.id, party.id])
+    assert (await a.service.game(ai_game.id)).version == 0
+
+    assert await b.take_over() == 2  # at once: the AI seat and the timer
+    await b.idle()
+    game = await b.service.game(ai_game.id)
+    assert game.version == 1 and game.settled_version == 1 and told_b.statuses == [ai_game.id]
+    assert b.timers == {party.id: deadline}
+    clock.ms = deadline
+    assert await b.run_timers() == 1 and (await b.service.game(party.id)).status == "finished"
+
+
+async def test_a_stopping_process_gives_its_unsent_claims_back(open_db: Opener, clock: FakeClock) -> None:
+    """A reminder claimed by a run that stops unsent is offered to the next taker at once, same nonce."""
+    from bot.store.community.outbox import NewOutbox, OutboxStore
+
+    db_a, db_b = await open_db(), await open_db()
+    outbox_a, outbox_b = OutboxStore(db_a), OutboxStore(db_b)
+    now = clock.now_ms()
+    claimed = await outbox_a.claim([NewOutbox(kind="reminder", nonce="n1", game_id=None, seat=None, user_xid=7,
+                                              guild_xid=1, channel_xid=2, params={})], now, "a")
+    assert [r.nonce for r in claimed] == ["n1"]
+    if db_a.dialect == POSTGRES:  # (a SQLite file has one process: another run's claims are a dead run's)
+        assert await outbox_b.take_due("b", now, 10, max_attempts=5) == []  # a's, and live
+    assert await outbox_a.hand_over("a") == 1
+    taken = await outbox_b.take_due("b", now, 10, max_attempts=5)
+    assert [(r.nonce, r.claim_boot) for r in taken] == [("n1", "b")]

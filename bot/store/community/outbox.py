@@ -99,6 +99,13 @@ class OutboxStore(TableStore):
         async with self.store.transaction() as db:
             return await claim_rows(db, claims, at, "", status="queued")
 
+    async def hand_over(self, owner: str) -> int:
+        """A graceful stop: the claims of ``owner`` not yet confirmed end now (:meth:`take_due` offers them
+        to the next taker at once, with the same nonce); how many."""
+        async with self.store.transaction() as db:
+            return await db.execute("UPDATE community_outbox SET lease_until = 0"
+                                    " WHERE status = 'claimed' AND claim_boot = ?", (owner,))
+
     async def outbox(self, outbox_id: int) -> OutboxRow | None:
         row = await self._one(f"SELECT {', '.join(OUTBOX_COLUMNS)} FROM community_outbox WHERE id = ?",
                               (outbox_id,))
