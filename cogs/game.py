@@ -344,8 +344,9 @@ class GameCog(commands.Cog):
             return
         await operations.defer(interaction)
         active = await self.service.games_of(interaction.user.id)
-        changed = await self.service.forget_user(interaction.user.id)
-        await operations.reply(interaction, t("privacy.forgotten", loc, n=changed))
+        from cogs.community.erasure import forgotten_text  # (cogs.community imports this module)
+        forgotten = await self.bot.app.forget(interaction.user.id)  # and plans the edits of our posts
+        await operations.reply(interaction, forgotten_text(forgotten, loc))
         for game in active:  # the AI now plays those seats: let it move where it is awaited
             info = await self.service.info(game.id)
             if info.awaited_ai():
@@ -606,8 +607,9 @@ class GameCog(commands.Cog):
         files = [("story.png", told.chart)]
         if told.gif is not None and len(told.gif) <= RECAP_GIF_LIMIT:
             files.append(("story.gif", told.gif))
-        await operations.post(self.bot, g.channel_xid, t("end.recap", loc, game=g.id), extra_files=files,
-                              locale=loc, nonce=f"story{g.id}")  # told again after a restart: still one
+        recap_xid, _ = await operations.post(self.bot, g.channel_xid, t("end.recap", loc, game=g.id),
+                                             extra_files=files, locale=loc, nonce=f"story{g.id}")  # still one
+        await self.bot.app.erasure.record_post(g.id, "recap", recap_xid)  # a forget-me redraws it
 
     async def lost_channel(self, info: GameInfo) -> None:
         """The game's channel or thread was deleted (Discord 10003): pause the game and tell its
