@@ -33,6 +33,8 @@ from bot.community.base import DAY_MS
 from bot.service import Service, Snapshot
 from bot.store.community.erasure import PRIORITY, EditRow, ErasureStore, PlannedEdit
 
+__all__ = ["EDITS_PER_PASS", "MAX_EDITS", "PASS_SECONDS", "EditRow", "Erasure", "Forgotten", "TurnPost"]
+
 MAX_EDITS = 1000
 """Edits one forget-me may plan (the per-user cap); the rest are counted and the player told."""
 EDITS_PER_PASS = 4

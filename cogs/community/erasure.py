@@ -28,10 +28,9 @@ import discord
 from discord.ext import commands, tasks
 
 from bot import errors, games
-from bot.community.erasure import EDITS_PER_PASS, PASS_SECONDS, Forgotten
+from bot.community.erasure import EDITS_PER_PASS, PASS_SECONDS, EditRow, Forgotten
 from bot.i18n import t
 from bot.service import GameInfo
-from bot.store.community.erasure import EditRow
 from cogs import operations, presenters
 from render import story as story_pictures
 
