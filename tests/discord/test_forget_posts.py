@@ -133,6 +133,7 @@ async def test_forget_me_edits_the_bots_posts_and_leaves_no_bytes(harness: Harne
     assert f"I will also edit the {len(planned)} messages I posted that name you" in reply, reply
     assert "What I cannot reach: messages other people wrote and their quotes of you" in reply
     assert {e.status for e in planned} == {"queued"} and len(planned) >= len(before)
+    assert {e.kind for e in planned} == {"lobby", "status", "turn", "recap", "note"}, "the reminder is a note"
     edited_before = {m.id: len(m.edits) for m in h.fake.messages(include_deleted=True)}
     attachments_before = {a.id for m in h.fake.messages() for a in m.attachments}
 
