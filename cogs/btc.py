@@ -276,7 +276,8 @@ class BtcCog(commands.Cog):
             recent = game.finished_at is not None and self.service.clock.now_ms() - game.finished_at < RECENT_END_MS
             if game.status == "finished" and recent and not recorded.late:
                 await self._wait_for_end_post(game.id, game.turn_message_xid)
-            await operations.post(self.bot, game.channel_xid, recorded_text(recorded, game.locale))
+            line_xid, _ = await operations.post(self.bot, game.channel_xid, recorded_text(recorded, game.locale))
+            await self.bot.app.erasure.record_post(game.id, "line", line_xid)  # it names the player
         except asyncio.CancelledError:
             raise
         except Exception:

@@ -98,7 +98,8 @@ class Erasure:
             await self.db.record_post(game.id, "turn", game.channel_xid, turn, game.version)
 
     async def record_post(self, game_id: int, kind: str, message_xid: int | None) -> None:
-        """Keep the id of another post about a game (``recap``), in the game's channel."""
+        """Keep the id of another post about a game in the game's channel: its ``recap``, or a ``line``
+        that names its players (a forget-me turns it into a note)."""
         if message_xid is None:
             return
         game = await self.service.game(game_id)

@@ -99,7 +99,7 @@ async def history(h: Harness) -> dict[str, int]:
     toy = (await h.service.game_in_channel(h.fake.channel("table-3").id)).id
     await (await h.fake.click(lobby, f"lobby:{toy}:join", user="bob")).response()
     await h.settle()
-    # A Between Two Cities campaign, its first game under way.
+    # A Between Two Cities campaign, its first game played to the end (the campaign's line names her).
     await (await h.fake.slash("btc", "campaign", "start", length=3, difficulty=2, mode="simple", user="alice",
                               channel="general")).response()
     opened = await h.fake.slash("btc", "campaign", "next", user="alice", channel="general")
@@ -108,11 +108,15 @@ async def history(h: Harness) -> dict[str, int]:
     campaign = (await h.service.game_in_channel(h.fake.channel("general").id)).id
     await (await h.fake.click(opened, f"lobby:{campaign}:start", user="alice")).response()
     await h.settle()
-    for step in range(3):
+    for step in range(500):
         snap = await h.service.snapshot(campaign)
+        if snap.state.phase == "over":
+            break
         outcome = await h.service.move(campaign, alice, BTC.ai_move(snap.state, 0, "random", step))
         await h.bot.flow.after_move(outcome)
         await h.settle()
+    await h.fake.wait_until(lambda: next((m for m in h.channel_messages("general")
+                                          if "campaign, game 1 of 3" in (m.content or "")), None), 5, "the line")
     return {"league": league_game, "live": live, "lobby": toy, "campaign": campaign}
 
 

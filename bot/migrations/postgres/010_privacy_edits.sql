@@ -5,7 +5,7 @@ CREATE TABLE game_posts (
     message_xid  BIGINT  PRIMARY KEY,
     game_id      BIGINT  NOT NULL REFERENCES games (id) ON DELETE CASCADE,
     channel_xid  BIGINT  NOT NULL,
-    kind         TEXT    NOT NULL CHECK (kind IN ('turn', 'recap')),
+    kind         TEXT    NOT NULL CHECK (kind IN ('turn', 'recap', 'line')),
     version      BIGINT  NOT NULL
 );
 CREATE INDEX game_posts_by_game ON game_posts (game_id);

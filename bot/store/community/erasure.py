@@ -96,7 +96,8 @@ class ErasureStore(TableStore):
             posted = await self.posts(gid)
             if turn is not None and all(m != int(turn) for _, _, _, m in posted):
                 out.append(PlannedEdit("turn", gid, int(version), channel, int(turn)))  # posted before 010
-            out += [PlannedEdit(kind, gid, v, c, m) for kind, v, c, m in posted]
+            # A line naming the game's players is not told again: it becomes the note.
+            out += [PlannedEdit("note" if kind == "line" else kind, gid, v, c, m) for kind, v, c, m in posted]
         for sql in (
             "SELECT game_id, channel_xid, message_xid FROM community_outbox WHERE message_xid IS NOT NULL"
             f" AND channel_xid IS NOT NULL AND kind NOT LIKE '%{DM_KINDS_SUFFIX}' AND (user_xid = ? OR params LIKE ?)",
