@@ -3,6 +3,8 @@ let a restart or another process resume it without an edit made twice, and the s
 
 from __future__ import annotations
 
+import pytest
+
 from bot.composition import App, compose
 from bot.service import Service
 from bot.store.engine import POSTGRES
@@ -103,3 +105,17 @@ async def test_the_scrub_runs_on_both_engines(community: App, service: Service) 
     assert await app.forget_user(ANA) > 0
     await bid(app.service, gid, BEA, 2)
     assert (await service.info(gid)).seats[0].name == "Former player"
+
+
+async def test_keeping_a_turn_posts_id_costs_no_commit_of_its_own(community: App, service: Service) -> None:
+    """On SQLite the post's row joins the game row's update in one commit (one fsync per turn post,
+    as before the posts were kept)."""
+    app = community
+    gid = await toy_game(app.service, 1, ANA, BEA)
+    writers = service.store.writers
+    if writers is None:
+        pytest.skip("PostgreSQL has no shared commits to count")
+    before = (writers.commits, writers.writes)
+    await app.service.set_messages(gid, turn_message_xid=700)
+    assert (writers.commits - before[0], writers.writes - before[1]) == (1, 2)
+    assert [m for _, _, _, m in await app.erasure.db.posts(gid)] == [700]
