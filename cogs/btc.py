@@ -160,9 +160,10 @@ class BtcCog(commands.Cog):
         await self.game_cog.strip_controls(game)
         await self.game_cog.refresh_lobby(game, ploc)
         if game.game.channel_xid is not None:
-            await operations.post(self.bot, game.game.channel_xid,
-                                  t("btc.campaign.game_stopped", ploc, game=game.id,
-                                    user=mention(interaction.user.id)))
+            line_xid, _ = await operations.post(self.bot, game.game.channel_xid,
+                                                t("btc.campaign.game_stopped", ploc, game=game.id,
+                                                  user=mention(interaction.user.id)))
+            await self.bot.app.erasure.record_post(game.id, "line", line_xid)  # it names the player
             await self.game_cog.update_status(game, ploc)
 
     @campaign.command(name="bonus")
