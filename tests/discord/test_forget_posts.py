@@ -216,3 +216,29 @@ async def test_an_export_after_forget_me_replays_to_the_same_result(harness: Har
     for seat, move in moves:
         state = rules.apply(state, seat, move)
     assert rules.is_over(state) and rules.result(state).to_json() == result
+
+
+async def test_a_deleted_message_and_a_refused_edit(harness: Harness) -> None:
+    """A message deleted meanwhile is recorded as gone (not tried again); an edit Discord refused
+    once is made by a later pass; every other edit once."""
+    h = harness
+    h.fake.user("alice").global_name = NAME
+    lobby, gid = await new_game(h, "games", "toy")
+    await (await h.fake.click(lobby, f"lobby:{gid}:join", user="bob")).response()
+    await (await h.fake.click(lobby, f"lobby:{gid}:start", user="alice")).response()
+    await h.settle()
+    game = (await h.service.info(gid)).game
+    assert game.lobby_message_xid and game.status_message_xid and game.turn_message_xid
+    await (await h.fake.slash("game", "forget-me", confirm=True, user="alice")).wait_sent(2)
+    await h.settle()
+    h.fake.world.messages[game.lobby_message_xid].deleted = True
+    channel = h.fake.channel("games").id
+    h.fake.fail(f"PATCH /channels/{channel}/messages/{game.status_message_xid}", status=400, code=50035, times=1)
+    cog: Any = h.bot.get_cog("ErasureCog")
+    passes = [len(await cog.tick()) for _ in range(4)]
+    assert passes[0] >= 3 and passes[-1] == 0
+    edits = {e.message_xid: e for e in await h.bot.app.erasure.db.edits()}
+    assert edits[game.lobby_message_xid].status == "gone"
+    assert (edits[game.status_message_xid].status, edits[game.status_message_xid].attempts) == ("done", 2)
+    assert {e.status for e in edits.values()} == {"done", "gone"}
+    assert [said(m)[:80] for m in naming(h, h.fake.user("alice").id)] == []
