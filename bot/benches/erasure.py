@@ -1,8 +1,9 @@
 """Forget-me figures (:mod:`bot.community.erasure`), on a SQLite file:
 
 - ``erasure.forget_ms``: one whole request (:meth:`bot.composition.App.forget`: the plan, every feature
-  forgetting, the queue, the WAL checkpoint) for a player who sat in ``GAMES`` finished Quadropolis
-  games (quick: fewer) among as many games of others, every turn post's id kept;
+  forgetting, the queue, the WAL checkpoint) for a player who sat in ``GAMES`` finished two-player
+  games (quick: fewer; of the first registered game, ``erasure.game``) among twice as many games of
+  others, every turn post's id kept;
   ``erasure.plan_ms`` its plan alone (measured on a second player of the same size), ``scrub_ms`` the
   checkpoint alone, ``edits_planned`` what it planned;
 - ``erasure.take_finish_ms_per_edit``: the store's side of one edit (taken with its lease, marked done),
@@ -34,15 +35,22 @@ QUICK_GAMES = 4
 PLAYER, OTHER, THIRD, FOURTH = 1_000_001, 1_000_002, 1_000_003, 1_000_004
 
 
+def bench_game() -> str:
+    """The first registered game that two players can play (its default options)."""
+    return next(kind for kind in games.available() if games.rules(kind).seat_range({})[0] <= 2
+                <= games.rules(kind).seat_range({})[1])
+
+
 async def _played_game(app: App, host: int, guest: int, channel: int, message_base: int) -> int:
-    """A finished two-player Quadropolis game, each turn post's id kept as the bot keeps it."""
+    """A finished two-player game, each turn post's id kept as the bot keeps it."""
     service = app.service
-    info = await service.create_game(guild_xid=1, channel_xid=channel, kind="quadropolis",
-                                     options={"mode": "classic"}, host_xid=host, host_name="Host")
+    kind = bench_game()
+    info = await service.create_game(guild_xid=1, channel_xid=channel, kind=kind, options={}, host_xid=host,
+                                     host_name="Host")
     await service.join(info.id, guest, "Guest")
     await service.start(info.id, host)
     await service.set_messages(info.id, lobby_message_xid=message_base, status_message_xid=message_base + 1)
-    rules = games.rules("quadropolis")
+    rules = games.rules(kind)
     for step in range(1000):
         now = await service.info(info.id)
         if now.game.status != "active":
@@ -89,6 +97,7 @@ async def _measure(folder: Path, quick: bool) -> dict[str, Any]:
             await app.erasure.turn_post(gids[0], version)
             told.append((time.perf_counter() - t0) * 1000)
         return {
+            "erasure.game": bench_game(),
             "erasure.games_of_player": count,
             "erasure.edits_planned": forgotten.edits,
             "erasure.plan_ms": round(plan_ms, 2),
