@@ -242,3 +242,17 @@ async def test_a_deleted_message_and_a_refused_edit(harness: Harness) -> None:
     assert (edits[game.status_message_xid].status, edits[game.status_message_xid].attempts) == ("done", 2)
     assert {e.status for e in edits.values()} == {"done", "gone"}
     assert [said(m)[:80] for m in naming(h, h.fake.user("alice").id)] == []
+
+
+def test_the_reply_says_what_is_edited_beyond_the_cap_and_out_of_reach_in_every_language() -> None:
+    from bot.community.erasure import Forgotten
+    from bot.i18n import t
+    from cogs.community.erasure import forgotten_text
+
+    for loc in ("en", "hu", "es", "ru", "pl"):
+        text = forgotten_text(Forgotten(changed=7, edits=1000, beyond=23), loc)
+        lines = text.split("\n")
+        assert len(lines) == 4 and "1000" in lines[1] and "23" in lines[2], (loc, text)
+        assert lines[3] == t("privacy.unreachable", loc)
+        none = forgotten_text(Forgotten(changed=1, edits=0), loc).split("\n")
+        assert none[1] == t("privacy.erasing_none", loc) and len(none) == 3
