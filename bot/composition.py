@@ -12,7 +12,12 @@ Subscriptions, in order:
 - when a game ends by any path: the reminder loop (waits and votes close), undo proposals, leagues
   (count it), Between Two Cities campaigns (count it);
 - on a privacy request (:meth:`bot.service.Service.forget_user`, after the service anonymised the
-  player's seats): every feature's ``forget_user``, each returning the records it changed.
+  player's seats): every feature's ``forget_user``, each returning the records it changed;
+- when the bot records a turn post's id (:meth:`bot.service.Service.set_messages`): erasure keeps it.
+
+A privacy request is :meth:`App.forget`: erasure plans the edits of the bot's posts that name the player
+(before they are forgotten), the service and every feature forget them, the plan is queued for the
+background edits, and the store scrubs the old bytes from the disk (:mod:`bot.community.erasure`).
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ from dataclasses import dataclass
 
 from bot.btc_campaigns import Campaigns
 from bot.community.base import Feature
+from bot.community.erasure import Erasure, Forgotten
 from bot.community.followers import Followers
 from bot.community.history import History
 from bot.community.leagues import Leagues
@@ -34,6 +40,7 @@ from bot.service import Clock, Service
 from bot.settings import Settings
 from bot.store import Store
 from bot.store.btc_campaigns import CampaignStore
+from bot.store.community.erasure import ErasureStore
 from bot.store.community.followers import FollowerStore
 from bot.store.community.leagues import LeagueStore
 from bot.store.community.outbox import OutboxStore
@@ -72,6 +79,8 @@ class App:
     campaigns: Campaigns
     flow: TurnFlow
     """What happens after a move; its announcer is the front-end's (the Discord game cog sets itself)."""
+    erasure: Erasure
+    """Forget-me's edits of the bot's own posts (it holds no player's id or name: not a feature)."""
 
     @property
     def features(self) -> tuple[Feature, ...]:
@@ -84,10 +93,27 @@ class App:
         """``table.column`` of every column forget-me clears (the service's and each feature's)."""
         return SERVICE_PERSONAL_COLUMNS + tuple(c for f in self.features for c in f.personal_columns)
 
+    @property
+    def personal_tables(self) -> tuple[str, ...]:
+        """The tables of :attr:`personal_columns` (vacuumed after a forget-me on PostgreSQL)."""
+        return tuple(dict.fromkeys(c.partition(".")[0] for c in self.personal_columns))
+
+    async def forget(self, user_xid: int) -> Forgotten:
+        """A privacy request: the edits of the bot's posts naming the player are planned, the service
+        anonymises their seats and every feature forgets them, the edits are queued for the background
+        loop, and the old bytes are scrubbed from the disk. NotAllowed (``privacy.incomplete``) when a
+        part could not forget them: then nothing is edited (the plan is never queued)."""
+        request, edits, beyond = await self.erasure.plan(user_xid)
+        try:
+            changed = await self.service.forget_user(user_xid)
+            await self.erasure.queue(request)
+        finally:
+            await self.store.scrub(self.personal_tables)
+        return Forgotten(changed, edits, beyond)
+
     async def forget_user(self, user_xid: int) -> int:
-        """A privacy request: the service anonymises the player's seats, then every feature forgets
-        them. Returns the records changed, all together."""
-        return await self.service.forget_user(user_xid)
+        """:meth:`forget`, returning the records changed, all together."""
+        return (await self.forget(user_xid)).changed
 
     async def close(self) -> None:
         await self.store.close()
@@ -111,10 +137,12 @@ def compose(service: Service, *, boot: str | None = None, ai_pause: float = 0.0)
         followers=Followers(service, FollowerStore(db)), leagues=Leagues(service, LeagueStore(db)),
         campaigns=Campaigns(service, CampaignStore(db)),
         flow=TurnFlow(service, SilentAnnouncer(), ai_pause=ai_pause, owner=boot,
-                      leases=LeaseStore(db) if db.dialect == POSTGRES else None))
+                      leases=LeaseStore(db) if db.dialect == POSTGRES else None),
+        erasure=Erasure(service, ErasureStore(db), boot=boot))
     service.move_listeners.extend((app.reminders.on_move, app.undo.on_move))
     service.end_listeners.extend((app.reminders.on_end, app.undo.on_end, app.leagues.on_end, app.campaigns.on_end))
     service.forget_listeners.extend(f.forget_user for f in app.features)
+    service.message_listeners.append(app.erasure.on_messages)
     return app
 
 

@@ -136,6 +136,9 @@ class Service:
         """Called when a game ends by any path (last move, resignation, abandon)."""
         self.forget_listeners: list[Callable[[int], Awaitable[int]]] = []
         """Called with a user id when that user asks to be forgotten; each returns rows changed."""
+        self.message_listeners: list[Callable[[store.GameRow, Mapping[str, int | None]], Awaitable[None]]] = []
+        """Called after :meth:`set_messages` with the game's row and the message ids set (the erasure
+        feature keeps every turn post's id, so a forget-me can reach it). Errors are logged, not raised."""
 
     # -- helpers -----------------------------------------------------------------------------
     def _lock(self, game_id: int) -> asyncio.Lock:
@@ -730,7 +733,20 @@ class Service:
 
     async def set_messages(self, game_id: int, **message_xids: int | None) -> None:
         """Remember the lobby / status / turn message of a game (for edits after a restart)."""
-        await self.store.update_game(game_id, **message_xids)
+        if not self.message_listeners:
+            await self.store.update_game(game_id, **message_xids)
+            return
+        game = await self._game(game_id)  # its channel and version, which setting messages leaves alone
+
+        async def tell(listener: Callable[[store.GameRow, Mapping[str, int | None]], Awaitable[None]]) -> None:
+            try:
+                await listener(game, message_xids)
+            except Exception:
+                log.exception("message listener %r failed", listener)
+
+        # Side by side: on SQLite the listeners' writes join the update's commit (one fsync, not two).
+        await asyncio.gather(self.store.update_game(game_id, **message_xids),
+                             *(tell(listener) for listener in self.message_listeners))
 
 
 def choices_token(moves: list[core.Move]) -> str:

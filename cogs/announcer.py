@@ -151,8 +151,10 @@ class DiscordAnnouncer(commands.Cog):
         files = [("story.png", told.chart)]
         if told.gif is not None and len(told.gif) <= RECAP_GIF_LIMIT:
             files.append(("story.gif", told.gif))
-        await operations.post(self.bot, g.channel_xid, t("end.recap", loc, game=g.id), extra_files=files,
-                              locale=loc, nonce=f"story{g.id}")  # told again after a restart: still one
+        recap_xid, _ = await operations.post(self.bot, g.channel_xid, t("end.recap", loc, game=g.id),
+                                             extra_files=files, locale=loc,
+                                             nonce=f"story{g.id}")  # told again after a restart: still one
+        await self.bot.app.erasure.record_post(g.id, "recap", recap_xid)  # a forget-me redraws it
 
     async def lost_channel(self, info: GameInfo) -> None:
         """The game's channel or thread was deleted (Discord 10003): pause the game and tell its

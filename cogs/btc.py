@@ -163,9 +163,10 @@ class BtcCog(commands.Cog):
         await announcer(self.bot).strip_controls(game)
         await lobby.refresh_lobby(self.bot, game, ploc)
         if game.game.channel_xid is not None:
-            await operations.post(self.bot, game.game.channel_xid,
-                                  t("btc.campaign.game_stopped", ploc, game=game.id,
-                                    user=mention(interaction.user.id)))
+            line_xid, _ = await operations.post(self.bot, game.game.channel_xid,
+                                                t("btc.campaign.game_stopped", ploc, game=game.id,
+                                                  user=mention(interaction.user.id)))
+            await self.bot.app.erasure.record_post(game.id, "line", line_xid)  # it names the player
             await announcer(self.bot).update_status(game, ploc)
 
     @campaign.command(name="bonus")
@@ -282,7 +283,8 @@ class BtcCog(commands.Cog):
             recent = game.finished_at is not None and self.service.clock.now_ms() - game.finished_at < RECENT_END_MS
             if game.status == "finished" and recent and not recorded.late:
                 await self._wait_for_end_post(game.id, game.turn_message_xid)
-            await operations.post(self.bot, game.channel_xid, recorded_text(recorded, game.locale))
+            line_xid, _ = await operations.post(self.bot, game.channel_xid, recorded_text(recorded, game.locale))
+            await self.bot.app.erasure.record_post(game.id, "line", line_xid)  # it names the player
         except asyncio.CancelledError:
             raise
         except Exception:

@@ -33,6 +33,7 @@ from cogs.common import (
     public_locale,
     shown_name,
 )
+from cogs.community.erasure import forgotten_text
 from cogs.limits import CHOICE_NAME, cut
 
 if TYPE_CHECKING:
@@ -300,8 +301,8 @@ class GameCog(commands.Cog):
         if not await operations.defer(interaction):
             return  # Discord refused: the user saw a failure, so nothing is forgotten
         active = await self.service.games_of(interaction.user.id)
-        changed = await self.service.forget_user(interaction.user.id)
-        await operations.reply(interaction, t("privacy.forgotten", loc, n=changed))
+        forgotten = await self.bot.app.forget(interaction.user.id)  # and plans the edits of our posts
+        await operations.reply(interaction, forgotten_text(forgotten, loc))
         for game in active:  # the AI now plays those seats: let it move where it is awaited
             info = await self.service.info(game.id)
             if info.awaited_ai():

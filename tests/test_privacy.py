@@ -48,6 +48,9 @@ NOT_PERSONAL = {
     "community_outbox.channel_xid", "community_outbox.message_xid", "community_votes.message_xid",
     "community_undo.message_xid", "community_undo.channel_xid", "community_leagues.guild_xid",
     "btc_campaigns.guild_xid", "btc_campaigns.game_channel_xid",
+    # Forget-me's own record of the bot's posts and of the edits it plans (migration 010): where the
+    # bot's messages are, never who asked (bot.community.erasure).
+    "game_posts.message_xid", "game_posts.channel_xid", "privacy_edits.message_xid", "privacy_edits.channel_xid",
     # A league's own name, chosen by a server manager for the league (not a person's).
     "community_leagues.name",
 }
@@ -261,5 +264,90 @@ async def test_a_feature_that_fails_to_forget_is_never_reported_as_done(tmp_path
         with pytest.raises(bot_errors.NotAllowed) as caught:
             await app.forget_user(4242)
         assert caught.value.key == "privacy.incomplete"
+    finally:
+        await db.close()
+
+
+# -- the bytes on disk (issue 31) ------------------------------------------------------------------
+def disk_leaks(db_path: Path, user_xid: int, name: str) -> list[str]:
+    """Where the raw bytes of the SQLite file and its write-ahead log still hold the id (as SQLite
+    stores it, a big-endian 64-bit integer, or as text) or the name."""
+    needles = {"id as integer": user_xid.to_bytes(8, "big", signed=True), "id as text": str(user_xid).encode(),
+               "name": name.encode()}
+    found = []
+    for path in (db_path, Path(f"{db_path}-wal")):
+        data = path.read_bytes() if path.exists() else b""
+        found += [f"{path.name}: {what} x{data.count(needle)}" for what, needle in needles.items() if needle in data]
+    return found
+
+
+async def test_forget_me_leaves_no_bytes_on_disk(db_path: Path, clock: FakeClock) -> None:
+    """While the bot still runs after forget-me, neither the SQLite file nor its WAL holds the
+    player's id or name, read as raw bytes (secure_delete zeroes what was deleted; the WAL is
+    checkpointed and truncated). Before forget-me they did: the check can fail."""
+    db = await Store.open(db_path)
+    try:
+        app = compose(Service(db, clock))
+        # Set on the connection, not left to how SQLite was built (this one zeroes by default).
+        assert tuple(await db.fetch_one("PRAGMA secure_delete")) == (1,)
+        await history(app, clock)
+        assert disk_leaks(db_path, USER, NAME), "the history must be on disk"
+        await app.forget_user(USER)
+        assert disk_leaks(db_path, USER, NAME) == []
+        # The bot goes on writing after it (a new game of others): still nothing of the player.
+        await toy_game(app.service, 9, BEA, CEM)
+        assert disk_leaks(db_path, USER, NAME) == []
+    finally:
+        await db.close()
+    assert disk_leaks(db_path, USER, NAME) == []
+
+
+async def test_forget_me_plans_the_edits_of_the_bots_posts(db_path: Path, clock: FakeClock) -> None:
+    """The bot's posts of the player's games (lobby, status, every turn post) are planned as edits,
+    queued once the player is forgotten; others' games are not touched; the plan names nobody."""
+    db = await Store.open(db_path)
+    try:
+        app = compose(Service(db, clock))
+        mine = await toy_game(app.service, 1, USER, BEA)
+        theirs = await toy_game(app.service, 2, BEA, CEM)
+        for gid, base in ((mine, 1000), (theirs, 2000)):
+            await app.service.set_messages(gid, lobby_message_xid=base, status_message_xid=base + 1)
+            await app.service.set_messages(gid, turn_message_xid=base + 2)
+        await bid(app.service, mine, USER, 3)
+        await app.service.set_messages(mine, turn_message_xid=1003)
+        await app.erasure.record_post(mine, "recap", 1004)
+        forgotten = await app.forget(USER)
+        edits = await app.erasure.db.edits()
+        assert forgotten.edits == len(edits) == 5 and forgotten.beyond == 0
+        assert sorted((e.kind, e.message_xid, e.version) for e in edits) == [
+            ("lobby", 1000, None), ("recap", 1004, 1), ("status", 1001, None), ("turn", 1002, 0), ("turn", 1003, 1)]
+        assert {e.status for e in edits} == {"queued"}
+    finally:
+        await db.close()
+    with sqlite3.connect(db_path) as conn:
+        assert leaks(conn, USER, NAME) == []
+
+
+async def test_the_cap_and_a_failed_forget_plan_nothing_to_edit(db_path: Path, clock: FakeClock) -> None:
+    """Over the per-user cap the rest is counted, not planned; a forget-me that failed leaves its
+    plan unqueued (nothing is edited while the name is still there)."""
+    from bot import errors as bot_errors
+
+    db = await Store.open(db_path)
+    try:
+        app = compose(Service(db, clock))
+        app.erasure.cap = 2
+        gid = await toy_game(app.service, 1, USER, BEA)
+        for xid in range(3000, 3005):
+            await app.service.set_messages(gid, turn_message_xid=xid)
+
+        async def broken(user_xid: int) -> int:
+            raise RuntimeError("disk full")
+
+        app.service.forget_listeners.append(broken)
+        with pytest.raises(bot_errors.NotAllowed):
+            await app.forget(USER)
+        assert {e.status for e in await app.erasure.db.edits()} == {"planned"}
+        assert await app.erasure.take() == []
     finally:
         await db.close()

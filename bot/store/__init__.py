@@ -383,6 +383,9 @@ class Store:
             raise
         try:
             await conn.execute("PRAGMA busy_timeout=5000")
+            # A deleted or changed row's old bytes are overwritten with zeros, not left in free space
+            # (forget-me must reach the disk: issue 31); the checkpoint after it empties the WAL.
+            await conn.execute("PRAGMA secure_delete=ON")
             await conn.execute("PRAGMA journal_mode=WAL")
             await conn.execute("PRAGMA synchronous=FULL")
             await conn.execute("PRAGMA foreign_keys=ON")
@@ -533,6 +536,12 @@ class Store:
 
     _one = fetch_one
     _all = fetch_all
+
+    async def scrub(self, tables: Iterable[str]) -> None:
+        """After a forget-me: the old bytes of the rows it changed leave the disk as far as the engine
+        allows (SQLite: zeroed as deleted, then the write-ahead log checkpointed and truncated;
+        PostgreSQL: ``VACUUM`` of ``tables``; see README, "Privacy")."""
+        await self._engine.scrub(tables)
 
     # -- games -------------------------------------------------------------------------------
     async def create_game(

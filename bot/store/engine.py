@@ -128,6 +128,10 @@ class Engine(Protocol):
     def transaction(self) -> AbstractAsyncContextManager[Tx]:
         """``async with engine.transaction() as tx`` (a :class:`Tx`); rolled back on any error."""
 
+    async def scrub(self, tables: Iterable[str]) -> None:
+        """After a forget-me, outside any transaction: the old bytes of changed rows leave the disk
+        (SQLite: a ``TRUNCATE`` checkpoint of the write-ahead log; PostgreSQL: ``VACUUM`` of ``tables``)."""
+
     async def close(self) -> None: ...
 
 
@@ -176,6 +180,14 @@ class SqliteEngine:
         same moment share one commit (one fsync), each in its own savepoint (:mod:`bot.store.groupcommit`)."""
         async with self.writers.transaction():
             yield self
+
+    async def scrub(self, tables: Iterable[str]) -> None:
+        """After a forget-me: the write-ahead log's old frames (which still hold the rows as they were)
+        are copied into the file and the log truncated to nothing (``wal_checkpoint(TRUNCATE)``); the
+        rows' old bytes in the file itself were zeroed as they were deleted (``secure_delete``, set on
+        the connection at open). ``tables``: unused here (a checkpoint is of the whole file)."""
+        del tables
+        await self.writers.alone("PRAGMA wal_checkpoint(TRUNCATE)")
 
     async def close(self) -> None:
         await self.writers.flush()
@@ -253,6 +265,15 @@ class PostgresEngine:
     async def transaction(self) -> AsyncIterator[PostgresTx]:
         async with self.pool.acquire() as conn, conn.transaction():
             yield PostgresTx(conn)
+
+    async def scrub(self, tables: Iterable[str]) -> None:
+        """After a forget-me: ``VACUUM`` the tables that held the player, so their dead row versions
+        (which still hold the old values) are removed now rather than whenever autovacuum comes by.
+        Run outside any transaction, as VACUUM must be. ``tables`` are the schema's own names."""
+        names = sorted(set(tables))
+        if names:
+            async with self.pool.acquire() as conn:
+                await conn.execute("VACUUM " + ", ".join(f'"{name}"' for name in names))
 
     async def close(self) -> None:
         await self.pool.close()

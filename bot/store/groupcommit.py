@@ -147,3 +147,11 @@ class GroupCommit:
         async with self._lock:
             if self._group is not None:
                 await self._commit(self._group)
+
+    async def alone(self, sql: str) -> list[Any]:
+        """Run a statement outside any transaction (the open group committed first, no writer meanwhile):
+        a checkpoint of the write-ahead log. Returns its rows."""
+        async with self._lock:
+            if self._group is not None:
+                await self._commit(self._group)
+            return list(await self._conn.execute_fetchall(sql))

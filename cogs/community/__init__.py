@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from cogs.community.erasure import ErasureCog
 from cogs.community.followers import FollowersCog
 from cogs.community.history import HistoryCog
 from cogs.community.leagues import LeaguesCog
@@ -30,5 +31,5 @@ if TYPE_CHECKING:
 async def setup(bot: CityBot) -> None:
     loop = RemindersCog(bot)
     for cog in (loop, SettingsCog(bot), HistoryCog(bot), UndoCog(bot, loop), FollowersCog(bot), VotesCog(bot, loop),
-                LeaguesCog(bot)):
+                LeaguesCog(bot), ErasureCog(bot)):
         await bot.add_cog(cog)
