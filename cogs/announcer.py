@@ -137,24 +137,39 @@ class DiscordAnnouncer(commands.Cog):
         """The game's story after its end: the score chart and (unless the server turned it off) the
         animation of the cities growing, rebuilt from the move log off the event loop."""
         g = info.game
-        if games.get(g.kind).story is None or g.channel_xid is None:
+        if g.channel_xid is None:
             return
-        gif = g.guild_xid is None or (await self.bot.app.preferences.server_settings(g.guild_xid)).recap_gif
-        moves = await self.service.move_log(g.id)
+        files = await self.recap_files(info, loc)
+        if files is None:
+            return
+        recap_xid, _ = await operations.post(self.bot, g.channel_xid, t("end.recap", loc, game=g.id),
+                                             extra_files=files, locale=loc,
+                                             nonce=f"story{g.id}")  # told again after a restart: still one
+        await self.bot.app.erasure.record_post(g.id, "recap", recap_xid)  # a forget-me redraws it
+
+    async def recap_files(self, info: GameInfo, loc: str, *, turn: int | None = None,
+                          gif: bool = True) -> list[tuple[str, bytes]] | None:
+        """A game's story as files to post, drawn from its move log (up to move ``turn``) with today's
+        names, off the event loop: the score chart, then the animation of the cities growing when ``gif``,
+        the server allows it and it fits :data:`RECAP_GIF_LIMIT`. None where the game has no story or it
+        could not be drawn (logged)."""
+        g = info.game
+        if games.get(g.kind).story is None:
+            return None
+        if gif and g.guild_xid is not None:
+            gif = (await self.bot.app.preferences.server_settings(g.guild_xid)).recap_gif
+        moves = (await self.service.move_log(g.id))[:turn]
         names = [s.name for s in info.seats]
         try:
             told = await asyncio.to_thread(story_pictures.recap, g.kind, g.options, len(info.seats), g.seed, moves,
                                            names, locale=loc, gif=gif)
         except Exception:
             log.exception("the story of game %s could not be drawn", g.id)
-            return
+            return None
         files = [("story.png", told.chart)]
         if told.gif is not None and len(told.gif) <= RECAP_GIF_LIMIT:
             files.append(("story.gif", told.gif))
-        recap_xid, _ = await operations.post(self.bot, g.channel_xid, t("end.recap", loc, game=g.id),
-                                             extra_files=files, locale=loc,
-                                             nonce=f"story{g.id}")  # told again after a restart: still one
-        await self.bot.app.erasure.record_post(g.id, "recap", recap_xid)  # a forget-me redraws it
+        return files
 
     async def lost_channel(self, info: GameInfo) -> None:
         """The game's channel or thread was deleted (Discord 10003): pause the game and tell its

@@ -33,10 +33,9 @@ from bot.i18n import t
 from bot.service import GameInfo
 from cogs import lobby, operations, presenters
 from cogs.announcer import announcer
-from render import story as story_pictures
 
 if TYPE_CHECKING:
-    from bot.app import CityBot
+    from cogs.app import CityBot
 
 log = logging.getLogger(__name__)
 
@@ -44,8 +43,6 @@ PRUNE_EVERY = 720
 """Passes between two prunes of finished edits (about an hour)."""
 CAMPAIGN_OPTION = "campaign"
 """The option of a campaign's game (its lobby message names the player above the embed)."""
-RECAP_GIF_LIMIT = 8 * 1024 * 1024
-"""The largest recap animation posted (as the recap post itself: ``cogs.game.RECAP_GIF_LIMIT``)."""
 
 
 def forgotten_text(forgotten: Forgotten, loc: str) -> str:
@@ -191,13 +188,6 @@ class ErasureCog(commands.Cog):
 
     async def recap(self, info: GameInfo, loc: str) -> dict[str, Any]:
         """The game's story drawn again with today's names (the animation too, where it was posted)."""
-        g = info.game
-        gif = g.guild_xid is None or (await self.bot.app.preferences.server_settings(g.guild_xid)).recap_gif
-        moves = await self.service.move_log(g.id)
-        names = [s.name for s in info.seats]
-        told = await asyncio.to_thread(story_pictures.recap, g.kind, g.options, len(info.seats), g.seed, moves,
-                                       names, locale=loc, gif=gif)
-        files = [discord.File(io.BytesIO(told.chart), filename="story.png")]
-        if told.gif is not None and len(told.gif) <= RECAP_GIF_LIMIT:
-            files.append(discord.File(io.BytesIO(told.gif), filename="story.gif"))
-        return {"content": t("end.recap", loc, game=g.id), "attachments": files}
+        files = await announcer(self.bot).recap_files(info, loc) or []
+        return {"content": t("end.recap", loc, game=info.id),
+                "attachments": [discord.File(io.BytesIO(data), filename=name) for name, data in files]}

@@ -11,13 +11,12 @@ from typing import TYPE_CHECKING
 import discord
 from discord import app_commands
 
-from bot import games
 from bot.i18n import t
 from bot.service import GameInfo
 from cogs import limits, operations, presenters
+from cogs.announcer import announcer
 from cogs.common import EMBED_COLOUR, game_title, shown_name
 from cogs.community.common import GameSubcommands, locale_of, stamp
-from render import story as story_pictures
 
 log = logging.getLogger(__name__)
 
@@ -93,18 +92,8 @@ class HistoryCog(GameSubcommands):
 
     async def story_chart(self, info: GameInfo, turn: int, loc: str) -> bytes | None:
         """The score chart of a game up to the replayed move (None where the game has no story)."""
-        g = info.game
-        if games.get(g.kind).story is None:
-            return None
-        moves = (await self.service.move_log(g.id))[:turn]
-        names = [s.name for s in info.seats]
-        try:
-            told = await asyncio.to_thread(story_pictures.recap, g.kind, g.options, len(info.seats), g.seed, moves,
-                                           names, locale=loc, gif=False)
-        except Exception:
-            log.exception("the story chart of game %s could not be drawn", g.id)
-            return None
-        return told.chart
+        files = await announcer(self.bot).recap_files(info, loc, turn=turn, gif=False)
+        return files[0][1] if files else None
 
     @app_commands.describe(game="The game's number (#)")
     async def game_export(self, interaction: discord.Interaction, game: app_commands.Range[int, 1, None]) -> None:

@@ -9,8 +9,8 @@ from pathlib import Path
 from typing import Any
 
 from bot import games
-from bot.app import CityBot
 from bot.rules.btc.rules import RULES as BTC
+from cogs.app import CityBot
 from render.common import record_text
 from tests.discord.conftest import Harness
 
