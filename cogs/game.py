@@ -111,10 +111,10 @@ class GameCog(commands.Cog):
         try:
             callback = await interaction.response.send_message(embed=lobby.lobby_embed(info, loc), view=lobby_view)
         except discord.HTTPException as exc:
-            # The lobby is the answer: Discord refused it (the user saw a failure), so the lobby is
-            # closed again and the channel stays free.
-            log.info("lobby of game %s not shown (%s): closed", info.id, exc.code)
-            await self.service.abandon(info.id, interaction.user.id, is_admin=True)
+            # The lobby message is the answer: Discord refused it (the user saw a failure), so the
+            # lobby is taken back as if never opened, and the channel stays free.
+            log.info("lobby of game %s not shown (%s): withdrawn", info.id, exc.code)
+            await self.service.withdraw(info.id)
             return
         if missing:  # the game can be played here, with parts missing: say which permissions
             await operations.reply(interaction, t("error.missing_permissions_warning", locale_of(interaction),
