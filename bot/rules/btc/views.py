@@ -26,8 +26,10 @@ from bot.rules.btc.viewtypes import (
     BtcPlaceTile,
     BtcPlayer,
     BtcResult,
+    BtcSupply,
     BtcTile,
     BtcView,
+    BtcYou,
     Mode,
     Orientation,
     Part,
@@ -155,6 +157,52 @@ def _turn(state: BtcState) -> int:
     return state.step if placing and not E.is_solo(state) else state.step + 1
 
 
+def _you(state: BtcState, seat: int | None) -> BtcYou | None:
+    """The viewer's own secrets (hand, committed choice) and tiles to place; None for a spectator
+    or a seat that is not in the game."""
+    if seat is None or not 0 <= seat < state.seats:
+        return None
+    p = state.players[seat]
+    return {
+        "seat": seat,
+        "hand": [tile_info(state, t) for t in p.hand],
+        "choice": [tile_info(state, t) for t in p.choice],
+        "to_place": _to_place(state, seat),
+        "can_choose": E.can_choose(state, seat),
+    }
+
+
+def _supply(state: BtcState) -> BtcSupply:
+    """How many single and duplex tiles are left to draw, and how many were discarded (counts only)."""
+    return {
+        "singles": len(T.SINGLE_POOL) - state.next_single,
+        "duplexes": len(state.tiles) - state.next_duplex,
+        "discarded": len(state.discard),
+    }
+
+
+def _add_solo(state: BtcState, out: BtcView) -> None:
+    """A solo game's additions to ``out``: the difficulty, in Solo Full the Automas' names, log and
+    cards left, and in a campaign game its options, bonus choices and (at the end) summary."""
+    out["difficulty"] = int(state.options.get("difficulty", "4"))
+    if state.mode == E.SOLO_FULL:
+        out["automa"] = {
+            "names": [E.automa_term(i) for i in (1, 2)],
+            "log": [cast(BtcAutomaStep, dict(e)) for e in state.automa_log],
+            "cards_left": len(state.deck),
+        }
+    if state.options.get("campaign", "off") != "off":
+        result = E.game_result(state)
+        out["campaign"] = {
+            "length": int(state.options["campaign"]),
+            "game": int(state.options["campaign_game"]),
+            "used_before": [E.LETTER_CATEGORY[x] for x in state.options["campaign_used"]
+                            if x in E.LETTER_CATEGORY],
+            "bonus_choices": [[cat, c] for cat, c in E.bonus_choices(state)],
+            "summary": cast(BtcCampaignSummary | None, result.seats[0].details.get("campaign")),
+        }
+
+
 def view(state: BtcState, seat: int | None) -> BtcView:
     """What ``seat`` (None: a spectator) may see. JSON shape::
 
@@ -201,42 +249,13 @@ def view(state: BtcState, seat: int | None) -> BtcView:
         "awaiting": sorted(E.awaited(state)),
         "players": [_player(state, i) for i in range(len(state.players))],
         "cities": [_city(state, i, scores[i], counts) for i in range(len(state.cities))],
-        "you": None,
-        "supply": {
-            "singles": len(T.SINGLE_POOL) - state.next_single,
-            "duplexes": len(state.tiles) - state.next_duplex,
-            "discarded": len(state.discard),
-        },
+        "you": _you(state, seat),
+        "supply": _supply(state),
         "automa": None,
         "result": cast(BtcResult, E.game_result(state).to_json()) if state.phase == "over" else None,
     }
-    if seat is not None and 0 <= seat < state.seats:
-        p = state.players[seat]
-        out["you"] = {
-            "seat": seat,
-            "hand": [tile_info(state, t) for t in p.hand],
-            "choice": [tile_info(state, t) for t in p.choice],
-            "to_place": _to_place(state, seat),
-            "can_choose": E.can_choose(state, seat),
-        }
     if E.is_solo(state):
-        out["difficulty"] = int(state.options.get("difficulty", "4"))
-        if state.mode == E.SOLO_FULL:
-            out["automa"] = {
-                "names": [E.automa_term(i) for i in (1, 2)],
-                "log": [cast(BtcAutomaStep, dict(e)) for e in state.automa_log],
-                "cards_left": len(state.deck),
-            }
-        if state.options.get("campaign", "off") != "off":
-            result = E.game_result(state)
-            out["campaign"] = {
-                "length": int(state.options["campaign"]),
-                "game": int(state.options["campaign_game"]),
-                "used_before": [E.LETTER_CATEGORY[x] for x in state.options["campaign_used"]
-                                if x in E.LETTER_CATEGORY],
-                "bonus_choices": [[cat, c] for cat, c in E.bonus_choices(state)],
-                "summary": cast(BtcCampaignSummary | None, result.seats[0].details.get("campaign")),
-            }
+        _add_solo(state, out)
     return out
 
 

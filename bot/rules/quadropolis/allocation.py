@@ -20,7 +20,7 @@ decrease) and each customer beats the -1 of an idle inhabitant; spare energy goe
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -225,22 +225,27 @@ def _resource_tables(mode: ModeRules, inhabitants: int, energy: int, shops: int,
     return r_inh, r_nrg
 
 
-def compile_city(mode: ModeRules, grid: Grid, inhabitants: int, energy: int,
-                 forced_off: Iterable[Cell] = ()) -> Compiled:
-    """Compile a city; buildings in ``forced_off`` stay off (a player's own choice)."""
-    off = set(forced_off)
+def _code_at(grid: Grid, cell: Cell) -> str:
+    """The code of the building on ``cell`` ("" for an empty square)."""
+    b = grid[cell[0]][cell[1]]
+    return "" if b is None else b.code
+
+
+def _switchable_cells(grid: Grid, inhabitants: int, energy: int, off: set[Cell]) -> list[Cell]:
+    """The cost-bearing buildings a search may switch, in grid order: not forced off, and with a
+    cost the pool can pay (a building whose cost never fits is off in every allocation)."""
+    return [cell for cell, b in grid_cells(grid)
+            if b.code in COST_BEARING and cell not in off
+            and b.cost[0] <= inhabitants and b.cost[1] <= energy]
+
+
+def _building_terms(mode: ModeRules, grid: Grid,
+                    cells: list[Cell]) -> tuple[int, int, int, int, list[int], list[int]]:
+    """Per switchable building: the cost and shop masks, its own points when on (towers, printed
+    VP, monument neighbours) and the monument penalty it may be spared. Returns ``(inh_mask,
+    nrg_mask, shop_mask, fh_mask, linear, monument_penalty)``."""
     rows, cols = len(grid), len(grid[0])
-    # A building whose cost can never be paid is off in every allocation: leave it out.
-    cells = [cell for cell, b in grid_cells(grid)
-             if b.code in COST_BEARING and cell not in off
-             and b.cost[0] <= inhabitants and b.cost[1] <= energy]
-    index = {cell: i for i, cell in enumerate(cells)}
     n = len(cells)
-
-    def b_at(cell: Cell) -> str:
-        b = grid[cell[0]][cell[1]]
-        return "" if b is None else b.code
-
     inh_mask = nrg_mask = shop_mask = fh_mask = 0
     linear = [0] * n
     monument_penalty = [0] * n
@@ -259,13 +264,21 @@ def compile_city(mode: ModeRules, grid: Grid, inhabitants: int, energy: int,
         if b.code in "UH":
             linear[i] += b.vp
         for nb in neighbours(cell, rows, cols):
-            if b_at(nb) == "M":
+            if _code_at(grid, nb) == "M":
                 weight = mode.monument_neighbours.get(b.type, 0)
                 linear[i] += weight
                 if weight < 0:
                     monument_penalty[i] -= weight
         if monument_penalty[i]:
             fh_mask |= bit
+    return inh_mask, nrg_mask, shop_mask, fh_mask, linear, monument_penalty
+
+
+def _fixed_terms(mode: ModeRules, grid: Grid, index: dict[Cell, int]) -> tuple[int, int, list[int]]:
+    """What the always-active buildings contribute: ``(constant, always_present, park_masks)`` —
+    the monuments' points for always-active neighbours, the count of always-present buildings,
+    and for each park or green the mask of its switchable neighbours that parks reward."""
+    rows, cols = len(grid), len(grid[0])
     constant = 0
     always_present = 0
     park_masks = []
@@ -284,9 +297,17 @@ def compile_city(mode: ModeRules, grid: Grid, inhabitants: int, energy: int,
                 nb_b = grid[nb[0]][nb[1]]
                 if nb_b is not None and nb_b.code in ALWAYS_ACTIVE:
                     constant += mode.monument_neighbours.get(nb_b.type, 0)
+    return constant, always_present, park_masks
+
+
+def _factory_terms(mode: ModeRules, grid: Grid, cells: list[Cell], index: dict[Cell, int],
+                   linear: list[int]) -> list[tuple[int, tuple[tuple[int, int], ...]]]:
+    """Each switchable factory as ``(bit, ((weight, neighbour mask), ...))`` over its switchable
+    neighbours; its always-active neighbours' points are added to ``linear`` (changed in place)."""
+    rows, cols = len(grid), len(grid[0])
     factories = []
     for i, cell in enumerate(cells):
-        if b_at(cell) != "F":
+        if _code_at(grid, cell) != "F":
             continue
         by_weight: dict[int, int] = {}
         for nb in neighbours(cell, rows, cols):
@@ -299,11 +320,23 @@ def compile_city(mode: ModeRules, grid: Grid, inhabitants: int, energy: int,
             elif weight and nb in index:
                 by_weight[weight] = by_weight.get(weight, 0) | (1 << index[nb])
         factories.append((1 << i, tuple(sorted(by_weight.items()))))
+    return factories
+
+
+def _district_masks(mode: ModeRules, grid: Grid, cells: list[Cell]) -> list[int]:
+    """The masks of the switchable public services in each district, in order of first meeting."""
     districts: dict[int, int] = {}
     for i, cell in enumerate(cells):
-        if b_at(cell) == "U":
+        if _code_at(grid, cell) == "U":
             d = mode.district(cell)
             districts[d] = districts.get(d, 0) | (1 << i)
+    return list(districts.values())
+
+
+def _harbour_segments(grid: Grid, index: dict[Cell, int]) -> tuple[list[list[int]], int]:
+    """The maximal runs of switchable harbours, rows first then columns, each as its list of
+    bits, and how many of them are row runs."""
+    rows, cols = len(grid), len(grid[0])
     segments: list[list[int]] = []
     row_segments = 0
     for horizontal in (True, False):
@@ -313,7 +346,7 @@ def compile_city(mode: ModeRules, grid: Grid, inhabitants: int, energy: int,
             length = cols if horizontal else rows
             for pos in range(length + 1):
                 cell = (a, pos) if horizontal else (pos, a)
-                if pos < length and cell in index and b_at(cell) == "H":
+                if pos < length and cell in index and _code_at(grid, cell) == "H":
                     run.append(1 << index[cell])
                 else:
                     if run:
@@ -321,26 +354,43 @@ def compile_city(mode: ModeRules, grid: Grid, inhabitants: int, energy: int,
                     run = []
         if horizontal:
             row_segments = len(segments)
+    return segments, row_segments
+
+
+def _office_terms(grid: Grid, cells: list[Cell], index: dict[Cell, int]) -> list[tuple[int, int, int]]:
+    """Each switchable office as ``(bit, height, mask of its switchable office neighbours)``."""
+    rows, cols = len(grid), len(grid[0])
     offices = []
     for i, cell in enumerate(cells):
         b = grid[cell[0]][cell[1]]
         if b is not None and b.code == "O":
             adj = 0
             for nb in neighbours(cell, rows, cols):
-                if nb in index and b_at(nb) == "O":
+                if nb in index and _code_at(grid, nb) == "O":
                     adj |= 1 << index[nb]
             offices.append((1 << i, b.height, adj))
+    return offices
+
+
+def compile_city(mode: ModeRules, grid: Grid, inhabitants: int, energy: int,
+                 forced_off: Iterable[Cell] = ()) -> Compiled:
+    """Compile a city; buildings in ``forced_off`` stay off (a player's own choice)."""
+    cells = _switchable_cells(grid, inhabitants, energy, set(forced_off))
+    index = {cell: i for i, cell in enumerate(cells)}
+    inh_mask, nrg_mask, shop_mask, fh_mask, linear, monument_penalty = _building_terms(mode, grid, cells)
+    constant, always_present, park_masks = _fixed_terms(mode, grid, index)
+    factories = _factory_terms(mode, grid, cells, index, linear)
+    segments, row_segments = _harbour_segments(grid, index)
     n_parks = sum(1 for _, b in grid_cells(grid) if b.code == "P")
     r_inh, r_nrg = _resource_tables(mode, inhabitants, energy, shop_mask.bit_count(), n_parks)
-    compiled = Compiled(
-        mode=mode, grid=grid, inhabitants=inhabitants, energy=energy, cells=cells, n=n,
+    return Compiled(
+        mode=mode, grid=grid, inhabitants=inhabitants, energy=energy, cells=cells, n=len(cells),
         inh_mask=inh_mask, nrg_mask=nrg_mask, shop_mask=shop_mask, fh_mask=fh_mask, linear=linear,
         monument_penalty=monument_penalty, constant=constant, always_present=always_present,
-        park_masks=park_masks, factories=factories, district_masks=list(districts.values()),
-        harbour_segments=segments, offices=offices, r_inh=r_inh, r_nrg=r_nrg, squares=rows * cols,
-        row_segments=row_segments,
+        park_masks=park_masks, factories=factories, district_masks=_district_masks(mode, grid, cells),
+        harbour_segments=segments, offices=_office_terms(grid, cells, index), r_inh=r_inh, r_nrg=r_nrg,
+        squares=len(grid) * len(grid[0]), row_segments=row_segments,
     )
-    return compiled
 
 
 # ---------------------------------------------------------------------------------------------
@@ -364,7 +414,7 @@ def _marginal_bounds(c: Compiled) -> list[int]:
                     bound[i] += inc
     # Factories: each factory-neighbour pair is counted once, on the neighbour's side. This is
     # valid when the buildings are added factories first: a factory then only meets neighbours
-    # that were already on, and optimise() adds those to the factory's bound node by node.
+    # that were already on, and _knapsack_bound adds those to the factory's bound node by node.
     for _, groups in c.factories:
         for weight, m in groups:
             for j in range(c.n):
@@ -378,7 +428,7 @@ def _marginal_bounds(c: Compiled) -> list[int]:
             for i in range(c.n):
                 if dm >> i & 1:
                     bound[i] += inc
-    # Harbour lines and office groups are bounded as a whole in optimise(); here an office
+    # Harbour lines and office groups are bounded as a whole by _knapsack_bound; here an office
     # counts at most its value in a group as large as its whole component.
     for bit, top in office_tops(c).items():
         bound[bit.bit_length() - 1] += top
@@ -497,53 +547,33 @@ def _greedy(c: Compiled) -> tuple[int, Key]:
     return mask, key
 
 
-def optimise(c: Compiled) -> Best:
-    """The allocation key maximum over all choices of activated buildings (branch and bound)."""
+def _prefix_sums(values: list[int]) -> list[int]:
+    """``out[k]``: the sum of the ``k`` largest of ``values`` (``out[0] == 0``)."""
+    out = [0]
+    for v in sorted(values, reverse=True):
+        out.append(out[-1] + v)
+    return out
+
+
+def _cost_classes(c: Compiled) -> tuple[list[int], list[int], list[int]]:
+    """The switchable buildings by what they cost: inhabitants only, energy only, and both."""
     n = c.n
-    if n == 0:
-        k = c.key(0)
-        assert k is not None
-        return Best(0, k, 1)
-    mode = c.mode
-    inc_mask, inc_key = _greedy(c)
-    marg = _marginal_bounds(c)
     inh_only = [i for i in range(n) if c.inh_mask >> i & 1 and not c.nrg_mask >> i & 1]
     nrg_only = [i for i in range(n) if c.nrg_mask >> i & 1 and not c.inh_mask >> i & 1]
     both = [i for i in range(n) if c.inh_mask >> i & 1 and c.nrg_mask >> i & 1]
-    # Branch on buildings with the largest possible effect first.
-    order = sorted(range(n), key=lambda i: -marg[i])
-    cap = mode.shop_cap
+    return inh_only, nrg_only, both
+
+
+def _all_on_bound(c: Compiled) -> Callable[[int, int, int, int, int], int]:
+    """Bound (a) of a node as a function ``(on, undecided, spare_i, spare_e, s_cap) -> total``:
+    the structure score with every undecided building on (the monument penalties of undecided
+    factories and harbours waived) plus the best resource term any completion can reach, with at
+    most ``s_cap`` shops."""
     r_inh, r_nrg = c.r_inh, c.r_nrg
-    inhabitants, energy = c.inhabitants, c.energy
-    shop_mask, inh_mask, nrg_mask, fh_mask = c.shop_mask, c.inh_mask, c.nrg_mask, c.fh_mask
+    inh_mask, nrg_mask, fh_mask = c.inh_mask, c.nrg_mask, c.fh_mask
     pen = c.monument_penalty
-    lines = mode.harbour_lines
-    office_top = office_tops(c)
-    factory_groups = {bit.bit_length() - 1: groups for bit, groups in c.factories}
-    harbour_mask = sum(1 << i for i, cell in enumerate(c.cells)
-                       if (b := c.grid[cell[0]][cell[1]]) is not None and b.code == "H")
-    caps = harbour_caps(lines, harbour_mask.bit_count()) if harbour_mask else []
-    inh_only_mask = sum(1 << i for i in inh_only)
-    nrg_only_mask = sum(1 << i for i in nrg_only)
-    both_mask = sum(1 << i for i in both)
-    nodes = 0
 
-    def prefix(values: list[int]) -> list[int]:
-        out = [0]
-        for v in sorted(values, reverse=True):
-            out.append(out[-1] + v)
-        return out
-
-    def bound(on: int, undecided: int) -> Key:
-        n_inh = (on & inh_mask).bit_count()
-        n_nrg = (on & nrg_mask).bit_count()
-        spare_i = inhabitants - n_inh
-        spare_e = energy - n_nrg
-        # Every activated shop needs an energy unit: no more shops than the spare energy allows.
-        s_on = (on & shop_mask).bit_count()
-        u_shops = (undecided & shop_mask).bit_count()
-        s_cap = s_on + min(u_shops, spare_e)
-        # (a) everything undecided on (monument penalties of undecided factories/harbours waived).
+    def all_on(on: int, undecided: int, spare_i: int, spare_e: int, s_cap: int) -> int:
         lo_i = max(0, spare_i - (undecided & inh_mask).bit_count())
         lo_e = max(0, spare_e - (undecided & nrg_mask).bit_count())
         best_r = max(r_inh[r][s_cap] for r in range(lo_i, spare_i + 1)) + max(
@@ -556,11 +586,27 @@ def optimise(c: Compiled) -> Best:
                 top -= pen[i]
             m >>= 1
             i += 1
-        ub_a = top + best_r
-        # (b) what is on, plus the best affordable set of undecided buildings, each counted at its
-        # marginal upper bound; with b energy-only buildings on, at most b more shops. Offices
-        # count at most their top-row value; the harbour lines at most what a run of the number of
-        # harbours on (within the longest segments) scores.
+        return top + best_r
+
+    return all_on
+
+
+def _knapsack_bound(c: Compiled, marg: list[int], inh_only: list[int], nrg_only: list[int],
+                    both: list[int]) -> Callable[[int, int, int, int, int, int], int]:
+    """Bound (b) of a node as a function ``(on, undecided, spare_i, spare_e, s_on, u_shops) ->
+    total``: what is on, plus the best affordable set of undecided buildings, each counted at its
+    marginal upper bound; with b energy-only buildings on, at most b more shops. Offices count at
+    most their top-row value; the harbour lines at most what a run of the number of harbours on
+    (within the longest segments) scores."""
+    r_inh, r_nrg = c.r_inh, c.r_nrg
+    office_top = office_tops(c)
+    factory_groups = {bit.bit_length() - 1: groups for bit, groups in c.factories}
+    harbour_mask = sum(1 << i for i, cell in enumerate(c.cells)
+                       if (b := c.grid[cell[0]][cell[1]]) is not None and b.code == "H")
+    caps = harbour_caps(c.mode.harbour_lines, harbour_mask.bit_count()) if harbour_mask else []
+    prefix = _prefix_sums
+
+    def knapsack(on: int, undecided: int, spare_i: int, spare_e: int, s_on: int, u_shops: int) -> int:
         base = c.structure(on) - c.harbour_value(on) - c.office_value(on)
         m = on & c.office_mask
         while m:
@@ -596,7 +642,37 @@ def optimise(c: Compiled) -> Best:
                 if ub_b is None or value > ub_b:
                     ub_b = value
         assert ub_b is not None
-        ub_total = min(ub_a, base + ub_b)
+        return base + ub_b
+
+    return knapsack
+
+
+def _node_bound(c: Compiled, marg: list[int]) -> Callable[[int, int], Key]:
+    """The bound of a search node as a function ``(on, undecided) -> key``: no completion of the
+    node (buildings ``on`` on, ``undecided`` still open, the rest off) can beat it. Its total is
+    the smaller of bounds (a) and (b); its inhabitants and squares count at most as many more
+    buildings as the pool can pay for."""
+    inh_only, nrg_only, both = _cost_classes(c)
+    all_on = _all_on_bound(c)
+    knapsack = _knapsack_bound(c, marg, inh_only, nrg_only, both)
+    cap = c.mode.shop_cap
+    inhabitants, energy = c.inhabitants, c.energy
+    shop_mask, inh_mask, nrg_mask = c.shop_mask, c.inh_mask, c.nrg_mask
+    inh_only_mask = sum(1 << i for i in inh_only)
+    nrg_only_mask = sum(1 << i for i in nrg_only)
+    both_mask = sum(1 << i for i in both)
+
+    def bound(on: int, undecided: int) -> Key:
+        n_inh = (on & inh_mask).bit_count()
+        n_nrg = (on & nrg_mask).bit_count()
+        spare_i = inhabitants - n_inh
+        spare_e = energy - n_nrg
+        # Every activated shop needs an energy unit: no more shops than the spare energy allows.
+        s_on = (on & shop_mask).bit_count()
+        u_shops = (undecided & shop_mask).bit_count()
+        s_cap = s_on + min(u_shops, spare_e)
+        ub_total = min(all_on(on, undecided, spare_i, spare_e, s_cap),
+                       knapsack(on, undecided, spare_i, spare_e, s_on, u_shops))
         # Each building switched on needs a resource: at most as many more as the pool allows.
         u_i = (undecided & inh_only_mask).bit_count()
         u_e = (undecided & nrg_only_mask).bit_count()
@@ -608,7 +684,18 @@ def optimise(c: Compiled) -> Best:
         ub_occupied = c.always_present + on.bit_count() + more
         return (ub_total, ub_placed, ub_occupied)
 
-    best_mask, best_key = inc_mask, inc_key
+    return bound
+
+
+def _branch_and_bound(c: Compiled, order: list[int], bound: Callable[[int, int], Key],
+                      start_mask: int, start_key: Key) -> Best:
+    """Depth-first search fixing building ``order[depth]`` on, then off, at each depth; a node
+    whose bound does not beat the best key so far (first ``start_key``) is cut."""
+    n = c.n
+    inhabitants, energy = c.inhabitants, c.energy
+    inh_mask, nrg_mask = c.inh_mask, c.nrg_mask
+    nodes = 0
+    best_mask, best_key = start_mask, start_key
 
     def search(depth: int, on: int, undecided: int) -> None:
         nonlocal best_mask, best_key, nodes
@@ -630,6 +717,19 @@ def optimise(c: Compiled) -> Best:
 
     search(0, 0, (1 << n) - 1)
     return Best(best_mask, best_key, nodes)
+
+
+def optimise(c: Compiled) -> Best:
+    """The allocation key maximum over all choices of activated buildings (branch and bound from
+    the greedy solution, branching on the buildings with the largest possible effect first)."""
+    if c.n == 0:
+        k = c.key(0)
+        assert k is not None
+        return Best(0, k, 1)
+    inc_mask, inc_key = _greedy(c)
+    marg = _marginal_bounds(c)
+    order = sorted(range(c.n), key=lambda i: -marg[i])
+    return _branch_and_bound(c, order, _node_bound(c, marg), inc_mask, inc_key)
 
 
 # ---------------------------------------------------------------------------------------------
