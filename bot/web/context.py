@@ -128,6 +128,7 @@ class WebContext:
             if code == locale:
                 items.append(f'<li><strong aria-current="true" lang="{lang}">{label}</strong></li>')
             else:
-                items.append(f'<li><a href="{html.escape(path)}?{query}" hreflang="{lang}" lang="{lang}">{label}</a></li>')
+                href = f"{html.escape(path)}?{query}"
+                items.append(f'<li><a href="{href}" hreflang="{lang}" lang="{lang}">{label}</a></li>')
         return (f'<nav class="langs" aria-label="{html.escape(t("web.languages", locale))}"><ul>'
                 + "".join(items) + "</ul></nav>")

@@ -174,6 +174,7 @@ def body(info: GameInfo, timeline: Timeline, base: str, locale: str, shown: int,
     q = f"lang={_e(locale)}"
     pic = f"{base}/v{g.version}/t{{n}}.png?{q}"
     frame = timeline.frames[shown]
+    of = _e(t("web.game.turn_of", locale, turn="{turn}", turns=last))
     parts = [f'<header><h1>{_e(title)}</h1>{languages_html}</header>',
              f'<main id="live" data-events="{_e(base)}/events" data-version="{g.version}" data-last="{last}" '
              f'data-setup="{_e(t("web.game.setup", locale))}">']
@@ -186,7 +187,7 @@ def body(info: GameInfo, timeline: Timeline, base: str, locale: str, shown: int,
                  f'<input type="hidden" name="lang" value="{_e(locale)}">'
                  f'<label for="turn">{_e(t("web.game.turn", locale))}</label> '
                  f'<input type="range" id="turn" name="turn" min="0" max="{last}" value="{shown}" step="1"> '
-                 f'<output id="turn-out" for="turn" data-template="{_e(t("web.game.turn_of", locale, turn="{turn}", turns=last))}">'
+                 f'<output id="turn-out" for="turn" data-template="{of}">'
                  f'{_e(t("web.game.turn_of", locale, turn=shown, turns=last))}'
                  f'</output> <button type="submit" class="nojs">{_e(t("web.game.show", locale))}</button></form>')
     nav = []

@@ -17,6 +17,7 @@ import asyncio
 import contextlib
 import hmac
 import html
+import importlib
 import ipaddress
 import json
 import logging
@@ -181,10 +182,11 @@ class WebServer:
             web.get(r"/static/{name:[a-z]{1,16}\.(?:js|css)}", self.static),
         ]
         try:
-            from bot.web import community
-        except ImportError:
-            community = None  # type: ignore[assignment]  # the league and player pages are not built yet
-        if community is not None:
+            community = importlib.import_module("bot.web.community")
+        except ModuleNotFoundError as exc:
+            if exc.name != "bot.web.community":
+                raise
+        else:  # the league and player pages (branch weblinks); without them the game page is served alone
             routes.extend(community.routes(self.ctx))
         application.add_routes(routes)
         return application
@@ -363,10 +365,10 @@ class WebServer:
         address = self.address(request)
         locale = self.ctx.locale(request, info.game.locale)
         if self.open_streams >= self.max_streams or self.streams.get(address, 0) >= self.max_streams_per_address:
-            response = self.ctx.page(t("web.busy.title", locale), f"<p>{html.escape(t('web.busy.text', locale))}</p>",
-                                     locale, status=429)
-            response.headers["Retry-After"] = "5"
-            return response
+            busy = self.ctx.page(t("web.busy.title", locale), f"<p>{html.escape(t('web.busy.text', locale))}</p>",
+                                 locale, status=429)
+            busy.headers["Retry-After"] = "5"
+            return busy
         self.open_streams += 1
         self.streams[address] = self.streams.get(address, 0) + 1
         queue = self.watcher.subscribe(info.id, info.game.version)
