@@ -180,8 +180,9 @@ def body(info: GameInfo, timeline: Timeline, base: str, locale: str, shown: int,
              f'data-setup="{_e(t("web.game.setup", locale))}">']
     # The board and the replay.
     alt = t("web.game.board_alt", locale, turn=shown, turns=last)
-    parts.append(f'<section class="board"><figure><img id="board" src="{_e(pic.replace("{n}", str(shown)))}" '
-                 f'alt="{_e(alt)}" data-src="{_e(pic)}"><figcaption id="caption">{_e(sentence(frame, locale))}'
+    board = (f'<img id="board" src="{_e(pic.replace("{n}", str(shown)))}" alt="{_e(alt)}" data-src="{_e(pic)}">'
+             if games.get(g.kind).renderer is not None else "")  # a game without pictures shows its sentences
+    parts.append(f'<section class="board"><figure>{board}<figcaption id="caption">{_e(sentence(frame, locale))}'
                  f"</figcaption></figure>")
     parts.append(f'<form class="replay" method="get" action="{_e(base)}">'
                  f'<input type="hidden" name="lang" value="{_e(locale)}">'

@@ -192,9 +192,9 @@ class WebServer:
         return application
 
     async def start(self) -> None:
-        self._runner = web.AppRunner(self.web, access_log=None, handle_signals=False)
+        self._runner = web.AppRunner(self.web, access_log=None, handle_signals=False, shutdown_timeout=1.0)
         await self._runner.setup()
-        site = web.TCPSite(self._runner, self.host, self.port, shutdown_timeout=1.0)
+        site = web.TCPSite(self._runner, self.host, self.port)
         await site.start()
         server = getattr(site, "_server", None)
         sockets = getattr(server, "sockets", None) or []
