@@ -180,6 +180,7 @@ class WebServer:
             web.get(game + r"/v{version:\d{1,18}}/story.png", self.story_picture),
             web.get(game + "/events", self.events),
             web.get(r"/static/{name:[a-z]{1,16}\.(?:js|css)}", self.static),
+            web.get("/favicon.ico", self.no_icon),
         ]
         try:
             community = importlib.import_module("bot.web.community")
@@ -348,6 +349,10 @@ class WebServer:
             return chart_png(told, names, locale=locale)
 
         return await self._cached_png(("story", g.id, g.version, locale), draw)
+
+    async def no_icon(self, request: web.Request) -> web.StreamResponse:
+        """No icon (a browser asks for one on every page; a 404 would be a console error)."""
+        return web.Response(status=204, headers={"Cache-Control": "public, max-age=86400"})
 
     async def static(self, request: web.Request) -> web.StreamResponse:
         found = self._static.get(request.match_info["name"])
