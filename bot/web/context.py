@@ -10,7 +10,7 @@ from __future__ import annotations
 import html
 from collections import OrderedDict
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Generic, Protocol, TypeVar
 
 from aiohttp import web
 
@@ -43,6 +43,33 @@ class Source(Protocol):
 
     @property
     def store(self) -> Store: ...
+
+
+K = TypeVar("K")
+T = TypeVar("T")
+
+
+class LRU(Generic[K, T]):
+    """At most ``size`` items, the least recently used out first."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._items: OrderedDict[K, T] = OrderedDict()
+
+    def get(self, key: K) -> T | None:
+        found = self._items.get(key)
+        if found is not None:
+            self._items.move_to_end(key)
+        return found
+
+    def put(self, key: K, value: T) -> None:
+        self._items[key] = value
+        self._items.move_to_end(key)
+        while len(self._items) > self.size:
+            self._items.popitem(last=False)
+
+    def __len__(self) -> int:
+        return len(self._items)
 
 
 class PictureCache:
@@ -102,6 +129,17 @@ class WebContext:
     def page(self, title: str, body_html: str, locale: str, *, head_extra: str = "",
              status: int = 200) -> web.Response:
         """The HTML shell around a page's body (already escaped by the caller), with the security headers."""
+        return self.respond(self.html(title, body_html, locale, head_extra=head_extra), status=status)
+
+    @staticmethod
+    def respond(text: bytes, status: int = 200) -> web.Response:
+        """A page made by :meth:`html` (the security headers are added to every answer by the server)."""
+        return web.Response(body=text, status=status, content_type="text/html", charset="utf-8",
+                            headers={"Cache-Control": "no-store"})
+
+    @staticmethod
+    def html(title: str, body_html: str, locale: str, *, head_extra: str = "") -> bytes:
+        """The HTML shell around a page's body (already escaped by the caller), as bytes."""
         text = (
             "<!doctype html>\n"
             f'<html lang="{html.escape(locale)}" dir="auto"><head><meta charset="utf-8">'
@@ -110,8 +148,7 @@ class WebContext:
             '<link rel="stylesheet" href="/static/web.css">'
             f"{head_extra}</head><body>{body_html}"
             f'<footer><p>{html.escape(t("web.footer", locale))}</p></footer></body></html>')
-        return web.Response(text=text, status=status, content_type="text/html", charset="utf-8",
-                            headers={"Cache-Control": "no-store"})
+        return text.encode("utf-8")
 
     def not_found(self, locale: str) -> web.Response:
         """A bad or expired link: a friendly page in the language, status 404."""
