@@ -9,8 +9,8 @@ the same process (one event loop serves and reads: the figures include the viewe
   pages of games picked at random among all of them (so most loads are a game's first: its timeline is
   rebuilt from the log); ``web.page_warm_p95_ms`` the same game again;
 - ``web.picture_cold_ms`` / ``web.picture_cached_ms``: one board picture drawn, then served from the cache;
-- ``web.event_p50_ms`` / ``web.event_p95_ms`` / ``web.event_max_ms``: from a move's commit (the service's
-  move listener) to its event read by each of ``STREAMS`` open event streams of that game, over ``MOVES``
+- ``web.event_p50_ms`` / ``web.event_p95_ms`` / ``web.event_max_ms``: from a move's commit (the store's
+  ``commit_move`` returning) to its event read by each of ``STREAMS`` open event streams of that game, over ``MOVES``
   moves made in this process (the server hears of them at once); ``web.event_polled_*`` the same for moves
   made through another service on the same file, as another process's: found by the poll of versions;
 - ``web.stream_bytes``: memory per open stream (tracemalloc, server and client sides together).
@@ -33,7 +33,7 @@ from typing import Any
 import aiohttp
 
 from bot import games, store
-from bot.service import MoveOutcome, Service
+from bot.service import Service
 from bot.web.links import Links, path_game
 from bot.web.server import WebServer
 
@@ -102,11 +102,14 @@ async def _events(service: Service, mover: Service, base: str, gid: int, streams
     memory per stream."""
     committed: dict[int, float] = {}
     delays: list[float] = []
+    commit_move = mover.store.commit_move
 
-    async def on_move(outcome: MoveOutcome) -> None:
-        committed[outcome.version] = time.perf_counter()
+    async def timed_commit(*args: Any, **kwargs: Any) -> int:
+        version = await commit_move(*args, **kwargs)
+        committed.setdefault(version, time.perf_counter())
+        return version
 
-    mover.move_listeners.append(on_move)
+    mover.store.commit_move = timed_commit  # type: ignore[method-assign]
     url = base + path_game(SECRET, gid) + "/events"
     tracemalloc.start()
     before = tracemalloc.get_traced_memory()[0]
@@ -122,7 +125,8 @@ async def _events(service: Service, mover: Service, base: str, gid: int, streams
             while True:
                 chunk = await r.content.readuntil(b"\n\n")
                 if b"event: version" in chunk and f'"version": {want}'.encode() in chunk:
-                    delays.append((time.perf_counter() - committed[want]) * 1000)
+                    now = time.perf_counter()  # an event read before the commit's return is timed at 0
+                    delays.append((now - committed.setdefault(want, now)) * 1000)
                     return
 
         for _ in range(moves):
@@ -135,7 +139,7 @@ async def _events(service: Service, mover: Service, base: str, gid: int, streams
             await asyncio.wait_for(asyncio.gather(*readers), 30)
         for r in responses:
             r.close()
-    mover.move_listeners.remove(on_move)
+    mover.store.commit_move = commit_move  # type: ignore[method-assign]
     return delays, per_stream
 
 
