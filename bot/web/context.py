@@ -108,6 +108,9 @@ class WebContext:
     """The composition root's ``App`` (league and player pages read its features); a :class:`Source` at least."""
     links: Links
     pictures: PictureCache = field(default_factory=PictureCache)
+    languages: tuple[str, ...] = field(default_factory=languages)
+    """The languages, read once (:func:`bot.i18n.languages` looks at the folders)."""
+    language_names: dict[str, str] = field(default_factory=lambda: {c: language_name(c) for c in languages()})
 
     @property
     def service(self) -> Service:
@@ -122,9 +125,9 @@ class WebContext:
         asked = request.query.get("lang", "")
         if asked:
             code = normalise_locale(asked[:16])
-            if code in languages():
+            if code in self.languages:
                 return code
-        return default if default in languages() else "en"
+        return default if default in self.languages else "en"
 
     def page(self, title: str, body_html: str, locale: str, *, head_extra: str = "",
              status: int = 200) -> web.Response:
@@ -159,9 +162,9 @@ class WebContext:
     def language_links(self, locale: str, path: str, extra: dict[str, str] | None = None) -> str:
         """The language switch: one link per language (the current one marked), as HTML."""
         items = []
-        for code in languages():
+        for code in self.languages:
             query = "&".join(f"{k}={html.escape(v)}" for k, v in {**(extra or {}), "lang": code}.items())
-            label, lang = html.escape(language_name(code)), html.escape(code)
+            label, lang = html.escape(self.language_names.get(code, code)), html.escape(code)
             if code == locale:
                 items.append(f'<li><strong aria-current="true" lang="{lang}">{label}</strong></li>')
             else:
