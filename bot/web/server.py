@@ -2,9 +2,10 @@
 plus the league and player pages of :mod:`bot.web.community` when present.
 
 Pure aiohttp: it reads the database through the service (public views only) and never imports discord or
-the cogs. Live updates: one poller per watched game reads the game's version from the database every
-:data:`POLL_SECONDS` (so a move committed by another process, or on SQLite, reaches the page too) and wakes
-every open stream of that game (Server-Sent Events); the page's script then fetches the page again.
+the cogs. Live updates: one poller reads the versions of every watched game from the database in one query
+every :data:`POLL_SECONDS` (so a move committed by another process reaches the page too) and wakes every
+open stream of a game that moved (Server-Sent Events); this process's own moves wake them at once (the
+service's move listeners). The page's script then fetches the page again.
 
 Abuse: every route's parameters are digits or a token (no filesystem path comes from the URL: the static
 files are a fixed table), requests carry no body, a per-address token bucket limits requests, and open
@@ -90,16 +91,21 @@ class Watch:
     def __init__(self, version: int) -> None:
         self.version = version
         self.streams: set[asyncio.Queue[int]] = set()
-        self.task: asyncio.Task[None] | None = None
 
 
 class Watcher:
-    """One poller per watched game, shared by all its open streams; it stops when the last stream closes."""
+    """The watched games and their open streams. One poller for all of them reads every watched game's version
+    in one query every ``poll`` seconds (not one per game, nor one per viewer), and runs only while some
+    stream is open; :meth:`wake` tells a game's streams of this process's own moves at once."""
 
-    def __init__(self, read_version: Callable[[int], Awaitable[int | None]], poll: float = POLL_SECONDS) -> None:
-        self.read_version = read_version
+    def __init__(self, read_versions: Callable[[list[int]], Awaitable[dict[int, int]]],
+                 poll: float = POLL_SECONDS) -> None:
+        self.read_versions = read_versions
         self.poll = poll
         self.games: dict[int, Watch] = {}
+        self.task: asyncio.Task[None] | None = None
+        self.reads = 0
+        """Polls made (each one query for every watched game)."""
 
     def subscribe(self, game_id: int, version: int) -> asyncio.Queue[int]:
         watch = self.games.get(game_id)
@@ -107,8 +113,8 @@ class Watcher:
             watch = self.games[game_id] = Watch(version)
         queue: asyncio.Queue[int] = asyncio.Queue(maxsize=1)
         watch.streams.add(queue)
-        if watch.task is None or watch.task.done():
-            watch.task = asyncio.create_task(self._poll(game_id, watch), name=f"web-watch-{game_id}")
+        if self.task is None or self.task.done():
+            self.task = asyncio.create_task(self._poll(), name="web-watch")
         return queue
 
     def unsubscribe(self, game_id: int, queue: asyncio.Queue[int]) -> None:
@@ -117,23 +123,24 @@ class Watcher:
             return
         watch.streams.discard(queue)
         if not watch.streams:
-            if watch.task is not None:
-                watch.task.cancel()
             del self.games[game_id]
 
-    async def _poll(self, game_id: int, watch: Watch) -> None:
-        while watch.streams:
+    async def _poll(self) -> None:
+        while self.games:
             await asyncio.sleep(self.poll)
+            if not self.games:
+                break
             try:
-                version = await self.read_version(game_id)
+                versions = await self.read_versions(list(self.games))
             except Exception:
-                log.exception("web: the version of game %s could not be read", game_id)
+                log.exception("web: the versions of the watched games could not be read")
                 continue
-            if version is not None:
+            self.reads += 1
+            for game_id, version in versions.items():
                 self.wake(game_id, version)
 
     def wake(self, game_id: int, version: int) -> None:
-        """A move committed in this process: its streams hear of it now, not at the next poll."""
+        """A newer version of a watched game: each of its streams hears of it (the newest only)."""
         watch = self.games.get(game_id)
         if watch is None or version <= watch.version:
             return
@@ -144,11 +151,10 @@ class Watcher:
             queue.put_nowait(version)
 
     async def close(self) -> None:
-        tasks = [w.task for w in self.games.values() if w.task is not None]
         self.games.clear()
-        for task in tasks:
+        task, self.task = self.task, None
+        if task is not None:
             task.cancel()
-        for task in tasks:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
 
@@ -168,7 +174,7 @@ class WebServer:
         self.max_streams_per_address = max_streams_per_address
         self.trust_forwarded = trust_forwarded
         """Behind a reverse proxy on this machine (a loopback peer), the address is X-Forwarded-For's last."""
-        self.watcher = Watcher(self._version, poll)
+        self.watcher = Watcher(self._versions, poll)
         self.timelines = pages.Timelines()
         self.pages: LRU[tuple[Any, ...], bytes] = LRU(PAGE_CACHE)
         self.streams: dict[str, int] = {}
@@ -270,9 +276,8 @@ class WebServer:
         return response
 
     # -- reading a game ----------------------------------------------------------------------------
-    async def _version(self, game_id: int) -> int | None:
-        game = await self.ctx.service.store.get_game(game_id)
-        return game.version if game is not None else None
+    async def _versions(self, game_ids: list[int]) -> dict[int, int]:
+        return await self.ctx.service.store.game_versions(game_ids)
 
     def _signed(self, request: web.Request) -> bool:
         """Whether the link's token is the game's (constant time)."""

@@ -118,14 +118,20 @@ async def read_event(stream: aiohttp.ClientResponse) -> dict[str, int]:
 
 async def test_events_follow_the_game_with_one_poller(site: Site, service: Service) -> None:
     gid = await new_game(service, "quadropolis")
+    other = await new_game(service, "quadropolis")
     url = site.game(gid) + "/events"
-    async with site.session.get(url) as one, site.session.get(url) as two:
+    async with site.session.get(url) as one, site.session.get(url) as two, \
+            site.session.get(site.game(other) + "/events") as three:
         assert one.headers["Content-Type"] == "text/event-stream" and one.headers["X-Accel-Buffering"] == "no"
         assert (await read_event(one))["version"] == 0 and (await read_event(two))["version"] == 0
-        assert list(site.server.watcher.games) == [gid] and len(site.server.watcher.games[gid].streams) == 2
+        assert (await read_event(three))["version"] == 0
+        watcher = site.server.watcher
+        assert sorted(watcher.games) == sorted([gid, other]) and len(watcher.games[gid].streams) == 2
+        poller = watcher.task
         await play(service, gid, 1)
         got = await asyncio.wait_for(asyncio.gather(read_event(one), read_event(two)), 5)
         assert [g["version"] for g in got] == [1, 1]
+        assert watcher.task is poller  # one poller for every watched game and every viewer
     for _ in range(100):
         if not site.server.watcher.games:
             break
