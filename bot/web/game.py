@@ -205,7 +205,7 @@ def body(info: GameInfo, timeline: Timeline, base: str, locale: str, shown: int,
     of = _e(t("web.game.turn_of", locale, turn="{turn}", turns=last))
     parts = [f'<header><h1>{_e(title)}</h1>{languages_html}</header>',
              f'<main id="live" data-events="{_e(base)}/events" data-version="{g.version}" data-last="{last}" '
-             f'data-setup="{_e(t("web.game.setup", locale))}">']
+             f'data-setup="{_e(t("web.game.setup", locale))}" data-now="{_e(t("web.game.now", locale))}">']
     # The board and the replay.
     alt = t("web.game.board_alt", locale, turn=shown, turns=last)
     board = (f'<img id="board" src="{_e(pic.replace("{n}", str(shown)))}" alt="{_e(alt)}" data-src="{_e(pic)}">'
@@ -254,6 +254,8 @@ def body(info: GameInfo, timeline: Timeline, base: str, locale: str, shown: int,
     # The move list: the sentences the channel got.
     parts.append(f'<section class="moves"><h2>{_e(t("web.game.moves", locale))}</h2><ol id="moves">')
     for f in timeline.frames[1:]:
+        if f.sentence is None:
+            continue  # the board as it stands after quiet moves: a turn of the replay, not a move
         current = ' aria-current="step"' if f.turn == shown else ""
         parts.append(f'<li value="{f.turn}" data-turn="{f.turn}"{current}><a href="{_e(base)}?turn={f.turn}&amp;{q}">'
                      f"<bdi>{_e(sentence(info, f, locale))}</bdi></a></li>")

@@ -13,7 +13,7 @@ from tests.discord.conftest import Harness
 from tests.discord.test_quadropolis import play_turn, start
 from tests.web.browser import DESKTOP, PHONE, chromium, open_page
 
-pytestmark = pytest.mark.browser
+pytestmark = pytest.mark.browser  # the secret-bid test needs no browser, but it lives with the others
 
 
 def posted_link(h: Harness, gid: int) -> str:
@@ -92,3 +92,33 @@ async def test_the_page_follows_a_discord_click(web_harness: Harness) -> None:
         await phone.no_horizontal_scroll()
         assert await phone.page.evaluate("document.querySelector('#board').naturalWidth") > 0
         assert not phone.errors, phone.errors
+
+
+async def test_a_secret_bid_stays_off_the_page_until_revealed(web_harness: Harness) -> None:
+    """The toy game's bids are secret: made by Discord clicks, the first is nowhere on the page, its
+    picture-less board or its event stream until both are revealed, as in the channel."""
+    import html
+
+    import aiohttp
+
+    from tests.discord.test_play_toy import bid, start_toy
+
+    h = web_harness
+    gid = await start_toy(h)
+    url = posted_link(h, gid)
+    async with aiohttp.ClientSession() as session:
+        async def page() -> str:
+            async with session.get(url) as r:
+                assert r.status == 200
+                return await r.text()
+
+        await bid(h, gid, "alice", 3)
+        text = await page()
+        assert "3 against" not in text and "Bids revealed" not in text
+        bob = (await h.service.info(gid)).seats[1].name
+        assert html.escape(f"Waiting for: {bob}") in text  # the page follows the secret move, as the status does
+        async with session.get(url + "/events") as stream:
+            chunk = await stream.content.readuntil(b"\n\n")
+            assert b"card" not in chunk and b"3 against" not in chunk
+        await bid(h, gid, "bob", 1)
+        assert "Bids revealed: 3 against 1." in await page()

@@ -16,7 +16,9 @@
         var n = parseInt(slider.value, 10);
         board.src = template.replace("{n}", String(n));
         var item = document.querySelector('#moves li[data-turn="' + n + '"]');
-        if (caption) { caption.textContent = item ? item.textContent : live.getAttribute("data-setup"); }
+        if (caption) {
+          caption.textContent = item ? item.textContent : live.getAttribute(n === 0 ? "data-setup" : "data-now");
+        }
         var items = document.querySelectorAll("#moves li");
         for (var i = 0; i < items.length; i++) {
           if (items[i] === item) { items[i].setAttribute("aria-current", "step"); }
