@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,6 +26,16 @@ MAX_LEASE_SECONDS = 3600
 MAX_POOL_SIZE = 100
 DEFAULT_STOP_SECONDS = 20
 MAX_STOP_SECONDS = 300
+DEFAULT_WEB_PORT = 8080
+MAX_PORT = 65535
+WEB_OFF = "off"
+DEFAULT_WEB_HOST = "127.0.0.1"
+WEB_URL_SCHEMES = ("http://", "https://")
+MAX_WEB_BASE_URL = 200
+"""Long enough for any public address, short enough that a link (with its path and token) stays far
+below Discord's 512 characters for a URL button."""
+MIN_WEB_SECRET = 16
+MAX_WEB_SECRET = 512
 ENV_FILE = ".env"
 IMAGE_MARK = "BOT_IN_IMAGE"
 """Set (to 1) by the Dockerfile: the bot runs in its container image, whose data must stay on
@@ -72,6 +83,10 @@ TABLE: tuple[Setting, ...] = (
     Setting("DATABASE_POOL_SIZE", "int", str(DEFAULT_POOL_SIZE), 1, MAX_POOL_SIZE),
     Setting("LEASE_SECONDS", "int", str(DEFAULT_LEASE_SECONDS), MIN_LEASE_SECONDS, MAX_LEASE_SECONDS),
     Setting("STOP_SECONDS", "int", str(DEFAULT_STOP_SECONDS), 1, MAX_STOP_SECONDS),
+    Setting("WEB_PORT", "int", str(DEFAULT_WEB_PORT), 1, MAX_PORT),
+    Setting("WEB_HOST", "text", DEFAULT_WEB_HOST),
+    Setting("WEB_BASE_URL", "url", example="https://games.example.org"),
+    Setting("WEB_SECRET", "text", secret=True),
 )
 """Every setting the bot reads, once (``.env.example``, the README's table and ``python -m bot --help``
 are made from it; ``tests/test_deploy.py`` and ``tests/cli/test_settings.py`` check)."""
@@ -118,6 +133,15 @@ class Settings:
     stop_seconds: int = DEFAULT_STOP_SECONDS
     """``STOP_SECONDS``: on SIGTERM or SIGINT, how long the bot lets the moves in flight finish before it
     hands the rest over and exits (:mod:`bot.drain`)."""
+    web_port: int | None = DEFAULT_WEB_PORT
+    """``WEB_PORT``: the port of the game, league and player pages (None: ``off``, no pages)."""
+    web_host: str = DEFAULT_WEB_HOST
+    """``WEB_HOST``: the address the pages listen on (127.0.0.1: this machine only, behind a proxy)."""
+    web_base_url: str = ""
+    """``WEB_BASE_URL``: the public address links start with, no trailing slash (empty: no links posted)."""
+    web_secret: str = ""
+    """``WEB_SECRET``: the key that signs links (empty: the one generated once and kept in the database,
+    :func:`bot.store.web.secret`)."""
 
     @property
     def database(self) -> str | Path:
@@ -190,9 +214,69 @@ def load(environ: Mapping[str, str] | None = None, env_file: Path | None = None)
     pool_size = whole_number(env, "DATABASE_POOL_SIZE", "cli.settings.pool_size")
     lease_seconds = whole_number(env, "LEASE_SECONDS", "cli.settings.lease")
     stop_seconds = whole_number(env, "STOP_SECONDS", "cli.settings.whole_number")
+    web_port = read_web_port(env.get("WEB_PORT", ""))
+    web_host = read_web_host(env.get("WEB_HOST", ""))
+    web_base_url = read_web_base_url(env.get("WEB_BASE_URL", ""))
+    web_secret = read_web_secret(env.get("WEB_SECRET", ""))
     return Settings(token=token, database_path=db_path, dev_guild_id=dev_guild, log_level=level,
                     ai_pause_seconds=pause, shard_count=shard_count, shard_ids=shard_ids, database_url=db_url,
-                    pool_size=pool_size, lease_seconds=lease_seconds, stop_seconds=stop_seconds)
+                    pool_size=pool_size, lease_seconds=lease_seconds, stop_seconds=stop_seconds,
+                    web_port=web_port, web_host=web_host, web_base_url=web_base_url, web_secret=web_secret)
+
+
+def read_web_port(text: str) -> int | None:
+    """``WEB_PORT``: a port from 1 to 65535, or ``off`` (None: no pages); empty: the default."""
+    text = text.strip()
+    if not text:
+        return DEFAULT_WEB_PORT
+    if text.lower() == WEB_OFF:
+        return None
+    if not (_digits(text) and 1 <= int(text) <= MAX_PORT):
+        raise SettingsError("cli.settings.web_port", value=text[:40], most=MAX_PORT)
+    return int(text)
+
+
+_HOST = re.compile(r"[A-Za-z0-9._:-]{1,253}|\[[0-9A-Fa-f:.]{2,45}\]")
+
+
+def read_web_host(text: str) -> str:
+    """``WEB_HOST``: a host name or an IPv4/IPv6 address to listen on; empty: the default."""
+    text = text.strip()
+    if not text:
+        return DEFAULT_WEB_HOST
+    if not _HOST.fullmatch(text):
+        raise SettingsError("cli.settings.web_host", value=text[:40])
+    return text.strip("[]")
+
+
+def read_web_base_url(text: str) -> str:
+    """``WEB_BASE_URL``: empty (no links), or ``http(s)://host[:port][/path]`` with no query, fragment,
+    password or space; kept without its trailing slash."""
+    from urllib.parse import urlsplit
+
+    text = text.strip()
+    if not text:
+        return ""
+    try:
+        parts = urlsplit(text)
+        port_ok = parts.port is None or 1 <= parts.port <= MAX_PORT
+    except ValueError:
+        parts, port_ok = None, False
+    if (parts is None or not port_ok or not text.lower().startswith(WEB_URL_SCHEMES) or not parts.hostname
+            or parts.query or parts.fragment or "?" in text or "#" in text or parts.username is not None
+            or not text.isascii() or any(c.isspace() or ord(c) < 32 for c in text)
+            or len(text) > MAX_WEB_BASE_URL):
+        raise SettingsError("cli.settings.web_base_url", value=text[:60], most=MAX_WEB_BASE_URL)
+    return text.rstrip("/")
+
+
+def read_web_secret(text: str) -> str:
+    """``WEB_SECRET``: empty (the database keeps a generated one), or at least :data:`MIN_WEB_SECRET`
+    characters, so a link cannot be forged by guessing the key. Never printed back."""
+    text = text.strip()
+    if text and not MIN_WEB_SECRET <= len(text) <= MAX_WEB_SECRET:
+        raise SettingsError("cli.settings.web_secret", least=MIN_WEB_SECRET, most=MAX_WEB_SECRET)
+    return text
 
 
 def whole_number(env: Mapping[str, str], name: str, key: str) -> int:

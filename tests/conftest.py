@@ -33,11 +33,13 @@ BOTH_ENGINES = (
     "tests/discord/test_play_toy.py",
     "tests/discord/test_lobby.py",
     "tests/discord/test_features.py",
+    "tests/web/test_game_page.py",
 )
 """The suites that run on both engines (paths from the repository root): the store, the service, the
-community features and campaigns, and the Discord harness tests of play, the lobby and the community
-commands. Every other test that uses the database runs on SQLite only (the rules, pictures and
-presenters do not depend on the engine, and CI time is bounded)."""
+community features and campaigns, the Discord harness tests of play, the lobby and the community
+commands, and the game page over HTTP (its live stream polls the database). Every other test that uses
+the database runs on SQLite only (the rules, pictures and presenters do not depend on the engine, and CI
+time is bounded)."""
 ROOT = Path(__file__).resolve().parent.parent
 TEMPLATE = "citybot_template"
 
@@ -98,10 +100,28 @@ def is_postgres_test(item: pytest.Item) -> bool:
     return callspec is not None and callspec.params.get("engine") == "postgres"
 
 
+BROWSER_MARK = "browser"
+CHROMIUM = "/usr/bin/chromium"
+"""Debian's Chromium, which the browser tests drive through Playwright (``executable_path``)."""
+
+
+def browser_missing() -> str | None:
+    """Why the browser tests cannot run here (no Chromium at :data:`CHROMIUM`), or None."""
+    if os.path.exists(CHROMIUM):
+        return None
+    return f"Chromium is not installed at {CHROMIUM}: apt-get install chromium"
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Every PostgreSQL test carries the ``postgres`` marker (``-m postgres`` / ``-m "not postgres"``).
     Without the server programs they are skipped with one line saying how to install them, unless
-    ``CI`` is set: there they must run (``.ci/run`` installs the programs)."""
+    ``CI`` is set: there they must run (``.ci/run`` installs the programs). The browser tests (marker
+    ``browser``) likewise without Chromium."""
+    no_browser = None if os.environ.get("CI") else browser_missing()
+    if no_browser is not None:
+        for item in items:
+            if item.get_closest_marker(BROWSER_MARK) is not None:
+                item.add_marker(pytest.mark.skip(reason=no_browser))
     missing = None if os.environ.get("CI") else postgres_missing()
     for item in items:
         if not is_postgres_test(item):
@@ -120,6 +140,12 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
                if isinstance(r.longrepr, tuple) and r.longrepr[2].endswith(reason)]
     if skipped:
         terminalreporter.write_line(f"{len(skipped)} PostgreSQL tests skipped: {reason}")
+    browser = None if os.environ.get("CI") else browser_missing()
+    if browser is not None:
+        skipped = [r for r in terminalreporter.stats.get("skipped", [])
+                   if isinstance(r.longrepr, tuple) and r.longrepr[2].endswith(browser)]
+        if skipped:
+            terminalreporter.write_line(f"{len(skipped)} browser tests skipped: {browser}")
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:

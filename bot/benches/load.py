@@ -411,7 +411,8 @@ async def measure_inprocess(channels: int, seconds: float, workdir: Path) -> dic
     undo = launch.configure(fake.url)
     db_path = workdir / "load-inprocess.sqlite3"
     settings = Settings(token=fake.token, database_path=db_path, dev_guild_id=fake.world.guild_id,
-                        log_level=logging.WARNING, ai_pause_seconds=0.0)
+                        log_level=logging.WARNING, ai_pause_seconds=0.0,
+                        web_port=None)  # no web pages: the load bench measures the moves alone
     bot = CityBot(settings)
     run = Run()
     quiet = quieten()

@@ -647,6 +647,18 @@ class Store:
             await db.execute("UPDATE games SET settled_version = GREATEST(settled_version, ?) WHERE id = ?",
                              (version, game_id))
 
+    async def game_versions(self, game_ids: Iterable[int]) -> dict[int, int]:
+        """The current version of each of these games (one query per 500 ids; unknown ids are left out):
+        the web pages' live updates poll it for every watched game at once."""
+        ids = sorted(set(game_ids))
+        found: dict[int, int] = {}
+        for start in range(0, len(ids), 500):
+            chunk = ids[start:start + 500]
+            rows = await self._all(f"SELECT id, version FROM games WHERE id IN ({', '.join('?' for _ in chunk)})",
+                                   chunk)
+            found.update((int(r[0]), int(r[1])) for r in rows)
+        return found
+
     async def count_games(self) -> int:
         row = await self._one("SELECT COUNT(*) FROM games")
         return int(row[0])
