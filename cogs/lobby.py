@@ -8,7 +8,7 @@ import discord
 from bot import games
 from bot.i18n import t
 from bot.service import GameInfo
-from cogs import ids, operations
+from cogs import ids, operations, weblinks
 from cogs.common import EMBED_COLOUR, game_title, shown_name
 
 
@@ -31,9 +31,11 @@ def lobby_embed(info: GameInfo, loc: str) -> discord.Embed:
     return embed
 
 
-def lobby_view(info: GameInfo, loc: str) -> discord.ui.View | None:
+def lobby_view(info: GameInfo, loc: str, board: str | None = None) -> discord.ui.View | None:
+    """Join / Leave / Add AI / Start while the game gathers players, and "Open the board" (``board``: the
+    game page's link, :func:`cogs.weblinks.board_url`; None without ``WEB_BASE_URL``) until it is abandoned."""
     if info.game.status != "lobby":
-        return None
+        return weblinks.link_view(weblinks.BOARD, board, loc) if info.game.status != "abandoned" else None
     gid = info.id
     view = discord.ui.View(timeout=None)
     view.add_item(discord.ui.Button(label=t("lobby.button.join", loc), custom_id=ids.lobby(gid, "join"),
@@ -45,6 +47,7 @@ def lobby_view(info: GameInfo, loc: str) -> discord.ui.View | None:
     view.add_item(discord.ui.Button(label=t("lobby.button.start", loc),
                                     custom_id=ids.lobby(gid, "start"),
                                     style=discord.ButtonStyle.primary))
+    weblinks.add_link(view, weblinks.BOARD, board, loc)  # at most five buttons: always room
     view.stop()
     return view
 
@@ -55,4 +58,5 @@ async def refresh_lobby(bot: discord.Client, info: GameInfo, loc: str) -> None:
     if g.lobby_message_xid is None or g.channel_xid is None:
         return
     await operations.edit(bot, g.channel_xid, g.lobby_message_xid,
-                          embed=lobby_embed(info, loc), view=lobby_view(info, loc))
+                          embed=lobby_embed(info, loc),
+                          view=lobby_view(info, loc, weblinks.board_url(bot, g.id)))

@@ -14,7 +14,7 @@ from bot import errors, games
 from bot.community.base import CommunityError
 from bot.community.leagues import Standing, Table
 from bot.i18n import t
-from cogs import limits, operations
+from cogs import limits, operations, weblinks
 from cogs.common import EMBED_COLOUR, game_choices, game_title, shown_name
 from cogs.community.common import is_admin, locale_of, stamp
 from render.leagues import rating_chart_png, standings_png
@@ -178,7 +178,8 @@ class LeaguesCog(commands.Cog):
         table = await self.leagues.table(interaction.guild_id or 0, name, season)
         embed = self.table_embed(table, loc, page)
         image = await asyncio.to_thread(table_png, table, loc, page)
-        await operations.reply(interaction, embed=embed, file_png=image)
+        view = weblinks.link_view(weblinks.LEAGUE, weblinks.league_url(self.bot, table.league.id, loc), loc)
+        await operations.reply(interaction, embed=embed, file_png=image, view=view)
 
     def table_embed(self, table: Table, loc: str, page: int = 1) -> discord.Embed:
         rows, page, pages = limits.page_of(table.standings, page)
