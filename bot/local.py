@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +22,8 @@ from bot.results import ranking_lines
 from bot.rules import core, jsonin
 from bot.service import MoveOutcome, Service
 from bot.turnflow import TurnFlow
+from bot.web.links import Links, signing_key
+from bot.web.server import WebServer
 
 LOCAL_USER_BASE = 1
 TERMINAL = "terminal"
@@ -46,6 +49,7 @@ class Terminal:
         self.count = 0
         self.folder: Path | None = None
         self.flow: TurnFlow | None = None
+        self.web: WebServer | None = None
 
     def folder_for(self, kind: str, game_id: int | str) -> Path:
         self.folder = self.out_root / f"{kind}-{game_id}"
@@ -97,6 +101,13 @@ class Terminal:
         return None
 
     # -- input ------------------------------------------------------------------------------------
+    async def ask(self, prompt: str, options: list[str]) -> int:
+        """:meth:`choose`; while the pages are served (``--web``) the typing waits in a thread, so the
+        event loop goes on serving them."""
+        if self.web is None:
+            return self.choose(prompt, options)
+        return await asyncio.to_thread(self.choose, prompt, options)
+
     def choose(self, prompt: str, options: list[str]) -> int:
         for i, text in enumerate(options, start=1):
             print(f"  {i:3d}. {text}")
@@ -196,6 +207,8 @@ async def play(args: argparse.Namespace) -> int:
             print(t("local.started", locale, title=t(games.get(kind).title_key, locale), game=info.id,
                     players=", ".join(s.name for s in info.seats)))
         await flow.publish(info.id, None, locale)
+        if args.web:
+            await serve_pages(term, db, service, info.id, args.web_port, locale)
         try:
             await play_on(service, flow, term, info.id, kind, humans, locale)
         except Quit as stop:
@@ -206,7 +219,32 @@ async def play(args: argparse.Namespace) -> int:
                                                            command=again))
         return 0
     finally:
+        if term.web is not None:
+            await term.web.stop()
         await db.close()
+
+
+@dataclass(frozen=True)
+class PageSource:
+    """What the game page reads (:class:`bot.web.context.Source`): the terminal's own service and store."""
+
+    service: Service
+    store: store.Store
+
+
+async def serve_pages(term: Terminal, db: store.Store, service: Service, game_id: int, port: int,
+                      locale: str) -> None:
+    """``--web``: serve the game's page on this machine while the game is played, and print its address."""
+    secret = await signing_key("", db)
+    server = WebServer(PageSource(service, db), Links("", secret), host="127.0.0.1", port=port)
+    try:
+        await server.start()
+    except OSError as exc:
+        await server.stop()
+        raise cli.UsageError("cli.local.web_port_busy", port=port, problem=exc.strerror or str(exc)) from None
+    term.web = server
+    address = f"http://127.0.0.1:{server.port}"
+    print(t("web.local.address", locale, url=Links(address, secret).game(game_id, locale)))
 
 
 async def play_on(service: Service, flow: TurnFlow, term: Terminal, game_id: int, kind: str, humans: int,
@@ -242,7 +280,7 @@ async def play_on(service: Service, flow: TurnFlow, term: Terminal, game_id: int
         line = note(private, locale) if note is not None else None
         if line:
             print(line)  # what only this player may know, such as the tile just drawn
-        index = term.choose(t("local.your_move", locale, player=seat_row.name),
+        index = await term.ask(t("local.your_move", locale, player=seat_row.name),
                             [labels.move_label(kind, m, private, locale) for m in moves])
         ai_owes_a_move = True
         try:
@@ -461,6 +499,8 @@ def parser() -> cli.Parser:
     p.add_argument("--db", default=DEFAULT_DB, metavar="DB", help=say("cli.local.db"))
     p.add_argument("--replay", metavar="FILE", help=say("cli.local.replay"))
     p.add_argument("--resume", type=int, metavar="ID", help=say("cli.local.resume"))
+    p.add_argument("--web", action="store_true", help=say("cli.local.web"))
+    p.add_argument("--web-port", type=int, default=8080, metavar="PORT", help=say("cli.local.web_port"))
     return p
 
 
@@ -471,6 +511,8 @@ def command(argv: list[str]) -> int:
         if args.game or args.resume is not None:
             raise cli.UsageError("cli.local.replay_and_game")
         return replay_command(args.replay, args.out, args.lang)
+    if not 0 <= args.web_port <= 65535:
+        raise cli.UsageError("cli.local.web_port_range", port=args.web_port)
     if args.resume is not None and args.game:
         raise cli.UsageError("cli.local.resume_and_game")
     if not args.game and args.resume is None:

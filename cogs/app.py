@@ -22,6 +22,7 @@ from bot.settings import Settings
 from bot.store import Store
 from bot.turnflow import TurnFlow
 from bot.web.links import Links, signing_key
+from bot.web.server import WebServer
 from cogs import community, operations
 from cogs.announcer import DiscordAnnouncer, announcer
 from cogs.commandlinks import LINKS
@@ -81,6 +82,8 @@ class CityBot(commands.AutoShardedBot):
         self._parse_interaction = parsers["INTERACTION_CREATE"]
         parsers["INTERACTION_CREATE"] = self._gate_interaction
         self._heartbeat: asyncio.Task[None] | None = None
+        self.web: WebServer | None = None
+        """The pages' server once started (:meth:`start_web`)."""
         self._set_up = asyncio.Event()
         """Set once :meth:`setup_hook` is done (a stop waits for it: the commands' sync then ends first)."""
         self._clock = clock
@@ -119,10 +122,27 @@ class CityBot(commands.AutoShardedBot):
         if self._sync_commands:
             await self.sync_commands()
         await self.flow.resume()  # announce what was never told, then let the AI play on
+        await self.start_web()
         self._heartbeat = asyncio.create_task(
             health.beat(health.health_path(self.settings.database_path), self.gateway_connected,
                         lambda: self.store.fetch_one("SELECT 1")), name="heartbeat")
         self._set_up.set()
+
+    async def start_web(self) -> None:
+        """The game, league and player pages (:mod:`bot.web`), unless ``WEB_PORT`` is ``off``. A port that
+        cannot be opened is logged and the bot plays on without its pages."""
+        if self.settings.web_port is None:
+            return
+        links = Links(self.settings.web_base_url, await signing_key(self.settings.web_secret, self.store))
+        server = WebServer(self.app, links, host=self.settings.web_host, port=self.settings.web_port)
+        try:
+            await server.start()
+        except OSError as exc:
+            log.error("web pages not served: %s:%s cannot be opened (%s)", self.settings.web_host,
+                      self.settings.web_port, exc.strerror or exc)
+            await server.stop()
+            return
+        self.web = server
 
     async def sync_commands(self) -> None:
         """Dev guild: instant sync there; otherwise global (Discord may take a while to show them)."""
@@ -226,6 +246,9 @@ class CityBot(commands.AutoShardedBot):
         await self.close()
 
     async def close(self) -> None:
+        if self.web is not None:
+            await self.web.stop()
+            self.web = None
         if self._heartbeat is not None:
             self._heartbeat.cancel()
             with contextlib.suppress(asyncio.CancelledError):

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import socket
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -73,13 +74,33 @@ def _is_bot_task(task: asyncio.Task[Any]) -> bool:
 @pytest.fixture
 async def harness(tmp_path: Path, clock: FakeClock, database: str | Path) -> AsyncIterator[Harness]:
     """The bot on this test's engine (the ``database`` fixture): SQLite, or a fresh PostgreSQL database."""
+    async for h in _harness(tmp_path, clock, database, web=False):
+        yield h
+
+
+@pytest.fixture
+async def web_harness(tmp_path: Path, clock: FakeClock, database: str | Path) -> AsyncIterator[Harness]:
+    """The harness with the web pages on a free port of this machine (``bot.web``, its ``WEB_BASE_URL``)."""
+    async for h in _harness(tmp_path, clock, database, web=True):
+        yield h
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+async def _harness(tmp_path: Path, clock: FakeClock, database: str | Path, *, web: bool) -> AsyncIterator[Harness]:
     url = database if isinstance(database, str) else None
     fake = await FakeDiscord().start()
     old_base = discord.http.Route.BASE
     discord.http.Route.BASE = fake.api_url
+    port = free_port() if web else None
     settings = Settings(token=fake.token, database_path=Path(database) if url is None else tmp_path / "unused.sqlite3",
                         dev_guild_id=fake.world.guild_id, log_level=logging.INFO, ai_pause_seconds=0.0,
-                        database_url=url)
+                        database_url=url, web_port=port,
+                        web_base_url=f"http://127.0.0.1:{port}" if port is not None else "")
     bot = CityBot(settings, clock=clock)
     try:
         await bot.login(fake.token)

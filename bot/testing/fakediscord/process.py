@@ -74,6 +74,7 @@ class BotProcess:
             LOG_LEVEL=self.log_level,
             FAKE_DISCORD_URL=self.fake.url,
             PYTHONUNBUFFERED="1",
+            WEB_PORT="off",  # the pages only where a test asks for them (env=): processes never share a port
         )
         if self.entry:
             env["FAKE_DISCORD_ENTRY"] = self.entry

@@ -1,0 +1,233 @@
+"""A game as its web page shows it: the turns the channel was told (:class:`Timeline`), rebuilt from the
+move log with public views only, and the page's HTML.
+
+Hidden information never reaches here: every view is ``view(state, None)`` (the spectator's), the move
+sentences are those of the moves the channel announced (a secret choice, which the channel keeps quiet,
+has no sentence here either), and the pictures are drawn from public views by the game's renderer, as
+the channel's are.
+"""
+
+from __future__ import annotations
+
+import html
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot import games
+from bot.i18n import resolve, t
+from bot.results import ranking_lines
+from bot.service import GameInfo
+from bot.store import MoveRow
+
+TIMELINE_CACHE = 64
+"""Games whose timelines (with their states, for the replay's pictures) are kept in memory."""
+
+
+@dataclass(frozen=True)
+class Frame:
+    """One point of the replay: the set-up (turn 0) or the board after an announced move."""
+
+    turn: int
+    moves: int
+    """The live moves applied (the move log's length at this point)."""
+    seat: int | None
+    """The seat that made the move (None: the set-up, a system move, or the board as it stands)."""
+    sentence: tuple[str, dict[str, Any]] | None
+    """The channel's sentence about the move (catalogue key, parameters); None for the set-up."""
+    state: Any = field(repr=False, compare=False)
+
+
+@dataclass
+class Timeline:
+    """The frames of a game at one version; ``moves`` the versions of the log it was built from."""
+
+    game_id: int
+    version: int
+    kind: str
+    move_versions: tuple[int, ...]
+    frames: list[Frame]
+    state: Any
+    """The state after the whole log (the board as it stands)."""
+    quiet_tail: bool = False
+    """Moves after the last announced one (the last frame then shows the board as it stands)."""
+
+
+def _build(info: GameInfo, rows: list[MoveRow], start: Timeline | None) -> Timeline:
+    """The timeline of a game from its log, going on from ``start`` when it is a prefix of it."""
+    game = info.game
+    kind = game.kind
+    rules = games.rules(kind)
+    style = games.get(kind).turns
+    if start is not None:
+        frames = list(start.frames)
+        if start.quiet_tail:
+            frames.pop()
+        state = start.state
+        done = len(start.move_versions)
+    else:
+        state = rules.setup(game.options, len(info.seats), game.seed)
+        frames = [Frame(0, 0, None, None, state)]
+        done = 0
+    last_told = frames[-1].moves
+    for number, row in enumerate(rows[done:], start=done + 1):
+        before = state
+        awaited_before = rules.awaiting(before)
+        state = rules.apply(before, row.seat, dict(row.move))
+        awaited_after = rules.awaiting(state)
+        over = rules.is_over(state)
+        key, params = rules.describe(before, row.seat, row.move, state)
+        quiet = not over and style.quiet_after(key, row.seat, awaited_after, awaited_after - awaited_before,
+                                               rules.view(state, None))
+        if quiet:
+            continue
+        sentence = (key, {"player": info.name(row.seat), **params})
+        frames.append(Frame(len(frames), number, row.seat if row.seat >= 0 else None, sentence, state))
+        last_told = number
+    quiet_tail = last_told != len(rows)
+    if quiet_tail:
+        frames.append(Frame(len(frames), len(rows), None, None, state))
+    return Timeline(game.id, game.version, kind, tuple(r.version for r in rows), frames, state, quiet_tail)
+
+
+class Timelines:
+    """Timelines by game, the newest kept per game, the least recently read games dropped first."""
+
+    def __init__(self, size: int = TIMELINE_CACHE) -> None:
+        self.size = size
+        self._items: OrderedDict[int, Timeline] = OrderedDict()
+
+    def get(self, game_id: int, version: int) -> Timeline | None:
+        kept = self._items.get(game_id)
+        if kept is not None and kept.version == version:
+            self._items.move_to_end(game_id)
+            return kept
+        return None
+
+    def previous(self, game_id: int) -> Timeline | None:
+        return self._items.get(game_id)
+
+    def put(self, timeline: Timeline) -> None:
+        self._items[timeline.game_id] = timeline
+        self._items.move_to_end(timeline.game_id)
+        while len(self._items) > self.size:
+            self._items.popitem(last=False)
+
+
+def build_timeline(info: GameInfo, rows: list[MoveRow], previous: Timeline | None) -> Timeline:
+    """The timeline at the game's version: from ``previous`` when the log only grew since, else anew."""
+    if previous is not None and previous.version < info.game.version:
+        kept = previous.move_versions
+        if len(rows) >= len(kept) and tuple(r.version for r in rows[:len(kept)]) == kept:
+            return _build(info, rows, previous)
+    return _build(info, rows, None)
+
+
+def picture(info: GameInfo, timeline: Timeline, turn: int, locale: str) -> bytes | None:
+    """The PNG of one frame, as the channel drew it: the end picture for the finished game's last frame,
+    the acting seat's turn picture after a move, else the board (None: the game draws no pictures)."""
+    renderer = games.get(info.game.kind).renderer
+    if renderer is None:
+        return None
+    frame = timeline.frames[turn]
+    view = games.rules(info.game.kind).view(frame.state, None)
+    names = [s.name for s in info.seats]
+    if turn == len(timeline.frames) - 1 and info.game.status == "finished":
+        return bytes(renderer.render_end(view, names, locale=locale))
+    if frame.seat is not None:
+        return bytes(renderer.render_turn(view, frame.seat, names, locale=locale))
+    return bytes(renderer.render_board(view, names, locale=locale))
+
+
+def sentence(frame: Frame, locale: str) -> str:
+    if frame.sentence is None:
+        return t("web.game.setup" if frame.turn == 0 else "web.game.now", locale)
+    key, params = frame.sentence
+    return t(key, locale, **params)
+
+
+def scores(info: GameInfo, state: Any, locale: str) -> list[tuple[str, int]]:
+    """(name, score) of everyone scored, from the public view through the game's story style."""
+    style = games.get(info.game.kind).story
+    if style is None:
+        return []
+    view = games.rules(info.game.kind).view(state, None)
+    out = []
+    for i, (place, score) in enumerate(zip(style.places(view), style.scores(view), strict=False)):
+        name = info.name(i) if place is None else str(resolve(place, locale))
+        out.append((name, int(score)))
+    return out
+
+
+def _e(text: Any) -> str:
+    return html.escape(str(text), quote=True)
+
+
+def body(info: GameInfo, timeline: Timeline, base: str, locale: str, shown: int, *,
+         languages_html: str, story: bool) -> str:
+    """The game page's body (every text escaped): the board at turn ``shown`` with the replay's slider and
+    links, whose turn it is, the scores, the move list and, at the end, the result and the story chart."""
+    g = info.game
+    last = len(timeline.frames) - 1
+    shown = max(0, min(shown, last))
+    title = t("web.game.title", locale, game=t(games.get(g.kind).title_key, locale), id=g.id)
+    q = f"lang={_e(locale)}"
+    pic = f"{base}/v{g.version}/t{{n}}.png?{q}"
+    frame = timeline.frames[shown]
+    of = _e(t("web.game.turn_of", locale, turn="{turn}", turns=last))
+    parts = [f'<header><h1>{_e(title)}</h1>{languages_html}</header>',
+             f'<main id="live" data-events="{_e(base)}/events" data-version="{g.version}" data-last="{last}" '
+             f'data-setup="{_e(t("web.game.setup", locale))}">']
+    # The board and the replay.
+    alt = t("web.game.board_alt", locale, turn=shown, turns=last)
+    board = (f'<img id="board" src="{_e(pic.replace("{n}", str(shown)))}" alt="{_e(alt)}" data-src="{_e(pic)}">'
+             if games.get(g.kind).renderer is not None else "")  # a game without pictures shows its sentences
+    parts.append(f'<section class="board"><figure>{board}<figcaption id="caption">{_e(sentence(frame, locale))}'
+                 f"</figcaption></figure>")
+    parts.append(f'<form class="replay" method="get" action="{_e(base)}">'
+                 f'<input type="hidden" name="lang" value="{_e(locale)}">'
+                 f'<label for="turn">{_e(t("web.game.turn", locale))}</label> '
+                 f'<input type="range" id="turn" name="turn" min="0" max="{last}" value="{shown}" step="1"> '
+                 f'<output id="turn-out" for="turn" data-template="{of}">'
+                 f'{_e(t("web.game.turn_of", locale, turn=shown, turns=last))}'
+                 f'</output> <button type="submit" class="nojs">{_e(t("web.game.show", locale))}</button></form>')
+    nav = []
+    for label, target in (("web.game.first", 0), ("web.game.previous", shown - 1), ("web.game.next", shown + 1),
+                          ("web.game.last", last)):
+        if 0 <= target <= last and target != shown:
+            nav.append(f'<a href="{_e(base)}?turn={target}&amp;{q}">{_e(t(label, locale))}</a>')
+        else:
+            nav.append(f'<span aria-disabled="true">{_e(t(label, locale))}</span>')
+    parts.append(f'<p class="turnnav">{" · ".join(nav)}</p></section>')
+    # Whose turn, and the scores.
+    parts.append('<section class="status">')
+    if g.status == "active":
+        waiting = ", ".join(info.name(s) for s in sorted(info.awaiting))
+        parts.append(f'<p id="waiting">{_e(t("web.game.waiting", locale, players=waiting or "-"))}</p>')
+    else:
+        parts.append(f'<p id="waiting">{_e(t("web.game.status." + g.status, locale))}</p>')
+    table = scores(info, timeline.state, locale)
+    if table:
+        parts.append(f'<h2>{_e(t("web.game.scores", locale))}</h2><table class="scores"><tbody>')
+        for name, score in table:
+            parts.append(f"<tr><th scope=\"row\"><bdi>{_e(name)}</bdi></th><td>{score}</td></tr>")
+        parts.append("</tbody></table>")
+    parts.append("</section>")
+    # The result and the story.
+    if g.status == "finished" and g.result:
+        lines = ranking_lines(g.id, g.result, locale, info.name, [s.name for s in info.seats])
+        parts.append(f'<section class="result"><h2>{_e(t("web.game.result", locale))}</h2><ol class="ranking">')
+        parts.extend(f"<li><bdi>{_e(line)}</bdi></li>" for line in lines[1:])
+        parts.append("</ol>")
+        if story:
+            parts.append(f'<img class="story" src="{_e(base)}/v{g.version}/story.png?{q}" '
+                         f'alt="{_e(t("web.game.story_alt", locale))}">')
+        parts.append("</section>")
+    # The move list: the sentences the channel got.
+    parts.append(f'<section class="moves"><h2>{_e(t("web.game.moves", locale))}</h2><ol id="moves">')
+    for f in timeline.frames[1:]:
+        current = ' aria-current="step"' if f.turn == shown else ""
+        parts.append(f'<li value="{f.turn}" data-turn="{f.turn}"{current}><a href="{_e(base)}?turn={f.turn}&amp;{q}">'
+                     f"<bdi>{_e(sentence(f, locale))}</bdi></a></li>")
+    parts.append("</ol></section></main>")
+    return "".join(parts)
