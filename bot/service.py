@@ -632,6 +632,13 @@ class Service:
             await self._notify(self.end_listeners, info)
             return info
 
+    async def withdraw(self, game_id: int) -> bool:
+        """Take back a lobby nobody saw (Discord refused the message that showed it): the game and its
+        seats are removed as if it had never been opened, and its channel is free. False if it has
+        left its lobby meanwhile."""
+        async with self._lock(game_id):
+            return await self.store.withdraw_lobby(game_id)
+
     async def pause(self, game_id: int) -> GameInfo | None:
         """The game's channel or thread was deleted: pause it (nothing acts on it until it is
         abandoned). Returns the game if this paused it, None if it was over or already paused."""

@@ -111,10 +111,10 @@ class GameCog(commands.Cog):
         try:
             callback = await interaction.response.send_message(embed=lobby.lobby_embed(info, loc), view=lobby_view)
         except discord.HTTPException as exc:
-            # The lobby is the answer: Discord refused it (the user saw a failure), so the lobby is
-            # closed again and the channel stays free.
-            log.info("lobby of game %s not shown (%s): closed", info.id, exc.code)
-            await self.service.abandon(info.id, interaction.user.id, is_admin=True)
+            # The lobby message is the answer: Discord refused it (the user saw a failure), so the
+            # lobby is taken back as if never opened, and the channel stays free.
+            log.info("lobby of game %s not shown (%s): withdrawn", info.id, exc.code)
+            await self.service.withdraw(info.id)
             return
         if missing:  # the game can be played here, with parts missing: say which permissions
             await operations.reply(interaction, t("error.missing_permissions_warning", locale_of(interaction),
@@ -269,8 +269,9 @@ class GameCog(commands.Cog):
         perms = interaction.permissions
         info = await self.service.abandon(info.id, interaction.user.id,
                                           is_admin=bool(perms and perms.manage_guild))
-        await operations.reply(interaction, t("game.abandoned", info.game.locale, game=info.id,
-                                              user=mention(interaction.user.id)), ephemeral=False)
+        if await operations.reply(interaction, t("game.abandoned", info.game.locale, game=info.id,
+                                                 user=mention(interaction.user.id)), ephemeral=False):
+            await self._keep_line(interaction, info.id)
         if info.game.paused_at is not None:
             return  # its channel is gone: nothing there to tidy up
         await self.announcer.strip_controls(info)
@@ -286,9 +287,15 @@ class GameCog(commands.Cog):
         info = await self.service.game_in_channel(interaction.channel_id or 0)
         info = await self.service.resign(info.id, interaction.user.id)
         loc = info.game.locale
-        await operations.reply(interaction, t("game.resigned", loc, user=mention(interaction.user.id)),
-                               ephemeral=False)
+        if await operations.reply(interaction, t("game.resigned", loc, user=mention(interaction.user.id)),
+                                  ephemeral=False):
+            await self._keep_line(interaction, info.id)
         await self.flow.publish(info.id, None, loc)
+
+    async def _keep_line(self, interaction: discord.Interaction, game_id: int) -> None:
+        """The public line just sent (the answer that replaced "thinking...") names the player: keep its
+        id, so a forget-me turns it into a note."""
+        await self.bot.app.erasure.record_post(game_id, "line", await operations.original_message_id(interaction))
 
     @game.command(name="forget-me")
     @app_commands.describe(confirm="Yes: forget me everywhere in this bot (cannot be undone)")

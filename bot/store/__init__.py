@@ -827,6 +827,12 @@ class Store:
             )
             return changed > 0
 
+    async def withdraw_lobby(self, game_id: int) -> bool:
+        """Remove a lobby that was never shown, with its seats (the foreign keys cascade), as if it had
+        never been opened. False if the game is no longer in its lobby."""
+        async with self._writing(game_id) as db:
+            return await db.execute("DELETE FROM games WHERE id = ? AND status = 'lobby'", (game_id,)) > 0
+
     async def moves(self, game_id: int, *, upto: int | None = None,
                     include_undone: bool = False) -> list[MoveRow]:
         """The live moves of a game (oldest first), up to a version; taken-back moves only on request."""

@@ -72,7 +72,7 @@ async def history(h: Harness) -> dict[str, int]:
     app = h.bot.app
     alice, bob = h.fake.user("alice").id, h.fake.user("bob").id
     guild = h.fake.world.guild_id
-    for name in ("table-2", "table-3"):
+    for name in ("table-2", "table-3", "table-4"):
         h.fake.world.add_channel(name)
     # A rated league of Quadropolis, and a finished game between its members: turn posts, end, recap.
     await app.leagues.create_league(guild, "Towers", "quadropolis", rated=True, created_by=bob)
@@ -99,6 +99,14 @@ async def history(h: Harness) -> dict[str, int]:
     toy = (await h.service.game_in_channel(h.fake.channel("table-3").id)).id
     await (await h.fake.click(lobby, f"lobby:{toy}:join", user="bob")).response()
     await h.settle()
+    # A game Alice resigned from: the channel's line says so, with her mention.
+    lobby, resigned = await new_game(h, "table-4", "toy")
+    await (await h.fake.click(lobby, f"lobby:{resigned}:join", user="bob")).response()
+    await (await h.fake.click(lobby, f"lobby:{resigned}:start", user="alice")).response()
+    await h.settle()
+    await (await h.fake.slash("game", "resign", user="alice", channel="table-4")).wait_sent(1)
+    await h.settle()
+    assert next(m for m in h.channel_messages("table-4") if f"<@{alice}>" in (m.content or ""))
     # A Between Two Cities campaign, its first game played to the end (the campaign's line names her).
     await (await h.fake.slash("btc", "campaign", "start", length=3, difficulty=2, mode="simple", user="alice",
                               channel="general")).response()
@@ -128,7 +136,8 @@ async def test_forget_me_edits_the_bots_posts_and_leaves_no_bytes(harness: Harne
     before = naming(h, alice)
     pictured = {m.id for m in before if m.attachments}
     assert len(before) > 30 and len(pictured) > 20, "the history names Alice, in texts and pictures"
-    assert {m.channel_id for m in before} == {h.fake.channel(c).id for c in ("games", "table-2", "table-3", "general")}
+    channels = ("games", "table-2", "table-3", "table-4", "general")
+    assert {m.channel_id for m in before} == {h.fake.channel(c).id for c in channels}
 
     done = await h.fake.slash("game", "forget-me", confirm=True, user="alice")
     reply = " ".join(s.content or "" for s in await done.wait_sent(2))
@@ -194,7 +203,7 @@ async def checks(h: Harness, alice: int, played: dict[str, int], planned: list[A
 async def test_an_export_after_forget_me_replays_to_the_same_result(harness: Harness, tmp_path: Path) -> None:
     """An export made after forget-me names the seat by its anonymous name, holds nothing of the
     player, and replays (as ``python -m bot local --replay`` reads it) to the game's own result."""
-    from bot.local import read_export
+    from bot.local import check_claims, read_export
 
     h = harness
     h.fake.user("alice").global_name = NAME
@@ -211,8 +220,9 @@ async def test_an_export_after_forget_me_replays_to_the_same_result(harness: Har
     assert NAME not in text and str(alice) not in text
     path = tmp_path / "export.json"
     path.write_text(text, encoding="utf-8")
-    rules, state, names, _, moves = read_export(str(path))
+    rules, state, names, _, moves, claims = read_export(str(path))
     assert names[0] == "Former player"
+    check_claims(str(path), rules, state, moves, claims)  # what it says of its end is what it replays to
     for seat, move in moves:
         state = rules.apply(state, seat, move)
     assert rules.is_over(state) and rules.result(state).to_json() == result
