@@ -27,5 +27,7 @@ VOLUME ["/data"]
 STOPSIGNAL SIGTERM
 # Healthy when the running bot's heartbeat (/data/bot.sqlite3.health, rewritten every 5 s) says its
 # gateway is connected and its database answers: `python -m bot health` exits 0, else 1 with a sentence.
+# The web pages (WEB_PORT); publish it behind a reverse proxy with HTTPS (README, "Web pages").
+EXPOSE 8080
 HEALTHCHECK --interval=30s --timeout=10s --start-period=60s --retries=3 CMD ["python", "-m", "bot", "health"]
 CMD ["python", "-m", "bot"]

@@ -98,10 +98,28 @@ def is_postgres_test(item: pytest.Item) -> bool:
     return callspec is not None and callspec.params.get("engine") == "postgres"
 
 
+BROWSER_MARK = "browser"
+CHROMIUM = "/usr/bin/chromium"
+"""Debian's Chromium, which the browser tests drive through Playwright (``executable_path``)."""
+
+
+def browser_missing() -> str | None:
+    """Why the browser tests cannot run here (no Chromium at :data:`CHROMIUM`), or None."""
+    if os.path.exists(CHROMIUM):
+        return None
+    return f"Chromium is not installed at {CHROMIUM}: apt-get install chromium"
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Every PostgreSQL test carries the ``postgres`` marker (``-m postgres`` / ``-m "not postgres"``).
     Without the server programs they are skipped with one line saying how to install them, unless
-    ``CI`` is set: there they must run (``.ci/run`` installs the programs)."""
+    ``CI`` is set: there they must run (``.ci/run`` installs the programs). The browser tests (marker
+    ``browser``) likewise without Chromium."""
+    no_browser = None if os.environ.get("CI") else browser_missing()
+    if no_browser is not None:
+        for item in items:
+            if item.get_closest_marker(BROWSER_MARK) is not None:
+                item.add_marker(pytest.mark.skip(reason=no_browser))
     missing = None if os.environ.get("CI") else postgres_missing()
     for item in items:
         if not is_postgres_test(item):
@@ -120,6 +138,12 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
                if isinstance(r.longrepr, tuple) and r.longrepr[2].endswith(reason)]
     if skipped:
         terminalreporter.write_line(f"{len(skipped)} PostgreSQL tests skipped: {reason}")
+    browser = None if os.environ.get("CI") else browser_missing()
+    if browser is not None:
+        skipped = [r for r in terminalreporter.stats.get("skipped", [])
+                   if isinstance(r.longrepr, tuple) and r.longrepr[2].endswith(browser)]
+        if skipped:
+            terminalreporter.write_line(f"{len(skipped)} browser tests skipped: {browser}")
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:

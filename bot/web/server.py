@@ -32,7 +32,7 @@ from bot import games
 from bot import story as stories
 from bot.errors import GameError
 from bot.i18n import t
-from bot.service import GameInfo
+from bot.service import GameInfo, MoveOutcome
 from bot.web import game as pages
 from bot.web.context import SECURITY_HEADERS, WebContext
 from bot.web.links import Links, path_game
@@ -127,13 +127,19 @@ class Watcher:
             except Exception:
                 log.exception("web: the version of game %s could not be read", game_id)
                 continue
-            if version is None or version == watch.version:
-                continue
-            watch.version = version
-            for queue in list(watch.streams):
-                if queue.full():
-                    queue.get_nowait()
-                queue.put_nowait(version)
+            if version is not None:
+                self.wake(game_id, version)
+
+    def wake(self, game_id: int, version: int) -> None:
+        """A move committed in this process: its streams hear of it now, not at the next poll."""
+        watch = self.games.get(game_id)
+        if watch is None or version <= watch.version:
+            return
+        watch.version = version
+        for queue in list(watch.streams):
+            if queue.full():
+                queue.get_nowait()
+            queue.put_nowait(version)
 
     async def close(self) -> None:
         tasks = [w.task for w in self.games.values() if w.task is not None]
@@ -180,6 +186,7 @@ class WebServer:
             web.get(game + r"/v{version:\d{1,18}}/story.png", self.story_picture),
             web.get(game + "/events", self.events),
             web.get(r"/static/{name:[a-z]{1,16}\.(?:js|css)}", self.static),
+            web.get("/favicon.ico", self.no_icon),
         ]
         try:
             community = importlib.import_module("bot.web.community")
@@ -200,9 +207,18 @@ class WebServer:
         sockets = getattr(server, "sockets", None) or []
         if sockets:
             self.port = sockets[0].getsockname()[1]
+        listeners = getattr(self.ctx.service, "move_listeners", None)
+        if isinstance(listeners, list):
+            listeners.append(self._on_move)  # this process's moves at once; the others' by the poll
         log.info("web pages on http://%s:%s", self.host, self.port)
 
+    async def _on_move(self, outcome: MoveOutcome) -> None:
+        self.watcher.wake(outcome.info.id, outcome.version)
+
     async def stop(self) -> None:
+        listeners = getattr(self.ctx.service, "move_listeners", None)
+        if isinstance(listeners, list) and self._on_move in listeners:
+            listeners.remove(self._on_move)
         self._closing.set()
         await self.watcher.close()
         if self._runner is not None:
@@ -348,6 +364,10 @@ class WebServer:
             return chart_png(told, names, locale=locale)
 
         return await self._cached_png(("story", g.id, g.version, locale), draw)
+
+    async def no_icon(self, request: web.Request) -> web.StreamResponse:
+        """No icon (a browser asks for one on every page; a 404 would be a console error)."""
+        return web.Response(status=204, headers={"Cache-Control": "public, max-age=86400"})
 
     async def static(self, request: web.Request) -> web.StreamResponse:
         found = self._static.get(request.match_info["name"])

@@ -132,6 +132,16 @@ async def test_events_follow_the_game_with_one_poller(site: Site, service: Servi
         await asyncio.sleep(0.05)
 
 
+async def test_a_move_made_elsewhere_reaches_the_streams_by_the_poll(site: Site, service: Service) -> None:
+    """A move through another service on the same database (another process's) is found by the poll."""
+    gid = await new_game(service, "quadropolis")
+    elsewhere = Service(service.store)
+    async with site.session.get(site.game(gid) + "/events") as stream:
+        assert (await read_event(stream))["version"] == 0
+        await play(elsewhere, gid, 1)
+        assert (await asyncio.wait_for(read_event(stream), 5))["version"] == 1
+
+
 async def test_streams_are_limited_per_address(service: Service) -> None:
     gid = await new_game(service, "quadropolis")
     server = make_server(service, max_streams_per_address=2)

@@ -1,0 +1,206 @@
+"""The web pages (issue 28): how fast the game page answers with many stored games and many viewers, how
+soon a move reaches the open live pages, and what an open page's stream costs.
+
+Measured on a SQLite file in a temporary folder, the server on this machine's loopback, the viewers in
+the same process (one event loop serves and reads: the figures include the viewers' own work):
+
+- ``web.page_p50_ms`` / ``web.page_p95_ms``: the game page with ``GAMES`` stored games (each played by the
+  AI for 0 to 12 moves, every game of the registry in turn), ``VIEWERS`` concurrent viewers each loading
+  pages of games picked at random among all of them (so most loads are a game's first: its timeline is
+  rebuilt from the log); ``web.page_warm_p95_ms`` the same game again;
+- ``web.picture_cold_ms`` / ``web.picture_cached_ms``: one board picture drawn, then served from the cache;
+- ``web.event_p50_ms`` / ``web.event_p95_ms`` / ``web.event_max_ms``: from a move's commit (the service's
+  move listener) to its event read by each of ``STREAMS`` open event streams of that game, over ``MOVES``
+  moves made in this process (the server hears of them at once); ``web.event_polled_*`` the same for moves
+  made through another service on the same file, as another process's: found by the poll of versions;
+- ``web.stream_bytes``: memory per open stream (tracemalloc, server and client sides together).
+
+Goals: page p95 at most 100 ms; event p95 at most 1 s. ``--quick``: 100 games, 10 viewers, 20 streams.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import statistics
+import tempfile
+import time
+import tracemalloc
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+
+from bot import games, store
+from bot.service import MoveOutcome, Service
+from bot.web.links import Links, path_game
+from bot.web.server import WebServer
+
+GAMES, QUICK_GAMES = 1_000, 100
+VIEWERS, QUICK_VIEWERS = 50, 10
+LOADS_PER_VIEWER, QUICK_LOADS = 20, 5
+STREAMS, QUICK_STREAMS = 200, 20
+MOVES, QUICK_MOVES = 10, 3
+SECRET = b"bench-secret"
+
+
+@dataclass(frozen=True)
+class Source:
+    service: Service
+    store: store.Store
+
+
+def _pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return round(ordered[min(len(ordered) - 1, int(q * len(ordered)))], 2)
+
+
+async def _fill(service: Service, count: int) -> list[int]:
+    rng = random.Random(28)
+    kinds = games.available()
+    ids = []
+    for i in range(count):
+        kind = kinds[i % len(kinds)]
+        seats = games.rules(kind).seat_range({})[0]
+        info = await service.create_game(guild_xid=None, channel_xid=None, kind=kind, options={}, host_xid=1,
+                                         host_name=f"Player {i}", ai_seats=max(1, seats - 1), ai_level="random",
+                                         locale="en")
+        gid = (await service.start(info.id, 1)).id
+        for _ in range(rng.randint(0, 12)):
+            now = await service.info(gid)
+            if now.game.status != "active" or not now.awaiting:
+                break
+            await service.play_for(gid, min(now.awaiting), level="random")
+        ids.append(gid)
+    return ids
+
+
+async def _pages(base: str, ids: list[int], viewers: int, loads: int) -> tuple[list[float], list[float]]:
+    rng = random.Random(7)
+    cold: list[float] = []
+    warm: list[float] = []
+
+    async def viewer(session: aiohttp.ClientSession) -> None:
+        for _ in range(loads):
+            gid = rng.choice(ids)
+            for into in (cold, warm):
+                t0 = time.perf_counter()
+                async with session.get(base + path_game(SECRET, gid)) as r:
+                    await r.read()
+                    assert r.status == 200, r.status
+                into.append((time.perf_counter() - t0) * 1000)
+
+    async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0)) as session:
+        await asyncio.gather(*(viewer(session) for _ in range(viewers)))
+    return cold, warm
+
+
+async def _events(service: Service, mover: Service, base: str, gid: int, streams: int,
+                  moves: int) -> tuple[list[float], float]:
+    """Delays from each move's commit (made through ``mover``) to its event on every stream, and the
+    memory per stream."""
+    committed: dict[int, float] = {}
+    delays: list[float] = []
+
+    async def on_move(outcome: MoveOutcome) -> None:
+        committed[outcome.version] = time.perf_counter()
+
+    mover.move_listeners.append(on_move)
+    url = base + path_game(SECRET, gid) + "/events"
+    tracemalloc.start()
+    before = tracemalloc.get_traced_memory()[0]
+    async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0)) as session:
+        responses = [await session.get(url) for _ in range(streams)]
+        for r in responses:
+            assert r.status == 200, r.status
+            await r.content.readuntil(b"\n\n")  # the version now
+        per_stream = (tracemalloc.get_traced_memory()[0] - before) / streams
+        tracemalloc.stop()
+
+        async def read(r: aiohttp.ClientResponse, want: int) -> None:
+            while True:
+                chunk = await r.content.readuntil(b"\n\n")
+                if b"event: version" in chunk and f'"version": {want}'.encode() in chunk:
+                    delays.append((time.perf_counter() - committed[want]) * 1000)
+                    return
+
+        for _ in range(moves):
+            info = await service.info(gid)
+            if info.game.status != "active":
+                break
+            want = info.game.version + 1
+            readers = [asyncio.create_task(read(r, want)) for r in responses]
+            await mover.play_for(gid, min(info.awaiting), level="random")
+            await asyncio.wait_for(asyncio.gather(*readers), 30)
+        for r in responses:
+            r.close()
+    mover.move_listeners.remove(on_move)
+    return delays, per_stream
+
+
+async def _measure(folder: Path, quick: bool) -> dict[str, Any]:
+    db = await store.Store.open(folder / "web.sqlite3")
+    service = Service(db)
+    try:
+        count = QUICK_GAMES if quick else GAMES
+        ids = await _fill(service, count)
+        server = WebServer(Source(service, db), Links("", SECRET), port=0, rate=1e9, burst=1e9,
+                           max_streams_per_address=10_000)
+        await server.start()
+        base = f"http://127.0.0.1:{server.port}"
+        try:
+            cold, warm = await _pages(base, ids, QUICK_VIEWERS if quick else VIEWERS,
+                                      QUICK_LOADS if quick else LOADS_PER_VIEWER)
+            # One picture drawn, then served from the cache.
+            gid = ids[games.available().index("quadropolis")]  # the games are made in the registry's order
+            version = (await service.info(gid)).game.version
+            async with aiohttp.ClientSession() as session:
+                times = []
+                for _ in range(2):
+                    t0 = time.perf_counter()
+                    async with session.get(f"{base}{path_game(SECRET, gid)}/v{version}/t0.png") as r:
+                        await r.read()
+                    times.append((time.perf_counter() - t0) * 1000)
+            streams, moves = (QUICK_STREAMS, QUICK_MOVES) if quick else (STREAMS, MOVES)
+            watched = []
+            for _ in range(2):
+                fresh = await service.create_game(guild_xid=None, channel_xid=None, kind="quadropolis", options={},
+                                                  host_xid=1, host_name="Watched", ai_seats=1, ai_level="random")
+                watched.append((await service.start(fresh.id, 1)).id)
+            # Moves of this process (the service's move listener wakes the streams), then moves through
+            # another service on the same file, as another process's would be: found by the poll.
+            delays, per_stream = await _events(service, service, base, watched[0], streams, moves)
+            polled, _ = await _events(service, Service(db), base, watched[1], streams, moves)
+        finally:
+            await server.stop()
+    finally:
+        await db.close()
+    return {
+        "web.games_stored": count,
+        "web.viewers": QUICK_VIEWERS if quick else VIEWERS,
+        "web.page_loads": len(cold) + len(warm),
+        "web.page_p50_ms": _pct(cold, 0.5),
+        "web.page_p95_ms": _pct(cold, 0.95),
+        "web.page_warm_p50_ms": _pct(warm, 0.5),
+        "web.page_warm_p95_ms": _pct(warm, 0.95),
+        "web.page_mean_ms": round(statistics.fmean(cold), 2),
+        "web.picture_cold_ms": round(times[0], 1),
+        "web.picture_cached_ms": round(times[1], 2),
+        "web.streams": QUICK_STREAMS if quick else STREAMS,
+        "web.event_deliveries": len(delays),
+        "web.event_p50_ms": _pct(delays, 0.5),
+        "web.event_p95_ms": _pct(delays, 0.95),
+        "web.event_max_ms": round(max(delays), 1),
+        "web.event_polled_p50_ms": _pct(polled, 0.5),
+        "web.event_polled_p95_ms": _pct(polled, 0.95),
+        "web.event_polled_max_ms": round(max(polled), 1),
+        "web.stream_bytes": int(per_stream),
+        "web.goal_page_p95_ms": 100,
+        "web.goal_event_p95_ms": 1000,
+    }
+
+
+def figures(quick: bool = False) -> dict[str, Any]:
+    with tempfile.TemporaryDirectory() as tmp:
+        return asyncio.run(_measure(Path(tmp), quick))
