@@ -12,6 +12,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
+import aiohttp
 import discord
 import pytest
 
@@ -153,3 +154,23 @@ def test_a_full_view_leaves_the_link_to_the_status_message(lang: str) -> None:
 def test_settings_dataclass_has_no_links_by_default() -> None:
     assert dataclasses.fields(Settings) and Settings(token="x", database_path=Path("x"), dev_guild_id=None,
                                                      log_level=0, ai_pause_seconds=0).web_base_url == ""
+
+
+async def test_the_posted_links_open_their_pages(web_harness: Harness) -> None:
+    """End to end: the league table's button and /game link's buttons lead to pages the bot serves."""
+    h = web_harness
+    gid = await start_toy(h)
+    await h.bot.app.leagues.create_league(h.fake.world.guild_id, "Bids & Co", "toy")
+    table = await h.fake.slash("league", "table", name="Bids & Co", user="alice")
+    await answer(table)
+    await h.settle()
+    league_url = urls([s for s in table.sent if s.embeds][-1].components)[0][1]
+    link = await answer(await h.fake.slash("game", "link", user="alice"))
+    (_, board), (_, mine) = urls(link.components)
+    async with aiohttp.ClientSession() as session:
+        for url, expected in ((league_url, "Bids &amp; Co"), (board, f"#{gid}"), (mine, "<h1>Alice</h1>")):
+            async with session.get(url) as r:
+                body = await r.text()
+                assert r.status == 200 and expected in body, (url, body[body.find("<header"):][:300])
+        async with session.get(mine[:-12] + "x" * 12) as r:
+            assert r.status == 404
