@@ -174,3 +174,25 @@ async def test_the_posted_links_open_their_pages(web_harness: Harness) -> None:
                 assert r.status == 200 and expected in body, (url, body[body.find("<header"):][:300])
         async with session.get(mine[:-12] + "x" * 12) as r:
             assert r.status == 404
+
+
+async def test_a_turn_post_with_public_controls_keeps_them_and_the_link_stays_within_discords_bounds(
+        linked: Harness) -> None:
+    """Quadropolis puts its menus on the turn post: they are all still there, the link is beside them where a
+    row has room, and the status message has it in any case."""
+    from tests.discord.test_quadropolis import start as start_quadropolis
+
+    h = linked
+    gid = await start_quadropolis(h, "classic", ["alice"], 1)
+    info = await h.service.info(gid)
+    by_id = {m.id: m for m in h.channel_messages()}
+    turn = by_id[info.game.turn_message_xid]
+    board = BASE + links.path_game(await key(h), gid)
+    controls = [c for c in walk_components(turn.components) if c.get("type") != 1 and c.get("style") != 5]
+    assert controls, "the turn post has its menus"
+    rows = [[c for c in r["components"] if c.get("style") != 5] for r in turn.components]
+    rows = [r for r in rows if r]  # the controls alone, as the presenter made them
+    assert len(turn.components) <= 5 and sum(len(r["components"]) for r in turn.components) <= 25
+    room = len(rows) < 5 or any(len(r) < 5 and all(c["type"] == 2 for c in r) for r in rows)
+    assert urls(turn.components) == ([(t("web.link.board", "en"), board)] if room else [])
+    assert urls(by_id[info.game.status_message_xid].components) == [(t("web.link.board", "en"), board)]
