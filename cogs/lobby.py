@@ -32,8 +32,9 @@ def lobby_embed(info: GameInfo, loc: str) -> discord.Embed:
 
 
 def lobby_view(info: GameInfo, loc: str, board: str | None = None) -> discord.ui.View | None:
-    """Join / Leave / Add AI / Start while the game gathers players, and "Open the board" (``board``: the
-    game page's link, :func:`cogs.weblinks.board_url`; None without ``WEB_BASE_URL``) until it is abandoned."""
+    """Join / Leave / Add AI / Start while the game gathers players; once it started, "Open the board"
+    (``board``: the game page's link, :func:`cogs.weblinks.board_url`; None without ``WEB_BASE_URL``). A game's
+    page exists from its start (a lobby's link would lead to "not found"), and not for an abandoned lobby."""
     if info.game.status != "lobby":
         return weblinks.link_view(weblinks.BOARD, board, loc) if info.game.status != "abandoned" else None
     gid = info.id
@@ -47,7 +48,6 @@ def lobby_view(info: GameInfo, loc: str, board: str | None = None) -> discord.ui
     view.add_item(discord.ui.Button(label=t("lobby.button.start", loc),
                                     custom_id=ids.lobby(gid, "start"),
                                     style=discord.ButtonStyle.primary))
-    weblinks.add_link(view, weblinks.BOARD, board, loc)  # at most five buttons: always room
     view.stop()
     return view
 

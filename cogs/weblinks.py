@@ -1,4 +1,5 @@
-"""Links from Discord to the web pages (issue 28): the "Open the board" and "Open the league" link buttons.
+"""Links from Discord to the web pages (issue 28): the "Open the board" and "Open the league" link buttons
+(the board's on a started game's lobby, every turn post and the status message).
 
 A link button opens an address in the browser: Discord sends the bot no interaction for it, so it needs no
 acknowledgement. The addresses come from the bot's :class:`bot.web.links.Links` (``bot.web_links``, made at

@@ -42,6 +42,9 @@ class LinksCog(GameSubcommands):
         if board is None:
             await operations.reply(interaction, t("web.link.off", loc))
             return
+        if info.game.status == "lobby":  # its page opens when it starts
+            await operations.reply(interaction, t("web.link.lobby", loc, game=info.id))
+            return
         view = discord.ui.View(timeout=None)
         weblinks.add_link(view, weblinks.BOARD, board, loc)
         if interaction.guild_id is not None:

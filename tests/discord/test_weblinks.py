@@ -85,6 +85,25 @@ async def test_the_lobby_turn_posts_and_status_carry_a_signed_link_to_the_board(
     assert urls(by_id[info.game.turn_message_xid].components) == [(label, board)]
 
 
+async def test_a_lobby_gets_its_link_when_the_game_starts(linked: Harness) -> None:
+    """Before the start a game has no page (it would say "not found"): the lobby's buttons are the lobby's
+    own, and /game link says when the page opens; the start edits the lobby to the link."""
+    h = linked
+    lobby = await h.fake.slash("game", "new", game="toy", user="alice")
+    sent = await lobby.response()
+    gid = (await h.service.game_in_channel(h.fake.channel("games").id)).id
+    assert not urls(sent.components) and sent.custom_ids
+    early = await answer(await h.fake.slash("game", "link", user="bob"))
+    assert early.ephemeral and early.content == t("web.link.lobby", "en", game=gid) and not urls(early.components)
+    await (await h.fake.click(lobby, f"lobby:{gid}:join", user="bob")).response()
+    await (await h.fake.click(lobby, f"lobby:{gid}:start", user="alice")).response()
+    await h.settle()
+    lobby_xid = (await h.service.info(gid)).game.lobby_message_xid
+    message = next(m for m in h.channel_messages() if m.id == lobby_xid)
+    assert message.custom_ids() == [] and urls(message.components) == [
+        (t("web.link.board", "en"), BASE + links.path_game(await key(h), gid))]
+
+
 async def test_no_base_url_posts_no_link(harness: Harness) -> None:
     h = harness
     gid = await start_toy(h)
