@@ -142,9 +142,14 @@ async def test_the_player_page_shows_their_games_and_leagues_under_their_server_
                                      host_xid=ANA, host_name="Elsewhere-Name")
     await service.join(info.id, BEA, "Bea")
     await service.start(info.id, ANA)
+    # A lobby abandoned before its start has no page: not listed either.
+    lobby = await service.create_game(guild_xid=GUILD, channel_xid=56, kind="toy", options={}, host_xid=ANA,
+                                      host_name="Ana")
+    await service.abandon(lobby.id, ANA, is_admin=False)
     status, page, _, _ = await site.get(links.path_player(SECRET, GUILD, ANA))
     assert status == 200
     assert "<h1>Ana</h1>" in page and "Elsewhere-Name" not in page
+    assert f"#{lobby.id}," not in page
     assert f"#{info.id}" not in page  # the other server's game
     games = [g.game_id for g in await community.leagues.db.league_games(league_id)
              if any(o["user"] == ANA for o in g.outcome)]

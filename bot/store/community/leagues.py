@@ -209,12 +209,13 @@ class LeagueStore(TableStore):
         return out
 
     async def player_seats(self, guild_xid: int, user_xid: int, limit: int) -> list[PlayerSeatRow]:
-        """A player's seats in one server's started games, newest game first (at most ``limit``): the games
-        of their page and the name they have there."""
+        """A player's seats in one server's started games (an abandoned lobby never was), newest game first
+        (at most ``limit``): the games of their page and the name they have there."""
         rows = await self._all(
             "SELECT g.id, g.kind, g.status, g.finished_at, g.updated_at, g.result, s.seat, s.name FROM seats s"
             " JOIN games g ON g.id = s.game_id WHERE g.guild_xid = ? AND s.user_xid = ?"
-            " AND g.status IN ('active', 'finished', 'abandoned') ORDER BY g.id DESC LIMIT ?",
+            " AND g.status IN ('active', 'finished', 'abandoned') AND g.started_at IS NOT NULL"
+            " ORDER BY g.id DESC LIMIT ?",
             (guild_xid, user_xid, limit))
         return [PlayerSeatRow(int(r[0]), str(r[1]), str(r[2]), r[3], int(r[4]),
                               json.loads(r[5]) if r[5] else None, int(r[6]), str(r[7])) for r in rows]
