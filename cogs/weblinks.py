@@ -19,6 +19,7 @@ from bot.web.links import Links
 BOARD = "web.link.board"
 LEAGUE = "web.link.league"
 PLAYER = "web.link.player"
+PLAYER_PAGE = "web.link.player_page"
 NO_LINKS = Links("", b"")
 
 

@@ -215,3 +215,19 @@ async def test_a_turn_post_with_public_controls_keeps_them_and_the_link_stays_wi
     room = len(rows) < 5 or any(len(r) < 5 and all(c["type"] == 2 for c in r) for r in rows)
     assert urls(turn.components) == ([(t("web.link.board", "en"), board)] if room else [])
     assert urls(by_id[info.game.status_message_xid].components) == [(t("web.link.board", "en"), board)]
+
+
+async def test_a_league_profile_opens_the_players_page(linked: Harness) -> None:
+    """/league player carries a link to the player's page (which exists once they have a seat here)."""
+    h = linked
+    guild = h.fake.world.guild_id
+    await h.bot.app.leagues.create_league(guild, "Bids", "toy", rated=True)
+    await start_toy(h)
+    handle = await h.fake.slash("league", "player", name="Bids", player=h.fake.user("bob"), user="alice")
+    await answer(handle)
+    await h.settle()
+    shown = [s for s in handle.sent if s.embeds or s.content]
+    bob = int(h.fake.user("bob").id)
+    page = BASE + links.path_player(await key(h), guild, bob) + "?lang=en"
+    assert shown and shown[-1].ephemeral
+    assert urls(shown[-1].components) == [(t("web.link.player_page", "en"), page)]
