@@ -292,6 +292,17 @@ class Service:
                 await self.store.update_game(game_id, host_xid=remaining[0].user_xid)
             return await self.info(game_id)
 
+    async def unjoin(self, game_id: int, user_xid: int, *, as_of: int) -> bool:
+        """Take back a join nobody saw (Discord refused the lobby message that showed it): the seat goes
+        and the lobby's last change is ``as_of`` again (its ``updated_at`` before the join), so the game
+        is exactly as before. False if the game left its lobby or the seat is gone meanwhile."""
+        async with self._lock(game_id):
+            game = await self._game(game_id)
+            seat = next((s for s in await self.store.seats(game_id) if s.user_xid == user_xid), None)
+            if game.status != "lobby" or seat is None:
+                return False
+            return await self.store.remove_seat(game_id, seat.seat, as_of)
+
     async def add_ai(self, game_id: int, actor_xid: int, level: str | None = None) -> GameInfo:
         async with self._lock(game_id):
             game = await self._game(game_id)

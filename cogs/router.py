@@ -94,12 +94,13 @@ class ComponentRouter(commands.Cog):
         if action == "join":
             # The lobby shows the new seat as the click's own answer: if Discord refused it, the
             # seat is given up again.
+            as_of = (await self.service.game(gid)).updated_at
             info = await self.service.join(gid, user.id, user.display_name)
             ploc = info.game.locale
             if not await operations.edit_original(interaction, embed=lobby.lobby_embed(info, ploc),
                                                   view=lobby.lobby_view(info, ploc, weblinks.board_url(self.bot, gid))):
-                log.info("join of game %s not shown: undone", gid)
-                await self.service.leave(gid, user.id)
+                log.info("join of game %s not shown: taken back", gid)
+                await self.service.unjoin(gid, user.id, as_of=as_of)
             return
         if not await operations.defer(interaction, update=True):
             return  # Discord refused: the user saw a failure, so nothing changes

@@ -714,7 +714,8 @@ class Store:
         return SeatRow(game_id, seat, user_xid, ai_level, name, False, at)
 
     async def remove_seat(self, game_id: int, seat: int, at: int) -> bool:
-        """Remove a lobby seat and close the gap in seat numbers. False if nothing was removed."""
+        """Remove a lobby seat and close the gap in seat numbers; ``at`` is the lobby's last change
+        (``updated_at``) from now on. False if nothing was removed."""
         async with self._writing(game_id) as db:
             row = await db.fetch_one(f"SELECT status FROM games WHERE id = ?{db.for_update}", (game_id,))
             if row is None or row[0] != "lobby":

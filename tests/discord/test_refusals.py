@@ -398,6 +398,7 @@ async def test_a_refused_acknowledgement_changes_nothing(harness: Harness, name:
     act = await case.world(h)
     await h.settle()
     before = await dump(h)
+    h.clock.advance(1)  # a time stamp written by the refused action would show
     switch = h.fake.unknown_interaction()
     refused = await act()
     await h.settle()

@@ -120,14 +120,15 @@ async def test_abandon_needs_host_or_manage_server(fake_discord: FakeDiscord, to
     before = snapshot(fake, toy_bot, table)
     for user in ("bob", "carol"):
         handle = await fake.slash("game", "abandon", user=user)
-        sent = await handle.response(WAIT)
-        assert sent.ephemeral and ABANDON_REFUSED in (sent.content or ""), sent
+        # Acknowledged first with a public "thinking...", which the private refusal replaces.
+        await fake.wait_until(lambda h=handle: refusal(h), WAIT, "the refusal")
+        assert ABANDON_REFUSED in (refusal(handle) or ""), handle.sent
     assert snapshot(fake, toy_bot, table) == before
     await bid(fake, table, "bob", 1)  # the game goes on
     await wait_turn(fake, table, 2)
 
     done = await fake.slash("game", "abandon", user="mona")
-    sent = await done.response(WAIT)
+    sent = await fake.wait_until(lambda: next((s for s in done.sent if s.content), None), WAIT, "the answer")
     assert f"Game #{table.game_id} was abandoned" in (sent.content or "") and not sent.ephemeral
     assert store_of(toy_bot).game(table.game_id)["status"] == "abandoned"
     await fake.wait_until(lambda: not turn_messages(fake, table), WAIT, "the buttons to be removed")

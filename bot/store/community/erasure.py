@@ -14,11 +14,11 @@ Neither table holds a player's id or name: only where the bot's own messages are
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from bot.store import LEASE_MS, TableStore
-from bot.store.engine import POSTGRES, SQLITE
+from bot.store.claims import take_due
 
 EDIT_COLUMNS = ("id", "request", "kind", "game_id", "version", "channel_xid", "message_xid", "created_at",
                 "status", "claim_boot", "lease_until", "attempts", "done_at")
@@ -132,32 +132,11 @@ class ErasureStore(TableStore):
 
     async def take_due(self, owner: str, now: int, limit: int, *, max_attempts: int,
                        lease_ms: int = LEASE_MS) -> list[EditRow]:
-        """Take up to ``limit`` edits nobody holds (queued ones, and claims whose lease ran out), each by
-        a compare-and-set on the owner and lease it was read with; on PostgreSQL read ``FOR UPDATE SKIP
-        LOCKED``, on SQLite another run's claims at once (that run is over). An edit tried
-        ``max_attempts`` times is given up (``failed``)."""
-        taken: list[EditRow] = []
+        """Take up to ``limit`` edits nobody holds, each with a lease (:func:`bot.store.claims.take_due`);
+        an edit tried ``max_attempts`` times is given up (``failed``), even one a pass handed back."""
         async with self.store.transaction() as db:
-            lock = " FOR UPDATE SKIP LOCKED" if db.dialect == POSTGRES else ""
-            exclusive = db.dialect == SQLITE
-            others = " OR claim_boot != ?" if exclusive else ""
-            rows = [_edit(r) for r in await db.fetch_all(
-                f"SELECT {', '.join(EDIT_COLUMNS)} FROM privacy_edits WHERE status IN ('queued', 'claimed')"
-                f" AND (status = 'queued' OR lease_until <= ?{others}) ORDER BY id LIMIT ?{lock}",
-                (now, owner, limit) if exclusive else (now, limit))]
-            for row in rows:
-                same = (row.id, row.status, row.claim_boot, row.lease_until)
-                where = " WHERE id = ? AND status = ? AND claim_boot = ? AND lease_until = ?"
-                if row.attempts >= max_attempts:
-                    await db.execute(f"UPDATE privacy_edits SET status = 'failed', done_at = ?{where}", (now, *same))
-                    continue
-                changed = await db.execute(
-                    "UPDATE privacy_edits SET status = 'claimed', claim_boot = ?, lease_until = ?,"
-                    f" attempts = attempts + 1{where}", (owner, now + lease_ms, *same))
-                if changed == 1:
-                    taken.append(replace(row, status="claimed", claim_boot=owner, lease_until=now + lease_ms,
-                                         attempts=row.attempts + 1))
-        return taken
+            return await take_due(db, "privacy_edits", EDIT_COLUMNS, _edit, owner=owner, now=now, limit=limit,
+                                  max_attempts=max_attempts, lease_ms=lease_ms, give_up_queued=True)
 
     async def finish(self, edit_id: int, owner: str, status: str, at: int) -> bool:
         """An edit made (``done``), its message gone (``gone``) or refused for good (``failed``): never

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from bot.store import LEASE_MS, TableStore
+from bot.store.claims import take_due
 from bot.store.community.common import drop_id, dumps, rewrite_json
-from bot.store.engine import POSTGRES, SQLITE, Tx
+from bot.store.engine import Tx
 
 OUTBOX_COLUMNS = (
     "id", "kind", "nonce", "game_id", "seat", "user_xid", "guild_xid", "channel_xid", "params",
@@ -113,36 +114,12 @@ class OutboxStore(TableStore):
 
     async def take_due(self, owner: str, now: int, limit: int, *, max_attempts: int,
                        lease_ms: int = LEASE_MS) -> list[OutboxRow]:
-        """Take the rows nobody holds: queued ones, and claims whose lease ran out (their owner died
-        or gave up; offered again with the same nonce). Each is taken by a compare-and-set on the
-        owner and lease it was read with, so two processes never take the same row; on PostgreSQL
-        the rows are read ``FOR UPDATE SKIP LOCKED``. On SQLite, where the lock file allows one process,
-        another run's claims are taken at once (that run is over). A claim tried ``max_attempts`` times
-        is given up (status 'failed') instead."""
-        taken: list[OutboxRow] = []
+        """Take the rows nobody holds, each with a lease (:func:`bot.store.claims.take_due`): queued ones,
+        and claims whose lease ran out (offered again with the same nonce), the oldest claims first."""
         async with self.store.transaction() as db:
-            lock = " FOR UPDATE SKIP LOCKED" if db.dialect == POSTGRES else ""
-            # A SQLite file has one process (its lock file): another run's claims are a dead run's.
-            exclusive = db.dialect == SQLITE
-            others = " OR claim_boot != ?" if exclusive else ""
-            rows = [_outbox(r) for r in await db.fetch_all(
-                f"SELECT {', '.join(OUTBOX_COLUMNS)} FROM community_outbox WHERE status IN ('queued', 'claimed')"
-                f" AND (status = 'queued' OR lease_until <= ?{others}) ORDER BY claimed_at, id LIMIT ?{lock}",
-                (now, owner, limit) if exclusive else (now, limit))]
-            for row in rows:
-                same = (row.id, row.status, row.claim_boot, row.lease_until)
-                where = " WHERE id = ? AND status = ? AND claim_boot = ? AND lease_until = ?"
-                if row.status == "claimed" and row.attempts >= max_attempts:
-                    await db.execute(f"UPDATE community_outbox SET status = 'failed', done_at = ?{where}",
-                                     (now, *same))
-                    continue
-                changed = await db.execute(
-                    "UPDATE community_outbox SET claim_boot = ?, claimed_at = ?, lease_until = ?,"
-                    f" attempts = attempts + 1, status = 'claimed'{where}", (owner, now, now + lease_ms, *same))
-                if changed == 1:
-                    taken.append(replace(row, claim_boot=owner, claimed_at=now, lease_until=now + lease_ms,
-                                         attempts=row.attempts + 1, status="claimed"))
-        return taken
+            return await take_due(db, "community_outbox", OUTBOX_COLUMNS, _outbox, owner=owner, now=now,
+                                  limit=limit, max_attempts=max_attempts, lease_ms=lease_ms,
+                                  order="claimed_at, id", stamp="claimed_at")
 
     async def finish_outbox(self, outbox_id: int, *, status: str, at: int,
                             message_xid: int | None = None) -> bool:
