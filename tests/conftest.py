@@ -33,11 +33,13 @@ BOTH_ENGINES = (
     "tests/discord/test_play_toy.py",
     "tests/discord/test_lobby.py",
     "tests/discord/test_features.py",
+    "tests/web/test_game_page.py",
 )
 """The suites that run on both engines (paths from the repository root): the store, the service, the
-community features and campaigns, and the Discord harness tests of play, the lobby and the community
-commands. Every other test that uses the database runs on SQLite only (the rules, pictures and
-presenters do not depend on the engine, and CI time is bounded)."""
+community features and campaigns, the Discord harness tests of play, the lobby and the community
+commands, and the game page over HTTP (its live stream polls the database). Every other test that uses
+the database runs on SQLite only (the rules, pictures and presenters do not depend on the engine, and CI
+time is bounded)."""
 ROOT = Path(__file__).resolve().parent.parent
 TEMPLATE = "citybot_template"
 

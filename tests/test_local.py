@@ -269,3 +269,37 @@ def test_an_export_ended_by_resignation_replays(tmp_path: Path, capsys: pytest.C
     not_resigned = {**given_up, "seats": [{"seat": 0, "name": "Ana", "ai": None, "resigned": False}]}
     code, err, _ = replay_file(tmp_path, capsys, not_resigned)
     assert (code, err) == (2, f"error: {t('cli.replay.claim_result', 'en', path=tmp_path / 'game.json')}\n")
+
+
+def test_web_serves_a_page_that_follows_the_game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    """`local quadropolis --ai 1 --web`: the page's address is printed and the page follows the moves
+    (the typing waits in a thread, so the page is served meanwhile)."""
+    import re
+    import urllib.request
+
+    seen: list[int] = []
+    out: list[str] = []
+
+    def answer(prompt: str = "") -> str:
+        out.append(capsys.readouterr().out)
+        url = re.search(r"http://127\.0\.0\.1:\d+/g/1/\S+", "".join(out))
+        assert url is not None, "".join(out)
+        with urllib.request.urlopen(url[0], timeout=10) as r:
+            seen.append(int(re.search(rb'data-version="(\d+)"', r.read())[1]))  # type: ignore[index]
+        if len(seen) == 3:
+            raise EOFError
+        return "1"
+
+    monkeypatch.setattr("builtins.input", answer)
+    code = local.main(["quadropolis", "--ai", "1", "--level", "random", "--web", "--web-port", "0",
+                       "--db", str(tmp_path / "local.sqlite3"), "--out", str(tmp_path / "out")])
+    assert code == 0
+    assert t("web.local.address", "en", url="http://127.0.0.1:").split("http")[0] in "".join(out)
+    assert seen[0] < seen[1] < seen[2], seen
+
+
+def test_a_web_port_out_of_range_is_one_sentence(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code = local.main(["quadropolis", "--ai", "1", "--web", "--web-port", "70000", "--db", str(tmp_path / "l.db")])
+    assert code == 2
+    assert t("cli.local.web_port_range", "en", port=70000) in capsys.readouterr().err

@@ -6,11 +6,13 @@ the same process (one event loop serves and reads: the figures include the viewe
 
 - ``web.page_p50_ms`` / ``web.page_p95_ms``: the game page with ``GAMES`` stored games (each played by the
   AI for 0 to 12 moves, every game of the registry in turn), ``VIEWERS`` concurrent viewers each loading
-  pages of games picked at random among all of them (so most loads are a game's first: its timeline is
-  rebuilt from the log); ``web.page_warm_p95_ms`` the same game again;
+  the page of a game picked at random among all of them about every ``THINK_SECONDS`` (so most loads are a
+  game's first: its timeline is rebuilt from the log); ``web.page_warm_p95_ms`` the same page again at once;
+  ``web.saturated_*``: the same viewers with no pause at all (each asks again as soon as it has its page: the
+  figures then measure the queue, 50 requests deep, of one process on one core) and the pages per second;
 - ``web.picture_cold_ms`` / ``web.picture_cached_ms``: one board picture drawn, then served from the cache;
-- ``web.event_p50_ms`` / ``web.event_p95_ms`` / ``web.event_max_ms``: from a move's commit (the service's
-  move listener) to its event read by each of ``STREAMS`` open event streams of that game, over ``MOVES``
+- ``web.event_p50_ms`` / ``web.event_p95_ms`` / ``web.event_max_ms``: from a move's commit (the store's
+  ``commit_move`` returning) to its event read by each of ``STREAMS`` open event streams of that game, over ``MOVES``
   moves made in this process (the server hears of them at once); ``web.event_polled_*`` the same for moves
   made through another service on the same file, as another process's: found by the poll of versions;
 - ``web.stream_bytes``: memory per open stream (tracemalloc, server and client sides together).
@@ -33,9 +35,11 @@ from typing import Any
 import aiohttp
 
 from bot import games, store
-from bot.service import MoveOutcome, Service
+from bot.service import Service
+from bot.web.context import LRU
+from bot.web.game import Timelines
 from bot.web.links import Links, path_game
-from bot.web.server import WebServer
+from bot.web.server import PAGE_CACHE, WebServer
 
 GAMES, QUICK_GAMES = 1_000, 100
 VIEWERS, QUICK_VIEWERS = 50, 10
@@ -43,6 +47,8 @@ LOADS_PER_VIEWER, QUICK_LOADS = 20, 5
 STREAMS, QUICK_STREAMS = 200, 20
 MOVES, QUICK_MOVES = 10, 3
 SECRET = b"bench-secret"
+THINK_SECONDS = 1.0
+"""A viewer's pause between two games' pages (about: exponentially spread)."""
 
 
 @dataclass(frozen=True)
@@ -76,12 +82,16 @@ async def _fill(service: Service, count: int) -> list[int]:
     return ids
 
 
-async def _pages(base: str, ids: list[int], viewers: int, loads: int) -> tuple[list[float], list[float]]:
+async def _pages(base: str, ids: list[int], viewers: int, loads: int,
+                 think: float) -> tuple[list[float], list[float], float]:
+    """Each viewer loads the page of a game picked at random, then the same page again (``warm``), then waits
+    about ``think`` seconds (0: at once, the server saturated). Returns (first loads, second loads, pages/s)."""
     rng = random.Random(7)
     cold: list[float] = []
     warm: list[float] = []
 
     async def viewer(session: aiohttp.ClientSession) -> None:
+        await asyncio.sleep(rng.uniform(0, think))
         for _ in range(loads):
             gid = rng.choice(ids)
             for into in (cold, warm):
@@ -90,10 +100,13 @@ async def _pages(base: str, ids: list[int], viewers: int, loads: int) -> tuple[l
                     await r.read()
                     assert r.status == 200, r.status
                 into.append((time.perf_counter() - t0) * 1000)
+            if think:
+                await asyncio.sleep(rng.expovariate(1 / think))
 
+    t0 = time.perf_counter()
     async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0)) as session:
         await asyncio.gather(*(viewer(session) for _ in range(viewers)))
-    return cold, warm
+    return cold, warm, (len(cold) + len(warm)) / (time.perf_counter() - t0)
 
 
 async def _events(service: Service, mover: Service, base: str, gid: int, streams: int,
@@ -102,11 +115,14 @@ async def _events(service: Service, mover: Service, base: str, gid: int, streams
     memory per stream."""
     committed: dict[int, float] = {}
     delays: list[float] = []
+    commit_move = mover.store.commit_move
 
-    async def on_move(outcome: MoveOutcome) -> None:
-        committed[outcome.version] = time.perf_counter()
+    async def timed_commit(*args: Any, **kwargs: Any) -> int:
+        version = await commit_move(*args, **kwargs)
+        committed.setdefault(version, time.perf_counter())
+        return version
 
-    mover.move_listeners.append(on_move)
+    mover.store.commit_move = timed_commit  # type: ignore[method-assign]
     url = base + path_game(SECRET, gid) + "/events"
     tracemalloc.start()
     before = tracemalloc.get_traced_memory()[0]
@@ -122,7 +138,8 @@ async def _events(service: Service, mover: Service, base: str, gid: int, streams
             while True:
                 chunk = await r.content.readuntil(b"\n\n")
                 if b"event: version" in chunk and f'"version": {want}'.encode() in chunk:
-                    delays.append((time.perf_counter() - committed[want]) * 1000)
+                    now = time.perf_counter()  # an event read before the commit's return is timed at 0
+                    delays.append((now - committed.setdefault(want, now)) * 1000)
                     return
 
         for _ in range(moves):
@@ -135,7 +152,7 @@ async def _events(service: Service, mover: Service, base: str, gid: int, streams
             await asyncio.wait_for(asyncio.gather(*readers), 30)
         for r in responses:
             r.close()
-    mover.move_listeners.remove(on_move)
+    mover.store.commit_move = commit_move  # type: ignore[method-assign]
     return delays, per_stream
 
 
@@ -150,8 +167,11 @@ async def _measure(folder: Path, quick: bool) -> dict[str, Any]:
         await server.start()
         base = f"http://127.0.0.1:{server.port}"
         try:
-            cold, warm = await _pages(base, ids, QUICK_VIEWERS if quick else VIEWERS,
-                                      QUICK_LOADS if quick else LOADS_PER_VIEWER)
+            viewers, loads = (QUICK_VIEWERS, QUICK_LOADS) if quick else (VIEWERS, LOADS_PER_VIEWER)
+            cold, warm, _ = await _pages(base, ids, viewers, loads, THINK_SECONDS)
+            server.pages = LRU(PAGE_CACHE)  # the saturated run starts cold too
+            server.timelines = Timelines()
+            sat_cold, sat_warm, per_second = await _pages(base, ids, viewers, loads, 0.0)
             # One picture drawn, then served from the cache.
             gid = ids[games.available().index("quadropolis")]  # the games are made in the registry's order
             version = (await service.info(gid)).game.version
@@ -178,13 +198,18 @@ async def _measure(folder: Path, quick: bool) -> dict[str, Any]:
         await db.close()
     return {
         "web.games_stored": count,
-        "web.viewers": QUICK_VIEWERS if quick else VIEWERS,
+        "web.viewers": viewers,
         "web.page_loads": len(cold) + len(warm),
         "web.page_p50_ms": _pct(cold, 0.5),
         "web.page_p95_ms": _pct(cold, 0.95),
         "web.page_warm_p50_ms": _pct(warm, 0.5),
         "web.page_warm_p95_ms": _pct(warm, 0.95),
         "web.page_mean_ms": round(statistics.fmean(cold), 2),
+        "web.page_think_s": THINK_SECONDS,
+        "web.saturated_p50_ms": _pct(sat_cold, 0.5),
+        "web.saturated_p95_ms": _pct(sat_cold, 0.95),
+        "web.saturated_warm_p95_ms": _pct(sat_warm, 0.95),
+        "web.saturated_pages_per_s": round(per_second, 1),
         "web.picture_cold_ms": round(times[0], 1),
         "web.picture_cached_ms": round(times[1], 2),
         "web.streams": QUICK_STREAMS if quick else STREAMS,

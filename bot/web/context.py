@@ -10,7 +10,7 @@ from __future__ import annotations
 import html
 from collections import OrderedDict
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Generic, Protocol, TypeVar
 
 from aiohttp import web
 
@@ -43,6 +43,33 @@ class Source(Protocol):
 
     @property
     def store(self) -> Store: ...
+
+
+K = TypeVar("K")
+T = TypeVar("T")
+
+
+class LRU(Generic[K, T]):
+    """At most ``size`` items, the least recently used out first."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._items: OrderedDict[K, T] = OrderedDict()
+
+    def get(self, key: K) -> T | None:
+        found = self._items.get(key)
+        if found is not None:
+            self._items.move_to_end(key)
+        return found
+
+    def put(self, key: K, value: T) -> None:
+        self._items[key] = value
+        self._items.move_to_end(key)
+        while len(self._items) > self.size:
+            self._items.popitem(last=False)
+
+    def __len__(self) -> int:
+        return len(self._items)
 
 
 class PictureCache:
@@ -81,6 +108,9 @@ class WebContext:
     """The composition root's ``App`` (league and player pages read its features); a :class:`Source` at least."""
     links: Links
     pictures: PictureCache = field(default_factory=PictureCache)
+    languages: tuple[str, ...] = field(default_factory=languages)
+    """The languages, read once (:func:`bot.i18n.languages` looks at the folders)."""
+    language_names: dict[str, str] = field(default_factory=lambda: {c: language_name(c) for c in languages()})
 
     @property
     def service(self) -> Service:
@@ -95,13 +125,24 @@ class WebContext:
         asked = request.query.get("lang", "")
         if asked:
             code = normalise_locale(asked[:16])
-            if code in languages():
+            if code in self.languages:
                 return code
-        return default if default in languages() else "en"
+        return default if default in self.languages else "en"
 
     def page(self, title: str, body_html: str, locale: str, *, head_extra: str = "",
              status: int = 200) -> web.Response:
         """The HTML shell around a page's body (already escaped by the caller), with the security headers."""
+        return self.respond(self.html(title, body_html, locale, head_extra=head_extra), status=status)
+
+    @staticmethod
+    def respond(text: bytes, status: int = 200) -> web.Response:
+        """A page made by :meth:`html` (the security headers are added to every answer by the server)."""
+        return web.Response(body=text, status=status, content_type="text/html", charset="utf-8",
+                            headers={"Cache-Control": "no-store"})
+
+    @staticmethod
+    def html(title: str, body_html: str, locale: str, *, head_extra: str = "") -> bytes:
+        """The HTML shell around a page's body (already escaped by the caller), as bytes."""
         text = (
             "<!doctype html>\n"
             f'<html lang="{html.escape(locale)}" dir="auto"><head><meta charset="utf-8">'
@@ -110,8 +151,7 @@ class WebContext:
             '<link rel="stylesheet" href="/static/web.css">'
             f"{head_extra}</head><body>{body_html}"
             f'<footer><p>{html.escape(t("web.footer", locale))}</p></footer></body></html>')
-        return web.Response(text=text, status=status, content_type="text/html", charset="utf-8",
-                            headers={"Cache-Control": "no-store"})
+        return text.encode("utf-8")
 
     def not_found(self, locale: str) -> web.Response:
         """A bad or expired link: a friendly page in the language, status 404."""
@@ -122,9 +162,9 @@ class WebContext:
     def language_links(self, locale: str, path: str, extra: dict[str, str] | None = None) -> str:
         """The language switch: one link per language (the current one marked), as HTML."""
         items = []
-        for code in languages():
+        for code in self.languages:
             query = "&".join(f"{k}={html.escape(v)}" for k, v in {**(extra or {}), "lang": code}.items())
-            label, lang = html.escape(language_name(code)), html.escape(code)
+            label, lang = html.escape(self.language_names.get(code, code)), html.escape(code)
             if code == locale:
                 items.append(f'<li><strong aria-current="true" lang="{lang}">{label}</strong></li>')
             else:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import html
 from collections import OrderedDict
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -34,8 +35,11 @@ class Frame:
     seat: int | None
     """The seat that made the move (None: the set-up, a system move, or the board as it stands)."""
     sentence: tuple[str, dict[str, Any]] | None
-    """The channel's sentence about the move (catalogue key, parameters); None for the set-up."""
+    """The channel's sentence about the move (catalogue key, parameters but the player, named when shown:
+    a forgotten player's new name shows at once); None for the set-up."""
     state: Any = field(repr=False, compare=False)
+    actor: int = -1
+    """The seat that made the move as logged (-1: the system)."""
 
 
 @dataclass
@@ -51,6 +55,30 @@ class Timeline:
     """The state after the whole log (the board as it stands)."""
     quiet_tail: bool = False
     """Moves after the last announced one (the last frame then shows the board as it stands)."""
+
+
+class PublicView(Mapping[str, Any]):
+    """The spectator's view of a state, made only if it is read (a turn style that decides without it
+    costs nothing)."""
+
+    def __init__(self, rules: Any, state: Any) -> None:
+        self._rules = rules
+        self._state = state
+        self._view: Mapping[str, Any] | None = None
+
+    def _made(self) -> Mapping[str, Any]:
+        if self._view is None:
+            self._view = self._rules.view(self._state, None)
+        return self._view
+
+    def __getitem__(self, key: str) -> Any:
+        return self._made()[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._made())
+
+    def __len__(self) -> int:
+        return len(self._made())
 
 
 def _build(info: GameInfo, rows: list[MoveRow], start: Timeline | None) -> Timeline:
@@ -78,11 +106,11 @@ def _build(info: GameInfo, rows: list[MoveRow], start: Timeline | None) -> Timel
         over = rules.is_over(state)
         key, params = rules.describe(before, row.seat, row.move, state)
         quiet = not over and style.quiet_after(key, row.seat, awaited_after, awaited_after - awaited_before,
-                                               rules.view(state, None))
+                                               PublicView(rules, state))
         if quiet:
             continue
-        sentence = (key, {"player": info.name(row.seat), **params})
-        frames.append(Frame(len(frames), number, row.seat if row.seat >= 0 else None, sentence, state))
+        frames.append(Frame(len(frames), number, row.seat if row.seat >= 0 else None, (key, dict(params)), state,
+                            row.seat))
         last_told = number
     quiet_tail = last_told != len(rows)
     if quiet_tail:
@@ -139,11 +167,11 @@ def picture(info: GameInfo, timeline: Timeline, turn: int, locale: str) -> bytes
     return bytes(renderer.render_board(view, names, locale=locale))
 
 
-def sentence(frame: Frame, locale: str) -> str:
+def sentence(info: GameInfo, frame: Frame, locale: str) -> str:
     if frame.sentence is None:
         return t("web.game.setup" if frame.turn == 0 else "web.game.now", locale)
     key, params = frame.sentence
-    return t(key, locale, **params)
+    return t(key, locale, **{"player": info.name(frame.actor), **params})
 
 
 def scores(info: GameInfo, state: Any, locale: str) -> list[tuple[str, int]]:
@@ -182,7 +210,7 @@ def body(info: GameInfo, timeline: Timeline, base: str, locale: str, shown: int,
     alt = t("web.game.board_alt", locale, turn=shown, turns=last)
     board = (f'<img id="board" src="{_e(pic.replace("{n}", str(shown)))}" alt="{_e(alt)}" data-src="{_e(pic)}">'
              if games.get(g.kind).renderer is not None else "")  # a game without pictures shows its sentences
-    parts.append(f'<section class="board"><figure>{board}<figcaption id="caption">{_e(sentence(frame, locale))}'
+    parts.append(f'<section class="board"><figure>{board}<figcaption id="caption">{_e(sentence(info, frame, locale))}'
                  f"</figcaption></figure>")
     parts.append(f'<form class="replay" method="get" action="{_e(base)}">'
                  f'<input type="hidden" name="lang" value="{_e(locale)}">'
@@ -228,6 +256,6 @@ def body(info: GameInfo, timeline: Timeline, base: str, locale: str, shown: int,
     for f in timeline.frames[1:]:
         current = ' aria-current="step"' if f.turn == shown else ""
         parts.append(f'<li value="{f.turn}" data-turn="{f.turn}"{current}><a href="{_e(base)}?turn={f.turn}&amp;{q}">'
-                     f"<bdi>{_e(sentence(f, locale))}</bdi></a></li>")
+                     f"<bdi>{_e(sentence(info, f, locale))}</bdi></a></li>")
     parts.append("</ol></section></main>")
     return "".join(parts)

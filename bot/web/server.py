@@ -34,7 +34,7 @@ from bot.errors import GameError
 from bot.i18n import t
 from bot.service import GameInfo, MoveOutcome
 from bot.web import game as pages
-from bot.web.context import SECURITY_HEADERS, WebContext
+from bot.web.context import LRU, SECURITY_HEADERS, WebContext
 from bot.web.links import Links, path_game
 
 log = logging.getLogger(__name__)
@@ -49,6 +49,8 @@ RATE_PER_SECOND = 20.0
 RATE_BURST = 120.0
 MAX_QUERY = 512
 """A request's query string at most (characters); a longer one is refused with the not-found page."""
+PAGE_CACHE = 512
+"""Game pages kept as made (by game, version, names, language and turn shown)."""
 IMMUTABLE = "public, max-age=31536000, immutable"
 STATIC = {
     "web.js": ("application/javascript", "web.js"),
@@ -168,6 +170,7 @@ class WebServer:
         """Behind a reverse proxy on this machine (a loopback peer), the address is X-Forwarded-For's last."""
         self.watcher = Watcher(self._version, poll)
         self.timelines = pages.Timelines()
+        self.pages: LRU[tuple[Any, ...], bytes] = LRU(PAGE_CACHE)
         self.streams: dict[str, int] = {}
         self.open_streams = 0
         self._closing = asyncio.Event()
@@ -271,12 +274,15 @@ class WebServer:
         game = await self.ctx.service.store.get_game(game_id)
         return game.version if game is not None else None
 
+    def _signed(self, request: web.Request) -> bool:
+        """Whether the link's token is the game's (constant time)."""
+        expected = path_game(self.ctx.secret, int(request.match_info["game_id"])).rsplit("/", 1)[1]
+        return hmac.compare_digest(expected.encode(), request.match_info["token"].encode())
+
     async def _game(self, request: web.Request) -> GameInfo | None:
         """The game of a signed link, once it is started (None: a bad link, an unknown game or a lobby)."""
         game_id = int(request.match_info["game_id"])
-        given = request.match_info["token"]
-        expected = path_game(self.ctx.secret, game_id).rsplit("/", 1)[1]
-        if not hmac.compare_digest(expected.encode(), given.encode()):
+        if not self._signed(request):
             return None
         try:
             info = await self.ctx.service.info(game_id)
@@ -300,21 +306,34 @@ class WebServer:
 
     # -- the routes --------------------------------------------------------------------------------
     async def game_page(self, request: web.Request) -> web.StreamResponse:
-        info = await self._game(request)
-        if info is None:
+        """The game page; the same page again (same game version, names, language and turn) from a cache."""
+        game_id = int(request.match_info["game_id"])
+        game = await self.ctx.service.store.get_game(game_id) if self._signed(request) else None
+        if game is None or game.status == "lobby":
             return self.ctx.not_found(self.ctx.locale(request))
-        locale = self.ctx.locale(request, info.game.locale)
-        timeline = await self.timeline(info)
-        last = len(timeline.frames) - 1
+        locale = self.ctx.locale(request, game.locale)
+        names = tuple(s.name for s in await self.ctx.service.store.seats(game_id))
         raw = request.query.get("turn", "")
-        shown = int(raw) if raw.isdigit() and len(raw) <= 6 else last
-        base = self._base(info)
-        extra = {"turn": str(shown)} if "turn" in request.query else None
-        body = pages.body(info, timeline, base, locale, shown,
-                          languages_html=self.ctx.language_links(locale, base, extra),
-                          story=games.get(info.game.kind).story is not None)
-        title = t("web.game.title", locale, game=t(games.get(info.game.kind).title_key, locale), id=info.id)
-        return self.ctx.page(title, body, locale, head_extra='<script src="/static/web.js" defer></script>')
+        key = (game_id, game.version, game.status, names, locale, raw[:8] if raw.isdigit() else None,
+               "turn" in request.query)
+        text = self.pages.get(key)
+        if text is None:
+            info = await self._game(request)
+            if info is None:
+                return self.ctx.not_found(locale)
+            timeline = await self.timeline(info)
+            last = len(timeline.frames) - 1
+            shown = int(raw) if raw.isdigit() and len(raw) <= 6 else last
+            base = self._base(info)
+            extra = {"turn": str(shown)} if "turn" in request.query else None
+            body = pages.body(info, timeline, base, locale, shown,
+                              languages_html=self.ctx.language_links(locale, base, extra),
+                              story=games.get(info.game.kind).story is not None)
+            title = t("web.game.title", locale, game=t(games.get(info.game.kind).title_key, locale), id=info.id)
+            text = self.ctx.html(title, body, locale, head_extra='<script src="/static/web.js" defer></script>')
+            if info.game.version == game.version:
+                self.pages.put(key, text)
+        return self.ctx.respond(text)
 
     async def _cached_png(self, key: tuple[Any, ...], draw: Callable[[], bytes | None]) -> web.StreamResponse:
         data = self.ctx.pictures.get(key)
@@ -345,7 +364,8 @@ class WebServer:
         turn = int(request.match_info["turn"])
         if turn >= len(timeline.frames):
             raise web.HTTPNotFound()
-        return await self._cached_png(("turn", info.id, info.game.version, turn, locale),
+        names = tuple(s.name for s in info.seats)  # a forgotten player's new name is a new picture
+        return await self._cached_png(("turn", info.id, info.game.version, turn, locale, names),
                                       lambda: pages.picture(info, timeline, turn, locale))
 
     async def story_picture(self, request: web.Request) -> web.StreamResponse:
@@ -363,7 +383,7 @@ class WebServer:
             told = stories.build(g.kind, g.options, len(info.seats), g.seed, moves)
             return chart_png(told, names, locale=locale)
 
-        return await self._cached_png(("story", g.id, g.version, locale), draw)
+        return await self._cached_png(("story", g.id, g.version, locale, tuple(names)), draw)
 
     async def no_icon(self, request: web.Request) -> web.StreamResponse:
         """No icon (a browser asks for one on every page; a 404 would be a console error)."""

@@ -48,3 +48,32 @@ async def test_the_page_without_javascript(site: Site, service: Service) -> None
         await w.page.wait_for_url("**turn=0**")
         assert await w.page.locator("#caption").text_content() == "The game before the first move."
         assert not w.errors
+
+
+async def test_every_page_fits_a_phone_and_a_desktop(site: Site, service: Service) -> None:
+    """A game at its start, in play and finished (result and story chart), a turn of its replay and the
+    not-found page: no console error and no horizontal scroll, in every language."""
+    start = await new_game(service, "btc", ai=2)
+    playing = await new_game(service, "urbanpanic", ai=1)
+    await play(service, playing, 6)
+    over = await new_game(service, "quadropolis", ai=1)
+    await play(service, over, None)
+    urls = [site.game(start), site.game(playing, "ru"), site.game(over, "hu"), site.game(over) + "?turn=3"]
+    async with chromium() as browser:
+        for viewport in (PHONE, DESKTOP):
+            for url in urls:
+                w = await open_page(browser, url, viewport)
+                await w.no_horizontal_scroll()
+                for img in await w.page.locator("img").all():
+                    assert await img.evaluate("i => i.complete && i.naturalWidth > 0"), url
+                assert not w.errors and not w.dialogs, (url, w.errors)
+                await w.page.context.close()
+            ctx = await browser.new_context(viewport=viewport)  # type: ignore[arg-type]
+            page = await ctx.new_page()
+            response = await page.goto(site.base + "/g/1/not-a-token?lang=es")
+            assert response is not None and response.status == 404
+            assert "Página no encontrada" in (await page.locator("h1").text_content() or "")
+            assert await page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+            await ctx.close()
+        over_page = await open_page(browser, site.game(over), PHONE)
+        assert await over_page.page.locator("img.story").evaluate("i => i.naturalWidth > 0")

@@ -186,3 +186,19 @@ async def test_long_queries_and_static_files(site: Site, service: Service) -> No
     assert r.status == 200 and r.headers["Content-Type"].startswith("application/javascript") and b"EventSource" in js
     r, _ = await site.get("/static/server.py")
     assert r.status == 404
+
+
+async def test_a_renamed_seat_shows_at_once(site: Site, service: Service) -> None:
+    """Forget-me renames a seat without a new version: the page (cached per version) and its pictures
+    name the player as they are named now, in the move list too."""
+    gid = await new_game(service, "quadropolis", host="Zebulon Quartz")
+    await play(service, gid, 4)
+    _, before = await site.get(site.game(gid))
+    assert before.count(b"Zebulon Quartz") >= 3
+    src = html.unescape(re.search(r'<img id="board" src="([^"]+)"', before.decode())[1])  # type: ignore[index]
+    _, old_png = await site.get(src)
+    await service.store.update_seat(gid, 0, name="Forgotten player")
+    _, after = await site.get(site.game(gid))
+    assert b"Zebulon Quartz" not in after and b"Forgotten player" in after
+    _, new_png = await site.get(src)
+    assert new_png != old_png
