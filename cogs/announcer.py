@@ -18,7 +18,7 @@ from bot import games
 from bot.i18n import t
 from bot.service import GameInfo, MoveOutcome, Service, Snapshot, choices_token
 from bot.turnflow import TurnFlow
-from cogs import ids, limits, operations, presenters
+from cogs import ids, limits, operations, presenters, weblinks
 from cogs.common import EMBED_COLOUR, game_title, mention, shown_name
 from cogs.play import acknowledge_now, send_private_choices
 from render import story as story_pictures
@@ -108,6 +108,12 @@ class DiscordAnnouncer(commands.Cog):
                                players=", ".join(shown_name(info.name(s)) for s in info.awaited_ai())))
             if not repost:
                 followers = await self.extra_mentions(info, False, mention_ids)
+        board = weblinks.board_url(self.bot, g.id)
+        if view_ui is None:
+            view_ui = weblinks.link_view(weblinks.BOARD, board, loc)
+        else:
+            # Where a game's controls fill the message (25 components), the status message has the link.
+            weblinks.add_link(view_ui, weblinks.BOARD, board, loc)
         content = "\n".join(lines) or t("turn.board", loc, game=g.id)
         # A turn's posts have their own nonces: told again after a restart (or by another process that
         # took the game over), Discord answers with the messages already made instead of second ones.
@@ -119,7 +125,8 @@ class DiscordAnnouncer(commands.Cog):
             old = g.turn_message_xid
             await self.service.set_messages(game_id, turn_message_xid=message_xid)
             if old is not None and old != message_xid:
-                await operations.edit(self.bot, g.channel_xid, old, view=None)
+                # The old post's controls go; its link to the board stays.
+                await operations.edit(self.bot, g.channel_xid, old, view=weblinks.board_view(self.bot, g.id, loc))
             await self.ping_followers(g.channel_xid, g.id, followers, loc, nonce=nonce)
         if problem is not None and message_xid is None:
             log.warning("game %s: turn message not posted (%s)", game_id, problem)
@@ -235,11 +242,16 @@ class DiscordAnnouncer(commands.Cog):
         if g.channel_xid is None:
             return
         embed = await self.status_embed(info, loc, snap)
+        # The link to the board is always on the status message too: it is where the game stays, and where
+        # the link goes when a turn post's controls leave no room for it.
+        board = weblinks.board_view(self.bot, g.id, loc)
+        linked: dict[str, Any] = {"view": board} if board is not None else {}
         if g.status_message_xid is not None:
-            outcome = await operations.edit_message(self.bot, g.channel_xid, g.status_message_xid, embed=embed)
+            outcome = await operations.edit_message(self.bot, g.channel_xid, g.status_message_xid, embed=embed,
+                                                    **linked)
             if outcome != operations.GONE:
                 return  # edited, or a passing problem: the next update edits it again (no duplicate)
-        message_xid, problem = await operations.post(self.bot, g.channel_xid, "", embed=embed)
+        message_xid, problem = await operations.post(self.bot, g.channel_xid, "", embed=embed, view=board)
         if message_xid is not None:
             await self.service.set_messages(g.id, status_message_xid=message_xid)
         elif problem == operations.LOST_CHANNEL:
@@ -248,7 +260,8 @@ class DiscordAnnouncer(commands.Cog):
     async def strip_controls(self, info: GameInfo) -> None:
         g = info.game
         if g.channel_xid is not None and g.turn_message_xid is not None:
-            await operations.edit(self.bot, g.channel_xid, g.turn_message_xid, view=None)
+            await operations.edit(self.bot, g.channel_xid, g.turn_message_xid,
+                                  view=weblinks.board_view(self.bot, g.id, g.locale))
 
     async def acknowledge(self, origin: Any, outcome: MoveOutcome) -> None:
         """A move made from a private menu: the menu becomes the move's sentence (already on its way

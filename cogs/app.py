@@ -95,12 +95,18 @@ class CityBot(commands.AutoShardedBot):
         A handler raises GameError or cogs.ids.ForgedId to refuse; the game cog answers with a sentence."""
         self.mention_providers: list[Callable[[Any, bool], Awaitable[list[int]]]] = []
         """(GameInfo, finished) -> extra user ids to mention on a turn message (followers...)."""
+        self.web_links = Links("", b"")
+        """The web pages' signed links (``cogs.weblinks``); none until :meth:`setup_hook` reads the key, and
+        none at all without ``WEB_BASE_URL``."""
 
     async def setup_hook(self) -> None:
         self.app = await build(self.settings, self._clock)
         self.store = self.app.store
         self.service = self.app.service
         self.flow = self.app.flow
+        if self.settings.web_base_url:
+            self.web_links = Links(self.settings.web_base_url,
+                                   await signing_key(self.settings.web_secret, self.store))
         count, ids = self.settings.shard_count, self.settings.shard_ids
         if count is not None and ids is not None:
             # After a restart this process resumes the games of its own shards' servers; the other

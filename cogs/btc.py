@@ -34,7 +34,7 @@ from bot.btc_campaigns import (
 from bot.i18n import resolve, t
 from bot.rules.btc.viewtypes import BtcView
 from bot.service import GameInfo, MoveOutcome
-from cogs import lobby, operations
+from cogs import lobby, operations, weblinks
 from cogs.announcer import announcer
 from cogs.common import EMBED_COLOUR, locale_of, mention, public_locale, shown_name
 from cogs.limits import CHOICE_NAME, cut
@@ -121,7 +121,7 @@ class BtcCog(commands.Cog):
         loc = public_locale(interaction)
         content = t("btc.campaign.lobby", loc, player=mention(user.id), game=campaign.next_game,
                     length=campaign.length, mode=mode_name(campaign.mode, loc), difficulty=campaign.difficulty)
-        view = lobby.lobby_view(info, loc)
+        view = lobby.lobby_view(info, loc, weblinks.board_url(self.bot, info.id))
         assert view is not None, "a new game is in its lobby"
         await operations.reply(interaction, content, embed=lobby.lobby_embed(info, loc), view=view,
                                ephemeral=False)

@@ -21,7 +21,7 @@ from bot import errors, games
 from bot.i18n import t
 from bot.service import GameInfo, Service
 from bot.turnflow import TurnFlow
-from cogs import limits, lobby, operations, rulebook
+from cogs import limits, lobby, operations, rulebook, weblinks
 from cogs.announcer import DiscordAnnouncer, announcer
 from cogs.common import (
     EMBED_COLOUR,
@@ -106,7 +106,7 @@ class GameCog(commands.Cog):
             options=options, host_xid=interaction.user.id, host_name=interaction.user.display_name,
             ai_seats=ai_players, ai_level=ai_level, locale=language or public_locale(interaction))
         loc = info.game.locale
-        lobby_view = lobby.lobby_view(info, loc)
+        lobby_view = lobby.lobby_view(info, loc, weblinks.board_url(self.bot, info.id))
         assert lobby_view is not None  # a new game is in its lobby
         try:
             callback = await interaction.response.send_message(embed=lobby.lobby_embed(info, loc), view=lobby_view)

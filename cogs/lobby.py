@@ -8,7 +8,7 @@ import discord
 from bot import games
 from bot.i18n import t
 from bot.service import GameInfo
-from cogs import ids, operations
+from cogs import ids, operations, weblinks
 from cogs.common import EMBED_COLOUR, game_title, shown_name
 
 
@@ -31,9 +31,12 @@ def lobby_embed(info: GameInfo, loc: str) -> discord.Embed:
     return embed
 
 
-def lobby_view(info: GameInfo, loc: str) -> discord.ui.View | None:
+def lobby_view(info: GameInfo, loc: str, board: str | None = None) -> discord.ui.View | None:
+    """Join / Leave / Add AI / Start while the game gathers players; once it started, "Open the board"
+    (``board``: the game page's link, :func:`cogs.weblinks.board_url`; None without ``WEB_BASE_URL``). A game's
+    page exists from its start (a lobby's link would lead to "not found"), and not for an abandoned lobby."""
     if info.game.status != "lobby":
-        return None
+        return weblinks.link_view(weblinks.BOARD, board, loc) if info.game.status != "abandoned" else None
     gid = info.id
     view = discord.ui.View(timeout=None)
     view.add_item(discord.ui.Button(label=t("lobby.button.join", loc), custom_id=ids.lobby(gid, "join"),
@@ -55,4 +58,5 @@ async def refresh_lobby(bot: discord.Client, info: GameInfo, loc: str) -> None:
     if g.lobby_message_xid is None or g.channel_xid is None:
         return
     await operations.edit(bot, g.channel_xid, g.lobby_message_xid,
-                          embed=lobby_embed(info, loc), view=lobby_view(info, loc))
+                          embed=lobby_embed(info, loc),
+                          view=lobby_view(info, loc, weblinks.board_url(bot, g.id)))

@@ -14,7 +14,7 @@ from discord.ext import commands
 
 from bot import errors
 from bot.i18n import t
-from cogs import ids, limits, lobby, operations, presenters, rulebook
+from cogs import ids, limits, lobby, operations, presenters, rulebook, weblinks
 from cogs.common import locale_of
 from cogs.play import play
 
@@ -98,7 +98,7 @@ class ComponentRouter(commands.Cog):
             info = await self.service.join(gid, user.id, user.display_name)
             ploc = info.game.locale
             if not await operations.edit_original(interaction, embed=lobby.lobby_embed(info, ploc),
-                                                  view=lobby.lobby_view(info, ploc)):
+                                                  view=lobby.lobby_view(info, ploc, weblinks.board_url(self.bot, gid))):
                 log.info("join of game %s not shown: taken back", gid)
                 await self.service.unjoin(gid, user.id, as_of=as_of)
             return
@@ -112,7 +112,7 @@ class ComponentRouter(commands.Cog):
             info = await self.service.start(gid, user.id)
         ploc = info.game.locale
         await operations.edit_original(interaction, embed=lobby.lobby_embed(info, ploc),
-                                       view=lobby.lobby_view(info, ploc))
+                                       view=lobby.lobby_view(info, ploc, weblinks.board_url(self.bot, gid)))
         if action == "start":
             problem = await self.bot.flow.publish(info.id, None, ploc)
             if problem is not None:

@@ -23,6 +23,7 @@ from cogs.community.reminders import RemindersCog
 from cogs.community.settings import SettingsCog
 from cogs.community.undo import UndoCog
 from cogs.community.votes import VotesCog
+from cogs.community.weblinks import LinksCog
 
 if TYPE_CHECKING:
     from cogs.app import CityBot
@@ -31,5 +32,5 @@ if TYPE_CHECKING:
 async def setup(bot: CityBot) -> None:
     loop = RemindersCog(bot)
     for cog in (loop, SettingsCog(bot), HistoryCog(bot), UndoCog(bot, loop), FollowersCog(bot), VotesCog(bot, loop),
-                LeaguesCog(bot), ErasureCog(bot)):
+                LeaguesCog(bot), ErasureCog(bot), LinksCog(bot)):
         await bot.add_cog(cog)

@@ -31,7 +31,7 @@ from bot import errors, games
 from bot.community.erasure import EDITS_PER_PASS, PASS_SECONDS, EditRow, Forgotten
 from bot.i18n import t
 from bot.service import GameInfo
-from cogs import lobby, operations, presenters
+from cogs import lobby, operations, presenters, weblinks
 from cogs.announcer import announcer
 
 if TYPE_CHECKING:
@@ -145,7 +145,8 @@ class ErasureCog(commands.Cog):
             # A campaign's lobby opens with a line naming whose campaign it is (the campaign itself
             # is forgotten): the note instead. Other lobbies are their embed alone.
             content = t("privacy.erased_message", loc) if CAMPAIGN_OPTION in info.game.options else ""
-            return {"content": content, "embed": lobby.lobby_embed(info, loc), "view": lobby.lobby_view(info, loc)}
+            return {"content": content, "embed": lobby.lobby_embed(info, loc),
+                    "view": lobby.lobby_view(info, loc, weblinks.board_url(self.bot, info.id))}
         if edit.kind == "status":
             return {"embed": await announcer(self.bot).status_embed(info, loc)}
         if edit.kind == "recap":

@@ -14,7 +14,7 @@ from bot import errors, games
 from bot.community.base import CommunityError
 from bot.community.leagues import Standing, Table
 from bot.i18n import t
-from cogs import limits, operations
+from cogs import limits, operations, weblinks
 from cogs.common import EMBED_COLOUR, game_choices, game_title, shown_name
 from cogs.community.common import is_admin, locale_of, stamp
 from render.leagues import rating_chart_png, standings_png
@@ -178,7 +178,8 @@ class LeaguesCog(commands.Cog):
         table = await self.leagues.table(interaction.guild_id or 0, name, season)
         embed = self.table_embed(table, loc, page)
         image = await asyncio.to_thread(table_png, table, loc, page)
-        await operations.reply(interaction, embed=embed, file_png=image)
+        view = weblinks.link_view(weblinks.LEAGUE, weblinks.league_url(self.bot, table.league.id, loc), loc)
+        await operations.reply(interaction, embed=embed, file_png=image, view=view)
 
     def table_embed(self, table: Table, loc: str, page: int = 1) -> discord.Embed:
         rows, page, pages = limits.page_of(table.standings, page)
@@ -218,9 +219,11 @@ class LeaguesCog(commands.Cog):
         title = t("community.league.profile.title", loc, player=shown_name(user.display_name),
                   name=profile.league.name, number=profile.season.number)
         s = profile.standing
+        page = weblinks.links_of(self.bot).player(interaction.guild_id or 0, user.id, loc)
+        view = weblinks.link_view(weblinks.PLAYER_PAGE, page, loc)
         if s is None or not s.games:
             await operations.reply(interaction, t("community.league.profile.none", loc,
-                                                  player=shown_name(user.display_name)))
+                                                  player=shown_name(user.display_name)), view=view)
             return
         rating = t("community.league.profile.rating", loc, rating=f"{s.ordinal:.1f}") if profile.league.rated else ""
         summary = t("community.league.profile.summary", loc, pos=profile.position, wins=s.wins, games=s.games,
@@ -237,7 +240,7 @@ class LeaguesCog(commands.Cog):
                 rating_chart_png, t("community.league.chart.title", loc, player=user.display_name), profile.ratings,
                 loc=loc)
             embed.set_image(url="attachment://board.png")
-        await operations.reply(interaction, embed=embed, file_png=chart)
+        await operations.reply(interaction, embed=embed, file_png=chart, view=view)
 
     for _cmd in (league_join, league_leave, league_season, league_edit, league_table, league_player):
         _cmd.autocomplete("name")(_league_names)

@@ -31,7 +31,7 @@ Act = Callable[[], Awaitable[Any]]
 Dump = dict[str, list[str]]
 
 READ_ONLY_COMMANDS = {
-    "game list", "game rules", "game tiles", "game mine", "game history", "game replay", "game export",
+    "game list", "game rules", "game tiles", "game mine", "game history", "game replay", "game export", "game link",
     "league list", "btc campaign status", "quadropolis city", "quadropolis board",
     # They acknowledge first all the same: they count a finished game the season missed.
     "league table", "league player",

@@ -53,6 +53,20 @@ class LeagueGameRow:
     outcome: list[dict[str, Any]]
 
 
+@dataclass(frozen=True)
+class PlayerSeatRow:
+    """One seat of a player in a game (the player page)."""
+
+    game_id: int
+    kind: str
+    status: str
+    finished_at: int | None
+    updated_at: int
+    result: dict[str, Any] | None
+    seat: int
+    name: str
+
+
 def _league(row: Sequence[Any]) -> LeagueRow:
     values = list(row)
     values[5] = bool(values[5])
@@ -180,6 +194,31 @@ class LeagueStore(TableStore):
     async def counted_game_ids(self, league_id: int) -> set[int]:
         rows = await self._all("SELECT game_id FROM community_league_games WHERE league_id = ?", (league_id,))
         return {int(r[0]) for r in rows}
+
+    async def seat_names(self, game_ids: Sequence[int]) -> dict[int, dict[int, str]]:
+        """Each game's seat names (as the game shows them today: a forgotten player's is the neutral one),
+        by game id and seat number."""
+        out: dict[int, dict[int, str]] = {}
+        ids = [int(i) for i in game_ids]
+        for start in range(0, len(ids), 500):
+            part = ids[start:start + 500]
+            rows = await self._all(
+                f"SELECT game_id, seat, name FROM seats WHERE game_id IN ({', '.join('?' * len(part))})", part)
+            for game_id, seat, name in rows:
+                out.setdefault(int(game_id), {})[int(seat)] = str(name)
+        return out
+
+    async def player_seats(self, guild_xid: int, user_xid: int, limit: int) -> list[PlayerSeatRow]:
+        """A player's seats in one server's started games (an abandoned lobby never was), newest game first
+        (at most ``limit``): the games of their page and the name they have there."""
+        rows = await self._all(
+            "SELECT g.id, g.kind, g.status, g.finished_at, g.updated_at, g.result, s.seat, s.name FROM seats s"
+            " JOIN games g ON g.id = s.game_id WHERE g.guild_xid = ? AND s.user_xid = ?"
+            " AND g.status IN ('active', 'finished', 'abandoned') AND g.started_at IS NOT NULL"
+            " ORDER BY g.id DESC LIMIT ?",
+            (guild_xid, user_xid, limit))
+        return [PlayerSeatRow(int(r[0]), str(r[1]), str(r[2]), r[3], int(r[4]),
+                              json.loads(r[5]) if r[5] else None, int(r[6]), str(r[7])) for r in rows]
 
     async def forget_user(self, user_xid: int, anonymous: int) -> int:
         """Forget a player in leagues: memberships (with the name) deleted, leagues they created
