@@ -104,7 +104,8 @@ class CityBot(commands.AutoShardedBot):
         self.store = self.app.store
         self.service = self.app.service
         self.flow = self.app.flow
-        if self.settings.web_base_url:
+        if self.settings.web_base_url or self.settings.web_port is not None:
+            # One signing key, read (or made and kept) once: the buttons' links and the pages' checks.
             self.web_links = Links(self.settings.web_base_url,
                                    await signing_key(self.settings.web_secret, self.store))
         count, ids = self.settings.shard_count, self.settings.shard_ids
@@ -133,8 +134,7 @@ class CityBot(commands.AutoShardedBot):
         cannot be opened is logged and the bot plays on without its pages."""
         if self.settings.web_port is None:
             return
-        links = Links(self.settings.web_base_url, await signing_key(self.settings.web_secret, self.store))
-        server = WebServer(self.app, links, host=self.settings.web_host, port=self.settings.web_port)
+        server = WebServer(self.app, self.web_links, host=self.settings.web_host, port=self.settings.web_port)
         try:
             await server.start()
         except OSError as exc:

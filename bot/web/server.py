@@ -1,5 +1,5 @@
 """The web server in the bot's process (issue 28): the game page, its pictures and its live event stream,
-plus the league and player pages of :mod:`bot.web.community` when present.
+plus the league and player pages of :mod:`bot.web.community`.
 
 Pure aiohttp: it reads the database through the service (public views only) and never imports discord or
 the cogs. Live updates: one poller reads the versions of every watched game from the database in one query
@@ -18,7 +18,6 @@ import asyncio
 import contextlib
 import hmac
 import html
-import importlib
 import ipaddress
 import json
 import logging
@@ -34,6 +33,7 @@ from bot import story as stories
 from bot.errors import GameError
 from bot.i18n import t
 from bot.service import GameInfo, MoveOutcome
+from bot.web import community
 from bot.web import game as pages
 from bot.web.context import LRU, SECURITY_HEADERS, WebContext
 from bot.web.links import Links, path_game
@@ -197,13 +197,7 @@ class WebServer:
             web.get(r"/static/{name:[a-z]{1,16}\.(?:js|css)}", self.static),
             web.get("/favicon.ico", self.no_icon),
         ]
-        try:
-            community = importlib.import_module("bot.web.community")
-        except ModuleNotFoundError as exc:
-            if exc.name != "bot.web.community":
-                raise
-        else:  # the league and player pages (branch weblinks); without them the game page is served alone
-            routes.extend(community.routes(self.ctx))
+        routes.extend(community.routes(self.ctx))  # the league and player pages
         application.add_routes(routes)
         return application
 
