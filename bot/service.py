@@ -74,6 +74,13 @@ class GameInfo:
         return [s.seat for s in self.seats if s.seat in self.awaiting and s.is_ai]
 
 
+def named(info: GameInfo, seat: int, params: Mapping[str, Any]) -> dict[str, Any]:
+    """A move's description told with the players' names: ``player`` the acting seat's name ("-" for the
+    game's own moves), and every seat the description refers to (:func:`bot.rules.core.seat_ref`) by its
+    name. Every front-end tells a move through this."""
+    return {"player": info.name(seat) if seat >= 0 else "-", **core.name_seats(dict(params), info.name)}
+
+
 @dataclass(frozen=True)
 class MoveOutcome:
     """What one applied move did."""
@@ -461,7 +468,7 @@ class Service:
         awaiting = rules.awaiting(after) if game.status == "active" else frozenset()
         info = GameInfo(game, tuple(seats), awaiting)
         return MoveOutcome(info=info, seat=last.seat, move=last.move, version=game.version,
-                           summary=(key, {"player": info.name(last.seat), **params}),
+                           summary=(key, named(info, last.seat, params)),
                            finished=game.status == "finished", result=game.result,
                            newly_awaited=awaiting - rules.awaiting(before),
                            snapshot=Snapshot(info, game.version, after, self._views))
@@ -502,7 +509,7 @@ class Service:
         if result is not None:
             row = replace(row, status="finished", finished_at=now, result=result)
         info = GameInfo(row, tuple(seats), after)
-        params = {"player": info.name(seat), **params}
+        params = named(info, seat, params)
         outcome = MoveOutcome(info=info, seat=seat, move=move, version=version, summary=(key, params),
                               finished=finished, result=result, newly_awaited=after - before,
                               snapshot=Snapshot(info, version, after_state, self._views))

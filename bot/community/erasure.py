@@ -30,7 +30,7 @@ from typing import Any
 
 from bot import games, store
 from bot.community.base import DAY_MS
-from bot.service import Service, Snapshot
+from bot.service import Service, Snapshot, named
 from bot.store.community.erasure import PRIORITY, EditRow, ErasureStore, PlannedEdit
 
 __all__ = ["EDITS_PER_PASS", "MAX_EDITS", "PASS_SECONDS", "EditRow", "Erasure", "Forgotten", "TurnPost"]
@@ -153,6 +153,6 @@ class Erasure:
         if last is not None:
             before = await self.service.snapshot(game_id, version - 1)
             key, params = games.rules(info.game.kind).describe(before.state, last.seat, last.move, snap.state)
-            summary = (key, {"player": info.name(last.seat), **params})
+            summary = (key, named(info, last.seat, params))
         final = info.game.status == "finished" and version == info.game.version
         return TurnPost(snap, None if last is None else last.seat, summary, final)

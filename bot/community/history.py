@@ -9,7 +9,7 @@ from typing import Any
 from bot import errors, games
 from bot.community.base import CommunityError, Feature
 from bot.games import View
-from bot.service import GameInfo
+from bot.service import GameInfo, named
 
 
 @dataclass(frozen=True)
@@ -60,7 +60,7 @@ class History(Feature):
             before_version = moves[turn - 2].version if turn > 1 else 0
             before = (await self.service.snapshot(game_id, before_version)).state
             key, params = rules.describe(before, row.seat, row.move, snap.state)
-            summary = (key, {"player": info.name(row.seat) if row.seat >= 0 else "-", **params})
+            summary = (key, named(info, row.seat, params))
         return ReplayFrame(info, turn, turns, version, snap.state, snap.view(None), seat, summary)
 
     async def replay_states(self, game_id: int) -> list[dict[str, Any]]:

@@ -9,7 +9,7 @@ from typing import Any
 from bot import errors, games
 from bot.community.base import CommunityError, Feature, new_outbox
 from bot.community.reminders import Reminders
-from bot.service import GameInfo, MoveOutcome, Service
+from bot.service import GameInfo, MoveOutcome, Service, named
 from bot.store.community import undo as undo_store
 from bot.store.community.outbox import OutboxStore
 from bot.store.community.undo import UndoRow, UndoStore
@@ -95,7 +95,7 @@ class Undo(Feature):
         before = (await self.service.snapshot(info.id, last.version - 1)).state
         after = (await self.service.snapshot(info.id)).state
         key, params = rules.describe(before, last.seat, last.move, after)
-        return key, {"player": info.name(last.seat), **params}
+        return key, named(info, last.seat, params)
 
     async def set_undo_message(self, game_id: int, version: int, channel_xid: int | None,
                                message_xid: int) -> None:

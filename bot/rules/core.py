@@ -39,6 +39,27 @@ def term(key: str, /, **params: Any) -> Term:
     return {TERM_KEY: key, **params}
 
 
+SEAT_KEY = "$seat"
+
+
+def seat_ref(seat: int) -> dict[str, int]:
+    """A seat named in a description (a parameter, at any depth): the rules do not know the players' names,
+    so the front-end puts the seat's name in its place (:func:`name_seats`)."""
+    return {SEAT_KEY: seat}
+
+
+def name_seats(value: Any, name_of: Callable[[int], str]) -> Any:
+    """``value`` (a description's parameters: dicts, lists, terms) with every :func:`seat_ref` replaced by
+    ``name_of(seat)``."""
+    if isinstance(value, dict):
+        if value.keys() == {SEAT_KEY}:
+            return name_of(int(value[SEAT_KEY]))
+        return {k: name_seats(v, name_of) for k, v in value.items()}
+    if isinstance(value, list):
+        return [name_seats(v, name_of) for v in value]
+    return value
+
+
 # ---------------------------------------------------------------------------------------------
 # Errors: every refusal carries a message id and parameters, translated by the message catalogue
 # (bot/locales/<locale>/*.json). ``str(error)`` gives the English sentence when a catalogue is

@@ -18,7 +18,7 @@ from typing import Any
 from bot import games
 from bot.i18n import resolve, t
 from bot.results import ranking_lines
-from bot.service import GameInfo
+from bot.service import GameInfo, named
 from bot.store import MoveRow
 
 TIMELINE_CACHE = 64
@@ -171,7 +171,7 @@ def sentence(info: GameInfo, frame: Frame, locale: str) -> str:
     if frame.sentence is None:
         return t("web.game.setup" if frame.turn == 0 else "web.game.now", locale)
     key, params = frame.sentence
-    return t(key, locale, **{"player": info.name(frame.actor), **params})
+    return t(key, locale, **named(info, frame.actor, params))
 
 
 def scores(info: GameInfo, state: Any, locale: str) -> list[tuple[str, int]]:

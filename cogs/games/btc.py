@@ -8,7 +8,6 @@ menu per (tile, city), so no menu grows past Discord's 25 options.
 from __future__ import annotations
 
 import logging
-import re
 from typing import Any
 
 import discord
@@ -31,19 +30,6 @@ class BtcPresenter(Presenter[BtcView]):
                     locale: str = "en") -> bytes | None:
         """A seat's own view shows its hand; the channel gets the whole table (no hands)."""
         return super().render_turn(view, seat if view.get("seat") is not None else None, names, locale)
-
-    def summary_lines(self, key: str, params: dict[str, Any], view: BtcView, locale: str,
-                      names: list[str] | None = None) -> list[str]:
-        """The rules name revealed choices by seat number ("seat 2: a shop"); say the player's name."""
-        lines = super().summary_lines(key, params, view, locale, names)
-        if not names:
-            return lines
-
-        def name(match: re.Match[str]) -> str:
-            n = int(match.group(1))
-            return names[n - 1] if 1 <= n <= len(names) else match.group(0)
-
-        return [re.sub(r"\bseat (\d+)\b", name, line) for line in lines]
 
     def prompt(self, moves: list[dict[str, Any]], view: BtcView, locale: str) -> str:
         kinds = {m.get("kind") for m in moves}

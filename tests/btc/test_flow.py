@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.i18n import resolve
+from bot.i18n import resolve, t
 from bot.rules import core
 from bot.rules.btc import engine as E
 from bot.rules.btc import scoring
@@ -92,6 +92,20 @@ def test_reveal_when_the_last_seat_commits() -> None:
         for tile in after.players[seat].pending:
             assert resolve(E.tile_name(after, tile.tile)) in resolve(params["choices"])  # in English
     assert RULES.awaiting(after) == frozenset({0, 1, 2})
+
+
+@pytest.mark.parametrize("locale", ["en", "hu", "es", "ru", "pl"])
+def test_the_reveal_names_every_player_in_every_language(locale: str) -> None:
+    """The revealed choices are told by each player's name, as every front-end tells a move (the rules
+    refer to the seats; the names are put in by bot.service.named), never by a seat number."""
+    state = commit_all(new("standard", 3, seed=4), skip=(2,))
+    move = RULES.legal_moves(state, 2)[0]
+    after = RULES.apply(state, 2, move)
+    key, params = RULES.describe(state, 2, move, after)
+    names = ["Ágota", "Борис", "Zoë"]
+    told = t(key, locale, player=names[2], **core.name_seats(params, names.__getitem__))
+    assert all(f"{name}: " in told for name in names), told
+    assert not any(word in told.lower() for word in ("seat", "hely", "puesto", "место", "miejsce")), told
 
 
 def commit_recording(state: BtcState) -> tuple[BtcState, dict[int, list[int]]]:

@@ -265,7 +265,8 @@ def view(state: BtcState, seat: int | None) -> BtcView:
 
 
 def _revealed(before: BtcState, after: BtcState) -> list[core.Term]:
-    """The choices flipped by a reveal, as terms: "seat 1: shop and park, seat 2: …" (seats from 1)."""
+    """The choices flipped by a reveal, as terms: "Ann: shop and park, Bob: …" (each seat a :func:`core.seat_ref`,
+    named by the front-end)."""
     parts = []
     for i, p in enumerate(after.players):
         fixed = [x for x in p.pending if x.city != FREE]
@@ -275,7 +276,7 @@ def _revealed(before: BtcState, after: BtcState) -> list[core.Term]:
         else:
             names = [E.tile_name(after, x.tile) for x in p.pending]
         both = core.term("btc.reveal.pair", a=names[0], b=names[1]) if len(names) == 2 else names[0]
-        parts.append(core.term("btc.reveal.seat", seat=i + 1, tiles=both))
+        parts.append(core.term("btc.reveal.seat", player=core.seat_ref(i), tiles=both))
     return parts
 
 
