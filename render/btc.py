@@ -511,7 +511,7 @@ def city_card(
     name_room = chip[0] - (x + PAD) - 10
     name, nfont = c.fit_text(_city_name(city, locale), name_room, 30, True, 22)
     c.draw_text(draw, (x + PAD, (chip[1] + chip[3]) / 2), name, nfont, c.INK, "lm", key=False)
-    y = chip[3] + 10
+    y = chip[3] + 6
     msz = 44
     builders = list(city.get("builders") or [])
     nfont = c.font(NAME_TEXT - 2, True)
@@ -536,7 +536,6 @@ def city_card(
                 bx += msz + 8
             bx += 24
         y += msz + 8
-    y += 4
     scored = False  # the category scores drawn beside the grid
     if city.get("grid", True):
         side = max_grid or min(inner, _grid_side(CARD_CELL, 4, placing))
@@ -546,22 +545,24 @@ def city_card(
         column_h = len(CATEGORIES) * (CARD_SCORE + 8) - 8
         scored = col_w >= _score_column_width(city, CARD_SCORE) and column_h <= gh
         gx = x + PAD if scored else x + (width - gw) // 2
-        geo = draw_city_grid(img, (gx, y), city, side, placing=placing, locale=locale)
+        geo = draw_city_grid(img, (gx, y if scored else y + 4), city, side, placing=placing, locale=locale)
         if scored:
             # the six scores in a column beside the grid, the notes under them when they fit there too
             below = _score_column(img, (col_x, geo.box[1]), city, CARD_SCORE, locale) + 8
             noted = below + _notes_height(col_w, city, locale) <= geo.box[3]
             if noted:
                 _notes(draw, (col_x, below), col_w, city, locale)
-            y = geo.box[3] + 8
+            y = geo.box[3]  # the frame's padding under it, or what follows
             if not noted and _note_texts(city, locale):
-                y = _notes(draw, (x + PAD, y), inner, city, locale) + 4
+                y = _notes(draw, (x + PAD, y + 8), inner, city, locale)
+            if city.get("incoming"):
+                y += 12
         else:
             y = geo.box[3] + 12
     else:
-        y = _loose(img, (x + PAD, y), inner, city, locale) + 8
+        y = _loose(img, (x + PAD, y + 4), inner, city, locale) + 8
     y = _incoming(img, (x + PAD, y), inner, city, 44, locale)
-    if city.get("incoming"):
+    if city.get("incoming") and not scored:
         y += 10
     if not scored:
         y = _score_grid(img, (x + PAD, y), inner, city, CARD_SCORE, locale)

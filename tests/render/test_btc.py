@@ -191,7 +191,7 @@ def test_card_scores_stand_beside_the_grid_and_the_note_under_them_or_the_grid(g
         if beside:
             assert all(grid_right < d.box[0] < numbers[0].box[0] and d.box[1] > numbers[-1].box[3] for d in notes)
             assert notes[-1].box[3] <= grid_bottom + 2
-            assert bottom <= grid_bottom + 8 + b.PAD + 2
+            assert bottom <= grid_bottom + b.PAD + 2
         else:
             assert all(d.box[0] < grid_right - grid_w // 2 and d.box[1] >= grid_bottom - 2 for d in notes)
     _, numbers, _ = _card(city, 200)  # a grid shorter than the column: the scores in rows under it
