@@ -10,7 +10,8 @@ fact (the title, who is awaited, names, scores) at least ``c.KEY_TEXT`` px, ever
   go to named, and beside it the city's score, the category scores and the revealed tiles coming to it
   (on a highlighted band: what changes next).
 - :func:`render_board` — the whole table: the players' strips, then every city, two per row, with its
-  score, its two builders named and its category scores.
+  score, its two builders named, and its grid at the left with the six category scores in a column
+  beside it (the factories' worth under them, or under the grid when it does not fit there).
 - :func:`render_end` — the final ranking first (rank, name, the score that counts, both cities' scores,
   the winner and the scoring rule), then every city as on the board.
 
@@ -66,9 +67,12 @@ CITY_GAP = 4
 LABEL_SPACE = 30
 CELL_CAP = 100
 CARD_CELL = 92
-CARD_SCORE = 34
-"""A category's tile in a card's score row (its number in a bold font of 0.72 of this): six in a row."""
 """A cell of a city on the table (board and end pictures)."""
+CARD_SCORE = 34
+"""A category's tile in a card's scores (its number in a bold font of 0.72 of this): six in a column beside
+the grid, else in rows under it."""
+CARD_COLUMN_GAP = 28
+"""Between a card's grid and the column of its category scores."""
 PAD = 14
 """Inside a card's frame."""
 STRIP = 76
@@ -300,6 +304,19 @@ def _score_pill(img: Image.Image, xy: tuple[float, float], total: int, size: int
     return box
 
 
+def _wrap_layout(
+    text: str, width: int, size: int, bold: bool, min_size: int, max_lines: int
+) -> tuple[c.Font, list[str]]:
+    """The font and lines :func:`_wrapped` draws ``text`` in (its height: lines x ``round(size * 1.22)``)."""
+    fnt = c.font(size, bold)
+    longest = max(text.split(), key=lambda w: c.text_width(w, fnt), default="")
+    fnt = c.fit_font(longest, width, size, bold, min_size)
+    lines = c.wrap(text, fnt, width)
+    if len(lines) > max_lines:
+        lines = [*lines[: max_lines - 1], " ".join(lines[max_lines - 1 :])]
+    return fnt, lines
+
+
 def _wrapped(
     draw: ImageDraw.ImageDraw,
     xy: tuple[float, float],
@@ -317,12 +334,7 @@ def _wrapped(
     """``text`` wrapped onto lines of ``width`` from ``xy`` (its top left; ``centred``: each line centred in
     the width), its longest word shrinking the font, not below ``min_size``; past ``max_lines`` the rest is
     cut after a whole word. Returns the y under the last line."""
-    fnt = c.font(size, bold)
-    longest = max(text.split(), key=lambda w: c.text_width(w, fnt), default="")
-    fnt = c.fit_font(longest, width, size, bold, min_size)
-    lines = c.wrap(text, fnt, width)
-    if len(lines) > max_lines:
-        lines = [*lines[: max_lines - 1], " ".join(lines[max_lines - 1 :])]
+    fnt, lines = _wrap_layout(text, width, size, bold, min_size, max_lines)
     x, y = xy
     step = round(fnt.size * 1.22)
     for line in lines:
@@ -356,17 +368,71 @@ def _score_grid(
     return y + rows * (size + 8)
 
 
+def _score_column_width(city: BtcCity, size: int) -> int:
+    """The width of :func:`_score_column`: a glyph, a gap and the widest number (at least two digits)."""
+    scores = city.get("scores") or {}
+    vfont = c.font(round(size * 0.72), True)
+    numbers = ["88", *(str(int(scores.get(cid, 0))) for cid, _, _ in CATEGORIES)]
+    return size + 12 + max(c.text_width(n, vfont) for n in numbers)
+
+
+def _score_column(img: Image.Image, xy: tuple[int, int], city: BtcCity, size: int, locale: str = "en") -> int:
+    """The six category scores as [glyph] n, one under another (beside a card's grid); returns the bottom y
+    (``6 * (size + 8) - 8`` under ``xy``)."""
+    draw = ImageDraw.Draw(img)
+    x, y = xy
+    scores = city.get("scores") or {}
+    vfont = c.font(round(size * 0.72), True)
+    for k, (cid, _, key) in enumerate(CATEGORIES):
+        by = y + k * (size + 8)
+        c.draw_glyph(img, key, (x, by, x + size, by + size), locale=locale)
+        value = int(scores.get(cid, 0))
+        c.draw_text(draw, (x + size + 12, by + size / 2), str(value), vfont, c.INK if value else c.MUTED, "lm",
+                    key=False)
+    return y + len(CATEGORIES) * (size + 8) - 8
+
+
+def _note_texts(city: BtcCity, locale: str) -> list[str]:
+    """Automacity's difficulty and the factories' worth, those the city has."""
+    texts = []
+    modifier = int(city.get("modifier") or 0)
+    if modifier:
+        texts.append(t("btc.render.difficulty", locale, modifier=f"{modifier:+d}"))
+    factories = int(city.get("factories") or 0)
+    if factories:
+        texts.append(t("btc.render.factories", locale, count=factories, points=city.get("per_factory", 0)))
+    return texts
+
+
+def _note_lines(text: str, width: int) -> tuple[c.Font, list[str]]:
+    """A note's font and lines in ``width``: one line when it fits, else broken before its "×" (the count
+    on one line, the worth on the next) when both halves fit, else wrapped as :func:`_wrapped` does."""
+    fnt = c.font(NOTE_TEXT)
+    head, sep, tail = text.partition(" × ")
+    if c.text_width(text, fnt) > width and sep:
+        halves = [head, f"× {tail}"]
+        if all(c.text_width(h, fnt) <= width for h in halves):
+            return fnt, halves
+    return _wrap_layout(text, width, NOTE_TEXT, False, c.MIN_TEXT, 3)
+
+
+def _notes_height(width: int, city: BtcCity, locale: str) -> int:
+    """The height :func:`_notes` takes in ``width``."""
+    total = 0
+    for text in _note_texts(city, locale):
+        fnt, lines = _note_lines(text, width)
+        total += len(lines) * round(fnt.size * 1.22)
+    return total
+
+
 def _notes(draw: ImageDraw.ImageDraw, xy: tuple[int, int], width: int, city: BtcCity, locale: str) -> int:
     """Automacity's difficulty and the factories' worth, in small type; returns the bottom y."""
     x, y = xy
-    modifier = int(city.get("modifier") or 0)
-    if modifier:
-        y = _wrapped(draw, (x, y), t("btc.render.difficulty", locale, modifier=f"{modifier:+d}"), width,
-                     NOTE_TEXT, False, c.MUTED, key=False)
-    factories = int(city.get("factories") or 0)
-    if factories:
-        text = t("btc.render.factories", locale, count=factories, points=city.get("per_factory", 0))
-        y = _wrapped(draw, (x, y), text, width, NOTE_TEXT, False, c.MUTED, key=False)
+    for text in _note_texts(city, locale):
+        fnt, lines = _note_lines(text, width)
+        for line in lines:
+            c.draw_text(draw, (x, y), c.ellipsize(line, fnt, width), fnt, c.MUTED, "la", key=False)
+            y += round(fnt.size * 1.22)
     return y
 
 
@@ -445,7 +511,7 @@ def city_card(
     name_room = chip[0] - (x + PAD) - 10
     name, nfont = c.fit_text(_city_name(city, locale), name_room, 30, True, 22)
     c.draw_text(draw, (x + PAD, (chip[1] + chip[3]) / 2), name, nfont, c.INK, "lm", key=False)
-    y = chip[3] + 10
+    y = chip[3] + 6
     msz = 44
     builders = list(city.get("builders") or [])
     nfont = c.font(NAME_TEXT - 2, True)
@@ -470,19 +536,38 @@ def city_card(
                 bx += msz + 8
             bx += 24
         y += msz + 8
-    y += 4
+    scored = False  # the category scores drawn beside the grid
     if city.get("grid", True):
         side = max_grid or min(inner, _grid_side(CARD_CELL, 4, placing))
-        gw, _ = _grid_width(city, side, placing)
-        geo = draw_city_grid(img, (x + (width - gw) // 2, y), city, side, placing=placing, locale=locale)
-        y = geo.box[3] + 12
+        gw, gh = _grid_width(city, side, placing)
+        col_x = x + PAD + gw + CARD_COLUMN_GAP
+        col_w = x + width - PAD - col_x
+        column_h = len(CATEGORIES) * (CARD_SCORE + 8) - 8
+        scored = col_w >= _score_column_width(city, CARD_SCORE) and column_h <= gh
+        gx = x + PAD if scored else x + (width - gw) // 2
+        geo = draw_city_grid(img, (gx, y if scored else y + 4), city, side, placing=placing, locale=locale)
+        if scored:
+            # the six scores in a column beside the grid, the notes under them when they fit there too
+            below = _score_column(img, (col_x, geo.box[1]), city, CARD_SCORE, locale) + 8
+            noted = below + _notes_height(col_w, city, locale) <= geo.box[3]
+            if noted:
+                _notes(draw, (col_x, below), col_w, city, locale)
+            y = geo.box[3]  # the frame's padding under it, or what follows
+            if not noted and _note_texts(city, locale):
+                y = _notes(draw, (x + PAD, y + 8), inner, city, locale)
+            if city.get("incoming"):
+                y += 12
+        else:
+            y = geo.box[3] + 12
     else:
-        y = _loose(img, (x + PAD, y), inner, city, locale) + 8
+        y = _loose(img, (x + PAD, y + 4), inner, city, locale) + 8
     y = _incoming(img, (x + PAD, y), inner, city, 44, locale)
-    if city.get("incoming"):
+    if city.get("incoming") and not scored:
         y += 10
-    y = _score_grid(img, (x + PAD, y), inner, city, CARD_SCORE, locale)
-    y = _notes(draw, (x + PAD, y + 2), inner, city, locale) + PAD
+    if not scored:
+        y = _score_grid(img, (x + PAD, y), inner, city, CARD_SCORE, locale)
+        y = _notes(draw, (x + PAD, y + 2), inner, city, locale)
+    y += PAD
     if frame:
         draw.rounded_rectangle((x, top, x + width, y), radius=14, outline=c.PANEL_EDGE, width=2)
     return y
@@ -763,12 +848,13 @@ def _own_bound(city: BtcCity) -> int:
 
 
 def _card_bound(city: BtcCity) -> int:
-    """At most the height of :func:`city_card`."""
-    h = 2 * PAD + CHIP + 40 + 52 * len(city.get("builders") or []) + 2 * (CARD_SCORE + 8) + 170
+    """At most the height of :func:`city_card` on the table (a grid's scores beside it: a 4 x 4 grid in half
+    the picture's width leaves room for them)."""
+    h = 2 * PAD + CHIP + 40 + 52 * len(city.get("builders") or []) + 170
     if city.get("grid", True):
         h += 4 * (CARD_CELL + CITY_GAP) + 12
     else:
-        h += (len(city.get("loose") or []) // 7 + 1) * 66 + 8
+        h += (len(city.get("loose") or []) // 7 + 1) * 66 + 8 + 2 * (CARD_SCORE + 8)
     incoming = city.get("incoming") or []
     return h + (60 + 110 * len(incoming) if incoming else 0)
 

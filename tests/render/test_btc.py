@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import itertools
 from typing import Any
 
 import pytest
@@ -154,3 +155,44 @@ def test_open_cells_are_named(games: dict[str, Any]) -> None:
             x0, _, _, y1 = geo.cell_box(r, col)
             corner = img.getpixel((x0 + 6, y1 - 6))
             assert (corner == c.PANEL) == (name in city["open"]), name
+
+
+def _card(city: dict[str, Any], max_grid: int | None = None) -> tuple[int, list[c.DrawnText], list[c.DrawnText]]:
+    """A table card drawn at the board's card width: (bottom, the six category numbers, the note lines)."""
+    width = (c.IMAGE_WIDTH - 2 * b.MARGIN - b.GAP) // 2
+    with c.record_text() as drawn:
+        img, _ = c.canvas(width + 40, 1200)
+        bottom = b.city_card(img, (20, 20), width, city, NAMES, max_grid=max_grid)
+    texts = drawn.on(img)
+    size = round(b.CARD_SCORE * 0.72)
+    numbers = [d for d in texts if d.text.isdigit() and not d.key and d.size == size]
+    notes = [d for d in texts if d.size == b.NOTE_TEXT]
+    assert len(numbers) == len(b.CATEGORIES)
+    return bottom, numbers, notes
+
+
+def test_card_scores_stand_beside_the_grid_and_the_note_under_them_or_the_grid(games: dict[str, Any]) -> None:
+    """On the table a card's six category scores stand in one column right of its grid, within the grid's
+    height, with the factories' worth under them; when the worth does not fit there it goes under the grid
+    across the card; a grid too short for the column has the scores in rows under it, as before."""
+    city = next(cty for cty in games["standard_end"]["cities"] if cty.get("factories") and cty.get("grid", True))
+    width = (c.IMAGE_WIDTH - 2 * b.MARGIN - b.GAP) // 2
+    side = min(width - 2 * b.PAD, b._grid_side(b.CARD_CELL, 4, False))
+    for max_grid, beside in ((None, True), (300, False)):
+        grid_w, grid_h = b._grid_width(city, max_grid or side, False)
+        bottom, numbers, notes = _card(city, max_grid)
+        grid_right = 20 + b.PAD + grid_w
+        grid_top = (numbers[0].box[1] + numbers[0].box[3]) / 2 - b.CARD_SCORE / 2
+        grid_bottom = grid_top + grid_h
+        assert len({d.box[0] for d in numbers}) == 1 and numbers[0].box[0] > grid_right
+        assert all(a.box[3] < n.box[1] for a, n in itertools.pairwise(numbers))
+        assert numbers[-1].box[3] <= grid_bottom
+        assert notes, "a city with factories notes their worth"
+        if beside:
+            assert all(grid_right < d.box[0] < numbers[0].box[0] and d.box[1] > numbers[-1].box[3] for d in notes)
+            assert notes[-1].box[3] <= grid_bottom + 2
+            assert bottom <= grid_bottom + b.PAD + 2
+        else:
+            assert all(d.box[0] < grid_right - grid_w // 2 and d.box[1] >= grid_bottom - 2 for d in notes)
+    _, numbers, _ = _card(city, 200)  # a grid shorter than the column: the scores in rows under it
+    assert len({d.box[1] for d in numbers}) == 2
