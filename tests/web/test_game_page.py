@@ -14,6 +14,7 @@ from bot.service import Service
 from bot.testing.postgres import PostgresServer
 from bot.web.context import CSP
 from bot.web.links import Links
+from bot.web.server import Watcher
 from tests.conftest import FakeClock, fresh_postgres_database
 from tests.web.conftest import SECRET, Site, make_server, new_game, play
 
@@ -179,6 +180,34 @@ async def test_another_process_move_reaches_the_streams_without_the_poll(postgre
         await server.stop()
         await here.close()
         await there.close()
+
+
+async def test_the_poll_slows_while_moves_are_heard_and_returns_when_not() -> None:
+    """While the listener is up the poll waits ``slow_poll``; each change of the listener's state asks for
+    one read at once (a move may have committed unheard), and while it is down the poll is fast again."""
+    asked: list[list[int]] = []
+
+    async def read(ids: list[int]) -> dict[int, int]:
+        asked.append(ids)
+        return {7: 3}
+
+    watcher = Watcher(read, poll=0.01, slow_poll=3600)
+    watcher.set_live(True)
+    queue = watcher.subscribe(7, 2)
+    try:
+        assert await asyncio.wait_for(queue.get(), 5) == 3  # the read the new state asked for
+        for _ in range(10):
+            await asyncio.sleep(0.01)
+        assert asked == [[7]]  # no other read for an hour
+        watcher.set_live(False)  # the listener is down: the poll takes over
+        for _ in range(500):
+            if len(asked) >= 4:
+                break
+            await asyncio.sleep(0.01)
+        assert len(asked) >= 4
+    finally:
+        watcher.unsubscribe(7, queue)
+        await watcher.close()
 
 
 async def test_streams_are_limited_per_address(service: Service) -> None:
