@@ -15,6 +15,11 @@ the same process (one event loop serves and reads: the figures include the viewe
   ``commit_move`` returning) to its event read by each of ``STREAMS`` open event streams of that game, over ``MOVES``
   moves made in this process (the server hears of them at once); ``web.event_polled_*`` the same for moves
   made through another service on the same file, as another process's: found by the poll of versions;
+  ``web.postgres.event_other_*``: the same for moves of another process on PostgreSQL (a second store, its
+  own pool, on one database of a throwaway server started here, fsync on): heard by the listener of this
+  process (``NOTIFY`` in the move's transaction), the poll a 5-second safety net; ``web.postgres.polls`` the
+  polls made meanwhile. Without PostgreSQL's server programs: ``web.postgres.skipped`` ("no PostgreSQL", one
+  line on standard error);
 - ``web.stream_bytes``: memory per open stream (tracemalloc, server and client sides together).
 
 Goals: page p95 at most 100 ms; event p95 at most 1 s. ``--quick``: 100 games, 10 viewers, 20 streams.
@@ -25,6 +30,7 @@ from __future__ import annotations
 import asyncio
 import random
 import statistics
+import sys
 import tempfile
 import time
 import tracemalloc
@@ -226,6 +232,61 @@ async def _measure(folder: Path, quick: bool) -> dict[str, Any]:
     }
 
 
+async def _measure_postgres(quick: bool) -> dict[str, Any]:
+    """Moves of another process on PostgreSQL: two stores on one database, the pages served over the first,
+    the moves made through the second."""
+    from bot.testing.postgres import PostgresServer
+
+    server = await asyncio.to_thread(PostgresServer.start, fsync=True)
+    try:
+        url = await asyncio.to_thread(server.create_database)
+        here, there = await store.Store.open(url), await store.Store.open(url)
+        try:
+            service, elsewhere = Service(here), Service(there)
+            web = WebServer(Source(service, here), Links("", SECRET), port=0, rate=1e9, burst=1e9,
+                            max_streams_per_address=10_000)
+            await web.start()
+            try:
+                listening = web.listener is not None and web.listener.live
+                fresh = await elsewhere.create_game(guild_xid=None, channel_xid=None, kind="quadropolis",
+                                                    options={}, host_xid=1, host_name="Watched", ai_seats=1,
+                                                    ai_level="random")
+                gid = (await elsewhere.start(fresh.id, 1)).id
+                streams, moves = (QUICK_STREAMS, QUICK_MOVES) if quick else (STREAMS, MOVES)
+                before = web.watcher.reads
+                delays, _ = await _events(service, elsewhere, f"http://127.0.0.1:{web.port}", gid, streams, moves)
+                polls = web.watcher.reads - before
+            finally:
+                await web.stop()
+        finally:
+            await here.close()
+            await there.close()
+    finally:
+        await asyncio.to_thread(server.stop)
+    return {
+        "web.postgres.listening": int(listening),
+        "web.postgres.event_other_deliveries": len(delays),
+        "web.postgres.event_other_p50_ms": _pct(delays, 0.5),
+        "web.postgres.event_other_p95_ms": _pct(delays, 0.95),
+        "web.postgres.event_other_max_ms": round(max(delays), 1),
+        "web.postgres.polls": polls,
+    }
+
+
+async def _postgres_or_skip(quick: bool) -> dict[str, Any]:
+    from bot.benches.load import NO_POSTGRES
+    from bot.cli import say
+    from bot.testing.postgres import PostgresUnavailable
+
+    try:
+        return await _measure_postgres(quick)
+    except PostgresUnavailable:
+        print(f"bench: web.postgres {say('cli.bench.skipped_postgres')}", file=sys.stderr, flush=True)
+        return {"web.postgres.skipped": NO_POSTGRES}
+
+
 def figures(quick: bool = False) -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as tmp:
-        return asyncio.run(_measure(Path(tmp), quick))
+        out = asyncio.run(_measure(Path(tmp), quick))
+    out.update(asyncio.run(_postgres_or_skip(quick)))
+    return out

@@ -20,7 +20,7 @@ import fcntl
 import json
 import os
 import sqlite3
-from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager, AbstractContextManager, asynccontextmanager, nullcontext
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,15 +29,18 @@ from typing import Any
 import aiosqlite
 
 from bot.store.engine import (
+    NOTIFY_MOVE,
     POSTGRES,
     SQLITE,
     Engine,
     IntegrityError,
+    MoveListener,
     PostgresEngine,
     Row,
     SqliteEngine,
     Tx,
     is_url,
+    move_payload,
     redact,
 )
 from bot.store.groupcommit import GroupCommit
@@ -58,7 +61,7 @@ version (``PRAGMA user_version``): a file with neither and tables of its own is 
 SQLITE_HEADER = b"SQLite format 3\x00"
 OUR_TABLES = frozenset({"games", "seats", "moves"})
 """Tables every database of this bot has had since its first migration (a file from before the mark)."""
-__all__ = ["POSTGRES", "SQLITE", "IntegrityError", "Row", "Tx", "is_url", "redact"]
+__all__ = ["POSTGRES", "SQLITE", "IntegrityError", "MoveListener", "Row", "Tx", "is_url", "redact"]
 LIVE_STATUSES = ("lobby", "active")
 GAME_COLUMNS = (
     "id", "guild_xid", "channel_xid", "kind", "options", "seed", "status", "version", "host_xid",
@@ -659,6 +662,27 @@ class Store:
             found.update((int(r[0]), int(r[1])) for r in rows)
         return found
 
+    async def _announce(self, db: Tx, game_id: int, version: int) -> None:
+        """PostgreSQL: ``NOTIFY`` the new version on :data:`~bot.store.engine.MOVES_CHANNEL` in the move's
+        own transaction (sent by the server at its commit, never for a rolled-back one), so every process's
+        :meth:`listen_moves` hears of it. SQLite (one process per file): nothing."""
+        if db.dialect == POSTGRES:
+            await db.fetch_one(NOTIFY_MOVE, (move_payload(game_id, version),))
+
+    async def listen_moves(self, on_move: Callable[[int, int], None],
+                           on_state: Callable[[bool], None] | None = None) -> MoveListener | None:
+        """PostgreSQL: ``on_move(game_id, version)`` for every move (or take-back) committed by any process
+        on this database, heard on one dedicated connection of this process (``LISTEN``), connected again
+        when it drops; ``on_state(listening)`` when it starts or stops listening (while it does not, the
+        caller reads :meth:`game_versions` itself). Returns the listener (``await listener.close()``), already
+        listening unless the server could not be reached (then it keeps trying). SQLite: None (one process
+        per file: its own moves are all there is)."""
+        if self.dialect != POSTGRES:
+            return None
+        listener = MoveListener(self._path, on_move, on_state, timeout=CONNECT_TIMEOUT)
+        await listener.start()
+        return listener
+
     async def count_games(self) -> int:
         row = await self._one("SELECT COUNT(*) FROM games")
         return int(row[0])
@@ -804,6 +828,7 @@ class Store:
                 (game_id, new_version, seat, _dumps(move), at, actor_xid),
             )
             await db.execute(SAVE_SNAPSHOT, (game_id, new_version, _dumps(state)))
+            await self._announce(db, game_id, new_version)
         return new_version
 
     async def undo_last_move(self, game_id: int, *, expected_version: int, at: int,
@@ -827,6 +852,7 @@ class Store:
             if changed != 1:
                 raise StaleVersion(f"game {game_id} has no move to take back")
             await db.execute(SAVE_SNAPSHOT, (game_id, new_version, _dumps(state)))
+            await self._announce(db, game_id, new_version)
         return new_version
 
     async def finish_game(self, game_id: int, *, status: str, at: int,

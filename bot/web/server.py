@@ -2,10 +2,12 @@
 plus the league and player pages of :mod:`bot.web.community`.
 
 Pure aiohttp: it reads the database through the service (public views only) and never imports discord or
-the cogs. Live updates: one poller reads the versions of every watched game from the database in one query
-every :data:`POLL_SECONDS` (so a move committed by another process reaches the page too) and wakes every
-open stream of a game that moved (Server-Sent Events); this process's own moves wake them at once (the
-service's move listeners). The page's script then fetches the page again.
+the cogs. Live updates wake every open stream of a game that moved (Server-Sent Events): this process's own
+moves at once (the service's move listeners); on PostgreSQL, another process's moves at once too, by the
+store's notification of every committed move (:meth:`bot.store.Store.listen_moves`, one connection per
+process); and one poller reads the versions of every watched game from the database in one query, every
+:data:`POLL_SECONDS` on SQLite or while PostgreSQL's listening connection is down, every
+:data:`SAFETY_POLL_SECONDS` while it listens (a safety net). The page's script then fetches the page again.
 
 Abuse: every route's parameters are digits or a token (no filesystem path comes from the URL: the static
 files are a fixed table), requests carry no body, a per-address token bucket limits requests, and open
@@ -33,6 +35,7 @@ from bot import story as stories
 from bot.errors import GameError
 from bot.i18n import t
 from bot.service import GameInfo, MoveOutcome
+from bot.store import MoveListener
 from bot.web import community
 from bot.web import game as pages
 from bot.web.context import LRU, SECURITY_HEADERS, WebContext
@@ -41,7 +44,10 @@ from bot.web.links import Links, path_game
 log = logging.getLogger(__name__)
 
 POLL_SECONDS = 0.2
-"""How often a watched game's version is read from the database (one read per watched game, not per viewer)."""
+"""How often a watched game's version is read from the database (one read for every watched game, not per
+viewer or per game) when no notification of moves is heard (SQLite, or PostgreSQL's listener down)."""
+SAFETY_POLL_SECONDS = 5.0
+"""The same read while PostgreSQL's notifications are heard: only a safety net."""
 KEEPALIVE_SECONDS = 5.0
 """A comment line this often keeps proxies from closing a quiet stream and finds a closed one."""
 MAX_STREAMS = 2000
@@ -95,17 +101,28 @@ class Watch:
 
 class Watcher:
     """The watched games and their open streams. One poller for all of them reads every watched game's version
-    in one query every ``poll`` seconds (not one per game, nor one per viewer), and runs only while some
-    stream is open; :meth:`wake` tells a game's streams of this process's own moves at once."""
+    in one query every ``poll`` seconds (not one per game, nor one per viewer), every ``slow_poll`` seconds
+    while :attr:`live` (moves are heard as they commit), and runs only while some stream is open;
+    :meth:`wake` tells a game's streams of a move at once."""
 
     def __init__(self, read_versions: Callable[[list[int]], Awaitable[dict[int, int]]],
-                 poll: float = POLL_SECONDS) -> None:
+                 poll: float = POLL_SECONDS, slow_poll: float = SAFETY_POLL_SECONDS) -> None:
         self.read_versions = read_versions
         self.poll = poll
+        self.slow_poll = max(poll, slow_poll)
+        self.live = False
+        """Every committed move is heard (PostgreSQL's listener connected): the poll slows down."""
         self.games: dict[int, Watch] = {}
         self.task: asyncio.Task[None] | None = None
+        self._nudge = asyncio.Event()
         self.reads = 0
         """Polls made (each one query for every watched game)."""
+
+    def set_live(self, live: bool) -> None:
+        """The listener connected or lost: either way the versions are read at once (a move may have
+        committed unheard meanwhile), then at the pace that fits."""
+        self.live = live
+        self._nudge.set()
 
     def subscribe(self, game_id: int, version: int) -> asyncio.Queue[int]:
         watch = self.games.get(game_id)
@@ -127,7 +144,9 @@ class Watcher:
 
     async def _poll(self) -> None:
         while self.games:
-            await asyncio.sleep(self.poll)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._nudge.wait(), self.slow_poll if self.live else self.poll)
+            self._nudge.clear()
             if not self.games:
                 break
             try:
@@ -165,7 +184,7 @@ class WebServer:
     def __init__(self, app: Any, links: Links, *, host: str = "127.0.0.1", port: int = 8080,
                  rate: float = RATE_PER_SECOND, burst: float = RATE_BURST, max_streams: int = MAX_STREAMS,
                  max_streams_per_address: int = MAX_STREAMS_PER_ADDRESS, poll: float = POLL_SECONDS,
-                 trust_forwarded: bool = True) -> None:
+                 slow_poll: float = SAFETY_POLL_SECONDS, trust_forwarded: bool = True) -> None:
         self.ctx = WebContext(app, links)
         self.host = host
         self.port = port
@@ -174,7 +193,9 @@ class WebServer:
         self.max_streams_per_address = max_streams_per_address
         self.trust_forwarded = trust_forwarded
         """Behind a reverse proxy on this machine (a loopback peer), the address is X-Forwarded-For's last."""
-        self.watcher = Watcher(self._versions, poll)
+        self.watcher = Watcher(self._versions, poll, slow_poll)
+        self.listener: MoveListener | None = None
+        """PostgreSQL: the store's listener of every process's moves (None on SQLite)."""
         self.timelines = pages.Timelines()
         self.pages: LRU[tuple[Any, ...], bytes] = LRU(PAGE_CACHE)
         self.streams: dict[str, int] = {}
@@ -212,7 +233,9 @@ class WebServer:
             self.port = sockets[0].getsockname()[1]
         listeners = getattr(self.ctx.service, "move_listeners", None)
         if isinstance(listeners, list):
-            listeners.append(self._on_move)  # this process's moves at once; the others' by the poll
+            listeners.append(self._on_move)  # this process's moves at once
+        # Another process's moves: at once on PostgreSQL (its notifications), else by the poll.
+        self.listener = await self.ctx.service.store.listen_moves(self.watcher.wake, self.watcher.set_live)
         log.info("web pages on http://%s:%s", self.host, self.port)
 
     async def _on_move(self, outcome: MoveOutcome) -> None:
@@ -223,6 +246,9 @@ class WebServer:
         if isinstance(listeners, list) and self._on_move in listeners:
             listeners.remove(self._on_move)
         self._closing.set()
+        listener, self.listener = self.listener, None
+        if listener is not None:
+            await listener.close()
         await self.watcher.close()
         if self._runner is not None:
             await self._runner.cleanup()

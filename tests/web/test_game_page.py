@@ -9,10 +9,14 @@ import re
 
 import aiohttp
 
-from bot import games
+from bot import games, store
 from bot.service import Service
+from bot.testing.postgres import PostgresServer
 from bot.web.context import CSP
-from tests.web.conftest import Site, make_server, new_game, play
+from bot.web.links import Links
+from bot.web.server import Watcher
+from tests.conftest import FakeClock, fresh_postgres_database
+from tests.web.conftest import SECRET, Site, make_server, new_game, play
 
 HOSTILE = '"><img src=x onerror=alert(1)><script>alert(2)</script> **bold** @everyone \u202eevil\u202c'
 
@@ -146,6 +150,64 @@ async def test_a_move_made_elsewhere_reaches_the_streams_by_the_poll(site: Site,
         assert (await read_event(stream))["version"] == 0
         await play(elsewhere, gid, 1)
         assert (await asyncio.wait_for(read_event(stream), 5))["version"] == 1
+
+
+async def test_another_process_move_reaches_the_streams_without_the_poll(postgres_server: PostgresServer) -> None:
+    """Two processes' stores on one PostgreSQL database: a move committed by the other process reaches this
+    process's open stream by the database's notification, with the poll so slow it never runs again."""
+    url = await fresh_postgres_database(postgres_server)
+    here, there = await store.Store.open(url), await store.Store.open(url)
+    service, elsewhere = Service(here, FakeClock()), Service(there, FakeClock())
+    server = make_server(service, poll=3600, slow_poll=3600)
+    await server.start()
+    try:
+        assert server.listener is not None and server.listener.live and server.watcher.live
+        gid = await new_game(elsewhere, "quadropolis")
+        links = Links(f"http://127.0.0.1:{server.port}", SECRET)
+        async with aiohttp.ClientSession() as session, session.get(links.game(gid) + "/events") as stream:
+            assert (await read_event(stream))["version"] == 0
+            for _ in range(100):  # the read the listener's start asked for, at once, then none for an hour
+                if server.watcher.reads:
+                    break
+                await asyncio.sleep(0.02)
+            reads = server.watcher.reads
+            await play(elsewhere, gid, 1)
+            assert (await asyncio.wait_for(read_event(stream), 5))["version"] == 1
+            await play(elsewhere, gid, 1)
+            assert (await asyncio.wait_for(read_event(stream), 5))["version"] == 2
+            assert server.watcher.reads == reads and server.listener.heard == 2
+    finally:
+        await server.stop()
+        await here.close()
+        await there.close()
+
+
+async def test_the_poll_slows_while_moves_are_heard_and_returns_when_not() -> None:
+    """While the listener is up the poll waits ``slow_poll``; each change of the listener's state asks for
+    one read at once (a move may have committed unheard), and while it is down the poll is fast again."""
+    asked: list[list[int]] = []
+
+    async def read(ids: list[int]) -> dict[int, int]:
+        asked.append(ids)
+        return {7: 3}
+
+    watcher = Watcher(read, poll=0.01, slow_poll=3600)
+    watcher.set_live(True)
+    queue = watcher.subscribe(7, 2)
+    try:
+        assert await asyncio.wait_for(queue.get(), 5) == 3  # the read the new state asked for
+        for _ in range(10):
+            await asyncio.sleep(0.01)
+        assert asked == [[7]]  # no other read for an hour
+        watcher.set_live(False)  # the listener is down: the poll takes over
+        for _ in range(500):
+            if len(asked) >= 4:
+                break
+            await asyncio.sleep(0.01)
+        assert len(asked) >= 4
+    finally:
+        watcher.unsubscribe(7, queue)
+        await watcher.close()
 
 
 async def test_streams_are_limited_per_address(service: Service) -> None:
