@@ -74,8 +74,13 @@ class Terminal:
 
     # -- the Announcer ----------------------------------------------------------------------------
     async def acknowledge(self, origin: Any, outcome: MoveOutcome) -> None:
+        """The move as the channel tells it (:meth:`bot.games.Game.tell`: an Urban Panic turn in one line)."""
         key, params = outcome.summary
-        print(t(key, self.locale, **params))
+        snap = outcome.snapshot if outcome.snapshot is not None \
+            else await self.service.snapshot(outcome.info.id, outcome.version)
+        names = [s.name for s in outcome.info.seats]
+        for line in games.get(outcome.info.game.kind).tell(key, params, snap.view(None), self.locale, names):
+            print(line)
 
     async def next_step(self, origin: Any, game_id: int) -> None:
         return None  # the loop asks for the next choice anyway
@@ -448,7 +453,9 @@ def replay_command(path: str, out: str, locale: str = "en") -> int:
                 raise BadExport("cli.replay.illegal", number=number, problem=error_text(exc, locale)) from None
             except UNFORESEEN:
                 raise BadExport("cli.replay.move", number=number) from None
-            print(t(key, locale, **{"player": names[seat] if seat >= 0 else "—", **params}))
+            told = games.get(kind).tell(key, {"player": names[seat] if seat >= 0 else "—", **params},
+                                        rules.view(state, None), locale, names)
+            print("\n".join(told))
             term.picture(kind, rules.view(state, None), seat if seat >= 0 else None, names)
         if rules.is_over(state):
             term.picture(kind, rules.view(state, None), None, names, end=True)

@@ -51,8 +51,14 @@ class Presenter(Generic[V]):
 
     def summary_lines(self, key: str, params: dict[str, Any], view: V, locale: str,
                       names: list[str] | None = None) -> list[str]:
-        """The turn message's lines about the move that was just played (default: its sentence)."""
-        return [t(key, locale, **params)]
+        """The turn message's lines about the move that was just played: the game's telling
+        (:meth:`bot.games.Game.tell`, the same on the web page and in the terminal); a game not
+        registered (gone) gets the rules' sentence."""
+        try:
+            game = self.game
+        except errors.GameError:
+            return [t(key, locale, **params)]
+        return game.tell(key, params, view, locale, names)
 
     def move_label(self, move: dict[str, Any], view: V, locale: str, limit: int = LABEL_LIMIT) -> str:
         """A move's label, shortened at a word boundary to ``limit`` (a button's; a select option takes

@@ -303,3 +303,46 @@ def test_a_web_port_out_of_range_is_one_sentence(tmp_path: Path, capsys: pytest.
     code = local.main(["quadropolis", "--ai", "1", "--web", "--web-port", "70000", "--db", str(tmp_path / "l.db")])
     assert code == 2
     assert t("cli.local.web_port_range", "en", port=70000) in capsys.readouterr().err
+
+
+async def channel_told(db: Path) -> list[str]:
+    """What the Discord presenter (cogs) posts about each END_TURN of game 1 in ``db``: the lines a turn
+    post opens with, told from the public view after the move, with the seats' names."""
+    from bot import games, store
+    from bot.service import Service, named
+    from cogs.games.urbanpanic import PRESENTER
+
+    opened = await store.Store.open(db)
+    try:
+        service = Service(opened)
+        info = await service.info(1)
+        rules = games.rules(info.game.kind)
+        names = [s.name for s in info.seats]
+        lines: list[str] = []
+        for row in await opened.moves(1):
+            if row.move.get("kind") != "end_turn":
+                continue
+            before = (await service.snapshot(1, row.version - 1)).state
+            after = await service.snapshot(1, row.version)
+            key, params = rules.describe(before, row.seat, row.move, after.state)
+            lines += PRESENTER.summary_lines(key, named(info, row.seat, params), after.view(None), "en", names)
+        return lines
+    finally:
+        await opened.close()
+
+
+def test_urban_panic_turns_are_told_as_the_channel_tells_them(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """An Urban Panic END_TURN is printed as the channel's turn post tells it (the whole turn in one line,
+    :meth:`bot.games.Game.tell`), never as the rules' bare "… ended the turn."."""
+    import asyncio
+
+    answers = ["1", "1", "1", "1", "1", "1"]
+    code, out = quit_after(tmp_path, monkeypatch, capsys, answers, "urbanpanic", "--variant", "basic",
+                           "--players", "2", "--ai", "1", "--level", "random")
+    assert code == 0
+    told = asyncio.run(channel_told(tmp_path / "local.sqlite3"))
+    assert told and all("'s turn: " in line or "without an action" in line for line in told), told
+    printed = out.splitlines()
+    assert all(line in printed for line in told), (told, out)
+    assert not [line for line in printed if line.endswith(" ended the turn.")], out

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Generic, Protocol, TypeVar
 
+from bot.i18n import t
 from bot.rules.core import GameRules, Move, Term
 
 View = Mapping[str, Any]
@@ -23,6 +24,10 @@ V_contra = TypeVar("V_contra", bound=View, contravariant=True)
 
 Labeller = Callable[[Move, V, str], "str | None"]
 """(move, the seat's view, locale) -> a short label, or None for the generic one."""
+
+Teller = Callable[[str, dict[str, Any], V, "list[str] | None", str], list[str]]
+"""(catalogue key, parameters with the names filled by :func:`bot.service.named`, the public view after
+the move, the seats' names or None, locale) -> the lines that tell the move (:meth:`Game.tell`)."""
 
 
 class Renderer(Protocol[V_contra]):
@@ -154,6 +159,18 @@ class Game(Generic[V]):
     private_note: Callable[[Any, str], str | None] | None = None
     """A line only the player whose private view it is may read before choosing (a tile drawn into the
     hand), for front-ends that show no private prompt of their own (the terminal)."""
+    teller: Teller[V] | None = None
+    """How a move is told, when not by the rules' sentence alone (Urban Panic tells a whole turn at its
+    END_TURN); every front-end tells a move through :meth:`tell`."""
+
+    def tell(self, key: str, params: Mapping[str, Any], view: V, locale: str,
+             names: list[str] | None = None) -> list[str]:
+        """The lines that tell a move, the same in the channel, on the web page and in the terminal:
+        the game's :attr:`teller`, else the rules' sentence. ``view``: the public view after the move
+        (``view(state, None)``); ``names``: the seats' names as the front-end shows them."""
+        if self.teller is None:
+            return [t(key, locale, **params)]
+        return self.teller(key, dict(params), view, names, locale)
 
     @property
     def title_key(self) -> str:

@@ -1,4 +1,4 @@
-"""Urban Panic, declared once: rules, pictures, labels, turns, calculator, bench pictures."""
+"""Urban Panic, declared once: rules, pictures, labels, turns, how a move is told, calculator, bench pictures."""
 
 from __future__ import annotations
 
@@ -6,11 +6,11 @@ from typing import Any
 
 import render.urbanpanic as renderer
 from bot.games.base import Game, Sample, Step, StoryStyle, TurnStyle, View, sample_state
-from bot.i18n import t
+from bot.i18n import t, t_or
 from bot.rules.urbanpanic import calculator, scoring
 from bot.rules.urbanpanic.rules import RULES
 from bot.rules.urbanpanic.tiles import tile_term
-from bot.rules.urbanpanic.viewtypes import UpView
+from bot.rules.urbanpanic.viewtypes import UpAction, UpView
 
 
 def label(move: dict[str, Any], view: UpView, locale: str) -> str | None:
@@ -40,6 +40,48 @@ def label(move: dict[str, Any], view: UpView, locale: str) -> str | None:
         return str(move["plot"])
     return None
 
+
+# -- how a move is told: a whole turn in one line ---------------------------------------------------
+def seat_name(seat: int, names: list[str] | None, locale: str) -> str:
+    """A seat's name, or "seat N" when the names are not known."""
+    if names and 0 <= seat < len(names):
+        return names[seat]
+    return t("urbanpanic.ui.seat", locale, n=seat + 1)
+
+
+def action_text(entry: UpAction, names: list[str] | None, locale: str) -> str:
+    """One action of a turn's log, tiles in the players' notation (the log keeps codes)."""
+    kind = str(entry.get("kind"))
+    params: dict[str, Any] = {k: v for k, v in entry.items() if k != "kind"}
+    for key in ("tile", "other_tile", "removed"):
+        if key in params:
+            params[key] = tile_term(params[key])
+    if kind == "spy":
+        params["victim"] = seat_name(int(entry["victim"]), names, locale)
+    return t_or(f"urbanpanic.ui.log.{kind}", kind, locale, **params)
+
+
+def actions_text(entries: list[UpAction], names: list[str] | None, locale: str) -> str:
+    return ", ".join(action_text(e, names, locale) for e in entries)
+
+
+def turn_sentence(player: str, actions: list[UpAction], names: list[str] | None, locale: str) -> str:
+    """One line for a whole turn: "alice's turn: took housing ↑↓ (slot 2), built housing ↑↓ on B3."."""
+    if not actions:
+        return t("urbanpanic.ui.turn.passed", locale, player=player)
+    return t("urbanpanic.ui.turn.summary", locale, player=player, actions=actions_text(actions, names, locale))
+
+
+def tell(key: str, params: dict[str, Any], view: UpView, names: list[str] | None, locale: str) -> list[str]:
+    """An END_TURN is told as the whole turn in one line, read from the public view's ``previous_turn``
+    (and "game over" when it ended the game); anything else is the rules' own sentence."""
+    if key.startswith("urbanpanic.move.end_turn") and (turn := view.get("previous_turn")):
+        player = str(params.get("player") or seat_name(int(turn["seat"]), names, locale))
+        lines = [turn_sentence(player, turn["actions"], names, locale)]
+        if view.get("over"):
+            lines.append(t("urbanpanic.ui.game_over", locale))
+        return lines
+    return [t(key, locale, **params)]
 
 
 class Turns(TurnStyle[UpView]):
@@ -129,4 +171,4 @@ def hand_note(view: UpView, locale: str) -> str | None:
 GAME: Game[UpView] = Game(kind="urbanpanic", rules=RULES, aliases=("urban-panic", "urban panic", "up"),
                           renderer=renderer, labeller=label, turns=Turns(), calculator=calculator.score_text,
                           render_samples=samples,
-                          story=Story(), private_note=hand_note)
+                          story=Story(), private_note=hand_note, teller=tell)

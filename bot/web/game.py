@@ -40,6 +40,9 @@ class Frame:
     state: Any = field(repr=False, compare=False)
     actor: int = -1
     """The seat that made the move as logged (-1: the system)."""
+    public: Mapping[str, Any] = field(default_factory=dict, repr=False, compare=False)
+    """The spectator's view after the move (a :class:`PublicView`: made when first read, then kept), which
+    the game's telling of the move reads (:meth:`bot.games.Game.tell`)."""
 
 
 @dataclass
@@ -110,7 +113,7 @@ def _build(info: GameInfo, rows: list[MoveRow], start: Timeline | None) -> Timel
         if quiet:
             continue
         frames.append(Frame(len(frames), number, row.seat if row.seat >= 0 else None, (key, dict(params)), state,
-                            row.seat))
+                            row.seat, PublicView(rules, state)))
         last_told = number
     quiet_tail = last_told != len(rows)
     if quiet_tail:
@@ -168,10 +171,15 @@ def picture(info: GameInfo, timeline: Timeline, turn: int, locale: str) -> bytes
 
 
 def sentence(info: GameInfo, frame: Frame, locale: str) -> str:
+    """The move as the channel told it (:meth:`bot.games.Game.tell` on the public view after it, with
+    today's names), its lines joined into one; the set-up or the board as it stands for a frame without
+    a move."""
     if frame.sentence is None:
         return t("web.game.setup" if frame.turn == 0 else "web.game.now", locale)
     key, params = frame.sentence
-    return t(key, locale, **named(info, frame.actor, params))
+    names = [info.name(seat) for seat in range(len(info.seats))]
+    return " ".join(games.get(info.game.kind).tell(key, named(info, frame.actor, params), frame.public, locale,
+                                                   names))
 
 
 def scores(info: GameInfo, state: Any, locale: str) -> list[tuple[str, int]]:

@@ -27,8 +27,8 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.i18n import t, t_or
-from bot.rules.urbanpanic.tiles import tile_term
+from bot.games import urbanpanic as up_game
+from bot.i18n import t
 from bot.rules.urbanpanic.viewtypes import UpAction, UpView
 from cogs import ids
 from cogs.presenters import MAX_SELECT_OPTIONS, Presenter
@@ -186,41 +186,21 @@ class UrbanPanicPresenter(Presenter[UpView]):
         letters = [t(f"urbanpanic.render.letter.{track}", locale) for track in names]
         return " ".join(f"{letter} {value}" for letter, value in zip(letters, tracks))
 
-    # -- whole-turn summaries ----------------------------------------------------------------
-    def action_text(self, entry: UpAction, names: list[str] | None, locale: str) -> str:
-        kind = str(entry.get("kind"))
-        params: dict[str, Any] = {k: v for k, v in entry.items() if k != "kind"}
-        for key in ("tile", "other_tile", "removed"):  # the log keeps codes; the reader gets the notation
-            if key in params:
-                params[key] = tile_term(params[key])
-        if kind == "spy":
-            params["victim"] = seat_name(int(entry["victim"]), names, locale)
-        return t_or(f"urbanpanic.ui.log.{kind}", kind, locale, **params)
-
+    # -- whole-turn summaries (told by the game's declaration, :func:`bot.games.urbanpanic.tell`) ----------
     def actions_text(self, entries: list[UpAction], names: list[str] | None, locale: str) -> str:
-        return ", ".join(self.action_text(e, names, locale) for e in entries)
+        return up_game.actions_text(entries, names, locale)
 
     def turn_sentence(self, player: str, actions: list[UpAction], names: list[str] | None,
                       locale: str) -> str:
-        """One line for a whole turn: "alice's turn: took housing ↑↓ (slot 2), built housing ↑↓ on B3."."""
-        if not actions:
-            return t("urbanpanic.ui.turn.passed", locale, player=player)
-        return t("urbanpanic.ui.turn.summary", locale, player=player, actions=self.actions_text(actions, names, locale))
+        return up_game.turn_sentence(player, actions, names, locale)
 
     def summary_lines(self, key: str, params: dict[str, Any], view: UpView, locale: str,
                       names: list[str] | None = None) -> list[str]:
-        """The turn message's summary of a move (for a ``Presenter`` summary hook in the cog).
-
-        END_TURN tells the whole turn in one line; the move that starts the hourglass adds the
-        deadline as a relative timestamp; anything else is the rules' own sentence.
+        """The turn message's summary of a move: the game's telling (an END_TURN as the whole turn),
+        and, Discord only, the deadline as a relative timestamp after the move that starts the hourglass.
         """
-        lines = [t(key, locale, **params)]
-        if key.startswith("urbanpanic.move.end_turn") and (turn := view.get("previous_turn")):
-            player = str(params.get("player") or seat_name(int(turn["seat"]), names, locale))
-            lines = [self.turn_sentence(player, turn["actions"], names, locale)]
-            if view.get("over"):
-                lines.append(t("urbanpanic.ui.game_over", locale))
-        elif key == "urbanpanic.move.place.full":
+        lines = super().summary_lines(key, params, view, locale, names)
+        if key == "urbanpanic.move.place.full":
             deadline = party_deadline_line(view, names, locale)
             if deadline is not None:
                 lines.append(deadline)
