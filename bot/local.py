@@ -74,7 +74,8 @@ class Terminal:
 
     # -- the Announcer ----------------------------------------------------------------------------
     async def acknowledge(self, origin: Any, outcome: MoveOutcome) -> None:
-        """The move as the channel tells it (:meth:`bot.games.Game.tell`: an Urban Panic turn in one line)."""
+        """The move as the channel tells it (:meth:`bot.games.Game.tell`: a whole turn in one line where
+        the game tells it so)."""
         key, params = outcome.summary
         snap = outcome.snapshot if outcome.snapshot is not None \
             else await self.service.snapshot(outcome.info.id, outcome.version)

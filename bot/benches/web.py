@@ -63,6 +63,13 @@ class Source:
     store: store.Store
 
 
+
+def watched_kind() -> str:
+    """The game whose pages the bench watches live: the first registered one a host and one random AI
+    seat can play."""
+    return next(kind for kind in games.available() if games.rules(kind).seat_range({})[0] <= 2
+                <= games.rules(kind).seat_range({})[1] and "random" in games.rules(kind).ai_levels)
+
 def _pct(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return round(ordered[min(len(ordered) - 1, int(q * len(ordered)))], 2)
@@ -179,7 +186,7 @@ async def _measure(folder: Path, quick: bool) -> dict[str, Any]:
             server.timelines = Timelines()
             sat_cold, sat_warm, per_second = await _pages(base, ids, viewers, loads, 0.0)
             # One picture drawn, then served from the cache.
-            gid = ids[games.available().index("quadropolis")]  # the games are made in the registry's order
+            gid = ids[games.available().index(watched_kind())]  # the games are made in the registry's order
             version = (await service.info(gid)).game.version
             async with aiohttp.ClientSession() as session:
                 times = []
@@ -191,7 +198,7 @@ async def _measure(folder: Path, quick: bool) -> dict[str, Any]:
             streams, moves = (QUICK_STREAMS, QUICK_MOVES) if quick else (STREAMS, MOVES)
             watched = []
             for _ in range(2):
-                fresh = await service.create_game(guild_xid=None, channel_xid=None, kind="quadropolis", options={},
+                fresh = await service.create_game(guild_xid=None, channel_xid=None, kind=watched_kind(), options={},
                                                   host_xid=1, host_name="Watched", ai_seats=1, ai_level="random")
                 watched.append((await service.start(fresh.id, 1)).id)
             # Moves of this process (the service's move listener wakes the streams), then moves through
@@ -248,7 +255,7 @@ async def _measure_postgres(quick: bool) -> dict[str, Any]:
             await web.start()
             try:
                 listening = web.listener is not None and web.listener.live
-                fresh = await elsewhere.create_game(guild_xid=None, channel_xid=None, kind="quadropolis",
+                fresh = await elsewhere.create_game(guild_xid=None, channel_xid=None, kind=watched_kind(),
                                                     options={}, host_xid=1, host_name="Watched", ai_seats=1,
                                                     ai_level="random")
                 gid = (await elsewhere.start(fresh.id, 1)).id

@@ -160,7 +160,7 @@ class Game(Generic[V]):
     """A line only the player whose private view it is may read before choosing (a tile drawn into the
     hand), for front-ends that show no private prompt of their own (the terminal)."""
     teller: Teller[V] | None = None
-    """How a move is told, when not by the rules' sentence alone (Urban Panic tells a whole turn at its
+    """How a move is told, when not by the rules' sentence alone (a game may tell a whole turn at the
     END_TURN); every front-end tells a move through :meth:`tell`."""
 
     def tell(self, key: str, params: Mapping[str, Any], view: V, locale: str,

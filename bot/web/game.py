@@ -84,6 +84,11 @@ class PublicView(Mapping[str, Any]):
         return len(self._made())
 
 
+
+STATUS_KEYS = {"active": "web.game.status.active", "finished": "web.game.status.finished",
+               "abandoned": "web.game.status.abandoned"}
+"""What the page says of a game that is not waiting for anyone, by its status."""
+
 def _build(info: GameInfo, rows: list[MoveRow], start: Timeline | None) -> Timeline:
     """The timeline of a game from its log, going on from ``start`` when it is a prefix of it."""
     game = info.game
@@ -241,7 +246,7 @@ def body(info: GameInfo, timeline: Timeline, base: str, locale: str, shown: int,
         waiting = ", ".join(info.name(s) for s in sorted(info.awaiting))
         parts.append(f'<p id="waiting">{_e(t("web.game.waiting", locale, players=waiting or "-"))}</p>')
     else:
-        parts.append(f'<p id="waiting">{_e(t("web.game.status." + g.status, locale))}</p>')
+        parts.append(f'<p id="waiting">{_e(t(STATUS_KEYS[g.status], locale))}</p>')
     table = scores(info, timeline.state, locale)
     if table:
         parts.append(f'<h2>{_e(t("web.game.scores", locale))}</h2><table class="scores"><tbody>')
