@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 import discord
 from discord import app_commands
 
+from bot import games
 from bot.i18n import t
 from bot.service import GameInfo
 from cogs import limits, operations, presenters
@@ -82,8 +83,8 @@ class HistoryCog(GameSubcommands):
         lines = [t("community.replay.caption", loc, game=game, turn=frame.turn, turns=frame.turns)
                  if frame.turn else t("community.replay.start", loc, game=game, turns=frame.turns)]
         if frame.summary is not None:
-            key, params = frame.summary
-            lines.append(t(key, loc, **params))
+            key, params = frame.summary  # told as the channel told it (a whole turn in one line)
+            lines += games.get(frame.info.game.kind).tell(key, params, frame.view, loc, names)
         if image is None:
             lines += presenter.status_lines(frame.view, loc, names) or [t("community.replay.no_picture", loc)]
         chart = await self.story_chart(frame.info, frame.turn, loc)

@@ -10,7 +10,7 @@ import re
 import aiohttp
 
 from bot.i18n import t
-from tests.discord.conftest import Harness
+from tests.discord.conftest import Harness, answer
 from tests.discord.test_urbanpanic import h, play_human_turn, start, turn_message
 from tests.web.conftest import SECRET, make_server
 
@@ -49,3 +49,24 @@ async def test_the_web_page_lists_the_turns_the_channel_was_told(h: Harness) -> 
     assert listed == told
     ended = t("urbanpanic.move.end_turn", "en", player="Alice")
     assert ended not in html.unescape(page)
+
+
+async def test_game_replay_tells_a_turn_as_the_channel_did(h: Harness) -> None:
+    """/game replay shows a finished turn with the line the channel's turn post opened with, not the
+    rules' bare "… ended the turn."."""
+    gid = await start(h, "basic", ["alice"], ai=1)
+    alice = h.fake.user("alice").id
+    seat = (await h.service.info(gid)).seat_of(alice).seat
+    await turn_message(h, gid)
+    await play_human_turn(h, gid, "alice", seat)
+    await h.settle()
+    moves = await h.service.move_log(gid)
+    ended = max(i for i, (mover, _) in enumerate(moves, start=1) if mover == seat)
+    info = await h.service.info(gid)
+    others = {info.game.lobby_message_xid, info.game.status_message_xid}
+    told = [m.content.splitlines()[0] for m in h.channel_messages() if m.id not in others]
+    alices = [line for line in told if line.startswith("Alice's turn: ")]
+    assert alices, told
+    shown = await answer(await h.fake.slash("game", "replay", game=gid, turn=ended, user="alice"))
+    assert alices[-1] in (shown.content or ""), shown.content
+    assert t("urbanpanic.move.end_turn", "en", player="Alice") not in (shown.content or "")
