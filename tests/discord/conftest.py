@@ -91,7 +91,10 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-async def _harness(tmp_path: Path, clock: FakeClock, database: str | Path, *, web: bool) -> AsyncIterator[Harness]:
+async def _harness(tmp_path: Path, clock: FakeClock, database: str | Path, *, web: bool,
+                   base_url: str | None = None) -> AsyncIterator[Harness]:
+    """The bot against a fake Discord; ``web``: its pages served on a free port; ``base_url``: the
+    ``WEB_BASE_URL`` its links name (default: the served pages' address, or none)."""
     url = database if isinstance(database, str) else None
     fake = await FakeDiscord().start()
     old_base = discord.http.Route.BASE
@@ -100,7 +103,8 @@ async def _harness(tmp_path: Path, clock: FakeClock, database: str | Path, *, we
     settings = Settings(token=fake.token, database_path=Path(database) if url is None else tmp_path / "unused.sqlite3",
                         dev_guild_id=fake.world.guild_id, log_level=logging.INFO, ai_pause_seconds=0.0,
                         database_url=url, web_port=port,
-                        web_base_url=f"http://127.0.0.1:{port}" if port is not None else "")
+                        web_base_url=base_url if base_url is not None
+                        else f"http://127.0.0.1:{port}" if port is not None else "")
     bot = CityBot(settings, clock=clock)
     try:
         await bot.login(fake.token)

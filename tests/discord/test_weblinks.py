@@ -5,9 +5,7 @@ posted and ``/game link`` says so."""
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
-import logging
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -20,12 +18,10 @@ from bot.i18n import t
 from bot.settings import Settings
 from bot.store import web as web_store
 from bot.testing.fakediscord.payloads import walk_components
-from bot.testing.fakediscord.server import FakeDiscord
 from bot.web import links
 from cogs import weblinks
-from cogs.app import CityBot
 from tests.conftest import FakeClock
-from tests.discord.conftest import Harness, answer
+from tests.discord.conftest import Harness, _harness, answer
 from tests.discord.test_play_toy import bid, start_toy
 
 BASE = "https://games.example.org/city"
@@ -34,22 +30,8 @@ BASE = "https://games.example.org/city"
 @pytest.fixture
 async def linked(tmp_path: Path, clock: FakeClock) -> AsyncIterator[Harness]:
     """The bot with ``WEB_BASE_URL`` set and no ``WEB_SECRET``: its key is made and kept in the database."""
-    fake = await FakeDiscord().start()
-    old_base = discord.http.Route.BASE
-    discord.http.Route.BASE = fake.api_url
-    settings = Settings(token=fake.token, database_path=tmp_path / "bot.sqlite3", dev_guild_id=fake.world.guild_id,
-                        log_level=logging.INFO, ai_pause_seconds=0.0, web_port=None, web_base_url=BASE)
-    bot = CityBot(settings, clock=clock)
-    try:
-        await bot.login(fake.token)
-        fake.use_client(bot)
-        yield Harness(fake, bot, clock)
-    finally:
-        with contextlib.suppress(AssertionError):
-            await Harness(fake, bot, clock).settle()
-        await bot.close()
-        await fake.stop()
-        discord.http.Route.BASE = old_base
+    async for h in _harness(tmp_path, clock, tmp_path / "bot.sqlite3", web=False, base_url=BASE):
+        yield h
 
 
 def urls(components: list[dict[str, Any]]) -> list[tuple[str, str]]:
