@@ -17,7 +17,6 @@ from PIL import Image
 from bot.composition import App
 from bot.i18n import t
 from bot.service import FORGOTTEN_NAME, Service
-from bot.store import Store
 from bot.store import web as web_store
 from bot.web import links
 from bot.web.links import Links
@@ -25,16 +24,11 @@ from bot.web.server import WebServer
 from tests.community.conftest import ANA, BEA, CEM, GUILD, NAMES
 from tests.community.test_leagues import ai_game
 from tests.conftest import FakeClock
+from tests.web.conftest import Source
 
 SECRET = b"league-and-player-pages-secret"
 HOSTILE = '"><img src=x onerror=alert(1)><script>alert(2)</script>\u202eevil'
 OTHER_GUILD = 77
-
-
-@dataclass(frozen=True)
-class Source:
-    service: Service
-    store: Store
 
 
 @dataclass
