@@ -14,7 +14,6 @@ import ipaddress
 import logging
 from collections.abc import Iterable, Sequence
 from http import HTTPStatus
-from typing import Any
 
 from aiohttp import hdrs, web
 from aiohttp.web_protocol import RequestHandler
@@ -122,7 +121,3 @@ class QuietRunner(web.AppRunner):
         server.__class__ = _QuietServer
         return server
 
-
-def describe(exc: BaseException) -> dict[str, Any]:
-    """What an ERROR line says of a failed request, without a traceback (that goes to DEBUG)."""
-    return {"kind": type(exc).__name__, "text": str(exc)[:200]}

@@ -21,8 +21,8 @@ from __future__ import annotations
 import asyncio
 import base64
 import hashlib
-from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any
+from collections.abc import Awaitable, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Protocol
 from urllib.parse import quote
 
 from aiohttp import web
@@ -33,7 +33,36 @@ from bot.web.context import LRU, WebContext
 
 if TYPE_CHECKING:
     from bot.service import GameInfo
-    from bot.web.game import Timeline
+
+
+class Frame(Protocol):
+    """What a mark reads of a turn (:class:`bot.web.game.Frame`)."""
+
+    @property
+    def turn(self) -> int: ...
+
+    @property
+    def moves(self) -> int: ...
+
+    @property
+    def seat(self) -> int | None: ...
+
+
+class Timeline(Protocol):
+    """What a mark reads of a game's told turns (:class:`bot.web.game.Timeline`)."""
+
+    @property
+    def version(self) -> int: ...
+
+    @property
+    def move_versions(self) -> tuple[int, ...]: ...
+
+    @property
+    def frames(self) -> Sequence[Frame]: ...
+
+
+Draw = Callable[["GameInfo", Any, int, str], "bytes | None"]
+"""Draws one turn's picture (:func:`bot.web.game.picture`)."""
 
 IMMUTABLE = "public, max-age=31536000, immutable"
 MARK_BYTES = 9
@@ -96,11 +125,13 @@ def story_url(base: str, locale: str, mark: str) -> str:
 
 class Pictures:
     """The picture routes of :class:`bot.web.server.WebServer`: ``game`` finds the signed link's started game
-    (None: not found), ``timeline`` its told turns, ``base`` its page's path."""
+    (None: not found), ``timeline`` its told turns, ``base`` its page's path, ``draw`` a turn's picture."""
 
     def __init__(self, ctx: WebContext, game: Callable[[web.Request], Awaitable[GameInfo | None]],
-                 timeline: Callable[[GameInfo], Awaitable[Timeline]], base: Callable[[GameInfo], str]) -> None:
+                 timeline: Callable[[GameInfo], Awaitable[Any]], base: Callable[[GameInfo], str],
+                 draw: Draw) -> None:
         self.ctx = ctx
+        self.draw = draw
         self.game = game
         self.timeline = timeline
         self.base = base
@@ -140,8 +171,6 @@ class Pictures:
         return web.Response(body=data, content_type="image/png", headers={"Cache-Control": IMMUTABLE})
 
     async def turn_picture(self, request: web.Request) -> web.StreamResponse:
-        from bot.web.game import picture
-
         info, locale, timeline = await self._found(request)
         turn = int(request.match_info["turn"])
         if turn >= len(timeline.frames) or games.get(info.game.kind).renderer is None:
@@ -149,7 +178,7 @@ class Pictures:
         mark = self.turn_marks(info, timeline, locale)[turn]
         if request.query.get("m") != mark:
             raise self._moved(request, turn_url(self.base(info), locale, turn, mark))
-        return await self._png(("turn", info.id, turn, mark), lambda: picture(info, timeline, turn, locale))
+        return await self._png(("turn", info.id, turn, mark), lambda: self.draw(info, timeline, turn, locale))
 
     async def story_picture(self, request: web.Request) -> web.StreamResponse:
         info, locale, timeline = await self._found(request)

@@ -91,7 +91,8 @@ class WebServer:
         self._closing = asyncio.Event()
         self._runner: web.AppRunner | None = None
         self._static = {name: (kind, _static(file)) for name, (kind, file) in STATIC.items()}
-        self.pictures = Pictures(self.ctx, self._game, self.timeline, self._base)
+        self.pictures = Pictures(self.ctx, self._game, self.timeline, self._base,
+                                 lambda *args: pages.picture(*args))  # read at each call (tests wrap it)
         self.web = self.make_app()
 
     # -- the application ---------------------------------------------------------------------------

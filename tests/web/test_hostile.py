@@ -226,3 +226,15 @@ async def test_a_region_in_the_language_picks_the_language(site: Site, service: 
     assert 'lang="hu"' in body.decode()
     _, body = await site.get(site.game(gid) + "?lang=es_ES")
     assert 'lang="es"' in body.decode()
+
+
+def test_compose_trusts_its_own_network() -> None:
+    """compose.yaml's TRUSTED_PROXIES is the subnet it declares for its network, and a valid setting."""
+    from pathlib import Path
+
+    import yaml
+
+    spec = yaml.safe_load((Path(__file__).parents[2] / "compose.yaml").read_text(encoding="utf-8"))
+    trusted = spec["services"]["bot"]["environment"]["TRUSTED_PROXIES"]
+    subnets = [c["subnet"] for c in spec["networks"]["default"]["ipam"]["config"]]
+    assert read_trusted_proxies(trusted) == tuple(subnets)
