@@ -1,5 +1,6 @@
-"""The web server in the bot's process (issue 28): the game page, its pictures and its live event stream,
-plus the league and player pages of :mod:`bot.web.community`.
+"""The web server in the bot's process (issue 28): the game page, its pictures (:mod:`bot.web.pictures`) and
+its live event stream, plus the league and player pages of :mod:`bot.web.community`; every answer's headers,
+the client's address and aiohttp's own errors are :mod:`bot.web.guard`'s, the poller :mod:`bot.web.watch`'s.
 
 Pure aiohttp: it reads the database through the service (public views only) and never imports discord or
 the cogs. Live updates wake every open stream of a game that moved (Server-Sent Events): this process's own
@@ -11,7 +12,9 @@ process); and one poller reads the versions of every watched game from the datab
 
 Abuse: every route's parameters are digits or a token (no filesystem path comes from the URL: the static
 files are a fixed table), requests carry no body, a per-address token bucket limits requests, and open
-streams are limited per address and in total. Any error becomes a page in the language, never a traceback.
+streams are limited per address and in total (the address behind ``TRUSTED_PROXIES`` only). Any error
+becomes a page in the language, never a traceback in the page nor in the log above DEBUG; a viewer who goes
+away mid-stream is a normal event, logged at DEBUG.
 """
 
 from __future__ import annotations
