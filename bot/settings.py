@@ -34,6 +34,8 @@ WEB_URL_SCHEMES = ("http://", "https://")
 MAX_WEB_BASE_URL = 200
 """Long enough for any public address, short enough that a link (with its path and token) stays far
 below Discord's 512 characters for a URL button."""
+MAX_TRUSTED_PROXIES = 64
+"""Addresses or ranges in ``TRUSTED_PROXIES`` at most."""
 MIN_WEB_SECRET = 16
 MAX_WEB_SECRET = 512
 ENV_FILE = ".env"
@@ -87,6 +89,7 @@ TABLE: tuple[Setting, ...] = (
     Setting("WEB_HOST", "text", DEFAULT_WEB_HOST),
     Setting("WEB_BASE_URL", "url", example="https://games.example.org"),
     Setting("WEB_SECRET", "text", secret=True),
+    Setting("TRUSTED_PROXIES", "text", example="172.16.0.0/12"),
 )
 """Every setting the bot reads, once (``.env.example``, the README's table and ``python -m bot --help``
 are made from it; ``tests/test_deploy.py`` and ``tests/cli/test_settings.py`` check)."""
@@ -140,6 +143,9 @@ class Settings:
     web_base_url: str = ""
     """``WEB_BASE_URL``: the public address links start with, no trailing slash (empty: no links posted)."""
     web_secret: str = ""
+    trusted_proxies: tuple[str, ...] = ()
+    """``TRUSTED_PROXIES``: the reverse proxies (addresses or CIDR ranges) whose ``X-Forwarded-For`` names
+    the visitor, for the pages' per-address limits (empty: none, not even this machine)."""
     """``WEB_SECRET``: the key that signs links (empty: the one generated once and kept in the database,
     :func:`bot.store.web.secret`)."""
 
@@ -218,10 +224,12 @@ def load(environ: Mapping[str, str] | None = None, env_file: Path | None = None)
     web_host = read_web_host(env.get("WEB_HOST", ""))
     web_base_url = read_web_base_url(env.get("WEB_BASE_URL", ""))
     web_secret = read_web_secret(env.get("WEB_SECRET", ""))
+    trusted_proxies = read_trusted_proxies(env.get("TRUSTED_PROXIES", ""))
     return Settings(token=token, database_path=db_path, dev_guild_id=dev_guild, log_level=level,
                     ai_pause_seconds=pause, shard_count=shard_count, shard_ids=shard_ids, database_url=db_url,
                     pool_size=pool_size, lease_seconds=lease_seconds, stop_seconds=stop_seconds,
-                    web_port=web_port, web_host=web_host, web_base_url=web_base_url, web_secret=web_secret)
+                    web_port=web_port, web_host=web_host, web_base_url=web_base_url, web_secret=web_secret,
+                    trusted_proxies=trusted_proxies)
 
 
 def read_web_port(text: str) -> int | None:
@@ -277,6 +285,23 @@ def read_web_secret(text: str) -> str:
     if text and not MIN_WEB_SECRET <= len(text) <= MAX_WEB_SECRET:
         raise SettingsError("cli.settings.web_secret", least=MIN_WEB_SECRET, most=MAX_WEB_SECRET)
     return text
+
+
+def read_trusted_proxies(text: str) -> tuple[str, ...]:
+    """``TRUSTED_PROXIES``: addresses or CIDR ranges (``10.0.0.2``, ``172.16.0.0/12``, ``::1``) separated by
+    commas or spaces, at most :data:`MAX_TRUSTED_PROXIES`; empty: none. Kept in their normal spelling."""
+    import ipaddress
+
+    out = []
+    parts = [part for part in re.split(r"[\s,]+", text.strip()) if part]
+    for part in parts:
+        try:
+            out.append(str(ipaddress.ip_network(part, strict=False)))
+        except ValueError:
+            raise SettingsError("cli.settings.trusted_proxies", value=part[:50]) from None
+    if len(out) > MAX_TRUSTED_PROXIES:
+        raise SettingsError("cli.settings.trusted_proxies_many", most=MAX_TRUSTED_PROXIES)
+    return tuple(out)
 
 
 def whole_number(env: Mapping[str, str], name: str, key: str) -> int:

@@ -134,7 +134,8 @@ class CityBot(commands.AutoShardedBot):
         cannot be opened is logged and the bot plays on without its pages."""
         if self.settings.web_port is None:
             return
-        server = WebServer(self.app, self.web_links, host=self.settings.web_host, port=self.settings.web_port)
+        server = WebServer(self.app, self.web_links, host=self.settings.web_host, port=self.settings.web_port,
+                           trusted_proxies=self.settings.trusted_proxies)
         try:
             await server.start()
         except OSError as exc:

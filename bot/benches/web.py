@@ -20,15 +20,27 @@ the same process (one event loop serves and reads: the figures include the viewe
   process (``NOTIFY`` in the move's transaction), the poll a 5-second safety net; ``web.postgres.polls`` the
   polls made meanwhile. Without PostgreSQL's server programs: ``web.postgres.skipped`` ("no PostgreSQL", one
   line on standard error);
-- ``web.stream_bytes``: memory per open stream (tracemalloc, server and client sides together).
+- ``web.stream_bytes``: memory per open stream (tracemalloc, server and client sides together);
+- ``web.viewer_*``: one viewer with a browser's HTTP cache (a picture answered ``immutable`` is never asked
+  for again; a redirect is not kept) follows a ``VIEWER_MOVES``-move game: after every move it loads the page
+  and its picture, then looks back at the ``VIEWER_LOOK_BACK`` turns before it (their pages and pictures);
+  halfway through, a player is renamed (as forget-me does). ``web.viewer_picture_bytes`` the picture bytes it
+  downloaded (``_fetches`` how many), ``web.viewer_distinct_bytes`` the bytes of the distinct pictures it
+  was shown (each turn once per name: the least any cache can download), ``web.viewer_redirects`` the
+  redirects it followed (a few hundred bytes each, no picture).
 
-Goals: page p95 at most 100 ms; event p95 at most 1 s. ``--quick``: 100 games, 10 viewers, 20 streams.
+Goals: page p95 at most 100 ms; event p95 at most 1 s; ``web.viewer_picture_bytes`` equal to
+``web.viewer_distinct_bytes`` (each turn's picture downloaded once per name change, not once per move).
+``--quick``: 100 games, 10 viewers, 20 streams.
 """
 
 from __future__ import annotations
 
 import asyncio
+import hashlib
+import html
 import random
+import re
 import statistics
 import sys
 import tempfile
@@ -53,6 +65,8 @@ LOADS_PER_VIEWER, QUICK_LOADS = 20, 5
 STREAMS, QUICK_STREAMS = 200, 20
 MOVES, QUICK_MOVES = 10, 3
 SECRET = b"bench-secret"
+VIEWER_MOVES = 40
+VIEWER_LOOK_BACK = 3
 THINK_SECONDS = 1.0
 """A viewer's pause between two games' pages (about: exponentially spread)."""
 
@@ -129,6 +143,82 @@ async def _pages(base: str, ids: list[int], viewers: int, loads: int,
     return cold, warm, (len(cold) + len(warm)) / (time.perf_counter() - t0)
 
 
+class CachingViewer:
+    """A browser's HTTP cache, as far as pictures go: an answer whose ``Cache-Control`` says ``immutable``
+    is kept by its address and never asked for again; redirects are followed and not kept."""
+
+    def __init__(self, session: aiohttp.ClientSession, base: str) -> None:
+        self.session = session
+        self.base = base
+        self.kept: dict[str, bytes] = {}
+        self.downloaded = 0
+        self.fetches = 0
+        self.redirects = 0
+        self.shown: dict[str, int] = {}
+        """The distinct pictures shown: their bytes' hash -> size."""
+
+    async def picture(self, url: str) -> None:
+        for _ in range(5):
+            data = self.kept.get(url)
+            if data is not None:
+                break
+            async with self.session.get(self.base + url, allow_redirects=False) as r:
+                body = await r.read()
+                if r.status in (301, 302, 303, 307, 308):
+                    self.redirects += 1
+                    url = r.headers["Location"].removeprefix(self.base)
+                    continue
+                assert r.status == 200, (url, r.status)
+                self.fetches += 1
+                self.downloaded += len(body)
+                if "immutable" in r.headers.get("Cache-Control", ""):
+                    self.kept[url] = body
+                data = body
+                break
+        assert data is not None
+        self.shown[hashlib.sha256(data).hexdigest()] = len(data)
+
+    async def page(self, url: str) -> int:
+        """Load a page and its board picture; the page's last turn."""
+        async with self.session.get(self.base + url) as r:
+            text = await r.text()
+        board = re.search(r'<img id="board" src="([^"]+)"', text)
+        if board is not None:
+            await self.picture(html.unescape(board[1]))
+        return int(re.search(r'data-last="(\d+)"', text)[1])  # type: ignore[index]
+
+
+async def _viewer(service: Service, base: str) -> dict[str, Any]:
+    """One viewer over a ``VIEWER_MOVES``-move game (see the module)."""
+    info = await service.create_game(guild_xid=None, channel_xid=None, kind=watched_kind(), options={},
+                                     host_xid=1, host_name="Viewer Host", ai_seats=1, ai_level="random")
+    gid = (await service.start(info.id, 1)).id
+    page = path_game(SECRET, gid)
+    moves = 0
+    async with aiohttp.ClientSession() as session:
+        viewer = CachingViewer(session, base)
+        await viewer.page(page)
+        while moves < VIEWER_MOVES:
+            now = await service.info(gid)
+            if now.game.status != "active" or not now.awaiting:
+                break
+            await service.play_for(gid, min(now.awaiting), level="random")
+            moves += 1
+            if moves == VIEWER_MOVES // 2:
+                await service.store.update_seat(gid, 0, name="Forgotten player")
+            last = await viewer.page(page)
+            for turn in range(max(0, last - VIEWER_LOOK_BACK), last):
+                await viewer.page(f"{page}?turn={turn}")
+    return {
+        "web.viewer_moves": moves,
+        "web.viewer_picture_bytes": viewer.downloaded,
+        "web.viewer_picture_fetches": viewer.fetches,
+        "web.viewer_distinct_bytes": sum(viewer.shown.values()),
+        "web.viewer_distinct_pictures": len(viewer.shown),
+        "web.viewer_redirects": viewer.redirects,
+    }
+
+
 async def _events(service: Service, mover: Service, base: str, gid: int, streams: int,
                   moves: int) -> tuple[list[float], float]:
     """Delays from each move's commit (made through ``mover``) to its event on every stream, and the
@@ -194,12 +284,15 @@ async def _measure(folder: Path, quick: bool) -> dict[str, Any]:
             sat_cold, sat_warm, per_second = await _pages(base, ids, viewers, loads, 0.0)
             # One picture drawn, then served from the cache.
             gid = ids[declared().index(watched_kind())]  # the games are made in the registry's order
-            version = (await service.info(gid)).game.version
             async with aiohttp.ClientSession() as session:
+                async with session.get(base + path_game(SECRET, gid) + "?turn=0") as r:
+                    shown = re.search(r'<img id="board" src="([^"]+)"', await r.text())
+                assert shown is not None
+                picture = html.unescape(shown[1])  # turn 0's own address (no redirect)
                 times = []
                 for _ in range(2):
                     t0 = time.perf_counter()
-                    async with session.get(f"{base}{path_game(SECRET, gid)}/v{version}/t0.png") as r:
+                    async with session.get(f"{base}{picture}") as r:
                         await r.read()
                     times.append((time.perf_counter() - t0) * 1000)
             streams, moves = (QUICK_STREAMS, QUICK_MOVES) if quick else (STREAMS, MOVES)
@@ -212,6 +305,7 @@ async def _measure(folder: Path, quick: bool) -> dict[str, Any]:
             # another service on the same file, as another process's would be: found by the poll.
             delays, per_stream = await _events(service, service, base, watched[0], streams, moves)
             polled, _ = await _events(service, Service(db), base, watched[1], streams, moves)
+            viewed = await _viewer(service, base)
         finally:
             await server.stop()
     finally:
@@ -243,6 +337,7 @@ async def _measure(folder: Path, quick: bool) -> dict[str, Any]:
         "web.stream_bytes": int(per_stream),
         "web.goal_page_p95_ms": 100,
         "web.goal_event_p95_ms": 1000,
+        **viewed,
     }
 
 

@@ -23,12 +23,20 @@ CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self';
        "base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
 """No inline script or style: the page's script and style are files of the package (``/static/...``)."""
 
+PERMISSIONS_POLICY = ", ".join(f"{feature}=()" for feature in (
+    "accelerometer", "autoplay", "camera", "display-capture", "encrypted-media", "fullscreen", "geolocation",
+    "gyroscope", "magnetometer", "microphone", "midi", "payment", "picture-in-picture",
+    "publickey-credentials-get", "screen-wake-lock", "sync-xhr", "usb", "xr-spatial-tracking"))
+"""The page uses none of the browser's powerful features: each is denied to it and to any frame."""
+
 SECURITY_HEADERS = {
     "Content-Security-Policy": CSP,
     "X-Content-Type-Options": "nosniff",
     "Referrer-Policy": "no-referrer",
     "X-Frame-Options": "DENY",
+    "Permissions-Policy": PERMISSIONS_POLICY,
 }
+"""On every answer, errors and redirects too (:func:`bot.web.guard.add_headers`)."""
 
 PICTURE_CACHE_BYTES = 64 * 1024 * 1024
 """The pictures kept in memory at most (least recently used first out)."""
@@ -121,10 +129,11 @@ class WebContext:
         return self.links.secret
 
     def locale(self, request: web.Request, default: str = "en") -> str:
-        """The page's language: ``?lang=`` when it names a language the bot speaks, else ``default``."""
+        """The page's language: ``?lang=`` when it names a language the bot speaks (``ru``, ``ru-RU``,
+        ``ru_RU``, ``RU``: Russian), else ``default``."""
         asked = request.query.get("lang", "")
         if asked:
-            code = normalise_locale(asked[:16])
+            code = normalise_locale(asked[:16].replace("_", "-").strip())
             if code in self.languages:
                 return code
         return default if default in self.languages else "en"

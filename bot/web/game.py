@@ -20,6 +20,7 @@ from bot.i18n import resolve, t
 from bot.results import ranking_lines
 from bot.service import GameInfo, named
 from bot.store import MoveRow
+from bot.web import pictures
 
 TIMELINE_CACHE = 64
 """Games whose timelines (with their states, for the replay's pictures) are kept in memory."""
@@ -213,7 +214,8 @@ def body(info: GameInfo, timeline: Timeline, base: str, locale: str, shown: int,
     shown = max(0, min(shown, last))
     title = t("web.game.title", locale, game=t(games.get(g.kind).title_key, locale), id=g.id)
     q = f"lang={_e(locale)}"
-    pic = f"{base}/v{g.version}/t{{n}}.png?{q}"
+    pic = pictures.template(base, locale)  # the picture of turn {n} as it is now (a redirect to its address)
+    marks = pictures.marks(info, timeline, locale)  # each turn's own address: pictures.turn_url
     frame = timeline.frames[shown]
     of = _e(t("web.game.turn_of", locale, turn="{turn}", turns=last))
     parts = [f'<header><h1>{_e(title)}</h1>{languages_html}</header>',
@@ -221,7 +223,8 @@ def body(info: GameInfo, timeline: Timeline, base: str, locale: str, shown: int,
              f'data-setup="{_e(t("web.game.setup", locale))}" data-now="{_e(t("web.game.now", locale))}">']
     # The board and the replay.
     alt = t("web.game.board_alt", locale, turn=shown, turns=last)
-    board = (f'<img id="board" src="{_e(pic.replace("{n}", str(shown)))}" alt="{_e(alt)}" data-src="{_e(pic)}">'
+    board = (f'<img id="board" src="{_e(pictures.turn_url(base, locale, shown, marks[shown]))}" alt="{_e(alt)}" '
+             f'data-src="{_e(pic)}" data-marks="{" ".join(marks)}">'
              if games.get(g.kind).renderer is not None else "")  # a game without pictures shows its sentences
     parts.append(f'<section class="board"><figure>{board}<figcaption id="caption">{_e(sentence(info, frame, locale))}'
                  f"</figcaption></figure>")
@@ -261,7 +264,8 @@ def body(info: GameInfo, timeline: Timeline, base: str, locale: str, shown: int,
         parts.extend(f"<li><bdi>{_e(line)}</bdi></li>" for line in lines[1:])
         parts.append("</ol>")
         if story:
-            parts.append(f'<img class="story" src="{_e(base)}/v{g.version}/story.png?{q}" '
+            story_src = pictures.story_url(base, locale, pictures.story_mark(info, timeline, locale))
+            parts.append(f'<img class="story" src="{_e(story_src)}" '
                          f'alt="{_e(t("web.game.story_alt", locale))}">')
         parts.append("</section>")
     # The move list: the sentences the channel got.

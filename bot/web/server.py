@@ -1,5 +1,6 @@
-"""The web server in the bot's process (issue 28): the game page, its pictures and its live event stream,
-plus the league and player pages of :mod:`bot.web.community`.
+"""The web server in the bot's process (issue 28): the game page, its pictures (:mod:`bot.web.pictures`) and
+its live event stream, plus the league and player pages of :mod:`bot.web.community`; every answer's headers,
+the client's address and aiohttp's own errors are :mod:`bot.web.guard`'s, the poller :mod:`bot.web.watch`'s.
 
 Pure aiohttp: it reads the database through the service (public views only) and never imports discord or
 the cogs. Live updates wake every open stream of a game that moved (Server-Sent Events): this process's own
@@ -11,27 +12,25 @@ process); and one poller reads the versions of every watched game from the datab
 
 Abuse: every route's parameters are digits or a token (no filesystem path comes from the URL: the static
 files are a fixed table), requests carry no body, a per-address token bucket limits requests, and open
-streams are limited per address and in total. Any error becomes a page in the language, never a traceback.
+streams are limited per address and in total (the address behind ``TRUSTED_PROXIES`` only). Any error
+becomes a page in the language, never a traceback in the page nor in the log above DEBUG; a viewer who goes
+away mid-stream is a normal event, logged at DEBUG.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import hmac
 import html
-import ipaddress
 import json
 import logging
-import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from importlib import resources
 from typing import Any
 
 from aiohttp import web
 
 from bot import games
-from bot import story as stories
 from bot.errors import GameError
 from bot.i18n import t
 from bot.service import GameInfo, MoveOutcome
@@ -39,15 +38,15 @@ from bot.store import MoveListener
 from bot.web import community
 from bot.web import game as pages
 from bot.web.context import LRU, SECURITY_HEADERS, WebContext
+from bot.web.guard import Network, QuietRunner, add_headers, client_address, networks
 from bot.web.links import Links, path_game
+from bot.web.pictures import Pictures
+from bot.web.watch import POLL_SECONDS, SAFETY_POLL_SECONDS, RateLimit, Watcher
+
+__all__ = ["POLL_SECONDS", "SAFETY_POLL_SECONDS", "RateLimit", "Watcher", "WebServer"]
 
 log = logging.getLogger(__name__)
 
-POLL_SECONDS = 0.2
-"""How often a watched game's version is read from the database (one read for every watched game, not per
-viewer or per game) when no notification of moves is heard (SQLite, or PostgreSQL's listener down)."""
-SAFETY_POLL_SECONDS = 5.0
-"""The same read while PostgreSQL's notifications are heard: only a safety net."""
 KEEPALIVE_SECONDS = 5.0
 """A comment line this often keeps proxies from closing a quiet stream and finds a closed one."""
 MAX_STREAMS = 2000
@@ -58,7 +57,6 @@ MAX_QUERY = 512
 """A request's query string at most (characters); a longer one is refused with the not-found page."""
 PAGE_CACHE = 512
 """Game pages kept as made (by game, version, names, language and turn shown)."""
-IMMUTABLE = "public, max-age=31536000, immutable"
 STATIC = {
     "web.js": ("application/javascript", "web.js"),
     "web.css": ("text/css", "web.css"),
@@ -70,129 +68,22 @@ def _static(name: str) -> bytes:
     return resources.files("bot.web").joinpath("static", name).read_bytes()
 
 
-class RateLimit:
-    """A token bucket per address (``rate`` requests a second, ``burst`` at once); forgets idle addresses."""
-
-    def __init__(self, rate: float, burst: float) -> None:
-        self.rate = rate
-        self.burst = burst
-        self._buckets: dict[str, tuple[float, float]] = {}
-
-    def allow(self, address: str) -> bool:
-        now = time.monotonic()
-        tokens, last = self._buckets.get(address, (self.burst, now))
-        tokens = min(self.burst, tokens + (now - last) * self.rate)
-        if len(self._buckets) > 10_000:
-            self._buckets = {a: b for a, b in self._buckets.items() if now - b[1] < 60}
-        if tokens < 1:
-            self._buckets[address] = (tokens, now)
-            return False
-        self._buckets[address] = (tokens - 1, now)
-        return True
-
-
-class Watch:
-    """One watched game: its last version and the streams waiting for the next."""
-
-    def __init__(self, version: int) -> None:
-        self.version = version
-        self.streams: set[asyncio.Queue[int]] = set()
-
-
-class Watcher:
-    """The watched games and their open streams. One poller for all of them reads every watched game's version
-    in one query every ``poll`` seconds (not one per game, nor one per viewer), every ``slow_poll`` seconds
-    while :attr:`live` (moves are heard as they commit), and runs only while some stream is open;
-    :meth:`wake` tells a game's streams of a move at once."""
-
-    def __init__(self, read_versions: Callable[[list[int]], Awaitable[dict[int, int]]],
-                 poll: float = POLL_SECONDS, slow_poll: float = SAFETY_POLL_SECONDS) -> None:
-        self.read_versions = read_versions
-        self.poll = poll
-        self.slow_poll = max(poll, slow_poll)
-        self.live = False
-        """Every committed move is heard (PostgreSQL's listener connected): the poll slows down."""
-        self.games: dict[int, Watch] = {}
-        self.task: asyncio.Task[None] | None = None
-        self._nudge = asyncio.Event()
-        self.reads = 0
-        """Polls made (each one query for every watched game)."""
-
-    def set_live(self, live: bool) -> None:
-        """The listener connected or lost: either way the versions are read at once (a move may have
-        committed unheard meanwhile), then at the pace that fits."""
-        self.live = live
-        self._nudge.set()
-
-    def subscribe(self, game_id: int, version: int) -> asyncio.Queue[int]:
-        watch = self.games.get(game_id)
-        if watch is None:
-            watch = self.games[game_id] = Watch(version)
-        queue: asyncio.Queue[int] = asyncio.Queue(maxsize=1)
-        watch.streams.add(queue)
-        if self.task is None or self.task.done():
-            self.task = asyncio.create_task(self._poll(), name="web-watch")
-        return queue
-
-    def unsubscribe(self, game_id: int, queue: asyncio.Queue[int]) -> None:
-        watch = self.games.get(game_id)
-        if watch is None:
-            return
-        watch.streams.discard(queue)
-        if not watch.streams:
-            del self.games[game_id]
-
-    async def _poll(self) -> None:
-        while self.games:
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._nudge.wait(), self.slow_poll if self.live else self.poll)
-            self._nudge.clear()
-            if not self.games:
-                break
-            try:
-                versions = await self.read_versions(list(self.games))
-            except Exception:
-                log.exception("web: the versions of the watched games could not be read")
-                continue
-            self.reads += 1
-            for game_id, version in versions.items():
-                self.wake(game_id, version)
-
-    def wake(self, game_id: int, version: int) -> None:
-        """A newer version of a watched game: each of its streams hears of it (the newest only)."""
-        watch = self.games.get(game_id)
-        if watch is None or version <= watch.version:
-            return
-        watch.version = version
-        for queue in list(watch.streams):
-            if queue.full():
-                queue.get_nowait()
-            queue.put_nowait(version)
-
-    async def close(self) -> None:
-        self.games.clear()
-        task, self.task = self.task, None
-        if task is not None:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
-
-
 class WebServer:
     """The pages, served by aiohttp in the bot's process (``start`` / ``stop``; ``port`` once started)."""
 
     def __init__(self, app: Any, links: Links, *, host: str = "127.0.0.1", port: int = 8080,
                  rate: float = RATE_PER_SECOND, burst: float = RATE_BURST, max_streams: int = MAX_STREAMS,
                  max_streams_per_address: int = MAX_STREAMS_PER_ADDRESS, poll: float = POLL_SECONDS,
-                 slow_poll: float = SAFETY_POLL_SECONDS, trust_forwarded: bool = True) -> None:
+                 slow_poll: float = SAFETY_POLL_SECONDS, trusted_proxies: Iterable[str | Network] = ()) -> None:
         self.ctx = WebContext(app, links)
         self.host = host
         self.port = port
         self.limit = RateLimit(rate, burst)
         self.max_streams = max_streams
         self.max_streams_per_address = max_streams_per_address
-        self.trust_forwarded = trust_forwarded
-        """Behind a reverse proxy on this machine (a loopback peer), the address is X-Forwarded-For's last."""
+        self.trusted_proxies = networks(trusted_proxies)
+        """``TRUSTED_PROXIES``: a request from one of these is from the address its X-Forwarded-For names
+        (:func:`bot.web.guard.client_address`); no one is trusted by default, not even this machine."""
         self.watcher = Watcher(self._versions, poll, slow_poll)
         self.listener: MoveListener | None = None
         """PostgreSQL: the store's listener of every process's moves (None on SQLite)."""
@@ -203,17 +94,19 @@ class WebServer:
         self._closing = asyncio.Event()
         self._runner: web.AppRunner | None = None
         self._static = {name: (kind, _static(file)) for name, (kind, file) in STATIC.items()}
+        self.pictures = Pictures(self.ctx, self._game, self.timeline, self._base,
+                                 lambda *args: pages.picture(*args))  # read at each call (tests wrap it)
         self.web = self.make_app()
 
     # -- the application ---------------------------------------------------------------------------
     def make_app(self) -> web.Application:
         application = web.Application(middlewares=[self._guard], client_max_size=1024,
                                       handler_args={"max_line_size": 4096, "max_field_size": 4096})
+        application.on_response_prepare.append(add_headers)  # every answer, redirects and errors too
         game = r"/g/{game_id:\d{1,18}}/{token:[A-Za-z0-9_-]{1,64}}"
         routes = [
             web.get(game, self.game_page),
-            web.get(game + r"/v{version:\d{1,18}}/t{turn:\d{1,6}}.png", self.game_picture),
-            web.get(game + r"/v{version:\d{1,18}}/story.png", self.story_picture),
+            *self.pictures.routes(game),
             web.get(game + "/events", self.events),
             web.get(r"/static/{name:[a-z]{1,16}\.(?:js|css)}", self.static),
             web.get("/favicon.ico", self.no_icon),
@@ -223,7 +116,7 @@ class WebServer:
         return application
 
     async def start(self) -> None:
-        self._runner = web.AppRunner(self.web, access_log=None, handle_signals=False, shutdown_timeout=1.0)
+        self._runner = QuietRunner(self.web, access_log=None, handle_signals=False, shutdown_timeout=1.0)
         await self._runner.setup()
         site = web.TCPSite(self._runner, self.host, self.port)
         await site.start()
@@ -256,13 +149,8 @@ class WebServer:
 
     # -- guards ------------------------------------------------------------------------------------
     def address(self, request: web.Request) -> str:
-        peer = request.remote or "?"
-        forwarded = request.headers.get("X-Forwarded-For", "")
-        if self.trust_forwarded and forwarded:
-            with contextlib.suppress(ValueError):
-                if ipaddress.ip_address(peer).is_loopback:
-                    return forwarded.rsplit(",", 1)[-1].strip()[:64] or peer
-        return peer
+        """The address the per-address limits count: the peer's, or behind a trusted proxy the client's."""
+        return client_address(request.remote, request.headers.get("X-Forwarded-For", ""), self.trusted_proxies)
 
     @web.middleware
     async def _guard(self, request: web.Request,
@@ -285,14 +173,13 @@ class WebServer:
                 response = self.ctx.not_found(locale)
             except (asyncio.CancelledError, ConnectionResetError):
                 raise
-            except Exception:
-                log.exception("web: %s failed", request.path[:200])
+            except Exception as exc:  # one line above DEBUG; the traceback at DEBUG only
+                log.error("web: %s failed: %s: %s", request.path[:200], type(exc).__name__, str(exc)[:200])
+                log.debug("web: %s failed", request.path[:200], exc_info=True)
                 response = self.ctx.page(t("web.error.title", locale),
                                          f"<main><h1>{html.escape(t('web.error.title', locale))}</h1>"
                                          f"<p>{html.escape(t('web.error.text', locale))}</p></main>",
                                          locale, status=500)
-        if not response.prepared:
-            response.headers.update(SECURITY_HEADERS)
         return response
 
     # -- reading a game ----------------------------------------------------------------------------
@@ -360,56 +247,6 @@ class WebServer:
                 self.pages.put(key, text)
         return self.ctx.respond(text)
 
-    async def _cached_png(self, key: tuple[Any, ...], draw: Callable[[], bytes | None]) -> web.StreamResponse:
-        data = self.ctx.pictures.get(key)
-        if data is None:
-            made = await asyncio.to_thread(draw)
-            if made is None:
-                raise web.HTTPNotFound()
-            data = made
-            self.ctx.pictures.put(key, data)
-        return web.Response(body=data, content_type="image/png", headers={"Cache-Control": IMMUTABLE})
-
-    async def _versioned(self, request: web.Request) -> tuple[GameInfo, str] | web.StreamResponse:
-        info = await self._game(request)
-        if info is None:
-            raise web.HTTPNotFound()
-        if int(request.match_info["version"]) != info.game.version:
-            # A page older than the game: the same picture at the game's version (never cached itself).
-            path = request.path.replace(f"/v{request.match_info['version']}/", f"/v{info.game.version}/", 1)
-            query = f"?{request.query_string}" if request.query_string else ""
-            raise web.HTTPTemporaryRedirect(path + query, headers={"Cache-Control": "no-store"})
-        return info, self.ctx.locale(request, info.game.locale)
-
-    async def game_picture(self, request: web.Request) -> web.StreamResponse:
-        found = await self._versioned(request)
-        assert isinstance(found, tuple)
-        info, locale = found
-        timeline = await self.timeline(info)
-        turn = int(request.match_info["turn"])
-        if turn >= len(timeline.frames):
-            raise web.HTTPNotFound()
-        names = tuple(s.name for s in info.seats)  # a forgotten player's new name is a new picture
-        return await self._cached_png(("turn", info.id, info.game.version, turn, locale, names),
-                                      lambda: pages.picture(info, timeline, turn, locale))
-
-    async def story_picture(self, request: web.Request) -> web.StreamResponse:
-        found = await self._versioned(request)
-        assert isinstance(found, tuple)
-        info, locale = found
-        g = info.game
-        if g.status != "finished" or games.get(g.kind).story is None:
-            raise web.HTTPNotFound()
-        moves = await self.ctx.service.move_log(g.id)
-        names = [s.name for s in info.seats]
-
-        def draw() -> bytes:
-            from render.story import chart_png
-            told = stories.build(g.kind, g.options, len(info.seats), g.seed, moves)
-            return chart_png(told, names, locale=locale)
-
-        return await self._cached_png(("story", g.id, g.version, locale, tuple(names)), draw)
-
     async def no_icon(self, request: web.Request) -> web.StreamResponse:
         """No icon (a browser asks for one on every page; a 404 would be a console error)."""
         return web.Response(status=204, headers={"Cache-Control": "public, max-age=86400"})
@@ -437,10 +274,10 @@ class WebServer:
         self.open_streams += 1
         self.streams[address] = self.streams.get(address, 0) + 1
         queue = self.watcher.subscribe(info.id, info.game.version)
+        response = web.StreamResponse(headers={
+            "Content-Type": "text/event-stream", "Cache-Control": "no-cache, no-store",
+            "X-Accel-Buffering": "no", **SECURITY_HEADERS})
         try:
-            response = web.StreamResponse(headers={
-                "Content-Type": "text/event-stream", "Cache-Control": "no-cache, no-store",
-                "X-Accel-Buffering": "no", **SECURITY_HEADERS})
             await response.prepare(request)
             await response.write(self._event(info.game.version))
             closing = asyncio.ensure_future(self._closing.wait())
@@ -459,8 +296,9 @@ class WebServer:
             finally:
                 closing.cancel()
             return response
-        except (ConnectionResetError, asyncio.CancelledError):
-            raise
+        except ConnectionError as exc:  # the viewer went away (a closed tab, a reset): a normal event
+            log.debug("web: a stream of game %s ended: %s", info.id, type(exc).__name__)
+            return response
         finally:
             self.watcher.unsubscribe(info.id, queue)
             self.open_streams -= 1

@@ -82,9 +82,11 @@ async def test_pictures_are_the_public_ones_and_immutable(site: Site, service: S
     renderer = games.get("quadropolis").renderer
     assert renderer is not None
     assert png == renderer.render_turn(snap.view(None), last.seat, [s.name for s in info.seats], locale="en")
-    await play(service, gid, 1)  # the page is older than the game now: its picture moves to the new version
-    r, _ = await site.get(src, allow_redirects=False)
-    assert r.status == 307 and f"/v{(await service.info(gid)).game.version}/" in r.headers["Location"]
+    await play(service, gid, 1)  # a new move: the turn shown did not change, nor do its address and bytes
+    r, again = await site.get(src, allow_redirects=False)
+    assert r.status == 200 and again == png
+    r, _ = await site.get(src.replace("&m=", "&m=X"), allow_redirects=False)  # another mark: never other bytes
+    assert r.status == 307 and r.headers["Location"].endswith(src) and r.headers["Cache-Control"] == "no-store"
 
 
 async def test_turns_without_javascript(site: Site, service: Service) -> None:
@@ -228,7 +230,7 @@ async def test_streams_are_limited_per_address(service: Service) -> None:
 
 async def test_requests_are_rate_limited_per_address(service: Service) -> None:
     gid = await new_game(service, "quadropolis")
-    server = make_server(service, rate=0.001, burst=3)
+    server = make_server(service, rate=0.001, burst=3, trusted_proxies=["127.0.0.1"])  # a proxy on this machine
     await server.start()
     try:
         from bot.web.links import path_game
@@ -241,7 +243,7 @@ async def test_requests_are_rate_limited_per_address(service: Service) -> None:
                     statuses.append(r.status)
             assert statuses == [200, 200, 200, 429, 429]
             async with s.get(url, headers={"X-Forwarded-For": "203.0.113.9"}) as r:
-                assert r.status == 200  # another address behind a proxy on this machine
+                assert r.status == 200  # another address behind the trusted proxy
     finally:
         await server.stop()
 
