@@ -20,11 +20,14 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import functools
 import hashlib
 from collections.abc import Awaitable, Callable, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 from urllib.parse import quote
 
+import PIL
 from aiohttp import web
 
 from bot import games
@@ -67,8 +70,9 @@ Draw = Callable[["GameInfo", Any, int, str], "bytes | None"]
 IMMUTABLE = "public, max-age=31536000, immutable"
 MARK_BYTES = 9
 """A mark is 12 base64url characters (72 bits of BLAKE2b)."""
-DRAWING = "1"
-"""Changed when the renderers draw the same turn differently, so that no cache keeps an old drawing."""
+DRAWN_BY = ("render", "bot/rules", "bot/games", "bot/locales")
+"""What decides how a turn is drawn, besides its moves and names: the renderers, the rules' views, the
+games' tellers and the catalogue (folders of the installed code, relative to its root)."""
 MARKS_CACHE = 256
 
 
@@ -76,9 +80,27 @@ def _mark(digest: Any) -> str:
     return base64.urlsafe_b64encode(digest.digest()).decode("ascii")
 
 
+@functools.cache
+def drawing() -> str:
+    """A hash of the code and texts that draw the pictures (``DRAWN_BY``) and of Pillow's version, taken once
+    per process: a new release that draws the same turn differently gives it a new address, so no cache
+    (a browser's, a proxy's) keeps the old drawing under an address that promises the bytes never change."""
+    return drawing_of(Path(__file__).resolve().parents[2])
+
+
+def drawing_of(root: Path) -> str:
+    """:func:`drawing` of the code under ``root``."""
+    digest = hashlib.blake2b(PIL.__version__.encode(), digest_size=MARK_BYTES)
+    for folder in DRAWN_BY:
+        for path in sorted((root / folder).rglob("*")):
+            if path.suffix in (".py", ".json") and "__pycache__" not in path.parts:
+                digest.update(str(path.relative_to(root)).encode() + b"\x00" + path.read_bytes())
+    return _mark(digest)
+
+
 def _start(info: GameInfo, locale: str) -> Any:
     names = "\x1f".join(s.name for s in info.seats)
-    return hashlib.blake2b(f"{DRAWING}\x1e{info.game.kind}\x1e{locale}\x1e{names}\x1e".encode(),
+    return hashlib.blake2b(f"{drawing()}\x1e{info.game.kind}\x1e{locale}\x1e{names}\x1e".encode(),
                            digest_size=MARK_BYTES)
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -105,3 +106,22 @@ async def test_no_cached_picture_names_a_forgotten_player(site: Site, service: S
         assert not {d for _, d in after} & {d for _, d in before}
         assert not w.errors, w.errors
         await page.context.close()
+
+
+def test_a_new_drawing_code_gives_every_picture_a_new_address(tmp_path: Path) -> None:
+    """The mark's first part hashes the code and texts that draw (renderers, rules, tellers, catalogue): a
+    release that draws a turn differently cannot serve its new bytes at an address a cache already holds."""
+    from bot.web.pictures import DRAWN_BY, drawing_of
+
+    for folder in DRAWN_BY:
+        (tmp_path / folder).mkdir(parents=True)
+    (tmp_path / "render" / "board.py").write_text("WIDTH = 800\n")
+    (tmp_path / "bot" / "locales" / "en.json").write_text('{"a": "A"}')
+    before = drawing_of(tmp_path)
+    assert drawing_of(tmp_path) == before
+    (tmp_path / "render" / "board.py").write_text("WIDTH = 801\n")
+    assert drawing_of(tmp_path) != before
+    (tmp_path / "render" / "board.py").write_text("WIDTH = 800\n")
+    assert drawing_of(tmp_path) == before
+    (tmp_path / "bot" / "locales" / "en.json").write_text('{"a": "B"}')
+    assert drawing_of(tmp_path) != before
