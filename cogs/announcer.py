@@ -83,7 +83,7 @@ class DiscordAnnouncer(commands.Cog):
         lines: list[str] = []
         if outcome is not None:
             key, params = outcome.summary
-            lines += presenter.summary_lines(key, params, public_view, loc, [shown_name(n) for n in names])
+            lines += presenter.summary_lines(key, params, public_view, loc, names)
         image: bytes | None = None
         view_ui: discord.ui.View | None = None
         mention_ids: list[int] = []
