@@ -97,3 +97,20 @@ async def test_attach_files_is_refused_once_until_a_permission_update(harness: H
     ending = next(m for m in h.channel_messages(CHANNEL) if "is over" in (m.content or ""))
     assert ending.attachments and NO_ATTACH not in (ending.content or "")
     assert len(refused(h)) == 2
+
+
+@pytest.mark.usefixtures("pictured")
+async def test_an_interaction_that_shows_attach_files_allowed_brings_the_pictures_back(harness: Harness) -> None:
+    """No gateway event (say, a role given to the bot without the members intent): the next click there
+    carries the bot's permissions in that channel (``app_permissions``), and they allow Attach Files now."""
+    h = harness
+    gid = await start_toy(h)
+    await play_round(h, gid, 3, 1)
+    assert len(refused(h)) == 1, "the clicks there showed Attach Files still missing"
+    channel = h.fake.channel(CHANNEL)
+    channel.overwrites = [o for o in channel.overwrites if not int(o["deny"]) & P.ATTACH_FILES]
+    await play_round(h, gid, 1, 2)
+    turn = next(m for m in h.channel_messages(CHANNEL) if "3 against 1" not in (m.content or "")
+                and "Bids revealed" in (m.content or ""))
+    assert turn.attachments and NO_ATTACH not in (turn.content or "")
+    assert len(refused(h)) == 1
