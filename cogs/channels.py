@@ -10,6 +10,8 @@
   changed: a role, channel or bot member update in the server (:class:`PermissionWatch`), an interaction
   whose computed permissions (``app_permissions``) allow Attach Files there, or a restart (nothing is kept
   on disk).
+- **The permissions a game needs** in a channel, by their Discord names (:func:`missing_permissions`), and
+  the one a refused post lacked (:func:`missing_send_permission`).
 
 Imports nothing of ``cogs``: :mod:`cogs.operations` keeps its notes here.
 """
