@@ -11,8 +11,8 @@ from collections.abc import Iterator
 from typing import Any
 
 from cogs.common import shown_name
-from tests.discord import test_btc, test_quadropolis, test_urbanpanic
-from tests.discord.conftest import Harness
+from tests.discord import test_btc, test_play_toy, test_quadropolis, test_urbanpanic
+from tests.discord.conftest import Harness, answer
 
 ROLE = "<@&123456789012345678>"
 HOSTILE = {"bold": "**Bob** @everyone", "pill": ROLE}
@@ -44,7 +44,7 @@ def bodies(h: Harness) -> list[str]:
             for text in texts([sent.data.get("content"), sent.data.get("embeds")]) if text]
 
 
-def assert_names_are_text(h: Harness, told: str) -> None:
+def assert_names_are_text(h: Harness, told: str, names: list[str] | None = None) -> None:
     """No body carries a raw name; the sentences that tell moves (``told`` in them) carry the shown ones."""
     sent = bodies(h)
     for body in sent:
@@ -52,7 +52,7 @@ def assert_names_are_text(h: Harness, told: str) -> None:
             assert raw not in body, (raw, body)
     moves = [body for body in sent if told in body]
     assert moves, sent
-    for name in HOSTILE.values():
+    for name in HOSTILE.values() if names is None else names:
         assert any(shown_name(name) in body for body in moves), (name, moves)
 
 
@@ -87,3 +87,23 @@ async def test_urbanpanic_move_lines_show_names_as_text(harness: Harness) -> Non
         user = next(u for u in users if h.fake.user(u).id == info.seats[seat].user_xid)
         await test_urbanpanic.play_human_turn(h, gid, user, seat)
     assert_names_are_text(h, "turn:")
+
+
+async def test_undo_proposal_and_replay_show_names_as_text(harness: Harness) -> None:
+    """The other doors that tell a move: /game undo's public proposal and /game replay."""
+    h = harness
+    users = add_players(h)
+    lobby = await h.fake.slash("game", "new", game="toy", user=users[0])
+    await lobby.response()
+    gid = (await h.service.game_in_channel(h.fake.channel("games").id)).id
+    await (await h.fake.click(lobby, f"lobby:{gid}:join", user=users[1])).response()
+    await (await h.fake.click(lobby, f"lobby:{gid}:start", user=users[0])).response()
+    await h.settle()
+    await test_play_toy.bid(h, gid, users[0], 3)
+    await answer(await h.fake.slash("game", "replay", game=gid, turn=1, user=users[1]))
+    await answer(await h.fake.slash("game", "undo", user=users[0]))
+    await h.settle()
+    assert_names_are_text(h, "has bid", names=[HOSTILE[users[0]]])
+    told = [s for s in h.fake.sent if "has bid" in (s.content or "")]
+    assert any(not s.ephemeral for s in told), "the undo proposal is public and names the move"
+    assert any("after move 1" in (s.content or "") for s in told), "the replay names the move"
