@@ -83,7 +83,7 @@ class DiscordAnnouncer(commands.Cog):
         lines: list[str] = []
         if outcome is not None:
             key, params = outcome.summary
-            lines += presenter.summary_lines(key, params, public_view, loc, [shown_name(n) for n in names])
+            lines += presenter.summary_lines(key, params, public_view, loc, names)
         image: bytes | None = None
         view_ui: discord.ui.View | None = None
         mention_ids: list[int] = []
@@ -126,7 +126,8 @@ class DiscordAnnouncer(commands.Cog):
             await self.service.set_messages(game_id, turn_message_xid=message_xid)
             if old is not None and old != message_xid:
                 # The old post's controls go; its link to the board stays.
-                await operations.edit(self.bot, g.channel_xid, old, view=weblinks.board_view(self.bot, g.id, loc))
+                await operations.edit(self.bot, g.channel_xid, old, view=weblinks.board_view(self.bot, g.id, loc),
+                                      after_post=True)
             await self.ping_followers(g.channel_xid, g.id, followers, loc, nonce=nonce)
         if problem is not None and message_xid is None:
             log.warning("game %s: turn message not posted (%s)", game_id, problem)
@@ -260,7 +261,7 @@ class DiscordAnnouncer(commands.Cog):
     async def strip_controls(self, info: GameInfo) -> None:
         g = info.game
         if g.channel_xid is not None and g.turn_message_xid is not None:
-            await operations.edit(self.bot, g.channel_xid, g.turn_message_xid,
+            await operations.edit(self.bot, g.channel_xid, g.turn_message_xid, after_post=True,
                                   view=weblinks.board_view(self.bot, g.id, g.locale))
 
     async def acknowledge(self, origin: Any, outcome: MoveOutcome) -> None:

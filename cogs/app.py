@@ -25,6 +25,7 @@ from bot.web.links import Links, signing_key
 from bot.web.server import WebServer
 from cogs import community, operations
 from cogs.announcer import DiscordAnnouncer, announcer
+from cogs.channels import PermissionWatch
 from cogs.commandlinks import LINKS
 from cogs.game import GameCog
 from cogs.games import GAME_COGS
@@ -114,7 +115,7 @@ class CityBot(commands.AutoShardedBot):
             # processes' games are theirs (taken over only when their leases run out).
             self.flow.mine = lambda guild_xid: guild_xid is None or (guild_xid >> 22) % count in ids
         # Added as classes (never loaded by a module name): a cog is found by its type (cogs.announcer).
-        for cog in (DiscordAnnouncer(self), ComponentRouter(self), GameCog(self)):
+        for cog in (DiscordAnnouncer(self), ComponentRouter(self), GameCog(self), PermissionWatch(self)):
             await self.add_cog(cog)
         await community.setup(self)  # their /game subcommands join the /game group
         for game_cog in GAME_COGS:

@@ -6,13 +6,16 @@ Imports nothing of ``cogs`` but :mod:`cogs.limits`, so any cogs module may impor
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import discord
 from discord import app_commands
 
 from bot import games
 from bot.i18n import language_name, languages, normalise_locale, t
+from bot.rules.core import TERM_KEY
 
 EMBED_COLOUR = discord.Colour(0x0072B2)  # Okabe-Ito blue, shared with the pictures
 
@@ -55,6 +58,31 @@ def shown_name(name: str) -> str:
     """A display name as typed text in a message or embed: its markdown (``**bold**``, ``||spoiler||``)
     shows as typed, and a mention in it (``<@&role>``, ``@everyone``) is plain text, never a pill."""
     return discord.utils.escape_mentions(discord.utils.escape_markdown(name))
+
+
+def shown_names(names: Sequence[str]) -> list[str]:
+    """The seats' names as :func:`shown_name` shows them, in seat order."""
+    return [shown_name(n) for n in names]
+
+
+def shown_params(params: Mapping[str, Any], names: Sequence[str]) -> dict[str, Any]:
+    """A move's description as :func:`bot.service.named` filled it (``player`` and every seat it refers
+    to by the seat's name as typed), each of those names now :func:`shown_name`: the one way a move's
+    sentence goes into a Discord message. The service names seats for every front-end (the web page
+    escapes HTML, the terminal prints as typed); only Discord reads markdown, so only Discord escapes.
+    A term's id is never touched."""
+    typed = set(names)
+
+    def shown(value: Any) -> Any:
+        if isinstance(value, str):
+            return shown_name(value) if value in typed else value
+        if isinstance(value, Mapping):
+            return {k: v if k == TERM_KEY else shown(v) for k, v in value.items()}
+        if isinstance(value, list | tuple):
+            return [shown(v) for v in value]
+        return value
+
+    return {k: shown(v) for k, v in params.items()}
 
 
 @dataclass

@@ -17,7 +17,11 @@ from typing import Any
 import discord
 
 from bot.i18n import t
-from cogs import limits
+from cogs import channels, limits
+from cogs.channels import BLOCKING_PERMISSIONS as BLOCKING_PERMISSIONS
+from cogs.channels import MISSING_ACCESS, missing_send_permission
+from cogs.channels import REQUIRED_PERMISSIONS as REQUIRED_PERMISSIONS
+from cogs.channels import missing_permissions as missing_permissions
 from cogs.commandlinks import LINKS
 
 log = logging.getLogger(__name__)
@@ -32,7 +36,6 @@ UNKNOWN_INTERACTION = 10062
 ALREADY_ACKNOWLEDGED = 40060
 UNKNOWN_MESSAGE = 10008
 MISSING_PERMISSIONS = 50013
-MISSING_ACCESS = 50001
 CANNOT_DM = 50007
 UNKNOWN_CHANNEL = 10003
 THREAD_ARCHIVED = 50083
@@ -174,7 +177,11 @@ async def edit_original(interaction: discord.Interaction, **kwargs: Any) -> bool
             await interaction.edit_original_response(**kwargs)
         return True
     except discord.HTTPException as exc:
-        log.info("edit of interaction %s failed: %s", interaction.id, exc.code)
+        if exc.code == THREAD_ARCHIVED and interaction.response.is_done() and interaction.channel_id is not None:
+            channels.wait_for_post(interaction.client, interaction.channel_id, f"the answer to interaction "
+                                   f"{interaction.id}", lambda: interaction.edit_original_response(**kwargs))
+        else:
+            log.info("edit of interaction %s failed: %s", interaction.id, exc.code)
         return False
 
 
@@ -191,6 +198,12 @@ async def post(bot: discord.Client, channel_xid: int, content: str, *, file_png:
     instead of a second one; a caller that may post again after a restart passes its own.
     Without Attach Files the text is still posted, with a sentence saying why the board is missing.
     """
+    if (file_png is not None or extra_files) and not channels.may_attach(bot, channel_xid):
+        # Refused before, and no permission change seen since: no request Discord would refuse again.
+        if file_png is None:
+            return None, "error.no_attach"  # nothing but files to post
+        return await _post_text(bot, channel_xid, content, embed=embed, view=view, mentions=mentions,
+                                locale=locale, nonce=nonce)
     channel = bot.get_partial_messageable(channel_xid)
     nonce = nonce or secrets.token_hex(NONCE_BYTES)
     delay = POST_BACKOFF_SECONDS
@@ -204,6 +217,7 @@ async def post(bot: discord.Client, channel_xid: int, content: str, *, file_png:
             kwargs["view"] = view
         try:
             message = await asyncio.wait_for(channel.send(**kwargs), POST_TIMEOUT_SECONDS)
+            await channels.after_post(bot, channel_xid)
             return message.id, None
         except discord.NotFound as exc:
             log.warning("cannot post in %s: %s", channel_xid, exc.code)
@@ -215,10 +229,11 @@ async def post(bot: discord.Client, channel_xid: int, content: str, *, file_png:
             if file_png is not None and exc.code == MISSING_PERMISSIONS:
                 # Perhaps only Attach Files is missing: still post the text (and say why) so the game
                 # goes on. If the text is refused too, it was never Attach Files: say what it was.
-                text = "\n".join(part for part in (content, t("error.no_attach", locale)) if part)
-                return_id, problem = await post(bot, channel_xid, text, embed=embed, view=view,
-                                                mentions=mentions, locale=locale, nonce=nonce)
-                return (return_id, "error.no_attach") if return_id is not None else (None, problem)
+                return_id, problem = await _post_text(bot, channel_xid, content, embed=embed, view=view,
+                                                      mentions=mentions, locale=locale, nonce=nonce)
+                if return_id is not None:
+                    channels.attach_refused(bot, channel_xid)  # the text went: it was Attach Files
+                return return_id, problem
             return None, await missing_send_permission(bot, channel_xid)
         except discord.RateLimited as exc:  # only when a max_ratelimit_timeout is configured
             log.warning("posting in %s rate limited for %.1fs (attempt %d)", channel_xid, exc.retry_after,
@@ -230,6 +245,8 @@ async def post(bot: discord.Client, channel_xid: int, content: str, *, file_png:
             status = getattr(exc, "status", None)
             if isinstance(exc, discord.HTTPException) and status is not None and status < 500:
                 log.warning("posting in %s refused: %s %s", channel_xid, status, exc.code)
+                if exc.code == THREAD_ARCHIVED:
+                    channels.not_reopened(bot, channel_xid, "locked")
                 return None, "error.discord"
             log.warning("posting in %s failed (attempt %d): %r", channel_xid, attempt, exc)
             if attempt < POST_ATTEMPTS:
@@ -238,45 +255,27 @@ async def post(bot: discord.Client, channel_xid: int, content: str, *, file_png:
     return None, "error.discord"
 
 
-async def missing_send_permission(bot: discord.Client, channel_xid: int) -> str:
-    """The catalogue id naming the permission a refused post lacked: Send Messages, or Send Messages
-    in Threads in a thread (as far as the channel can be read; Send Messages when it cannot)."""
-    channel = bot.get_channel(channel_xid)
-    if channel is None:
-        try:
-            channel = await bot.fetch_channel(channel_xid)
-        except discord.HTTPException as exc:
-            return "error.no_view" if exc.code == MISSING_ACCESS else "error.no_access"
-    return "error.no_send_threads" if isinstance(channel, discord.Thread) else "error.no_access"
+async def _post_text(bot: discord.Client, channel_xid: int, content: str, *, embed: discord.Embed | None,
+                     view: discord.ui.View | None, mentions: discord.AllowedMentions | None, locale: str,
+                     nonce: str | None) -> tuple[int | None, str | None]:
+    """:func:`post` without the picture, with the sentence saying why it is missing."""
+    text = "\n".join(part for part in (content, t("error.no_attach", locale)) if part)
+    return_id, problem = await post(bot, channel_xid, text, embed=embed, view=view, mentions=mentions,
+                                    locale=locale, nonce=nonce)
+    return (return_id, "error.no_attach") if return_id is not None else (None, problem)
 
 
-REQUIRED_PERMISSIONS = ("view_channel", "send_messages", "embed_links", "attach_files", "read_message_history")
-"""What the bot needs where a game is played (in a thread, Send Messages in Threads stands for Send Messages)."""
-BLOCKING_PERMISSIONS = frozenset({"view_channel", "send_messages", "send_messages_in_threads"})
-"""Without these no turn can be posted: /game new refuses. Without the others the game is played with
-parts missing (no board pictures, no status embed), and /game new says so."""
+EDITED, GONE, FAILED, WAITING = "edited", "gone", "failed", "waiting"
 
 
-def missing_permissions(permissions: discord.Permissions, in_thread: bool) -> list[str]:
-    """The permissions the bot lacks in a channel, by their Discord names (``send_messages``...)."""
-    missing = []
-    for name in REQUIRED_PERMISSIONS:
-        if name == "send_messages" and in_thread:
-            name = "send_messages_in_threads"
-        if not getattr(permissions, name):
-            missing.append(name)
-    return missing
-
-
-EDITED, GONE, FAILED = "edited", "gone", "failed"
-
-
-async def edit_message(bot: discord.Client, channel_xid: int, message_xid: int, **kwargs: Any) -> str:
+async def edit_message(bot: discord.Client, channel_xid: int, message_xid: int, *, after_post: bool = False,
+                       **kwargs: Any) -> str:
     """Edit one of our messages: ``EDITED``; ``GONE`` when it was deleted (or its channel is out
-    of reach); ``FAILED`` for a passing problem (5xx, rate limit, no answer in time)."""
+    of reach); ``FAILED`` for a passing problem (5xx, rate limit, no answer in time). ``after_post``: in an
+    archived thread the edit is made again after the bot's next post there reopens it (``WAITING``)."""
     kwargs = _linked_kwargs(kwargs)
+    message = bot.get_partial_messageable(channel_xid).get_partial_message(message_xid)
     try:
-        message = bot.get_partial_messageable(channel_xid).get_partial_message(message_xid)
         await asyncio.wait_for(message.edit(**kwargs), POST_TIMEOUT_SECONDS)
         return EDITED
     except discord.NotFound as exc:
@@ -286,6 +285,9 @@ async def edit_message(bot: discord.Client, channel_xid: int, message_xid: int, 
         if exc.code != THREAD_ARCHIVED and not isinstance(exc, discord.Forbidden):
             log.info("edit of message %s failed: %s %s", message_xid, exc.status, exc.code)
             return FAILED
+        if exc.code == THREAD_ARCHIVED and after_post:
+            channels.wait_for_post(bot, channel_xid, f"message {message_xid}", lambda: message.edit(**kwargs))
+            return WAITING
         # An archived thread refuses edits until a new message unarchives it; no access is the same
         # for us: the caller posts anew.
         log.info("message %s is out of reach: %s", message_xid, exc.code)
@@ -295,9 +297,11 @@ async def edit_message(bot: discord.Client, channel_xid: int, message_xid: int, 
         return FAILED
 
 
-async def edit(bot: discord.Client, channel_xid: int, message_xid: int, **kwargs: Any) -> bool:
-    """Edit one of our messages; False if it is gone, Discord refused, or it did not answer in time."""
-    return await edit_message(bot, channel_xid, message_xid, **kwargs) == EDITED
+async def edit(bot: discord.Client, channel_xid: int, message_xid: int, *, after_post: bool = False,
+               **kwargs: Any) -> bool:
+    """Edit one of our messages; False if it is gone, Discord refused, or it did not answer in time (or, with
+    ``after_post``, waits for the next post to reopen its archived thread: :func:`edit_message`)."""
+    return await edit_message(bot, channel_xid, message_xid, after_post=after_post, **kwargs) == EDITED
 
 
 async def dms_closed(bot: discord.Client, user_xid: int) -> None:
@@ -381,6 +385,7 @@ async def send_once(bot: discord.Client, channel_xid: int | None, content: str, 
     try:
         message = await asyncio.wait_for(bot.get_partial_messageable(channel_xid).send(linked(content), **kwargs),
                                          POST_TIMEOUT_SECONDS)
+        await channels.after_post(bot, channel_xid)
         return message.id, False
     except discord.HTTPException as exc:
         log.warning("post in %s failed: %s %s", channel_xid, exc.status, exc.code)

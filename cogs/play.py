@@ -24,7 +24,7 @@ from bot import errors
 from bot.i18n import t
 from bot.service import MoveOutcome
 from cogs import limits, operations, presenters
-from cogs.common import Origin, locale_of
+from cogs.common import Origin, locale_of, shown_params
 
 if TYPE_CHECKING:
     from cogs.app import CityBot
@@ -90,7 +90,8 @@ async def acknowledge_now(origin: Origin, outcome: MoveOutcome) -> None:
     """A move made from a private menu: the menu becomes the move's sentence."""
     if origin.ephemeral:
         key, params = outcome.summary
-        await operations.edit_original(origin.interaction, content=t(key, origin.locale, **params), view=None,
+        shown = shown_params(params, [s.name for s in outcome.info.seats])
+        await operations.edit_original(origin.interaction, content=t(key, origin.locale, **shown), view=None,
                                        attachments=[])
 
 

@@ -16,6 +16,7 @@ from bot import errors, games, labels
 from bot.games import V
 from bot.i18n import t
 from cogs import ids
+from cogs.common import shown_names, shown_params
 
 log = logging.getLogger(__name__)
 
@@ -53,12 +54,15 @@ class Presenter(Generic[V]):
                       names: list[str] | None = None) -> list[str]:
         """The turn message's lines about the move that was just played: the game's telling
         (:meth:`bot.games.Game.tell`, the same on the web page and in the terminal); a game not
-        registered (gone) gets the rules' sentence."""
+        registered (gone) gets the rules' sentence. ``names``: the seats' names as typed, and ``params``
+        named with them (:func:`bot.service.named`); every name is told as text, never as Discord's
+        markdown or a mention (:func:`cogs.common.shown_params`)."""
+        shown = shown_params(params, names or [])
         try:
             game = self.game
         except errors.GameError:
-            return [t(key, locale, **params)]
-        return game.tell(key, params, view, locale, names)
+            return [t(key, locale, **shown)]
+        return game.tell(key, shown, view, locale, shown_names(names) if names is not None else None)
 
     def move_label(self, move: dict[str, Any], view: V, locale: str, limit: int = LABEL_LIMIT) -> str:
         """A move's label, shortened at a word boundary to ``limit`` (a button's; a select option takes

@@ -33,6 +33,7 @@ from bot.i18n import t
 from bot.service import GameInfo
 from cogs import lobby, operations, presenters, weblinks
 from cogs.announcer import announcer
+from cogs.common import shown_name
 
 if TYPE_CHECKING:
     from cogs.app import CityBot
@@ -58,7 +59,7 @@ def forgotten_text(forgotten: Forgotten, loc: str) -> str:
 def label(info: GameInfo, seat: int) -> str:
     """A seat as a post names it: a player still known by their mention, anyone else by name."""
     row = info.seats[seat]
-    return f"<@{row.user_xid}>" if row.user_xid is not None and not row.is_ai else row.name
+    return f"<@{row.user_xid}>" if row.user_xid is not None and not row.is_ai else shown_name(row.name)
 
 
 class ErasureCog(commands.Cog):
@@ -183,7 +184,7 @@ class ErasureCog(commands.Cog):
                 lines.append(t("turn.your_turn" if len(humans) == 1 else "turn.your_turns", loc,
                                players=" ".join(label(info, s) for s in humans)))
             elif awaited:
-                lines.append(t("turn.ai_thinking", loc, players=", ".join(info.name(s) for s in awaited)))
+                lines.append(t("turn.ai_thinking", loc, players=", ".join(shown_name(info.name(s)) for s in awaited)))
         files = [operations.png_file(image)] if image is not None else []
         return {"content": "\n".join(lines) or t("turn.board", loc, game=info.id), "attachments": files}
 

@@ -16,7 +16,7 @@ from bot.i18n import t
 from bot.service import GameInfo
 from cogs import limits, operations, presenters
 from cogs.announcer import announcer
-from cogs.common import EMBED_COLOUR, game_title, shown_name
+from cogs.common import EMBED_COLOUR, game_title, shown_name, shown_names, shown_params
 from cogs.community.common import GameSubcommands, locale_of, stamp
 
 log = logging.getLogger(__name__)
@@ -84,9 +84,11 @@ class HistoryCog(GameSubcommands):
                  if frame.turn else t("community.replay.start", loc, game=game, turns=frame.turns)]
         if frame.summary is not None:
             key, params = frame.summary  # told as the channel told it (a whole turn in one line)
-            lines += games.get(frame.info.game.kind).tell(key, params, frame.view, loc, names)
+            lines += games.get(frame.info.game.kind).tell(key, shown_params(params, names), frame.view, loc,
+                                                          shown_names(names))
         if image is None:
-            lines += presenter.status_lines(frame.view, loc, names) or [t("community.replay.no_picture", loc)]
+            lines += (presenter.status_lines(frame.view, loc, shown_names(names))
+                      or [t("community.replay.no_picture", loc)])
         chart = await self.story_chart(frame.info, frame.turn, loc)
         await operations.reply(interaction, "\n".join(lines), file_png=image,
                                extra_files=[("story.png", chart)] if chart is not None else None)

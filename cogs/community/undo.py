@@ -10,7 +10,7 @@ import discord
 from bot.community.base import Action
 from bot.i18n import t
 from cogs import ids, operations
-from cogs.common import mention
+from cogs.common import mention, shown_params
 from cogs.community.common import GameSubcommands, id_number, locale_of
 from cogs.community.reminders import RemindersCog
 
@@ -61,7 +61,7 @@ class UndoCog(GameSubcommands):
         proposal = await self.undo.propose_undo(info.id, interaction.user.id)
         key, params = proposal.summary
         loc = info.game.locale  # a public post: the game's language
-        move = t(key, loc, **params)
+        move = t(key, loc, **shown_params(params, [s.name for s in info.seats]))
         if proposal.done:
             await operations.reply(interaction, t("community.undo.done", loc, user=mention(interaction.user.id)),
                                    ephemeral=False)

@@ -31,6 +31,7 @@ from bot.games import urbanpanic as up_game
 from bot.i18n import t
 from bot.rules.urbanpanic.viewtypes import UpAction, UpView
 from cogs import ids
+from cogs.common import shown_names
 from cogs.presenters import MAX_SELECT_OPTIONS, Presenter
 from cogs.urbanpanic_steps import (
     CENTRE_ROW,
@@ -201,7 +202,7 @@ class UrbanPanicPresenter(Presenter[UpView]):
         """
         lines = super().summary_lines(key, params, view, locale, names)
         if key == "urbanpanic.move.place.full":
-            deadline = party_deadline_line(view, names, locale)
+            deadline = party_deadline_line(view, shown_names(names) if names is not None else None, locale)
             if deadline is not None:
                 lines.append(deadline)
         return lines
