@@ -16,7 +16,7 @@ class Ending(Lobby):
     """Undo, the endings and forget-me: a part of :class:`bot.service.Service` (forget-me leaves the lobbies
     the player sits in, so it builds on :class:`~bot.service.lobby.Lobby`)."""
 
-    # -- undo, timeouts --------------------------------------------------------------------
+    # -- undo ------------------------------------------------------------------------------
     async def undo_preview(self, game_id: int, user_xid: int) -> tuple[int, dict[str, Any], int]:
         """(seat, move, version) of the user's own last move if it may be taken back, else an error.
 
