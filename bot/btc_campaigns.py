@@ -138,14 +138,14 @@ def is_campaign_game(options: Mapping[str, Any]) -> bool:
 
 
 class Campaigns(Feature):
-    """Campaigns over a :class:`bot.service.Service` (its store and clock). Built, and subscribed to
-    the service's game ends and privacy requests, once by :func:`bot.composition.compose`."""
+    """Campaigns over a :class:`bot.service.Service` (its games and clock) and their own tables. Built, and
+    subscribed to the service's game ends and privacy requests, once by :func:`bot.composition.compose`."""
 
     personal_columns = campaign_store.PERSONAL_COLUMNS
 
-    def __init__(self, service: Service, db: CampaignStore | None = None) -> None:
+    def __init__(self, service: Service, db: CampaignStore) -> None:
         super().__init__(service)
-        self.db = db or CampaignStore(service.store)
+        self.db = db
         self._locks: dict[int, asyncio.Lock] = {}
         self.recorded_listeners: list[Callable[[Recorded], Awaitable[None]]] = []
         """Called after a campaign game was counted (the Discord layer announces it)."""
@@ -263,7 +263,7 @@ class Campaigns(Feature):
         """Count the campaign's open game if it ended without the listener hearing of it."""
         if not campaign.running or campaign.game_id is None:
             return campaign
-        game = await self.service.store.get_game(campaign.game_id)
+        game = await self.service.find_game(campaign.game_id)
         if game is None:
             await self.db.detach_game(campaign.id, game_id=campaign.game_id, at=self.now)
         elif game.status not in LIVE_STATUSES:

@@ -125,7 +125,7 @@ def compose(service: Service, *, boot: str | None = None, ai_pause: float = 0.0)
     if service in _composed:
         raise AlreadyComposed("the features of this service were built already")
     _composed.add(service)
-    db = service.store
+    db = service._store  # the composition root, with the service, is the one place that holds the store
     boot = boot or secrets.token_hex(6)
     waits, outbox = WaitStore(db), OutboxStore(db)
     preferences = Preferences(service, SettingsStore(db), waits)

@@ -225,14 +225,14 @@ async def _events(service: Service, mover: Service, base: str, gid: int, streams
     memory per stream."""
     committed: dict[int, float] = {}
     delays: list[float] = []
-    commit_move = mover.store.commit_move
+    commit_move = mover._store.commit_move
 
     async def timed_commit(*args: Any, **kwargs: Any) -> int:
         version = await commit_move(*args, **kwargs)
         committed.setdefault(version, time.perf_counter())
         return version
 
-    mover.store.commit_move = timed_commit  # type: ignore[method-assign]
+    mover._store.commit_move = timed_commit  # type: ignore[method-assign]
     url = base + path_game(SECRET, gid) + "/events"
     tracemalloc.start()
     before = tracemalloc.get_traced_memory()[0]
@@ -262,7 +262,7 @@ async def _events(service: Service, mover: Service, base: str, gid: int, streams
             await asyncio.wait_for(asyncio.gather(*readers), 30)
         for r in responses:
             r.close()
-    mover.store.commit_move = commit_move  # type: ignore[method-assign]
+    mover._store.commit_move = commit_move  # type: ignore[method-assign]
     return delays, per_stream
 
 

@@ -124,7 +124,7 @@ class Erasure:
     async def take(self, limit: int = EDITS_PER_PASS) -> list[EditRow]:
         """This pass's edits, claimed by this process."""
         return await self.db.take_due(self.boot, self.now, limit, max_attempts=MAX_ATTEMPTS,
-                                      lease_ms=self.service.store.lease_ms)
+                                      lease_ms=self.service.lease_ms)
 
     async def finish(self, edit: EditRow, status: str) -> bool:
         """``done``, ``gone`` (the message was deleted) or ``failed`` (refused for good)."""
@@ -147,7 +147,7 @@ class Erasure:
         info = now.info
         version = max(0, min(version, info.game.version))
         snap = now if version == info.game.version else await self.service.snapshot(game_id, version)
-        moves = await self.service.store.moves(game_id, upto=version)
+        moves = await self.service.move_rows(game_id, upto=version)
         last = moves[-1] if moves and moves[-1].version == version else None
         summary: tuple[str, dict[str, Any]] | None = None
         if last is not None:

@@ -33,7 +33,7 @@ class History(Feature):
     async def history(self, guild_xid: int, *, channel_xid: int | None = None, user_xid: int | None = None,
                       limit: int = 15) -> list[GameInfo]:
         """Finished and abandoned games of a channel or a player on the server, newest first."""
-        games = await self.service.store.list_games(
+        games = await self.service.game_rows(
             guild_xid=guild_xid, statuses=("finished", "abandoned"), channel_xid=channel_xid,
             user_xid=user_xid, limit=limit)
         return [await self.service.info(g.id) for g in games]
@@ -43,7 +43,7 @@ class History(Feature):
         info = await self.guild_game(guild_xid, game_id)
         if info.game.status == "lobby":
             raise errors.NotInLobby("error.not_started")
-        moves = await self.service.store.moves(game_id)
+        moves = await self.service.move_rows(game_id)
         turns = len(moves)
         if turn is None:
             turn = turns
@@ -69,7 +69,7 @@ class History(Feature):
         rules = games.rules(info.game.kind)
         state = rules.setup(info.game.options, len(info.seats), info.game.seed)
         out = [rules.to_json(state)]
-        for row in await self.service.store.moves(game_id):
+        for row in await self.service.move_rows(game_id):
             state = rules.apply(state, row.seat, row.move)
             out.append(rules.to_json(state))
         return out
@@ -84,7 +84,7 @@ class History(Feature):
         if info.game.status not in ("finished", "abandoned"):
             raise CommunityError("community.error.export_live")
         g = info.game
-        moves = await self.service.store.moves(game_id)
+        moves = await self.service.move_rows(game_id)
         return {
             "format": "citybuilders-game/1",
             "id": g.id,

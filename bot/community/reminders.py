@@ -372,7 +372,7 @@ class Reminders(Feature):
                 log.exception("wait %s/%s failed", wait.game_id, wait.seat)
                 await self.db.update_wait(wait.game_id, wait.seat, due_at=now + ACTING_RETRY_MS)
         actions += await self.outbox.take_due(self.boot, now, limit, max_attempts=MAX_ATTEMPTS,
-                                              lease_ms=self.outbox.store.lease_ms)
+                                              lease_ms=self.service.lease_ms)
         await self.heartbeat(now)
         return actions
 
@@ -503,7 +503,7 @@ class Reminders(Feature):
     async def mine(self, guild_xid: int, user_xid: int) -> list[MineEntry]:
         """Every game on the server waiting for this player, longest waiting first."""
         out = []
-        for game in await self.service.store.list_games(guild_xid=guild_xid, statuses=("active",),
+        for game in await self.service.game_rows(guild_xid=guild_xid, statuses=("active",),
                                                         user_xid=user_xid, limit=200):
             if game.paused_at is not None:
                 continue  # its channel was deleted: it waits for nobody

@@ -87,7 +87,7 @@ class Undo(Feature):
         return UndoProposal(game_id, version, seat, move, voters, summary, False, info)
 
     async def _describe_last(self, info: GameInfo) -> tuple[str, dict[str, Any]]:
-        moves = await self.service.store.moves(info.id)
+        moves = await self.service.move_rows(info.id)
         if not moves:
             return ("move.generic", {"player": "?"})
         last = moves[-1]

@@ -91,7 +91,7 @@ class CommunityPages:
 
     @property
     def db(self) -> LeagueStore:
-        return LeagueStore(self.ctx.service.store)
+        return LeagueStore(self.ctx.app.store)
 
     def now(self) -> int:
         return self.ctx.service.clock.now_ms()

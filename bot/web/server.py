@@ -128,7 +128,7 @@ class WebServer:
         if isinstance(listeners, list):
             listeners.append(self._on_move)  # this process's moves at once
         # Another process's moves: at once on PostgreSQL (its notifications), else by the poll.
-        self.listener = await self.ctx.service.store.listen_moves(self.watcher.wake, self.watcher.set_live)
+        self.listener = await self.ctx.service.listen_moves(self.watcher.wake, self.watcher.set_live)
         log.info("web pages on http://%s:%s", self.host, self.port)
 
     async def _on_move(self, outcome: MoveOutcome) -> None:
@@ -184,7 +184,7 @@ class WebServer:
 
     # -- reading a game ----------------------------------------------------------------------------
     async def _versions(self, game_ids: list[int]) -> dict[int, int]:
-        return await self.ctx.service.store.game_versions(game_ids)
+        return await self.ctx.service.game_versions(game_ids)
 
     def _signed(self, request: web.Request) -> bool:
         """Whether the link's token is the game's (constant time)."""
@@ -208,7 +208,7 @@ class WebServer:
         kept = self.timelines.get(info.id, info.game.version)
         if kept is not None:
             return kept
-        rows = await self.ctx.service.store.moves(info.id)
+        rows = await self.ctx.service.move_rows(info.id)
         built = await asyncio.to_thread(pages.build_timeline, info, rows, self.timelines.previous(info.id))
         self.timelines.put(built)
         return built
@@ -220,11 +220,11 @@ class WebServer:
     async def game_page(self, request: web.Request) -> web.StreamResponse:
         """The game page; the same page again (same game version, names, language and turn) from a cache."""
         game_id = int(request.match_info["game_id"])
-        game = await self.ctx.service.store.get_game(game_id) if self._signed(request) else None
+        game = await self.ctx.service.find_game(game_id) if self._signed(request) else None
         if game is None or game.status == "lobby":
             return self.ctx.not_found(self.ctx.locale(request))
         locale = self.ctx.locale(request, game.locale)
-        names = tuple(s.name for s in await self.ctx.service.store.seats(game_id))
+        names = tuple(s.name for s in await self.ctx.service.seats(game_id))
         raw = request.query.get("turn", "")
         key = (game_id, game.version, game.status, names, locale, raw[:8] if raw.isdigit() else None,
                "turn" in request.query)

@@ -324,7 +324,7 @@ async def test_a_game_no_longer_the_owners_is_not_counted(campaigns: Campaigns) 
     """If the seat no longer belongs to the campaign's player (data forgotten), nothing is credited."""
     await campaigns.start(ALICE, length=3, difficulty=4, mode="full")
     game_id = await open_and_start(campaigns)
-    await campaigns.service.store.delete_user_data(ALICE, replacement_name="someone")
+    await campaigns.service._store.delete_user_data(ALICE, replacement_name="someone")
     await campaigns.service.abandon(game_id, BOB, is_admin=True)
     state = await campaigns.status(ALICE)
     assert state.games == [] and state.campaign.game_id is None and state.campaign.next_game == 1

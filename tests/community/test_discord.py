@@ -105,7 +105,7 @@ async def test_timeout_vote_by_buttons(harness: Harness) -> None:
     await h.settle()
     assert answer.ephemeral and "counted" in (answer.content or "")
     info = await h.service.info(gid)
-    moves = await h.service.store.moves(gid)
+    moves = await h.service._store.moves(gid)
     assert info.seats[1].is_ai and moves[1].seat == 1 and moves[1].actor_xid is None
     vote = next(m for m in h.channel_messages() if m.id == vote.id)
     assert "vote is over" in vote.content and vote.custom_ids() == []
@@ -144,7 +144,7 @@ async def test_undo_by_agreement(harness: Harness) -> None:
     edited = await shown(yes)
     await h.settle()
     assert "taken back" in (edited.content or "") and edited.custom_ids == []
-    assert await h.service.store.moves(gid) == []
+    assert await h.service._store.moves(gid) == []
     assert (await h.service.info(gid)).awaiting == {0, 1}
 
 

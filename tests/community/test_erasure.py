@@ -51,12 +51,12 @@ async def test_a_claim_of_a_dead_run_is_taken_over_after_its_lease(community: Ap
     gid = await toy_game(app.service, 1, ANA, BEA)
     await posted(app, gid, 1000)
     await app.forget(ANA)
-    other = compose(Service(service.store, clock), boot="second")
+    other = compose(Service(service._store, clock), boot="second")
     taken = await app.erasure.take(1)
     assert len(taken) == 1
-    if service.store.dialect == POSTGRES:
+    if service._store.dialect == POSTGRES:
         assert taken[0].id not in [e.id for e in await other.erasure.take(5)], "its lease still runs"
-        clock.advance(service.store.lease_ms / 1000 + 1)
+        clock.advance(service._store.lease_ms / 1000 + 1)
     again = [e for e in await other.erasure.take(5) if e.id == taken[0].id]
     assert len(again) == 1 and again[0].claim_boot == "second"
     assert not await app.erasure.finish(taken[0], "done"), "the dead run lost its claim"
@@ -112,7 +112,7 @@ async def test_keeping_a_turn_posts_id_costs_no_commit_of_its_own(community: App
     as before the posts were kept)."""
     app = community
     gid = await toy_game(app.service, 1, ANA, BEA)
-    writers = service.store.writers
+    writers = service._store.writers
     if writers is None:
         pytest.skip("PostgreSQL has no shared commits to count")
     before = (writers.commits, writers.writes)

@@ -21,7 +21,7 @@ def dumps(state_json: Any) -> str:
 
 
 async def stored_snapshot_text(service: Service, game_id: int) -> str:
-    row = await service.store.fetch_one("SELECT state FROM snapshots WHERE game_id = ?", (game_id,))
+    row = await service._store.fetch_one("SELECT state FROM snapshots WHERE game_id = ?", (game_id,))
     assert row is not None
     return str(row[0])
 
@@ -69,7 +69,7 @@ async def test_replay_reproduces_every_snapshot_urban_panic(service: Service, co
     info = await service.create_game(guild_xid=GUILD, channel_xid=7, kind="urbanpanic", options={},
                                      host_xid=ANA, host_name="Ana", ai_seats=1, ai_level="greedy")
     await service.start(info.id, ANA)
-    await service.store.update_seat(info.id, 0, ai_level="random")  # Ana's seat: the random AI
+    await service._store.update_seat(info.id, 0, ai_level="random")  # Ana's seat: the random AI
 
     async def play() -> None:
         while await service.play_ai(info.id) is not None:

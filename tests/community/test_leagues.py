@@ -203,7 +203,7 @@ async def test_mode_and_seasons(service: Service, community: App, clock: FakeClo
 
 async def test_missed_games_are_caught_up(service: Service, clock: FakeClock) -> None:
     """A game that ended while no league listener ran is counted when the table is shown."""
-    quiet = Leagues(service, LeagueStore(service.store))  # built outside the root: never subscribed
+    quiet = Leagues(service, LeagueStore(service._store))  # built outside the root: never subscribed
     await league_with_members(quiet)
     await ai_game(service, clock, ANA, BEA)
     assert (await quiet.table(GUILD, "Bids")).games == 1

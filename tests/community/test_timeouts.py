@@ -30,7 +30,7 @@ async def test_policy_ai_move_plays_for_the_late_player(service: Service, commun
         (24.0, "ai_move", BEA, False)]
     info = await service.info(gid)
     assert info.game.version == 2 and not info.seats[1].is_ai
-    moves = await service.store.moves(gid)
+    moves = await service._store.moves(gid)
     assert moves[-1].seat == 1 and moves[-1].actor_xid is None
 
 

@@ -23,7 +23,7 @@ async def test_undo_needs_the_others_consent(service: Service, community: App) -
     answer = await community.undo.answer_undo(gid, proposal.version, BEA, True)
     assert answer.status == "accepted"
     info = await service.info(gid)
-    assert info.awaiting == {0, 1} and await service.store.moves(gid) == []
+    assert info.awaiting == {0, 1} and await service._store.moves(gid) == []
     assert set((await community.reminders.db.waits_for_game(gid)).keys()) == {0, 1}
 
 
@@ -34,7 +34,7 @@ async def test_undo_refused_keeps_the_move(service: Service, community: App) -> 
     proposal = await community.undo.propose_undo(gid, ANA)
     answer = await community.undo.answer_undo(gid, proposal.version, BEA, False)
     assert answer.status == "refused"
-    assert len(await service.store.moves(gid)) == 1
+    assert len(await service._store.moves(gid)) == 1
     with pytest.raises(CommunityError) as err:
         await community.undo.answer_undo(gid, proposal.version, BEA, True)
     assert err.value.key == "community.error.undo_over"
@@ -90,7 +90,7 @@ async def test_undo_against_the_ai_needs_nobody(service: Service, community: App
     await service.start(info.id, ANA)
     await bid(service, info.id, ANA, 1)
     proposal = await community.undo.propose_undo(info.id, ANA)
-    assert proposal.done and await service.store.moves(info.id) == []
+    assert proposal.done and await service._store.moves(info.id) == []
 
 
 async def test_follow_and_unfollow(service: Service, community: App) -> None:

@@ -44,7 +44,7 @@ class Site:
 
 @pytest.fixture
 async def site(service: Service) -> AsyncIterator[Site]:
-    server = WebServer(Source(service, service.store), Links("", SECRET), host="127.0.0.1", port=0)
+    server = WebServer(Source(service, service._store), Links("", SECRET), host="127.0.0.1", port=0)
     await server.start()
     async with aiohttp.ClientSession() as session:
         yield Site(server, session)
@@ -181,5 +181,5 @@ async def test_forget_me_removes_the_player_from_every_page(site: Site, service:
 
 
 async def test_the_stored_key_is_made_once_on_either_engine(service: Service) -> None:
-    first = await web_store.secret(service.store)
-    assert len(first) == web_store.KEY_BYTES and await web_store.secret(service.store) == first
+    first = await web_store.secret(service._store)
+    assert len(first) == web_store.KEY_BYTES and await web_store.secret(service._store) == first

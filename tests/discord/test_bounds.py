@@ -225,7 +225,7 @@ async def test_a_1000_member_league_table(harness: Harness) -> None:
     h = harness
     leagues = h.bot.app.leagues
     league = await leagues.create_league(h.fake.world.guild_id, "Big", "toy", created_by=uid(h, "mona"))
-    async with h.service.store.transaction() as db:
+    async with h.service._store.transaction() as db:
         await db.executemany(
             "INSERT INTO community_league_members (league_id, user_xid, name, joined_at) VALUES (?, ?, ?, 0)",
             [(league.id, 800_000_000_000_000_000 + i, f"{NAME32[:28]}{i:04d}") for i in range(1000)])

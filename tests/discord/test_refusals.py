@@ -53,7 +53,7 @@ def channel(h: Harness) -> int:
 
 async def dump(h: Harness) -> Dump:
     """Every row of every table, as text, in a stable order."""
-    store = h.service.store
+    store = h.service._store
     tables = [r[0] for r in await store.fetch_all(
         "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")]
     return {table: sorted(repr(tuple(row)) for row in await store.fetch_all(f'SELECT * FROM "{table}"'))

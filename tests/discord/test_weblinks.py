@@ -40,7 +40,7 @@ def urls(components: list[dict[str, Any]]) -> list[tuple[str, str]]:
 
 
 async def key(h: Harness) -> bytes:
-    return await web_store.secret(h.service.store)
+    return await web_store.secret(h.service._store)
 
 
 async def test_the_lobby_turn_posts_and_status_carry_a_signed_link_to_the_board(linked: Harness) -> None:

@@ -60,5 +60,5 @@ async def test_a_forged_allocate_through_the_service_is_a_sentence_and_stores_no
         assert i18n.t(refused.value.key, "en", **refused.value.params).startswith("You do not place inhabitants")
     after = await service.info(gid)
     assert after.game.version == before.game.version and after.awaiting == before.awaiting
-    assert len(await service.store.moves(gid)) == before.game.version
+    assert len(await service._store.moves(gid)) == before.game.version
     assert (await service.snapshot(gid)).state == state_before

@@ -149,7 +149,7 @@ async def test_a_shorter_lease_is_taken_over_sooner(open_db: Opener, clock: Fake
     over 15 s after, not a minute."""
     a, b, _, told_b = await two_flows(open_db, clock)
     for flow in (a, b):
-        flow.lease_ms = flow.service.store.lease_ms = 15_000
+        flow.lease_ms = flow.service._store.lease_ms = 15_000
     info = await a.service.create_game(guild_xid=1, channel_xid=2, kind="toy", options={}, host_xid=7,
                                        host_name="Ann", ai_seats=1)
     await a.service.start(info.id, 7)

@@ -150,5 +150,5 @@ async def test_two_processes_open_and_close_each_vote_once(open_db: Opener, cloc
     for app, batch in zip((a, b), closed, strict=True):
         await confirm(app, batch)
     for gid in games:
-        moves = await a.service.store.moves(gid)
+        moves = await a.service._store.moves(gid)
         assert [m.seat for m in moves] == [0, 1] and moves[-1].actor_xid is None  # the AI's one move

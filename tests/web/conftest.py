@@ -44,7 +44,7 @@ class Site:
 
 
 def make_server(service: Service, **kwargs: Any) -> WebServer:
-    return WebServer(Source(service, service.store), Links("", SECRET), host="127.0.0.1", port=0, **kwargs)
+    return WebServer(Source(service, service._store), Links("", SECRET), host="127.0.0.1", port=0, **kwargs)
 
 
 @pytest.fixture

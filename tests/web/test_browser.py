@@ -17,7 +17,7 @@ HOSTILE = ['<script>alert(1)</script>', '"><img src=x onerror=alert(2)>', "**bol
 
 async def test_hostile_names_are_shown_as_text(site: Site, service: Service) -> None:
     gid = await new_game(service, "quadropolis", host=HOSTILE[0], ai=1)
-    await service.store.update_seat(gid, 1, name=" ".join(HOSTILE[1:]))
+    await service._store.update_seat(gid, 1, name=" ".join(HOSTILE[1:]))
     await play(service, gid, 5)
     names = [s.name for s in (await service.info(gid)).seats]
     async with chromium() as browser:

@@ -78,7 +78,7 @@ async def test_pictures_are_the_public_ones_and_immutable(site: Site, service: S
     assert r.status == 200 and r.headers["Content-Type"] == "image/png" and "immutable" in r.headers["Cache-Control"]
     snap = await service.snapshot(gid)
     info = snap.info
-    last = (await service.store.moves(gid))[-1]
+    last = (await service._store.moves(gid))[-1]
     renderer = games.get("quadropolis").renderer
     assert renderer is not None
     assert png == renderer.render_turn(snap.view(None), last.seat, [s.name for s in info.seats], locale="en")
@@ -147,7 +147,7 @@ async def test_events_follow_the_game_with_one_poller(site: Site, service: Servi
 async def test_a_move_made_elsewhere_reaches_the_streams_by_the_poll(site: Site, service: Service) -> None:
     """A move through another service on the same database (another process's) is found by the poll."""
     gid = await new_game(service, "quadropolis")
-    elsewhere = Service(service.store)
+    elsewhere = Service(service._store)
     async with site.session.get(site.game(gid) + "/events") as stream:
         assert (await read_event(stream))["version"] == 0
         await play(elsewhere, gid, 1)
@@ -267,7 +267,7 @@ async def test_a_renamed_seat_shows_at_once(site: Site, service: Service) -> Non
     assert before.count(b"Zebulon Quartz") >= 3
     src = html.unescape(re.search(r'<img id="board" src="([^"]+)"', before.decode())[1])  # type: ignore[index]
     _, old_png = await site.get(src)
-    await service.store.update_seat(gid, 0, name="Forgotten player")
+    await service._store.update_seat(gid, 0, name="Forgotten player")
     _, after = await site.get(site.game(gid))
     assert b"Zebulon Quartz" not in after and b"Forgotten player" in after
     _, new_png = await site.get(src)

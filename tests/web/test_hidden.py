@@ -80,7 +80,7 @@ async def test_no_hidden_information_on_the_pages(site: Site, service: Service, 
         info = await service.info(gid)
         rules, style = games.rules(kind), games.get(kind).turns
         state = rules.setup(info.game.options, len(info.seats), info.game.seed)
-        for row in await service.store.moves(gid):
+        for row in await service._store.moves(gid):
             before, awaited = state, rules.awaiting(state)
             state = rules.apply(state, row.seat, dict(row.move))
             after = rules.awaiting(state)

@@ -1,0 +1,162 @@
+"""The store's move log: a game started with its first snapshot, a move appended with its snapshot in one
+transaction (the version checked inside it), the newest move taken back, a game finished or withdrawn, the
+moves and snapshot read back, and the live updates (every watched game's version in one query; PostgreSQL's
+``NOTIFY`` in each move's transaction and the listener that hears every process's moves)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
+
+from bot.store.database import CONNECT_TIMEOUT, Database
+from bot.store.engine import NOTIFY_MOVE, POSTGRES, MoveListener, Tx, move_payload
+from bot.store.errors import StaleVersion
+from bot.store.rows import MoveRow, dumps
+
+SAVE_SNAPSHOT = ("INSERT INTO snapshots (game_id, version, state) VALUES (?, ?, ?)"
+                 " ON CONFLICT (game_id) DO UPDATE SET version = excluded.version, state = excluded.state")
+
+
+class MoveLog(Database):
+    """The append-only move log and the snapshots (a part of :class:`~bot.store.Store`)."""
+
+    # -- play --------------------------------------------------------------------------------
+    async def start_game(self, game_id: int, *, state: Mapping[str, Any], at: int) -> bool:
+        """Lobby -> active with the initial snapshot at version 0. False if it was not a lobby."""
+        async with self._writing(game_id, seats=False) as db:
+            changed = await db.execute(
+                "UPDATE games SET status = 'active', started_at = ?, updated_at = ?, awaiting_since = ?"
+                " WHERE id = ? AND status = 'lobby' AND version = 0",
+                (at, at, at, game_id),
+            )
+            if changed == 0:
+                return False
+            await db.execute(SAVE_SNAPSHOT, (game_id, 0, dumps(state)))
+        return True
+
+    async def commit_move(
+        self, game_id: int, *, expected_version: int, seat: int, move: Mapping[str, Any], at: int,
+        actor_xid: int | None, state: Mapping[str, Any], awaiting_changed: bool,
+        result: Mapping[str, Any] | None = None,
+    ) -> int:
+        """Append a move and its snapshot in one transaction; returns the new version.
+
+        StaleVersion (and nothing written) if the game is not active at ``expected_version``.
+        """
+        new_version = expected_version + 1
+        async with self._writing(game_id, seats=False) as db:
+            sets = ["version = ?", "updated_at = ?"]
+            params: list[Any] = [new_version, at]
+            if awaiting_changed:
+                sets.append("awaiting_since = ?")
+                params.append(at)
+            if result is not None:
+                sets += ["status = 'finished'", "finished_at = ?", "result = ?"]
+                params += [at, dumps(result)]
+            # The version check is this UPDATE's WHERE, inside the transaction: on PostgreSQL a second
+            # process committing the same version waits for the row, then matches nothing.
+            changed = await db.execute(
+                f"UPDATE games SET {', '.join(sets)} WHERE id = ? AND version = ? AND status = 'active'",
+                (*params, game_id, expected_version),
+            )
+            if changed == 0:
+                raise StaleVersion(f"game {game_id} is not at version {expected_version}")
+            await db.execute(
+                "INSERT INTO moves (game_id, version, seat, move, at, actor_xid) VALUES (?, ?, ?, ?, ?, ?)",
+                (game_id, new_version, seat, dumps(move), at, actor_xid),
+            )
+            await db.execute(SAVE_SNAPSHOT, (game_id, new_version, dumps(state)))
+            await self._announce(db, game_id, new_version)
+        return new_version
+
+    async def undo_last_move(self, game_id: int, *, expected_version: int, at: int,
+                             state: Mapping[str, Any], awaiting_changed: bool = True) -> int:
+        """Mark the newest live move taken back, bump the version, store the rebuilt snapshot.
+
+        StaleVersion (nothing written) if the game moved on. Returns the new version.
+        """
+        new_version = expected_version + 1
+        async with self._writing(game_id, seats=False) as db:
+            changed = await db.execute(
+                "UPDATE games SET version = ?, updated_at = ?, awaiting_since = CASE WHEN ? = 1 THEN ?"
+                " ELSE awaiting_since END WHERE id = ? AND version = ? AND status = 'active'",
+                (new_version, at, int(awaiting_changed), at, game_id, expected_version))
+            if changed == 0:
+                raise StaleVersion(f"game {game_id} is not at version {expected_version}")
+            changed = await db.execute(
+                "UPDATE moves SET undone_at = ? WHERE game_id = ? AND version ="
+                " (SELECT MAX(version) FROM moves WHERE game_id = ? AND undone_at IS NULL)",
+                (at, game_id, game_id))
+            if changed != 1:
+                raise StaleVersion(f"game {game_id} has no move to take back")
+            await db.execute(SAVE_SNAPSHOT, (game_id, new_version, dumps(state)))
+            await self._announce(db, game_id, new_version)
+        return new_version
+
+    async def finish_game(self, game_id: int, *, status: str, at: int,
+                          result: Mapping[str, Any] | None) -> bool:
+        """Mark a live game finished or abandoned (outside a move). False if it was not live."""
+        async with self._writing(game_id, seats=False) as db:
+            changed = await db.execute(
+                "UPDATE games SET status = ?, finished_at = ?, updated_at = ?, result = ?"
+                " WHERE id = ? AND status IN ('lobby', 'active')",
+                (status, at, at, dumps(result) if result is not None else None, game_id),
+            )
+            return changed > 0
+
+    async def withdraw_lobby(self, game_id: int) -> bool:
+        """Remove a lobby that was never shown, with its seats (the foreign keys cascade), as if it had
+        never been opened. False if the game is no longer in its lobby."""
+        async with self._writing(game_id) as db:
+            return await db.execute("DELETE FROM games WHERE id = ? AND status = 'lobby'", (game_id,)) > 0
+
+    async def moves(self, game_id: int, *, upto: int | None = None,
+                    include_undone: bool = False) -> list[MoveRow]:
+        """The live moves of a game (oldest first), up to a version; taken-back moves only on request."""
+        rows = await self._all(
+            "SELECT game_id, version, seat, move, at, actor_xid FROM moves WHERE game_id = ?"
+            " AND (CAST(? AS BIGINT) IS NULL OR version <= ?) AND (? = 1 OR undone_at IS NULL) ORDER BY version",
+            (game_id, upto, upto, int(include_undone)),
+        )
+        return [MoveRow(r[0], r[1], r[2], json.loads(r[3]), r[4], r[5]) for r in rows]
+
+    async def snapshot(self, game_id: int) -> tuple[int, dict[str, Any]] | None:
+        row = await self._one("SELECT version, state FROM snapshots WHERE game_id = ?", (game_id,))
+        return (int(row[0]), json.loads(row[1])) if row else None
+
+
+    # -- live updates ------------------------------------------------------------------------
+    async def game_versions(self, game_ids: Iterable[int]) -> dict[int, int]:
+        """The current version of each of these games (one query per 500 ids; unknown ids are left out):
+        the web pages' live updates poll it for every watched game at once."""
+        ids = sorted(set(game_ids))
+        found: dict[int, int] = {}
+        for start in range(0, len(ids), 500):
+            chunk = ids[start:start + 500]
+            rows = await self._all(f"SELECT id, version FROM games WHERE id IN ({', '.join('?' for _ in chunk)})",
+                                   chunk)
+            found.update((int(r[0]), int(r[1])) for r in rows)
+        return found
+
+    async def _announce(self, db: Tx, game_id: int, version: int) -> None:
+        """PostgreSQL: ``NOTIFY`` the new version on :data:`~bot.store.engine.MOVES_CHANNEL` in the move's
+        own transaction (sent by the server at its commit, never for a rolled-back one), so every process's
+        :meth:`listen_moves` hears of it. SQLite (one process per file): nothing."""
+        if db.dialect == POSTGRES:
+            await db.fetch_one(NOTIFY_MOVE, (move_payload(game_id, version),))
+
+    async def listen_moves(self, on_move: Callable[[int, int], None],
+                           on_state: Callable[[bool], None] | None = None) -> MoveListener | None:
+        """PostgreSQL: ``on_move(game_id, version)`` for every move (or take-back) committed by any process
+        on this database, heard on one dedicated connection of this process (``LISTEN``), connected again
+        when it drops; ``on_state(listening)`` when it starts or stops listening (while it does not, the
+        caller reads :meth:`game_versions` itself). Returns the listener (``await listener.close()``), already
+        listening unless the server could not be reached (then it keeps trying). SQLite: None (one process
+        per file: its own moves are all there is)."""
+        if self.dialect != POSTGRES:
+            return None
+        listener = MoveListener(self._path, on_move, on_state, timeout=CONNECT_TIMEOUT)
+        await listener.start()
+        return listener
+
