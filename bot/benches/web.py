@@ -205,7 +205,7 @@ async def _viewer(service: Service, base: str) -> dict[str, Any]:
             await service.play_for(gid, min(now.awaiting), level="random")
             moves += 1
             if moves == VIEWER_MOVES // 2:
-                await service.store.update_seat(gid, 0, name="Forgotten player")
+                await service._store.update_seat(gid, 0, name="Forgotten player")
             last = await viewer.page(page)
             for turn in range(max(0, last - VIEWER_LOOK_BACK), last):
                 await viewer.page(f"{page}?turn={turn}")
