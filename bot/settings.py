@@ -170,6 +170,30 @@ def read_env_file(path: Path) -> dict[str, str]:
     return values
 
 
+def unknown_keys(path: Path) -> list[str]:
+    """A sentence for each key of the ``.env`` file ``path`` that the bot does not read (a misspelt
+    ``WEB_PROT``, ``DISCORD_TOKN``), naming the closest setting when one is close. Warnings, not errors:
+    the bot starts (the file may hold another program's variables), but a misspelt setting is no longer
+    ignored in silence. The environment is not checked: it holds every program's variables."""
+    import difflib
+
+    from bot.cli import LOCALE
+    from bot.i18n import t
+
+    known = [*KEYS, *(s.name for s in COMPOSE_ONLY), IMAGE_MARK]
+    out = []
+    for key in read_env_file(path):
+        if key in known:
+            continue
+        guess = difflib.get_close_matches(key.upper(), known, n=1, cutoff=0.6)
+        name = key[:60]
+        if guess:
+            out.append(t("cli.settings.unknown_key", LOCALE, path=path, key=name, guess=guess[0]))
+        else:
+            out.append(t("cli.settings.unknown_key_alone", LOCALE, path=path, key=name))
+    return out
+
+
 def load(environ: Mapping[str, str] | None = None, env_file: Path | None = None) -> Settings:
     """Settings from ``environ`` (default: the process environment) over the ``.env`` file."""
     env = dict(read_env_file(env_file or Path(ENV_FILE)))

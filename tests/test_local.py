@@ -232,7 +232,8 @@ def test_a_cut_export_that_says_finished_is_one_sentence(tmp_path: Path, monkeyp
     monkeypatch.setattr(cli, "LOCALE", lang)
     code, err, out = replay_file(tmp_path, capsys, solo_export(moves=6))
     assert code == 2
-    assert err == f"error: {t('cli.replay.claim_unfinished', lang, path=tmp_path / 'game.json')}\n"
+    prefix = t("cli.error_prefix", lang)  # "error:" in the terminal's language
+    assert err == f"{prefix}: {t('cli.replay.claim_unfinished', lang, path=tmp_path / 'game.json')}\n"
     assert not out.exists()
 
 

@@ -87,7 +87,7 @@ def parser() -> cli.Parser:
     p.add_argument("--difficulty", type=int, metavar="N", help=say("cli.local.difficulty"))
     p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help=say("cli.local.option"))
     p.add_argument("--lang", default=cli.LOCALE, type=normalise_locale, choices=languages(), metavar="LANG",
-                   help=say("cli.local.lang", languages=", ".join(languages())))
+                   help=say("cli.local.lang", languages=", ".join(languages()), default=cli.LOCALE))
     p.add_argument("--out", default="out", metavar="FOLDER", help=say("cli.local.out"))
     p.add_argument("--db", default=DEFAULT_DB, metavar="DB", help=say("cli.local.db"))
     p.add_argument("--replay", metavar="FILE", help=say("cli.local.replay"))
@@ -112,6 +112,8 @@ def command(argv: list[str]) -> int:
         raise cli.UsageError("cli.local.missing", games=", ".join(games.available()))
     try:
         checked = check_arguments(args) if args.resume is None else None
+        if args.web:
+            terminal.check_port(args.web_port)
         return asyncio.run(terminal.play(args, checked))
     except errors.GameError as exc:
         raise cli.UsageError("cli.local.refused", problem=error_text(exc, args.lang)) from None

@@ -10,12 +10,15 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import socket
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from bot import cli, errors, games, labels, store
 from bot.i18n import error_text, t
+from bot.local.choices import distinct
 from bot.service import MoveOutcome, Service
 from bot.turnflow import TurnFlow
 from bot.web.links import Links, signing_key
@@ -25,6 +28,10 @@ LOCAL_USER_BASE = 1
 TERMINAL = "terminal"
 """The origin of every move played here: each one is shown as it happens."""
 DEFAULT_DB = "data/local.sqlite3"
+PAGE_HOST = "127.0.0.1"
+"""``--web`` serves this machine only."""
+CLEAR_SCREEN = "\033[H\033[2J\033[3J"
+"""Cursor home, clear the screen and its scroll-back (ANSI/VT100, which every terminal in use reads)."""
 
 
 class Quit(Exception):
@@ -46,6 +53,10 @@ class Terminal:
         self.folder: Path | None = None
         self.flow: TurnFlow | None = None
         self.web: WebServer | None = None
+        self.web_links = Links("", b"")
+        """The page's links (``--web``)."""
+        self.interactive = sys.stdin is not None and sys.stdin.isatty()
+        """Whether a person types at this terminal (hot-seat hands wait for Enter and a cleared screen)."""
 
     def folder_for(self, kind: str, game_id: int | str) -> Path:
         self.folder = self.out_root / f"{kind}-{game_id}"
@@ -110,6 +121,35 @@ class Terminal:
             return self.choose(prompt, options)
         return await asyncio.to_thread(self.choose, prompt, options)
 
+    async def hand_over(self, player: str) -> None:
+        """Hot-seat at one terminal: before a hand is shown, the screen is passed on. At a terminal, the
+        player presses Enter when only they look, and the screen is cleared (the last player's choices
+        with it); with input from a file or a pipe nobody looks, and nothing waits."""
+        if not self.interactive:
+            return
+        if self.web is None:
+            self.wait_for_enter(t("local.hand_over", self.locale, player=player))
+        else:
+            await asyncio.to_thread(self.wait_for_enter, t("local.hand_over", self.locale, player=player))
+        print(CLEAR_SCREEN, end="", flush=True)
+
+    def wait_for_enter(self, prompt: str) -> None:
+        try:
+            raw = input(prompt + " ")
+        except EOFError:
+            raise Quit(end_of_input=True) from None
+        if raw.strip().lower() in ("q", "quit", "exit"):
+            raise Quit(end_of_input=False)
+
+    async def keep_page(self) -> None:
+        """``--web`` after the last move: the page stays up, showing the result and the story, until the
+        player presses Enter (or the input ends)."""
+        try:
+            await asyncio.to_thread(self.wait_for_enter, t("local.web_stays", self.locale))
+        except Quit as stop:
+            if stop.end_of_input:
+                print()  # the cursor was left on the prompt's line
+
     def choose(self, prompt: str, options: list[str]) -> int:
         for i, text in enumerate(options, start=1):
             print(f"  {i:3d}. {text}")
@@ -151,6 +191,8 @@ async def play(args: argparse.Namespace, checked: tuple[str, dict[str, Any], int
     flow = TurnFlow(service, term, auto_ai=False)
     term.flow = flow
     try:
+        if args.web:  # before any game is made: a busy port changes nothing
+            await start_pages(term, db, service, args.web_port)
         if args.resume is not None:
             info = await resumed(service, args.resume)
             kind, locale = info.game.kind, info.game.locale
@@ -172,10 +214,12 @@ async def play(args: argparse.Namespace, checked: tuple[str, dict[str, Any], int
             print(t("local.started", locale, title=t(games.get(kind).title_key, locale), game=info.id,
                     players=", ".join(s.name for s in info.seats)))
         await flow.publish(info.id, None, locale)
-        if args.web:
-            await serve_pages(term, db, service, info.id, args.web_port, locale)
+        if term.web is not None:
+            print(t("web.local.address", locale, url=term.web_links.game(info.id, locale)))
         try:
             await play_on(service, flow, term, info.id, kind, humans, locale)
+            if term.web is not None:
+                await term.keep_page()
         except Quit as stop:
             db_option = "" if args.db == DEFAULT_DB else f" --db {args.db}"
             again = f"python -m bot local --resume {info.id}{db_option}"
@@ -197,19 +241,29 @@ class PageSource:
     store: store.Store
 
 
-async def serve_pages(term: Terminal, db: store.Store, service: Service, game_id: int, port: int,
-                      locale: str) -> None:
-    """``--web``: serve the game's page on this machine while the game is played, and print its address."""
+def check_port(port: int) -> None:
+    """``--web --web-port PORT``: a UsageError, before anything is made, if something listens there."""
+    if port == 0:
+        return
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as the server will: only a listener counts
+        try:
+            probe.bind((PAGE_HOST, port))
+        except OSError as exc:
+            raise cli.UsageError("cli.local.web_port_busy", port=port, problem=exc.strerror or str(exc)) from None
+
+
+async def start_pages(term: Terminal, db: store.Store, service: Service, port: int) -> None:
+    """``--web``: serve the game pages on this machine (the address is printed once the game exists)."""
     secret = await signing_key("", db)
-    server = WebServer(PageSource(service, db), Links("", secret), host="127.0.0.1", port=port)
+    server = WebServer(PageSource(service, db), Links("", secret), host=PAGE_HOST, port=port)
     try:
         await server.start()
     except OSError as exc:
         await server.stop()
         raise cli.UsageError("cli.local.web_port_busy", port=port, problem=exc.strerror or str(exc)) from None
     term.web = server
-    address = f"http://127.0.0.1:{server.port}"
-    print(t("web.local.address", locale, url=Links(address, secret).game(game_id, locale)))
+    term.web_links = Links(f"http://{PAGE_HOST}:{server.port}", secret)
 
 
 async def play_on(service: Service, flow: TurnFlow, term: Terminal, game_id: int, kind: str, humans: int,
@@ -217,6 +271,8 @@ async def play_on(service: Service, flow: TurnFlow, term: Terminal, game_id: int
     """The game's loop until it ends (or :class:`Quit`): AI seats move by themselves, humans choose."""
     info = await service.info(game_id)
     ai_owes_a_move = True
+    shown: int | None = None
+    """The seat whose hand the screen shows (hot-seat: another seat's hand waits for the screen to clear)."""
     while True:
         await flow.watch_timer(info.id)
         await flow.run_timers()  # a timer ran out (a game played against the clock)
@@ -237,19 +293,23 @@ async def play_on(service: Service, flow: TurnFlow, term: Terminal, game_id: int
         _, seat, moves = await service.legal_moves(info.id, user)
         snap = await service.snapshot(info.id)
         names = [s.name for s in info.seats]
+        game = games.get(kind)
         if humans > 1:
+            if seat != shown and (game.turns.secret or game.private_note is not None):
+                await term.hand_over(seat_row.name)  # the next player's hand is not for the last one's eyes
+            shown = seat
             print("\n--- " + t("local.only_you", locale, player=seat_row.name) + " ---")
         private = snap.view(seat)
         term.picture(kind, private, seat, names)
-        note = games.get(kind).private_note
-        line = note(private, locale) if note is not None else None
+        line = game.private_note(private, locale) if game.private_note is not None else None
         if line:
             print(line)  # what only this player may know, such as the tile just drawn
-        index = await term.ask(t("local.your_move", locale, player=seat_row.name),
-                            [labels.move_label(kind, m, private, locale) for m in moves])
+        offered = distinct(games.rules(kind), snap.state, seat, moves,
+                           [labels.move_label(kind, m, private, locale) for m in moves], locale)
+        index = await term.ask(t("local.your_move", locale, player=seat_row.name), [text for _, text in offered])
         ai_owes_a_move = True
         try:
-            out = await service.move(info.id, user, moves[index])
+            out = await service.move(info.id, user, moves[offered[index][0]])
         except errors.GameError as exc:
             print(f"  {error_text(exc, locale)}")
             continue
