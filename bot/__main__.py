@@ -39,12 +39,12 @@ def event_loop_factory() -> Callable[[], asyncio.AbstractEventLoop] | None:
 
 
 def usage() -> str:
-    from bot import games, settings
+    from bot import games, settingsdoc
     from bot.i18n import t
 
     titles = [t(games.get(kind).title_key, cli.LOCALE) for kind in games.available()]
     return say("cli.main.help", commands=", ".join(COMMANDS), titles=", ".join(titles),
-               settings=settings.help_lines(cli.LOCALE))
+               settings=settingsdoc.help_lines(cli.LOCALE))
 
 
 def run_bot() -> int:
@@ -273,7 +273,7 @@ def dispatch(args: list[str]) -> int:
 
         return score_command(rest)
     if head == "settings":
-        from bot.settings import command as settings_command
+        from bot.settingsdoc import command as settings_command
 
         return settings_command(rest)
     if head == "health":
