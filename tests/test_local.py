@@ -440,3 +440,25 @@ def test_hot_seat_hands_wait_for_enter_and_a_cleared_screen(tmp_path: Path, monk
     assert {"Player 1", "Player 2"} <= set().union(*players)
     for screen in screens[1:]:  # each hand is shown on a screen of its own, right after the pass
         assert header.split("{}")[1] in screen
+
+
+def test_choices_that_look_alike_but_differ_are_numbered() -> None:
+    """Two moves with one label whose effects differ stay two lines, told apart by a number; moves equal in
+    effect (their copies aside) are one line; moves with their own labels are left as they are."""
+    from bot.local.choices import distinct
+
+    class Rules:
+        def apply(self, state: dict[str, int], seat: int, move: dict[str, int]) -> dict[str, object]:
+            return {"hand": [{"id": move["tile"], "kind": move["kind_of"]}], "cell": move["cell"]}
+
+        def view(self, state: dict[str, object], seat: int) -> dict[str, object]:
+            return state
+
+    moves = [{"tile": 1, "kind_of": 5, "cell": 1}, {"tile": 2, "kind_of": 5, "cell": 1},
+             {"tile": 3, "kind_of": 5, "cell": 2}, {"tile": 4, "kind_of": 6, "cell": 1}]
+    labels = ["Keep park", "Keep park", "Keep park", "Keep shop"]
+    assert distinct(Rules(), {}, 0, moves, labels, "en") == [
+        (0, t("local.choice_variant", "en", label="Keep park", n=1)),
+        (2, t("local.choice_variant", "en", label="Keep park", n=2)),
+        (3, "Keep shop"),
+    ]
