@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import signal
+import socket
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -14,12 +15,14 @@ from typing import TYPE_CHECKING
 from bot import cli
 from bot.cli import say
 from bot.dbtext import database_sentence
-from bot.settings import SettingsError, check_database_path, load
+from bot.settings import ENV_FILE, SettingsError, check_database_path, load, unknown_keys
 
 if TYPE_CHECKING:
     from cogs.app import CityBot
 
 COMMANDS = ("local", "score", "settings", "health")
+DISTRIBUTION = "citybuilders-bot"
+"""The package's name as installed (pyproject.toml), whose version `--version` prints."""
 
 log = logging.getLogger(__name__)
 
@@ -36,12 +39,12 @@ def event_loop_factory() -> Callable[[], asyncio.AbstractEventLoop] | None:
 
 
 def usage() -> str:
-    from bot import games, settings
+    from bot import games, settingsdoc
     from bot.i18n import t
 
     titles = [t(games.get(kind).title_key, cli.LOCALE) for kind in games.available()]
     return say("cli.main.help", commands=", ".join(COMMANDS), titles=", ".join(titles),
-               settings=settings.help_lines(cli.LOCALE))
+               settings=settingsdoc.help_lines(cli.LOCALE))
 
 
 def run_bot() -> int:
@@ -51,11 +54,18 @@ def run_bot() -> int:
     for sig in StopSignals.SIGNALS:
         signal.signal(sig, lambda number, _frame: early.append(signal.Signals(number).name))
     try:
+        for sentence in unknown_keys(Path(ENV_FILE)):
+            cli.warn(sentence)
         settings = load()
         if settings.database_url is None:
             check_database_path(settings.database_path)
     except SettingsError as exc:
         return cli.error(str(exc))
+    if settings.web_port is not None:
+        problem = port_taken(settings.web_host, settings.web_port)
+        if problem is not None:  # the links the bot posts would lead to whatever holds the port
+            return cli.error(say("cli.start.web_port_busy", host=settings.web_host, port=settings.web_port,
+                                 problem=problem))
     cli.setup_logging(settings.log_level)
     cli.silence_voice_warnings()
 
@@ -125,6 +135,30 @@ def run_bot() -> int:
         return cli.EXIT_FAILED
     except KeyboardInterrupt:
         return cli.EXIT_OK
+
+
+def port_taken(host: str, port: int) -> str | None:
+    """Why the web pages could not listen on ``host:port`` (something else listens there; the host is not
+    this machine's), or None. Checked before the bot connects: a bot whose pages cannot be served refuses
+    to start rather than post links to another program."""
+    try:
+        family = socket.AF_INET6 if ":" in host else socket.AF_INET
+        with socket.create_server((host, port), family=family):  # SO_REUSEADDR, as the pages' server
+            pass
+    except OSError as exc:
+        return exc.strerror or str(exc)
+    return None
+
+
+def version() -> str:
+    """The installed package's version (``python -m bot --version``)."""
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as installed
+
+    try:
+        return installed(DISTRIBUTION)
+    except PackageNotFoundError:  # run from a source tree that was never installed
+        return "unknown"
 
 
 START_GRACE_SECONDS = 2.0
@@ -231,12 +265,15 @@ def dispatch(args: list[str]) -> int:
     if head in ("-h", "--help", "help"):
         print(usage())
         return cli.EXIT_OK
+    if head in ("-V", "--version"):
+        print(f"{DISTRIBUTION} {version()}")
+        return cli.EXIT_OK
     if head == "score":
         from bot.score import command as score_command
 
         return score_command(rest)
     if head == "settings":
-        from bot.settings import command as settings_command
+        from bot.settingsdoc import command as settings_command
 
         return settings_command(rest)
     if head == "health":

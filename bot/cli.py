@@ -72,17 +72,35 @@ def say(key: str, /, **params: Any) -> str:
 
 
 def error(sentence: str, stream: IO[str] | None = None) -> int:
-    """Print ``error: <sentence>`` on standard error; returns the usage exit status (2)."""
-    print(f"error: {sentence}", file=stream or sys.stderr)
+    """Print ``error: <sentence>`` on standard error (the prefix in the terminal's language); returns the
+    usage exit status (2)."""
+    print(f"{say('cli.error_prefix')}: {sentence}", file=stream or sys.stderr)
     return EXIT_USAGE
 
 
+def warn(sentence: str, stream: IO[str] | None = None) -> None:
+    """Print ``warning: <sentence>`` on standard error (the prefix in the terminal's language): something
+    worth fixing that does not stop the command."""
+    print(f"{say('cli.warning_prefix')}: {sentence}", file=stream or sys.stderr)
+
+
+class HelpFormatter(argparse.RawDescriptionHelpFormatter):
+    """argparse's help with its ``usage:`` in the terminal's language (argparse's own words are English)."""
+
+    def add_usage(self, usage: str | None, actions: Any, groups: Any, prefix: str | None = None) -> None:
+        super().add_usage(usage, actions, groups, prefix if prefix is not None else say("cli.argparse.usage") + " ")
+
+
 class Parser(argparse.ArgumentParser):
-    """argparse with the catalogue's words: a bad option is one sentence pointing to ``--help``."""
+    """argparse with the catalogue's words (its headings and ``usage:`` too): a bad option is one sentence
+    pointing to ``--help``."""
 
     def __init__(self, prog: str, description: str, epilog: str | None = None) -> None:
         super().__init__(prog=prog, description=description, epilog=epilog, add_help=False, allow_abbrev=False,
-                         formatter_class=argparse.RawDescriptionHelpFormatter)
+                         formatter_class=HelpFormatter)
+        # argparse's two default headings, in the terminal's language.
+        self._positionals.title = say("cli.argparse.positional")
+        self._optionals.title = say("cli.argparse.options")
         self.add_argument("-h", "--help", action="help", default=argparse.SUPPRESS, help=say("cli.help.help"))
 
     def parse_args(self, args: Sequence[str] | None = None,  # type: ignore[override]

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 import yaml
 
-from bot import settings
+from bot import settings, settingsdoc
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -89,7 +89,7 @@ def differences(written: str, made: str, name: str) -> str:
 
 def test_env_example_is_written_from_the_table_of_settings() -> None:
     written = (ROOT / ".env.example").read_text(encoding="utf-8")
-    made = settings.env_example()
+    made = settingsdoc.env_example()
     assert written == made, "run python -m bot settings --env > .env.example:\n" + differences(
         written, made, ".env.example")
 
@@ -98,7 +98,7 @@ def test_the_readme_settings_table_is_the_table_of_settings() -> None:
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     m = re.search(r"<!-- the settings table:[^\n]*-->\n(.*?)\n<!-- end of the settings table -->", readme, re.S)
     assert m, "README.md lacks the settings table's markers"
-    made = settings.markdown()
+    made = settingsdoc.markdown()
     assert m.group(1) == made, "paste python -m bot settings --markdown into README.md:\n" + differences(
         m.group(1), made, "README.md")
 

@@ -232,7 +232,8 @@ def test_a_cut_export_that_says_finished_is_one_sentence(tmp_path: Path, monkeyp
     monkeypatch.setattr(cli, "LOCALE", lang)
     code, err, out = replay_file(tmp_path, capsys, solo_export(moves=6))
     assert code == 2
-    assert err == f"error: {t('cli.replay.claim_unfinished', lang, path=tmp_path / 'game.json')}\n"
+    prefix = t("cli.error_prefix", lang)  # "error:" in the terminal's language
+    assert err == f"{prefix}: {t('cli.replay.claim_unfinished', lang, path=tmp_path / 'game.json')}\n"
     assert not out.exists()
 
 
@@ -346,3 +347,118 @@ def test_urban_panic_turns_are_told_as_the_channel_tells_them(
     printed = out.splitlines()
     assert all(line in printed for line in told), (told, out)
     assert not [line for line in printed if line.endswith(" ended the turn.")], out
+
+
+def menus(out: str) -> list[list[str]]:
+    """The menus the terminal printed: each a list of its numbered lines' labels."""
+    import re
+
+    found: list[list[str]] = []
+    current: list[str] = []
+    for line in out.splitlines():
+        item = re.match(r"^ +(\d+)\. (.*)$", line)
+        if item is None:
+            if current:
+                found.append(current)
+            current = []
+            continue
+        if item[1] == "1" and current:
+            found.append(current)
+            current = []
+        current.append(item[2])
+    if current:
+        found.append(current)
+    return found
+
+
+def test_between_two_cities_offers_each_choice_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    """A hand with two parks or four factories: "Keep park + shop" once, not once per copy of the park
+    (the copies differ only in their number); no menu of the whole game shows one label twice, and a hand
+    with alike tiles offers fewer lines than the moves the rules list."""
+    from bot import games
+
+    code, out = play(tmp_path, monkeypatch, capsys, "btc", "--players", "3", "--ai", "2", "--level", "random")
+    assert code == 0
+    shown = menus(out)
+    assert len(shown) > 10
+    assert all(len(menu) == len(set(menu)) for menu in shown), [m for m in shown if len(m) != len(set(m))][:2]
+    # The choices it merges are the same in effect: the player's view after each is the same, copies aside.
+    from bot.local import choices
+
+    rules = games.rules("btc")
+    state = rules.setup(rules.normalise_options({}), 3, 11)
+    moves = rules.legal_moves(state, 0)
+    hand = [tile["kind"] for tile in rules.view(state, 0)["you"]["hand"]]
+    assert len(set(hand)) < len(hand)  # this seed's first hand holds alike tiles
+    from bot.labels import move_label
+
+    offered = choices.distinct(rules, state, 0, moves, [move_label("btc", m, rules.view(state, 0)) for m in moves],
+                               "en")
+    assert len(offered) < len(moves)
+    effects = [choices.effect(rules, state, 0, m) for m in moves]
+    assert len({effects[i] for i, _ in offered}) == len(offered) == len(set(effects))
+
+
+def test_hot_seat_hands_wait_for_enter_and_a_cleared_screen(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                            capsys: pytest.CaptureFixture[str]) -> None:
+    """Two people at one terminal, hidden hands: before the next player's hand is shown, the terminal asks
+    to pass it on and waits for Enter, then clears the screen, so no screenful shows two players' hands."""
+    import sys
+
+    class Keyboard:
+        def isatty(self) -> bool:
+            return True
+
+    monkeypatch.setattr(sys, "stdin", Keyboard())
+    passes: list[str] = []
+    moves = iter(["1"] * 12)
+
+    def answer(prompt: str = "") -> str:
+        print(prompt, end="")
+        if prompt.startswith(t("local.hand_over", "en", player="Player 1").split("Player 1")[0]):
+            passes.append(prompt)
+            print()
+            return ""
+        try:
+            value = next(moves)
+        except StopIteration:
+            raise EOFError from None
+        print(value)
+        return value
+
+    monkeypatch.setattr("builtins.input", answer)
+    code = local.main(["btc", "--players", "3", "--ai", "1", "--level", "random",
+                       "--db", str(tmp_path / "local.sqlite3"), "--out", str(tmp_path / "out")])
+    out = capsys.readouterr().out
+    assert code == 0
+    header = t("local.only_you", "en", player="{}")
+    screens = out.split("\033[2J")  # the terminal's code to clear the screen
+    players = [{p for p in ("Player 1", "Player 2") if header.format(p) in screen} for screen in screens]
+    assert len(passes) >= 2 and len(screens) == len(passes) + 1
+    assert all(len(seen) <= 1 for seen in players), players
+    assert {"Player 1", "Player 2"} <= set().union(*players)
+    for screen in screens[1:]:  # each hand is shown on a screen of its own, right after the pass
+        assert header.split("{}")[1] in screen
+
+
+def test_choices_that_look_alike_but_differ_are_numbered() -> None:
+    """Two moves with one label whose effects differ stay two lines, told apart by a number; moves equal in
+    effect (their copies aside) are one line; moves with their own labels are left as they are."""
+    from bot.local.choices import distinct
+
+    class Rules:
+        def apply(self, state: dict[str, int], seat: int, move: dict[str, int]) -> dict[str, object]:
+            return {"hand": [{"id": move["tile"], "kind": move["kind_of"]}], "cell": move["cell"]}
+
+        def view(self, state: dict[str, object], seat: int) -> dict[str, object]:
+            return state
+
+    moves = [{"tile": 1, "kind_of": 5, "cell": 1}, {"tile": 2, "kind_of": 5, "cell": 1},
+             {"tile": 3, "kind_of": 5, "cell": 2}, {"tile": 4, "kind_of": 6, "cell": 1}]
+    labels = ["Keep park", "Keep park", "Keep park", "Keep shop"]
+    assert distinct(Rules(), {}, 0, moves, labels, "en") == [
+        (0, t("local.choice_variant", "en", label="Keep park", n=1)),
+        (2, t("local.choice_variant", "en", label="Keep park", n=2)),
+        (3, "Keep shop"),
+    ]

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bot import games
+from bot import export, games
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "docs" / "examples"
@@ -83,7 +83,7 @@ def export_of(kind: str, moves: int = EXPORT_MOVES, seed: int = 4242) -> dict[st
             move["at"] = at
         state = rules.apply(state, seat, move)
         log.append({"version": version, "seat": seat, "move": move, "at": at})
-    return {"format": "citybuilders-game/1", "id": 1, "game": kind, "options": opts, "seed": seed,
+    return {"format": export.FORMAT, "id": 1, "game": kind, "options": opts, "seed": seed,
             "status": "abandoned",
             "seats": [{"seat": i, "name": f"P{i + 1}", "ai": level, "resigned": False} for i in range(seats)],
             "moves": log, "result": None, "created_at": at, "started_at": at, "finished_at": at}

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from bot import errors, games
+from bot import errors, export, games
 from bot.community.base import CommunityError, Feature
 from bot.games import View
 from bot.service import GameInfo, named
@@ -83,23 +83,7 @@ class History(Feature):
         info = await self.guild_game(guild_xid, game_id)
         if info.game.status not in ("finished", "abandoned"):
             raise CommunityError("community.error.export_live")
-        g = info.game
-        moves = await self.service.move_rows(game_id)
-        return {
-            "format": "citybuilders-game/1",
-            "id": g.id,
-            "game": g.kind,
-            "options": g.options,
-            "seed": g.seed,
-            "status": g.status,
-            "seats": [{"seat": s.seat, "name": s.name, "ai": s.ai_level, "resigned": s.resigned}
-                      for s in info.seats],
-            "moves": [{"version": m.version, "seat": m.seat, "move": m.move, "at": m.at} for m in moves],
-            "result": g.result,
-            "created_at": g.created_at,
-            "started_at": g.started_at,
-            "finished_at": g.finished_at,
-        }
+        return export.write(info.game, info.seats, await self.service.move_rows(game_id))
 
     async def forget_user(self, user_xid: int) -> int:
         """Nothing of its own to forget."""

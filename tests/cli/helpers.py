@@ -61,9 +61,12 @@ def run_into_closed_pipe(*args: str, env: dict[str, str] | None = None, timeout:
 
 
 def one_sentence(err: str) -> str:
-    """The single ``error:`` line of ``err`` (asserting there is exactly one line and no traceback)."""
+    """The single ``error:`` line of ``err`` (asserting there is exactly one line and no traceback; the prefix
+    is in the terminal's language)."""
     assert "Traceback" not in err, err
     lines = err.splitlines()
     assert len(lines) == 1, err
-    assert lines[0].startswith("error: "), err
+    from bot.i18n import languages, t
+
+    assert lines[0].startswith(tuple(f"{t('cli.error_prefix', lang)}: " for lang in languages())), err
     return lines[0]

@@ -156,10 +156,12 @@ def test_a_user_whose_terminal_speaks_their_language_is_answered_in_it(lang: str
 
     ran = run_process("-m", "bot", "score", "--frobnicate", env=environment(LANG=f"{lang}_XX.UTF-8"))
     expected = t("cli.unknown_option", lang, prog="python -m bot score", option="--frobnicate")
-    assert ran.status == 2 and one_sentence(ran.err) == f"error: {expected}"
+    prefix = t("cli.error_prefix", lang)  # "error:" in their language too
+    assert prefix != "error" or lang == "es"
+    assert ran.status == 2 and one_sentence(ran.err) == f"{prefix}: {expected}"
     no_token = run_process("-m", "bot", env=environment(LANG=f"{lang}_XX.UTF-8", DISCORD_TOKEN=""),
                            cwd=Path("/"))
-    assert one_sentence(no_token.err) == f"error: {t('cli.settings.no_token', lang)}"
+    assert one_sentence(no_token.err) == f"{prefix}: {t('cli.settings.no_token', lang)}"
 
 
 @pytest.mark.parametrize("game", ["quadropolis", "btc", "urbanpanic"])

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from bot import cli, settings, store
+from bot import cli, settings, settingsdoc, store
 from bot.i18n import t
 from tests.cli.helpers import ROOT, environment, one_sentence, run_main, run_process
 
@@ -35,10 +35,10 @@ def test_help_lists_the_settings_in_the_terminal_language(lang: str, monkeypatch
 
 
 def test_the_settings_command_writes_the_readme_table_and_the_env_example() -> None:
-    assert run_main("settings", "--markdown").out == settings.markdown() + "\n"
-    assert run_main("settings", "--env").out == settings.env_example()
+    assert run_main("settings", "--markdown").out == settingsdoc.markdown() + "\n"
+    assert run_main("settings", "--env").out == settingsdoc.env_example()
     plain = run_main("settings")
-    assert plain.status == 0 and plain.out == settings.help_lines("en") + "\n"
+    assert plain.status == 0 and plain.out == settingsdoc.help_lines("en") + "\n"
     bad = run_main("settings", "--yaml")
     assert bad.status == 2 and "--yaml" in bad.err and bad.out == ""
     both = run_main("settings", "--env", "--markdown")
@@ -46,7 +46,7 @@ def test_the_settings_command_writes_the_readme_table_and_the_env_example() -> N
 
 
 def test_no_secret_has_a_value_in_the_env_example() -> None:
-    lines = settings.env_example().splitlines()
+    lines = settingsdoc.env_example().splitlines()
     for setting in (*settings.TABLE, *settings.COMPOSE_ONLY):
         if setting.secret and setting.name != "DATABASE_URL":  # the URL's example is a placeholder
             assert f"{setting.name}=" in lines or f"# {setting.name}=" in lines, setting.name
