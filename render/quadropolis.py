@@ -713,6 +713,10 @@ def _turn_title(view: View, locale: str) -> str:
     return t("quadropolis.render.title.round", locale, round=_round_text(view, locale))
 
 
+turn_title = _turn_title
+"""The turn counter this module draws in a turn picture's title (the web page's slider shows the same)."""
+
+
 def _pending_block(img: Image.Image, xy: tuple[int, int], pending: QuadPending, locale: str) -> int:
     """The tile just taken, large, with what it gives, after the architect that took it (its owner's
     marker); the squares it may go to are outlined on the city. Returns the bottom y."""
