@@ -207,9 +207,10 @@ def scores(info: GameInfo, state: Any, locale: str, view: Any = None) -> list[tu
 
 
 def counter(info: GameInfo, frame: Frame, locale: str) -> str:
-    """The turn counter the game's pictures draw in their title for this frame (its renderer's
-    ``turn_title``), without the game's name that begins it; "" for a game that draws none."""
-    title = getattr(games.get(info.game.kind).renderer, "turn_title", None)
+    """The turn counter the frame's picture draws in its title (its renderer's ``turn_title`` or
+    ``board_title``), without the game's name that begins it; "" for a game that draws none."""
+    kind = "turn_title" if frame.seat is not None else "board_title"  # the picture :func:`picture` draws
+    title = getattr(games.get(info.game.kind).renderer, kind, None)
     if title is None:
         return ""
     text = str(title(view_of(info, frame), locale))
