@@ -29,9 +29,9 @@ async def state(page: Page) -> dict[str, Any]:
         value: document.getElementById('turn').value, max: document.getElementById('turn').max,
         focus: document.activeElement && document.activeElement.id, list: document.getElementById('moves').scrollTop,
         src: document.getElementById('board').getAttribute('src'), url: location.href,
-        alt: document.getElementById('board').alt, news: document.getElementById('news').textContent,
+        alt: document.getElementById('board').alt, news: document.getElementById('news')?.textContent ?? null,
         out: document.getElementById('turn-out').textContent,
-        scores: Array.from(document.querySelectorAll('#scores td')).map(td => td.textContent),
+        scores: Array.from(document.querySelectorAll('table.scores td')).map(td => td.textContent),
         nav: Array.from(document.querySelectorAll('.turnnav > *')).map(a => [a.tagName, a.getAttribute('href')]),
     })""")
 
@@ -147,7 +147,7 @@ async def test_ten_tabs_of_one_browser_load_and_follow_the_game(site: Site, serv
             assert response is not None and response.status == 200
             tabs.append(tab)
         for tab in tabs:
-            await tab.wait_for_function("() => document.getElementById('dot').dataset.state === 'on'", timeout=10_000)
+            await tab.wait_for_function("() => document.getElementById('dot')?.dataset.state === 'on'", timeout=10_000)
         await play(service, gid, 1)
         last = await last_turn(site, service, gid)
         for tab in tabs:
@@ -220,7 +220,7 @@ async def test_the_page_at_a_glance_on_a_phone_and_a_desktop(site: Site, service
                                      return {top: b.top, bottom: b.bottom, left: b.left, right: b.right}; };
                     const items = document.querySelectorAll('#moves li');
                     const last = items[items.length - 1].getBoundingClientRect();
-                    return {waiting: r('#waiting'), scores: r('#scores'), board: r('#board'), slider: r('#turn'),
+                    return {waiting: r('#waiting'), scores: r('table.scores'), board: r('#board'), slider: r('#turn'),
                             list: r('#moves'), newest: {top: last.top, bottom: last.bottom},
                             caption: r('#caption'), height: innerHeight};
                 }""")
@@ -264,7 +264,7 @@ async def test_the_page_tells_whether_it_is_live(site: Site, service: Service) -
         await w.page.context.close()
         w = await open_page(browser, site.game(gid), DESKTOP)
         page = w.page
-        await page.wait_for_function("() => document.getElementById('dot').dataset.state === 'on'", timeout=10_000)
+        await page.wait_for_function("() => document.getElementById('dot')?.dataset.state === 'on'", timeout=10_000)
         assert await page.locator("#livetext").text_content() == "Live"
         title = await page.title()
         await page.evaluate(HIDDEN, True)
@@ -278,5 +278,5 @@ async def test_the_page_tells_whether_it_is_live(site: Site, service: Service) -
         await page.wait_for_function("() => document.getElementById('livetext').textContent === "
                                      "'Not live — reload to retry'", timeout=20_000)
         assert await page.locator("#livetext").is_visible()
-        assert await page.evaluate("document.getElementById('dot').dataset.state") == "off"
+        assert await page.evaluate("document.getElementById('dot')?.dataset.state") == "off"
 
