@@ -29,12 +29,14 @@ FSI, PDI = "\u2068", "\u2069"
 LIVE_KEYS = ("on", "connecting", "off", "over")
 
 
+def mark(name: str) -> str:
+    """A name a user chose, between :data:`OPEN` and :data:`CLOSE`, for :func:`text` or :func:`attr`."""
+    return OPEN + name.replace(OPEN, "").replace(CLOSE, "") + CLOSE
+
+
 def marked(info: GameInfo) -> GameInfo:
-    """The game with every seat's name between :data:`OPEN` and :data:`CLOSE` (for the page's texts only,
-    never for a picture)."""
-    seats = tuple(dataclasses.replace(s, name=OPEN + s.name.replace(OPEN, "").replace(CLOSE, "") + CLOSE)
-                  for s in info.seats)
-    return dataclasses.replace(info, seats=seats)
+    """The game with every seat's name marked (for the page's texts only, never for a picture)."""
+    return dataclasses.replace(info, seats=tuple(dataclasses.replace(s, name=mark(s.name)) for s in info.seats))
 
 
 def text(value: Any) -> str:

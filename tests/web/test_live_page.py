@@ -166,7 +166,8 @@ ISOLATED = """(name) => {
     // Every element whose text holds the name: the name is an isolating element of its own, and the words
     // after it are drawn left to right.
     const found = [];
-    const isolating = e => e.tagName === 'BDI' || e.hasAttribute('dir');
+    // <bdi>, dir, or a block (a heading, a table cell: a paragraph of its own for the bidi algorithm).
+    const isolating = e => e.tagName === 'BDI' || e.hasAttribute('dir') || getComputedStyle(e).display !== 'inline';
     const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
     while (walker.nextNode()) {
         const node = walker.currentNode;
@@ -183,8 +184,10 @@ ISOLATED = """(name) => {
                 if (Math.abs(rects[i].top - rects[i - 1].top) < 2 && rects[i].left < rects[i - 1].left) ordered = false;
             }
         }
-        const place = box.closest('#moves, .ranking, #waiting, #scores, #caption, h1') || box;
-        found.push([place.id || place.className || place.tagName, alone, ordered, next ? next.data.slice(0, 20) : '']);
+        const place = box.closest('#moves, .ranking, #waiting, .scores, #caption, h1, ol.games, figcaption, '
+                                  + 'ul.leagues') || box;
+        found.push([place.id || place.className.split(' ')[0] || place.tagName, alone, ordered,
+                    next ? next.data.slice(0, 20) : '']);
     }
     return found;
 }"""
