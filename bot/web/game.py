@@ -219,10 +219,3 @@ def counter(info: GameInfo, frame: Frame, locale: str) -> str:
         if text.startswith(name + glue):
             return text[len(name + glue):]
     return text
-
-
-def body(info: GameInfo, timeline: Timeline, base: str, locale: str, shown: int, *,
-         languages_html: str, story: bool) -> str:
-    """The game page's body (:func:`bot.web.page.body`)."""
-    from bot.web.page import body as page_body
-    return page_body(info, timeline, base, locale, shown, languages_html=languages_html, story=story)

@@ -82,12 +82,13 @@ def body(info: GameInfo, timeline: Timeline, base: str, locale: str, shown: int,
     title = t("web.game.title", locale, game=t(games.get(g.kind).title_key, locale), id=g.id)
     q = f"lang={locale}"
     pic = f"{base}/v{g.version}/t{{n}}.png?{q}"
-    turns = [[counter(real, f, locale), [s for _, s in scores(info, f.state, locale, view_of(real, f))]]
-             for f in timeline.frames]
+    counters = [counter(real, f, locale) for f in timeline.frames]
+    turns = [[c, [s for _, s in scores(info, f.state, locale, view_of(real, f))]]
+             for c, f in zip(counters, timeline.frames, strict=True)]
     pictured = games.get(g.kind).renderer is not None
 
     def label(n: int) -> str:
-        return turns[n][0] or t("web.game.turn_of", locale, turn=n, turns=last)
+        return counters[n] or t("web.game.turn_of", locale, turn=n, turns=last)
 
     def alt(n: int) -> str:
         return t("web.game.board_alt", locale, counter=label(n), turn=n, turns=last)
