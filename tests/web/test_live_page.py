@@ -283,3 +283,20 @@ async def test_the_page_tells_whether_it_is_live(site: Site, service: Service) -
         assert await page.locator("#livetext").is_visible()
         assert await page.evaluate("document.getElementById('dot')?.dataset.state") == "off"
 
+
+
+async def test_a_browser_without_shared_workers_holds_its_own_stream(site: Site, service: Service) -> None:
+    gid = await new_game(service, "quadropolis", ai=1)
+    await play(service, gid, 2)
+    async with chromium() as browser:
+        ctx = await browser.new_context(viewport=PHONE)  # type: ignore[arg-type]
+        await ctx.add_init_script("delete window.SharedWorker;")
+        page = await ctx.new_page()
+        await page.goto(site.game(gid))
+        assert await page.evaluate("typeof SharedWorker") == "undefined"
+        await page.wait_for_function("() => document.getElementById('dot')?.dataset.state === 'on'", timeout=10_000)
+        assert site.server.open_streams == 1
+        await play(service, gid, 1)
+        last = await last_turn(site, service, gid)
+        await page.wait_for_function(f"() => document.getElementById('turn').value === '{last}'", timeout=10_000)
+        await ctx.close()

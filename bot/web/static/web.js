@@ -46,7 +46,11 @@ if (typeof document === "undefined") {
       ports.push(port);
       port.onmessage = function (m) {
         var d = m.data || {};
-        if (d.bye) { ports = ports.filter(function (p) { return p !== port; }); return; }
+        if (d.bye) {  // a tab closed or stopped listening: the last one out closes the stream
+          ports = ports.filter(function (p) { return p !== port; });
+          if (!ports.length && source) { source.close(); source = null; }
+          return;
+        }
         if (d.url && (source === null || state.live === "off")) {  // a reload after "not live" tries again
           state = { live: "connecting", version: state.version };
           source = openStream(d.url, function (s) {
