@@ -661,6 +661,10 @@ def _title(view: View, locale: str = "en") -> str:
     return t("btc.render.title.turn", locale, round=view.get("round", 1), part=part, turn=view.get("turn", 1))
 
 
+turn_title = board_title = _title
+"""The turn counter this module draws in a turn or board picture's title (the web page's slider shows the same)."""
+
+
 def _mode_title(mode: str, locale: str) -> str:
     if mode in MODES:
         return t(f"btc.render.mode.{mode}", locale)

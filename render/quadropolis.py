@@ -713,6 +713,10 @@ def _turn_title(view: View, locale: str) -> str:
     return t("quadropolis.render.title.round", locale, round=_round_text(view, locale))
 
 
+turn_title = _turn_title
+"""The turn counter this module draws in a turn picture's title (the web page's slider shows the same)."""
+
+
 def _pending_block(img: Image.Image, xy: tuple[int, int], pending: QuadPending, locale: str) -> int:
     """The tile just taken, large, with what it gives, after the architect that took it (its owner's
     marker); the squares it may go to are outlined on the city. Returns the bottom y."""
@@ -967,6 +971,13 @@ def _cities_height(view: View, names: list[str]) -> int:
     return sum(h for _, h in _cities_layout(view, names)[2])
 
 
+def board_title(view: View, locale: str = "en") -> str:
+    """The board picture's title (its round while the game runs; the web page's slider shows the same)."""
+    if view.get("over"):
+        return t("quadropolis.render.title.board", locale)
+    return t("quadropolis.render.title.board_round", locale, round=_round_text(view, locale))
+
+
 def board_image(view: View, names: Sequence[str] | None = None, *, locale: str = "en") -> Image.Image:
     """Every player's strip (whose turn it is, names, scores, resources, architects left), then every city
     under its owner's name."""
@@ -976,11 +987,7 @@ def board_image(view: View, names: Sequence[str] | None = None, *, locale: str =
     height = c.TITLE_HEIGHT + GAP + strips_h + GAP + _cities_height(view, who) + LEGEND_ROOM
     img, draw = c.canvas(WIDTH, height)
     over = bool(view.get("over"))
-    if over:
-        title = t("quadropolis.render.title.board", locale)
-    else:
-        title = t("quadropolis.render.title.board_round", locale, round=_round_text(view, locale))
-    c.title_bar(draw, WIDTH, title)
+    c.title_bar(draw, WIDTH, board_title(view, locale))
     y = _strips(img, c.TITLE_HEIGHT + GAP, view, who, turn_seat, locale) + GAP
     y = _cities_grid(img, y, view, who, over, locale)
     end = _legend(img, y, view, inactive=over, locale=locale)

@@ -527,6 +527,10 @@ def _title(view: View, locale: str = "en") -> str:
     return t("urbanpanic.render.title.turn", locale, turn=int(view.get("turn", 0)) + 1)
 
 
+turn_title = board_title = _title
+"""The turn counter this module draws in a turn or board picture's title (the web page's slider shows the same)."""
+
+
 def _subtitle(view: View, locale: str = "en") -> str:
     variant = str(view.get("variant", ""))
     name = t(f"urbanpanic.render.variant.{variant}", locale) if variant in VARIANTS else variant

@@ -12,7 +12,8 @@ Both only read: the standings are computed from the counted games as ``/league t
 (:func:`bot.community.leagues.standings`), without counting games a listener missed (a write; the next
 ``/league table`` does it). After ``/game forget-me`` the player has no seat with their id and no
 membership: their page is a 404, and league pages show only the neutral seat name the service gave them.
-Every text a user chose (names, league names) is escaped with ``html.escape``; every other word comes from
+Every text a user chose (names, league names) is escaped with ``html.escape`` and isolated (its own
+``<bdi>`` in the text, FSI … PDI in titles and alt texts: :mod:`bot.web.page`); every other word comes from
 the catalogue (``web.league.*``, ``web.player.*``). Sizes are bounded (:data:`GAMES_SHOWN`,
 :data:`PLAYER_GAMES`, :data:`CHARTS_SHOWN`, :data:`SEASONS_SHOWN`).
 """
@@ -35,6 +36,7 @@ from bot.i18n import t
 from bot.store.community.leagues import LeagueGameRow, LeagueRow, LeagueStore, PlayerSeatRow, SeasonRow
 from bot.web import links
 from bot.web.context import WebContext
+from bot.web.page import attr, isolated, mark, text
 from render.leagues import MAX_ROWS, rating_chart_png, standings_png
 
 GAMES_SHOWN = 100
@@ -120,6 +122,7 @@ class CommunityPages:
         members = await self.db.members(league.id)
         seasons = list(reversed(await self.db.seasons(league.id)))[:SEASONS_SHOWN]
         kind_title = game_name(league.kind, locale)
+        # A heading is a paragraph of its own: a name's override ends with it.
         parts = [f"<header><h1>{e(league.name)}</h1>",
                  f"<p>{e(t('web.league.about', locale, game=kind_title, count=len(members)))} "
                  f"{e(t('web.league.rated' if league.rated else 'web.league.unrated', locale))}</p>",
@@ -128,7 +131,7 @@ class CommunityPages:
             counted = await self.db.league_games(league.id, season.id)
             parts.append(await self.season_html(league, season, counted, members, base, locale))
         parts.append("</main>")
-        title = t("web.league.title", locale, name=league.name)
+        title = t("web.league.title", locale, name=isolated(league.name))
         return self.ctx.page(title, "".join(parts), locale)
 
     async def season_html(self, league: LeagueRow, season: SeasonRow, counted: Sequence[LeagueGameRow],
@@ -150,9 +153,9 @@ class CommunityPages:
                 out.append(f"<h3>{e(t('web.league.ratings', locale))}</h3>")
             for position, s in enumerate(leaders, start=1):
                 chart = f"{base}/s{season.number}/r{position}.png?lang={locale}"
-                caption = t("web.league.rating_of", locale, player=s.name)
-                out.append(f'<figure><img src="{e(chart)}" alt="{e(caption)}" loading="lazy">'
-                           f"<figcaption>{e(caption)}</figcaption></figure>")
+                caption = t("web.league.rating_of", locale, player=mark(s.name))
+                out.append(f'<figure><img src="{e(chart)}" alt="{attr(caption)}" loading="lazy">'
+                           f"<figcaption>{text(caption)}</figcaption></figure>")
         out.append(await self.games_list(counted, locale))
         out.append("</section>")
         return "".join(out)
@@ -168,6 +171,7 @@ class CommunityPages:
             cells = [str(s.games), str(s.wins), f"{s.average_place:.2f}" if s.games else "-"]
             if rated:
                 cells.append(f"{s.ordinal:.1f}")
+            # A table cell is a paragraph of its own: a name's override ends with the cell.
             rows.append(f'<tr><td>{position}</td><th scope="row">{e(s.name)}</th>'
                         + "".join(f"<td>{e(c)}</td>" for c in cells) + "</tr>")
         return f'<table class="scores standings">{"".join(rows)}</table>'
@@ -182,12 +186,12 @@ class CommunityPages:
         for g in shown:
             seats = names.get(g.game_id, {})
             order = sorted(g.outcome, key=lambda o: (o["rank"], o["seat"]))
-            players = ", ".join(t("web.league.ranked", locale, rank=o["rank"], player=seats.get(o["seat"], "?"))
+            players = ", ".join(t("web.league.ranked", locale, rank=o["rank"], player=mark(seats.get(o["seat"], "?")))
                                 for o in order)
             href = with_lang(links.path_game(self.ctx.secret, g.game_id), locale)
             label = t("web.league.game", locale, id=g.game_id)
             items.append(f'<li><a href="{e(href)}">{e(label)}</a> · {e(day(g.finished_at, locale))} · '
-                         f"{e(players)}</li>")
+                         f"{text(players)}</li>")
         more = len(newest) - len(shown)
         tail = f"<p>{e(t('web.league.more', locale, count=more))}</p>" if more > 0 else ""
         return f"<h3>{e(t('web.league.games', locale))}</h3><ol class=\"games\">{''.join(items)}</ol>{tail}"
@@ -251,10 +255,11 @@ class CommunityPages:
         guild_xid, user_xid, seats = found
         name = seats[0].name  # the name they have in this server, in their newest game here
         base = links.path_player(self.ctx.secret, guild_xid, user_xid)
+        # A heading is a paragraph of its own: a name's override ends with it.
         parts = [f"<header><h1>{e(name)}</h1>", self.ctx.language_links(locale, base), "</header><main>",
                  await self.player_leagues(guild_xid, user_xid, base, locale),
                  self.player_games(seats, locale), "</main>"]
-        return self.ctx.page(t("web.player.title", locale, player=name), "".join(parts), locale)
+        return self.ctx.page(t("web.player.title", locale, player=isolated(name)), "".join(parts), locale)
 
     def player_games(self, seats: Sequence[PlayerSeatRow], locale: str) -> str:
         items = []
@@ -307,9 +312,9 @@ class CommunityPages:
             chart = ""
             if league.rated and rating_history(counted, user_xid):
                 src = f"{base}/l{league.id}.png?lang={locale}"
-                alt = t("web.league.rating_of", locale, player=league.name)
-                chart = f'<figure><img src="{e(src)}" alt="{e(alt)}" loading="lazy"></figure>'
-            items.append(f'<li><a href="{e(href)}">{e(league.name)}</a> · {e(line)}{chart}</li>')
+                alt = t("web.league.rating_of", locale, player=mark(league.name))
+                chart = f'<figure><img src="{e(src)}" alt="{attr(alt)}" loading="lazy"></figure>'
+            items.append(f'<li><a href="{e(href)}">{text(mark(league.name))}</a> · {e(line)}{chart}</li>')
         return (f'<section><h2>{e(t("web.player.leagues", locale))}</h2>'
                 f'<ul class="leagues">{"".join(items)}</ul></section>')
 

@@ -9,7 +9,6 @@ the channel's are.
 
 from __future__ import annotations
 
-import html
 from collections import OrderedDict
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
@@ -17,10 +16,8 @@ from typing import Any
 
 from bot import games
 from bot.i18n import resolve, t
-from bot.results import ranking_lines
 from bot.service import GameInfo, named
 from bot.store import MoveRow
-from bot.web import pictures
 
 TIMELINE_CACHE = 64
 """Games whose timelines (with their states, for the replay's pictures) are kept in memory."""
@@ -188,12 +185,20 @@ def sentence(info: GameInfo, frame: Frame, locale: str) -> str:
                                                    names))
 
 
-def scores(info: GameInfo, state: Any, locale: str) -> list[tuple[str, int]]:
+def view_of(info: GameInfo, frame: Frame) -> Any:
+    """The spectator's view of a frame (the one its move's telling made, when it has one)."""
+    if isinstance(frame.public, PublicView):
+        return frame.public
+    return games.rules(info.game.kind).view(frame.state, None)
+
+
+def scores(info: GameInfo, state: Any, locale: str, view: Any = None) -> list[tuple[str, int]]:
     """(name, score) of everyone scored, from the public view through the game's story style."""
     style = games.get(info.game.kind).story
     if style is None:
         return []
-    view = games.rules(info.game.kind).view(state, None)
+    if view is None:
+        view = games.rules(info.game.kind).view(state, None)
     out = []
     for i, (place, score) in enumerate(zip(style.places(view), style.scores(view), strict=False)):
         name = info.name(i) if place is None else str(resolve(place, locale))
@@ -201,80 +206,16 @@ def scores(info: GameInfo, state: Any, locale: str) -> list[tuple[str, int]]:
     return out
 
 
-def _e(text: Any) -> str:
-    return html.escape(str(text), quote=True)
-
-
-def body(info: GameInfo, timeline: Timeline, base: str, locale: str, shown: int, *,
-         languages_html: str, story: bool) -> str:
-    """The game page's body (every text escaped): the board at turn ``shown`` with the replay's slider and
-    links, whose turn it is, the scores, the move list and, at the end, the result and the story chart."""
-    g = info.game
-    last = len(timeline.frames) - 1
-    shown = max(0, min(shown, last))
-    title = t("web.game.title", locale, game=t(games.get(g.kind).title_key, locale), id=g.id)
-    q = f"lang={_e(locale)}"
-    pic = pictures.template(base, locale)  # the picture of turn {n} as it is now (a redirect to its address)
-    marks = pictures.marks(info, timeline, locale)  # each turn's own address: pictures.turn_url
-    frame = timeline.frames[shown]
-    of = _e(t("web.game.turn_of", locale, turn="{turn}", turns=last))
-    parts = [f'<header><h1>{_e(title)}</h1>{languages_html}</header>',
-             f'<main id="live" data-events="{_e(base)}/events" data-version="{g.version}" data-last="{last}" '
-             f'data-setup="{_e(t("web.game.setup", locale))}" data-now="{_e(t("web.game.now", locale))}">']
-    # The board and the replay.
-    alt = t("web.game.board_alt", locale, turn=shown, turns=last)
-    board = (f'<img id="board" src="{_e(pictures.turn_url(base, locale, shown, marks[shown]))}" alt="{_e(alt)}" '
-             f'data-src="{_e(pic)}" data-marks="{" ".join(marks)}">'
-             if games.get(g.kind).renderer is not None else "")  # a game without pictures shows its sentences
-    parts.append(f'<section class="board"><figure>{board}<figcaption id="caption">{_e(sentence(info, frame, locale))}'
-                 f"</figcaption></figure>")
-    parts.append(f'<form class="replay" method="get" action="{_e(base)}">'
-                 f'<input type="hidden" name="lang" value="{_e(locale)}">'
-                 f'<label for="turn">{_e(t("web.game.turn", locale))}</label> '
-                 f'<input type="range" id="turn" name="turn" min="0" max="{last}" value="{shown}" step="1"> '
-                 f'<output id="turn-out" for="turn" data-template="{of}">'
-                 f'{_e(t("web.game.turn_of", locale, turn=shown, turns=last))}'
-                 f'</output> <button type="submit" class="nojs">{_e(t("web.game.show", locale))}</button></form>')
-    nav = []
-    for label, target in (("web.game.first", 0), ("web.game.previous", shown - 1), ("web.game.next", shown + 1),
-                          ("web.game.last", last)):
-        if 0 <= target <= last and target != shown:
-            nav.append(f'<a href="{_e(base)}?turn={target}&amp;{q}">{_e(t(label, locale))}</a>')
-        else:
-            nav.append(f'<span aria-disabled="true">{_e(t(label, locale))}</span>')
-    parts.append(f'<p class="turnnav">{" · ".join(nav)}</p></section>')
-    # Whose turn, and the scores.
-    parts.append('<section class="status">')
-    if g.status == "active":
-        waiting = ", ".join(info.name(s) for s in sorted(info.awaiting))
-        parts.append(f'<p id="waiting">{_e(t("web.game.waiting", locale, players=waiting or "-"))}</p>')
-    else:
-        parts.append(f'<p id="waiting">{_e(t(STATUS_KEYS[g.status], locale))}</p>')
-    table = scores(info, timeline.state, locale)
-    if table:
-        parts.append(f'<h2>{_e(t("web.game.scores", locale))}</h2><table class="scores"><tbody>')
-        for name, score in table:
-            parts.append(f"<tr><th scope=\"row\"><bdi>{_e(name)}</bdi></th><td>{score}</td></tr>")
-        parts.append("</tbody></table>")
-    parts.append("</section>")
-    # The result and the story.
-    if g.status == "finished" and g.result:
-        lines = ranking_lines(g.id, g.result, locale, info.name, [s.name for s in info.seats])
-        parts.append(f'<section class="result"><h2>{_e(t("web.game.result", locale))}</h2><ol class="ranking">')
-        parts.extend(f"<li><bdi>{_e(line)}</bdi></li>" for line in lines[1:])
-        parts.append("</ol>")
-        if story:
-            story_src = pictures.story_url(base, locale, pictures.story_mark(info, timeline, locale))
-            parts.append(f'<img class="story" src="{_e(story_src)}" '
-                         f'alt="{_e(t("web.game.story_alt", locale))}">')
-        parts.append("</section>")
-    # The move list: the sentences the channel got.
-    parts.append(f'<section class="moves"><h2>{_e(t("web.game.moves", locale))}</h2><ol id="moves">')
-    for f in timeline.frames[1:]:
-        if f.sentence is None:
-            continue  # the board as it stands after quiet moves: a turn of the replay, not a move
-        current = ' aria-current="step"' if f.turn == shown else ""
-        parts.append(f'<li value="{f.turn}" data-turn="{f.turn}"{current}><a href="{_e(base)}?turn={f.turn}&amp;{q}">'
-                     f"<bdi>{_e(sentence(info, f, locale))}</bdi></a></li>")
-    parts.append("</ol></section></main>")
-    return "".join(parts)
+def counter(info: GameInfo, frame: Frame, locale: str) -> str:
+    """The turn counter the frame's picture draws in its title (its renderer's ``turn_title`` or
+    ``board_title``), without the game's name that begins it; "" for a game that draws none."""
+    kind = "turn_title" if frame.seat is not None else "board_title"  # the picture :func:`picture` draws
+    title = getattr(games.get(info.game.kind).renderer, kind, None)
+    if title is None:
+        return ""
+    text = str(title(view_of(info, frame), locale))
+    name = t(games.get(info.game.kind).title_key, locale)
+    for glue in (" — ", " - ", ": "):
+        if text.startswith(name + glue):
+            return text[len(name + glue):]
+    return text

@@ -137,7 +137,8 @@ def template(base: str, locale: str) -> str:
     return f"{base}/t{{n}}.png?{_query(locale)}"
 
 
-def turn_url(base: str, locale: str, turn: int, mark: str) -> str:
+def turn_url(base: str, locale: str, turn: int | str, mark: str) -> str:
+    """Turn ``turn``'s own address (the page's script fills ``turn_url(…, "{n}", "{m}")`` per turn)."""
     return f"{base}/t{turn}.png?{_query(locale, mark)}"
 
 

@@ -35,7 +35,7 @@ from bot.errors import GameError
 from bot.i18n import t
 from bot.service import GameInfo, MoveOutcome
 from bot.store import MoveListener
-from bot.web import community
+from bot.web import community, page
 from bot.web import game as pages
 from bot.web.context import LRU, SECURITY_HEADERS, WebContext
 from bot.web.guard import Network, QuietRunner, add_headers, client_address, networks
@@ -238,7 +238,7 @@ class WebServer:
             shown = int(raw) if raw.isdigit() and len(raw) <= 6 else last
             base = self._base(info)
             extra = {"turn": str(shown)} if "turn" in request.query else None
-            body = pages.body(info, timeline, base, locale, shown,
+            body = page.body(info, timeline, base, locale, shown,
                               languages_html=self.ctx.language_links(locale, base, extra),
                               story=games.get(info.game.kind).story is not None)
             title = t("web.game.title", locale, game=t(games.get(info.game.kind).title_key, locale), id=info.id)

@@ -14,6 +14,7 @@ from tests.community.test_web_pages import HOSTILE, rated_league
 from tests.conftest import FakeClock
 from tests.web.browser import DESKTOP, PHONE, chromium, open_page
 from tests.web.conftest import SECRET, Site
+from tests.web.test_live_page import ISOLATED, RLO_NAME
 
 pytestmark = pytest.mark.browser
 
@@ -50,3 +51,27 @@ async def test_league_and_player_pages_on_a_phone_and_a_desktop(site: Site, serv
         await w.page.wait_for_load_state("load")
         assert "/g/" in w.page.url and await w.page.evaluate("document.documentElement.lang") == "hu"
         assert not w.errors, w.errors
+
+
+async def test_an_unclosed_right_to_left_override_stays_in_the_name(site: Site, service: Service,
+                                                                    clock: FakeClock) -> None:
+    """The league and player pages with a name whose right-to-left override is never closed: each place
+    the name is shown isolates it (its own element, FSI … PDI in the title and alt texts) and the words
+    after it keep their order."""
+    community = compose(service, boot="first")
+    league_id = await rated_league(community, service, clock, ana=RLO_NAME)
+    league = site.base + links.path_league(SECRET, league_id)
+    player = site.base + links.path_player(SECRET, GUILD, ANA)
+    async with chromium() as browser:
+        for url, places in ((league, {"scores", "games", "FIGCAPTION"}), (player, {"H1"})):
+            w = await open_page(browser, url, DESKTOP)
+            found = await w.page.evaluate(ISOLATED, RLO_NAME)
+            assert places <= {p for p, _, _, _ in found}, found
+            assert all(alone and ordered for _, alone, ordered, _ in found), found
+            alts = await w.page.evaluate("Array.from(document.images).map(i => i.alt)")
+            for text in [await w.page.title(), *alts]:
+                if RLO_NAME in text:
+                    assert "\u2068" + RLO_NAME + "\u2069" in text, text
+            await w.page.context.close()
+        w = await open_page(browser, player, DESKTOP)
+        assert await w.page.title() == "\u2068" + RLO_NAME + "\u2069: games and leagues"
