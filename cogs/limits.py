@@ -54,8 +54,10 @@ def cut(text: object, limit: int) -> str:
 
 
 def quote(text: object) -> str:
-    """A user's typed text, on one line and cut short, for a sentence that repeats it."""
-    return cut(" ".join(str(text).split()), QUOTE)
+    """A user's typed text, on one line and cut short, for a sentence that repeats it: its markdown shows as
+    typed and a mention in it is plain text (as ``cogs.common.shown_name`` shows a name)."""
+    short = cut(" ".join(str(text).split()), QUOTE)
+    return discord.utils.escape_mentions(discord.utils.escape_markdown(short))
 
 
 def quoted(params: Mapping[str, Any]) -> dict[str, Any]:

@@ -77,7 +77,7 @@ class LeaguesCog(commands.Cog):
             interaction.guild_id or 0, name, game, mode=mode, rated=rated, forfeits=forfeits,
             abandoned=abandoned, season_days=season_days, created_by=interaction.user.id)
         season = await self.leagues.season(league)
-        await operations.reply(interaction, t("community.league.created", loc, name=league.name,
+        await operations.reply(interaction, t("community.league.created", loc, name=shown_name(league.name),
                                               title=game_title(game, loc), ends=stamp(season.ends_at)),
                                ephemeral=False)
 
@@ -102,7 +102,7 @@ class LeaguesCog(commands.Cog):
         league = await self.leagues.join_league(interaction.guild_id or 0, name, interaction.user.id,
                                                   interaction.user.display_name)
         await operations.reply(interaction, t("community.league.joined", locale_of(interaction),
-                                              name=league.name))
+                                              name=shown_name(league.name)))
 
     @league.command(name="leave")
     @app_commands.describe(name="Which league")
@@ -111,7 +111,8 @@ class LeaguesCog(commands.Cog):
         if not await operations.defer(interaction):
             return
         league = await self.leagues.leave_league(interaction.guild_id or 0, name, interaction.user.id)
-        await operations.reply(interaction, t("community.league.left", locale_of(interaction), name=league.name))
+        await operations.reply(interaction, t("community.league.left", locale_of(interaction),
+                                              name=shown_name(league.name)))
 
     @league.command(name="season")
     @app_commands.describe(name="Which league", days="How long the new season lasts, in days")
@@ -125,7 +126,7 @@ class LeaguesCog(commands.Cog):
         season = await self.leagues.new_season(interaction.guild_id or 0, name, days)
         league = await self.leagues.league(interaction.guild_id or 0, name)
         await operations.reply(interaction, t("community.league.season", locale_of(interaction),
-                                              name=league.name, number=season.number,
+                                              name=shown_name(league.name), number=season.number,
                                               ends=stamp(season.ends_at)), ephemeral=False)
 
     @league.command(name="edit")
@@ -146,7 +147,7 @@ class LeaguesCog(commands.Cog):
         league = await self.leagues.edit_league(interaction.guild_id or 0, name, rated=rated,
                                                   forfeits=forfeits, abandoned=abandoned)
         await operations.reply(interaction, t("community.league.edited", locale_of(interaction),
-                                              name=league.name))
+                                              name=shown_name(league.name)))
 
     @league.command(name="list")
     async def league_list(self, interaction: discord.Interaction) -> None:
@@ -158,7 +159,7 @@ class LeaguesCog(commands.Cog):
             return
         lines = []
         for lg, members in leagues:
-            lines.append(t("community.league.list.line", loc, name=lg.name, title=game_title(lg.kind, loc),
+            lines.append(t("community.league.list.line", loc, name=shown_name(lg.name), title=game_title(lg.kind, loc),
                            mode=f" ({lg.mode})" if lg.mode else "", members=members,
                            rated=t("community.league.rated", loc) if lg.rated else ""))
         embed = discord.Embed(title=t("community.league.list.title", loc),
@@ -185,7 +186,7 @@ class LeaguesCog(commands.Cog):
         rows, page, pages = limits.page_of(table.standings, page)
         first = (page - 1) * limits.LIST_ROWS + 1
         lines = [self.standing_line(first + i, s, table.league.rated, loc) for i, s in enumerate(rows)]
-        embed = discord.Embed(title=t("community.league.title", loc, name=table.league.name,
+        embed = discord.Embed(title=t("community.league.title", loc, name=shown_name(table.league.name),
                                       number=table.season.number),
                               description=limits.lines_text(lines, loc) or t("community.league.empty", loc),
                               colour=EMBED_COLOUR)

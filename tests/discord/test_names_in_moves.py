@@ -107,3 +107,23 @@ async def test_undo_proposal_and_replay_show_names_as_text(harness: Harness) -> 
     told = [s for s in h.fake.sent if "has bid" in (s.content or "")]
     assert any(not s.ephemeral for s in told), "the undo proposal is public and names the move"
     assert any("after move 1" in (s.content or "") for s in told), "the replay names the move"
+
+
+async def test_league_names_and_echoed_names_are_text(harness: Harness) -> None:
+    """A league's name (typed by whoever made it) and a typed name a refusal repeats are text, like a
+    player's: the list, join, leave and table answers, and "no league named …"."""
+    h = harness
+    from tests.discord.test_bounds import uid, visible
+
+    hostile = "**Top** @everyone"
+    await h.bot.app.leagues.create_league(h.fake.world.guild_id, hostile, "toy", created_by=uid(h, "mona"))
+    await visible(h, "league", "list")
+    await visible(h, "league", "join", name=hostile)
+    await visible(h, "league", "table", name=hostile)
+    await visible(h, "league", "leave", name=hostile)
+    await visible(h, "league", "join", name="||secret|| <@&123456789012345678>")
+    sent = bodies(h)
+    for body in sent:
+        for raw in ("**Top**", "@everyone", "||secret||", ROLE):
+            assert raw not in body, (raw, body)
+    assert sum(shown_name(hostile) in body for body in sent) >= 3, sent
