@@ -13,6 +13,7 @@ checkout installed with ``pip install -e ".[bench]"``; elsewhere this says so in
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import json
 import pkgutil
 import sys
@@ -39,7 +40,10 @@ def kit(name: str) -> Any:
 
 
 def modules() -> list[str]:
-    return sorted(m.name for m in pkgutil.iter_modules(kit("bot.benches").__path__))
+    spec = importlib.util.find_spec("bot.benches")
+    if spec is None or not spec.submodule_search_locations:
+        raise cli.UsageError("cli.bench.no_kit", missing="bot.benches")
+    return sorted(m.name for m in pkgutil.iter_modules(spec.submodule_search_locations))
 
 
 def pick(name: str, known: list[str]) -> str:
