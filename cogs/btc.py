@@ -12,7 +12,6 @@ on and a line in the game's channel says what the game counted and what is next.
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 from typing import TYPE_CHECKING, Any, cast
 
@@ -38,7 +37,7 @@ from cogs import lobby, operations, weblinks
 from cogs.announcer import announcer
 from cogs.common import EMBED_COLOUR, locale_of, mention, public_locale, shown_name
 from cogs.limits import CHOICE_NAME, cut
-from cogs.play import play
+from cogs.play import choice_value, play, typed_move
 
 if TYPE_CHECKING:
     from cogs.app import CityBot
@@ -205,8 +204,7 @@ class BtcCog(commands.Cog):
                 continue
             label = bonus_label(move, view, loc)
             if current.lower() in label.lower():
-                value = json.dumps(move, separators=(",", ":"))
-                out.append(app_commands.Choice(name=cut(label, CHOICE_NAME), value=value))
+                out.append(app_commands.Choice(name=cut(label, CHOICE_NAME), value=choice_value(move)))
         return out[:MAX_CHOICES]
 
     async def _campaign_game_here(self, interaction: discord.Interaction) -> GameInfo:
@@ -223,21 +221,18 @@ class BtcCog(commands.Cog):
     @staticmethod
     def _parse_bonus(text: str, legal: list[dict[str, Any]]) -> dict[str, Any]:
         """A bonus move from an autocomplete value (JSON) or typed words ("parks", "shops left")."""
-        text = text.strip()
-        try:
-            value = json.loads(text)
-            if isinstance(value, dict) and "kind" in value:
-                return value
-        except ValueError:
-            pass
-        words = text.lower().replace(",", " ").split()
-        cities = {CITY_WORDS[w] for w in words if w in CITY_WORDS}
-        found = [m for m in legal
-                 if any(len(w) >= 3 and str(m["type"]).startswith(w) for w in words)
-                 and (not cities or m["city"] in cities)]
-        if len(found) == 1:
-            return found[0]
-        raise CampaignError("btc.campaign.error.not_understood", text=text[:50])
+        def pick(words_text: str) -> dict[str, Any] | None:
+            words = words_text.lower().replace(",", " ").split()
+            cities = {CITY_WORDS[w] for w in words if w in CITY_WORDS}
+            found = [m for m in legal
+                     if any(len(w) >= 3 and str(m["type"]).startswith(w) for w in words)
+                     and (not cities or m["city"] in cities)]
+            return found[0] if len(found) == 1 else None
+
+        move = typed_move(text, pick)
+        if move is None:
+            raise CampaignError("btc.campaign.error.not_understood", text=text.strip()[:50])
+        return move
 
     # -- status ------------------------------------------------------------------------------
     def status_embed(self, state: CampaignStatus, name: str, loc: str) -> discord.Embed:
