@@ -23,7 +23,6 @@ from typing import Any
 from bot import cli
 from bot.cli import say
 
-
 BENCH_KIT = ("bot.benches", "bot.testing", "jsonschema", "referencing", "hypothesis")
 """What the benches need beyond the runtime: a checkout's bench and test kit, and the bench extra."""
 
