@@ -31,7 +31,9 @@ from bot.btc_campaigns import (
     is_campaign_game,
 )
 from bot.i18n import resolve, t
+from bot.rules.btc.movetypes import BtcBonus
 from bot.rules.btc.viewtypes import BtcView
+from bot.rules.core import of_kind
 from bot.service import GameInfo, MoveOutcome
 from cogs import lobby, operations, weblinks
 from cogs.announcer import announcer
@@ -177,7 +179,7 @@ class BtcCog(commands.Cog):
 
         async def typed() -> dict[str, Any]:
             _, _, moves, _ = await self.service.choices(info.id, interaction.user.id)
-            return self._parse_bonus(choice, [m for m in moves if m.get("kind") == "bonus"])
+            return self._parse_bonus(choice, of_kind(moves, BtcBonus))
 
         async def said(outcome: MoveOutcome) -> None:
             move = outcome.move
@@ -199,9 +201,7 @@ class BtcCog(commands.Cog):
             return []
         loc = locale_of(interaction)
         out = []
-        for move in moves:
-            if move.get("kind") != "bonus":
-                continue
+        for move in of_kind(moves, BtcBonus):
             label = bonus_label(move, view, loc)
             if current.lower() in label.lower():
                 out.append(app_commands.Choice(name=cut(label, CHOICE_NAME), value=choice_value(move)))
@@ -219,13 +219,13 @@ class BtcCog(commands.Cog):
         return info
 
     @staticmethod
-    def _parse_bonus(text: str, legal: list[dict[str, Any]]) -> dict[str, Any]:
+    def _parse_bonus(text: str, legal: list[BtcBonus]) -> dict[str, Any]:
         """A bonus move from an autocomplete value (JSON) or typed words ("parks", "shops left")."""
-        def pick(words_text: str) -> dict[str, Any] | None:
+        def pick(words_text: str) -> BtcBonus | None:
             words = words_text.lower().replace(",", " ").split()
             cities = {CITY_WORDS[w] for w in words if w in CITY_WORDS}
             found = [m for m in legal
-                     if any(len(w) >= 3 and str(m["type"]).startswith(w) for w in words)
+                     if any(len(w) >= 3 and m["type"].startswith(w) for w in words)
                      and (not cities or m["city"] in cities)]
             return found[0] if len(found) == 1 else None
 
@@ -307,9 +307,9 @@ def _city_name(view: BtcView, city: int, locale: str = "en") -> str:
     return str(city)
 
 
-def bonus_label(move: dict[str, Any], view: BtcView, loc: str) -> str:
+def bonus_label(move: BtcBonus, view: BtcView, loc: str) -> str:
     """"parks from Left City: 20 points" (doubled when the game is won)."""
-    city = int(move["city"])
+    city = move["city"]
     scores: dict[str, int] = next((c.get("scores", {}) for c in view.get("cities", []) if c.get("city") == city), {})
     campaign = view.get("campaign")
     summary = campaign.get("summary") if campaign else None

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -12,6 +13,8 @@ from discord.ext import commands
 from bot import errors, labels
 from bot.games.quadropolis import slot_text
 from bot.i18n import t
+from bot.rules.core import is_kind
+from bot.rules.quadropolis.movetypes import QuadBuild, QuadDiscard, QuadTake
 from bot.service import MoveOutcome
 from cogs import operations, presenters
 from cogs.common import locale_of, shown_name
@@ -77,19 +80,19 @@ class QuadropolisCog(commands.Cog):
     def _parse(text: str, legal: list[dict[str, Any]], locale: str = "en") -> dict[str, Any]:
         """A move from an autocomplete value (JSON) or typed words: an architect and a slot as the menus
         write it ("2 →3"; the stored code "2 L3" is understood too), a square ("B4"), "discard"."""
-        def pick(words_text: str) -> dict[str, Any] | None:
+        def pick(words_text: str) -> Mapping[str, Any] | None:
             spaced = words_text.replace(",", " ")
             for arrow in ARROWS:
                 spaced = spaced.replace(arrow, f" {arrow}")
             words = spaced.upper().split()
             for move in legal:
-                if move["kind"] == "take" and sorted(words) in (
+                if is_kind(move, QuadTake) and sorted(words) in (
                         sorted([str(move["architect"]), move["slot"]]),
                         sorted([str(move["architect"]), slot_text(move["slot"], locale).upper()])):
                     return move
-                if move["kind"] == "build" and words and words[0] == move["square"]:
+                if is_kind(move, QuadBuild) and words and words[0] == move["square"]:
                     return move
-                if move["kind"] == "discard" and words == ["DISCARD"]:
+                if is_kind(move, QuadDiscard) and words == ["DISCARD"]:
                     return move
             return None
 

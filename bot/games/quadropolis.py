@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import render.quadropolis as renderer
@@ -19,7 +20,7 @@ def slot_text(slot: str, locale: str = "en") -> str:
     return str(resolve(slot_term(slot), locale))
 
 
-def label(move: dict[str, Any], view: QuadView, locale: str) -> str | None:
+def label(move: Mapping[str, Any], view: QuadView, locale: str) -> str | None:
     kind = move.get("kind")
     if kind == "take":
         row, col = slot_target(str(move["slot"]), int(move["architect"]))

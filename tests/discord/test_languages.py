@@ -8,8 +8,8 @@ from typing import Any
 from PIL import Image
 
 from bot import games
-from bot.rules.quadropolis.tiles import slot_target
 from bot.i18n import t
+from bot.rules.quadropolis.tiles import slot_target
 from cogs import ids
 from tests.discord.conftest import Harness, answer
 
