@@ -6,6 +6,19 @@
 # `docker stop` sends SIGTERM to the bot itself (exec-form CMD: python is process 1, no shell between): it
 # refuses new clicks, lets the moves in flight finish within STOP_SECONDS (20), hands the rest over and
 # exits 0. Give it longer than that before the SIGKILL: --stop-timeout 30 (compose: stop_grace_period).
+#
+# Only the product: the first stage builds the bot's wheel, which leaves out the test kit (bot/testing: the fake
+# Discord with its OpenAPI description) and the benches (bot/benches), and the image installs that wheel with the
+# runtime dependencies alone; the sources stay in the first stage.
+FROM python:3.11-slim AS wheel
+
+WORKDIR /src
+COPY pyproject.toml README.md ./
+COPY bot ./bot
+COPY cogs ./cogs
+COPY render ./render
+RUN pip wheel --no-cache-dir --no-deps --wheel-dir /wheel .
+
 FROM python:3.11-slim
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
@@ -14,11 +27,9 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     BOT_IN_IMAGE=1
 
 WORKDIR /app
-COPY pyproject.toml README.md ./
-COPY bot ./bot
-COPY cogs ./cogs
-COPY render ./render
-RUN pip install --no-cache-dir . \
+COPY --from=wheel /wheel /wheel
+RUN pip install --no-cache-dir /wheel/*.whl \
+    && rm -rf /wheel \
     && useradd --create-home --uid 10001 botuser \
     && mkdir -p /data && chown botuser /data
 

@@ -5,24 +5,44 @@ Gathers ``figures(quick)`` from every module in :mod:`bot.benches`. ``--quick`` 
 ``bench.comparable_with_full``: false) because a few channels for a fraction of a second measure
 start-up more than throughput. ``--only NAME [NAME ...]`` runs some modules.
 Progress goes to stderr; stdout carries only the JSON.
+
+The benches and the test kit they drive (:mod:`bot.testing`) are not in the installed package: they run from a
+checkout installed with ``pip install -e ".[bench]"``; elsewhere this says so in one sentence.
 """
 
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import json
 import pkgutil
 import sys
 import time
 from typing import Any
 
-import bot.benches
 from bot import cli
 from bot.cli import say
 
+BENCH_KIT = ("bot.benches", "bot.testing", "jsonschema", "referencing", "hypothesis")
+"""What the benches need beyond the runtime: a checkout's bench and test kit, and the bench extra."""
+
+
+def kit(name: str) -> Any:
+    """Import a module of the benches; the sentence "no benches here" when the kit is not installed."""
+    try:
+        return importlib.import_module(name)
+    except ModuleNotFoundError as exc:
+        missing = exc.name or name
+        if any(missing == k or missing.startswith(f"{k}.") for k in BENCH_KIT):
+            raise cli.UsageError("cli.bench.no_kit", missing=missing) from None
+        raise
+
 
 def modules() -> list[str]:
-    return sorted(m.name for m in pkgutil.iter_modules(bot.benches.__path__))
+    spec = importlib.util.find_spec("bot.benches")
+    if spec is None or not spec.submodule_search_locations:
+        raise cli.UsageError("cli.bench.no_kit", missing="bot.benches")
+    return sorted(m.name for m in pkgutil.iter_modules(spec.submodule_search_locations))
 
 
 def pick(name: str, known: list[str]) -> str:
@@ -52,7 +72,7 @@ def command(argv: list[str]) -> int:
     for name in dict.fromkeys(chosen or known):
         t0 = time.perf_counter()
         print(f"bench: {name}…", file=sys.stderr, flush=True)
-        module = importlib.import_module(f"bot.benches.{name}")
+        module = kit(f"bot.benches.{name}")
         try:
             out.update(module.figures(quick=args.quick))
         except Exception as exc:  # a broken bench is reported, not hidden

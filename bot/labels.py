@@ -6,6 +6,7 @@ A game may declare a labeller (``bot/games/<kind>.py``); otherwise the catalogue
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from bot import games
@@ -35,7 +36,7 @@ def shorten(text: str, limit: int) -> str:
     return head.rstrip().rstrip(",;:·–—-(").rstrip() + ELLIPSIS
 
 
-def move_label(game: str, move: dict[str, Any], view: games.View, locale: str = "en",
+def move_label(game: str, move: Mapping[str, Any], view: games.View, locale: str = "en",
                limit: int = LABEL_LIMIT) -> str:
     try:
         special = games.get(game).labeller

@@ -12,7 +12,6 @@ on and a line in the game's channel says what the game counted and what is next.
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 from typing import TYPE_CHECKING, Any, cast
 
@@ -32,13 +31,15 @@ from bot.btc_campaigns import (
     is_campaign_game,
 )
 from bot.i18n import resolve, t
+from bot.rules.btc.movetypes import BtcBonus
 from bot.rules.btc.viewtypes import BtcView
+from bot.rules.core import of_kind
 from bot.service import GameInfo, MoveOutcome
 from cogs import lobby, operations, weblinks
 from cogs.announcer import announcer
 from cogs.common import EMBED_COLOUR, locale_of, mention, public_locale, shown_name
 from cogs.limits import CHOICE_NAME, cut
-from cogs.play import play
+from cogs.play import choice_value, play, typed_move
 
 if TYPE_CHECKING:
     from cogs.app import CityBot
@@ -178,7 +179,7 @@ class BtcCog(commands.Cog):
 
         async def typed() -> dict[str, Any]:
             _, _, moves, _ = await self.service.choices(info.id, interaction.user.id)
-            return self._parse_bonus(choice, [m for m in moves if m.get("kind") == "bonus"])
+            return self._parse_bonus(choice, of_kind(moves, BtcBonus))
 
         async def said(outcome: MoveOutcome) -> None:
             move = outcome.move
@@ -200,13 +201,10 @@ class BtcCog(commands.Cog):
             return []
         loc = locale_of(interaction)
         out = []
-        for move in moves:
-            if move.get("kind") != "bonus":
-                continue
+        for move in of_kind(moves, BtcBonus):
             label = bonus_label(move, view, loc)
             if current.lower() in label.lower():
-                value = json.dumps(move, separators=(",", ":"))
-                out.append(app_commands.Choice(name=cut(label, CHOICE_NAME), value=value))
+                out.append(app_commands.Choice(name=cut(label, CHOICE_NAME), value=choice_value(move)))
         return out[:MAX_CHOICES]
 
     async def _campaign_game_here(self, interaction: discord.Interaction) -> GameInfo:
@@ -221,23 +219,20 @@ class BtcCog(commands.Cog):
         return info
 
     @staticmethod
-    def _parse_bonus(text: str, legal: list[dict[str, Any]]) -> dict[str, Any]:
+    def _parse_bonus(text: str, legal: list[BtcBonus]) -> dict[str, Any]:
         """A bonus move from an autocomplete value (JSON) or typed words ("parks", "shops left")."""
-        text = text.strip()
-        try:
-            value = json.loads(text)
-            if isinstance(value, dict) and "kind" in value:
-                return value
-        except ValueError:
-            pass
-        words = text.lower().replace(",", " ").split()
-        cities = {CITY_WORDS[w] for w in words if w in CITY_WORDS}
-        found = [m for m in legal
-                 if any(len(w) >= 3 and str(m["type"]).startswith(w) for w in words)
-                 and (not cities or m["city"] in cities)]
-        if len(found) == 1:
-            return found[0]
-        raise CampaignError("btc.campaign.error.not_understood", text=text[:50])
+        def pick(words_text: str) -> BtcBonus | None:
+            words = words_text.lower().replace(",", " ").split()
+            cities = {CITY_WORDS[w] for w in words if w in CITY_WORDS}
+            found = [m for m in legal
+                     if any(len(w) >= 3 and m["type"].startswith(w) for w in words)
+                     and (not cities or m["city"] in cities)]
+            return found[0] if len(found) == 1 else None
+
+        move = typed_move(text, pick)
+        if move is None:
+            raise CampaignError("btc.campaign.error.not_understood", text=text.strip()[:50])
+        return move
 
     # -- status ------------------------------------------------------------------------------
     def status_embed(self, state: CampaignStatus, name: str, loc: str) -> discord.Embed:
@@ -312,9 +307,9 @@ def _city_name(view: BtcView, city: int, locale: str = "en") -> str:
     return str(city)
 
 
-def bonus_label(move: dict[str, Any], view: BtcView, loc: str) -> str:
+def bonus_label(move: BtcBonus, view: BtcView, loc: str) -> str:
     """"parks from Left City: 20 points" (doubled when the game is won)."""
-    city = int(move["city"])
+    city = move["city"]
     scores: dict[str, int] = next((c.get("scores", {}) for c in view.get("cities", []) if c.get("city") == city), {})
     campaign = view.get("campaign")
     summary = campaign.get("summary") if campaign else None

@@ -180,35 +180,17 @@ class GameCog(commands.Cog):
     @game.command(name="join")
     async def join(self, interaction: discord.Interaction) -> None:
         """Take a seat in this channel's game lobby."""
-        if not await operations.defer(interaction):
-            return  # Discord refused: the user saw a failure, so nothing changes
-        info = await self.service.game_in_channel(interaction.channel_id or 0)
-        info = await self.service.join(info.id, interaction.user.id, interaction.user.display_name)
-        await operations.reply(interaction, t("lobby.joined", locale_of(interaction), game=info.id))
-        await lobby.refresh_lobby(self.bot, info, info.game.locale)
+        await lobby.door(self.bot, interaction, "join")
 
     @game.command(name="leave")
     async def leave(self, interaction: discord.Interaction) -> None:
         """Give up your seat in this channel's lobby (before the game starts)."""
-        if not await operations.defer(interaction):
-            return
-        info = await self.service.game_in_channel(interaction.channel_id or 0)
-        info = await self.service.leave(info.id, interaction.user.id)
-        await operations.reply(interaction, t("lobby.left", locale_of(interaction), game=info.id))
-        await lobby.refresh_lobby(self.bot, info, info.game.locale)
+        await lobby.door(self.bot, interaction, "leave")
 
     @game.command(name="start")
     async def start(self, interaction: discord.Interaction) -> None:
         """Start this channel's game (host only)."""
-        if not await operations.defer(interaction):
-            return
-        info = await self.service.game_in_channel(interaction.channel_id or 0)
-        info = await self.service.start(info.id, interaction.user.id)
-        await operations.reply(interaction, t("lobby.started", locale_of(interaction), game=info.id))
-        await lobby.refresh_lobby(self.bot, info, info.game.locale)
-        problem = await self.flow.publish(info.id, None, info.game.locale)
-        if problem is not None:
-            await operations.reply(interaction, t(problem, locale_of(interaction)))
+        await lobby.door(self.bot, interaction, "start")
 
     @game.command(name="status")
     async def status(self, interaction: discord.Interaction) -> None:

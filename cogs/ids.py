@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -36,7 +37,7 @@ class ParsedId:
     move: dict[str, Any] | None = None
 
 
-def compact(move: dict[str, Any]) -> str:
+def compact(move: Mapping[str, Any]) -> str:
     return json.dumps(move, separators=(",", ":"), sort_keys=True)
 
 
@@ -44,7 +45,7 @@ def lobby(game_id: int, action: str) -> str:
     return f"lobby:{game_id}:{action}"
 
 
-def move(game_id: int, version: int, token: str, mv: dict[str, Any]) -> str | None:
+def move(game_id: int, version: int, token: str, mv: Mapping[str, Any]) -> str | None:
     """The id of a move button, or None when the move does not fit in a custom_id."""
     text = f"mv:{game_id}:{version}:{token}:{compact(mv)}"
     return text if len(text) <= MAX_CUSTOM_ID else None

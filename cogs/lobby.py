@@ -1,7 +1,11 @@
 """The lobby message: who sits, the game's options, and its Join / Leave / Add AI / Start buttons
-(``lobby:<game>:<action>``), the same wherever a lobby is opened (``/game new``, or a game's own command)."""
+(``lobby:<game>:<action>``), the same wherever a lobby is opened (``/game new``, or a game's own command);
+and the one door into a lobby (:func:`door`), for its buttons and for ``/game join``, ``leave`` and ``start``."""
 
 from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING
 
 import discord
 
@@ -9,7 +13,15 @@ from bot import games
 from bot.i18n import t
 from bot.service import GameInfo
 from cogs import ids, operations, weblinks
-from cogs.common import EMBED_COLOUR, game_title, shown_name
+from cogs.common import EMBED_COLOUR, game_title, locale_of, shown_name
+
+if TYPE_CHECKING:
+    from cogs.app import CityBot
+
+log = logging.getLogger(__name__)
+
+SAID = {"join": "lobby.joined", "leave": "lobby.left", "start": "lobby.started"}
+"""A slash command's answer to each action (a button's answer is the lobby message itself)."""
 
 
 def lobby_embed(info: GameInfo, loc: str) -> discord.Embed:
@@ -60,3 +72,43 @@ async def refresh_lobby(bot: discord.Client, info: GameInfo, loc: str) -> None:
     await operations.edit(bot, g.channel_xid, g.lobby_message_xid,
                           embed=lobby_embed(info, loc),
                           view=lobby_view(info, loc, weblinks.board_url(bot, g.id)))
+
+
+async def door(bot: CityBot, interaction: discord.Interaction, action: str, game_id: int | None = None) -> None:
+    """Join, leave, add an AI or start: a click on a lobby's button (``game_id``: the lobby's game, whose message
+    the answer is) or a ``/game`` command (``game_id`` None: this channel's game, answered with a sentence, and
+    the lobby message brought up to date). A start publishes the game's first turn.
+
+    A joining click is answered by the lobby showing the new seat: if Discord refused that, the seat is given up
+    again. Everything else is acknowledged first; if Discord refused, nothing changes."""
+    service, user, loc = bot.service, interaction.user, locale_of(interaction)
+    clicked = game_id is not None
+    shown_join = clicked and action == "join"
+    if not shown_join and not await operations.defer(interaction, update=clicked):
+        return  # Discord refused: the user saw a failure, so nothing changes
+    if game_id is None:
+        game_id = (await service.game_in_channel(interaction.channel_id or 0)).id
+    as_of = (await service.game(game_id)).updated_at if shown_join else None
+    if action == "join":
+        info = await service.join(game_id, user.id, user.display_name)
+    elif action == "leave":
+        info = await service.leave(game_id, user.id)
+    elif action == "ai":
+        info = await service.add_ai(game_id, user.id)
+    else:
+        info = await service.start(game_id, user.id)
+    ploc = info.game.locale
+    if clicked:
+        shown = await operations.edit_original(interaction, embed=lobby_embed(info, ploc),
+                                               view=lobby_view(info, ploc, weblinks.board_url(bot, game_id)))
+        if as_of is not None and not shown:  # a joining click Discord refused to show
+            log.info("join of game %s not shown: taken back", game_id)
+            await service.unjoin(game_id, user.id, as_of=as_of)
+            return
+    else:
+        await operations.reply(interaction, t(SAID[action], loc, game=info.id))
+        await refresh_lobby(bot, info, ploc)
+    if action == "start":
+        problem = await bot.flow.publish(info.id, None, ploc)
+        if problem is not None:
+            await operations.reply(interaction, t(problem, loc))

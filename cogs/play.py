@@ -14,8 +14,9 @@ a typed slash command) calls :func:`play`.
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -33,6 +34,26 @@ log = logging.getLogger(__name__)
 
 MoveSource = dict[str, Any] | Callable[[], Awaitable[dict[str, Any]]]
 """A move, or how to read it once the interaction is acknowledged."""
+
+
+def choice_value(move: Mapping[str, Any]) -> str:
+    """A move offered in a typed command's autocomplete: its JSON, which :func:`typed_move` reads back."""
+    return json.dumps(move, separators=(",", ":"))
+
+
+def typed_move(text: str, pick: Callable[[str], Mapping[str, Any] | None]) -> dict[str, Any] | None:
+    """The move typed in a slash command: an autocomplete value (:func:`choice_value`) as it stands, else the
+    move the game's ``pick`` reads in the words (given stripped); None when neither reads one. The service
+    checks it against the choices of the moment either way."""
+    text = text.strip()
+    try:
+        value = json.loads(text)
+        if isinstance(value, dict) and "kind" in value:
+            return value
+    except ValueError:
+        pass
+    picked = pick(text)
+    return None if picked is None else dict(picked)
 
 
 async def play(bot: CityBot, interaction: discord.Interaction, game_id: int, move: MoveSource, *,

@@ -8,6 +8,7 @@ and is listed once in :data:`cogs.games.PRESENTERS`.
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 from typing import Any, Generic
 
 import discord
@@ -64,7 +65,7 @@ class Presenter(Generic[V]):
             return [t(key, locale, **shown)]
         return game.tell(key, shown, view, locale, shown_names(names) if names is not None else None)
 
-    def move_label(self, move: dict[str, Any], view: V, locale: str, limit: int = LABEL_LIMIT) -> str:
+    def move_label(self, move: Mapping[str, Any], view: V, locale: str, limit: int = LABEL_LIMIT) -> str:
         """A move's label, shortened at a word boundary to ``limit`` (a button's; a select option takes
         :data:`cogs.limits.SELECT_OPTION_LABEL`)."""
         return labels.move_label(self.kind, move, view, locale, limit)
@@ -128,7 +129,7 @@ class Presenter(Generic[V]):
         ui.stop()  # nothing to dispatch in-process: clicks are routed by custom_id
         return ui
 
-    def button_style(self, move: dict[str, Any]) -> discord.ButtonStyle:
+    def button_style(self, move: Mapping[str, Any]) -> discord.ButtonStyle:
         return discord.ButtonStyle.secondary
 
 

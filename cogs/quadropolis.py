@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-import json
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -13,10 +13,12 @@ from discord.ext import commands
 from bot import errors, labels
 from bot.games.quadropolis import slot_text
 from bot.i18n import t
+from bot.rules.core import is_kind
+from bot.rules.quadropolis.movetypes import QuadBuild, QuadDiscard, QuadTake
 from bot.service import MoveOutcome
 from cogs import operations, presenters
 from cogs.common import locale_of, shown_name
-from cogs.play import play
+from cogs.play import choice_value, play, typed_move
 
 if TYPE_CHECKING:
     from cogs.app import CityBot
@@ -57,7 +59,7 @@ class QuadropolisCog(commands.Cog):
                 continue
             label = labels.move_label(KIND, move, view, loc)
             if current.lower() in label.lower():
-                out.append(app_commands.Choice(name=label[:100], value=json.dumps(move, separators=(",", ":"))))
+                out.append(app_commands.Choice(name=label[:100], value=choice_value(move)))
         return out[:MAX_CHOICES]
 
     async def _play(self, interaction: discord.Interaction, text: str, kinds: tuple[str, ...]) -> None:
@@ -78,27 +80,26 @@ class QuadropolisCog(commands.Cog):
     def _parse(text: str, legal: list[dict[str, Any]], locale: str = "en") -> dict[str, Any]:
         """A move from an autocomplete value (JSON) or typed words: an architect and a slot as the menus
         write it ("2 →3"; the stored code "2 L3" is understood too), a square ("B4"), "discard"."""
-        text = text.strip()
-        try:
-            value = json.loads(text)
-            if isinstance(value, dict) and "kind" in value:
-                return value
-        except ValueError:
-            pass
-        spaced = text.replace(",", " ")
-        for arrow in ARROWS:
-            spaced = spaced.replace(arrow, f" {arrow}")
-        words = spaced.upper().split()
-        for move in legal:
-            if move["kind"] == "take" and sorted(words) in (
-                    sorted([str(move["architect"]), move["slot"]]),
-                    sorted([str(move["architect"]), slot_text(move["slot"], locale).upper()])):
-                return move
-            if move["kind"] == "build" and words and words[0] == move["square"]:
-                return move
-            if move["kind"] == "discard" and words == ["DISCARD"]:
-                return move
-        raise errors.IllegalMove("quadropolis.ui.not_understood", text=text)
+        def pick(words_text: str) -> Mapping[str, Any] | None:
+            spaced = words_text.replace(",", " ")
+            for arrow in ARROWS:
+                spaced = spaced.replace(arrow, f" {arrow}")
+            words = spaced.upper().split()
+            for move in legal:
+                if is_kind(move, QuadTake) and sorted(words) in (
+                        sorted([str(move["architect"]), move["slot"]]),
+                        sorted([str(move["architect"]), slot_text(move["slot"], locale).upper()])):
+                    return move
+                if is_kind(move, QuadBuild) and words and words[0] == move["square"]:
+                    return move
+                if is_kind(move, QuadDiscard) and words == ["DISCARD"]:
+                    return move
+            return None
+
+        move = typed_move(text, pick)
+        if move is None:
+            raise errors.IllegalMove("quadropolis.ui.not_understood", text=text.strip())
+        return move
 
     @group.command(name="take")
     @app_commands.describe(choice="Architect and slot, e.g. 2 →3 (pick from the list)")

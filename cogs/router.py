@@ -14,7 +14,7 @@ from discord.ext import commands
 
 from bot import errors
 from bot.i18n import t
-from cogs import ids, limits, lobby, operations, presenters, rulebook, weblinks
+from cogs import ids, limits, lobby, operations, presenters, rulebook
 from cogs.common import locale_of
 from cogs.play import play
 
@@ -88,32 +88,5 @@ class ComponentRouter(commands.Cog):
                    token=parsed.token)
 
     async def lobby_click(self, interaction: discord.Interaction, parsed: ids.ParsedId) -> None:
-        gid, action = parsed.game_id, parsed.action
-        user = interaction.user
-        loc = locale_of(interaction)
-        if action == "join":
-            # The lobby shows the new seat as the click's own answer: if Discord refused it, the
-            # seat is given up again.
-            as_of = (await self.service.game(gid)).updated_at
-            info = await self.service.join(gid, user.id, user.display_name)
-            ploc = info.game.locale
-            if not await operations.edit_original(interaction, embed=lobby.lobby_embed(info, ploc),
-                                                  view=lobby.lobby_view(info, ploc, weblinks.board_url(self.bot, gid))):
-                log.info("join of game %s not shown: taken back", gid)
-                await self.service.unjoin(gid, user.id, as_of=as_of)
-            return
-        if not await operations.defer(interaction, update=True):
-            return  # Discord refused: the user saw a failure, so nothing changes
-        if action == "leave":
-            info = await self.service.leave(gid, user.id)
-        elif action == "ai":
-            info = await self.service.add_ai(gid, user.id)
-        else:
-            info = await self.service.start(gid, user.id)
-        ploc = info.game.locale
-        await operations.edit_original(interaction, embed=lobby.lobby_embed(info, ploc),
-                                       view=lobby.lobby_view(info, ploc, weblinks.board_url(self.bot, gid)))
-        if action == "start":
-            problem = await self.bot.flow.publish(info.id, None, ploc)
-            if problem is not None:
-                await operations.reply(interaction, t(problem, loc))
+        assert parsed.action is not None
+        await lobby.door(self.bot, interaction, parsed.action, parsed.game_id)

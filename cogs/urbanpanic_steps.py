@@ -7,12 +7,15 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import discord
 
 from bot.i18n import resolve, t
+from bot.rules.core import of_kind
+from bot.rules.urbanpanic.movetypes import UpEngineerBoard, UpEngineerReserve, UpPlanner, UpSpy
 from bot.rules.urbanpanic.tiles import tile_term
 from bot.rules.urbanpanic.viewtypes import UpView
 from cogs import ids
@@ -168,7 +171,7 @@ def build_view(entries: list[Entry], locale: str) -> discord.ui.View:
     return ui
 
 
-def move_entry(game_id: int, version: int, token: str, move: dict[str, Any], label: str, row: int,
+def move_entry(game_id: int, version: int, token: str, move: Mapping[str, Any], label: str, row: int,
                style: discord.ButtonStyle = discord.ButtonStyle.primary) -> Entry | None:
     cid = ids.move(game_id, version, token, move)
     if cid is None:
@@ -198,28 +201,28 @@ def step_menu(step: Step, moves: list[dict[str, Any]], view: UpView, locale: str
         raise TypeError("a step menu needs a seat's own view")
     seat = int(viewer)
 
-    def final(m: dict[str, Any], label: str) -> Entry | None:
+    def final(m: Mapping[str, Any], label: str) -> Entry | None:
         return move_entry(game_id, version, token, m, label, 0)
 
-    def grid(chosen: list[dict[str, Any]], field: str) -> list[Entry]:
+    def grid(chosen: Sequence[Mapping[str, Any]], field: str) -> list[Entry]:
         return plot_grid([(str(m[field]), final(m, str(m[field]))) for m in chosen])
 
     if name == "p":
-        planners = [m for m in moves if m["kind"] == "planner"]
-        tiles = distinct([str(m["tile"]) for m in planners])
+        planners = of_kind(moves, UpPlanner)
+        tiles = distinct([m["tile"] for m in planners])
         if not args and len(tiles) == 1:
             args = (tiles[0],)
         if not args:
             return t("urbanpanic.ui.ask.planner_tile", locale), [
                 Entry(t("urbanpanic.ui.pick_tile", locale, tile=tile_name(code, locale)),
                       step_id(game_id, version, "p", code), 0, discord.ButtonStyle.primary) for code in tiles]
-        chosen = [m for m in planners if m["tile"] == args[0]]
+        chosen: Sequence[Mapping[str, Any]] = [m for m in planners if m["tile"] == args[0]]
         if not chosen:
             return None
         return t("urbanpanic.ui.ask.planner_plot", locale, tile=tile_name(args[0], locale)), grid(chosen, "plot")
     if name == "e":
-        boards = [m for m in moves if m["kind"] == "engineer_board"]
-        tiles = distinct([str(m["tile"]) for m in moves if m["kind"] == "engineer_reserve"])
+        boards = of_kind(moves, UpEngineerBoard)
+        tiles = distinct([m["tile"] for m in of_kind(moves, UpEngineerReserve)])
         options = ([Step(game_id, version, "eb")] if boards else []) + [
             Step(game_id, version, "er", (code,)) for code in tiles]
         if not options:
@@ -232,9 +235,9 @@ def step_menu(step: Step, moves: list[dict[str, Any]], view: UpView, locale: str
                          discord.ButtonStyle.primary) for i, o in enumerate(options)]
         return t("urbanpanic.ui.ask.engineer", locale), entries
     if name == "eb":
-        boards = [m for m in moves if m["kind"] == "engineer_board"]
+        boards = of_kind(moves, UpEngineerBoard)
         if not args:
-            firsts = distinct([str(m["plot"]) for m in boards])
+            firsts = distinct([m["plot"] for m in boards])
             if not firsts:
                 return None
             return t("urbanpanic.ui.ask.swap_first", locale), plot_grid([
@@ -247,12 +250,12 @@ def step_menu(step: Step, moves: list[dict[str, Any]], view: UpView, locale: str
         return (t("urbanpanic.ui.ask.swap_second", locale, plot=args[0],
                                               tile=tile_name(here, locale) if here else "?"), grid(chosen, "other"))
     if name == "er":
-        chosen = [m for m in moves if m["kind"] == "engineer_reserve" and m["tile"] == args[0]]
+        chosen = [m for m in of_kind(moves, UpEngineerReserve) if m["tile"] == args[0]]
         if not chosen:
             return None
         return t("urbanpanic.ui.ask.swap_reserve", locale, tile=tile_name(args[0], locale)), grid(chosen, "plot")
     if name == "s":
-        spies = [m for m in moves if m["kind"] == "spy"]
+        spies = of_kind(moves, UpSpy)
         targets = distinct([f"{m['victim']}.{m['tile']}" for m in spies])
         if not args and len(targets) == 1:
             args = tuple(targets[0].split("."))

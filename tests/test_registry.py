@@ -56,7 +56,7 @@ def test_only_the_registries_name_the_games() -> None:
     naming = []
     for path in listed:
         if _own(path) or not (ROOT / path).is_file() or path.startswith("bot/testing/"):
-            continue  # bot/testing/ is the tests' fake Discord, shipped for the bench: not the bot
+            continue  # bot/testing/ is the tests' fake Discord, left out of the installed package: not the bot
         try:
             text = (ROOT / path).read_text(encoding="utf-8")
         except UnicodeDecodeError:

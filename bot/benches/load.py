@@ -37,8 +37,8 @@ the bot's first answer (what Discord's 3-second window measures), over every int
 committed. After the run the store is read directly: every acknowledged move must be there once
 (``lost``, ``duplicated``), and nothing else (``unacknowledged``: played but never confirmed).
 
-The fake Discord and the toy game ship in the package (:mod:`bot.testing`), so the bench runs
-from an installed bot in any folder.
+The fake Discord and the toy game are the clone's test kit (:mod:`bot.testing`, outside the installed package):
+with the clone installed editable (``pip install -e ".[bench]"``) the bench runs from any folder.
 """
 
 from __future__ import annotations

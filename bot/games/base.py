@@ -12,7 +12,7 @@ from functools import cached_property
 from typing import Any, Generic, Protocol, TypeVar
 
 from bot.i18n import t
-from bot.rules.core import GameRules, Move, Term
+from bot.rules.core import GameRules, Term
 
 View = Mapping[str, Any]
 """A view as generic code (service, turn flow, front-ends) holds it: read-only. Each game's own code
@@ -22,7 +22,7 @@ V = TypeVar("V", bound=View)
 """A game's view type (its TypedDict)."""
 V_contra = TypeVar("V_contra", bound=View, contravariant=True)
 
-Labeller = Callable[[Move, V, str], "str | None"]
+Labeller = Callable[[Mapping[str, Any], V, str], "str | None"]
 """(move, the seat's view, locale) -> a short label, or None for the generic one."""
 
 Teller = Callable[[str, dict[str, Any], V, "list[str] | None", str], list[str]]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import render.btc as renderer
@@ -39,7 +39,7 @@ def city_name(view: BtcView, city: int, locale: str = "en") -> str:
     return str(city)
 
 
-def label(move: dict[str, Any], view: BtcView, locale: str) -> str | None:
+def label(move: Mapping[str, Any], view: BtcView, locale: str) -> str | None:
     kind = move.get("kind")
     names = tile_names(view, locale)
 

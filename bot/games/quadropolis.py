@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import render.quadropolis as renderer
@@ -9,22 +10,8 @@ from bot.games.base import Game, Sample, Step, StoryStyle, TurnStyle, View, samp
 from bot.i18n import resolve, t
 from bot.rules.quadropolis import calculator
 from bot.rules.quadropolis.rules import RULES
-from bot.rules.quadropolis.tiles import slot_term
+from bot.rules.quadropolis.tiles import slot_target, slot_term
 from bot.rules.quadropolis.viewtypes import QuadView
-
-SITE_SIZE = 5
-
-
-def slot_target(slot: str, architect: int) -> tuple[int, int]:
-    """The site square (1-based row, column) an architect in a slot points at."""
-    side, line = slot[0], int(slot[1:])
-    if side == "L":
-        return line, architect
-    if side == "R":
-        return line, SITE_SIZE + 1 - architect
-    if side == "T":
-        return architect, line
-    return SITE_SIZE + 1 - architect, line
 
 
 def slot_text(slot: str, locale: str = "en") -> str:
@@ -33,11 +20,11 @@ def slot_text(slot: str, locale: str = "en") -> str:
     return str(resolve(slot_term(slot), locale))
 
 
-def label(move: dict[str, Any], view: QuadView, locale: str) -> str | None:
+def label(move: Mapping[str, Any], view: QuadView, locale: str) -> str | None:
     kind = move.get("kind")
     if kind == "take":
         row, col = slot_target(str(move["slot"]), int(move["architect"]))
-        square = view["site"]["squares"][row - 1][col - 1]
+        square = view["site"]["squares"][row][col]
         if square.get("state") == "tile":
             what = resolve(square["tile"]["label"], locale)
         elif square.get("state") == "face_down":

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import render.urbanpanic as renderer
@@ -13,7 +14,7 @@ from bot.rules.urbanpanic.tiles import tile_term
 from bot.rules.urbanpanic.viewtypes import UpAction, UpView
 
 
-def label(move: dict[str, Any], view: UpView, locale: str) -> str | None:
+def label(move: Mapping[str, Any], view: UpView, locale: str) -> str | None:
     """A move's label; tiles in the players' notation (:func:`tile_term`), plots by their names."""
     kind = move.get("kind")
     if kind == "architect":

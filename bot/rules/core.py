@@ -4,19 +4,63 @@ Pure and deterministic: standard library only. No I/O, no Discord, no asyncio, n
 
 A game is a :class:`GameRules` object. Its state is the game's own (usually a dataclass);
 moves are plain JSON-able dicts with a ``"kind"`` key, so they can travel through the move log,
-Discord custom_ids and the terminal unchanged.
+Discord custom_ids and the terminal unchanged. Each game types its moves (``bot/rules/<kind>/movetypes.py``:
+one ``TypedDict`` per shape, its ``kind`` a ``Literal``, and no ``from __future__ import annotations`` so that
+``NotRequired`` stays visible at run time); a front-end picks moves of one shape with :func:`is_kind` and
+:func:`of_kind`, which check the shape and give the type checker the move's fields (``tests/test_movetypes.py``
+checks that every move the rules offer has one of its game's shapes).
 """
 
 from __future__ import annotations
 
 import hashlib
 import random
-from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Any, ClassVar, Generic, TypeVar
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar, Generic, TypeGuard, TypeVar, get_args, get_type_hints
+
+# The results and ranks (bot/rules/ranking.py), part of the protocol, re-exported.
+from bot.rules.ranking import Result as Result
+from bot.rules.ranking import SeatResult as SeatResult
+from bot.rules.ranking import build_result as build_result
+from bot.rules.ranking import competition_ranks as competition_ranks
+from bot.rules.ranking import deciding_factor as deciding_factor
 
 Move = dict[str, Any]
-"""A move: JSON-able, with a ``"kind"`` key naming it (``{"kind": "take", "slot": "N2"}``)."""
+"""A move as it travels (JSON-able, with a ``"kind"`` key naming it: ``{"kind": "take", "slot": "N2"}``); its
+game's ``TypedDict`` of that kind says its fields (:func:`is_kind`)."""
+
+M = TypeVar("M")
+
+
+_SHAPES: dict[object, tuple[str, frozenset[str], frozenset[str]]] = {}
+
+
+def _shape(move_type: type[Any]) -> tuple[str, frozenset[str], frozenset[str]]:
+    """(kind, required keys, all keys) of a move ``TypedDict`` whose ``kind`` is one ``Literal``."""
+    hit = _SHAPES.get(move_type)
+    if hit is None:
+        (kind,) = get_args(get_type_hints(move_type)["kind"])
+        required: frozenset[str] = move_type.__required_keys__
+        hit = _SHAPES[move_type] = (str(kind), required, required | move_type.__optional_keys__)
+    return hit
+
+
+def kind_name(move_type: type[Any]) -> str:
+    """The kind a move ``TypedDict`` names (``Take`` -> ``"take"``)."""
+    return _shape(move_type)[0]
+
+
+def is_kind(move: Mapping[str, Any], move_type: type[M]) -> TypeGuard[M]:
+    """Whether ``move`` has the shape of ``move_type`` (a game's move ``TypedDict``): its kind, every key the
+    type requires and no other."""
+    kind, required, allowed = _shape(move_type)
+    return move.get("kind") == kind and required.issubset(move) and allowed.issuperset(move)
+
+
+def of_kind(moves: Iterable[Mapping[str, Any]], move_type: type[M]) -> list[M]:
+    """The moves of one shape (:func:`is_kind`), in their order."""
+    return [m for m in moves if is_kind(m, move_type)]
 
 JSON = Any
 
@@ -249,115 +293,6 @@ def parse_cell(name: str, rows: int, cols: int) -> Cell:
     if not in_grid(cell, rows, cols):
         raise IllegalMove("error.bad_cell", cell=name)
     return cell
-
-
-# ---------------------------------------------------------------------------------------------
-# Results and ranking
-# ---------------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class SeatResult:
-    """One seat's final result.
-
-    ``breakdown`` maps a category id to points (the categories sum to ``total``); ``tiebreak`` is
-    the tuple compared after ``total`` (higher is better); ``rank`` starts at 1 and is shared by
-    seats that stay tied after every tie-break.
-    """
-
-    seat: int
-    total: int
-    breakdown: dict[str, int]
-    rank: int
-    tiebreak: tuple[int, ...] = ()
-    details: dict[str, Any] = field(default_factory=dict)
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "seat": self.seat,
-            "total": self.total,
-            "breakdown": dict(self.breakdown),
-            "rank": self.rank,
-            "tiebreak": list(self.tiebreak),
-            "details": self.details,
-        }
-
-
-@dataclass(frozen=True)
-class Result:
-    """The end of a game: one SeatResult per seat, in seat order.
-
-    ``decided_by`` names what separated the winner from the runner-up: ``"score"``, a tie-break id
-    (``"tiebreak.resources"``…), or ``"shared"`` when the first place is shared.
-    """
-
-    seats: tuple[SeatResult, ...]
-    decided_by: str = "score"
-    details: dict[str, Any] = field(default_factory=dict)
-
-    def winners(self) -> list[int]:
-        return [s.seat for s in self.seats if s.rank == 1]
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "seats": [s.to_json() for s in self.seats],
-            "decided_by": self.decided_by,
-            "details": self.details,
-        }
-
-
-def competition_ranks(keys: Sequence[Sequence[int]]) -> list[int]:
-    """Standard competition ranks ("1224") for comparable keys, higher key is better."""
-    order = sorted(range(len(keys)), key=lambda i: tuple(keys[i]), reverse=True)
-    ranks = [0] * len(keys)
-    for pos, i in enumerate(order):
-        if pos and tuple(keys[order[pos - 1]]) == tuple(keys[i]):
-            ranks[i] = ranks[order[pos - 1]]
-        else:
-            ranks[i] = pos + 1
-    return ranks
-
-
-def deciding_factor(keys: Sequence[Sequence[int]], names: Sequence[str]) -> str:
-    """Which component of the keys separated first place from second.
-
-    ``names[0]`` names the total (usually ``"score"``), ``names[i]`` the i-th tie-break. Returns
-    ``"shared"`` when the best two keys are equal, ``names[0]`` with a single seat.
-    """
-    if len(keys) < 2:
-        return names[0]
-    best = sorted((tuple(k) for k in keys), reverse=True)
-    a, b = best[0], best[1]
-    for i, (x, y) in enumerate(zip(a, b, strict=False)):
-        if x != y:
-            return names[i] if i < len(names) else names[-1]
-    return "shared"
-
-
-def build_result(
-    totals: Sequence[int],
-    breakdowns: Sequence[dict[str, int]],
-    tiebreaks: Sequence[Sequence[int]] | None = None,
-    names: Sequence[str] = ("score",),
-    details: Sequence[dict[str, Any]] | None = None,
-) -> Result:
-    """Rank seats by total then tie-breaks and wrap them in a :class:`Result`."""
-    n = len(totals)
-    tbs = [tuple(t) for t in tiebreaks] if tiebreaks is not None else [()] * n
-    keys = [(totals[i], *tbs[i]) for i in range(n)]
-    ranks = competition_ranks(keys)
-    seats = tuple(
-        SeatResult(
-            seat=i,
-            total=totals[i],
-            breakdown=dict(breakdowns[i]),
-            rank=ranks[i],
-            tiebreak=tbs[i],
-            details=dict(details[i]) if details else {},
-        )
-        for i in range(n)
-    )
-    return Result(seats=seats, decided_by=deciding_factor(keys, names))
 
 
 # ---------------------------------------------------------------------------------------------

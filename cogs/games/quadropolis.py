@@ -14,6 +14,8 @@ from typing import Any
 import discord
 
 from bot.i18n import t, t_or
+from bot.rules.core import of_kind
+from bot.rules.quadropolis.movetypes import QuadBuild, QuadDiscard, QuadTake
 from bot.rules.quadropolis.viewtypes import QuadView
 from cogs import ids
 from cogs.presenters import MAX_SELECT_OPTIONS, Presenter
@@ -54,14 +56,14 @@ class QuadropolisPresenter(Presenter[QuadView]):
     def controls(self, game_id: int, version: int, token: str, moves: list[dict[str, Any]],
                  view: QuadView, locale: str) -> discord.ui.View:
         ui = discord.ui.View(timeout=None)
-        takes = [m for m in moves if m.get("kind") == "take"]
-        builds = [m for m in moves if m.get("kind") == "build"]
-        discard = [m for m in moves if m.get("kind") == "discard"]
+        takes = of_kind(moves, QuadTake)
+        builds = of_kind(moves, QuadBuild)
+        discard = of_kind(moves, QuadDiscard)
         if takes:
             n = 0
             for side in SIDES:
-                chunk = [m for m in takes if str(m["slot"]).startswith(side)]
-                chunk.sort(key=lambda m: (int(m["slot"][1:]), int(m["architect"])))
+                chunk = [m for m in takes if m["slot"].startswith(side)]
+                chunk.sort(key=lambda m: (int(m["slot"][1:]), m["architect"]))
                 for start in range(0, len(chunk), MAX_SELECT_OPTIONS):
                     part = chunk[start:start + MAX_SELECT_OPTIONS]
                     if n >= 5:
@@ -74,21 +76,21 @@ class QuadropolisPresenter(Presenter[QuadView]):
                         placeholder=t(f"quadropolis.ui.side.{side}", locale)))
                     n += 1
         elif builds or discard:
-            rows: dict[str, list[dict[str, Any]]] = {}
+            rows: dict[str, list[QuadBuild]] = {}
             for m in builds:
-                rows.setdefault(str(m["square"])[0], []).append(m)
+                rows.setdefault(m["square"][0], []).append(m)
             r = 0
             for letter in sorted(rows):
-                for m in sorted(rows[letter], key=lambda m: int(str(m["square"])[1:]))[:5]:
+                for m in sorted(rows[letter], key=lambda m: int(m["square"][1:]))[:5]:
                     cid = ids.move(game_id, version, token, m)
                     if cid is not None:
                         ui.add_item(discord.ui.Button(label=self.move_label(m, view, locale), custom_id=cid,
                                                       row=r, style=discord.ButtonStyle.primary))
                 r += 1
-            for m in discard:
-                cid = ids.move(game_id, version, token, m)
+            for d in discard:
+                cid = ids.move(game_id, version, token, d)
                 if cid is not None:
-                    ui.add_item(discord.ui.Button(label=self.move_label(m, view, locale), custom_id=cid,
+                    ui.add_item(discord.ui.Button(label=self.move_label(d, view, locale), custom_id=cid,
                                                   row=min(r, 4), style=discord.ButtonStyle.danger))
         ui.stop()
         return ui

@@ -23,12 +23,27 @@ The ``up:`` clicks are answered by the game's cog, :mod:`cogs.urbanpanic`.
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 import discord
 
 from bot.games import urbanpanic as up_game
 from bot.i18n import t
+from bot.rules.core import of_kind
+from bot.rules.urbanpanic.movetypes import (
+    UpArchitect,
+    UpDraw,
+    UpDrop,
+    UpEndTurn,
+    UpEngineerBoard,
+    UpEngineerReserve,
+    UpMayor,
+    UpPlace,
+    UpPlanner,
+    UpSpy,
+    UpTake,
+)
 from bot.rules.urbanpanic.viewtypes import UpAction, UpView
 from cogs import ids
 from cogs.common import shown_names
@@ -220,19 +235,18 @@ class UrbanPanicPresenter(Presenter[UpView]):
                     view: UpView, locale: str) -> list[Entry]:
         """The first step of a turn: Architect slots, then the other actions (only legal ones)."""
         out: list[Entry] = []
-        for m in (m for m in moves if m["kind"] == "architect"):
+        for m in of_kind(moves, UpArchitect):
             entry = move_entry(game_id, version, token, m, self.move_label(m, view, locale), 0)
             if entry is not None:
                 out.append(entry)
-        kinds = {m["kind"] for m in moves}
-        if "planner" in kinds:
+        if of_kind(moves, UpPlanner):
             out.append(Entry(t("urbanpanic.ui.step.planner", locale), step_id(game_id, version, "p"), 1))
-        if kinds & {"engineer_board", "engineer_reserve"}:
+        if any(of_kind(moves, shape) for shape in (UpEngineerBoard, UpEngineerReserve)):
             out.append(Entry(t("urbanpanic.ui.step.engineer", locale), step_id(game_id, version, "e"), 1))
-        if "spy" in kinds:
+        if of_kind(moves, UpSpy):
             out.append(Entry(t("urbanpanic.ui.step.spy", locale), step_id(game_id, version, "s"), 1))
-        for kind, style in (("mayor", discord.ButtonStyle.secondary), ("end_turn", discord.ButtonStyle.success)):
-            found = next((m for m in moves if m["kind"] == kind), None)
+        for shape, style in ((UpMayor, discord.ButtonStyle.secondary), (UpEndTurn, discord.ButtonStyle.success)):
+            found: Mapping[str, Any] | None = next(iter(of_kind(moves, shape)), None)
             if found is not None:
                 entry = move_entry(game_id, version, token, found, self.move_label(found, view, locale), 1,
                                    style)
@@ -254,22 +268,22 @@ class UrbanPanicPresenter(Presenter[UpView]):
 
         No label or custom_id ever names the tile in the hand (these controls may be public).
         """
-        places = [m for m in moves if m["kind"] == "place"]
+        places = of_kind(moves, UpPlace)
+        drops = of_kind(moves, UpDrop)
         out: list[Entry] = []
-        if places or any(m["kind"] == "drop" for m in moves):
-            out = plot_grid([(str(m["plot"]), move_entry(game_id, version, token, m, str(m["plot"]), 0))
-                             for m in places])
-            drop = next((m for m in moves if m["kind"] == "drop"), None)
+        if places or drops:
+            out = plot_grid([(m["plot"], move_entry(game_id, version, token, m, m["plot"], 0)) for m in places])
+            drop = next(iter(drops), None)
             if drop is not None:
                 entry = move_entry(game_id, version, token, drop, self.move_label(drop, view, locale),
                                    CENTRE_ROW, discord.ButtonStyle.danger)
                 if entry is not None:
                     out.append(entry)
         else:
-            if any(m["kind"] == "draw" for m in moves):
+            if of_kind(moves, UpDraw):
                 out.append(Entry(t("urbanpanic.ui.draw", locale), step_id(game_id, version, "d"), 0,
                                  discord.ButtonStyle.primary))
-            codes = [str(m["tile"]) for m in moves if m["kind"] == "take"]
+            codes = [m["tile"] for m in of_kind(moves, UpTake)]
             # in the reader's alphabetical order of the names, so a select's "first to last" is a range
             ordered = sorted(codes, key=lambda c: (tile_name(c, locale).casefold(), c))
             if len(codes) <= TAKE_BUTTON_LIMIT:

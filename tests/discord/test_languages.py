@@ -8,8 +8,8 @@ from typing import Any
 from PIL import Image
 
 from bot import games
-from bot.games.quadropolis import slot_target
 from bot.i18n import t
+from bot.rules.quadropolis.tiles import slot_target
 from cogs import ids
 from tests.discord.conftest import Harness, answer
 
@@ -82,7 +82,7 @@ def takes_a_tile(value: str, view: Any) -> bool:
     if move.get("kind") != "take":
         return False
     row, col = slot_target(str(move["slot"]), int(move["architect"]))
-    return bool(view["site"]["squares"][row - 1][col - 1].get("state") == "tile")
+    return bool(view["site"]["squares"][row][col].get("state") == "tile")
 
 
 def where_params(snap: Any) -> dict[str, Any]:

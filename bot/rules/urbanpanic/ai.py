@@ -22,15 +22,15 @@ Everything is deterministic in the seed; nothing here reads a clock.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 
 from bot.rules import core
 from bot.rules.core import IllegalMove, Move
 from bot.rules.urbanpanic import strong, tiles
 from bot.rules.urbanpanic.engine import can_build, swap_in_reserve
 from bot.rules.urbanpanic.state import Player, State
-from bot.rules.urbanpanic.tiles import KINDS
-from bot.rules.urbanpanic.value import evaluate
+from bot.rules.urbanpanic.value import DELTAS as _DELTAS
+from bot.rules.urbanpanic.value import Gains, evaluate
 
 LEVELS = ("random", "greedy", "strong")
 
@@ -42,39 +42,6 @@ UNBLOCK_AT = -6.0
 """A stuck player accepts an Engineer swap costing up to this much if it makes building possible."""
 PARTY_TAKE_AT = 2.0
 """Party: take an open-table tile worth at least this; else draw a fresh one."""
-
-_DELTAS = {code: k.deltas for code, k in KINDS.items()}
-
-
-class _Planner:
-    """Placement values on one board, cached per tile code for one decision."""
-
-    def __init__(self, board: Sequence[str | None], tracks: Sequence[int], floor: bool = True) -> None:
-        self.board = list(board)
-        self.tracks = tuple(tracks)
-        self.floor = floor
-        self.base = evaluate(self.board, self.tracks, floor)
-        self.empties = [i for i in tiles.PLOTS if self.board[i] is None]
-        self._cache: dict[str, tuple[float, int]] = {}
-
-    def best(self, code: str) -> tuple[float, int]:
-        """(gain, square) of the best placement of a tile; gain −inf when it cannot be placed."""
-        hit = self._cache.get(code)
-        if hit is not None:
-            return hit
-        best = (float("-inf"), -1)
-        after = tiles.add(self.tracks, _DELTAS[code])
-        if self.empties and (not self.floor or tiles.floor_breach(after) is None):
-            board = self.board
-            for i in self.empties:
-                board[i] = code
-                gain = evaluate(board, after, self.floor) - self.base
-                board[i] = None
-                if gain > best[0]:
-                    best = (gain, i)
-        self._cache[code] = best
-        return best
-
 
 def choose(rules: core.GameRules[State], state: State, seat: int, level: str, seed: int) -> Move:
     """The AI's move for ``seat``; IllegalMove for an unknown level or a seat that cannot move."""
@@ -107,15 +74,15 @@ def _random(state: State, legal: list[Move], rnd: random.Random) -> Move:
 
 def _greedy_party(state: State, seat: int, legal: list[Move]) -> Move:
     p = state.players[seat]
-    planner = _Planner(p.board, tiles.tracks_of(p.board), floor=False)
+    planner = Gains(p.board, tiles.tracks_of(p.board), floor=False)
     if p.hand is not None:
-        gain, square = planner.best(p.hand)
+        gain, square = planner.placement(p.hand)
         if gain >= 0 or not state.stack:
             return {"kind": "place", "plot": tiles.square_name(square)}
         return {"kind": "drop"}
     takes = [m for m in legal if m["kind"] == "take"]
     if takes:
-        value, move = max(((planner.best(m["tile"])[0], m) for m in takes), key=lambda vm: vm[0])
+        value, move = max(((planner.best(m["tile"]), m) for m in takes), key=lambda vm: vm[0])
         if value >= PARTY_TAKE_AT or not state.stack:
             return move
     return {"kind": "draw"}
@@ -123,7 +90,7 @@ def _greedy_party(state: State, seat: int, legal: list[Move]) -> Move:
 
 def _greedy_turn(state: State, seat: int, legal: list[Move]) -> Move:
     p = state.players[seat]
-    planner = _Planner(p.board, p.tracks)
+    planner = Gains(p.board, p.tracks)
     by_kind: dict[str, list[Move]] = {}
     for m in legal:
         by_kind.setdefault(m["kind"], []).append(m)
@@ -167,26 +134,26 @@ def _best_of(by_kind: dict[str, list[Move]], kind: str,
     return best
 
 
-def _best_planner(p: Player, planner: _Planner, by_kind: dict[str, list[Move]]) -> tuple[float, Move | None]:
+def _best_planner(p: Player, planner: Gains, by_kind: dict[str, list[Move]]) -> tuple[float, Move | None]:
     """Building from the reserve: the best (tile, plot) among the legal ones."""
     place_gain, place_move = float("-inf"), None
     legal_planner = {(m["tile"], m["plot"]) for m in by_kind.get("planner", ())}
     for code in dict.fromkeys(p.reserve):
-        gain, square = planner.best(code)
+        gain, square = planner.placement(code)
         plot = tiles.square_name(square) if square >= 0 else ""
         if (code, plot) in legal_planner and gain > place_gain:
             place_gain, place_move = gain, {"kind": "planner", "tile": code, "plot": plot}
     return place_gain, place_move
 
 
-def _best_spy(state: State, planner: _Planner, by_kind: dict[str, list[Move]]) -> tuple[float, Move | None]:
+def _best_spy(state: State, planner: Gains, by_kind: dict[str, list[Move]]) -> tuple[float, Move | None]:
     """Spy (advanced): the best tile of another reserve on this board."""
     spy_gain, spy_move = float("-inf"), None
     legal_spy = {(m["victim"], m["tile"], m["plot"]) for m in by_kind.get("spy", ())}
     if legal_spy:
         for victim, other in enumerate(state.players):
             for code in dict.fromkeys(other.reserve):
-                gain, square = planner.best(code)
+                gain, square = planner.placement(code)
                 key = (victim, code, tiles.square_name(square))
                 if square >= 0 and key in legal_spy and gain > spy_gain:
                     spy_gain = gain
@@ -194,7 +161,7 @@ def _best_spy(state: State, planner: _Planner, by_kind: dict[str, list[Move]]) -
     return spy_gain, spy_move
 
 
-def _reserve_swap_gain(p: Player, planner: _Planner, m: Move) -> float:
+def _reserve_swap_gain(p: Player, planner: Gains, m: Move) -> float:
     i = tiles.square_index(m["plot"])
     assert i is not None
     here = p.board[i]
@@ -207,7 +174,7 @@ def _reserve_swap_gain(p: Player, planner: _Planner, m: Move) -> float:
     return gain
 
 
-def _unblock(state: State, p: Player, planner: _Planner, by_kind: dict[str, list[Move]]) -> Move | None:
+def _unblock(state: State, p: Player, planner: Gains, by_kind: dict[str, list[Move]]) -> Move | None:
     """Stuck (D-10: full reserve, nothing buildable): a swap that makes a reserve tile buildable
     again lets the Planner and the Architect follow."""
     stuck = not state.architect_done and "end_turn" in by_kind and "architect" not in by_kind
@@ -228,7 +195,7 @@ def _unblock(state: State, p: Player, planner: _Planner, by_kind: dict[str, list
     return None
 
 
-def _reconnect(p: Player, planner: _Planner, by_kind: dict[str, list[Move]]) -> Move | None:
+def _reconnect(p: Player, planner: Gains, by_kind: dict[str, list[Move]]) -> Move | None:
     """A board swap that links tiles the roads from the centre do not reach."""
     linked = tiles.reachable(p.board)
     loose = {tiles.square_name(i) for i in tiles.PLOTS if p.board[i] is not None and i not in linked}
@@ -252,9 +219,9 @@ def _reconnect(p: Player, planner: _Planner, by_kind: dict[str, list[Move]]) -> 
     return None
 
 
-def _architect(state: State, p: Player, planner: _Planner, by_kind: dict[str, list[Move]]) -> Move | None:
+def _architect(state: State, p: Player, planner: Gains, by_kind: dict[str, list[Move]]) -> Move | None:
     """Architect: the face-up tile this city could use best (or the Mayor when none is worth it)."""
-    arch_gain, arch_move = _best_of(by_kind, "architect", lambda m: planner.best(state.slots[m["slot"] - 1])[0])
+    arch_gain, arch_move = _best_of(by_kind, "architect", lambda m: planner.best(state.slots[m["slot"] - 1]))
     if arch_move is None:
         return None
     owed = not state.architect_done

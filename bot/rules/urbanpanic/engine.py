@@ -31,8 +31,20 @@ from typing import Any
 from bot.rules import core
 from bot.rules.core import IllegalMove, Move
 from bot.rules.urbanpanic import scoring, tiles
+
+# The turn's helpers the AIs share (bot/rules/urbanpanic/turn.py) and the actions themselves (actions.py),
+# re-exported where the rest of the package finds them.
+from bot.rules.urbanpanic.actions import ACTIONS, apply_party
 from bot.rules.urbanpanic.state import PARTY_CAP_MS, Player, State
-from bot.rules.urbanpanic.tiles import KINDS, RESERVE_SIZE, SPY_COST, TURN_POINTS, Tracks
+from bot.rules.urbanpanic.tiles import KINDS, RESERVE_SIZE, SPY_COST
+from bot.rules.urbanpanic.turn import Turn, without
+from bot.rules.urbanpanic.turn import ach as ach
+from bot.rules.urbanpanic.turn import architect_owed as architect_owed
+from bot.rules.urbanpanic.turn import awaiting as awaiting
+from bot.rules.urbanpanic.turn import can_build as can_build
+from bot.rules.urbanpanic.turn import placeable as placeable
+from bot.rules.urbanpanic.turn import spied as spied
+from bot.rules.urbanpanic.turn import swap_in_reserve as swap_in_reserve
 
 MOVE_FIELDS: dict[str, frozenset[str]] = {
     "architect": frozenset({"slot"}),
@@ -50,84 +62,10 @@ MOVE_FIELDS: dict[str, frozenset[str]] = {
 }
 TURN_KINDS = frozenset({"architect", "planner", "engineer_board", "engineer_reserve", "mayor", "spy",
                         "end_turn"})
-PARTY_KINDS = frozenset({"draw", "take", "place", "drop"})
 TIEBREAK_NAMES = ("urbanpanic.tiebreak.score", "urbanpanic.tiebreak.empty_plots")
 PARTY_MINUTES = ("5", "10", "15", "20", "30", "45", "60")
 """The party game's safety cap a host may choose, in minutes (12.4: 15 unless configured)."""
 PARTY_MINUTES_DEFAULT = str(PARTY_CAP_MS // 60_000)
-
-
-# ---------------------------------------------------------------------------------------------
-# Small pure helpers shared with the AI
-# ---------------------------------------------------------------------------------------------
-
-
-def placeable(tracks: Sequence[int], code: str) -> bool:
-    """Whether adding the tile's row keeps ecology, income and satisfaction at −5 or above."""
-    d = KINDS[code].deltas
-    f = tiles.FLOOR
-    return tracks[2] + d[2] >= f and tracks[3] + d[3] >= f and tracks[4] + d[4] >= f
-
-
-def can_build(tracks: Sequence[int], reserve: Sequence[str], empty_plots: int) -> bool:
-    """A legal Planner placement exists: an empty plot and a reserve tile within the floor."""
-    return empty_plots > 0 and any(placeable(tracks, code) for code in reserve)
-
-
-def ach(faceup: bool, reserve: Sequence[str], tracks: Sequence[int], empty_plots: int, points: int) -> bool:
-    """ACH of spec 8.2: an Architect can still be performed this turn."""
-    if not faceup:
-        return False
-    if len(reserve) < RESERVE_SIZE:
-        return points >= 1
-    return points >= 2 and can_build(tracks, reserve, empty_plots)
-
-
-def swap_in_reserve(reserve: Sequence[str], out: str, back: str) -> list[str]:
-    """The reserve after ``out`` leaves it and ``back`` takes its place."""
-    res = list(reserve)
-    res[res.index(out)] = back
-    return res
-
-
-def _without(reserve: Sequence[str], code: str) -> list[str]:
-    res = list(reserve)
-    res.remove(code)
-    return res
-
-
-class _Turn:
-    """What rule 8.2 needs about the current player, computed once per question."""
-
-    def __init__(self, state: State) -> None:
-        self.state = state
-        self.player = state.players[state.current]
-        self.faceup = any(s is not None for s in state.slots)
-        self.empty = tiles.PLOT_COUNT - self.player.tiles_on_board()
-        self.owed = not state.architect_done and ach(
-            self.faceup, self.player.reserve, self.player.tracks, self.empty, state.points)
-        """The Architect is still owed and still possible: further actions must keep it possible."""
-        self.spied = spied(state)
-        """A Spy was used this turn: only the Architect (if possible) and END_TURN remain (D-10)."""
-
-    def keeps_architect(self, reserve: Sequence[str], tracks: Sequence[int], empty: int, cost: int,
-                        faceup: bool | None = None) -> bool:
-        """Rule 8.2.1 for an action costing ``cost`` that leaves this reserve, tracks and plots."""
-        if not self.owed:
-            return True
-        return ach(self.faceup if faceup is None else faceup, reserve, tracks, empty,
-                   self.state.points - cost)
-
-
-def spied(state: State) -> bool:
-    """Whether the current player used the Spy this turn (11.2, D-10: then only the Architect and
-    END_TURN remain, even for a stuck player)."""
-    return any(entry.get("kind") == "spy" for entry in state.turn_log)
-
-
-def architect_owed(state: State) -> bool:
-    """Whether the current player still owes the Architect and can still take it (spec 8.2)."""
-    return not state.over and not state.party and _Turn(state).owed
 
 
 # ---------------------------------------------------------------------------------------------
@@ -152,16 +90,6 @@ def new_game(chosen: Mapping[str, Any], seat_count: int, seed: int) -> State:
     return State(variant=variant, players=players, stack=deck, slots=slots, goals=goals, current=start)
 
 
-def awaiting(state: State) -> frozenset[int]:
-    """The current player; in the party game every seat whose city is not full."""
-    if state.over:
-        return frozenset()
-    if state.party:
-        return frozenset(
-            seat for seat, p in enumerate(state.players) if p.tiles_on_board() < tiles.PLOT_COUNT)
-    return frozenset({state.current})
-
-
 # ---------------------------------------------------------------------------------------------
 # Legal moves
 # ---------------------------------------------------------------------------------------------
@@ -181,7 +109,7 @@ def legal_moves(state: State, seat: int) -> list[Move]:
 
 
 def _turn_moves(state: State) -> list[Move]:
-    turn = _Turn(state)
+    turn = Turn(state)
     p = turn.player
     points = state.points
     out: list[Move] = []
@@ -196,7 +124,7 @@ def _turn_moves(state: State) -> list[Move]:
         for code in reserve_codes:
             after = tiles.add(p.tracks, KINDS[code].deltas)
             if placeable(p.tracks, code) and turn.keeps_architect(
-                    _without(p.reserve, code), after, turn.empty - 1, 1):
+                    without(p.reserve, code), after, turn.empty - 1, 1):
                 out += [{"kind": "planner", "tile": code, "plot": name} for name in empties]
     if points >= 1 and len(built) >= 2 and turn.keeps_architect(p.reserve, p.tracks, turn.empty, 1):
         out += [
@@ -250,12 +178,12 @@ def apply(state: State, seat: int, move: Move) -> State:
     if kind == "discard":
         raise IllegalMove("urbanpanic.discard")
     if state.party:
-        return _apply_party(state, seat, kind, move)
+        return apply_party(state, seat, kind, move)
     if kind not in TURN_KINDS:
         raise IllegalMove("urbanpanic.party.only")
     if seat != state.current:
         raise core.NotYourTurn()
-    new = _ACTIONS[kind](state, move)
+    new = ACTIONS[kind](state, move)
     if kind != "end_turn":
         new.turn_log = [*state.turn_log, _log_entry(state, move, new)]
     return new
@@ -270,289 +198,6 @@ def _log_entry(before: State, move: Move, after: State) -> dict[str, Any]:
     if move["kind"] == "engineer_reserve":
         entry["removed"] = before.players[before.current].board[tiles.parse_plot(move["plot"])]
     return entry
-
-
-def _spend(state: State, cost: int) -> None:
-    if state.points < cost:
-        if cost == SPY_COST:
-            raise IllegalMove("urbanpanic.spy.points", points=state.points)
-        raise IllegalMove("urbanpanic.no_points")
-
-
-def _after_spy(state: State) -> None:
-    if spied(state):
-        raise IllegalMove("urbanpanic.spy.only_architect")
-
-
-def _reserve_tile(player: Player, move: Move) -> str:
-    code = tiles.kind(move["tile"]).code
-    if code not in player.reserve:
-        raise IllegalMove("urbanpanic.tile.not_in_reserve", tile=tiles.tile_term(code))
-    return code
-
-
-def _empty_plot(player: Player, name: object) -> int:
-    index = tiles.parse_plot(name)
-    if player.board[index] is not None:
-        raise IllegalMove("urbanpanic.plot.occupied", plot=tiles.square_name(index))
-    return index
-
-
-def _built_plot(player: Player, name: object) -> int:
-    index = tiles.parse_plot(name)
-    if player.board[index] is None:
-        raise IllegalMove("urbanpanic.plot.empty", plot=tiles.square_name(index))
-    return index
-
-
-def _floor(after: Tracks) -> None:
-    breach = tiles.floor_breach(after)
-    if breach is not None:
-        raise IllegalMove("urbanpanic.floor", track=tiles.track_term(breach[0]), value=breach[1],
-                          floor=tiles.FLOOR)
-
-
-def _keep(ok: bool) -> None:
-    if not ok:
-        raise IllegalMove("urbanpanic.owed.architect")
-
-
-def _do_architect(state: State, move: Move) -> State:
-    slot = move["slot"]
-    if not isinstance(slot, int) or isinstance(slot, bool) or not 1 <= slot <= tiles.SLOT_COUNT:
-        raise IllegalMove("urbanpanic.architect.bad_slot", slot=str(slot))
-    _spend(state, 1)
-    if state.slots[slot - 1] is None:
-        raise IllegalMove("urbanpanic.architect.empty_slot", slot=slot)
-    if len(state.players[state.current].reserve) >= RESERVE_SIZE:
-        raise IllegalMove("urbanpanic.architect.reserve_full")
-    new = state.copy()
-    code = new.slots[slot - 1]
-    assert code is not None
-    new.players[new.current].reserve.append(code)
-    new.slots[slot - 1] = None
-    if new.variant == "basic":
-        if new.stack:
-            new.slots[slot - 1] = new.stack.pop()
-        else:
-            new.trigger_b = True
-    new.points -= 1
-    new.architect_done = True
-    new.productive = True
-    return new
-
-
-def _do_planner(state: State, move: Move) -> State:
-    _after_spy(state)
-    _spend(state, 1)
-    turn = _Turn(state)
-    p = turn.player
-    code = _reserve_tile(p, move)
-    index = _empty_plot(p, move["plot"])
-    after = tiles.add(p.tracks, KINDS[code].deltas)
-    _floor(after)
-    _keep(turn.keeps_architect(_without(p.reserve, code), after, turn.empty - 1, 1))
-    new = state.copy()
-    me = new.players[new.current]
-    me.reserve.remove(code)
-    _build(new, new.current, index, code, after)
-    new.points -= 1
-    return new
-
-
-def _build(new: State, seat: int, index: int, code: str, after: Tracks) -> None:
-    """Put a tile on a board (Planner, Spy) and check trigger A (spec 9.1)."""
-    me = new.players[seat]
-    me.board[index] = code
-    me.tracks = list(after)
-    new.productive = True
-    if new.first_finisher is None and me.tiles_on_board() == tiles.PLOT_COUNT:
-        new.first_finisher = seat
-
-
-def _do_engineer_board(state: State, move: Move) -> State:
-    _after_spy(state)
-    _spend(state, 1)
-    turn = _Turn(state)
-    p = turn.player
-    a = _built_plot(p, move["plot"])
-    b = _built_plot(p, move["other"])
-    if a == b:
-        raise IllegalMove("urbanpanic.engineer.same_plot", plot=tiles.square_name(a))
-    _keep(turn.keeps_architect(p.reserve, p.tracks, turn.empty, 1))
-    new = state.copy()
-    board = new.players[new.current].board
-    board[a], board[b] = board[b], board[a]
-    new.points -= 1
-    return new
-
-
-def _do_engineer_reserve(state: State, move: Move) -> State:
-    _after_spy(state)
-    _spend(state, 1)
-    turn = _Turn(state)
-    p = turn.player
-    index = _built_plot(p, move["plot"])
-    code = _reserve_tile(p, move)
-    here = p.board[index]
-    assert here is not None
-    after = tiles.add(tiles.add(p.tracks, KINDS[here].deltas, -1), KINDS[code].deltas)
-    _floor(after)
-    reserve = swap_in_reserve(p.reserve, code, here)
-    _keep(turn.keeps_architect(reserve, after, turn.empty, 1))
-    new = state.copy()
-    me = new.players[new.current]
-    me.reserve = reserve
-    me.board[index] = code
-    me.tracks = list(after)
-    new.points -= 1
-    return new
-
-
-def _do_mayor(state: State, move: Move) -> State:
-    _after_spy(state)
-    _spend(state, 1)
-    if len(state.stack) < tiles.SLOT_COUNT:
-        raise IllegalMove("urbanpanic.mayor.stack", count=len(state.stack))
-    turn = _Turn(state)
-    p = turn.player
-    _keep(turn.keeps_architect(p.reserve, p.tracks, turn.empty, 1, faceup=True))
-    new = state.copy()
-    new.discard.extend(s for s in new.slots if s is not None)
-    new.slots = [new.stack.pop() for _ in range(tiles.SLOT_COUNT)]
-    new.points -= 1
-    return new
-
-
-def _do_spy(state: State, move: Move) -> State:
-    if state.variant != "advanced":
-        raise IllegalMove("urbanpanic.spy.basic")
-    _after_spy(state)
-    _spend(state, SPY_COST)
-    victim = move["victim"]
-    if (not isinstance(victim, int) or isinstance(victim, bool) or not 0 <= victim < state.seats
-            or victim == state.current):
-        raise IllegalMove("urbanpanic.spy.victim", victim=str(victim))
-    code = tiles.kind(move["tile"]).code
-    if code not in state.players[victim].reserve:
-        raise IllegalMove("urbanpanic.spy.not_in_reserve", tile=tiles.tile_term(code), victim=victim)
-    turn = _Turn(state)
-    p = turn.player
-    index = _empty_plot(p, move["plot"])
-    after = tiles.add(p.tracks, KINDS[code].deltas)
-    _floor(after)
-    _keep(turn.keeps_architect(p.reserve, after, turn.empty - 1, SPY_COST))
-    new = state.copy()
-    new.players[victim].reserve.remove(code)
-    _build(new, new.current, index, code, after)
-    new.points -= SPY_COST
-    return new
-
-
-def _do_end_turn(state: State, move: Move) -> State:
-    if _Turn(state).owed:
-        raise IllegalMove("urbanpanic.end_turn.owed")
-    new = state.copy()
-    new.previous_turn = {"seat": new.current, "turn": new.turn, "actions": new.turn_log}
-    new.turn_log = []
-    new.idle_turns = 0 if new.productive else new.idle_turns + 1
-    if new.variant == "advanced":
-        for i, slot in enumerate(new.slots):
-            if slot is None:
-                if not new.stack:
-                    return _finish(new, "stack")
-                new.slots[i] = new.stack.pop()
-    elif new.trigger_b:
-        return _finish(new, "stack")
-    nxt = (new.current + 1) % new.seats
-    if new.first_finisher is not None and nxt == new.first_finisher:
-        return _finish(new, "full_city")
-    if new.idle_turns >= new.seats:
-        return _finish(new, "stalemate")
-    new.current = nxt
-    new.points = TURN_POINTS
-    new.architect_done = False
-    new.productive = False
-    new.turn += 1
-    return new
-
-
-_ACTIONS = {
-    "architect": _do_architect,
-    "planner": _do_planner,
-    "engineer_board": _do_engineer_board,
-    "engineer_reserve": _do_engineer_reserve,
-    "mayor": _do_mayor,
-    "spy": _do_spy,
-    "end_turn": _do_end_turn,
-}
-"""One function per turn action (spec 8.3-8.7, 11.2): the state after it, or the sentence that refuses it."""
-
-
-def _apply_party(state: State, seat: int, kind: str, move: Move) -> State:
-    at = move.get("at")
-    deadline = state.deadline()
-    if kind == "timeout":
-        if seat != core.SYSTEM_SEAT:
-            raise IllegalMove("urbanpanic.timeout.system")
-        if at is not None and (deadline is None or at < deadline):
-            raise IllegalMove("urbanpanic.timeout.early")
-        new = state.copy()
-        for p in new.players:
-            if p.hand is not None:
-                new.discard.append(p.hand)
-                p.hand = None
-        return _finish(new, "timer" if new.first_finisher is not None else "cap")
-    if kind not in PARTY_KINDS:
-        raise IllegalMove("urbanpanic.party.not_here")
-    if seat not in awaiting(state):
-        if 0 <= seat < state.seats:
-            raise IllegalMove("urbanpanic.party.done")
-        raise core.NotYourTurn()
-    if at is not None and deadline is not None and at >= deadline:
-        raise IllegalMove("urbanpanic.party.time_up")
-    p = state.players[seat]
-    if kind in ("draw", "take") and p.hand is not None:
-        raise IllegalMove("urbanpanic.party.hand_full", tile=tiles.tile_term(p.hand))
-    if kind in ("place", "drop") and p.hand is None:
-        raise IllegalMove("urbanpanic.party.hand_empty")
-    if kind == "draw" and not state.stack:
-        raise IllegalMove("urbanpanic.party.pool_empty")
-    code = ""
-    if kind == "take":
-        code = tiles.kind(move["tile"]).code
-        if code not in state.open_table:
-            raise IllegalMove("urbanpanic.party.taken", tile=tiles.tile_term(code))
-    index = _empty_plot(p, move["plot"]) if kind == "place" else -1
-    new = state.copy()
-    me = new.players[seat]
-    if new.first_at is None and at is not None:
-        new.first_at = at
-    if kind == "draw":
-        me.hand = new.stack.pop()
-    elif kind == "take":
-        new.open_table.remove(code)
-        me.hand = code
-    elif kind == "drop":
-        assert me.hand is not None
-        new.open_table.append(me.hand)
-        me.hand = None
-    else:
-        me.board[index] = me.hand
-        me.hand = None
-        if me.tiles_on_board() == tiles.PLOT_COUNT:
-            if new.first_finisher is None:
-                new.first_finisher = seat
-                new.timer_at = at
-            if all(q.tiles_on_board() == tiles.PLOT_COUNT for q in new.players):
-                return _finish(new, "all_finished")
-    return new
-
-
-def _finish(state: State, reason: str) -> State:
-    state.over = True
-    state.end_reason = reason
-    return state
 
 
 def _check_shape(move: object) -> str:

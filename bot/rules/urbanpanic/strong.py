@@ -34,8 +34,9 @@ from bot.rules.core import Move
 from bot.rules.urbanpanic import goals, scoring, tiles
 from bot.rules.urbanpanic.engine import ach, placeable
 from bot.rules.urbanpanic.state import State
-from bot.rules.urbanpanic.tiles import KINDS, RESERVE_SIZE, SPY_COST
-from bot.rules.urbanpanic.value import evaluate  # the greedy level's city value: the search starts from it
+from bot.rules.urbanpanic.tiles import RESERVE_SIZE, SPY_COST
+from bot.rules.urbanpanic.value import DELTAS as _DELTAS
+from bot.rules.urbanpanic.value import Gains, evaluate  # the greedy level's city value: the search starts from it
 
 SAMPLES = 2
 """Sampled stacks per decision (only a basic Architect or a Mayor draws during a turn)."""
@@ -57,42 +58,6 @@ PARTY_FLOOR = -1.0
 """Party: a drawn tile worth less than this is dropped, so a draw is never worth less."""
 PARTY_TAKE_EDGE = 0.0
 """Party: an open tile is taken when worth at least a fresh draw plus this."""
-
-_DELTAS = {code: k.deltas for code, k in KINDS.items()}
-
-
-class Gains:
-    """Best placements of tile codes on one board, cached."""
-
-    def __init__(self, board: Sequence[str | None], tracks: Sequence[int], floor: bool = True) -> None:
-        self.board = list(board)
-        self.tracks = tuple(tracks)
-        self.floor = floor
-        self.base = evaluate(self.board, self.tracks, floor)
-        self.empties = [i for i in tiles.PLOTS if self.board[i] is None]
-        self._ranked: dict[str, list[tuple[float, int]]] = {}
-
-    def ranked(self, code: str) -> list[tuple[float, int]]:
-        """(gain, square) of every legal placement of ``code``, best first."""
-        hit = self._ranked.get(code)
-        if hit is not None:
-            return hit
-        out: list[tuple[float, int]] = []
-        after = tiles.add(self.tracks, _DELTAS[code])
-        if not self.floor or tiles.floor_breach(after) is None:
-            board = self.board
-            for i in self.empties:
-                board[i] = code
-                out.append((evaluate(board, after, self.floor) - self.base, i))
-                board[i] = None
-        out.sort(key=lambda gi: (-gi[0], gi[1]))
-        self._ranked[code] = out
-        return out
-
-    def best(self, code: str) -> float:
-        ranked = self.ranked(code)
-        return ranked[0][0] if ranked else float("-inf")
-
 
 def unseen(state: State, seat: int) -> list[str]:
     """The tiles ``seat`` has not seen, as a sorted list of codes (the stack's contents in turn games,

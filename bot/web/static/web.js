@@ -8,7 +8,7 @@
 //   holds the EventSource and tells every tab (else each tab holds its own);
 // - a dot and its label say whether the page is live; after three failures in a row the page says
 //   "not live — reload to retry" and stops;
-// - while the tab is hidden its title counts the moves that arrived: "(2) Quadropolis — game #14".
+// - while the tab is hidden its title counts the moves that arrived: "(2) <game> — game #14".
 "use strict";
 
 // -- the live stream, in a SharedWorker or in the page ----------------------------------------------------
