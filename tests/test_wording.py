@@ -111,3 +111,82 @@ def test_the_quadropolis_counter_counts_goes_of_the_round_not_single_moves(local
     assert ROUND_TURN[locale] in title, title
     status = QP_PRESENTER.status_lines(view, locale, ["Ana", "Bea"])[0]  # type: ignore[arg-type]
     assert ROUND_TURN[locale] in status, status
+
+
+# ------------------------------------------------------------------------------------------------
+# 8. Smaller wording
+# ------------------------------------------------------------------------------------------------
+
+
+def _depth(text: str) -> int:
+    depth = most = 0
+    for ch in text:
+        depth += {"(": 1, ")": -1}.get(ch, 0)
+        most = max(most, depth)
+    return most
+
+
+@pytest.mark.parametrize("locale", LANGUAGES)
+def test_an_ai_seat_in_brackets_opens_no_second_bracket(locale: str) -> None:
+    """"(ИИ 2 (сильный))", "(AI 1 (silny))": a city's builders are listed in brackets."""
+    from bot import games
+
+    name = games.ai_seat_name(2, "strong", locale)
+    line = i18n.t("btc.ui.status_city", locale, city="X", total=5, builders=f"Ana, {name}")
+    assert "(" in line
+    assert _depth(line) <= 1, line
+
+
+def test_russian_names_the_player_once_in_a_turn_line() -> None:
+    """"Ход игрока Игрок 1: …" said "player" twice; the actions are verbs of their own."""
+    from bot.games import urbanpanic as up_teller
+
+    line = up_teller.turn_sentence("Игрок 1", [{"kind": "mayor"}], None, "ru")  # type: ignore[list-item]
+    assert line == "Игрок 1 вызывает Мэра (4 новых тайла).", line
+
+
+def test_russian_rules_take_the_architect_action_not_perform_the_architect() -> None:
+    for key, text in i18n.catalogue("ru").items():
+        assert "выполнить Архитектора" not in str(text) and "выполните Архитектора" not in str(text), key
+        assert "выполните **Архитектора**" not in str(text), key
+
+
+def test_polish_wording() -> None:
+    started = i18n.t("local.started", "pl", title="Quadropolis", game=3, players="Ana, Bea")
+    assert "Gracze: Ana, Bea" in started and "Miejsca" not in started
+    pl = " ".join(str(v) for k, v in i18n.catalogue("pl").items() if k.startswith("quadropolis."))
+    assert "łużb" not in pl
+    assert i18n.t("quadropolis.render.kind.public", "pl") == "Budynek użyteczności publicznej"
+
+
+def test_spanish_wording() -> None:
+    es = i18n.catalogue("es")
+    stack = i18n.t("quadropolis.move.stack", "es", player="Ana", tile={"$term": "quadropolis.tile.kind.tower"},
+                   building={"$term": "quadropolis.tile.kind.tower"}, square="B3", floor=2, architect=2)
+    assert stack.count("bloque de torres") == 1 and "piso 2 del" not in stack, stack
+    assert es["quadropolis.render.legend.points"] == "PV de la loseta"
+    assert "puntos impresos" not in " ".join(str(v) for v in es.values())
+    assert i18n.t("urbanpanic.render.track.jobs", "es") == "Empleo"
+    assert "trabajo" not in i18n.t("urbanpanic.rules.buildings.1", "es").casefold()
+
+
+def test_hungarian_lost_tiles_are_framed_and_lost_at_scoring() -> None:
+    assert i18n.t("urbanpanic.render.lost", "hu") == "keretes: pontozáskor elvész"
+
+
+def test_english_says_the_gain_once() -> None:
+    """"took a tower block (+3 inhabitants) … and built it at A1: +3 inhabitants."."""
+    state = QP.setup({"mode": "classic"}, 2, 5)
+    lines = []
+    for i in range(16):
+        (seat,) = QP.awaiting(state)
+        move = QP.ai_move(state, seat, "greedy", i)
+        after = QP.apply(state, seat, move)
+        key, params = QP.describe(state, seat, move, after)
+        if key.startswith(("quadropolis.move.build", "quadropolis.move.stack")):
+            lines.append(i18n.t(key, "en", **{**params, "player": "Ana"}))
+        state = after
+    assert lines, "no build was told"
+    for line in lines:
+        twice = [word for word in ("inhabitant", "energy", "point") if line.count(word) > 1]
+        assert not twice, line
