@@ -8,11 +8,14 @@ from typing import Any
 
 import pytest
 
+from bot import i18n
 from bot.i18n import t
-from render import common as c
-from render import urbanpanic as u
+from bot.rules.btc.rules import RULES as BTC
 from bot.rules.quadropolis.rules import RULES as QP
+from render import btc as b
+from render import common as c
 from render import quadropolis as q
+from render import urbanpanic as u
 from tests.render.test_i18n import NAMES, _play_qp, up_views  # noqa: F401
 
 LANGUAGES = ("en", "hu", "es", "ru", "pl")
@@ -46,3 +49,42 @@ def test_an_empty_expert_square_shows_its_district_and_field_numbers(locale: str
     for sq in empty:
         assert t("quadropolis.render.district", locale, district=sq["district"]) in texts, (locale, sq)
         assert t("quadropolis.render.field", locale, field=sq["field"]) in texts, (locale, sq)
+
+
+def _btc_duplex_round() -> dict[str, Any]:
+    state = BTC.setup({"mode": "standard"}, 3, 5)
+    i = 0
+    while not (BTC.view(state, 0).get("round") == 2 and BTC.view(state, 0)["you"].get("hand")):
+        seat = min(BTC.awaiting(state))
+        state = BTC.apply(state, seat, BTC.ai_move(state, seat, "random", i))
+        i += 1
+    return dict(BTC.view(state, 0))
+
+
+def _duplex(a: str, b: str, number: int) -> dict[str, Any]:
+    return {"id": 900 + number, "kind": f"DUPLEX_H{number:02d}", "faces": [a.upper(), b.upper()],
+            "orientation": "horizontal",
+            "name": {"$term": "btc.tile.duplex", "a": {"$term": f"btc.tile.{a}"}, "b": {"$term": f"btc.tile.{b}"}}}
+
+
+@pytest.mark.parametrize("locale", LANGUAGES)
+def test_btc_hand_and_to_place_labels_are_whole(locale: str) -> None:
+    """"dúplex fábrica y…", "дуплекс «офис и…": a tile's name under it wraps, never cut (nor the quote
+    left open), in the hand and among the tiles to place, with the city each goes to."""
+    view = _btc_duplex_round()
+    long_ones = [_duplex("tavern_music", "tavern_drink", 1), _duplex("factory", "office", 2),
+                 _duplex("tavern_bed", "tavern_food", 3)]
+    view["you"] = {**view["you"], "hand": long_ones, "choice": [],
+                   "to_place": [{**long_ones[1], "city": view["cities"][0]["city"]},
+                                {**long_ones[2], "city": view["cities"][1]["city"]}]}
+    with c.record_text() as drawn:
+        b.turn_image(view, 0, NAMES, locale=locale)
+    cut = [d.full for d in drawn.texts if d.shortened]
+    names = [str(i18n.resolve(tile["name"], locale)) for tile in long_ones]
+    for name in names:
+        assert not [full for full in cut if full in name or name in full], (locale, name, cut)
+    told = " ".join(d.text for d in drawn.texts)
+    for name in names:
+        assert all(word in told.split() for word in name.split()), (locale, name)
+    for label in ("btc.render.hand.yours", "btc.render.hand.to_place"):
+        assert t(label, locale) not in cut
