@@ -45,7 +45,8 @@ def _build(tile: core.Term, **more: Any) -> dict[str, Any]:
 
 
 EXACT: list[tuple[str, str, dict[str, Any], str]] = [
-    ("pl", "quadropolis.move.take", _take(PUBLIC), "P stawia architekta 2 na pozycji →3 i bierze budynek użyteczności publicznej."),
+    ("pl", "quadropolis.move.take", _take(PUBLIC),
+     "P stawia architekta 2 na pozycji →3 i bierze budynek użyteczności publicznej."),
     ("pl", "quadropolis.move.build_mayor", _build(MAYOR),
      "P buduje blok mieszkalny burmistrza (+1 mieszkaniec) na polu B3 (architekt 2) i dostaje pionek burmistrza."),
     ("pl", "quadropolis.move.stack", _build(TOWER, floor=2, building=TYPE_NAMES["TOWER"]),
@@ -106,8 +107,8 @@ def test_a_sentence_declines_the_tile_it_names(locale: str, key: str, params: di
 
 def test_menus_list_a_tile_in_the_nominative() -> None:
     """A take's option names the tile as a list item, the form a dictionary gives."""
-    for locale, name in (("pl", "budynek użyteczności publicznej"), ("ru", "коммунальная служба"), ("hu", "közigazgatási épület"),
-                         ("es", "servicio público")):
+    for locale, name in (("pl", "budynek użyteczności publicznej"), ("ru", "коммунальная служба"),
+                         ("hu", "közigazgatási épület"), ("es", "servicio público")):
         label = i18n.t("quadropolis.ui.take", locale, architect=2, slot=SLOT, what=i18n.resolve(PUBLIC, locale))
         assert label.endswith(": " + name), label
 
