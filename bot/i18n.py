@@ -15,6 +15,9 @@ A **term** (a tile, a building, a city) may also be a forms object: ``{"nom": "�
 for the form it needs with a format spec, ``"строит в {city:loc}"``; a bare ``{city}`` is the first
 form (the nominative). Forms are written as data, per term and language, because no kept library
 inflects these names; each language's glossary lists them.
+
+A sentence may quote another catalogue entry with ``{@key}`` (``"{@btc.render.badge.shop} Shop"``): the
+rules pages name each badge through the very key the pictures draw it from, so the two cannot disagree.
 """
 
 from __future__ import annotations
@@ -38,6 +41,8 @@ DEFAULT_LOCALE = "en"
 Message = str | dict[str, str]
 """A sentence, a plural object or a forms object (see the module's docstring)."""
 PLURAL_PARAM = "plural"
+REFERENCE = "@"
+"""``{@key}`` in a sentence is the text of catalogue entry ``key`` in the same language."""
 FORMS_KEY = "core.grammar.forms"
 """The catalogue entry that lists a language's grammatical form names, space-separated (empty in English)."""
 
@@ -171,6 +176,11 @@ class _Formatter(string.Formatter):
     def __init__(self, locale: str) -> None:
         self.forms = frozenset(form_names(locale))
         self.locale = locale
+
+    def get_field(self, field_name: str, args: Any, kwargs: Any) -> Any:
+        if field_name.startswith(REFERENCE):  # {@key}: another entry of the same language's catalogue
+            return t(field_name[len(REFERENCE):], self.locale), field_name
+        return super().get_field(field_name, args, kwargs)
 
     def format_field(self, value: Any, format_spec: str) -> Any:
         if format_spec and format_spec in self.forms:

@@ -89,6 +89,9 @@ NAME_TEXT = 40
 SCORE_TEXT = 44
 HEADING_TEXT = 30
 CAPTION_TEXT = 22
+CAPTION_LINES = 4
+"""A tile's name under it in the hand ("dúplex fábrica y oficina", "дуплекс «офис и фабрика»"): wrapped
+whole onto up to this many lines (a smaller font first), never cut."""
 DETAIL_TEXT = 26
 NOTE_TEXT = 22
 AXIS_TEXT = 24
@@ -307,11 +310,15 @@ def _score_pill(img: Image.Image, xy: tuple[float, float], total: int, size: int
 def _wrap_layout(
     text: str, width: int, size: int, bold: bool, min_size: int, max_lines: int
 ) -> tuple[c.Font, list[str]]:
-    """The font and lines :func:`_wrapped` draws ``text`` in (its height: lines x ``round(size * 1.22)``)."""
+    """The font and lines :func:`_wrapped` draws ``text`` in (its height: lines x ``round(size * 1.22)``): a
+    smaller font, down to ``min_size``, before any word is cut past ``max_lines``."""
     fnt = c.font(size, bold)
     longest = max(text.split(), key=lambda w: c.text_width(w, fnt), default="")
     fnt = c.fit_font(longest, width, size, bold, min_size)
     lines = c.wrap(text, fnt, width)
+    while len(lines) > max_lines and int(fnt.size) > min_size:
+        fnt = c.font(int(fnt.size) - 1, bold)
+        lines = c.wrap(text, fnt, width)
     if len(lines) > max_lines:
         lines = [*lines[: max_lines - 1], " ".join(lines[max_lines - 1 :])]
     return fnt, lines
@@ -728,18 +735,18 @@ def _hand_section(img: Image.Image, top: int, view: View, seat: int, locale: str
         if x > MARGIN and x + group_w > WIDTH - MARGIN:
             x, y = MARGIN, y + line_h + 10
             line_h = 0
-        ty = _wrapped(draw, (x, y), label, group_w, HEADING_TEXT, True, c.INK, key=False, max_lines=2) + 4
+        ty = _wrapped(draw, (x, y), label, group_w, HEADING_TEXT, True, c.INK, key=False, max_lines=3) + 4
         tx, row_top, row_h = x, ty, 0
         for tile, timg, cw in zip(tiles, images, widths, strict=True):
             if tx > x and tx + cw > WIDTH - MARGIN:
                 tx, row_top, row_h = x, row_top + row_h + 10, 0
             c.paste(img, timg, (int(tx + (cw - timg.width) / 2), row_top))
             below = _wrapped(draw, (tx, row_top + timg.height + 6), str(resolve(tile.get("name", ""), locale)), cw,
-                             CAPTION_TEXT, True, c.INK, key=False, max_lines=2, centred=True)
+                             CAPTION_TEXT, True, c.INK, key=False, max_lines=CAPTION_LINES, centred=True)
             target = tile.get("city")
             if isinstance(target, int):
                 below = _wrapped(draw, (tx, below), f"→ {cities.get(target, '?')}", cw, CAPTION_TEXT, False,
-                                 c.MUTED, key=False, max_lines=2, centred=True)
+                                 c.MUTED, key=False, max_lines=CAPTION_LINES, centred=True)
             row_h = max(row_h, below - row_top)
             tx += cw + 16
         line_h = max(line_h, row_top + row_h - y)

@@ -168,6 +168,16 @@ def _subtitle(view: View, locale: str) -> str:
     return t("quadropolis.render.subtitle", locale, mode=_mode_title(view, locale), players=players)
 
 
+def turn_in_round(view: View) -> tuple[int, int]:
+    """Which go of the round this is, and how many a round has: the rulebooks' count (hu "fordulóként 4-4
+    kör", es "todos los jugadores hayan realizado 4 turnos", ru "все игроки сделают по 4 хода"), where one go
+    is a move of every player, not the view's count of single moves (8 of 8 with two players)."""
+    turn = view.get("turn") or {}
+    players = max(1, len(view.get("cities") or []) or 1)
+    number, of = int(turn.get("number") or 1), int(turn.get("of") or players)
+    return (number - 1) // players + 1, max(1, of // players)
+
+
 def _round_text(view: View, locale: str) -> str:
     return t("quadropolis.render.round", locale, round=view.get("round", 1), rounds=view.get("rounds", 4))
 
@@ -703,13 +713,8 @@ def _turn_title(view: View, locale: str) -> str:
     if view.get("over"):
         return t("quadropolis.render.title.over", locale)
     if turn.get("number"):
-        return t(
-            "quadropolis.render.title.round_turn",
-            locale,
-            round=_round_text(view, locale),
-            number=turn["number"],
-            of=turn.get("of", "?"),
-        )
+        number, of = turn_in_round(view)
+        return t("quadropolis.render.title.round_turn", locale, round=_round_text(view, locale), number=number, of=of)
     return t("quadropolis.render.title.round", locale, round=_round_text(view, locale))
 
 

@@ -174,15 +174,15 @@ async def test_ai_seats_are_named_in_the_game_language(service: Service) -> None
     the new language's names when the host changes it; a player's name is never touched."""
     info = await service.create_game(guild_xid=9, channel_xid=6, kind="quadropolis", options={},
                                      host_xid=HOST, host_name="Ana", ai_seats=2, ai_level="strong", locale="ru")
-    assert [s.name for s in info.seats] == ["Ana", "ИИ 1 (сильный)", "ИИ 2 (сильный)"]
+    assert [s.name for s in info.seats] == ["Ana", "ИИ 1 – сильный", "ИИ 2 – сильный"]
     info = await service.add_ai(info.id, HOST, "greedy")
-    assert info.seats[3].name == "ИИ 3 (жадный)"
+    assert info.seats[3].name == "ИИ 3 – жадный"
     await service.set_locale(info.id, "pl")
     info = await service.info(info.id)
-    assert [s.name for s in info.seats] == ["Ana", "AI 1 (silny)", "AI 2 (silny)", "AI 3 (zachłanny)"]
+    assert [s.name for s in info.seats] == ["Ana", "AI 1 – silny", "AI 2 – silny", "AI 3 – zachłanny"]
     await service.set_locale(info.id, "es")
     assert [s.name for s in (await service.info(info.id)).seats][1:] == [
-        "IA 1 (fuerte)", "IA 2 (fuerte)", "IA 3 (codiciosa)"]
+        "IA 1 – fuerte", "IA 2 – fuerte", "IA 3 – codiciosa"]
 
 
 async def test_resign_in_two_player_game_ends_it(service: Service) -> None:

@@ -19,6 +19,7 @@ from bot.rules.quadropolis.movetypes import QuadBuild, QuadDiscard, QuadTake
 from bot.rules.quadropolis.viewtypes import QuadView
 from cogs import ids
 from cogs.presenters import MAX_SELECT_OPTIONS, Presenter
+from render.quadropolis import turn_in_round
 
 log = logging.getLogger(__name__)
 
@@ -43,8 +44,9 @@ class QuadropolisPresenter(Presenter[QuadView]):
     def status_lines(self, view: QuadView, locale: str, names: list[str] | None = None) -> list[str]:
         mode = str(view["mode"])
         mode_name = t_or(f"quadropolis.option_value.mode.{mode}", mode.capitalize(), locale)
+        turn, of = turn_in_round(view)
         lines = [t("quadropolis.ui.status_round", locale, round=view["round"], rounds=view["rounds"],
-                   mode=mode_name, turn=view["turn"]["number"], of=view["turn"]["of"])]
+                   mode=mode_name, turn=turn, of=of)]
         for city in view["cities"]:
             score = city["score"]
             seat = int(city["seat"])

@@ -1,5 +1,5 @@
 """Quadropolis reads as a native speaker writes it: a tile a player takes or builds is declined (Polish and
-Russian cases, Hungarian suffixes, Spanish articles), so the summaries say "bierze służbę publiczną",
+Russian cases, Hungarian suffixes, Spanish articles), so the summaries say "bierze budynek użyteczności publicznej",
 "берёт многоэтажку", "elvett egy toronyházat", "toma un servicio público", and no sentence falls back on
 the "label: value" constructions written around the grammar before the terms had forms."""
 
@@ -45,7 +45,8 @@ def _build(tile: core.Term, **more: Any) -> dict[str, Any]:
 
 
 EXACT: list[tuple[str, str, dict[str, Any], str]] = [
-    ("pl", "quadropolis.move.take", _take(PUBLIC), "P stawia architekta 2 na pozycji →3 i bierze służbę publiczną."),
+    ("pl", "quadropolis.move.take", _take(PUBLIC),
+     "P stawia architekta 2 na pozycji →3 i bierze budynek użyteczności publicznej."),
     ("pl", "quadropolis.move.build_mayor", _build(MAYOR),
      "P buduje blok mieszkalny burmistrza (+1 mieszkaniec) na polu B3 (architekt 2) i dostaje pionek burmistrza."),
     ("pl", "quadropolis.move.stack", _build(TOWER, floor=2, building=TYPE_NAMES["TOWER"]),
@@ -82,7 +83,7 @@ EXACT: list[tuple[str, str, dict[str, Any], str]] = [
      "P construye el bloque de torres del alcalde (+1 habitante) en B3 con el arquitecto 2 y se queda con el peón de "
      "alcalde."),
     ("es", "quadropolis.move.stack", _build(TOWER, floor=2, building=TYPE_NAMES["TOWER"]),
-     "P añade un bloque de torres (+2 habitantes) como piso 2 del bloque de torres de B3 con el arquitecto 2."),
+     "P añade un bloque de torres (+2 habitantes) en B3 con el arquitecto 2: ahora tiene 2 pisos."),
     ("es", "quadropolis.build.occupied", {"square": "B3", "building": TYPE_NAMES["SHOP"], "tile": TYPE_NAMES["PARK"]},
      "En B3 ya hay una tienda: ahí no puedes construir un parque."),
     ("es", "quadropolis.build.out_of_reach", {"square": "C4", "architect": 3, "reach": EXPERT_REACH},
@@ -106,8 +107,8 @@ def test_a_sentence_declines_the_tile_it_names(locale: str, key: str, params: di
 
 def test_menus_list_a_tile_in_the_nominative() -> None:
     """A take's option names the tile as a list item, the form a dictionary gives."""
-    for locale, name in (("pl", "służba publiczna"), ("ru", "коммунальная служба"), ("hu", "közigazgatási épület"),
-                         ("es", "servicio público")):
+    for locale, name in (("pl", "budynek użyteczności publicznej"), ("ru", "коммунальная служба"),
+                         ("hu", "közigazgatási épület"), ("es", "servicio público")):
         label = i18n.t("quadropolis.ui.take", locale, architect=2, slot=SLOT, what=i18n.resolve(PUBLIC, locale))
         assert label.endswith(": " + name), label
 

@@ -44,6 +44,6 @@ def test_terminal_menus_offer_no_idle_choice_and_score_the_best_allocation(
     assert odd == []
     state = asyncio.run(final_state(db))
     assert state.over
-    for name, player in zip(("Player 1", "AI 1 (random)"), state.seats, strict=True):
+    for name, player in zip(("Player 1", "AI 1 – random"), state.seats, strict=True):
         best = best_allocation(state.rules, grid_of(player), player.inhabitants, player.energy)
         assert f". {name} — {best.total} points" in ranking, ranking

@@ -132,7 +132,7 @@ def test_the_rules_help_teaches_the_same_notation(locale: str) -> None:
     """/game rules: no code, no compass letter; the roads page shows a tile as the game names it."""
     pages = {k: v for k, v in i18n.catalogue(locale).items() if k.startswith("urbanpanic.rules.")}
     assert len(pages) >= 10
-    texts = [str(v) for v in pages.values()]
+    texts = [i18n.t(k, locale) for k in pages]  # as the reader gets them ({@key} quotes filled in)
     assert offences(texts, locale) == []
     example = str(i18n.resolve(tiles.tile_term("FAC-NE"), locale))
     assert example in pages["urbanpanic.rules.turn.3"]
