@@ -386,3 +386,14 @@ async def test_forget_user_keeps_games_playable(service: Service, db: store.Stor
     assert info.seats[1].user_xid is None and info.seats[1].is_ai and info.seats[1].name == "Former player"
     assert await service.play_ai(gid) is not None
     assert await db.list_games(user_xid=BEA) == []
+
+
+async def test_ai_seats_named_by_an_older_catalogue_take_the_new_language(service: Service) -> None:
+    """A game made before the AI seats' names changed form ("AI 2 (strong)") still renames them when the host
+    changes its language; a player whose name holds a number is never touched."""
+    info = await service.create_game(guild_xid=9, channel_xid=6, kind="quadropolis", options={},
+                                     host_xid=HOST, host_name="Ana 2 strong", ai_seats=2, ai_level="strong")
+    for seat in info.seats[1:]:
+        await service._store.update_seat(info.id, seat.seat, name=f"AI {seat.seat} (strong)")
+    await service.set_locale(info.id, "pl")
+    assert [s.name for s in (await service.info(info.id)).seats] == ["Ana 2 strong", "AI 1 – silny", "AI 2 – silny"]

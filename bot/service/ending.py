@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import re
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
@@ -147,6 +148,8 @@ class Ending(Lobby):
                     continue
                 number = next((n for n in range(1, len(seats) + 1)
                                if seat.name == games.ai_seat_name(n, seat.ai_level, game.locale)), None)
+                if number is None:
+                    number = _older_ai_number(seat.name, games.ai_level_name(seat.ai_level, game.locale))
                 if number is not None:
                     await self._store.update_seat(game_id, seat.seat,
                                                  name=games.ai_seat_name(number, seat.ai_level, locale))
@@ -168,3 +171,9 @@ class Ending(Lobby):
         await asyncio.gather(self._store.update_game(game_id, **message_xids),
                              *(tell(listener) for listener in self.message_listeners))
 
+
+def _older_ai_number(name: str, level: str) -> int | None:
+    """The number of an AI seat named by an older catalogue ("AI 2 (strong)" before "AI 2 – strong"): the
+    name's one number, when the name also holds the level's name in the game's language."""
+    numbers = re.findall(r"\d+", name)
+    return int(numbers[0]) if len(numbers) == 1 and level in name else None
