@@ -14,6 +14,7 @@ from PIL import Image, ImageChops
 from bot import i18n
 from bot.rules.quadropolis.rules import RULES
 from render import common as c
+from render import glyphs
 from render import quadropolis as q
 
 LANGUAGES = ("en", "hu", "es", "ru", "pl")
@@ -106,7 +107,7 @@ def test_no_picture_draws_an_english_badge(views: dict[str, Any], locale: str,
         drawn.append((key, locale))
         return real(key, size, letter, faded, locale)
 
-    monkeypatch.setattr(c, "glyph_image", spy)
+    monkeypatch.setattr(glyphs, "glyph_image", spy)  # draw_glyph calls it there
     mid, end = views["classic"], views["expert_end"]
     seat = mid["turn"]["seat"] or 0
     q.turn_image(mid, seat, locale=locale)

@@ -17,6 +17,7 @@ from PIL import ImageChops
 
 from bot import i18n
 from render import common as c
+from render import layout
 from render import urbanpanic as u
 
 LANGUAGES = ("en", "hu", "es", "ru", "pl")
@@ -102,7 +103,7 @@ def test_the_tile_sheet_names_each_building_with_the_readers_letter(locale: str,
         drawn.append(text)
         return real(draw, xy, text, *args, **kwargs)
 
-    monkeypatch.setattr(c, "draw_fitted", spy)
+    monkeypatch.setattr(layout, "draw_fitted", spy)  # the tile sheet calls it there
     u.render_tiles(locale=locale)
     for key, letter in badges(locale).items():
         assert f"{letter}  {c.glyph_name(key, locale)}" in drawn
