@@ -8,11 +8,15 @@ import io
 import math
 import struct
 import zlib
+from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
+from typing import Any
 
 from PIL import Image
 
+from bot.i18n import t
 from render.colour import RGB
+from render.layout import tile_sheet
 from render.text import _RECORDER, SURFACE
 
 PNG_COLOURS = 256
@@ -110,3 +114,52 @@ def palette_png(image: Image.Image) -> bytes:
     header = struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)  # 8 bits, palette, deflate, no interlace
     return b"".join((b"\x89PNG\r\n\x1a\n", _chunk(b"IHDR", header), _chunk(b"PLTE", palette),
                      _chunk(b"IDAT", zlib.compress(rows.tobytes(), PNG_LEVEL)), _chunk(b"IEND", b"")))
+
+
+Picture = Callable[..., Image.Image]
+"""A game's picture function: (view, [seat,] names, *, locale) -> PIL image."""
+
+
+class Pictures:
+    """A game's pictures as PNG bytes: the one adapter from a renderer's picture functions (view -> PIL image,
+    in ``render/<kind>.py``) to the :class:`bot.games.base.Renderer` every front-end calls (view -> PNG
+    bytes), bound to its game in :mod:`render.pictures`. ``more``: the game's other pictures by name
+    (a player's ``city``), each drawn as ``render_<name>``; the tile sheet is every glyph the game's
+    renderer registered, under the catalogue's ``tiles.title``."""
+
+    def __init__(self, game: str, *, turn: Picture, board: Picture, end: Picture,
+                 more: Mapping[str, Picture] | None = None) -> None:
+        self.game = game
+        self.turn_image, self.board_image, self.end_image = turn, board, end
+        self.more = dict(more or {})
+
+    def render_turn(self, view: Any, acting_seat: int, names: Sequence[str] | None = None, *,
+                    locale: str = "en") -> bytes:
+        """PNG of the game's turn picture."""
+        return png_bytes(self.turn_image(view, acting_seat, names, locale=locale))
+
+    def render_board(self, view: Any, names: Sequence[str] | None = None, *, locale: str = "en") -> bytes:
+        """PNG of the game's board picture."""
+        return png_bytes(self.board_image(view, names, locale=locale))
+
+    def render_end(self, view: Any, names: Sequence[str] | None = None, *, locale: str = "en") -> bytes:
+        """PNG of the game's end picture."""
+        return png_bytes(self.end_image(view, names, locale=locale))
+
+    def render_tiles(self, *, locale: str = "en") -> bytes:
+        """Every building of the game as the pictures draw it (``/game tiles``), with the reader's badges."""
+        title = t("tiles.title", locale, game=t(f"{self.game}.title", locale))
+        return png_bytes(tile_sheet(self.game, title, locale))
+
+    def __getattr__(self, name: str) -> Callable[..., bytes]:
+        """``render_<name>`` for a picture of :attr:`more` (``render_city``)."""
+        picture = self.__dict__.get("more", {}).get(name.removeprefix("render_")) if name.startswith(
+            "render_") else None
+        if picture is None:
+            raise AttributeError(name)
+
+        def render(*args: Any, locale: str = "en") -> bytes:
+            return png_bytes(picture(*args, locale=locale))
+
+        render.__qualname__ = f"Pictures.{name}"
+        return render

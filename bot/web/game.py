@@ -20,6 +20,7 @@ from bot.i18n import resolve, t
 from bot.results import ranking_lines
 from bot.service import GameInfo, named
 from bot.store import MoveRow
+from render import pictures
 
 TIMELINE_CACHE = 64
 """Games whose timelines (with their states, for the replay's pictures) are kept in memory."""
@@ -162,7 +163,7 @@ def build_timeline(info: GameInfo, rows: list[MoveRow], previous: Timeline | Non
 def picture(info: GameInfo, timeline: Timeline, turn: int, locale: str) -> bytes | None:
     """The PNG of one frame, as the channel drew it: the end picture for the finished game's last frame,
     the acting seat's turn picture after a move, else the board (None: the game draws no pictures)."""
-    renderer = games.get(info.game.kind).renderer
+    renderer = pictures.get(info.game.kind)
     if renderer is None:
         return None
     frame = timeline.frames[turn]
@@ -222,7 +223,7 @@ def body(info: GameInfo, timeline: Timeline, base: str, locale: str, shown: int,
     # The board and the replay.
     alt = t("web.game.board_alt", locale, turn=shown, turns=last)
     board = (f'<img id="board" src="{_e(pic.replace("{n}", str(shown)))}" alt="{_e(alt)}" data-src="{_e(pic)}">'
-             if games.get(g.kind).renderer is not None else "")  # a game without pictures shows its sentences
+             if pictures.get(g.kind) is not None else "")  # a game without pictures shows its sentences
     parts.append(f'<section class="board"><figure>{board}<figcaption id="caption">{_e(sentence(info, frame, locale))}'
                  f"</figcaption></figure>")
     parts.append(f'<form class="replay" method="get" action="{_e(base)}">'
