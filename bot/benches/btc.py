@@ -49,6 +49,7 @@ from bot.rules.btc import engine as E
 from bot.rules.btc import geometry as G
 from bot.rules.btc.rules import RULES
 from bot.rules.btc.state import BtcState
+from render import btc as renderer
 
 PREFIX = "btc."
 CHECKED_CONFIGS: tuple[tuple[str, int], ...] = (
@@ -309,8 +310,6 @@ SAMPLE_NAMES = ("Ödön Łukasz Жанна", "Bob", "Cyd the Great Builder of Ci
 def render_samples() -> list[tuple[str, Callable[[], Any]]]:
     """The pictures the render bench times (bound in :mod:`bot.benches.render`): a seeded game's turn and
     board mid-game, and its end."""
-    from render import btc as renderer
-
     names = list(SAMPLE_NAMES)
     mid = RULES.view(sample_state(RULES, {}, 5, 1, 25), 0)
     end = RULES.view(sample_state(RULES, {}, 5, 2, None), None)

@@ -43,6 +43,7 @@ from bot.rules.quadropolis.notation import parse_city
 from bot.rules.quadropolis.rules import RULES
 from bot.rules.quadropolis.samples import random_city
 from bot.rules.quadropolis.tiles import MODE_RULES
+from render import quadropolis as renderer
 
 PREFIX = "quadropolis."
 WORKERS = 2
@@ -306,8 +307,6 @@ SAMPLE_NAMES = ("Ödön Łukasz Жанна", "Bob", "Cyd the Great Builder of Ci
 def render_samples() -> list[tuple[str, Callable[[], Any]]]:
     """The pictures the render bench times (bound in :mod:`bot.benches.render`): a seeded classic game's
     turn, city and board mid-game, and an expert game's end."""
-    from render import quadropolis as renderer
-
     names = list(SAMPLE_NAMES)
     mid = RULES.view(sample_state(RULES, {"mode": "classic"}, 4, 1, 30), None)
     seat = mid["turn"]["seat"] or 0

@@ -4,7 +4,9 @@
 and times every image kind: drawing (view -> PIL image) p50/p90, then encoding the same image
 (image -> PNG bytes) p50, their ratio, and the PNG size. ``quick`` uses fewer repetitions.
 Each game gives its own sample pictures (``render_samples`` in ``bot/benches/<kind>.py``), bound to its kind
-below (:data:`SAMPLES`, one line per game: the bench's front-end binding).
+below (:data:`SAMPLES`, one line per game: the bench's front-end binding). Importing them loads every game's
+renderer, as the bot does (:mod:`render.pictures`): the PNG palette keeps the design colours of the renderers
+loaded, so the pictures timed are byte for byte the bot's.
 """
 
 from __future__ import annotations

@@ -36,6 +36,7 @@ from bot.rules.urbanpanic import tiles
 from bot.rules.urbanpanic.engine import architect_owed
 from bot.rules.urbanpanic.rules import RULES
 from bot.rules.urbanpanic.state import State, census, manifest_census
+from render import urbanpanic as renderer
 
 VARIANTS = ("basic", "advanced", "party")
 THINK_MS = (400, 2500)
@@ -250,8 +251,6 @@ SAMPLE_NAMES = ("Ödön Łukasz Жанна", "Bob", "Cyd the Great Builder of Ci
 def render_samples() -> list[tuple[str, Callable[[], Any]]]:
     """The pictures the render bench times (bound in :mod:`bot.benches.render`): a seeded game's turn and
     board mid-game, and its end."""
-    from render import urbanpanic as renderer
-
     names = list(SAMPLE_NAMES)
     mid_state = sample_state(RULES, {}, 4, 1, 40)
     mid = RULES.view(mid_state, None)
