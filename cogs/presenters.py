@@ -70,7 +70,7 @@ class Presenter(Generic[V]):
         return t("play.choose", locale)
 
     def draw(self, what: str, *args: Any, locale: str = "en") -> bytes | None:
-        """One picture from the render module, its words in ``locale``; a drawing bug costs the
+        """One picture of the game's (:mod:`render.pictures`), its words in ``locale``; a drawing bug costs the
         picture, never the turn."""
         try:
             mod = pictures.get(self.kind)
