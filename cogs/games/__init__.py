@@ -6,7 +6,7 @@ and add the cogs; a test binds its own game at run time with :func:`bind`."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import Any
 
 from discord import app_commands
 from discord.ext import commands
@@ -45,17 +45,20 @@ def game_cogs() -> tuple[type[commands.Cog], ...]:
 
 
 def offer_every_game(tree: app_commands.CommandTree[Any]) -> None:
-    """Every ``game`` option that offers the games (``/game new``, ``rules``, ``tiles``) offers each game known
+    """Every ``game`` option that offers the games (``/game new``, ``rules``, ``tiles``) offers the games known
     now, when the bot adds its commands: its choices were made when the commands were declared, before a
-    game bound at run time (a test's) was known. The declared games' choices stay as they were."""
-    known = set(games.available())
+    game bound at run time (a test's) was known. Choices that are already the games known are left as
+    they are (the bot's own games: nothing changes)."""
+    known = game_choices()
     for command in tree.walk_commands():
         if isinstance(command, app_commands.Command):
             game = command._params.get("game")  # discord.py keeps a command's options there
             choices = game.choices if game is not None and isinstance(game.choices, list) else []
-            offered = {choice.value for choice in choices}
-            if game is not None and offered and offered <= known:
-                game.choices = cast("list[app_commands.Choice[str | int | float]]", game_choices())
+            values = [choice.value for choice in choices]
+            if game is None or not set(values) & set(games.GAMES) or values == [c.value for c in known]:
+                continue
+            # Each name a catalogue string, as discord.py makes the declared choices' (translated on sync).
+            game.choices = [app_commands.Choice(name=app_commands.locale_str(c.name), value=c.value) for c in known]
 
 
 bind(btc.PRESENTER, BtcCog)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import io
 import json
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -45,10 +46,18 @@ def picture(view: Any, *_: Any, locale: str = "en") -> Image.Image:
     return img
 
 
-RULES = FourthBids()
-games.register(Game(kind=KIND, rules=RULES, turns=TurnStyle(secret=True)))  # the rules
-pictures.bind(KIND, Pictures(KIND, turn=picture, board=picture, end=picture))  # the pictures
-discord_games.bind(Presenter(KIND))  # Discord
+@pytest.fixture(autouse=True, scope="module")
+def fourth_game() -> Iterator[None]:
+    """The game, added for this module's tests and taken away after them."""
+    registries: list[dict[str, Any]] = [games._extra, pictures._bound, discord_games.SIDES, presenters._registered]
+    kept = [dict(registry) for registry in registries]
+    games.register(Game(kind=KIND, rules=FourthBids(), turns=TurnStyle(secret=True)))  # the rules
+    pictures.bind(KIND, Pictures(KIND, turn=picture, board=picture, end=picture))  # the pictures
+    discord_games.bind(Presenter(KIND))  # Discord
+    yield
+    for registry, before in zip(registries, kept):
+        registry.clear()
+        registry.update(before)
 
 
 def drawn_here(png: bytes) -> bool:
