@@ -16,7 +16,7 @@ for the form it needs with a format spec, ``"строит в {city:loc}"``; a ba
 form (the nominative). Forms are written as data, per term and language, because no kept library
 inflects these names; each language's glossary lists them.
 
-A sentence may quote another catalogue entry with ``{@key}`` (``"{@btc.render.badge.shop} Shop"``): the
+A sentence may quote another catalogue entry with ``{@key}`` (``"{@<game>.render.badge.shop} Shop"``): the
 rules pages name each badge through the very key the pictures draw it from, so the two cannot disagree.
 """
 

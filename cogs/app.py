@@ -28,7 +28,7 @@ from cogs.announcer import DiscordAnnouncer, announcer
 from cogs.channels import PermissionWatch
 from cogs.commandlinks import LINKS
 from cogs.game import GameCog
-from cogs.games import GAME_COGS
+from cogs.games import game_cogs, offer_every_game
 from cogs.limits import refusal
 from cogs.router import ComponentRouter
 from cogs.translator import CatalogueTranslator
@@ -118,8 +118,9 @@ class CityBot(commands.AutoShardedBot):
         for cog in (DiscordAnnouncer(self), ComponentRouter(self), GameCog(self), PermissionWatch(self)):
             await self.add_cog(cog)
         await community.setup(self)  # their /game subcommands join the /game group
-        for game_cog in GAME_COGS:
+        for game_cog in game_cogs():
             await self.add_cog(game_cog(self))
+        offer_every_game(self.tree)
         await self.tree.set_translator(CatalogueTranslator())
         if self._sync_commands:
             await self.sync_commands()

@@ -35,6 +35,7 @@ from cogs.common import (
 )
 from cogs.community.erasure import forgotten_text
 from cogs.limits import CHOICE_NAME, cut
+from render import pictures
 
 if TYPE_CHECKING:
     from cogs.app import CityBot
@@ -334,7 +335,7 @@ class GameCog(commands.Cog):
     async def tiles(self, interaction: discord.Interaction, game: str) -> None:
         """Every building of a game, as the pictures draw it."""
         loc = locale_of(interaction)
-        renderer = games.get(game).renderer
+        renderer = pictures.get(game)
         if renderer is None:
             await operations.reply(interaction, t("rules.no_tiles", loc, game=game_title(game, loc)))
             return

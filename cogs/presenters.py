@@ -1,8 +1,8 @@
 """How each game looks in Discord: move labels, pictures, status lines, controls.
 
-The generic :class:`Presenter` works for any game (labels from the move's fields, the game's own
-pictures and turn style from :mod:`bot.games`); each game's subclass sits in ``cogs/games/<kind>.py``
-and is listed once in :data:`cogs.games.PRESENTERS`.
+The generic :class:`Presenter` works for any game (labels from the move's fields, the game's turn style
+from :mod:`bot.games`, its pictures from :mod:`render.pictures`); each game's subclass sits in
+``cogs/games/<kind>.py`` and is bound to its kind once in :mod:`cogs.games`.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from bot.games import V
 from bot.i18n import t
 from cogs import ids
 from cogs.common import shown_names, shown_params
+from render import pictures
 
 log = logging.getLogger(__name__)
 
@@ -74,10 +75,10 @@ class Presenter(Generic[V]):
         return t("play.choose", locale)
 
     def draw(self, what: str, *args: Any, locale: str = "en") -> bytes | None:
-        """One picture from the render module, its words in ``locale``; a drawing bug costs the
+        """One picture of the game's (:mod:`render.pictures`), its words in ``locale``; a drawing bug costs the
         picture, never the turn."""
         try:
-            mod = self.game.renderer
+            mod = pictures.get(self.kind)
         except errors.GameError:
             return None
         if mod is None:

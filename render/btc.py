@@ -3,19 +3,19 @@
 fact (the title, who is awaited, names, scores) at least ``c.KEY_TEXT`` px, every word at least
 ``c.MIN_TEXT`` px, in a portrait picture ``c.IMAGE_WIDTH`` wide.
 
-- :func:`render_turn` — for one seat: a strip per player (marker, name, what they are doing, their
+- :func:`turn_image` — for one seat: a strip per player (marker, name, what they are doing, their
   score; the awaited ones framed in the highlight colour with an hourglass), that seat's hand, chosen
   tiles and tiles to place (only when the view is that seat's own view: a hand is secret), then the
   seat's two cities one under the other, each headed by its partner: the grid with the cells a tile may
   go to named, and beside it the city's score, the category scores and the revealed tiles coming to it
   (on a highlighted band: what changes next).
-- :func:`render_board` — the whole table: the players' strips, then every city, two per row, with its
+- :func:`board_image` — the whole table: the players' strips, then every city, two per row, with its
   score, its two builders named, and its grid at the left with the six category scores in a column
   beside it (the factories' worth under them, or under the grid when it does not fit there).
-- :func:`render_end` — the final ranking first (rank, name, the score that counts, both cities' scores,
+- :func:`end_image` — the final ranking first (rank, name, the score that counts, both cities' scores,
   the winner and the scoring rule), then every city as on the board.
 
-Each ``render_*`` returns PNG bytes; the matching ``*_image`` function returns the PIL image.
+Each returns a PIL image; :mod:`render.pictures` binds them to the game behind the one PNG adapter.
 Player names are not in the view; pass them as ``names`` (by seat), else "Player n". Automas
 (solo) use their own names. Every word drawn comes from the message catalogue (``render.*``,
 ``btc.render.*``) in the keyword ``locale`` (default English); city names, tile names and Automa
@@ -1020,26 +1020,3 @@ def _provisional(view: View) -> dict[str, Any]:
     for s in seats:
         s["rank"] = 1 + sum(1 for o in seats if o["total"] > s["total"])
     return {"seats": seats, "decided_by": "score"}
-
-
-def render_turn(
-    view: View, acting_seat: int, names: Sequence[str] | None = None, *, locale: str = "en"
-) -> bytes:
-    """PNG of :func:`turn_image`."""
-    return c.png_bytes(turn_image(view, acting_seat, names, locale=locale))
-
-
-def render_board(view: View, names: Sequence[str] | None = None, *, locale: str = "en") -> bytes:
-    """PNG of :func:`board_image`."""
-    return c.png_bytes(board_image(view, names, locale=locale))
-
-
-def render_end(view: View, names: Sequence[str] | None = None, *, locale: str = "en") -> bytes:
-    """PNG of :func:`end_image`."""
-    return c.png_bytes(end_image(view, names, locale=locale))
-
-
-def render_tiles(*, locale: str = "en") -> bytes:
-    """Every building of the game as the pictures draw it (``/game tiles``)."""
-    title = t("tiles.title", locale, game=t("btc.title", locale))
-    return c.png_bytes(c.tile_sheet("btc", title, locale))

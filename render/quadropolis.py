@@ -1,14 +1,14 @@
 """Quadropolis images, drawn from a rules view (``RULES.view(state, seat)``; shape in its docstring).
 
-- :func:`render_turn` — the construction site (tiles with what they give, architects in their slots
+- :func:`turn_image` — the construction site (tiles with what they give, architects in their slots
   with their owners' markers, the urbanist, face-down squares, closed slots) beside the acting
   player's city, every player's resources, the round and the first player.
-- :func:`render_city` — one city, large, with its current best allocation and score by category.
-- :func:`render_board` — every city side by side.
-- :func:`render_end` — every city with its optimal activation, then the score table with ranks and
+- :func:`city_image` — one city, large, with its current best allocation and score by category.
+- :func:`board_image` — every city side by side.
+- :func:`end_image` — every city with its optimal activation, then the score table with ranks and
   the winner.
 
-Each ``render_*`` returns PNG bytes; the matching ``*_image`` function returns the PIL image.
+Each returns a PIL image; :mod:`render.pictures` binds them to the game behind the one PNG adapter.
 Player names are not part of the view; pass them as ``names`` (seat order), else "Player n".
 Every word drawn comes from the message catalogue (``render.*``, ``quadropolis.render.*``) in the keyword
 ``locale`` (default English); tile labels in the view (``"a harbour (+2 energy)"``) are the rules'.
@@ -1037,31 +1037,3 @@ def _provisional_result(view: View) -> dict[str, Any]:
             }
         )
     return {"seats": seats, "decided_by": "score"}
-
-
-def render_turn(
-    view: View, acting_seat: int, names: Sequence[str] | None = None, *, locale: str = "en"
-) -> bytes:
-    """PNG of :func:`turn_image`."""
-    return c.png_bytes(turn_image(view, acting_seat, names, locale=locale))
-
-
-def render_city(view: View, seat: int, names: Sequence[str] | None = None, *, locale: str = "en") -> bytes:
-    """PNG of :func:`city_image`."""
-    return c.png_bytes(city_image(view, seat, names, locale=locale))
-
-
-def render_board(view: View, names: Sequence[str] | None = None, *, locale: str = "en") -> bytes:
-    """PNG of :func:`board_image`."""
-    return c.png_bytes(board_image(view, names, locale=locale))
-
-
-def render_end(view: View, names: Sequence[str] | None = None, *, locale: str = "en") -> bytes:
-    """PNG of :func:`end_image`."""
-    return c.png_bytes(end_image(view, names, locale=locale))
-
-
-def render_tiles(*, locale: str = "en") -> bytes:
-    """Every building of the game as the pictures draw it (``/game tiles``)."""
-    title = t("tiles.title", locale, game=t("quadropolis.title", locale))
-    return c.png_bytes(c.tile_sheet("quadropolis", title, locale))

@@ -28,6 +28,7 @@ from bot import games
 from bot import story as st
 from bot.i18n import resolve, t
 from render import common as c
+from render import pictures
 
 WIDTH = c.IMAGE_WIDTH
 GIF_WIDTH = 1000
@@ -453,7 +454,7 @@ def growth_gif(story: st.Story, names: Sequence[str] | None = None, *, locale: s
     """An animated GIF of the board growing, from a story built with ``keep_views=True``."""
     if len(story.views) != len(story.points):
         raise ValueError("the story was built without its views (build(..., keep_views=True))")
-    renderer = games.get(story.kind).renderer
+    renderer = pictures.get(story.kind)
     if renderer is None:
         raise ValueError(f"{story.kind} has no pictures")
     given = list(names or [])

@@ -5,17 +5,17 @@ portrait, the key facts (the title, whose turn, the players' names, the built co
 values, the final totals) are drawn at least ``c.KEY_TEXT`` px and every other word at least
 ``c.MIN_TEXT`` px (for a picture 1200 px wide; ``tests/render/test_urbanpanic_phone.py``).
 
-- :func:`render_turn` — the players one per row (name, built count, reserve, "to play"), then the
+- :func:`turn_image` — the players one per row (name, built count, reserve, "to play"), then the
   acting player's city with its roads (passages), so whether a tile is connected to the centre reads at
   a glance: linked roads run on unbroken, a passage that meets nothing ends in a dead-end bar, and tiles
   cut off from the centre are faded, hatched and crossed; the plots of the latest turn are framed.
   Beside the city the five tracks, each its name over a bar with its value and the −5 floor; under it
   the actions left, the main board's four face-up tiles and the stack, the reserve, the goals, the legend.
-- :func:`render_board` — every city with its tracks, one per row.
-- :func:`render_end` — the final ranking (names and totals, each category's points under them), then
+- :func:`board_image` — every city with its tracks, one per row.
+- :func:`end_image` — the final ranking (names and totals, each category's points under them), then
   every city as scored (cut-off tiles removed), one per row.
 
-Each ``render_*`` returns PNG bytes; the matching ``*_image`` function returns the PIL image.
+Each returns a PIL image; :mod:`render.pictures` binds them to the game behind the one PNG adapter.
 Player names are not in the view; pass them as ``names`` (by seat), else "Player n". Every word
 drawn comes from the message catalogue (``render.*``, ``urbanpanic.render.*``, and the rules' own goal,
 end and tie-break sentences) in the keyword ``locale`` (default English), and so do the letters: the
@@ -825,25 +825,3 @@ def end_image(view: View, names: Sequence[str] | None = None, *, locale: str = "
         return _legend(img, _cities(img, top + c.TITLE_HEIGHT + GAP, view, who, True, locale), view, locale)
 
     return c.sized(WIDTH, CITIES_TOP + len(who) * CITY_ROW, paint, table)
-
-
-def render_turn(
-    view: View, acting_seat: int, names: Sequence[str] | None = None, *, locale: str = "en"
-) -> bytes:
-    """PNG of :func:`turn_image`."""
-    return c.png_bytes(turn_image(view, acting_seat, names, locale=locale))
-
-
-def render_board(view: View, names: Sequence[str] | None = None, *, locale: str = "en") -> bytes:
-    """PNG of :func:`board_image`."""
-    return c.png_bytes(board_image(view, names, locale=locale))
-
-
-def render_end(view: View, names: Sequence[str] | None = None, *, locale: str = "en") -> bytes:
-    """PNG of :func:`end_image`."""
-    return c.png_bytes(end_image(view, names, locale=locale))
-
-
-def render_tiles(*, locale: str = "en") -> bytes:
-    """Every building of the game as the pictures draw it (``/game tiles``), with the reader's badges."""
-    return c.png_bytes(c.tile_sheet("urbanpanic", t("tiles.title", locale, game=t("urbanpanic.title", locale)), locale))

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from bot import games, i18n, local
+from render import pictures
 
 LOCALES = Path(i18n.__file__).with_name("locales")
 LANGUAGES = ("hu", "es", "ru", "pl")
@@ -51,7 +52,7 @@ def played(game: str, args: list[str], lang: str, tmp_path: Path, monkeypatch: p
            capsys: pytest.CaptureFixture[str]) -> list[str]:
     """The lines of a whole terminal game against greedy AI seats, always answering 1 (pictures not drawn:
     tests/render draws them in every language)."""
-    renderer = games.get(game).renderer
+    renderer = pictures.get(game)
     for name in ("render_turn", "render_board", "render_end"):
         monkeypatch.setattr(renderer, name, lambda *a, **k: b"")
     answers = iter(["1"] * 2000)

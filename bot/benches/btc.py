@@ -39,14 +39,17 @@ import json
 import statistics
 import time
 from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
+from bot.games import sample_state
 from bot.rules import core
 from bot.rules.btc import audit
 from bot.rules.btc import engine as E
 from bot.rules.btc import geometry as G
 from bot.rules.btc.rules import RULES
 from bot.rules.btc.state import BtcState
+from render import btc as renderer
 
 PREFIX = "btc."
 CHECKED_CONFIGS: tuple[tuple[str, int], ...] = (
@@ -299,3 +302,19 @@ def figures(quick: bool = False) -> dict[str, Any]:
         out[f"{PREFIX}geometry.layouts_checked"] = checked
         out[f"{PREFIX}geometry.dead_end_layouts"] = dead
     return out
+
+
+SAMPLE_NAMES = ("Ödön Łukasz Жанна", "Bob", "Cyd the Great Builder of Cities", "Dee", "Eve")
+
+
+def render_samples() -> list[tuple[str, Callable[[], Any]]]:
+    """The pictures the render bench times (bound in :mod:`bot.benches.render`): a seeded game's turn and
+    board mid-game, and its end."""
+    names = list(SAMPLE_NAMES)
+    mid = RULES.view(sample_state(RULES, {}, 5, 1, 25), 0)
+    end = RULES.view(sample_state(RULES, {}, 5, 2, None), None)
+    return [
+        ("turn", lambda: renderer.turn_image(mid, 0, names)),
+        ("board", lambda: renderer.board_image(mid, names)),
+        ("end", lambda: renderer.end_image(end, names)),
+    ]

@@ -131,6 +131,7 @@ def pictures(locale: str, quick: bool = False, game: str | None = None) -> list[
     """(kind, draw) for every picture kind in ``locale``: each draw returns the PNG the bot would send;
     ``game`` keeps only that game's pictures (no league table)."""
     from render import leagues
+    from render import pictures as bound
     from render import story as chart
 
     names = list(LOCAL_NAMES.get(locale, NAMES))
@@ -138,7 +139,7 @@ def pictures(locale: str, quick: bool = False, game: str | None = None) -> list[
     for s in samples():
         if game is not None and s.kind != game:
             continue
-        renderer: Any = games.get(s.kind).renderer
+        renderer: Any = bound.get(s.kind)
         kinds: list[tuple[str, Callable[..., bytes], tuple[Any, ...]]] = [
             ("turn", renderer.render_turn, (s.turn, s.seat, names))]
         if not quick:

@@ -32,16 +32,18 @@ import json
 import random
 import statistics
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any, cast
 
+from bot.games import sample_state
 from bot.rules.quadropolis.allocation import compile_city, exhaustive, optimise
 from bot.rules.quadropolis.engine import conservation_problems
 from bot.rules.quadropolis.notation import parse_city
 from bot.rules.quadropolis.rules import RULES
 from bot.rules.quadropolis.samples import random_city
 from bot.rules.quadropolis.tiles import MODE_RULES
+from render import quadropolis as renderer
 
 PREFIX = "quadropolis."
 WORKERS = 2
@@ -297,3 +299,21 @@ def figures(quick: bool = False) -> dict[str, Any]:
         out.update(structured_figures(step=3))
         out.update(game_figures(games=200, checked=1000, workers=WORKERS))
     return out
+
+
+SAMPLE_NAMES = ("Ödön Łukasz Жанна", "Bob", "Cyd the Great Builder of Cities", "Dee")
+
+
+def render_samples() -> list[tuple[str, Callable[[], Any]]]:
+    """The pictures the render bench times (bound in :mod:`bot.benches.render`): a seeded classic game's
+    turn, city and board mid-game, and an expert game's end."""
+    names = list(SAMPLE_NAMES)
+    mid = RULES.view(sample_state(RULES, {"mode": "classic"}, 4, 1, 30), None)
+    seat = mid["turn"]["seat"] or 0
+    end = RULES.view(sample_state(RULES, {"mode": "expert"}, 4, 2, None), None)
+    return [
+        ("turn", lambda: renderer.turn_image(mid, seat, names)),
+        ("city", lambda: renderer.city_image(mid, seat, names)),
+        ("board", lambda: renderer.board_image(mid, names)),
+        ("end", lambda: renderer.end_image(end, names)),
+    ]

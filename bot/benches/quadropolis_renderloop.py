@@ -27,16 +27,16 @@ KIND = "quadropolis"
 
 def draw_turn(view: Any, seat: int, names: list[str]) -> bytes:
     """One turn picture as the bot posts it (module level: a process pool can call it)."""
-    from bot import games
+    from render import pictures
 
-    renderer = games.get(KIND).renderer
+    renderer = pictures.get(KIND)
     assert renderer is not None
     return bytes(renderer.render_turn(view, seat, names, locale="en"))
 
 
 def sample() -> tuple[Any, int, list[str]]:
+    from bot.benches.quadropolis import SAMPLE_NAMES
     from bot.games import sample_state
-    from bot.games.quadropolis import SAMPLE_NAMES
     from bot.rules.quadropolis.rules import RULES
 
     view = RULES.view(sample_state(RULES, {"mode": "classic"}, 4, 1, 30), None)

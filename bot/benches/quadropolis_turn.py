@@ -30,7 +30,10 @@ TURNS_MEASURED = 60
 async def _measure(folder: Path, quick: bool) -> dict[str, Any]:
     try:
         rules = game_registry.rules("quadropolis")
-        import render.quadropolis as qp_render
+        from render import pictures
+
+        qp_render = pictures.get("quadropolis")
+        assert qp_render is not None
     except Exception as exc:  # the game or its pictures are not in this build
         return {"turn.skipped": repr(exc)}
     games = 40 if quick else GAMES_STORED

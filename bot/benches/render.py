@@ -3,7 +3,10 @@
 ``figures(quick)`` plays seeded games with the rules' own AI, takes views mid-game and at the end,
 and times every image kind: drawing (view -> PIL image) p50/p90, then encoding the same image
 (image -> PNG bytes) p50, their ratio, and the PNG size. ``quick`` uses fewer repetitions.
-Each game gives its own sample pictures (``render_samples`` in ``bot/games/<kind>.py``).
+Each game gives its own sample pictures (``render_samples`` in ``bot/benches/<kind>.py``), bound to its kind
+below (:data:`SAMPLES`, one line per game: the bench's front-end binding). Importing them loads every game's
+renderer, as the bot does (:mod:`render.pictures`): the PNG palette keeps the design colours of the renderers
+loaded, so the pictures timed are byte for byte the bot's.
 """
 
 from __future__ import annotations
@@ -16,9 +19,19 @@ from typing import Any
 from PIL import Image
 
 from bot import games
+from bot.benches import btc, quadropolis, urbanpanic
 from render import common
 
 Case = tuple[str, Callable[[], Image.Image]]
+Sample = tuple[str, Callable[[], Any]]
+"""A named picture the render bench times: ``(kind, () -> PIL image)``."""
+
+SAMPLES: dict[str, Callable[[], list[Sample]]] = {
+    "quadropolis": quadropolis.render_samples,
+    "btc": btc.render_samples,
+    "urbanpanic": urbanpanic.render_samples,
+}
+"""kind -> the pictures of a seeded game the bench times."""
 
 
 def _ms(seconds: float) -> float:
@@ -59,11 +72,11 @@ def figures(quick: bool = False) -> dict[str, Any]:
     """Per game renderer and image kind: draw p50, encode p50, their ratio, bytes per PNG."""
     repeats = 3 if quick else 15
     out: dict[str, Any] = {"render.repeats": repeats, "render.games": {}}
-    for game, declared in games.GAMES.items():
-        if declared.render_samples is None:
+    for game in games.GAMES:
+        if game not in SAMPLES:
             continue
         try:
-            cases = declared.render_samples()
+            cases = SAMPLES[game]()
         except Exception as exc:  # a rules package broken mid-edit: report it, measure the others
             out["render.games"][game] = {"available": False, "error": f"{type(exc).__name__}: {exc}"}
             continue

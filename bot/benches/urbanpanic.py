@@ -27,14 +27,16 @@ from __future__ import annotations
 import statistics
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
+from bot.games import sample_state
 from bot.rules import core
 from bot.rules.urbanpanic import tiles
 from bot.rules.urbanpanic.engine import architect_owed
 from bot.rules.urbanpanic.rules import RULES
 from bot.rules.urbanpanic.state import State, census, manifest_census
+from render import urbanpanic as renderer
 
 VARIANTS = ("basic", "advanced", "party")
 THINK_MS = (400, 2500)
@@ -241,3 +243,21 @@ if __name__ == "__main__":
     import sys
 
     print(json.dumps(figures(quick="--quick" in sys.argv), indent=1))
+
+
+SAMPLE_NAMES = ("Ödön Łukasz Жанна", "Bob", "Cyd the Great Builder of Cities", "Dee")
+
+
+def render_samples() -> list[tuple[str, Callable[[], Any]]]:
+    """The pictures the render bench times (bound in :mod:`bot.benches.render`): a seeded game's turn and
+    board mid-game, and its end."""
+    names = list(SAMPLE_NAMES)
+    mid_state = sample_state(RULES, {}, 4, 1, 40)
+    mid = RULES.view(mid_state, None)
+    end = RULES.view(sample_state(RULES, {}, 4, 2, None), None)
+    seat = min(RULES.awaiting(mid_state) or {0})
+    return [
+        ("turn", lambda: renderer.turn_image(mid, seat, names)),
+        ("board", lambda: renderer.board_image(mid, names)),
+        ("end", lambda: renderer.end_image(end, names)),
+    ]

@@ -1,10 +1,12 @@
 """Every game, declared once: the one registry the bot, the terminal, the calculator and the bench read.
 
 A game is one :class:`Game`: its kind (the one spelling used for the package, the catalogue prefix and
-the files), other names people type, its rules, its renderer, its move labels, its turn style, its
-score calculator and its bench. Each game declares itself in ``bot/games/<kind>.py``; adding a game
-means creating its own files and adding one line to :data:`GAMES` below (and its presenter to
-``cogs/games/__init__.py``, which a test keeps in step).
+the files), other names people type, its rules, its move labels, its turn style, its score calculator and
+its story. Each game declares itself in ``bot/games/<kind>.py``; adding a game means creating its own
+files and adding one line to :data:`GAMES` below, then one line per front-end binding its own parts to the
+kind: its pictures (:mod:`render.pictures`), its Discord presenter and cog (:mod:`cogs.games`), its bench
+pictures (:mod:`bot.benches.render`). ``tests/test_registry.py`` keeps them in step. Nothing here imports
+picture code.
 """
 
 from __future__ import annotations
@@ -16,8 +18,6 @@ from bot.games import btc, quadropolis, urbanpanic
 from bot.games.base import (
     Game,
     Labeller,
-    Renderer,
-    Sample,
     Step,
     StoryStyle,
     TurnStyle,
@@ -29,7 +29,7 @@ from bot.i18n import t, t_or
 from bot.rules.core import GameRules, IllegalMove
 
 __all__ = [
-    "GAMES", "Game", "Labeller", "Renderer", "Sample", "Step", "StoryStyle", "TurnStyle", "V", "View",
+    "GAMES", "Game", "Labeller", "Step", "StoryStyle", "TurnStyle", "V", "View",
     "ai_level_name", "ai_seat_name", "available", "get", "option_name", "option_value", "register",
     "register_rules", "resolve", "rules", "sample_state", "shown_options",
 ]

@@ -1,7 +1,9 @@
-"""What a game is, as every part of the bot knows it: :class:`Game`, its turn style, its story style and
-the protocols of its renderer and labeller. The registry of the games is :mod:`bot.games`; each game's
-declaration (``bot/games/<kind>.py``) imports this module, not the registry, so the two never import
-each other."""
+"""What a game is, as every part of the bot knows it: :class:`Game` (its rules, once), its turn style,
+its story style and the protocol of its labeller. The registry of the games is :mod:`bot.games`; each
+game's declaration (``bot/games/<kind>.py``) imports this module, not the registry, so the two never
+import each other. A game's pictures, Discord side and bench pictures are no part of it: each front-end
+binds its own to the game's kind (:mod:`render.pictures`, :mod:`cogs.games`, :mod:`bot.benches.render`),
+so nothing here imports picture code."""
 
 from __future__ import annotations
 
@@ -9,7 +11,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, Generic, Protocol, TypeVar
+from typing import Any, Generic, TypeVar
 
 from bot.i18n import t
 from bot.rules.core import GameRules, Term
@@ -20,7 +22,6 @@ reads its precise TypedDict (``bot/rules/<kind>/viewtypes.py``)."""
 
 V = TypeVar("V", bound=View)
 """A game's view type (its TypedDict)."""
-V_contra = TypeVar("V_contra", bound=View, contravariant=True)
 
 Labeller = Callable[[Mapping[str, Any], V, str], "str | None"]
 """(move, the seat's view, locale) -> a short label, or None for the generic one."""
@@ -28,18 +29,6 @@ Labeller = Callable[[Mapping[str, Any], V, str], "str | None"]
 Teller = Callable[[str, dict[str, Any], V, "list[str] | None", str], list[str]]
 """(catalogue key, parameters with the names filled by :func:`bot.service.named`, the public view after
 the move, the seats' names or None, locale) -> the lines that tell the move (:meth:`Game.tell`)."""
-
-
-class Renderer(Protocol[V_contra]):
-    """What a game's picture module offers (``render/<kind>.py``): a view -> PNG bytes."""
-
-    def render_turn(self, view: V_contra, seat: int, names: list[str], *, locale: str = ...) -> bytes: ...
-
-    def render_board(self, view: V_contra, names: list[str], *, locale: str = ...) -> bytes: ...
-
-    def render_end(self, view: V_contra, names: list[str], *, locale: str = ...) -> bytes: ...
-
-    def render_tiles(self, *, locale: str = ...) -> bytes: ...
 
 
 class TurnStyle(Generic[V]):
@@ -133,25 +122,18 @@ class StoryStyle(ABC):
         return step.seat in step.awaited_before and step.seat not in step.awaited_after
 
 
-Sample = tuple[str, Callable[[], Any]]
-"""A named picture the render bench times: ``(kind, () -> PIL image)``."""
-
-
 @dataclass(frozen=True)
 class Game(Generic[V]):
-    """One game, as every part of the bot knows it. ``V``: its view type, which its renderer,
+    """One game's rules, declared once, as every part of the bot knows it. ``V``: its view type, which its
     labeller and turn style read (generic code holds a ``Game[Any]``)."""
 
     kind: str
     rules: GameRules[Any]
     aliases: tuple[str, ...] = ()
-    renderer: Renderer[V] | None = None
     labeller: Labeller[V] | None = None
     turns: TurnStyle[V] = field(default_factory=TurnStyle)
     calculator: Callable[[str], dict[str, Any]] | None = None
     """``score_text(text) -> JSON``: ``python -m bot score <kind> FILE``."""
-    render_samples: Callable[[], list[Sample]] | None = None
-    """Pictures of a seeded game for the render bench."""
     rules_topics: tuple[str, ...] = ("turn", "buildings", "scoring", "variants")
     """The topics of ``/game rules`` (texts ``<kind>.rules.<topic>.title`` and pages ``.1``, ``.2``…)."""
     story: StoryStyle | None = None

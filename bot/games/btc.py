@@ -1,12 +1,11 @@
-"""Between Two Cities, declared once: rules, pictures, labels, turns, calculator, bench pictures."""
+"""Between Two Cities' rules, declared once: rules, labels, turns, calculator, story."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-import render.btc as renderer
-from bot.games.base import Game, Sample, Step, StoryStyle, TurnStyle, View, sample_state
+from bot.games.base import Game, Step, StoryStyle, TurnStyle, View
 from bot.i18n import resolve, t
 from bot.rules import core
 from bot.rules.btc import calculator
@@ -65,7 +64,6 @@ def label(move: Mapping[str, Any], view: BtcView, locale: str) -> str | None:
     return None
 
 
-
 class Turns(TurnStyle[BtcView]):
     """Secret drafting: every choice is private; in solo the channel also hears each Automa turn."""
 
@@ -76,20 +74,6 @@ class Turns(TurnStyle[BtcView]):
         if summary_key.endswith("_automa"):
             return False
         return super().quiet_after(summary_key, acting_seat, awaiting, newly_awaited, view)
-
-
-SAMPLE_NAMES = ("Ödön Łukasz Жанна", "Bob", "Cyd the Great Builder of Cities", "Dee", "Eve")
-
-
-def samples() -> list[Sample]:
-    names = list(SAMPLE_NAMES)
-    mid = RULES.view(sample_state(RULES, {}, 5, 1, 25), 0)
-    end = RULES.view(sample_state(RULES, {}, 5, 2, None), None)
-    return [
-        ("turn", lambda: renderer.turn_image(mid, 0, names)),
-        ("board", lambda: renderer.board_image(mid, names)),
-        ("end", lambda: renderer.end_image(end, names)),
-    ]
 
 
 class Story(StoryStyle):
@@ -129,6 +113,5 @@ class Story(StoryStyle):
 
 
 GAME: Game[BtcView] = Game(kind="btc", rules=RULES, aliases=("between-two-cities", "between two cities"),
-                           renderer=renderer, labeller=label, turns=Turns(), calculator=calculator.score_text,
-                           render_samples=samples,
+                           labeller=label, turns=Turns(), calculator=calculator.score_text,
                            story=Story())

@@ -1,12 +1,11 @@
-"""Quadropolis, declared once: rules, pictures, labels, turns, calculator, bench pictures."""
+"""Quadropolis' rules, declared once: rules, labels, turns, calculator, story."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
 
-import render.quadropolis as renderer
-from bot.games.base import Game, Sample, Step, StoryStyle, TurnStyle, View, sample_state
+from bot.games.base import Game, Step, StoryStyle, TurnStyle, View
 from bot.i18n import resolve, t
 from bot.rules.quadropolis import calculator
 from bot.rules.quadropolis.rules import RULES
@@ -40,7 +39,6 @@ def label(move: Mapping[str, Any], view: QuadView, locale: str) -> str | None:
     return None
 
 
-
 class Turns(TurnStyle[QuadView]):
     """Open choices; a take that picked a tile is a step, the build (or discard) ends the turn."""
 
@@ -48,21 +46,6 @@ class Turns(TurnStyle[QuadView]):
                     view: QuadView) -> bool:
         return not view.get("over") and (view.get("turn") or {}).get("phase") == "build"
 
-
-def samples() -> list[Sample]:
-    names = list(SAMPLE_NAMES)
-    mid = RULES.view(sample_state(RULES, {"mode": "classic"}, 4, 1, 30), None)
-    seat = mid["turn"]["seat"] or 0
-    end = RULES.view(sample_state(RULES, {"mode": "expert"}, 4, 2, None), None)
-    return [
-        ("turn", lambda: renderer.turn_image(mid, seat, names)),
-        ("city", lambda: renderer.city_image(mid, seat, names)),
-        ("board", lambda: renderer.board_image(mid, names)),
-        ("end", lambda: renderer.end_image(end, names)),
-    ]
-
-
-SAMPLE_NAMES = ("Ödön Łukasz Жанна", "Bob", "Cyd the Great Builder of Cities", "Dee")
 
 class Story(StoryStyle):
     """A point after each player's turn; a city's score is its best allocation."""
@@ -84,6 +67,6 @@ class Story(StoryStyle):
         return step.kind == "take" and step.after["turn"]["phase"] != "build"
 
 
-GAME: Game[QuadView] = Game(kind="quadropolis", rules=RULES, aliases=("qp",), renderer=renderer, labeller=label,
-                            turns=Turns(), calculator=calculator.score_text, render_samples=samples,
+GAME: Game[QuadView] = Game(kind="quadropolis", rules=RULES, aliases=("qp",), labeller=label,
+                            turns=Turns(), calculator=calculator.score_text,
                             story=Story())

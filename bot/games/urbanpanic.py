@@ -1,12 +1,11 @@
-"""Urban Panic, declared once: rules, pictures, labels, turns, how a move is told, calculator, bench pictures."""
+"""Urban Panic's rules, declared once: rules, labels, turns, how a move is told, calculator, story."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
 
-import render.urbanpanic as renderer
-from bot.games.base import Game, Sample, Step, StoryStyle, TurnStyle, View, sample_state
+from bot.games.base import Game, Step, StoryStyle, TurnStyle, View
 from bot.i18n import t, t_or
 from bot.rules.urbanpanic import calculator, scoring
 from bot.rules.urbanpanic.rules import RULES
@@ -107,22 +106,6 @@ class Turns(TurnStyle[UpView]):
         return bool(view.get("current") == acting_seat)
 
 
-SAMPLE_NAMES = ("Ödön Łukasz Жанна", "Bob", "Cyd the Great Builder of Cities", "Dee")
-
-
-def samples() -> list[Sample]:
-    names = list(SAMPLE_NAMES)
-    mid_state = sample_state(RULES, {}, 4, 1, 40)
-    mid = RULES.view(mid_state, None)
-    end = RULES.view(sample_state(RULES, {}, 4, 2, None), None)
-    seat = min(RULES.awaiting(mid_state) or {0})
-    return [
-        ("turn", lambda: renderer.turn_image(mid, seat, names)),
-        ("board", lambda: renderer.board_image(mid, names)),
-        ("end", lambda: renderer.end_image(end, names)),
-    ]
-
-
 class Story(StoryStyle):
     """A point after each END_TURN; in the party game after every round of placements (one tile a player).
 
@@ -170,6 +153,5 @@ def hand_note(view: UpView, locale: str) -> str | None:
 
 
 GAME: Game[UpView] = Game(kind="urbanpanic", rules=RULES, aliases=("urban-panic", "urban panic", "up"),
-                          renderer=renderer, labeller=label, turns=Turns(), calculator=calculator.score_text,
-                          render_samples=samples,
+                          labeller=label, turns=Turns(), calculator=calculator.score_text,
                           story=Story(), private_note=hand_note, teller=tell)

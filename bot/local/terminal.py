@@ -23,6 +23,7 @@ from bot.service import MoveOutcome, Service
 from bot.turnflow import TurnFlow
 from bot.web.links import Links, signing_key
 from bot.web.server import WebServer
+from render import pictures
 
 LOCAL_USER_BASE = 1
 TERMINAL = "terminal"
@@ -65,7 +66,7 @@ class Terminal:
 
     def picture(self, kind: str, view: games.View, seat: int | None, names: list[str],
                 end: bool = False) -> None:
-        renderer = games.get(kind).renderer
+        renderer = pictures.get(kind)
         if renderer is None or self.folder is None:
             return
         if end:

@@ -18,6 +18,7 @@ from bot import games
 from bot.i18n import resolve, t
 from bot.service import GameInfo, named
 from bot.store import MoveRow
+from render import pictures
 
 TIMELINE_CACHE = 64
 """Games whose timelines (with their states, for the replay's pictures) are kept in memory."""
@@ -160,7 +161,7 @@ def build_timeline(info: GameInfo, rows: list[MoveRow], previous: Timeline | Non
 def picture(info: GameInfo, timeline: Timeline, turn: int, locale: str) -> bytes | None:
     """The PNG of one frame, as the channel drew it: the end picture for the finished game's last frame,
     the acting seat's turn picture after a move, else the board (None: the game draws no pictures)."""
-    renderer = games.get(info.game.kind).renderer
+    renderer = pictures.get(info.game.kind)
     if renderer is None:
         return None
     frame = timeline.frames[turn]
@@ -210,7 +211,7 @@ def counter(info: GameInfo, frame: Frame, locale: str) -> str:
     """The turn counter the frame's picture draws in its title (its renderer's ``turn_title`` or
     ``board_title``), without the game's name that begins it; "" for a game that draws none."""
     kind = "turn_title" if frame.seat is not None else "board_title"  # the picture :func:`picture` draws
-    title = getattr(games.get(info.game.kind).renderer, kind, None)
+    title = getattr(pictures.get(info.game.kind), kind, None)
     if title is None:
         return ""
     text = str(title(view_of(info, frame), locale))

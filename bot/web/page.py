@@ -23,6 +23,7 @@ from bot.results import ranking_lines
 from bot.service import GameInfo
 from bot.web import pictures
 from bot.web.game import STATUS_KEYS, Timeline, counter, scores, sentence, view_of
+from render import pictures as render_pictures
 
 OPEN, CLOSE = "\ue000", "\ue001"
 """Private-use marks around every name in a text until it is written out (never shown)."""
@@ -87,7 +88,7 @@ def body(info: GameInfo, timeline: Timeline, base: str, locale: str, shown: int,
     counters = [counter(real, f, locale) for f in timeline.frames]
     turns = [[c, [s for _, s in scores(info, f.state, locale, view_of(real, f))], m]
              for c, f, m in zip(counters, timeline.frames, marks, strict=True)]
-    pictured = games.get(g.kind).renderer is not None
+    pictured = render_pictures.get(g.kind) is not None
 
     def label(n: int) -> str:
         return counters[n] or t("web.game.turn_of", locale, turn=n, turns=last)

@@ -33,6 +33,7 @@ from aiohttp import web
 from bot import games
 from bot import story as stories
 from bot.web.context import LRU, WebContext
+from render import pictures as render_pictures
 
 if TYPE_CHECKING:
     from bot.service import GameInfo
@@ -196,7 +197,7 @@ class Pictures:
     async def turn_picture(self, request: web.Request) -> web.StreamResponse:
         info, locale, timeline = await self._found(request)
         turn = int(request.match_info["turn"])
-        if turn >= len(timeline.frames) or games.get(info.game.kind).renderer is None:
+        if turn >= len(timeline.frames) or render_pictures.get(info.game.kind) is None:
             raise web.HTTPNotFound()
         mark = self.turn_marks(info, timeline, locale)[turn]
         if request.query.get("m") != mark:

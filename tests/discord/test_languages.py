@@ -7,10 +7,10 @@ from typing import Any
 
 from PIL import Image
 
-from bot import games
 from bot.i18n import t
 from bot.rules.quadropolis.tiles import slot_target
 from cogs import ids
+from render import pictures
 from tests.discord.conftest import Harness, answer
 
 SEED = 20_251_125
@@ -56,7 +56,7 @@ async def test_a_hungarian_server_plays_in_hungarian(harness: Harness) -> None:
     snap = await h.service.snapshot(gid)
     view = snap.view(None)
     names = [s.name for s in info.seats]
-    renderer = games.get("quadropolis").renderer
+    renderer = pictures.get("quadropolis")
     assert renderer is not None
     posted = pixels(turn.attachments[0].data)
     drawn = {(loc, s): pixels(renderer.render_turn(view, s, names, locale=loc)) for loc in ("hu", "en") for s in (0, 1)}

@@ -7,7 +7,6 @@ limits (5 rows, 5 buttons a row, 25 options a select, 80-character labels, 100-c
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import re
 from collections.abc import Iterator
@@ -17,7 +16,6 @@ from typing import Any
 import discord
 import pytest
 
-from bot import games
 from bot.i18n import catalogue
 from bot.rules.urbanpanic.rules import RULES
 from bot.rules.urbanpanic.state import State
@@ -25,6 +23,7 @@ from bot.service import choices_token
 from cogs import ids
 from cogs.games import urbanpanic as up
 from cogs.games.urbanpanic import PRESENTER, Entry, Step, parse_step, relative_time, step_id, tile_name
+from render import pictures
 
 GAME = 4242
 VERSION = 17
@@ -315,6 +314,6 @@ def test_pictures_come_from_the_renderer_and_a_drawing_bug_does_not_stop_the_gam
                 raise RuntimeError(name)
             return fail
 
-    monkeypatch.setitem(games.GAMES, "urbanpanic", dataclasses.replace(games.GAMES["urbanpanic"], renderer=Broken()))
+    monkeypatch.setattr(pictures, "get", lambda kind: Broken())
     assert PRESENTER.render_turn(RULES.view(state, None), 0, ["a", "b"]) is None
     assert PRESENTER.render_end(RULES.view(over, None), ["a", "b"]) is None

@@ -17,6 +17,7 @@ from bot.rules import core
 from bot.rules.core import IllegalMove
 from bot.rules.quadropolis import tiles as T
 from bot.rules.quadropolis.rules import RULES
+from render import pictures
 from render import quadropolis as q
 
 LANGUAGES = ("hu", "es", "ru", "pl")
@@ -178,7 +179,7 @@ def test_the_terminal_game_reads_no_stored_code(tmp_path: Path, monkeypatch: pyt
                                                 capsys: pytest.CaptureFixture[str], locale: str, mode: str) -> None:
     """`local quadropolis --lang <lang>` against an AI seat, always answering 1: its menus, summaries,
     status lines and ranking carry no stored code (pictures are left out: tests/render draws them)."""
-    renderer = games.get("quadropolis").renderer
+    renderer = pictures.get("quadropolis")
     for name in ("render_turn", "render_board", "render_end"):
         monkeypatch.setattr(renderer, name, lambda *args, **kwargs: b"")
     answers = iter(["1"] * 400)

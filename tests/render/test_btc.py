@@ -12,6 +12,10 @@ from PIL import Image
 from bot.rules.btc.rules import RULES
 from render import btc as b
 from render import common as c
+from render import pictures
+
+BTC = pictures.get("btc")
+"""The game's pictures as the bot draws them (PNG)."""
 
 NAMES = ["Ödön Łukasz Жанна", "Bob", "Cyd the Great Builder of Cities", "Dee", "Eve", "Fay", "Gus"]
 
@@ -64,7 +68,7 @@ def test_every_view_renders_every_image(games: dict[str, Any], key: str) -> None
     """Turn, board and end images render from real views: PNG, at least 1000 px wide, under 400 KB; portrait
     pictures (a row per player, two cities per row) at most about three and a half times as tall as wide."""
     view = games[key]
-    for data in (b.render_turn(view, 0, NAMES), b.render_board(view, NAMES), b.render_end(view, NAMES)):
+    for data in (BTC.render_turn(view, 0, NAMES), BTC.render_board(view, NAMES), BTC.render_end(view, NAMES)):
         img = _open(data)
         assert img.width >= 1000
         assert 400 < img.height < 4400

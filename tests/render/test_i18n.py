@@ -32,8 +32,8 @@ from bot.rules.quadropolis.rules import RULES as QP
 from bot.rules.urbanpanic.rules import RULES as UP
 from render import btc as b
 from render import common as c
+from render import pictures, scores
 from render import quadropolis as q
-from render import scores
 from render import urbanpanic as u
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -373,10 +373,12 @@ def test_public_functions_take_a_locale() -> None:
     functions = [
         getattr(module, name)
         for module, names in (
-            (q, ("render_turn", "render_city", "render_board", "render_end", "turn_image", "city_image")),
-            (q, ("board_image", "end_image")),
-            (b, ("render_turn", "render_board", "render_end", "turn_image", "board_image", "end_image")),
-            (u, ("render_turn", "render_board", "render_end", "turn_image", "board_image", "end_image")),
+            (q, ("turn_image", "city_image", "board_image", "end_image")),
+            (b, ("turn_image", "board_image", "end_image")),
+            (u, ("turn_image", "board_image", "end_image")),
+            *((pictures.get(kind), ("render_turn", "render_board", "render_end", "render_tiles"))
+              for kind in ("quadropolis", "btc", "urbanpanic")),
+            (pictures.get("quadropolis"), ("render_city",)),
             (scores, ("score_table",)),
         )
         for name in names

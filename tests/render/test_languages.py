@@ -14,7 +14,7 @@ from PIL import Image, ImageDraw
 from bot import i18n
 from render import btc as b
 from render import common as c
-from render import leagues
+from render import leagues, pictures
 from render import quadropolis as q
 from render import urbanpanic as u
 from tests.render.test_i18n import NAMES, _images, btc_views, qp_views, up_views, vocabulary  # noqa: F401
@@ -85,7 +85,7 @@ def test_every_picture_speaks_the_language(lang: str, drawn: list[str], qp_views
         for view, seat in views:
             data.append(view)
             images += _images(module, view, seat, locale=lang)
-        images.append(Image.open(io.BytesIO(module.render_tiles(locale=lang))))
+        images.append(Image.open(io.BytesIO(pictures.get(module.__name__.rpartition('.')[2]).render_tiles(locale=lang))))
 
     class Row:
         def __init__(self, name: str, n: int) -> None:

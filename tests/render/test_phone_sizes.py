@@ -15,7 +15,7 @@ from PIL import Image
 from bot import games
 from bot.benches import legibility
 from render import common as c
-from render import leagues
+from render import leagues, pictures
 
 LANGUAGES = ("en", "hu", "es", "ru", "pl")
 
@@ -47,7 +47,7 @@ def test_story_charts_and_the_league_table_read_on_a_phone(lang: str) -> None:
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_tile_sheets_and_the_rating_chart_keep_every_word_readable(lang: str) -> None:
     for kind in games.GAMES:
-        keys, words, _ = _small(lambda kind=kind: games.get(kind).renderer.render_tiles(locale=lang))
+        keys, words, _ = _small(lambda kind=kind: pictures.get(kind).render_tiles(locale=lang))
         assert (keys, words) == ([], []), kind
     keys, words, _ = _small(lambda: leagues.rating_chart_png("Ödön", [25.0, 26.5, 24.1, 27.9], loc=lang))
     assert (keys, words) == ([], []), (keys, words)

@@ -10,7 +10,11 @@ from PIL import Image, ImageChops
 
 from bot.rules.quadropolis.rules import RULES
 from render import common as c
+from render import pictures
 from render import quadropolis as q
+
+QP = pictures.get("quadropolis")
+"""The game's pictures as the bot draws them (PNG)."""
 
 NAMES = ["Ödön Łukasz Жанна", "Bob", "Cyd the Great Builder of Cities", "Dee"]
 
@@ -55,10 +59,10 @@ def test_every_view_renders_every_image(games: dict[str, Any], key: str) -> None
     view = games[key]
     seat = view["turn"]["seat"] if view["turn"]["seat"] is not None else 0
     for data in (
-        q.render_turn(view, seat, NAMES),
-        q.render_city(view, seat, NAMES),
-        q.render_board(view, NAMES),
-        q.render_end(view, NAMES),
+        QP.render_turn(view, seat, NAMES),
+        QP.render_city(view, seat, NAMES),
+        QP.render_board(view, NAMES),
+        QP.render_end(view, NAMES),
     ):
         img = _open(data)
         assert img.width >= 1000

@@ -14,7 +14,11 @@ from PIL import Image, ImageChops
 from bot import i18n
 from bot.rules.quadropolis.rules import RULES
 from render import common as c
+from render import glyphs, pictures
 from render import quadropolis as q
+
+QP = pictures.get("quadropolis")
+"""The game's pictures as the bot draws them (PNG)."""
 
 LANGUAGES = ("en", "hu", "es", "ru", "pl")
 SCRIPT = {"en": "LATIN", "hu": "LATIN", "es": "LATIN", "pl": "LATIN", "ru": "CYRILLIC"}
@@ -85,12 +89,12 @@ def test_every_picture_draws_in_every_language(views: dict[str, Any], locale: st
     the English ones where the marks do."""
     mid, end = views["classic"], views["expert_end"]
     seat = mid["turn"]["seat"] or 0
-    pictures = [q.render_turn(mid, seat, locale=locale), q.render_city(mid, seat, locale=locale),
-                q.render_board(mid, locale=locale), q.render_end(end, locale=locale), q.render_tiles(locale=locale)]
+    pictures = [QP.render_turn(mid, seat, locale=locale), QP.render_city(mid, seat, locale=locale),
+                QP.render_board(mid, locale=locale), QP.render_end(end, locale=locale), QP.render_tiles(locale=locale)]
     for data in pictures:
         assert Image.open(io.BytesIO(data)).size[0] >= c.MIN_WIDTH
-    sheet = Image.open(io.BytesIO(q.render_tiles(locale=locale))).convert("RGB")
-    english = Image.open(io.BytesIO(q.render_tiles(locale="en"))).convert("RGB")
+    sheet = Image.open(io.BytesIO(QP.render_tiles(locale=locale))).convert("RGB")
+    english = Image.open(io.BytesIO(QP.render_tiles(locale="en"))).convert("RGB")
     assert (ImageChops.difference(sheet, english).getbbox() is None) == (locale == "en")
 
 
@@ -106,7 +110,7 @@ def test_no_picture_draws_an_english_badge(views: dict[str, Any], locale: str,
         drawn.append((key, locale))
         return real(key, size, letter, faded, locale)
 
-    monkeypatch.setattr(c, "glyph_image", spy)
+    monkeypatch.setattr(glyphs, "glyph_image", spy)  # draw_glyph calls it there
     mid, end = views["classic"], views["expert_end"]
     seat = mid["turn"]["seat"] or 0
     q.turn_image(mid, seat, locale=locale)

@@ -10,7 +10,11 @@ from PIL import Image
 
 from bot.rules.urbanpanic.rules import RULES
 from render import common as c
+from render import pictures
 from render import urbanpanic as u
+
+UP = pictures.get("urbanpanic")
+"""The game's pictures as the bot draws them (PNG)."""
 
 NAMES = ["Ödön Łukasz Жанна", "Bob", "Cyd the Great Builder of Cities", "Dee"]
 
@@ -88,7 +92,7 @@ def test_every_view_renders_every_image(games: dict[str, Any], key: str) -> None
     """Turn, board and end images render from real views: PNG, at least 1000 px wide (portrait: one city per
     row, so up to about 900 px a player), under 400 KB."""
     view, seat = games[key]
-    for data in (u.render_turn(view, seat, NAMES), u.render_board(view, NAMES), u.render_end(view, NAMES)):
+    for data in (UP.render_turn(view, seat, NAMES), UP.render_board(view, NAMES), UP.render_end(view, NAMES)):
         img = _open(data)
         assert img.width >= 1000
         assert 400 < img.height < 1200 + 900 * len(view["players"])

@@ -20,7 +20,11 @@ from PIL import ImageChops
 
 from bot import i18n
 from render import common as c
+from render import layout, pictures
 from render import urbanpanic as u
+
+UP = pictures.get("urbanpanic")
+"""The game's pictures as the bot draws them (PNG)."""
 
 LANGUAGES = ("en", "hu", "es", "ru", "pl")
 KNOWN_EXCEPTIONS = {("en", "urbanpanic.park"): "G"}
@@ -108,7 +112,7 @@ def test_the_tile_sheet_names_each_building_with_the_readers_letter(locale: str,
         drawn.append(text)
         return real(draw, xy, text, *args, **kwargs)
 
-    monkeypatch.setattr(c, "draw_fitted", spy)
-    u.render_tiles(locale=locale)
+    monkeypatch.setattr(layout, "draw_fitted", spy)  # the tile sheet calls it there
+    UP.render_tiles(locale=locale)
     for key, letter in badges(locale).items():
         assert f"{letter}  {c.glyph_name(key, locale)}" in drawn

@@ -9,12 +9,13 @@ import re
 
 import aiohttp
 
-from bot import games, store
+from bot import store
 from bot.service import Service
 from bot.testing.postgres import PostgresServer
 from bot.web.context import CSP
 from bot.web.links import Links
 from bot.web.server import Watcher
+from render import pictures
 from tests.conftest import FakeClock, fresh_postgres_database
 from tests.web.conftest import SECRET, Site, make_server, new_game, play
 
@@ -79,7 +80,7 @@ async def test_pictures_are_the_public_ones_and_immutable(site: Site, service: S
     snap = await service.snapshot(gid)
     info = snap.info
     last = (await service._store.moves(gid))[-1]
-    renderer = games.get("quadropolis").renderer
+    renderer = pictures.get("quadropolis")
     assert renderer is not None
     assert png == renderer.render_turn(snap.view(None), last.seat, [s.name for s in info.seats], locale="en")
     await play(service, gid, 1)  # a new move: the turn shown did not change, nor do its address and bytes
