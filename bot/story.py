@@ -4,7 +4,7 @@ Pure: a game's kind, options, seat count, seed and move log in, plain dataclasse
 replayed with its rules and every figure is read from the spectator's view (``view(state, None)``),
 so a story never tells a hidden hand. What a point of the story is (a turn, a round of placements)
 and how a place scores come from the game's :class:`bot.games.StoryStyle`; the pictures are drawn by
-``render/story.py``.
+``render/story/``.
 
 Places are everyone scored: the seats, and in solo games the Automas (``Place.automa`` is their
 own name). A story's ``points`` start with the game before the first move (``turn`` 0); each later
