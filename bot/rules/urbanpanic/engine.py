@@ -1,4 +1,4 @@
-"""The game flow of Urban Panic (spec /work/shared/rules/urban-panic.md): basic, advanced and party variants.
+"""The game flow of Urban Panic (after the Urban Panic rules specification): basic, advanced and party variants.
 
 Moves (JSON dicts; the service may add ``"at"``, epoch ms, to any of them). Plots are named
 ``"A1"`` .. ``"E5"``; tiles by code (``"FAC-NE"``).

@@ -2,7 +2,7 @@
 
 Nothing here does I/O: :mod:`bot.testing.fakediscord.server` owns the HTTP/gateway side and calls these
 factories. Every factory returns a *complete* object of the shape discord.py 2.7 parses (see
-/work/shared/testing/fake-discord.md for the fields whose absence crashes the client), so a payload
+this package's README.md for the fields whose absence crashes the client), so a payload
 built here can go through the gateway or straight into ``ConnectionState.parse_interaction_create``.
 
 Ids are snowflakes. The fixed world (application, users, guild, roles, channels) uses deterministic
