@@ -29,6 +29,8 @@ class Renderer(Protocol[V_contra]):
 
     def render_tiles(self, *, locale: str = ...) -> bytes: ...
 
+    def title(self, picture: str, view: V_contra, *, locale: str = ...) -> str: ...
+
 
 _bound: dict[str, Renderer[Any]] = {}
 
@@ -50,7 +52,10 @@ def bound() -> list[str]:
 
 
 bind("quadropolis", Pictures("quadropolis", turn=quadropolis.turn_image, board=quadropolis.board_image,
-                             end=quadropolis.end_image, more={"city": quadropolis.city_image}))
-bind("btc", Pictures("btc", turn=btc.turn_image, board=btc.board_image, end=btc.end_image))
+                             end=quadropolis.end_image, more={"city": quadropolis.city_image},
+                             titles={"turn": quadropolis.turn_title, "board": quadropolis.board_title}))
+bind("btc", Pictures("btc", turn=btc.turn_image, board=btc.board_image, end=btc.end_image,
+                     titles={"turn": btc.turn_title, "board": btc.board_title}))
 bind("urbanpanic", Pictures("urbanpanic", turn=urbanpanic.turn_image, board=urbanpanic.board_image,
-                            end=urbanpanic.end_image))
+                            end=urbanpanic.end_image,
+                            titles={"turn": urbanpanic.turn_title, "board": urbanpanic.board_title}))

@@ -14,7 +14,7 @@ from typing import Any
 
 from PIL import Image
 
-from bot.i18n import t
+from bot.i18n import t, t_or
 from render.colour import RGB
 from render.layout import tile_sheet
 from render.text import _RECORDER, SURFACE
@@ -128,10 +128,20 @@ class Pictures:
     renderer registered, under the catalogue's ``tiles.title``."""
 
     def __init__(self, game: str, *, turn: Picture, board: Picture, end: Picture,
-                 more: Mapping[str, Picture] | None = None) -> None:
+                 more: Mapping[str, Picture] | None = None,
+                 titles: Mapping[str, Callable[[Any, str], str]] | None = None) -> None:
         self.game = game
         self.turn_image, self.board_image, self.end_image = turn, board, end
         self.more = dict(more or {})
+        self.titles = dict(titles or {})
+
+    def title(self, picture: str, view: Any, *, locale: str = "en") -> str:
+        """The title the ``picture`` ("turn", "board", "end") draws for ``view`` (its turn counter; the end
+        picture's final scores), as the web page's slider shows it; "" where the renderer names none."""
+        title = self.titles.get(picture)
+        if title is not None:
+            return title(view, locale)
+        return t_or(f"{self.game}.render.title.final_scores", "", locale) if picture == "end" else ""
 
     def render_turn(self, view: Any, acting_seat: int, names: Sequence[str] | None = None, *,
                     locale: str = "en") -> bytes:

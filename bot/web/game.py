@@ -207,14 +207,17 @@ def scores(info: GameInfo, state: Any, locale: str, view: Any = None) -> list[tu
     return out
 
 
-def counter(info: GameInfo, frame: Frame, locale: str) -> str:
-    """The turn counter the frame's picture draws in its title (its renderer's ``turn_title`` or
-    ``board_title``), without the game's name that begins it; "" for a game that draws none."""
-    kind = "turn_title" if frame.seat is not None else "board_title"  # the picture :func:`picture` draws
-    title = getattr(pictures.get(info.game.kind), kind, None)
+def counter(info: GameInfo, frame: Frame, locale: str, *, last: bool = False) -> str:
+    """The turn counter the frame's picture draws in its title (the renderer's title of the picture
+    :func:`picture` draws: the end picture's for the finished game's ``last`` frame), without the game's name
+    that begins it; "" for a game that draws none."""
+    renderer = pictures.get(info.game.kind)
+    title = getattr(renderer, "title", None)
     if title is None:
         return ""
-    text = str(title(view_of(info, frame), locale))
+    drawn = ("end" if last and info.game.status == "finished" else
+             "turn" if frame.seat is not None else "board")
+    text = str(title(drawn, view_of(info, frame), locale=locale))
     name = t(games.get(info.game.kind).title_key, locale)
     for glue in (" — ", " - ", ": "):
         if text.startswith(name + glue):

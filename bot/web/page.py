@@ -85,7 +85,7 @@ def body(info: GameInfo, timeline: Timeline, base: str, locale: str, shown: int,
     q = f"lang={locale}"
     marks = pictures.marks(real, timeline, locale)  # each turn's picture at its own address (bot.web.pictures)
     pic = pictures.turn_url(base, locale, "{n}", "{m}")
-    counters = [counter(real, f, locale) for f in timeline.frames]
+    counters = [counter(real, f, locale, last=f is timeline.frames[-1]) for f in timeline.frames]
     turns = [[c, [s for _, s in scores(info, f.state, locale, view_of(real, f))], m]
              for c, f, m in zip(counters, timeline.frames, marks, strict=True)]
     pictured = render_pictures.get(g.kind) is not None

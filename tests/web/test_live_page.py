@@ -135,6 +135,23 @@ async def test_the_slider_counts_turns_as_the_picture_does(site: Site, service: 
             assert shown in (await state(w.page))["alt"]
 
 
+@pytest.mark.parametrize("kind", ["quadropolis", "btc", "urbanpanic"])
+async def test_the_slider_names_the_end_picture_as_it_does(site: Site, service: Service, kind: str) -> None:
+    """At a finished game's last turn the picture is the end picture: the slider says what its title says."""
+    gid = await new_game(service, kind, ai=2 if kind == "btc" else 1)
+    await play(service, gid, None)
+    info = await service.info(gid)
+    assert info.game.status == "finished"
+    timeline = await site.server.timeline(info)
+    async with chromium() as browser:
+        w = await open_page(browser, site.game(gid), DESKTOP)
+        shown = (await state(w.page))["out"]
+        with drawing.record_text() as drawn:
+            pages.picture(info, timeline, len(timeline.frames) - 1, "en")
+        titles = [d.full for d in drawn.texts]
+        assert shown and any(title.endswith(shown) for title in titles), (shown, titles[:3])
+
+
 async def test_ten_tabs_of_one_browser_load_and_follow_the_game(site: Site, service: Service) -> None:
     gid = await new_game(service, "quadropolis", ai=1)
     await play(service, gid, 2)

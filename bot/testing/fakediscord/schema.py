@@ -8,8 +8,8 @@ body) against its ``application/json`` schema with a Draft 2020-12 validator (:m
 ``$ref`` cycles are resolved inside the document through a :mod:`referencing` registry.
 
 Two normalisations mirror what the real API accepts although the description is stricter
-(the notes that came with Discord's published description): a snowflake (``"format": "snowflake"``) may be a non-negative
-integer as well as a decimal string, and ``default_member_permissions`` may be a decimal string.
+(the notes that came with Discord's published description): a snowflake (``"format": "snowflake"``) may be a
+non-negative integer as well as a decimal string, and ``default_member_permissions`` may be a decimal string.
 ``format`` is otherwise an annotation (Draft 2020-12's default): Discord's URL checks are not
 reproduced.
 
