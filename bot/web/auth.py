@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hmac
 import html
+from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -52,6 +53,8 @@ class Auth:
         self.ctx = ctx
         self.sessions = sessions
         """None where the pages have no sessions (then everyone is signed out)."""
+        self.signin_button: Callable[[str], str] | None = None
+        """"Sign in with Discord" on the sessions page (set by :mod:`bot.web.oauth` when it is configured)."""
 
     # -- the cookie --------------------------------------------------------------------------------
     @property
@@ -134,8 +137,7 @@ class Auth:
         locale = self.ctx.locale(request)
         session = await self.session(request)
         if session is None or self.sessions is None:
-            extra = getattr(self.ctx, "signin_button", None)
-            button = extra(locale) if callable(extra) else ""
+            button = self.signin_button(locale) if self.signin_button is not None else ""
             return self._page(locale, t("web.sessions.title", locale),
                               f'<p>{html.escape(t("web.sessions.signed_out", locale))}</p>{button}')
         rows = await self.sessions.listed(session.user_xid)
