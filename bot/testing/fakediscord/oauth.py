@@ -18,7 +18,7 @@ import base64
 import hashlib
 import secrets
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 from urllib.parse import urlencode
 
 from aiohttp import web
@@ -26,8 +26,11 @@ from aiohttp import web
 from bot.testing.fakediscord import payloads as P
 from bot.testing.fakediscord import schema as S
 
-if TYPE_CHECKING:
-    from bot.testing.fakediscord.server import FakeDiscord
+
+class Users(Protocol):
+    """What the OAuth2 routes read of the fake (:class:`bot.testing.fakediscord.server.FakeDiscord`)."""
+
+    def user(self, ref: Any) -> P.FakeUser: ...
 
 
 def me_problems(body: Any) -> list[str]:
@@ -47,7 +50,7 @@ class Grant:
 
 @dataclass
 class FakeOAuth:
-    fake: FakeDiscord
+    fake: Users
     client_id: str = "112233445566778899"
     client_secret: str = field(default_factory=lambda: secrets.token_urlsafe(24))
     redirect_uris: set[str] = field(default_factory=set)
