@@ -63,8 +63,10 @@ class MoveDoor:
     """The routes under a game's path for its signed-in seat."""
 
     def __init__(self, auth: Auth, game: Callable[[web.Request], Awaitable[GameInfo | None]],
-                 flow: Callable[[], Any]) -> None:
+                 flow: Callable[[], Any], address: Callable[[web.Request], str]) -> None:
         self.auth = auth
+        self.address = address
+        """The client's address (behind ``TRUSTED_PROXIES``: the one the proxy names), for the per-address limit."""
         self.ctx = auth.ctx
         self._game = game
         self._flow = flow
@@ -127,8 +129,7 @@ class MoveDoor:
             return self.refuse(403, "web.play.signed_out", locale)
         if not self.auth.csrf_ok(session, request.headers.get("X-CSRF-Token", "")[:64]):
             return self.refuse(403, "web.play.csrf", locale)
-        address = request.get("address") or str(request.remote)
-        if not self.per_user.allow(str(session.user_xid)) or not self.per_address.allow(address):
+        if not self.per_user.allow(str(session.user_xid)) or not self.per_address.allow(self.address(request)):
             response = self.refuse(429, "web.busy.text", locale)
             response.headers["Retry-After"] = "1"
             return response

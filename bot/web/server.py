@@ -82,7 +82,7 @@ class WebServer:
         self.ctx = WebContext(app, links)
         self.auth = Auth(self.ctx, getattr(app, "sessions", None))
         """Who is signed in (issue 38); nobody where the source has no sessions."""
-        self.door = MoveDoor(self.auth, self._game, lambda: getattr(app, "flow", None))
+        self.door = MoveDoor(self.auth, self._game, lambda: getattr(app, "flow", None), self.address)
         """The signed-in seat's board and its moves (the composition root's turn flow tells them)."""
         self.extra_routes = extra_routes
         self.host = host

@@ -199,3 +199,27 @@ async def test_sign_out_and_sign_out_everywhere(board: Board, service: Service, 
         assert r.status == 200 and "You are not signed in on this browser." in await r.text()
     async with laptop.get(board.game(gid) + "/play.json") as r:
         assert r.status == (404 if action == "all" else 200)
+
+
+async def test_moves_are_limited_per_user(board: Board, service: Service) -> None:
+    gid = await two_player_game(service)
+    _, browser, _, data = await mover(board, service, gid)
+    body = {"version": data["version"] - 1, "move": data["play"]["regions"][0]["move"]}
+    answers = [await board.post_move(browser, gid, {**body, "key": f"limit-{n:04d}"}, csrf=data["csrf"])
+               for n in range(12)]
+    assert [status for status, _ in answers][:10] == [409] * 10  # stale, each refused on its own
+    assert answers[-1] == (429, {"error": "Please wait a moment and try again."})
+
+
+def test_the_cookie_is_secure_behind_https(service: Service) -> None:
+    from aiohttp import web
+
+    from bot.web.auth import Auth
+    from bot.web.context import WebContext
+    from bot.web.links import Links
+    for base, secure in (("https://games.example.org", True), ("http://127.0.0.1:8080", False), ("", False)):
+        auth = Auth(WebContext(None, Links(base, b"k" * 32)), None)
+        response = web.Response()
+        auth.set_cookie(response, "x" * 43)
+        cookie = response.cookies["cb_session"]
+        assert bool(cookie["secure"]) is secure and cookie["httponly"] and cookie["samesite"] == "Lax"
