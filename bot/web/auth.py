@@ -31,7 +31,7 @@ CSRF_KIND = "csrf"
 SESSION_SECONDS = SESSION_DAYS * 24 * 3600
 SIGNIN = r"/signin/{token:[A-Za-z0-9_-]{20,64}}"
 SESSIONS = "/sessions"
-SESSION_KEY: web.RequestKey[SessionRow | None] = web.RequestKey("session", object)
+SESSION_KEY: web.RequestKey[SessionRow | None] = web.RequestKey("session", SessionRow)
 """The request's session, looked up once per request."""
 
 

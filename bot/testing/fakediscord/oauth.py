@@ -17,6 +17,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import secrets
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 from urllib.parse import urlencode
@@ -60,7 +61,8 @@ class FakeOAuth:
     refused: list[str] = field(default_factory=list)
     """Why each refused request was refused (a test reads it)."""
 
-    def add_routes(self, app: web.Application, api_handler: Any) -> None:
+    def add_routes(self, app: web.Application,
+                   api_handler: Callable[[web.Request], Awaitable[web.StreamResponse]]) -> None:
         self._api = api_handler
         app.router.add_route("GET", "/oauth2/authorize", self.authorize)
         app.router.add_route("POST", "/api/v{version}/oauth2/token", self.token)
