@@ -90,8 +90,7 @@ TABLE: tuple[Setting, ...] = (
     Setting("WEB_BASE_URL", "url", example="https://games.example.org"),
     Setting("WEB_SECRET", "text", secret=True),
     Setting("TRUSTED_PROXIES", "text", example="172.16.0.0/12"),
-    Setting("DISCORD_CLIENT_ID", "id", example="123456789012345678"),
-    Setting("DISCORD_CLIENT_SECRET", "text", secret=True),
+    Setting("DISCORD_CLIENT_ID", "id", example="1" * 18), Setting("DISCORD_CLIENT_SECRET", "text", secret=True),
 )
 """Every setting the bot reads, once (``.env.example``, the README's table and ``python -m bot --help``
 are made from it; ``tests/test_deploy.py`` and ``tests/cli/test_settings.py`` check)."""
@@ -150,10 +149,8 @@ class Settings:
     the visitor, for the pages' per-address limits (empty: none, not even this machine)."""
     """``WEB_SECRET``: the key that signs links (empty: the one generated once and kept in the database,
     :func:`bot.store.web.secret`)."""
-    discord_client_id: str = ""
-    """``DISCORD_CLIENT_ID``: the application's id for "Sign in with Discord" (OAuth2; empty: no button)."""
+    discord_client_id: str = ""  # DISCORD_CLIENT_ID and _SECRET: "Sign in with Discord" (both, or no button)
     discord_client_secret: str = ""
-    """``DISCORD_CLIENT_SECRET``: its secret, never printed nor logged (empty: no "Sign in with Discord")."""
 
     @property
     def database(self) -> str | Path:
@@ -255,25 +252,19 @@ def load(environ: Mapping[str, str] | None = None, env_file: Path | None = None)
     web_base_url = read_web_base_url(env.get("WEB_BASE_URL", ""))
     web_secret = read_web_secret(env.get("WEB_SECRET", ""))
     trusted_proxies = read_trusted_proxies(env.get("TRUSTED_PROXIES", ""))
-    client_id, client_secret = read_oauth(env.get("DISCORD_CLIENT_ID", ""), env.get("DISCORD_CLIENT_SECRET", ""))
     return Settings(token=token, database_path=db_path, dev_guild_id=dev_guild, log_level=level,
                     ai_pause_seconds=pause, shard_count=shard_count, shard_ids=shard_ids, database_url=db_url,
                     pool_size=pool_size, lease_seconds=lease_seconds, stop_seconds=stop_seconds,
                     web_port=web_port, web_host=web_host, web_base_url=web_base_url, web_secret=web_secret,
-                    trusted_proxies=trusted_proxies, discord_client_id=client_id,
-                    discord_client_secret=client_secret)
+                    trusted_proxies=trusted_proxies, **read_oauth(env))
 
 
-def read_oauth(client_id: str, client_secret: str) -> tuple[str, str]:
-    """``DISCORD_CLIENT_ID`` and ``DISCORD_CLIENT_SECRET``: both (an id of digits and a secret) or neither."""
-    client_id, client_secret = client_id.strip(), client_secret.strip()
-    if bool(client_id) != bool(client_secret):
+def read_oauth(env: Mapping[str, str]) -> dict[str, str]:
+    """``DISCORD_CLIENT_ID`` (the application's id, digits) and ``DISCORD_CLIENT_SECRET``: both, or neither."""
+    cid, secret = env.get("DISCORD_CLIENT_ID", "").strip(), env.get("DISCORD_CLIENT_SECRET", "").strip()
+    if bool(cid) != bool(secret) or not (cid.isdigit() or not cid) or len(secret) > 200:
         raise SettingsError("cli.settings.discord_oauth_pair")
-    if client_id and (not client_id.isdigit() or not 15 <= len(client_id) <= 20):
-        raise SettingsError("cli.settings.discord_client_id")
-    if len(client_secret) > 200 or any(c.isspace() for c in client_secret):
-        raise SettingsError("cli.settings.discord_client_secret")
-    return client_id, client_secret
+    return {"discord_client_id": cid, "discord_client_secret": secret}
 
 
 def read_web_port(text: str) -> int | None:

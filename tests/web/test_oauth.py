@@ -6,12 +6,15 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
+from pathlib import Path
 from urllib.parse import parse_qs, urlencode, urlsplit
 
 import aiohttp
 import pytest
 
+from bot import settings
 from bot.composition import App, compose
+from bot.i18n import t
 from bot.service import Service
 from bot.testing.fakediscord.oauth import me_problems
 from bot.testing.fakediscord.payloads import user_payload
@@ -116,3 +119,21 @@ def test_the_fakes_users_me_is_what_the_description_allows() -> None:
 def test_the_secret_never_shows() -> None:
     oauth = OAuth("112233445566778899", "very-secret-value")
     assert "very-secret-value" not in repr(oauth) and "very-secret-value" not in str(vars(oauth).keys())
+
+
+@pytest.mark.parametrize(("env", "ok"), [
+    ({}, True), ({"DISCORD_CLIENT_ID": "112233445566778899", "DISCORD_CLIENT_SECRET": "s3cr3t"}, True),
+    ({"DISCORD_CLIENT_ID": "112233445566778899"}, False), ({"DISCORD_CLIENT_SECRET": "s3cr3t"}, False),
+    ({"DISCORD_CLIENT_ID": "my-app", "DISCORD_CLIENT_SECRET": "s3cr3t"}, False),
+])
+def test_the_two_settings_go_together(tmp_path: Path, env: dict[str, str], ok: bool) -> None:
+    load = lambda: settings.load({"DISCORD_TOKEN": "abc", **env}, env_file=tmp_path / "none.env")  # noqa: E731
+    if ok:
+        got = load()
+        assert (got.discord_client_id, got.discord_client_secret) == (env.get("DISCORD_CLIENT_ID", ""),
+                                                                      env.get("DISCORD_CLIENT_SECRET", ""))
+    else:
+        with pytest.raises(settings.SettingsError) as refused:
+            load()
+        assert str(refused.value) == t("cli.settings.discord_oauth_pair", "en")
+    assert settings.BY_NAME["DISCORD_CLIENT_SECRET"].secret
