@@ -85,9 +85,13 @@ class Auth:
         return token(self.ctx.secret, CSRF_KIND, session.id_hash)
 
     def same_origin(self, request: web.Request) -> bool:
-        """Whether a POST comes from the site: its Origin is ``WEB_BASE_URL``'s (or, without it, this host's)."""
+        """Whether a POST comes from the site: its Origin is ``WEB_BASE_URL``'s (or, without it, this host's).
+        The pages' ``Referrer-Policy: no-referrer`` makes a browser send ``Origin: null`` on a same-origin POST;
+        then the browser's own ``Sec-Fetch-Site: same-origin`` (which no script can set) must say so."""
         given = request.headers.get("Origin", "").strip().lower()
         expected = origin_of(self.ctx.links.base_url) or f"{request.scheme}://{request.host}".lower()
+        if given == "null":
+            return request.headers.get("Sec-Fetch-Site", "") == "same-origin"
         return bool(given) and hmac.compare_digest(given.encode(), expected.encode())
 
     def csrf_ok(self, session: SessionRow, given: str) -> bool:
@@ -111,7 +115,8 @@ class Auth:
         locale = self.ctx.locale(request)
         if self.sessions is None:
             return self.ctx.not_found(locale)
-        form = (f'<form method="post" action="{html.escape(request.path)}">'
+        action = request.path + (f"?lang={locale}" if "lang" in request.query else "")
+        form = (f'<form method="post" action="{html.escape(action)}">'
                 f'<p>{html.escape(t("web.signin.link_text", locale))}</p>'
                 f'<button type="submit">{html.escape(t("web.signin.continue", locale))}</button></form>')
         return self._page(locale, t("web.signin.title", locale), form)

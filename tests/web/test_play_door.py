@@ -223,3 +223,20 @@ def test_the_cookie_is_secure_behind_https(service: Service) -> None:
         auth.set_cookie(response, "x" * 43)
         cookie = response.cookies["cb_session"]
         assert bool(cookie["secure"]) is secure and cookie["httponly"] and cookie["samesite"] == "Lax"
+
+
+async def test_a_browsers_null_origin_counts_only_with_its_same_origin_fetch_mark(board: Board,
+                                                                                 service: Service) -> None:
+    """Behind ``Referrer-Policy: no-referrer`` a browser's same-origin POST says ``Origin: null``; its
+    ``Sec-Fetch-Site`` (set by the browser alone) then decides."""
+    gid = await two_player_game(service)
+    _, browser, _, data = await mover(board, service, gid)
+    body = {"version": data["version"], "move": data["play"]["regions"][0]["move"], "key": "null-origin"}
+    headers = {"Origin": "null", "X-CSRF-Token": data["csrf"], "Content-Type": "application/json"}
+    for site in ("cross-site", "same-site", None):
+        sent = {**headers, **({"Sec-Fetch-Site": site} if site else {})}
+        async with browser.post(board.game(gid) + "/move", json=body, headers=sent) as r:
+            assert r.status == 403, site
+    async with browser.post(board.game(gid) + "/move", json=body,
+                            headers={**headers, "Sec-Fetch-Site": "same-origin"}) as r:
+        assert r.status == 200
