@@ -128,7 +128,8 @@ class Auth:
             return self.ctx.not_found(locale)
         if not self.same_origin(request):
             return self.refused(locale, "web.play.cross_site")
-        made = await self.sessions.use_link(request.match_info["token"])
+        # Pages without a public address hand out links only to the terminal (``local --web``).
+        made = await self.sessions.use_link(request.match_info["token"], "link" if self.ctx.links.base_url else "local")
         if made is None:
             return self.refused(locale, "web.signin.bad_link", 410)
         raw, _, game_id = made

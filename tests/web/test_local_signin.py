@@ -15,6 +15,7 @@ import pytest
 
 from bot import local
 from bot.i18n import t
+from bot.local import terminal
 from bot.store import Store
 from tests.web.signedin import data_standin, picture_standin
 
@@ -74,14 +75,16 @@ def test_the_terminal_seat_plays_on_the_page(tmp_path: Path, monkeypatch: pytest
     assert t("web.local.signin", "en", url="") in printed
     assert t("error.stale", "en") in printed  # the terminal's menu from before the page's move
 
-    async def first_moves() -> list[Any]:
+    async def first_moves() -> tuple[list[Any], list[Any]]:
         store = await Store.open(db)
         try:
-            return [(m.seat, m.move) for m in await store.moves(1)]
+            sessions = [tuple(r) for r in await store.fetch_all("SELECT user_xid, how FROM web_sessions")]
+            return [(m.seat, m.move) for m in await store.moves(1)], sessions
         finally:
             await store.close()
 
-    moves = asyncio.run(first_moves())
+    moves, sessions = asyncio.run(first_moves())
+    assert sessions == [(terminal.LOCAL_USER_BASE, "local")]  # the terminal's seat, signed in by the terminal
     mine = [move for seat, move in moves if seat == 0]
     assert mine[0] == posted[0]  # the page's move counted, once
     assert len(mine) >= 2  # and the terminal's moves after it
