@@ -33,6 +33,7 @@ from bot.community.followers import Followers
 from bot.community.history import History
 from bot.community.leagues import Leagues
 from bot.community.reminders import Reminders
+from bot.community.sessions import Sessions
 from bot.community.settings import Preferences
 from bot.community.undo import Undo
 from bot.community.votes import Votes
@@ -50,6 +51,7 @@ from bot.store.community.undo import UndoStore
 from bot.store.community.votes import VoteStore
 from bot.store.engine import POSTGRES
 from bot.store.leases import LeaseStore
+from bot.store.sessions import SessionStore
 from bot.turnflow import SilentAnnouncer, TurnFlow
 
 SERVICE_PERSONAL_COLUMNS = ("seats.user_xid", "seats.name", "games.host_xid", "moves.actor_xid")
@@ -81,12 +83,14 @@ class App:
     """What happens after a move; its announcer is the front-end's (the Discord game cog sets itself)."""
     erasure: Erasure
     """Forget-me's edits of the bot's own posts (it holds no player's id or name: not a feature)."""
+    sessions: Sessions
+    """Who is signed in on the web pages (sessions, sign-in links; forget-me ends them)."""
 
     @property
     def features(self) -> tuple[Feature, ...]:
         """Every feature, in the order they forget a player."""
         return (self.preferences, self.reminders, self.votes, self.undo, self.history, self.followers,
-                self.leagues, self.campaigns)
+                self.leagues, self.campaigns, self.sessions)
 
     @property
     def personal_columns(self) -> tuple[str, ...]:
@@ -138,7 +142,7 @@ def compose(service: Service, *, boot: str | None = None, ai_pause: float = 0.0)
         campaigns=Campaigns(service, CampaignStore(db)),
         flow=TurnFlow(service, SilentAnnouncer(), ai_pause=ai_pause, owner=boot,
                       leases=LeaseStore(db) if db.dialect == POSTGRES else None),
-        erasure=Erasure(service, ErasureStore(db), boot=boot))
+        erasure=Erasure(service, ErasureStore(db), boot=boot), sessions=Sessions(service, SessionStore(db)))
     service.move_listeners.extend((app.reminders.on_move, app.undo.on_move))
     service.end_listeners.extend((app.reminders.on_end, app.undo.on_end, app.leagues.on_end, app.campaigns.on_end))
     service.forget_listeners.extend(f.forget_user for f in app.features)

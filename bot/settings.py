@@ -90,6 +90,7 @@ TABLE: tuple[Setting, ...] = (
     Setting("WEB_BASE_URL", "url", example="https://games.example.org"),
     Setting("WEB_SECRET", "text", secret=True),
     Setting("TRUSTED_PROXIES", "text", example="172.16.0.0/12"),
+    Setting("DISCORD_CLIENT_ID", "id", example="1" * 18), Setting("DISCORD_CLIENT_SECRET", "text", secret=True),
 )
 """Every setting the bot reads, once (``.env.example``, the README's table and ``python -m bot --help``
 are made from it; ``tests/test_deploy.py`` and ``tests/cli/test_settings.py`` check)."""
@@ -148,6 +149,8 @@ class Settings:
     the visitor, for the pages' per-address limits (empty: none, not even this machine)."""
     """``WEB_SECRET``: the key that signs links (empty: the one generated once and kept in the database,
     :func:`bot.store.web.secret`)."""
+    discord_client_id: str = ""  # DISCORD_CLIENT_ID and _SECRET: "Sign in with Discord" (both, or no button)
+    discord_client_secret: str = ""
 
     @property
     def database(self) -> str | Path:
@@ -253,7 +256,15 @@ def load(environ: Mapping[str, str] | None = None, env_file: Path | None = None)
                     ai_pause_seconds=pause, shard_count=shard_count, shard_ids=shard_ids, database_url=db_url,
                     pool_size=pool_size, lease_seconds=lease_seconds, stop_seconds=stop_seconds,
                     web_port=web_port, web_host=web_host, web_base_url=web_base_url, web_secret=web_secret,
-                    trusted_proxies=trusted_proxies)
+                    trusted_proxies=trusted_proxies, **read_oauth(env))
+
+
+def read_oauth(env: Mapping[str, str]) -> dict[str, str]:
+    """``DISCORD_CLIENT_ID`` (the application's id, digits) and ``DISCORD_CLIENT_SECRET``: both, or neither."""
+    cid, secret = env.get("DISCORD_CLIENT_ID", "").strip(), env.get("DISCORD_CLIENT_SECRET", "").strip()
+    if bool(cid) != bool(secret) or not (cid.isdigit() or not cid) or len(secret) > 200:
+        raise SettingsError("cli.settings.discord_oauth_pair")
+    return {"discord_client_id": cid, "discord_client_secret": secret}
 
 
 def read_web_port(text: str) -> int | None:

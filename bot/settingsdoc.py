@@ -6,6 +6,8 @@ from __future__ import annotations
 from bot.settings import COMPOSE_ONLY, TABLE, Setting
 
 HELP_WIDTH = 110
+NO_BREAK = "\u00a0"
+"""Joins the words of one fact while ``--help`` folds its lines (never printed: spaces again after)."""
 """``--help``'s lines are folded at this many characters."""
 
 def facts(setting: Setting, locale: str, *, default: bool = True) -> list[str]:
@@ -25,11 +27,12 @@ def facts(setting: Setting, locale: str, *, default: bool = True) -> list[str]:
     return out
 
 
-def describe(setting: Setting, locale: str) -> str:
-    """The setting's help in one sentence, with its facts in brackets."""
+def describe(setting: Setting, locale: str, *, whole_facts: bool = False) -> str:
+    """The setting's help in one sentence, with its facts in brackets (``whole_facts``: each fact's spaces
+    made no-break, so a folded line never splits one, such as a range "from 10 to 3600")."""
     from bot.i18n import t
 
-    extra = facts(setting, locale)
+    extra = [fact.replace(" ", NO_BREAK) if whole_facts else fact for fact in facts(setting, locale)]
     return t(setting.help_key, locale) + (f" ({'; '.join(extra)})" if extra else "")
 
 
@@ -38,9 +41,10 @@ def help_lines(locale: str) -> str:
     import textwrap
 
     width = max(len(s.name) for s in TABLE) + 2
-    return "\n".join(textwrap.fill(describe(s, locale), HELP_WIDTH, initial_indent=f"  {s.name.ljust(width)}",
-                                   subsequent_indent=" " * (width + 2), break_on_hyphens=False,
-                                   break_long_words=False) for s in TABLE)
+    return "\n".join(textwrap.fill(describe(s, locale, whole_facts=True), HELP_WIDTH,
+                                   initial_indent=f"  {s.name.ljust(width)}", subsequent_indent=" " * (width + 2),
+                                   break_on_hyphens=False, break_long_words=False).replace(NO_BREAK, " ")
+                     for s in TABLE)
 
 
 def markdown(locale: str = "en") -> str:

@@ -114,6 +114,7 @@ class DiscordAnnouncer(commands.Cog):
         else:
             # Where a game's controls fill the message (25 components), the status message has the link.
             weblinks.add_link(view_ui, weblinks.BOARD, board, loc)
+            weblinks.add_play(view_ui, self.bot, g.id, loc)  # a turn post with controls: a human is awaited
         content = "\n".join(lines) or t("turn.board", loc, game=g.id)
         # A turn's posts have their own nonces: told again after a restart (or by another process that
         # took the game over), Discord answers with the messages already made instead of second ones.

@@ -22,6 +22,7 @@ from bot.settings import Settings
 from bot.store import Store
 from bot.turnflow import TurnFlow
 from bot.web.links import Links, signing_key
+from bot.web.oauth import OAuth
 from bot.web.server import WebServer
 from cogs import community, operations
 from cogs.announcer import DiscordAnnouncer, announcer
@@ -136,8 +137,14 @@ class CityBot(commands.AutoShardedBot):
         cannot be opened is logged and the bot plays on without its pages."""
         if self.settings.web_port is None:
             return
+        oauth = None
+        if self.settings.discord_client_id and self.settings.discord_client_secret:
+            api = discord.http.Route.BASE  # Discord's API (a test's fake Discord points it at itself)
+            oauth = OAuth(self.settings.discord_client_id, self.settings.discord_client_secret,
+                          authorize_url=api.rsplit("/api/", 1)[0] + "/oauth2/authorize", api_url=api)
         server = WebServer(self.app, self.web_links, host=self.settings.web_host, port=self.settings.web_port,
-                           trusted_proxies=self.settings.trusted_proxies)
+                           trusted_proxies=self.settings.trusted_proxies,
+                           extra_routes=oauth.routes if oauth is not None else None)
         try:
             await server.start()
         except OSError as exc:

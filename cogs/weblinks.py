@@ -65,3 +65,35 @@ def link_view(key: str, url: str | None, loc: str) -> discord.ui.View | None:
 
 def board_view(bot: Any, game_id: int, loc: str) -> discord.ui.View | None:
     return link_view(BOARD, board_url(bot, game_id), loc)
+
+
+# -- "Play on the board" (issue 38): a personal sign-in link, so always a private answer ------------------
+PLAY_PREFIX = "board"
+PLAY = "web.link.play_board"
+
+
+def signs_in(bot: Any) -> bool:
+    """Whether the bot can hand out sign-in links: pages with a public address and sessions to open."""
+    return bool(links_of(bot).base_url) and getattr(getattr(bot, "app", None), "sessions", None) is not None
+
+
+def add_play(view: discord.ui.View, bot: Any, game_id: int, loc: str) -> bool:
+    """The "Play on the board" button (``board:<game>``) on a turn post's view, where pages can exist and it
+    has room: its click answers privately with the clicker's own sign-in link."""
+    if not signs_in(bot):
+        return True
+    try:
+        view.add_item(discord.ui.Button(label=t(PLAY, loc), custom_id=f"{PLAY_PREFIX}:{int(game_id)}",
+                                        style=discord.ButtonStyle.primary))
+    except ValueError:
+        return False
+    return True
+
+
+async def signin_url(bot: Any, user_xid: int, game_id: int, loc: str) -> str | None:
+    """A new single-use sign-in link for the user, opening the game (None without pages to sign in to)."""
+    if not signs_in(bot):
+        return None
+    raw = await bot.app.sessions.link_token(user_xid, game_id)
+    url = f"{links_of(bot).base_url}/signin/{raw}?lang={loc}"
+    return url if len(url) <= 512 else None

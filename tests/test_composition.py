@@ -38,7 +38,7 @@ def assert_subscribed_once(app: App) -> None:
 def test_each_feature_is_subscribed_once(service: Service) -> None:
     app = compose(service)
     assert_subscribed_once(app)
-    assert len(app.features) == 8 and all(isinstance(f, Feature) for f in app.features)
+    assert len(app.features) == 9 and all(isinstance(f, Feature) for f in app.features)
     with pytest.raises(AlreadyComposed):
         compose(service)
     assert_subscribed_once(app)

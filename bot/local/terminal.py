@@ -17,9 +17,11 @@ from pathlib import Path
 from typing import Any
 
 from bot import cli, errors, games, labels, store
+from bot.community.sessions import Sessions
 from bot.i18n import error_text, t
 from bot.local.choices import distinct
 from bot.service import MoveOutcome, Service
+from bot.store.sessions import SessionStore
 from bot.turnflow import TurnFlow
 from bot.web.links import Links, signing_key
 from bot.web.server import WebServer
@@ -193,7 +195,7 @@ async def play(args: argparse.Namespace, checked: tuple[str, dict[str, Any], int
     term.flow = flow
     try:
         if args.web:  # before any game is made: a busy port changes nothing
-            await start_pages(term, db, service, args.web_port)
+            await start_pages(term, db, service, args.web_port, flow)
         if args.resume is not None:
             info = await resumed(service, args.resume)
             kind, locale = info.game.kind, info.game.locale
@@ -217,6 +219,9 @@ async def play(args: argparse.Namespace, checked: tuple[str, dict[str, Any], int
         await flow.publish(info.id, None, locale)
         if term.web is not None:
             print(t("web.local.address", locale, url=term.web_links.game(info.id, locale)))
+            # The terminal's own seat on the board: a single-use sign-in link (issue 38).
+            raw = await term.web.auth.sessions.link_token(LOCAL_USER_BASE, info.id)  # type: ignore[union-attr]
+            print(t("web.local.signin", locale, url=f"{term.web_links.base_url}/signin/{raw}?lang={locale}"))
         try:
             await play_on(service, flow, term, info.id, kind, humans, locale)
             if term.web is not None:
@@ -236,10 +241,13 @@ async def play(args: argparse.Namespace, checked: tuple[str, dict[str, Any], int
 
 @dataclass(frozen=True)
 class PageSource:
-    """What the game page reads (:class:`bot.web.context.Source`): the terminal's own service and store."""
+    """What the game page reads (:class:`bot.web.context.Source`): the terminal's own service and store, the
+    sessions of its sign-in link and the terminal's turn flow (a move made on the page is told here too)."""
 
     service: Service
     store: store.Store
+    sessions: Sessions
+    flow: TurnFlow
 
 
 def check_port(port: int) -> None:
@@ -254,10 +262,12 @@ def check_port(port: int) -> None:
             raise cli.UsageError("cli.local.web_port_busy", port=port, problem=exc.strerror or str(exc)) from None
 
 
-async def start_pages(term: Terminal, db: store.Store, service: Service, port: int) -> None:
-    """``--web``: serve the game pages on this machine (the address is printed once the game exists)."""
+async def start_pages(term: Terminal, db: store.Store, service: Service, port: int, flow: TurnFlow) -> None:
+    """``--web``: serve the game pages on this machine (the address and the terminal seat's sign-in link are
+    printed once the game exists)."""
     secret = await signing_key("", db)
-    server = WebServer(PageSource(service, db), Links("", secret), host=PAGE_HOST, port=port)
+    server = WebServer(PageSource(service, db, Sessions(service, SessionStore(db)), flow), Links("", secret),
+                       host=PAGE_HOST, port=port)
     try:
         await server.start()
     except OSError as exc:
@@ -310,7 +320,8 @@ async def play_on(service: Service, flow: TurnFlow, term: Terminal, game_id: int
         index = await term.ask(t("local.your_move", locale, player=seat_row.name), [text for _, text in offered])
         ai_owes_a_move = True
         try:
-            out = await service.move(info.id, user, moves[offered[index][0]])
+            # The version the menu was made at: a move made meanwhile on the page (--web) makes it stale.
+            out = await service.move(info.id, user, moves[offered[index][0]], expected_version=snap.version)
         except errors.GameError as exc:
             print(f"  {error_text(exc, locale)}")
             continue

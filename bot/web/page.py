@@ -71,10 +71,12 @@ def _data(locale: str, **values: str) -> str:
 
 
 def body(info: GameInfo, timeline: Timeline, base: str, locale: str, shown: int, *,
-         languages_html: str, story: bool) -> str:
+         languages_html: str, story: bool, seat: int | None = None) -> str:
     """The game page's body at turn ``shown``: the live mark and the languages, whose turn and the scores
     (of the turn shown), the replay (slider, picture counter, links, news of moves, the move's sentence and
-    the picture), at the end the result and the story chart, and the move list (oldest first)."""
+    the picture), at the end the result and the story chart, and the move list (oldest first). ``seat``: the
+    signed-in viewer's seat (issue 38): its own picture (``{base}/play.png``) and where the page's board script
+    reads its choices (``data-play``); None for everyone else (the public page, unchanged)."""
     real = info
     info = marked(info)
     g = info.game
@@ -106,6 +108,8 @@ def body(info: GameInfo, timeline: Timeline, base: str, locale: str, shown: int,
         **{f"live_{k}": t(f"web.live.{k}", locale) for k in LIVE_KEYS},
         **{f"new_{cat}": form for cat, form in plural_forms("web.game.new_moves", locale)},
     }
+    if seat is not None:
+        live.update(seat=str(seat), play=f"{base}/play.json")
     parts = [f'<header><h1>{text(title)}</h1><p class="livebar jsonly"><span id="dot" class="dot" '
              f'data-state="connecting"></span> <span id="livetext" class="livetext" role="status">'
              f'{text(t("web.live.connecting", locale))}</span></p>{languages_html}</header>',
@@ -124,6 +128,11 @@ def body(info: GameInfo, timeline: Timeline, base: str, locale: str, shown: int,
             parts.append(f'<tr><th scope="row">{text(name)}</th><td>{score}</td></tr>')
         parts.append("</tbody></table>")
     parts.append("</section>")
+    if seat is not None:  # the signed-in seat's own view: its hand and its unrevealed choices (no-store)
+        mine, mine_alt = f"{base}/play.png?v={g.version}&{q}", t("web.play.mine_alt", locale, seat=info.name(seat))
+        parts.append(f'<section class="mine" id="mine"><h2>{text(t("web.play.mine", locale))}</h2>'
+                     f'<img id="play" src="{attr(mine)}" alt="{attr(mine_alt)}">'
+                     f'<p><a href="/sessions?{attr(q)}">{text(t("web.sessions.title", locale))}</a></p></section>')
     # The replay: the slider, the picture's counter, the links, news of moves, the move and the picture.
     parts.append(f'<section class="board"><form class="replay" method="get" action="{attr(base)}">'
                  f'<input type="hidden" name="lang" value="{attr(locale)}">'

@@ -11,7 +11,8 @@ process); and one poller reads the versions of every watched game from the datab
 :data:`SAFETY_POLL_SECONDS` while it listens (a safety net). The page's script then fetches the page again.
 
 Abuse: every route's parameters are digits or a token (no filesystem path comes from the URL: the static
-files are a fixed table), requests carry no body, a per-address token bucket limits requests, and open
+files are a fixed table), requests carry no body but the signed-in forms' and the move's POSTs (:mod:`bot.web.auth`,
+:mod:`bot.web.moves`: an Origin check and a CSRF token), a per-address token bucket limits requests, and open
 streams are limited per address and in total (the address behind ``TRUSTED_PROXIES`` only). Any error
 becomes a page in the language, never a traceback in the page nor in the log above DEBUG; a viewer who goes
 away mid-stream is a normal event, logged at DEBUG.
@@ -37,9 +38,11 @@ from bot.service import GameInfo, MoveOutcome
 from bot.store import MoveListener
 from bot.web import community, page
 from bot.web import game as pages
+from bot.web.auth import Auth
 from bot.web.context import LRU, SECURITY_HEADERS, WebContext
 from bot.web.guard import Network, QuietRunner, add_headers, client_address, networks
 from bot.web.links import Links, path_game
+from bot.web.moves import MoveDoor
 from bot.web.pictures import Pictures
 from bot.web.watch import POLL_SECONDS, SAFETY_POLL_SECONDS, RateLimit, Watcher
 
@@ -74,8 +77,14 @@ class WebServer:
     def __init__(self, app: Any, links: Links, *, host: str = "127.0.0.1", port: int = 8080,
                  rate: float = RATE_PER_SECOND, burst: float = RATE_BURST, max_streams: int = MAX_STREAMS,
                  max_streams_per_address: int = MAX_STREAMS_PER_ADDRESS, poll: float = POLL_SECONDS,
-                 slow_poll: float = SAFETY_POLL_SECONDS, trusted_proxies: Iterable[str | Network] = ()) -> None:
+                 slow_poll: float = SAFETY_POLL_SECONDS, trusted_proxies: Iterable[str | Network] = (),
+                 extra_routes: Callable[[WebContext, Auth], list[web.RouteDef]] | None = None) -> None:
         self.ctx = WebContext(app, links)
+        self.auth = Auth(self.ctx, getattr(app, "sessions", None))
+        """Who is signed in (issue 38); nobody where the source has no sessions."""
+        self.door = MoveDoor(self.auth, self._game, lambda: getattr(app, "flow", None), self.address)
+        """The signed-in seat's board and its moves (the composition root's turn flow tells them)."""
+        self.extra_routes = extra_routes
         self.host = host
         self.port = port
         self.limit = RateLimit(rate, burst)
@@ -100,7 +109,7 @@ class WebServer:
 
     # -- the application ---------------------------------------------------------------------------
     def make_app(self) -> web.Application:
-        application = web.Application(middlewares=[self._guard], client_max_size=1024,
+        application = web.Application(middlewares=[self._guard], client_max_size=8192,
                                       handler_args={"max_line_size": 4096, "max_field_size": 4096})
         application.on_response_prepare.append(add_headers)  # every answer, redirects and errors too
         game = r"/g/{game_id:\d{1,18}}/{token:[A-Za-z0-9_-]{1,64}}"
@@ -108,10 +117,14 @@ class WebServer:
             web.get(game, self.game_page),
             *self.pictures.routes(game),
             web.get(game + "/events", self.events),
+            *self.door.routes(game),
+            *self.auth.routes(),
             web.get(r"/static/{name:[a-z]{1,16}\.(?:js|css)}", self.static),
             web.get("/favicon.ico", self.no_icon),
         ]
         routes.extend(community.routes(self.ctx))  # the league and player pages
+        if self.extra_routes is not None:
+            routes.extend(self.extra_routes(self.ctx, self.auth))  # "Sign in with Discord" (bot.web.oauth)
         application.add_routes(routes)
         return application
 
@@ -162,7 +175,8 @@ class WebServer:
                                                          f"<p>{html.escape(t('web.busy.text', locale))}</p></main>",
                                                          locale, status=429)
             response.headers["Retry-After"] = "1"
-        elif request.method not in ("GET", "HEAD") or len(request.query_string) > MAX_QUERY:
+        elif ((request.method not in ("GET", "HEAD") and request.match_info.route.method != "POST")
+              or len(request.query_string) > MAX_QUERY):
             response = self.ctx.not_found(locale)
         else:
             try:
@@ -224,10 +238,14 @@ class WebServer:
         if game is None or game.status == "lobby":
             return self.ctx.not_found(self.ctx.locale(request))
         locale = self.ctx.locale(request, game.locale)
-        names = tuple(s.name for s in await self.ctx.service.seats(game_id))
+        seats = await self.ctx.service.seats(game_id)
+        names = tuple(s.name for s in seats)
+        session = await self.auth.session(request)
+        seat = next((s.seat for s in seats if session is not None and s.user_xid == session.user_xid), None)
         raw = request.query.get("turn", "")
+        # A private page (a signed-in seat's) is keyed by its session too: never served to another session.
         key = (game_id, game.version, game.status, names, locale, raw[:8] if raw.isdigit() else None,
-               "turn" in request.query)
+               "turn" in request.query, None if session is None else (seat, session.id_hash))
         text = self.pages.get(key)
         if text is None:
             info = await self._game(request)
@@ -240,12 +258,17 @@ class WebServer:
             extra = {"turn": str(shown)} if "turn" in request.query else None
             body = page.body(info, timeline, base, locale, shown,
                               languages_html=self.ctx.language_links(locale, base, extra),
-                              story=games.get(info.game.kind).story is not None)
+                              story=games.get(info.game.kind).story is not None, seat=seat)
             title = t("web.game.title", locale, game=t(games.get(info.game.kind).title_key, locale), id=info.id)
-            text = self.ctx.html(title, body, locale, head_extra='<script src="/static/web.js" defer></script>')
+            scripts = '<script src="/static/web.js" defer></script>'
+            if session is not None:
+                scripts += '<script src="/static/board.js" defer></script>'
+            text = self.ctx.html(title, body, locale, head_extra=scripts)
             if info.game.version == game.version:
                 self.pages.put(key, text)
-        return self.ctx.respond(text)
+        response = self.ctx.respond(text)
+        response.headers["Vary"] = "Cookie"
+        return response
 
     async def no_icon(self, request: web.Request) -> web.StreamResponse:
         """No icon (a browser asks for one on every page; a 404 would be a console error)."""

@@ -1,6 +1,8 @@
 """``/game link``: the link to a game's web page (this channel's game, or a game of this server by number),
-with a button to the asker's own player page; private, read-only. Without ``WEB_BASE_URL`` it says the
-pages have no public address."""
+with a button to the asker's own player page, and the asker's own single-use sign-in link (issue 38); private.
+A turn post's "Play on the board" button (``board:<game>``) answers privately with that sign-in link. Both
+acknowledge first and make the link after (a refused acknowledgement makes none). Without ``WEB_BASE_URL``
+``/game link`` says the pages have no public address."""
 
 from __future__ import annotations
 
@@ -26,6 +28,23 @@ class LinksCog(GameSubcommands):
     def __init__(self, bot: CityBot) -> None:
         super().__init__(bot)
 
+    async def cog_load(self) -> None:
+        await super().cog_load()
+        self.bot.component_routes[weblinks.PLAY_PREFIX] = self.play_click
+
+    async def play_click(self, interaction: discord.Interaction, custom_id: str, data: dict[str, object]) -> None:
+        """"Play on the board": the clicker's own sign-in link, opening that game (private)."""
+        loc = locale_of(interaction)
+        _, _, raw = custom_id.partition(":")
+        if not raw.isdigit() or len(raw) > 19:
+            await operations.reply(interaction, t("error.stale", loc))
+            return
+        if not await operations.defer(interaction):
+            return  # Discord refused: no link is made
+        url = await weblinks.signin_url(self.bot, interaction.user.id, int(raw), loc)
+        await operations.reply(interaction, t("web.link.signin", loc, game=int(raw), url=url) if url
+                               else t("web.link.off", loc))
+
     @app_commands.describe(game="The game's number (#) (default: this channel's game)")
     async def game_link(self, interaction: discord.Interaction,
                         game: app_commands.Range[int, 1, None] | None = None) -> None:
@@ -45,10 +64,16 @@ class LinksCog(GameSubcommands):
         if info.game.status == "lobby":  # its page opens when it starts
             await operations.reply(interaction, t("web.link.lobby", loc, game=info.id))
             return
+        if not await operations.defer(interaction):
+            return  # Discord refused: no sign-in link is made
+        signin = await weblinks.signin_url(self.bot, interaction.user.id, info.id, loc)
         view = discord.ui.View(timeout=None)
         weblinks.add_link(view, weblinks.BOARD, board, loc)
         if interaction.guild_id is not None:
             weblinks.add_link(view, weblinks.PLAYER, links.player(interaction.guild_id, interaction.user.id, loc),
                               loc)
         view.stop()
-        await operations.reply(interaction, t("web.link.game", loc, game=info.id, url=board), view=view)
+        lines = [t("web.link.game", loc, game=info.id, url=board)]
+        if signin is not None:
+            lines.append(t("web.link.signin", loc, game=info.id, url=signin))
+        await operations.reply(interaction, "\n".join(lines), view=view)

@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from bot.web.links import Links
 from cogs import ids
 from cogs.community.reminders import RemindersCog
 from cogs.community.undo import undo_id
@@ -31,7 +32,7 @@ Act = Callable[[], Awaitable[Any]]
 Dump = dict[str, list[str]]
 
 READ_ONLY_COMMANDS = {
-    "game list", "game rules", "game tiles", "game mine", "game history", "game replay", "game export", "game link",
+    "game list", "game rules", "game tiles", "game mine", "game history", "game replay", "game export",
     "league list", "btc campaign status", "quadropolis city", "quadropolis board",
     # They acknowledge first all the same: they count a finished game the season missed.
     "league table", "league player",
@@ -130,6 +131,26 @@ async def turn_message(h: Harness, gid: int) -> Any:
 
 
 # -- the cases: a world, then the action ---------------------------------------------------------------
+def with_pages(h: Harness) -> None:
+    """The bot with a public address for its pages: /game link and turn posts hand out sign-in links."""
+    h.bot.web_links = Links("https://games.example.org", b"k" * 32)
+
+
+async def game_link(h: Harness) -> Act:
+    """/game link makes a single-use sign-in link (a row): only once Discord took the command."""
+    with_pages(h)
+    await start_toy(h)
+    return slash(h, "game", "link", user="alice")
+
+
+async def play_on_the_board(h: Harness) -> Act:
+    """A turn post's "Play on the board": the clicker's own sign-in link, made once Discord took the click."""
+    with_pages(h)
+    gid = await start_toy(h)
+    turn = await turn_message(h, gid)
+    return click(h, turn, next(c for c in turn.custom_ids() if c.startswith("board:")), "alice")
+
+
 async def game_new(h: Harness) -> Act:
     return slash(h, "game", "new", game="toy", user="alice")
 
@@ -355,11 +376,13 @@ COMMANDS: dict[str, Case] = {
     "btc campaign start": Case(campaign_start), "btc campaign next": Case(campaign_next),
     "btc campaign abandon": Case(campaign_abandon), "btc campaign bonus": Case(campaign_bonus),
     "quadropolis take": Case(quadropolis_take), "quadropolis place": Case(quadropolis_place),
+    "game link": Case(game_link),
 }
 COMPONENTS: dict[str, Case] = {
     "lobby:join": Case(lobby_join, undone=True), "lobby:leave": Case(lobby_leave), "lobby:ai": Case(lobby_ai),
     "lobby:start": Case(lobby_start), "mv": Case(move_button), "sel": Case(move_select),
     "up:d": Case(party_draw), "undo:yes": Case(undo_answer), "cvote:takeover": Case(vote_button),
+    "board": Case(play_on_the_board),
 }
 
 

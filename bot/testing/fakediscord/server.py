@@ -38,6 +38,7 @@ from aiohttp.multipart import content_disposition_filename, parse_content_dispos
 from bot.testing.fakediscord import limits as L
 from bot.testing.fakediscord import payloads as P
 from bot.testing.fakediscord import schema as S
+from bot.testing.fakediscord.oauth import FakeOAuth
 from bot.testing.fakediscord.payloads import (
     FakeAttachment,
     FakeChannel,
@@ -663,6 +664,8 @@ class FakeDiscord:
         if strict:
             S.warm()
         self.gateway = FakeGateway(self, heartbeat_interval_ms)
+        self.oauth = FakeOAuth(self)
+        """OAuth2: the consent redirect, the token exchange and a Bearer token's /users/@me (issue 38)."""
         self.requests: list[RecordedRequest] = []
         self.sent: list[Sent] = []
         self.switches: list[Switch] = []
@@ -707,6 +710,7 @@ class FakeDiscord:
         app = web.Application(client_max_size=MAX_REQUEST_BYTES)
         app.router.add_route("GET", "/gateway", self.gateway.handle)
         app.router.add_route("GET", "/attachments/{channel}/{attachment}/{filename}", self._serve_attachment)
+        self.oauth.add_routes(app, self._handle_api)  # before the REST router's catch-all
         app.router.add_route("*", "/api/v{version}/{tail:.*}", self._handle_api)
         app.router.add_route("*", "/{tail:.*}", self._handle_unknown)
         self._runner = web.AppRunner(app, handle_signals=False, access_log=None, shutdown_timeout=1.0)
