@@ -180,7 +180,9 @@
     }).then(function (answer) {
       sending = false;
       if (answer.ok && answer.body.ok) {
+        if (version !== null && version >= answer.body.version) { show(); return; }  // the news came first
         play = null;
+        chosen = null;
         show();
         load();
         return;
