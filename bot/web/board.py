@@ -110,10 +110,22 @@ def scale_of(zoom: Sequence[int] | None, width: int) -> float:
     return PHONE_WIDTH / ((zoom[2] - zoom[0]) if zoom else width)
 
 
+def around(zoom: Sequence[int] | None, boxes: Sequence[Box], width: int, height: int) -> list[int] | None:
+    """A step of buttons only keeps the step before's zoom, grown to show the places its buttons light."""
+    if zoom is None or not boxes:
+        return None
+    x0, y0 = min([zoom[0], *(b[0] - PAD for b in boxes)]), min([zoom[1], *(b[1] - PAD for b in boxes)])
+    x1, y1 = max([zoom[2], *(b[2] + PAD for b in boxes)]), max([zoom[3], *(b[3] + PAD for b in boxes)])
+    return [max(0, x0), max(0, y0), min(width, x1), min(height, y1)]
+
+
 def _step(node: _Node, regions: dict[str, Box], size: tuple[int, int], trail: tuple[str, ...],
-          sentence: Any, used: dict[str, str]) -> dict[str, Any]:
+          sentence: Any, used: dict[str, str], before: list[int] | None = None) -> dict[str, Any]:
     tapped = [pick.region for pick, _, _ in node.options.values() if pick.region in regions]
     zoom, fits = zoom_for([regions[r] for r in tapped if r is not None], *size)
+    if not tapped:
+        shown = [regions[m] for pick, _, _ in node.options.values() for m in pick.marks if m in regions]
+        zoom = around(before, shown, *size)
     options = []
     for pick, child, move in node.options.values():
         region = pick.region if pick.region in regions and fits else None
@@ -122,7 +134,7 @@ def _step(node: _Node, regions: dict[str, Box], size: tuple[int, int], trail: tu
             used.setdefault(r, pick.label)
         option: dict[str, Any] = {"id": pick.key, "label": pick.label, "region": region, "marks": list(lit)}
         if child is not None:
-            option["next"] = _step(child, regions, size, trail + lit, sentence, used)
+            option["next"] = _step(child, regions, size, trail + lit, sentence, used, zoom)
         else:
             option["move"] = move
             option["sentence"] = sentence(move, pick)
