@@ -27,6 +27,7 @@ from bot.service import Service
 from bot.web import board
 from bot.web.context import CSP
 from tests.web.browser import PHONE, Watched, chromium, open_page
+from tests.web.conftest import Site, new_game, play
 
 pytestmark = pytest.mark.browser
 
@@ -272,3 +273,17 @@ async def test_an_urban_panic_turn_by_taps_with_back_and_a_refused_move(service:
         assert log[-1]["kind"] == "end_turn" and 1 - seat in (await service.info(table.game_id)).awaiting
         refused = "Failed to load resource: the server responded with a status of 409 (Conflict)"
         assert w.errors == [refused] and not w.dialogs, (w.errors, w.dialogs)  # the refusal, as the browser logs it
+
+
+async def test_the_page_script_tells_board_js_of_each_new_version(site: Site, service: Service) -> None:
+    """web.js's live updates reach board.js as a ``cityversion`` event on #live with the game's version."""
+    gid = await new_game(service, "quadropolis", ai=1)
+    async with chromium() as browser:
+        w = await open_page(browser, site.game(gid), PHONE)
+        await w.page.evaluate("""() => { window.heardVersions = [];
+            document.getElementById('live').addEventListener('cityversion',
+                e => window.heardVersions.push(e.detail.version)); }""")
+        await play(service, gid, 2)
+        version = (await service.info(gid)).game.version
+        await w.page.wait_for_function("v => window.heardVersions.includes(v)", arg=version)
+        assert not w.errors, w.errors
