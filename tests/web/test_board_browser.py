@@ -287,3 +287,32 @@ async def test_the_page_script_tells_board_js_of_each_new_version(site: Site, se
         version = (await service.info(gid)).game.version
         await w.page.wait_for_function("v => window.heardVersions.includes(v)", arg=version)
         assert not w.errors, w.errors
+
+
+def round_changes(service: Service, table: Table) -> Any:
+    async def changed() -> bool:
+        view = (await service.snapshot(table.game_id)).view(None)
+        return bool(view.get("round", 1) != 1)
+    return changed
+
+
+async def test_a_quadropolis_expert_round_by_taps(service: Service) -> None:
+    table = await new_table(service, "quadropolis", 2, {"mode": "expert"})
+    async with served(table) as url:
+        await play_by_taps(table, url, round_changes(service, table), random.Random(8), 80)
+    assert (await service.snapshot(table.game_id)).view(None).get("round") == 2
+
+
+async def test_a_solo_between_two_cities_round_against_the_automa_by_taps(service: Service) -> None:
+    table = await new_table(service, "btc", 1, {"mode": "solo_full"})
+    async with served(table) as url:
+        await play_by_taps(table, url, round_changes(service, table), random.Random(9), 60)
+    assert (await service.snapshot(table.game_id)).view(None).get("round") == 2
+
+
+async def test_urban_panic_party_moves_by_taps(service: Service) -> None:
+    table = await new_table(service, "urbanpanic", 2, {"variant": "party"})
+    async with served(table) as url:
+        shown = await play_by_taps(table, url, never, random.Random(4), 8)
+    kinds = {m["kind"] for _, m in await service.move_log(table.game_id)}
+    assert len(shown) == 8 and "draw" in kinds and kinds & {"place", "drop"}

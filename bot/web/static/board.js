@@ -112,6 +112,7 @@
     if (!play) { layer.replaceChildren(); buttons.replaceChildren(); return; }
     var now = step();
     heading.textContent = text("your_move");
+    picture.alt = now.prompt;
     prompt.textContent = chosen ? text("chosen") : now.prompt;
     said.textContent = sending ? text("sending") : (chosen ? chosen.sentence : "");
     var zoom = now.zoom || [0, 0, play.width, play.height];
