@@ -42,8 +42,8 @@ def _names(info: GameInfo) -> list[str]:
 def drawn(info: GameInfo, seat: int, state: Any, locale: str) -> tuple[bytes, dict[str, Box]]:
     """The seat's turn picture (PNG) and the regions drawn on it, by id."""
     game = games.get(info.game.kind)
-    if game.renderer is None:
-        raise LookupError(info.game.kind)
+    if game.renderer is None:  # a game without pictures: no picture, every choice a button
+        return b"", {}
     view = game.rules.view(state, seat)
     with record_text() as recorder:
         png = game.renderer.render_turn(view, seat, _names(info), locale=locale)
@@ -52,12 +52,15 @@ def drawn(info: GameInfo, seat: int, state: Any, locale: str) -> tuple[bytes, di
 
 
 def play_picture(info: GameInfo, seat: int, state: Any, locale: str) -> bytes:
-    """The seat's own picture, as the game's renderer draws its turn from ``view(state, seat)``."""
+    """The seat's own picture, as the game's renderer draws its turn from ``view(state, seat)`` (empty for
+    a game without pictures)."""
     return drawn(info, seat, state, locale)[0]
 
 
 def png_size(png: bytes) -> tuple[int, int]:
-    """(width, height) from a PNG's header."""
+    """(width, height) from a PNG's header; (0, 0) for no picture."""
+    if len(png) < 24:
+        return 0, 0
     width, height = struct.unpack(">II", png[16:24])
     return int(width), int(height)
 

@@ -39,14 +39,15 @@ def info_of(kind: str, options: dict[str, Any], seats: int) -> GameInfo:
     return GameInfo(game, tuple(store.SeatRow(1, i, 100 + i, None, f"Player {i}", False, 0) for i in range(seats)))
 
 
-def positions(kind: str, options: dict[str, Any], seats: int, seed: int = 11) -> list[tuple[Any, int]]:
+def positions(kind: str, options: dict[str, Any], seats: int, seeds: tuple[int, ...] = (11,)) -> list[tuple[Any, int]]:
     rules = games.rules(kind)
     normal = rules.normalise_options(options)
     found = []
-    for depth in DEPTHS:
-        state = sample_state(rules, normal, seats, seed + depth, depth)
-        if not rules.is_over(state):
-            found += [(state, seat) for seat in sorted(rules.awaiting(state)) if seat >= 0]
+    for seed in seeds:
+        for depth in DEPTHS:
+            state = sample_state(rules, normal, seats, seed + depth, depth)
+            if not rules.is_over(state):
+                found += [(state, seat) for seat in sorted(rules.awaiting(state)) if seat >= 0]
     return found
 
 
@@ -66,7 +67,7 @@ def test_the_leaves_are_the_legal_moves_and_every_target_is_large_enough(kind: s
     rules = games.rules(kind)
     info = info_of(kind, rules.normalise_options(options), seats)
     checked = 0
-    for state, seat in positions(kind, options, seats):
+    for state, seat in positions(kind, options, seats, (11, 41)):
         data = board.play_data(info, seat, state, "en")
         json.dumps(data)  # JSON-able
         legal = sorted(json.dumps(m, sort_keys=True) for m in rules.legal_moves(state, seat))
@@ -163,3 +164,15 @@ def test_every_text_is_in_the_pages_language(locale: str) -> None:
     said += [r["label"] for r in data["regions"]]
     assert len(said) > 20 and all("{" not in text and "}" not in text for text in said)
     assert locale == "en" or data["root"]["prompt"] != english["root"]["prompt"]
+
+
+def test_a_game_without_pictures_is_played_with_buttons() -> None:
+    rules = games.rules("toy")
+    info = info_of("toy", rules.normalise_options({}), 2)
+    state = rules.setup(rules.normalise_options({}), 2, 3)
+    seat = min(rules.awaiting(state))
+    data = board.play_data(info, seat, state, "en")
+    assert board.play_picture(info, seat, state, "en") == b"" and (data["width"], data["height"]) == (0, 0)
+    legal = rules.legal_moves(state, seat)
+    assert sorted(map(json.dumps, board.leaves(data["root"]))) == sorted(map(json.dumps, legal))
+    assert all(o["region"] is None and o["label"] for _, o in options_of(data["root"]))

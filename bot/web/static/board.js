@@ -84,7 +84,7 @@
       chosen = null;
       key = "";
       problem.textContent = "";
-      if (play) { picture.src = base + "play.png?v=" + encodeURIComponent(String(version)); }
+      if (play && play.width) { picture.src = base + "play.png?v=" + encodeURIComponent(String(version)); }
       show();
     }).catch(function () { /* the next version's event tries again */ }).then(function () {
       loading = false;
@@ -115,8 +115,9 @@
     picture.alt = now.prompt;
     prompt.textContent = chosen ? text("chosen") : now.prompt;
     said.textContent = sending ? text("sending") : (chosen ? chosen.sentence : "");
-    var zoom = now.zoom || [0, 0, play.width, play.height];
-    var width = frame.clientWidth || section.clientWidth || play.width;
+    frame.hidden = !play.width;  // a game without pictures: buttons only
+    var zoom = now.zoom || [0, 0, play.width || 1, play.height || 1];
+    var width = frame.clientWidth || section.clientWidth || play.width || 1;
     var scale = width / (zoom[2] - zoom[0]);
     frame.style.height = ((zoom[3] - zoom[1]) * scale) + "px";
     picture.style.width = (play.width * scale) + "px";
