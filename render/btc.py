@@ -236,6 +236,9 @@ def draw_city_grid(
         label_size=AXIS_TEXT,
         fill=fill,
     )
+    for r in range(rows):
+        for col in range(cols):
+            c.mark_region(img, f"city:{city.get('city')}:{_cell_name(r0 + r, c0 + col)}", geo.cell_box(r, col))
     # duplex halves: one dark band under both squares, so the pair reads as one tile
     for name, info in cells.items():
         other = info.get("other")
@@ -748,6 +751,7 @@ def _hand_section(img: Image.Image, top: int, view: View, seat: int, locale: str
                 below = _wrapped(draw, (tx, below), f"→ {cities.get(target, '?')}", cw, CAPTION_TEXT, False,
                                  c.MUTED, key=False, max_lines=CAPTION_LINES, centred=True)
             row_h = max(row_h, below - row_top)
+            c.mark_region(img, f"tile:{tile.get('id')}", (int(tx), row_top, int(tx + cw), below))
             tx += cw + 16
         line_h = max(line_h, row_top + row_h - y)
         x = x + group_w + 44

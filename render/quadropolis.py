@@ -347,6 +347,7 @@ def draw_site(
     for r, row in enumerate(site.get("squares") or []):
         for col, square in enumerate(row):
             box = cell_box(r, col)
+            c.mark_region(img, f"site:{r + 1},{col + 1}", box)
             state = square.get("state")
             if state == "tile" and square.get("tile"):
                 c.draw_glyph(img, _tile_key(square["tile"]), box, locale=locale)
@@ -379,6 +380,7 @@ def draw_site(
             cx = left + cell / 2
             cy = gy - slot / 2 - 2 if name[0] == "T" else gy + 5 * cell + 4 * gap + slot / 2 + 2
         box = (int(cx - marker / 2), int(cy - marker / 2), int(cx + marker / 2), int(cy + marker / 2))
+        c.mark_region(img, f"slot:{name}", box)
         placed = slots.get(name)
         if placed:
             seat = int(placed.get("seat", 0))
@@ -471,6 +473,7 @@ def draw_city(
         for col in range(cols):
             box = geo.cell_box(r, col)
             sq = squares[r][col] if r < len(squares) and col < len(squares[r]) else cast(QuadCitySquare, {})
+            c.mark_region(img, f"square:{c.row_letters(r + 1)[r]}{col + 1}", box)
             building = sq.get("building")
             if building:
                 faded = show_allocation and not building.get("active", True)

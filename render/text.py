@@ -175,6 +175,16 @@ class DrawnText:
     surface: int = field(default=0, compare=False, repr=False)
 
 
+@dataclass(frozen=True)
+class Region:
+    """A place a player may tap, as the renderer drew it: an id the page's choices name (``"square:B3"``)
+    and its box in picture pixels; recorded by :func:`mark_region` while :func:`record_text` is open."""
+
+    id: str
+    box: Box
+    surface: int = field(default=0, compare=False, repr=False)
+
+
 SURFACE = "drawn_text_surface"
 """While recording, :func:`canvas` tags each picture's ``info`` with a number (a crop keeps it), so a
 string drawn on a sprite or a scratch image is told apart from one drawn on a picture."""
@@ -187,6 +197,7 @@ class TextRecorder:
         self.texts: list[DrawnText] = []
         self.shortened: dict[str, tuple[str, bool]] = {}
         self.encoded: list[int] = []
+        self.regions: list[Region] = []
         self._numbers = itertools.count(1)
 
     def tag(self, image: Image.Image) -> int:
@@ -223,6 +234,13 @@ class TextRecorder:
             return
         self.texts = [replace(d, box=(d.box[0] + dx, d.box[1] + dy, d.box[2] + dx, d.box[3] + dy), surface=now)
                       if d.surface == was else d for d in self.texts]
+        self.regions = [replace(r, box=(r.box[0] + dx, r.box[1] + dy, r.box[2] + dx, r.box[3] + dy), surface=now)
+                        if r.surface == was else r for r in self.regions]
+
+    def picture_regions(self) -> list[Region]:
+        """The regions of the last picture encoded by :func:`png_bytes` (the last one marked wins)."""
+        found = {r.id: r for r in self.regions if self.encoded and r.surface == self.encoded[-1]}
+        return list(found.values())
 
 
 _RECORDER: ContextVar[TextRecorder | None] = ContextVar("render_text_recorder", default=None)
@@ -240,6 +258,15 @@ def record_text() -> Iterator[TextRecorder]:
         yield recorder
     finally:
         _RECORDER.reset(token)
+
+
+def mark_region(image: Image.Image, region: str, box: Box) -> None:
+    """While recording, note that ``box`` of ``image`` is the place ``region`` (a square, slot or tile);
+    draws nothing, so a picture is the same with or without it."""
+    recorder = _RECORDER.get()
+    surface = image.info.get(SURFACE) if recorder is not None else None
+    if recorder is not None and surface:
+        recorder.regions.append(Region(region, (int(box[0]), int(box[1]), int(box[2]), int(box[3])), surface))
 
 
 def draw_text(

@@ -219,6 +219,9 @@ def draw_city(
         label_size=24,
         fill=None,
     )
+    for r in range(SIZE):
+        for col in range(SIZE):
+            c.mark_region(img, f"plot:{chr(ord('A') + col)}{r + 1}", geo.cell_box(r, col))
     removed_set = set(removed)
 
     def at(r: int, col: int) -> UpCell:
@@ -574,6 +577,8 @@ def _main_board(img: Image.Image, xy: tuple[int, int], width: int, view: View, l
         for k, code in enumerate(opened):
             r, col = divmod(k, per_row)
             img.paste(tile_sprite(code, size, locale), (x + col * (size + 8), y + r * (size + 8)))
+            c.mark_region(img, f"table:{k}", (x + col * (size + 8), y + r * (size + 8),
+                                               x + col * (size + 8) + size, y + r * (size + 8) + size))
         if not opened:
             y = _lines(draw, (x, y), t("urbanpanic.render.nothing_face_up", locale), width, TEXT_SIZE, False,
                        c.MUTED, key=False)
@@ -600,8 +605,10 @@ def _main_board(img: Image.Image, xy: tuple[int, int], width: int, view: View, l
             c.draw_fitted(draw, (sx + size / 2, y + size / 2), empty, size - 8, 22, False, c.MUTED, "mm", SMALL,
                           key=False)
         c.draw_text(draw, (sx + size / 2, y + size + 4), str(k + 1), nf, c.INK, "ma", key=False)
+        c.mark_region(img, f"board:{k + 1}", (sx, y, sx + size, y + size + 36))
     sx = x + 4 * (size + 14) + 10
     c.draw_face_down(img, (sx, y + 6, sx + size - 12, y + size - 6))
+    c.mark_region(img, "stack", (sx, y, sx + size - 12, y + size + 36))
     stack = t("urbanpanic.render.stack", locale, count=board.get("stack", 0) if board else 0)
     c.draw_fitted(draw, (sx + (size - 12) / 2, y + size + 4), stack, WIDTH - MARGIN - sx + 40, 26, True, c.INK,
                   "ma", 20, key=False)
@@ -623,6 +630,7 @@ def _reserve(img: Image.Image, xy: tuple[int, int], width: int, player: UpPlayer
     for k in range(slots):
         sx = x + k * (size + 12)
         code = items[k] if k < len(items) else None
+        c.mark_region(img, "hand" if "hand" in player else f"reserve:{k}", (sx, y, sx + size, y + size))
         if code and code != "hidden":
             img.paste(tile_sprite(str(code), size, locale), (sx, y))
         elif code == "hidden":

@@ -24,9 +24,10 @@ NAME = re.compile("|".join([*(re.escape(kind) for kind in KINDS),
 """A game's kind or one of its longer names ("between two cities", "urban-panic"; the short aliases, such as
 "up", are English words)."""
 BINDINGS = {"bot/games/__init__.py", "render/pictures.py", "cogs/games/__init__.py", "bot/benches/render.py",
-            "bot/composition.py"}
+            "bot/web/boardpaths.py", "bot/composition.py"}
 """The shared files that name the games: the registry, one binding per front-end (pictures, Discord, the
-render bench), and the composition root, which builds the Between Two Cities campaigns feature."""
+render bench, the web board's taps), and the composition root, which builds the Between Two Cities campaigns
+feature."""
 
 
 def test_every_registry_has_the_same_games() -> None:

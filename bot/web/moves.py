@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
-import importlib
 import json
 import logging
 import re
@@ -29,6 +28,7 @@ from bot import errors
 from bot.community.sessions import MoveRecord, SessionRow
 from bot.i18n import t
 from bot.service import GameInfo
+from bot.web import board
 from bot.web.auth import Auth
 from bot.web.watch import RateLimit
 
@@ -42,16 +42,6 @@ KEY = re.compile(r"[A-Za-z0-9_-]{8,64}")
 PRIVATE = {"Cache-Control": "no-store", "Vary": "Cookie"}
 
 Board = Callable[[GameInfo, int, Any, str], Any]
-
-
-def _board(name: str) -> Board | None:
-    """``bot.web.board``'s function ``name`` (the picture and its tap targets), or None while it is absent."""
-    try:
-        module = importlib.import_module("bot.web.board")
-    except ModuleNotFoundError:
-        return None
-    found = getattr(module, name, None)
-    return found if callable(found) else None
 
 
 def canonical(value: Any) -> Any:
@@ -72,8 +62,8 @@ class MoveDoor:
         self._flow = flow
         self.per_user = RateLimit(MOVES_PER_SECOND, MOVES_BURST)
         self.per_address = RateLimit(MOVES_PER_SECOND * 4, MOVES_BURST * 4)
-        self.picture: Board | None = _board("play_picture")
-        self.data: Board | None = _board("play_data")
+        self.picture: Board | None = board.play_picture
+        self.data: Board | None = board.play_data
         self._locks: dict[tuple[str, str], asyncio.Lock] = {}
 
     def routes(self, game: str) -> list[web.RouteDef]:

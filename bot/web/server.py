@@ -63,6 +63,8 @@ PAGE_CACHE = 512
 STATIC = {
     "web.js": ("application/javascript", "web.js"),
     "web.css": ("text/css", "web.css"),
+    "board.js": ("application/javascript", "board.js"),
+    "board.css": ("text/css", "board.css"),
 }
 """The static files, by name in the URL -> (type, file in the package): no path is ever built from a URL."""
 

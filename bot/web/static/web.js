@@ -298,6 +298,9 @@ if (typeof document === "undefined") {
 
     function heard(state) {
       setLive(state.live);
+      if (typeof state.version === "number") {  // board.js (a seat's own page) reads its choices again
+        live.dispatchEvent(new CustomEvent("cityversion", { detail: { version: state.version } }));
+      }
       if (typeof state.version === "number" && state.version > version) { refresh(); }
     }
 
