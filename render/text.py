@@ -141,7 +141,7 @@ def ellipsize(text: str, fnt: Font, max_width: int) -> str:
     out = kept + ELLIPSIS
     recorder = _RECORDER.get()
     if recorder is not None:
-        recorder.shortened[out] = (original, mid_word)
+        recorder.shortened[without_bidi_controls(out)] = (without_bidi_controls(original), mid_word)
     return out
 
 
@@ -156,6 +156,17 @@ def fit_text(
 # ---------------------------------------------------------------------------------------------
 # The pen: every string goes through draw_text, which can record what it drew
 # ---------------------------------------------------------------------------------------------
+
+BIDI_CONTROLS = re.compile("[\u202a-\u202e\u2066-\u2069]")
+"""The bidirectional embeddings, overrides and isolates (LRE, RLE, PDF, LRO, RLO; LRI, RLI, FSI, PDI). A player's
+name is drawn inside longer strings ("Ann takes the lead"): one left open (a name ending in RLO) would reverse
+the rest of the line, so the pen draws no string with them (:func:`draw_text`)."""
+
+
+def without_bidi_controls(text: str) -> str:
+    """``text`` without :data:`BIDI_CONTROLS`: what the pen draws and records of it."""
+    return BIDI_CONTROLS.sub("", text)
+
 
 
 @dataclass(frozen=True)
@@ -283,7 +294,9 @@ def draw_text(
 ) -> None:
     """Text, optionally with an outline (halo) so it stays legible on any background: the one way a
     string is drawn. ``key`` marks a key fact (whose turn, a score, a name, a heading) for the
-    recorder; left as None, bold text counts as one (the pictures' own emphasis)."""
+    recorder; left as None, bold text counts as one (the pictures' own emphasis). The bidirectional
+    controls are left out (:data:`BIDI_CONTROLS`), so no name can reorder the words drawn after it."""
+    text = without_bidi_controls(text)
     width = 0 if outline is None else (outline_width if outline_width is not None else max(1, round(fnt.size / 9)))
     if outline is None:
         draw.text(xy, text, font=fnt, fill=fill, anchor=anchor)

@@ -84,3 +84,46 @@ def test_the_recorder_marks_key_facts() -> None:
         key = {d.text for d in texts if d.key}
         assert "Bob" in key, kind
         assert len(key) < len(texts), kind
+
+
+HOSTILE = ["Ann\u202eXY", "Bob\u2067Z", "Cy\u202b", "Di\u2068a\u202d"]
+"""Names that open a bidirectional override, embedding or isolate and never close it (issue 35)."""
+PLAIN = ["AnnXY", "BobZ", "Cy", "Dia"]
+"""The same names without the controls."""
+CONTROLS = "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+
+
+def test_the_pen_draws_no_bidirectional_control() -> None:
+    """A string with a right-to-left override left open is drawn and recorded as the string without it: the
+    words after the name keep their order (with the override, Pillow's layout reversed them)."""
+    drawn_pictures = []
+    for line in ("Turn 3: Ann\u202eXY takes the lead", "Turn 3: AnnXY takes the lead"):
+        with c.record_text() as drawn:
+            img, draw = c.canvas(600, 60)
+            c.draw_text(draw, (10, 10), line, c.font(24))
+        assert [d.text for d in drawn.on(img)] == ["Turn 3: AnnXY takes the lead"]
+        drawn_pictures.append(img.tobytes())
+    assert drawn_pictures[0] == drawn_pictures[1]
+
+
+@pytest.mark.parametrize("module", [b, q, u], ids=lambda m: m.__name__)
+def test_a_name_cannot_reorder_the_turn_picture(module: Any) -> None:
+    """Each game's turn picture with names that leave an override open: every recorded string is free of
+    bidirectional controls, and the picture is the very picture of the names without them."""
+    from bot.benches import btc as bench_btc
+    from bot.benches import quadropolis as bench_quadropolis
+    from bot.benches import urbanpanic as bench_urbanpanic
+
+    bench, options = {b: (bench_btc, {}), q: (bench_quadropolis, {"mode": "classic"}),
+                      u: (bench_urbanpanic, {})}[module]
+    view = bench.RULES.view(bench.sample_state(bench.RULES, options, 4, 1, 20), 0)
+    drawn = []
+    for names in (HOSTILE, PLAIN):
+        with c.record_text() as recorder:
+            img = module.turn_image(view, 0, names)
+        drawn.append((c.png_bytes(img), [d.text for d in recorder.on(img)]))
+    (hostile_png, hostile), (plain_png, plain) = drawn
+    assert not [text for text in hostile if set(text) & set(CONTROLS)]
+    assert any("AnnXY" in text for text in hostile)
+    assert hostile == plain
+    assert hostile_png == plain_png

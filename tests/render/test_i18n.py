@@ -302,8 +302,8 @@ def test_checker_flags_literals_and_passes_markers_and_data() -> None:
 def test_a_forgotten_literal_is_caught(marked: list[str], qp_views: list[Any], monkeypatch: Any) -> None:
     """Putting back one English literal of the old code (the round line) makes the check fail."""
     view, seat = qp_views[0]
-    monkeypatch.setattr(
-        q, "_round_text", lambda v, locale: f"Round {v.get('round', 1)} of {v.get('rounds', 4)}"
+    monkeypatch.setattr(  # where the pictures call it (render/quadropolis/images.py)
+        q.images, "_round_text", lambda v, locale: f"Round {v.get('round', 1)} of {v.get('rounds', 4)}"
     )
     q.turn_image(view, seat, NAMES, locale=TEST_LOCALE)
     bad = offending(marked, vocabulary(NAMES, view))
@@ -434,7 +434,7 @@ def _render_ids_in_source() -> tuple[set[str], set[str]]:
     """(message ids written whole in render/, prefixes of ids built in f-strings) — via the AST."""
     whole: set[str] = set()
     prefixes: set[str] = set()
-    for path in sorted(RENDER.glob("*.py")):
+    for path in sorted(RENDER.rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Constant) and isinstance(node.value, str):
                 if re.fullmatch(RENDER_ID, node.value):

@@ -122,6 +122,24 @@ def test_many_lead_changes_keep_the_last_and_the_longest() -> None:
     assert image.width == 1200
 
 
+def test_a_name_cannot_reverse_the_words_after_it() -> None:
+    """A name that opens a right-to-left override and never closes it ("Ann\u202eXY") reversed the rest of
+    its line ("Anndael eht sekat YX", issue 35): the chart draws it, and every string, without the control,
+    so the moments read "AnnXY takes the lead", and the chart is the very chart of the name without it."""
+    told = _seesaw(4)
+    charts = []
+    for names in (["Ann\u202eXY", "Bob\u2067"], ["AnnXY", "Bob"]):
+        with c.record_text() as drawn:
+            image = pictures.chart_image(told, names)
+        texts = [d.text for d in drawn.on(image)]
+        charts.append((c.png_bytes(image), texts))
+    (hostile_png, hostile), (plain_png, plain) = charts
+    assert not [text for text in hostile if re.search("[\u202a-\u202e\u2066-\u2069]", text)]
+    assert any("AnnXY takes the lead" in text for text in hostile), hostile
+    assert hostile == plain
+    assert hostile_png == plain_png
+
+
 def test_the_chart_draws_only_catalogue_and_data_words(marked: list[str], game: Played) -> None:
     """In the marker locale, every word drawn is a catalogue marker, a player's name or an Automa's name."""
     pictures.chart_image(game.story, game.names, locale=TEST_LOCALE)
