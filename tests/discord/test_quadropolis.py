@@ -74,7 +74,7 @@ async def test_two_player_classic_with_ai(harness: Harness) -> None:
     assert info.game.status == "finished" and turns == 16
     posted = h.channel_messages()
     summaries = [m.content for m in posted
-                 if any(w in (m.content or "") for w in (" built ", " as floor ", " discarded ",
+                 if any(w in (m.content or "") for w in (" built ", " raised the ", " discarded ",
                                                           "nothing taken"))]
     assert len(summaries) == 32  # every turn of both players is told in one sentence
     ending = [m for m in posted if "is over" in (m.content or "")]
