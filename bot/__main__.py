@@ -43,8 +43,12 @@ def usage() -> str:
     from bot.i18n import t
 
     titles = [t(games.get(kind).title_key, cli.LOCALE) for kind in games.available()]
-    return say("cli.main.help", commands=", ".join(COMMANDS), titles=", ".join(titles),
-               settings=settingsdoc.help_lines(cli.LOCALE))
+    return say(
+        "cli.main.help",
+        commands=", ".join(COMMANDS),
+        titles=", ".join(titles),
+        settings=settingsdoc.help_lines(cli.LOCALE),
+    )
 
 
 def run_bot() -> int:
@@ -64,8 +68,9 @@ def run_bot() -> int:
     if settings.web_port is not None:
         problem = port_taken(settings.web_host, settings.web_port)
         if problem is not None:  # the links the bot posts would lead to whatever holds the port
-            return cli.error(say("cli.start.web_port_busy", host=settings.web_host, port=settings.web_port,
-                                 problem=problem))
+            return cli.error(
+                say("cli.start.web_port_busy", host=settings.web_host, port=settings.web_port, problem=problem)
+            )
     cli.setup_logging(settings.log_level)
     cli.silence_voice_warnings()
 

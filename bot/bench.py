@@ -59,14 +59,14 @@ def pick(name: str, known: list[str]) -> str:
 
 def command(argv: list[str]) -> int:
     known = modules()
-    parser = cli.Parser("python -m bot.bench", say("cli.bench.description"),
-                        say("cli.bench.epilog", modules=", ".join(known)))
+    parser = cli.Parser(
+        "python -m bot.bench", say("cli.bench.description"), say("cli.bench.epilog", modules=", ".join(known))
+    )
     parser.add_argument("--quick", action="store_true", help=say("cli.bench.quick"))
     parser.add_argument("--only", action="extend", nargs="+", metavar="MODULE", help=say("cli.bench.only"))
     args = parser.parse_args(argv)
     chosen = [pick(name, known) for name in args.only or ()]
-    out: dict[str, Any] = {"bench.run": "quick" if args.quick else "full",
-                           "bench.comparable_with_full": not args.quick}
+    out: dict[str, Any] = {"bench.run": "quick" if args.quick else "full", "bench.comparable_with_full": not args.quick}
     if args.quick:
         print(f"bench: {say('cli.bench.quick_not_comparable')}", file=sys.stderr, flush=True)
     for name in dict.fromkeys(chosen or known):

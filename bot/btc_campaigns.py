@@ -51,8 +51,15 @@ from bot.store import btc_campaigns as campaign_store
 from bot.store.btc_campaigns import CampaignGameRow, CampaignRow, CampaignRunning, CampaignStore
 
 __all__ = [
-    "CampaignError", "CampaignGameRow", "CampaignRow", "CampaignStatus", "Campaigns", "Recorded", "game_options",
-    "is_campaign_game", "used_option",
+    "CampaignError",
+    "CampaignGameRow",
+    "CampaignRow",
+    "CampaignStatus",
+    "Campaigns",
+    "Recorded",
+    "game_options",
+    "is_campaign_game",
+    "used_option",
 ]
 
 log = logging.getLogger(__name__)
@@ -157,8 +164,9 @@ class Campaigns(Feature):
         return lock
 
     # -- commands ----------------------------------------------------------------------------
-    async def start(self, user_xid: int, *, length: int, difficulty: int, mode: str,
-                    guild_xid: int | None = None) -> CampaignRow:
+    async def start(
+        self, user_xid: int, *, length: int, difficulty: int, mode: str, guild_xid: int | None = None
+    ) -> CampaignRow:
         """A new campaign (game 1 next). ``mode``: ``simple`` / ``full`` (or the rules' solo modes)."""
         if length not in LENGTHS:
             raise CampaignError("btc.campaign.error.length", length=length)
@@ -172,8 +180,14 @@ class Campaigns(Feature):
             if running is not None:
                 raise CampaignError("btc.campaign.error.running", game=running.next_game, length=running.length)
             try:
-                return await self.db.create(user_xid=user_xid, guild_xid=guild_xid, length=length,
-                                            difficulty=difficulty, mode=rules_mode, at=self.now)
+                return await self.db.create(
+                    user_xid=user_xid,
+                    guild_xid=guild_xid,
+                    length=length,
+                    difficulty=difficulty,
+                    mode=rules_mode,
+                    at=self.now,
+                )
             except CampaignRunning:
                 raise CampaignError("btc.campaign.error.running", game=1, length=length) from None
 
@@ -192,21 +206,29 @@ class Campaigns(Feature):
         open_game = None
         if campaign.running and campaign.game_id is not None:
             open_game = await self.service.info(campaign.game_id)
-        best = await self.db.best_total(user_xid, length=campaign.length, mode=campaign.mode,
-                                        difficulty=campaign.difficulty, before_id=campaign.id)
+        best = await self.db.best_total(
+            user_xid, length=campaign.length, mode=campaign.mode, difficulty=campaign.difficulty, before_id=campaign.id
+        )
         return CampaignStatus(campaign, await self.db.games(campaign.id), open_game, best)
 
-    async def open_next(self, user_xid: int, name: str, *, guild_xid: int | None,
-                        channel_xid: int | None) -> tuple[CampaignRow, GameInfo]:
+    async def open_next(
+        self, user_xid: int, name: str, *, guild_xid: int | None, channel_xid: int | None
+    ) -> tuple[CampaignRow, GameInfo]:
         """Open the lobby of the campaign's next game in a channel, the player seated as host."""
         async with self._lock(user_xid):
             campaign = await self._require_running(user_xid)
             if campaign.game_id is not None:
-                raise CampaignError("btc.campaign.error.game_open", game=campaign.game_id,
-                                    channel=_channel(campaign.game_channel_xid))
+                raise CampaignError(
+                    "btc.campaign.error.game_open", game=campaign.game_id, channel=_channel(campaign.game_channel_xid)
+                )
             info = await self.service.create_game(
-                guild_xid=guild_xid, channel_xid=channel_xid, kind=KIND, options=game_options(campaign),
-                host_xid=user_xid, host_name=name)
+                guild_xid=guild_xid,
+                channel_xid=channel_xid,
+                kind=KIND,
+                options=game_options(campaign),
+                host_xid=user_xid,
+                host_name=name,
+            )
             if not await self.db.attach_game(campaign.id, game_id=info.id, channel_xid=channel_xid, at=self.now):
                 # Cannot happen under the lock unless the store changed under us: close the lobby.
                 await self.service.abandon(info.id, user_xid, is_admin=True)
@@ -301,27 +323,54 @@ class Campaigns(Feature):
         summary = _summary(game.result)
         if game.status == "finished" and summary is not None and summary.get("bonus_type"):
             if int(summary.get("game", 0)) != campaign.next_game:
-                log.warning("game %s was dealt as campaign game %s, the record is at %s", game.id,
-                            summary.get("game"), campaign.next_game)
+                log.warning(
+                    "game %s was dealt as campaign game %s, the record is at %s",
+                    game.id,
+                    summary.get("game"),
+                    campaign.next_game,
+                )
             seat = (game.result or {})["seats"][0]
             row = await self.db.record_game(
-                campaign.id, number=campaign.next_game, game_id=game.id, outcome=PLAYED,
-                score=int(seat["total"]), rank=int(seat["rank"]), won=bool(summary["won"]),
-                points=int(summary["campaign_points"]), bonus_type=str(summary["bonus_type"]),
-                letter=category_letter(str(summary["bonus_type"])), bonus_city=summary.get("bonus_city"),
-                bonus=int(summary["bonus"]), automas=_automas(game.result), at=self.now)
+                campaign.id,
+                number=campaign.next_game,
+                game_id=game.id,
+                outcome=PLAYED,
+                score=int(seat["total"]),
+                rank=int(seat["rank"]),
+                won=bool(summary["won"]),
+                points=int(summary["campaign_points"]),
+                bonus_type=str(summary["bonus_type"]),
+                letter=category_letter(str(summary["bonus_type"])),
+                bonus_city=summary.get("bonus_city"),
+                bonus=int(summary["bonus"]),
+                automas=_automas(game.result),
+                at=self.now,
+            )
         else:
             left = [x for x in btc.TYPE_LETTERS if x not in campaign.used]
             letter = left[0]
             row = await self.db.record_game(
-                campaign.id, number=campaign.next_game, game_id=game.id, outcome=FORFEIT, score=0,
-                rank=FORFEIT_RANK, won=False, points=0, bonus_type=btc.LETTER_CATEGORY[letter], letter=letter,
-                bonus_city=None, bonus=0, automas=[], at=self.now)
+                campaign.id,
+                number=campaign.next_game,
+                game_id=game.id,
+                outcome=FORFEIT,
+                score=0,
+                rank=FORFEIT_RANK,
+                won=False,
+                points=0,
+                bonus_type=btc.LETTER_CATEGORY[letter],
+                letter=letter,
+                bonus_city=None,
+                bonus=0,
+                automas=[],
+                at=self.now,
+            )
         if row is None:
             return None  # counted already (a listener and a reconciliation raced)
         games = await self.db.games(campaign.id)
-        best = await self.db.best_total(row.user_xid, length=row.length, mode=row.mode,
-                                        difficulty=row.difficulty, before_id=row.id)
+        best = await self.db.best_total(
+            row.user_xid, length=row.length, mode=row.mode, difficulty=row.difficulty, before_id=row.id
+        )
         recorded = Recorded(row, games[-1], info, best, late)
         for listener in self.recorded_listeners:
             try:

@@ -57,7 +57,7 @@ def short(value: object, most: int = MAX_ECHO) -> str:
     """``value`` as text on one line, cut to ``most`` characters (control characters escaped)."""
     text = str(value)
     if len(text) > most:
-        text = text[:most - 1] + "…"
+        text = text[: most - 1] + "…"
     return "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in text)
 
 
@@ -96,15 +96,22 @@ class Parser(argparse.ArgumentParser):
     pointing to ``--help``."""
 
     def __init__(self, prog: str, description: str, epilog: str | None = None) -> None:
-        super().__init__(prog=prog, description=description, epilog=epilog, add_help=False, allow_abbrev=False,
-                         formatter_class=HelpFormatter)
+        super().__init__(
+            prog=prog,
+            description=description,
+            epilog=epilog,
+            add_help=False,
+            allow_abbrev=False,
+            formatter_class=HelpFormatter,
+        )
         # argparse's two default headings, in the terminal's language.
         self._positionals.title = say("cli.argparse.positional")
         self._optionals.title = say("cli.argparse.options")
         self.add_argument("-h", "--help", action="help", default=argparse.SUPPRESS, help=say("cli.help.help"))
 
-    def parse_args(self, args: Sequence[str] | None = None,  # type: ignore[override]
-                   namespace: None = None) -> argparse.Namespace:
+    def parse_args(  # type: ignore[override]
+        self, args: Sequence[str] | None = None, namespace: None = None
+    ) -> argparse.Namespace:
         """Unknown options are named first (before any missing argument), then argparse parses."""
         words = list(sys.argv[1:] if args is None else args)
         for word in words:

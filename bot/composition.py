@@ -89,8 +89,17 @@ class App:
     @property
     def features(self) -> tuple[Feature, ...]:
         """Every feature, in the order they forget a player."""
-        return (self.preferences, self.reminders, self.votes, self.undo, self.history, self.followers,
-                self.leagues, self.campaigns, self.sessions)
+        return (
+            self.preferences,
+            self.reminders,
+            self.votes,
+            self.undo,
+            self.history,
+            self.followers,
+            self.leagues,
+            self.campaigns,
+            self.sessions,
+        )
 
     @property
     def personal_columns(self) -> tuple[str, ...]:
@@ -136,13 +145,26 @@ def compose(service: Service, *, boot: str | None = None, ai_pause: float = 0.0)
     votes = Votes(service, preferences, VoteStore(db), waits, outbox, boot=boot)
     reminders = Reminders(service, preferences, votes, waits, outbox, boot=boot)
     app = App(
-        store=db, service=service, preferences=preferences, reminders=reminders, votes=votes,
-        undo=Undo(service, reminders, UndoStore(db), outbox), history=History(service),
-        followers=Followers(service, FollowerStore(db)), leagues=Leagues(service, LeagueStore(db)),
+        store=db,
+        service=service,
+        preferences=preferences,
+        reminders=reminders,
+        votes=votes,
+        undo=Undo(service, reminders, UndoStore(db), outbox),
+        history=History(service),
+        followers=Followers(service, FollowerStore(db)),
+        leagues=Leagues(service, LeagueStore(db)),
         campaigns=Campaigns(service, CampaignStore(db)),
-        flow=TurnFlow(service, SilentAnnouncer(), ai_pause=ai_pause, owner=boot,
-                      leases=LeaseStore(db) if db.dialect == POSTGRES else None),
-        erasure=Erasure(service, ErasureStore(db), boot=boot), sessions=Sessions(service, SessionStore(db)))
+        flow=TurnFlow(
+            service,
+            SilentAnnouncer(),
+            ai_pause=ai_pause,
+            owner=boot,
+            leases=LeaseStore(db) if db.dialect == POSTGRES else None,
+        ),
+        erasure=Erasure(service, ErasureStore(db), boot=boot),
+        sessions=Sessions(service, SessionStore(db)),
+    )
     service.move_listeners.extend((app.reminders.on_move, app.undo.on_move))
     service.end_listeners.extend((app.reminders.on_end, app.undo.on_end, app.leagues.on_end, app.campaigns.on_end))
     service.forget_listeners.extend(f.forget_user for f in app.features)

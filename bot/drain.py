@@ -107,13 +107,18 @@ class StopReport:
 
     def lines(self, leases: bool) -> list[str]:
         whom = "another process" if leases else "the next start"
-        done = (f"stop: finished {self.finished_requests} request(s) in flight and {self.finished_work} AI"
-                f" task(s) or timer pass(es) under way, in {self.seconds:.1f} s")
+        done = (
+            f"stop: finished {self.finished_requests} request(s) in flight and {self.finished_work} AI"
+            f" task(s) or timer pass(es) under way, in {self.seconds:.1f} s"
+        )
         if not self.in_time:
             done += f"; {self.cut_requests} request(s) still running were cut off (STOP_SECONDS)"
         games = ", ".join(str(g) for g in sorted(self.handed_games)) or "none"
-        return [done, f"stop: handed over to {whom}: the AI seats, timers or untold moves of games {games};"
-                      f" {self.handed_claims} claimed reminder(s) or notice(s)"]
+        return [
+            done,
+            f"stop: handed over to {whom}: the AI seats, timers or untold moves of games {games};"
+            f" {self.handed_claims} claimed reminder(s) or notice(s)",
+        ]
 
 
 async def stop(app: App, drain: Drain, seconds: float) -> StopReport:

@@ -5,8 +5,20 @@ from __future__ import annotations
 from bot.rules.core import GameError, GameOver, IllegalMove, NotYourTurn
 
 __all__ = [
-    "AlreadyJoined", "ChannelBusy", "GameError", "GameOver", "IllegalMove", "LobbyFull", "NoGameHere",
-    "NotAllowed", "NotHost", "NotInGame", "NotInLobby", "NotYourTurn", "SeatCount", "StaleAction",
+    "AlreadyJoined",
+    "ChannelBusy",
+    "GameError",
+    "GameOver",
+    "IllegalMove",
+    "LobbyFull",
+    "NoGameHere",
+    "NotAllowed",
+    "NotHost",
+    "NotInGame",
+    "NotInLobby",
+    "NotYourTurn",
+    "SeatCount",
+    "StaleAction",
     "UnknownGame",
 ]
 

@@ -70,8 +70,9 @@ def read(text: str, path: str) -> tuple[Any, Any, list[str], int, Moves, dict[st
     except jsonin.JsonLimit as exc:
         raise BadExport(exc.key, **exc.params) from None
     except ValueError as exc:
-        raise BadExport("cli.replay.not_json", path=path, line=getattr(exc, "lineno", 1),
-                        problem=getattr(exc, "msg", str(exc))) from None
+        raise BadExport(
+            "cli.replay.not_json", path=path, line=getattr(exc, "lineno", 1), problem=getattr(exc, "msg", str(exc))
+        ) from None
     if not isinstance(data, dict):
         raise BadExport("cli.replay.not_object", path=path)
     if data.get("format", FORMAT) != FORMAT:
@@ -82,7 +83,7 @@ def read(text: str, path: str) -> tuple[Any, Any, list[str], int, Moves, dict[st
     rules = games.rules(kind)
     options = _field(data, "options", dict)
     seed = _field(data, "seed", int)
-    if not 0 <= seed < 2 ** 63:
+    if not 0 <= seed < 2**63:
         raise BadExport("cli.replay.field", field="seed")
     seats = _field(data, "seats", list)
     names: list[str] = []
@@ -101,8 +102,12 @@ def read(text: str, path: str) -> tuple[Any, Any, list[str], int, Moves, dict[st
     for number, m in enumerate(moves_in, start=1):
         seat = m.get("seat") if isinstance(m, dict) else None
         move = m.get("move") if isinstance(m, dict) else None
-        if (not isinstance(seat, int) or isinstance(seat, bool) or not -1 <= seat < len(names)
-                or not isinstance(move, dict)):
+        if (
+            not isinstance(seat, int)
+            or isinstance(seat, bool)
+            or not -1 <= seat < len(names)
+            or not isinstance(move, dict)
+        ):
             raise BadExport("cli.replay.move", number=number)
         moves.append((seat, move))
     claims = {key: data[key] for key in ("status", "result", "seats") if key in data}
@@ -163,5 +168,7 @@ def _forfeit_seats(result: dict[str, Any]) -> list[bool] | None:
     seats = result.get("seats")
     if result.get("decided_by") != "forfeit" or not isinstance(seats, list):
         return None
-    return [isinstance(s, dict) and isinstance(s.get("details"), dict) and s["details"].get("forfeit") is True
-            for s in seats]
+    return [
+        isinstance(s, dict) and isinstance(s.get("details"), dict) and s["details"].get("forfeit") is True
+        for s in seats
+    ]

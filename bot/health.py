@@ -54,8 +54,9 @@ class Beat:
     database: bool
 
     def to_json(self) -> str:
-        return json.dumps({"pid": self.pid, "host": self.host, "at": self.at, "gateway": self.gateway,
-                           "database": self.database})
+        return json.dumps(
+            {"pid": self.pid, "host": self.host, "at": self.at, "gateway": self.gateway, "database": self.database}
+        )
 
 
 def write(path: Path, beat: Beat) -> None:
@@ -78,8 +79,9 @@ async def database_answers(query: Callable[[], Awaitable[Any]]) -> bool:
     return True
 
 
-async def beat(path: Path, gateway: Callable[[], bool], query: Callable[[], Awaitable[Any]],
-               every: float = BEAT_SECONDS) -> None:
+async def beat(
+    path: Path, gateway: Callable[[], bool], query: Callable[[], Awaitable[Any]], every: float = BEAT_SECONDS
+) -> None:
     """Write the heartbeat every ``every`` seconds until cancelled (then remove it)."""
     host = socket.gethostname()
     failing = False
@@ -116,13 +118,17 @@ def check(path: Path, now: float | None = None) -> tuple[bool, str, dict[str, An
     now = time.time() if now is None else now
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
-        beat = Beat(int(data["pid"]), str(data["host"]), float(data["at"]), bool(data["gateway"]),
-                    bool(data["database"]))
+        beat = Beat(
+            int(data["pid"]), str(data["host"]), float(data["at"]), bool(data["gateway"]), bool(data["database"])
+        )
     except FileNotFoundError:
         return False, "cli.health.none", {"path": path}
     except (OSError, ValueError, KeyError, TypeError) as exc:
-        return False, "cli.health.unreadable", {"path": path, "problem": getattr(exc, "strerror", None) or
-                                                 type(exc).__name__}
+        return (
+            False,
+            "cli.health.unreadable",
+            {"path": path, "problem": getattr(exc, "strerror", None) or type(exc).__name__},
+        )
     age = max(0, round(now - beat.at))
     if beat.host == socket.gethostname() and not _alive(beat.pid):
         return False, "cli.health.gone", {"pid": beat.pid}

@@ -71,8 +71,11 @@ def languages() -> tuple[str, ...]:
     """The languages the bot speaks: every folder of ``bot/locales`` that holds a catalogue, English first,
     then by code. The command line's ``--lang``, ``/game new language:`` and the slash commands'
     translations all come from here, so a new folder is a new language with no code edit."""
-    found = [p.name for p in LOCALES_DIR.iterdir()
-             if p.is_dir() and LANGUAGE_FOLDER.fullmatch(p.name) and any(p.glob("*.json"))]
+    found = [
+        p.name
+        for p in LOCALES_DIR.iterdir()
+        if p.is_dir() and LANGUAGE_FOLDER.fullmatch(p.name) and any(p.glob("*.json"))
+    ]
     return tuple(sorted(found, key=lambda code: (code != DEFAULT_LOCALE, code)))
 
 
@@ -126,8 +129,12 @@ def form_names(locale: str) -> tuple[str, ...]:
 
 def is_forms(message: Message, locale: str) -> bool:
     """Whether a catalogue entry is a forms object of ``locale`` (not a plural object)."""
-    return isinstance(message, dict) and PLURAL_PARAM not in message and bool(form_names(locale)) \
+    return (
+        isinstance(message, dict)
+        and PLURAL_PARAM not in message
+        and bool(form_names(locale))
         and set(message) <= set(form_names(locale))
+    )
 
 
 class Inflected(str):
@@ -179,7 +186,7 @@ class _Formatter(string.Formatter):
 
     def get_field(self, field_name: str, args: Any, kwargs: Any) -> Any:
         if field_name.startswith(REFERENCE):  # {@key}: another entry of the same language's catalogue
-            return t(field_name[len(REFERENCE):], self.locale), field_name
+            return t(field_name[len(REFERENCE) :], self.locale), field_name
         return super().get_field(field_name, args, kwargs)
 
     def format_field(self, value: Any, format_spec: str) -> Any:

@@ -36,8 +36,9 @@ def shorten(text: str, limit: int) -> str:
     return head.rstrip().rstrip(",;:·–—-(").rstrip() + ELLIPSIS
 
 
-def move_label(game: str, move: Mapping[str, Any], view: games.View, locale: str = "en",
-               limit: int = LABEL_LIMIT) -> str:
+def move_label(
+    game: str, move: Mapping[str, Any], view: games.View, locale: str = "en", limit: int = LABEL_LIMIT
+) -> str:
     try:
         special = games.get(game).labeller
     except GameError:

@@ -29,8 +29,9 @@ def decided_sentence(decided_by: str, locale: str = "en", score_ids: Sequence[st
     return t("end.decided.rule", locale, rule=rule)
 
 
-def ranking_lines(game_id: int, result: dict[str, Any] | None, locale: str, who: Callable[[int], str],
-                  everyone: Sequence[str]) -> list[str]:
+def ranking_lines(
+    game_id: int, result: dict[str, Any] | None, locale: str, who: Callable[[int], str], everyone: Sequence[str]
+) -> list[str]:
     """The end-of-game text: a title, one line per place (Automas ranked with the players), and the
     tie-break that decided, if any. ``who(seat)`` names a seat; ``everyone`` names all seats (for a
     game given up)."""

@@ -90,7 +90,8 @@ TABLE: tuple[Setting, ...] = (
     Setting("WEB_BASE_URL", "url", example="https://games.example.org"),
     Setting("WEB_SECRET", "text", secret=True),
     Setting("TRUSTED_PROXIES", "text", example="172.16.0.0/12"),
-    Setting("DISCORD_CLIENT_ID", "id", example="1" * 18), Setting("DISCORD_CLIENT_SECRET", "text", secret=True),
+    Setting("DISCORD_CLIENT_ID", "id", example="1" * 18),
+    Setting("DISCORD_CLIENT_SECRET", "text", secret=True),
 )
 """Every setting the bot reads, once (``.env.example``, the README's table and ``python -m bot --help``
 are made from it; ``tests/test_deploy.py`` and ``tests/cli/test_settings.py`` check)."""
@@ -168,7 +169,7 @@ def read_env_file(path: Path) -> dict[str, str]:
         if not line or line.startswith("#"):
             continue
         if line.startswith("export "):
-            line = line[len("export "):]
+            line = line[len("export ") :]
         key, sep, value = line.partition("=")
         if not sep or not key.strip():
             raise SettingsError("cli.settings.env_line", path=path, line=number)
@@ -242,8 +243,7 @@ def load(environ: Mapping[str, str] | None = None, env_file: Path | None = None)
     if shard_count is not None and shard_ids is not None and len(shard_ids) < shard_count and db_url is None:
         # Some shards here, the others in other processes: they must share one database, and a SQLite
         # file admits one process (each would keep its own servers' games in its own file).
-        raise SettingsError("cli.settings.shards_need_url", count=shard_count,
-                            ids=",".join(str(i) for i in shard_ids))
+        raise SettingsError("cli.settings.shards_need_url", count=shard_count, ids=",".join(str(i) for i in shard_ids))
     pool_size = whole_number(env, "DATABASE_POOL_SIZE", "cli.settings.pool_size")
     lease_seconds = whole_number(env, "LEASE_SECONDS", "cli.settings.lease")
     stop_seconds = whole_number(env, "STOP_SECONDS", "cli.settings.whole_number")
@@ -252,11 +252,25 @@ def load(environ: Mapping[str, str] | None = None, env_file: Path | None = None)
     web_base_url = read_web_base_url(env.get("WEB_BASE_URL", ""))
     web_secret = read_web_secret(env.get("WEB_SECRET", ""))
     trusted_proxies = read_trusted_proxies(env.get("TRUSTED_PROXIES", ""))
-    return Settings(token=token, database_path=db_path, dev_guild_id=dev_guild, log_level=level,
-                    ai_pause_seconds=pause, shard_count=shard_count, shard_ids=shard_ids, database_url=db_url,
-                    pool_size=pool_size, lease_seconds=lease_seconds, stop_seconds=stop_seconds,
-                    web_port=web_port, web_host=web_host, web_base_url=web_base_url, web_secret=web_secret,
-                    trusted_proxies=trusted_proxies, **read_oauth(env))
+    return Settings(
+        token=token,
+        database_path=db_path,
+        dev_guild_id=dev_guild,
+        log_level=level,
+        ai_pause_seconds=pause,
+        shard_count=shard_count,
+        shard_ids=shard_ids,
+        database_url=db_url,
+        pool_size=pool_size,
+        lease_seconds=lease_seconds,
+        stop_seconds=stop_seconds,
+        web_port=web_port,
+        web_host=web_host,
+        web_base_url=web_base_url,
+        web_secret=web_secret,
+        trusted_proxies=trusted_proxies,
+        **read_oauth(env),
+    )
 
 
 def read_oauth(env: Mapping[str, str]) -> dict[str, str]:
@@ -305,10 +319,20 @@ def read_web_base_url(text: str) -> str:
         port_ok = parts.port is None or 1 <= parts.port <= MAX_PORT
     except ValueError:
         parts, port_ok = None, False
-    if (parts is None or not port_ok or not text.lower().startswith(WEB_URL_SCHEMES) or not parts.hostname
-            or parts.query or parts.fragment or "?" in text or "#" in text or parts.username is not None
-            or not text.isascii() or any(c.isspace() or ord(c) < 32 for c in text)
-            or len(text) > MAX_WEB_BASE_URL):
+    if (
+        parts is None
+        or not port_ok
+        or not text.lower().startswith(WEB_URL_SCHEMES)
+        or not parts.hostname
+        or parts.query
+        or parts.fragment
+        or "?" in text
+        or "#" in text
+        or parts.username is not None
+        or not text.isascii()
+        or any(c.isspace() or ord(c) < 32 for c in text)
+        or len(text) > MAX_WEB_BASE_URL
+    ):
         raise SettingsError("cli.settings.web_base_url", value=text[:60], most=MAX_WEB_BASE_URL)
     return text.rstrip("/")
 

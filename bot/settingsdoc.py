@@ -10,6 +10,7 @@ NO_BREAK = "\u00a0"
 """Joins the words of one fact while ``--help`` folds its lines (never printed: spaces again after)."""
 """``--help``'s lines are folded at this many characters."""
 
+
 def facts(setting: Setting, locale: str, *, default: bool = True) -> list[str]:
     """What a setting's help adds to its sentence: required or its default, its range, secret."""
     from bot.i18n import t
@@ -41,22 +42,35 @@ def help_lines(locale: str) -> str:
     import textwrap
 
     width = max(len(s.name) for s in TABLE) + 2
-    return "\n".join(textwrap.fill(describe(s, locale, whole_facts=True), HELP_WIDTH,
-                                   initial_indent=f"  {s.name.ljust(width)}", subsequent_indent=" " * (width + 2),
-                                   break_on_hyphens=False, break_long_words=False).replace(NO_BREAK, " ")
-                     for s in TABLE)
+    return "\n".join(
+        textwrap.fill(
+            describe(s, locale, whole_facts=True),
+            HELP_WIDTH,
+            initial_indent=f"  {s.name.ljust(width)}",
+            subsequent_indent=" " * (width + 2),
+            break_on_hyphens=False,
+            break_long_words=False,
+        ).replace(NO_BREAK, " ")
+        for s in TABLE
+    )
 
 
 def markdown(locale: str = "en") -> str:
     """The README's settings table (``python -m bot settings --markdown``, in English as the README is)."""
     from bot.i18n import t
 
-    head = [t("cli.setting.column.name", locale), t("cli.setting.column.default", locale),
-            t("cli.setting.column.meaning", locale)]
+    head = [
+        t("cli.setting.column.name", locale),
+        t("cli.setting.column.default", locale),
+        t("cli.setting.column.meaning", locale),
+    ]
     rows = [f"| {' | '.join(head)} |", "|---|---|---|"]
     for s in TABLE:
-        default = t("cli.setting.required", locale) if s.required else (
-            f"`{s.default}`" if s.default else t("cli.setting.empty", locale))
+        default = (
+            t("cli.setting.required", locale)
+            if s.required
+            else (f"`{s.default}`" if s.default else t("cli.setting.empty", locale))
+        )
         meaning = t(s.help_key, locale)
         extra = facts(s, locale, default=False)
         rows.append(f"| `{s.name}` | {default} | {meaning}{' (' + '; '.join(extra) + ')' if extra else ''} |")
@@ -73,8 +87,14 @@ def env_example(locale: str = "en") -> str:
     lines = [f"# {line}" for line in t("cli.setting.env_header", locale).splitlines()]
     for s in (*TABLE, *COMPOSE_ONLY):
         lines.append("")
-        lines += textwrap.wrap(describe(s, locale), 108, initial_indent="# ", subsequent_indent="# ",
-                               break_on_hyphens=False, break_long_words=False)
+        lines += textwrap.wrap(
+            describe(s, locale),
+            108,
+            initial_indent="# ",
+            subsequent_indent="# ",
+            break_on_hyphens=False,
+            break_long_words=False,
+        )
         value = s.example or (s.default if not s.secret else "")
         lines.append(f"{s.name}={value}" if s.active else f"# {s.name}={value}")
     return "\n".join(lines) + "\n"

@@ -124,7 +124,7 @@ class Story:
         if len(winners) != 1 or not self.lead_changes or self.lead_changes[-1].place != winners[0]:
             return None
         last = self.lead_changes[-1]
-        if any(p.scores[last.place] < max(p.scores) for p in self.points[last.turn:]):
+        if any(p.scores[last.place] < max(p.scores) for p in self.points[last.turn :]):
             return None
         return last
 
@@ -141,8 +141,15 @@ def _replay_error(number: int) -> IllegalMove:
     return IllegalMove("story.error.replay", number=number)
 
 
-def build(kind: str, options: Mapping[str, Any], seat_count: int, seed: int, moves: Sequence[LoggedMove],
-          *, keep_views: bool = False) -> Story:
+def build(
+    kind: str,
+    options: Mapping[str, Any],
+    seat_count: int,
+    seed: int,
+    moves: Sequence[LoggedMove],
+    *,
+    keep_views: bool = False,
+) -> Story:
     """Replay a game's log and tell its story.
 
     ``moves`` is the log as stored, (seat, move) in order. ``keep_views`` keeps the public view at
@@ -166,9 +173,7 @@ def build(kind: str, options: Mapping[str, Any], seat_count: int, seed: int, mov
         raise IllegalMove("story.error.options") from None
 
     first = rules.view(state, None)
-    places = tuple(
-        Place(i, None if name is not None else i, name) for i, name in enumerate(style.places(first))
-    )
+    places = tuple(Place(i, None if name is not None else i, name) for i, name in enumerate(style.places(first)))
     points = [Point(0, style.round(first), 0, tuple(style.scores(first)))]
     views = [first] if keep_views else []
     axis = style.axis(first)
@@ -192,8 +197,15 @@ def build(kind: str, options: Mapping[str, Any], seat_count: int, seed: int, mov
                 cache["after"] = rules.view(s, None)
             return cache["after"]
 
-        step = games.Step(options, seat, str(move.get("kind", "")), awaited_before, rules.awaiting(after_state),
-                          view_before, view_after)
+        step = games.Step(
+            options,
+            seat,
+            str(move.get("kind", "")),
+            awaited_before,
+            rules.awaiting(after_state),
+            view_before,
+            view_after,
+        )
         closed = style.checkpoint(step)
         if closed:
             after = view_after()

@@ -51,8 +51,9 @@ class DiscordAnnouncer(commands.Cog):
     async def status_embed(self, info: GameInfo, loc: str, snap: Snapshot | None = None) -> discord.Embed:
         g = info.game
         presenter = presenters.get(g.kind)
-        embed = discord.Embed(title=t("status.title", loc, title=game_title(g.kind, loc), game=g.id),
-                              colour=EMBED_COLOUR)
+        embed = discord.Embed(
+            title=t("status.title", loc, title=game_title(g.kind, loc), game=g.id), colour=EMBED_COLOUR
+        )
         lines: list[str] = []
         if g.status == "active":
             if snap is None or snap.version != g.version:
@@ -64,14 +65,16 @@ class DiscordAnnouncer(commands.Cog):
             lines.append(t(f"status.{g.status}", loc))
         if g.result:
             for s in sorted(g.result["seats"], key=lambda r: r["rank"]):
-                lines.append(t("status.rank", loc, rank=s["rank"], player=shown_name(info.name(s["seat"])),
-                               total=s["total"]))
+                lines.append(
+                    t("status.rank", loc, rank=s["rank"], player=shown_name(info.name(s["seat"])), total=s["total"])
+                )
         embed.description = "\n".join(lines)
         return embed
 
     # -- the Announcer --------------------------------------------------------------------------
-    async def announce(self, game_id: int, outcome: MoveOutcome | None, loc: str, *,
-                       repost: bool = False) -> str | None:
+    async def announce(
+        self, game_id: int, outcome: MoveOutcome | None, loc: str, *, repost: bool = False
+    ) -> str | None:
         """The turn message: picture, summary, mentions, and the only live controls."""
         info, snap = await self.current(game_id, outcome.snapshot if outcome is not None else None)
         g = info.game
@@ -100,12 +103,12 @@ class DiscordAnnouncer(commands.Cog):
             if humans:
                 mention_ids = [] if repost else humans
                 pinged = " ".join(mention(u) for u in humans)
-                lines.append(t("turn.your_turn" if len(humans) == 1 else "turn.your_turns", loc,
-                               players=pinged))
+                lines.append(t("turn.your_turn" if len(humans) == 1 else "turn.your_turns", loc, players=pinged))
                 view_ui = await self.turn_controls(snap, presenter, humans, loc)
             elif info.awaited_ai():
-                lines.append(t("turn.ai_thinking", loc,
-                               players=", ".join(shown_name(info.name(s)) for s in info.awaited_ai())))
+                lines.append(
+                    t("turn.ai_thinking", loc, players=", ".join(shown_name(info.name(s)) for s in info.awaited_ai()))
+                )
             if not repost:
                 followers = await self.extra_mentions(info, False, mention_ids)
         board = weblinks.board_url(self.bot, g.id)
@@ -120,15 +123,23 @@ class DiscordAnnouncer(commands.Cog):
         # took the game over), Discord answers with the messages already made instead of second ones.
         nonce = None if repost else f"turn{g.id}v{outcome.version if outcome is not None else g.version}"
         message_xid, problem = await operations.post(
-            self.bot, g.channel_xid, content, file_png=image, view=view_ui,
-            mentions=operations.mentions_of(mention_ids[:limits.MENTION_IDS]), locale=loc, nonce=nonce)
+            self.bot,
+            g.channel_xid,
+            content,
+            file_png=image,
+            view=view_ui,
+            mentions=operations.mentions_of(mention_ids[: limits.MENTION_IDS]),
+            locale=loc,
+            nonce=nonce,
+        )
         if message_xid is not None:
             old = g.turn_message_xid
             await self.service.set_messages(game_id, turn_message_xid=message_xid)
             if old is not None and old != message_xid:
                 # The old post's controls go; its link to the board stays.
-                await operations.edit(self.bot, g.channel_xid, old, view=weblinks.board_view(self.bot, g.id, loc),
-                                      after_post=True)
+                await operations.edit(
+                    self.bot, g.channel_xid, old, view=weblinks.board_view(self.bot, g.id, loc), after_post=True
+                )
             await self.ping_followers(g.channel_xid, g.id, followers, loc, nonce=nonce)
         if problem is not None and message_xid is None:
             log.warning("game %s: turn message not posted (%s)", game_id, problem)
@@ -151,13 +162,14 @@ class DiscordAnnouncer(commands.Cog):
         files = await self.recap_files(info, loc)
         if files is None:
             return
-        recap_xid, _ = await operations.post(self.bot, g.channel_xid, t("end.recap", loc, game=g.id),
-                                             extra_files=files, locale=loc,
-                                             nonce=f"story{g.id}")  # told again after a restart: still one
+        recap_xid, _ = await operations.post(
+            self.bot, g.channel_xid, t("end.recap", loc, game=g.id), extra_files=files, locale=loc, nonce=f"story{g.id}"
+        )  # told again after a restart: still one
         await self.bot.app.erasure.record_post(g.id, "recap", recap_xid)  # a forget-me redraws it
 
-    async def recap_files(self, info: GameInfo, loc: str, *, turn: int | None = None,
-                          gif: bool = True) -> list[tuple[str, bytes]] | None:
+    async def recap_files(
+        self, info: GameInfo, loc: str, *, turn: int | None = None, gif: bool = True
+    ) -> list[tuple[str, bytes]] | None:
         """A game's story as files to post, drawn from its move log (up to move ``turn``) with today's
         names, off the event loop: the score chart, then the animation of the cities growing when ``gif``,
         the server allows it and it fits :data:`RECAP_GIF_LIMIT`. None where the game has no story or it
@@ -170,8 +182,9 @@ class DiscordAnnouncer(commands.Cog):
         moves = (await self.service.move_log(g.id))[:turn]
         names = [s.name for s in info.seats]
         try:
-            told = await asyncio.to_thread(story_pictures.recap, g.kind, g.options, len(info.seats), g.seed, moves,
-                                           names, locale=loc, gif=gif)
+            told = await asyncio.to_thread(
+                story_pictures.recap, g.kind, g.options, len(info.seats), g.seed, moves, names, locale=loc, gif=gif
+            )
         except Exception:
             log.exception("the story of game %s could not be drawn", g.id)
             return None
@@ -192,22 +205,30 @@ class DiscordAnnouncer(commands.Cog):
         for user in dict.fromkeys(s.user_xid for s in info.seats if s.user_xid is not None and not s.is_ai):
             await operations.dm(self.bot, user, text)
 
-    async def ping_followers(self, channel_xid: int, game_id: int, followers: list[int], loc: str, *,
-                             nonce: str | None = None) -> None:
+    async def ping_followers(
+        self, channel_xid: int, game_id: int, followers: list[int], loc: str, *, nonce: str | None = None
+    ) -> None:
         """Followers are pinged in their own messages after the turn message (never in its mention
         list): at most :data:`limits.FOLLOWER_PINGS`, each message within Discord's limits; the rest
         are counted. With the turn's ``nonce``, each message has its own derived from it."""
         if not followers:
             return
-        pinged = followers[:limits.FOLLOWER_PINGS]
+        pinged = followers[: limits.FOLLOWER_PINGS]
         more = t("turn.followers_more", loc, n=len(followers) - len(pinged)) if len(followers) > len(pinged) else ""
-        chunks = limits.mention_chunks(pinged, prefix=t("turn.followers", loc, users="").rstrip(),
-                                       limit=limits.CONTENT - len(more) - 1)
+        chunks = limits.mention_chunks(
+            pinged, prefix=t("turn.followers", loc, users="").rstrip(), limit=limits.CONTENT - len(more) - 1
+        )
         for i, (text, ids_) in enumerate(chunks):
             if i == len(chunks) - 1 and more:
                 text += "\n" + more
-            await operations.post(self.bot, channel_xid, text, mentions=operations.mentions_of(ids_), locale=loc,
-                                  nonce=None if nonce is None else f"{nonce}f{i}")
+            await operations.post(
+                self.bot,
+                channel_xid,
+                text,
+                mentions=operations.mentions_of(ids_),
+                locale=loc,
+                nonce=None if nonce is None else f"{nonce}f{i}",
+            )
 
     async def extra_mentions(self, info: GameInfo, finished: bool, mention_ids: list[int]) -> list[int]:
         """Followers and others the community features want pinged (not already in ``mention_ids``)."""
@@ -219,18 +240,23 @@ class DiscordAnnouncer(commands.Cog):
                 log.exception("mention provider failed")
         return list(dict.fromkeys(extra))
 
-    async def turn_controls(self, snap: Snapshot, presenter: presenters.Presenter[Any], humans: list[int],
-                            loc: str) -> discord.ui.View:
+    async def turn_controls(
+        self, snap: Snapshot, presenter: presenters.Presenter[Any], humans: list[int], loc: str
+    ) -> discord.ui.View:
         info = snap.info
         if presenter.controls_on_turn_message(snap.view(None)) and len(humans) == 1:
             seat = info.seat_of(humans[0])
             assert seat is not None
             moves = games.rules(info.game.kind).legal_moves(snap.state, seat.seat)
-            return presenter.controls(info.id, snap.version, choices_token(moves), moves,
-                                      snap.view(seat.seat), loc)
+            return presenter.controls(info.id, snap.version, choices_token(moves), moves, snap.view(seat.seat), loc)
         view = discord.ui.View(timeout=None)
-        view.add_item(discord.ui.Button(label=t("turn.button.open", loc), style=discord.ButtonStyle.primary,
-                                        custom_id=ids.open_(info.id, snap.version)))
+        view.add_item(
+            discord.ui.Button(
+                label=t("turn.button.open", loc),
+                style=discord.ButtonStyle.primary,
+                custom_id=ids.open_(info.id, snap.version),
+            )
+        )
         view.stop()
         return view
 
@@ -249,8 +275,9 @@ class DiscordAnnouncer(commands.Cog):
         board = weblinks.board_view(self.bot, g.id, loc)
         linked: dict[str, Any] = {"view": board} if board is not None else {}
         if g.status_message_xid is not None:
-            outcome = await operations.edit_message(self.bot, g.channel_xid, g.status_message_xid, embed=embed,
-                                                    **linked)
+            outcome = await operations.edit_message(
+                self.bot, g.channel_xid, g.status_message_xid, embed=embed, **linked
+            )
             if outcome != operations.GONE:
                 return  # edited, or a passing problem: the next update edits it again (no duplicate)
         message_xid, problem = await operations.post(self.bot, g.channel_xid, "", embed=embed, view=board)
@@ -262,8 +289,13 @@ class DiscordAnnouncer(commands.Cog):
     async def strip_controls(self, info: GameInfo) -> None:
         g = info.game
         if g.channel_xid is not None and g.turn_message_xid is not None:
-            await operations.edit(self.bot, g.channel_xid, g.turn_message_xid, after_post=True,
-                                  view=weblinks.board_view(self.bot, g.id, g.locale))
+            await operations.edit(
+                self.bot,
+                g.channel_xid,
+                g.turn_message_xid,
+                after_post=True,
+                view=weblinks.board_view(self.bot, g.id, g.locale),
+            )
 
     async def acknowledge(self, origin: Any, outcome: MoveOutcome) -> None:
         """A move made from a private menu: the menu becomes the move's sentence (already on its way

@@ -37,7 +37,6 @@ from cogs.translator import CatalogueTranslator
 log = logging.getLogger(__name__)
 
 
-
 class CityTree(app_commands.CommandTree):
     """discord.py's command tree, keeping each command's task so that a graceful stop waits for it
     (``_from_interaction`` is discord.py's own, plus :meth:`bot.drain.Drain.track`)."""
@@ -75,8 +74,14 @@ class CityBot(commands.AutoShardedBot):
             shards["shard_count"] = settings.shard_count
             if settings.shard_ids is not None:
                 shards["shard_ids"] = list(settings.shard_ids)
-        super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None,
-                         allowed_mentions=discord.AllowedMentions.none(), tree_cls=CityTree, **shards)
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=intents,
+            help_command=None,
+            allowed_mentions=discord.AllowedMentions.none(),
+            tree_cls=CityTree,
+            **shards,
+        )
         self.settings = settings
         self.drain = drain.Drain()
         """The interactions in flight; closed by :meth:`stop`, after which new ones get a sentence."""
@@ -91,8 +96,7 @@ class CityBot(commands.AutoShardedBot):
         self._clock = clock
         self._sync_commands = sync_commands
         self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
-        self.component_routes: dict[str, Callable[[discord.Interaction, str, dict[str, Any]],
-                                                  Awaitable[None]]] = {}
+        self.component_routes: dict[str, Callable[[discord.Interaction, str, dict[str, Any]], Awaitable[None]]] = {}
         """custom_id prefix (before the first ':') -> handler, for components other cogs post.
         A handler raises GameError or cogs.ids.ForgedId to refuse; the game cog answers with a sentence."""
         self.mention_providers: list[Callable[[Any, bool], Awaitable[list[int]]]] = []
@@ -108,8 +112,7 @@ class CityBot(commands.AutoShardedBot):
         self.flow = self.app.flow
         if self.settings.web_base_url or self.settings.web_port is not None:
             # One signing key, read (or made and kept) once: the buttons' links and the pages' checks.
-            self.web_links = Links(self.settings.web_base_url,
-                                   await signing_key(self.settings.web_secret, self.store))
+            self.web_links = Links(self.settings.web_base_url, await signing_key(self.settings.web_secret, self.store))
         count, ids = self.settings.shard_count, self.settings.shard_ids
         if count is not None and ids is not None:
             # After a restart this process resumes the games of its own shards' servers; the other
@@ -128,8 +131,13 @@ class CityBot(commands.AutoShardedBot):
         await self.flow.resume()  # announce what was never told, then let the AI play on
         await self.start_web()
         self._heartbeat = asyncio.create_task(
-            health.beat(health.health_path(self.settings.database_path), self.gateway_connected,
-                        lambda: self.store.fetch_one("SELECT 1")), name="heartbeat")
+            health.beat(
+                health.health_path(self.settings.database_path),
+                self.gateway_connected,
+                lambda: self.store.fetch_one("SELECT 1"),
+            ),
+            name="heartbeat",
+        )
         self._set_up.set()
 
     async def start_web(self) -> None:
@@ -140,16 +148,29 @@ class CityBot(commands.AutoShardedBot):
         oauth = None
         if self.settings.discord_client_id and self.settings.discord_client_secret:
             api = discord.http.Route.BASE  # Discord's API (a test's fake Discord points it at itself)
-            oauth = OAuth(self.settings.discord_client_id, self.settings.discord_client_secret,
-                          authorize_url=api.rsplit("/api/", 1)[0] + "/oauth2/authorize", api_url=api)
-        server = WebServer(self.app, self.web_links, host=self.settings.web_host, port=self.settings.web_port,
-                           trusted_proxies=self.settings.trusted_proxies,
-                           extra_routes=oauth.routes if oauth is not None else None)
+            oauth = OAuth(
+                self.settings.discord_client_id,
+                self.settings.discord_client_secret,
+                authorize_url=api.rsplit("/api/", 1)[0] + "/oauth2/authorize",
+                api_url=api,
+            )
+        server = WebServer(
+            self.app,
+            self.web_links,
+            host=self.settings.web_host,
+            port=self.settings.web_port,
+            trusted_proxies=self.settings.trusted_proxies,
+            extra_routes=oauth.routes if oauth is not None else None,
+        )
         try:
             await server.start()
         except OSError as exc:
-            log.error("web pages not served: %s:%s cannot be opened (%s)", self.settings.web_host,
-                      self.settings.web_port, exc.strerror or exc)
+            log.error(
+                "web pages not served: %s:%s cannot be opened (%s)",
+                self.settings.web_host,
+                self.settings.web_port,
+                exc.strerror or exc,
+            )
             await server.stop()
             return
         self.web = server
@@ -165,8 +186,7 @@ class CityBot(commands.AutoShardedBot):
         log.info("synced %d commands", len(synced))
         LINKS.learn({c.name: c.id for c in synced}, [c.qualified_name for c in self.tree.walk_commands()])
 
-    async def on_app_command_error(self, interaction: discord.Interaction,
-                                   error: app_commands.AppCommandError) -> None:
+    async def on_app_command_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
         """One handler: every domain error becomes an ephemeral sentence; the rest is logged."""
         loc = normalise_locale(interaction.locale)
         original = getattr(error, "original", error)
@@ -216,8 +236,9 @@ class CityBot(commands.AutoShardedBot):
         interaction = discord.Interaction(data=data, state=self._connection)
         await operations.reply(interaction, t("error.restarting", normalise_locale(interaction.locale)))
 
-    def _schedule_event(self, coro: Callable[..., Coroutine[Any, Any, Any]], event_name: str,
-                        *args: Any, **kwargs: Any) -> asyncio.Task[Any]:
+    def _schedule_event(
+        self, coro: Callable[..., Coroutine[Any, Any, Any]], event_name: str, *args: Any, **kwargs: Any
+    ) -> asyncio.Task[Any]:
         task = super()._schedule_event(coro, event_name, *args, **kwargs)
         if event_name == "on_interaction":
             self.drain.track(task)  # a click's handler: a stop waits for it

@@ -68,8 +68,9 @@ class BtcCog(commands.Cog):
     """Between Two Cities: solo campaigns of 3 or 6 games against the Automas, kept per player."""
 
     btc = app_commands.Group(name="btc", description="Between Two Cities", guild_only=True)
-    campaign = app_commands.Group(name="campaign", description="Solo campaigns of 3 or 6 games against the Automas",
-                                  parent=btc)
+    campaign = app_commands.Group(
+        name="campaign", description="Solo campaigns of 3 or 6 games against the Automas", parent=btc
+    )
 
     def __init__(self, bot: CityBot) -> None:
         self.bot = bot
@@ -96,20 +97,36 @@ class BtcCog(commands.Cog):
         difficulty="1 (easiest) to 7; 4 is the plain game, 2 is good to learn",
         mode="full (with the Automa cards) or simple (to learn)",
     )
-    @app_commands.choices(length=[app_commands.Choice(name="3 games", value=3),
-                                  app_commands.Choice(name="6 games", value=6)])
-    @app_commands.choices(mode=[app_commands.Choice(name="full", value="full"),
-                                app_commands.Choice(name="simple", value="simple")])
-    async def start(self, interaction: discord.Interaction, length: int = 3,
-                    difficulty: app_commands.Range[int, 1, 7] = 4, mode: str = "full") -> None:
+    @app_commands.choices(
+        length=[app_commands.Choice(name="3 games", value=3), app_commands.Choice(name="6 games", value=6)]
+    )
+    @app_commands.choices(
+        mode=[app_commands.Choice(name="full", value="full"), app_commands.Choice(name="simple", value="simple")]
+    )
+    async def start(
+        self,
+        interaction: discord.Interaction,
+        length: int = 3,
+        difficulty: app_commands.Range[int, 1, 7] = 4,
+        mode: str = "full",
+    ) -> None:
         """Start a solo campaign: 3 or 6 games at one difficulty and one mode."""
         if not await operations.defer(interaction):
             return  # Discord refused: the user saw a failure, so no campaign starts
-        campaign = await self.campaigns.start(interaction.user.id, length=length, difficulty=difficulty,
-                                              mode=mode, guild_xid=interaction.guild_id)
+        campaign = await self.campaigns.start(
+            interaction.user.id, length=length, difficulty=difficulty, mode=mode, guild_xid=interaction.guild_id
+        )
         loc = locale_of(interaction)
-        await operations.reply(interaction, t("btc.campaign.started", loc, length=campaign.length,
-                                              mode=mode_name(campaign.mode, loc), difficulty=campaign.difficulty))
+        await operations.reply(
+            interaction,
+            t(
+                "btc.campaign.started",
+                loc,
+                length=campaign.length,
+                mode=mode_name(campaign.mode, loc),
+                difficulty=campaign.difficulty,
+            ),
+        )
 
     @campaign.command(name="next")
     async def next_(self, interaction: discord.Interaction) -> None:
@@ -117,15 +134,22 @@ class BtcCog(commands.Cog):
         if not await operations.defer(interaction, ephemeral=False):
             return  # Discord refused: the user saw a failure, so no game opens
         user = interaction.user
-        campaign, info = await self.campaigns.open_next(user.id, user.display_name, guild_xid=interaction.guild_id,
-                                                        channel_xid=interaction.channel_id)
+        campaign, info = await self.campaigns.open_next(
+            user.id, user.display_name, guild_xid=interaction.guild_id, channel_xid=interaction.channel_id
+        )
         loc = public_locale(interaction)
-        content = t("btc.campaign.lobby", loc, player=mention(user.id), game=campaign.next_game,
-                    length=campaign.length, mode=mode_name(campaign.mode, loc), difficulty=campaign.difficulty)
+        content = t(
+            "btc.campaign.lobby",
+            loc,
+            player=mention(user.id),
+            game=campaign.next_game,
+            length=campaign.length,
+            mode=mode_name(campaign.mode, loc),
+            difficulty=campaign.difficulty,
+        )
         view = lobby.lobby_view(info, loc, weblinks.board_url(self.bot, info.id))
         assert view is not None, "a new game is in its lobby"
-        await operations.reply(interaction, content, embed=lobby.lobby_embed(info, loc), view=view,
-                               ephemeral=False)
+        await operations.reply(interaction, content, embed=lobby.lobby_embed(info, loc), view=view, ephemeral=False)
         message_xid = await operations.original_message_id(interaction)
         if message_xid is not None:
             await self.service.set_messages(info.id, lobby_message_xid=message_xid)
@@ -141,8 +165,9 @@ class BtcCog(commands.Cog):
             if player is not None and player.id != interaction.user.id and exc.key == "btc.campaign.error.none":
                 raise CampaignError("btc.campaign.error.none_player", player=shown_name(who.display_name)) from None
             raise
-        await operations.reply(interaction, embed=self.status_embed(state, shown_name(who.display_name),
-                                                                    locale_of(interaction)))
+        await operations.reply(
+            interaction, embed=self.status_embed(state, shown_name(who.display_name), locale_of(interaction))
+        )
 
     @campaign.command(name="abandon")
     async def abandon(self, interaction: discord.Interaction) -> None:
@@ -151,8 +176,15 @@ class BtcCog(commands.Cog):
             return  # Discord refused: the user saw a failure, so the campaign goes on
         loc = locale_of(interaction)
         campaign, game = await self.campaigns.abandon(interaction.user.id)
-        lines = [t("btc.campaign.abandoned", loc, played=campaign.next_game - 1, length=campaign.length,
-                   total=campaign.total)]
+        lines = [
+            t(
+                "btc.campaign.abandoned",
+                loc,
+                played=campaign.next_game - 1,
+                length=campaign.length,
+                total=campaign.total,
+            )
+        ]
         if game is not None and game.game.status == "abandoned":
             lines.append(t("btc.campaign.abandoned_game", loc, game=game.id))
         await operations.reply(interaction, "\n".join(lines))
@@ -164,9 +196,11 @@ class BtcCog(commands.Cog):
         await announcer(self.bot).strip_controls(game)
         await lobby.refresh_lobby(self.bot, game, ploc)
         if game.game.channel_xid is not None:
-            line_xid, _ = await operations.post(self.bot, game.game.channel_xid,
-                                                t("btc.campaign.game_stopped", ploc, game=game.id,
-                                                  user=mention(interaction.user.id)))
+            line_xid, _ = await operations.post(
+                self.bot,
+                game.game.channel_xid,
+                t("btc.campaign.game_stopped", ploc, game=game.id, user=mention(interaction.user.id)),
+            )
             await self.bot.app.erasure.record_post(game.id, "line", line_xid)  # it names the player
             await announcer(self.bot).update_status(game, ploc)
 
@@ -185,14 +219,22 @@ class BtcCog(commands.Cog):
             move = outcome.move
             snap = outcome.snapshot or await self.service.snapshot(info.id)
             view = cast(BtcView, snap.view(0))  # a Between Two Cities game
-            await operations.reply(interaction, t("btc.campaign.bonus_done", loc, type=type_name(move["type"], loc),
-                                                  city=_city_name(view, int(move["city"]), loc)))
+            await operations.reply(
+                interaction,
+                t(
+                    "btc.campaign.bonus_done",
+                    loc,
+                    type=type_name(move["type"], loc),
+                    city=_city_name(view, int(move["city"]), loc),
+                ),
+            )
 
         await play(self.bot, interaction, info.id, typed, update=False, answer=said)
 
     @bonus.autocomplete("choice")
-    async def _bonus_autocomplete(self, interaction: discord.Interaction,
-                                  current: str) -> list[app_commands.Choice[str]]:
+    async def _bonus_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
         try:
             info = await self._campaign_game_here(interaction)
             _, seat, moves, _ = await self.service.choices(info.id, interaction.user.id)
@@ -221,12 +263,15 @@ class BtcCog(commands.Cog):
     @staticmethod
     def _parse_bonus(text: str, legal: list[BtcBonus]) -> dict[str, Any]:
         """A bonus move from an autocomplete value (JSON) or typed words ("parks", "shops left")."""
+
         def pick(words_text: str) -> BtcBonus | None:
             words = words_text.lower().replace(",", " ").split()
             cities = {CITY_WORDS[w] for w in words if w in CITY_WORDS}
-            found = [m for m in legal
-                     if any(len(w) >= 3 and m["type"].startswith(w) for w in words)
-                     and (not cities or m["city"] in cities)]
+            found = [
+                m
+                for m in legal
+                if any(len(w) >= 3 and m["type"].startswith(w) for w in words) and (not cities or m["city"] in cities)
+            ]
             return found[0] if len(found) == 1 else None
 
         move = typed_move(text, pick)
@@ -238,29 +283,53 @@ class BtcCog(commands.Cog):
     def status_embed(self, state: CampaignStatus, name: str, loc: str) -> discord.Embed:
         c = state.campaign
         played = len(state.games)
-        description = "\n".join([
-            t("btc.campaign.status.settings", loc, length=c.length, mode=mode_name(c.mode, loc),
-              difficulty=c.difficulty),
-            t(f"btc.campaign.status.state.{c.status}", loc, game=c.next_game, length=c.length, total=c.total,
-              played=played),
-        ])
-        embed = discord.Embed(title=t("btc.campaign.status.title", loc, player=name), description=description,
-                              colour=EMBED_COLOUR)
+        description = "\n".join(
+            [
+                t(
+                    "btc.campaign.status.settings",
+                    loc,
+                    length=c.length,
+                    mode=mode_name(c.mode, loc),
+                    difficulty=c.difficulty,
+                ),
+                t(
+                    f"btc.campaign.status.state.{c.status}",
+                    loc,
+                    game=c.next_game,
+                    length=c.length,
+                    total=c.total,
+                    played=played,
+                ),
+            ]
+        )
+        embed = discord.Embed(
+            title=t("btc.campaign.status.title", loc, player=name), description=description, colour=EMBED_COLOUR
+        )
         lines = [game_line(g, loc) for g in state.games]
-        embed.add_field(name=t("btc.campaign.status.games", loc, played=played, length=c.length),
-                        value="\n".join(lines)[:1024] or t("btc.campaign.status.no_games", loc), inline=False)
+        embed.add_field(
+            name=t("btc.campaign.status.games", loc, played=played, length=c.length),
+            value="\n".join(lines)[:1024] or t("btc.campaign.status.no_games", loc),
+            inline=False,
+        )
         none = t("btc.campaign.status.none", loc)
-        embed.add_field(name=t("btc.campaign.status.used", loc),
-                        value=", ".join(type_name(x, loc) for x in state.used_types) or none, inline=True)
-        embed.add_field(name=t("btc.campaign.status.left", loc),
-                        value=", ".join(type_name(x, loc) for x in state.types_left) or none, inline=True)
+        embed.add_field(
+            name=t("btc.campaign.status.used", loc),
+            value=", ".join(type_name(x, loc) for x in state.used_types) or none,
+            inline=True,
+        )
+        embed.add_field(
+            name=t("btc.campaign.status.left", loc),
+            value=", ".join(type_name(x, loc) for x in state.types_left) or none,
+            inline=True,
+        )
         embed.add_field(name=t("btc.campaign.status.total", loc), value=str(c.total), inline=True)
-        embed.add_field(name=t("btc.campaign.status.next", loc), value=next_text(c, state.open_game, loc),
-                        inline=False)
+        embed.add_field(name=t("btc.campaign.status.next", loc), value=next_text(c, state.open_game, loc), inline=False)
         best = state.best_before
-        embed.add_field(name=t("btc.campaign.status.best", loc),
-                        value=str(best) if best is not None else t("btc.campaign.status.best_none", loc),
-                        inline=False)
+        embed.add_field(
+            name=t("btc.campaign.status.best", loc),
+            value=str(best) if best is not None else t("btc.campaign.status.best_none", loc),
+            inline=False,
+        )
         return embed
 
     # -- a counted game is announced in its channel, after the game's own end post ------------
@@ -308,24 +377,38 @@ def _city_name(view: BtcView, city: int, locale: str = "en") -> str:
 
 
 def bonus_label(move: BtcBonus, view: BtcView, loc: str) -> str:
-    """"parks from Left City: 20 points" (doubled when the game is won)."""
+    """ "parks from Left City: 20 points" (doubled when the game is won)."""
     city = move["city"]
     scores: dict[str, int] = next((c.get("scores", {}) for c in view.get("cities", []) if c.get("city") == city), {})
     campaign = view.get("campaign")
     summary = campaign.get("summary") if campaign else None
     won = bool(summary.get("won") if summary else False)
     points = int(scores.get(move["type"], 0)) * (2 if won else 1)
-    return t("btc.campaign.bonus_label", loc, type=type_name(str(move["type"]), loc), city=_city_name(view, city, loc),
-             points=points)
+    return t(
+        "btc.campaign.bonus_label",
+        loc,
+        type=type_name(str(move["type"]), loc),
+        city=_city_name(view, city, loc),
+        points=points,
+    )
 
 
 def game_line(g: CampaignGameRow, loc: str) -> str:
     if g.outcome == FORFEIT:
-        return t("btc.campaign.status.forfeit_line", loc, number=g.number, type=type_name(g.bonus_type, loc),
-                 game=g.game_id)
-    line = t("btc.campaign.status.game_line", loc, number=g.number, score=g.score,
-             outcome=t("btc.campaign.won" if g.won else "btc.campaign.lost", loc),
-             type=type_name(g.bonus_type, loc), bonus=g.bonus, total=g.total, game=g.game_id)
+        return t(
+            "btc.campaign.status.forfeit_line", loc, number=g.number, type=type_name(g.bonus_type, loc), game=g.game_id
+        )
+    line = t(
+        "btc.campaign.status.game_line",
+        loc,
+        number=g.number,
+        score=g.score,
+        outcome=t("btc.campaign.won" if g.won else "btc.campaign.lost", loc),
+        type=type_name(g.bonus_type, loc),
+        bonus=g.bonus,
+        total=g.total,
+        game=g.game_id,
+    )
     if g.automas:
         automas = ", ".join(f"{resolve(a['name'], loc)} {a['total']}" for a in g.automas)
         line += "\n" + t("btc.campaign.status.automas", loc, automas=automas)
@@ -338,8 +421,7 @@ def next_text(c: CampaignRow, open_game: GameInfo | None, loc: str) -> str:
     if open_game is not None:
         state = t(f"btc.campaign.status.{open_game.game.status}", loc)
         channel = f"<#{open_game.game.channel_xid}>" if open_game.game.channel_xid else "-"
-        return t("btc.campaign.status.next_open", loc, game=c.next_game, id=open_game.id, channel=channel,
-                 state=state)
+        return t("btc.campaign.status.next_open", loc, game=c.next_game, id=open_game.id, channel=channel, state=state)
     return t("btc.campaign.status.next_new", loc, game=c.next_game)
 
 
@@ -348,12 +430,34 @@ def recorded_text(recorded: Recorded, loc: str) -> str:
     c, g = recorded.campaign, recorded.game
     player = mention(c.user_xid)
     if g.outcome == FORFEIT:
-        lines = [t("btc.campaign.recorded_forfeit", loc, player=player, game=g.number, length=c.length,
-                   type=type_name(g.bonus_type, loc), sum=c.total)]
+        lines = [
+            t(
+                "btc.campaign.recorded_forfeit",
+                loc,
+                player=player,
+                game=g.number,
+                length=c.length,
+                type=type_name(g.bonus_type, loc),
+                sum=c.total,
+            )
+        ]
     else:
         outcome = t("btc.campaign.won_doubled" if g.won else "btc.campaign.lost", loc)
-        lines = [t("btc.campaign.recorded", loc, player=player, game=g.number, length=c.length, score=g.points,
-                   outcome=outcome, type=type_name(g.bonus_type, loc), bonus=g.bonus, total=g.total, sum=c.total)]
+        lines = [
+            t(
+                "btc.campaign.recorded",
+                loc,
+                player=player,
+                game=g.number,
+                length=c.length,
+                score=g.points,
+                outcome=outcome,
+                type=type_name(g.bonus_type, loc),
+                bonus=g.bonus,
+                total=g.total,
+                sum=c.total,
+            )
+        ]
     if recorded.complete:
         lines.append(t("btc.campaign.complete", loc, total=c.total, length=c.length))
         best = recorded.best_before

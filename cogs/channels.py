@@ -68,6 +68,7 @@ def notes(bot: discord.Client) -> Notes:
 
 # -- Attach Files ---------------------------------------------------------------------------------
 
+
 def may_attach(bot: discord.Client, channel_xid: int) -> bool:
     """False where Discord refused a picture and no permission change was seen since."""
     return channel_xid not in notes(bot).no_attach
@@ -78,8 +79,10 @@ def attach_refused(bot: discord.Client, channel_xid: int) -> None:
     channel = bot.get_channel(channel_xid)
     guild = getattr(channel, "guild", None)
     notes(bot).no_attach[channel_xid] = guild.id if guild is not None else None
-    log.warning("channel %s: Attach Files is missing; posts there go without pictures until the bot's "
-                "permissions change", channel_xid)
+    log.warning(
+        "channel %s: Attach Files is missing; posts there go without pictures until the bot's permissions change",
+        channel_xid,
+    )
 
 
 def permissions_changed(bot: discord.Client, guild_xid: int | None, reason: str) -> None:
@@ -101,16 +104,20 @@ def attach_allowed(bot: discord.Client, channel_xid: int) -> None:
 
 # -- archived threads -----------------------------------------------------------------------------
 
-def wait_for_post(bot: discord.Client, channel_xid: int, what: str,
-                  redo: Callable[[], Awaitable[object]]) -> None:
+
+def wait_for_post(bot: discord.Client, channel_xid: int, what: str, redo: Callable[[], Awaitable[object]]) -> None:
     """An edit an archived thread refused: made again after the bot's next post there reopens it."""
     waiting = notes(bot).waiting.setdefault(channel_xid, [])
     waiting.append(Waiting(what, redo))
     log.info("thread %s is archived: the edit of %s waits for the next post there", channel_xid, what)
     while len(waiting) > WAITING_EDITS:
         dropped = waiting.pop(0)
-        log.warning("thread %s is archived: the edit of %s is dropped (more than %d wait)", channel_xid,
-                    dropped.what, WAITING_EDITS)
+        log.warning(
+            "thread %s is archived: the edit of %s is dropped (more than %d wait)",
+            channel_xid,
+            dropped.what,
+            WAITING_EDITS,
+        )
 
 
 async def after_post(bot: discord.Client, channel_xid: int) -> None:
@@ -121,8 +128,7 @@ async def after_post(bot: discord.Client, channel_xid: int) -> None:
             await asyncio.wait_for(edit.redo(), RETRY_TIMEOUT_SECONDS)
             log.info("thread %s reopened: the edit of %s is made", channel_xid, edit.what)
         except (discord.HTTPException, TimeoutError, OSError) as exc:
-            log.warning("thread %s reopened, but the edit of %s could not be made: %r", channel_xid, edit.what,
-                        exc)
+            log.warning("thread %s reopened, but the edit of %s could not be made: %r", channel_xid, edit.what, exc)
 
 
 def not_reopened(bot: discord.Client, channel_xid: int, why: str) -> None:
@@ -151,7 +157,6 @@ def missing_permissions(permissions: discord.Permissions, in_thread: bool) -> li
     return missing
 
 
-
 async def missing_send_permission(bot: discord.Client, channel_xid: int) -> str:
     """The catalogue id naming the permission a refused post lacked: Send Messages, or Send Messages
     in Threads in a thread (as far as the channel can be read; Send Messages when it cannot)."""
@@ -166,6 +171,7 @@ async def missing_send_permission(bot: discord.Client, channel_xid: int) -> str:
 
 # -- the permission events ------------------------------------------------------------------------
 
+
 class PermissionWatch(commands.Cog):
     """Hears the gateway's permission changes for the bot: a role's update, a channel's (its overwrites),
     the bot's own member's (its roles); then pictures are tried again in that server."""
@@ -178,8 +184,7 @@ class PermissionWatch(commands.Cog):
         permissions_changed(self.bot, after.guild.id, f"role {after.id} updated")
 
     @commands.Cog.listener()
-    async def on_guild_channel_update(self, before: discord.abc.GuildChannel,
-                                      after: discord.abc.GuildChannel) -> None:
+    async def on_guild_channel_update(self, before: discord.abc.GuildChannel, after: discord.abc.GuildChannel) -> None:
         permissions_changed(self.bot, after.guild.id, f"channel {after.id} updated")
 
     @commands.Cog.listener()

@@ -60,8 +60,7 @@ def more_options(text: str) -> dict[str, str]:
 class GameCog(commands.Cog):
     """Play board games in this channel: start a lobby, join, and take your turns."""
 
-    game = app_commands.Group(name="game", description="Start, join and manage board games",
-                              guild_only=True)
+    game = app_commands.Group(name="game", description="Start, join and manage board games", guild_only=True)
 
     def __init__(self, bot: CityBot) -> None:
         self.bot = bot
@@ -82,18 +81,27 @@ class GameCog(commands.Cog):
         more="More of the game's options, as name=value (e.g. party_minutes=30 party_goals=on)",
     )
     @app_commands.choices(game=game_choices(), language=language_choices())
-    async def new(self, interaction: discord.Interaction, game: str, mode: str | None = None,
-                  ai_players: app_commands.Range[int, 0, 6] = 0, ai_level: str | None = None,
-                  difficulty: app_commands.Range[int, 1, 7] | None = None, language: str | None = None,
-                  more: app_commands.Range[str, 0, 200] | None = None) -> None:
+    async def new(
+        self,
+        interaction: discord.Interaction,
+        game: str,
+        mode: str | None = None,
+        ai_players: app_commands.Range[int, 0, 6] = 0,
+        ai_level: str | None = None,
+        difficulty: app_commands.Range[int, 1, 7] | None = None,
+        language: str | None = None,
+        more: app_commands.Range[str, 0, 200] | None = None,
+    ) -> None:
         """Open a lobby for a new game in this channel or thread."""
-        missing = operations.missing_permissions(interaction.app_permissions,
-                                                 isinstance(interaction.channel, discord.Thread))
+        missing = operations.missing_permissions(
+            interaction.app_permissions, isinstance(interaction.channel, discord.Thread)
+        )
         names = ", ".join(t(f"perm.{name}", locale_of(interaction)) for name in missing)
         if any(name in operations.BLOCKING_PERMISSIONS for name in missing):
             # Without these no turn can be posted here: no lobby.
-            await operations.reply(interaction, t("error.missing_permissions", locale_of(interaction),
-                                                  permissions=names))
+            await operations.reply(
+                interaction, t("error.missing_permissions", locale_of(interaction), permissions=names)
+            )
             return
         rules = games.rules(game)
         options: dict[str, Any] = {}
@@ -103,9 +111,16 @@ class GameCog(commands.Cog):
             options["difficulty"] = str(difficulty)
         options.update(more_options(more or ""))
         info = await self.service.create_game(
-            guild_xid=interaction.guild_id, channel_xid=interaction.channel_id, kind=game,
-            options=options, host_xid=interaction.user.id, host_name=interaction.user.display_name,
-            ai_seats=ai_players, ai_level=ai_level, locale=language or public_locale(interaction))
+            guild_xid=interaction.guild_id,
+            channel_xid=interaction.channel_id,
+            kind=game,
+            options=options,
+            host_xid=interaction.user.id,
+            host_name=interaction.user.display_name,
+            ai_seats=ai_players,
+            ai_level=ai_level,
+            locale=language or public_locale(interaction),
+        )
         loc = info.game.locale
         lobby_view = lobby.lobby_view(info, loc, weblinks.board_url(self.bot, info.id))
         assert lobby_view is not None  # a new game is in its lobby
@@ -118,8 +133,9 @@ class GameCog(commands.Cog):
             await self.service.withdraw(info.id)
             return
         if missing:  # the game can be played here, with parts missing: say which permissions
-            await operations.reply(interaction, t("error.missing_permissions_warning", locale_of(interaction),
-                                                  permissions=names))
+            await operations.reply(
+                interaction, t("error.missing_permissions_warning", locale_of(interaction), permissions=names)
+            )
         lobby_xid = await operations.original_message_id(interaction, callback)
         if lobby_xid is not None:
             await self.service.set_messages(info.id, lobby_message_xid=lobby_xid)
@@ -136,12 +152,16 @@ class GameCog(commands.Cog):
     def _named_choices(current: str, named: list[tuple[str, str]]) -> list[app_commands.Choice[str]]:
         """(shown name, value) pairs whose name or value holds what is typed, as at most 25 choices."""
         typed = current.lower()
-        return [app_commands.Choice(name=limits.cut(name, 100), value=value[:100]) for name, value in named
-                if typed in name.lower() or typed in value.lower()][:25]
+        return [
+            app_commands.Choice(name=limits.cut(name, 100), value=value[:100])
+            for name, value in named
+            if typed in name.lower() or typed in value.lower()
+        ][:25]
 
     @new.autocomplete("mode")
-    async def _mode_autocomplete(self, interaction: discord.Interaction,
-                                 current: str) -> list[app_commands.Choice[str]]:
+    async def _mode_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
         """The typed game's modes, each named in the user's language (the value stays the mode's id)."""
         kind = self._typed_game(interaction)
         if kind is None or not games.rules(kind).option_specs:
@@ -150,8 +170,9 @@ class GameCog(commands.Cog):
         return self._named_choices(current, [(games.option_value(kind, mode.name, c, loc), c) for c in mode.choices])
 
     @new.autocomplete("more")
-    async def _more_autocomplete(self, interaction: discord.Interaction,
-                                 current: str) -> list[app_commands.Choice[str]]:
+    async def _more_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
         """The typed game's other options, each value offered as name=value after what is typed so far, with
         the option and value named in the user's language beside it."""
         kind = self._typed_game(interaction)
@@ -161,22 +182,31 @@ class GameCog(commands.Cog):
         prefix = f"{head} " if head else ""
         loc = locale_of(interaction)
         # Matched on the name=value being typed only: the shown name also holds the text typed before it.
-        named = [(f"{prefix}{spec.name}={choice} ({games.option_name(kind, spec.name, loc)}: "
-                  f"{games.option_value(kind, spec.name, choice, loc)})", f"{prefix}{spec.name}={choice}")
-                 for spec in games.rules(kind).option_specs[1:] if spec.name != "difficulty" and spec.shown
-                 for choice in spec.choices if last.lower() in f"{spec.name}={choice}".lower()]
+        named = [
+            (
+                f"{prefix}{spec.name}={choice} ({games.option_name(kind, spec.name, loc)}: "
+                f"{games.option_value(kind, spec.name, choice, loc)})",
+                f"{prefix}{spec.name}={choice}",
+            )
+            for spec in games.rules(kind).option_specs[1:]
+            if spec.name != "difficulty" and spec.shown
+            for choice in spec.choices
+            if last.lower() in f"{spec.name}={choice}".lower()
+        ]
         return self._named_choices("", named)
 
     @new.autocomplete("ai_level")
-    async def _level_autocomplete(self, interaction: discord.Interaction,
-                                  current: str) -> list[app_commands.Choice[str]]:
+    async def _level_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
         """The typed game's levels, each named in the user's language (the value stays the level's id)."""
         kind = self._typed_game(interaction)
         if kind is None:
             return []
         loc = locale_of(interaction)
-        return self._named_choices(current, [(games.ai_level_name(level, loc), level)
-                                             for level in games.rules(kind).ai_levels])
+        return self._named_choices(
+            current, [(games.ai_level_name(level, loc), level) for level in games.rules(kind).ai_levels]
+        )
 
     @game.command(name="join")
     async def join(self, interaction: discord.Interaction) -> None:
@@ -222,11 +252,21 @@ class GameCog(commands.Cog):
         if not games:
             await operations.reply(interaction, t("list.none", loc))
             return
-        lines = [t("list.line", loc, game=g.id, title=game_title(g.game.kind, loc),
-                   channel=f"<#{g.game.channel_xid}>", status=self.status_word(g, loc),
-                   players=", ".join(shown_name(s.name) for s in g.seats)) for g in games]
-        embed = discord.Embed(title=t("list.title", loc), description=limits.lines_text(lines, loc),
-                              colour=EMBED_COLOUR)
+        lines = [
+            t(
+                "list.line",
+                loc,
+                game=g.id,
+                title=game_title(g.game.kind, loc),
+                channel=f"<#{g.game.channel_xid}>",
+                status=self.status_word(g, loc),
+                players=", ".join(shown_name(s.name) for s in g.seats),
+            )
+            for g in games
+        ]
+        embed = discord.Embed(
+            title=t("list.title", loc), description=limits.lines_text(lines, loc), colour=EMBED_COLOUR
+        )
         await operations.reply(interaction, embed=embed)
 
     @staticmethod
@@ -238,8 +278,9 @@ class GameCog(commands.Cog):
 
     @game.command(name="abandon")
     @app_commands.describe(game="The game's number (default: this channel's game), e.g. one whose channel is gone")
-    async def abandon(self, interaction: discord.Interaction,
-                      game: app_commands.Range[int, 1, None] | None = None) -> None:
+    async def abandon(
+        self, interaction: discord.Interaction, game: app_commands.Range[int, 1, None] | None = None
+    ) -> None:
         """Stop this channel's game for good (host, or someone who can manage the server)."""
         if not await operations.defer(interaction, ephemeral=False):
             return
@@ -250,10 +291,12 @@ class GameCog(commands.Cog):
         else:
             info = await self.service.game_in_channel(interaction.channel_id or 0)
         perms = interaction.permissions
-        info = await self.service.abandon(info.id, interaction.user.id,
-                                          is_admin=bool(perms and perms.manage_guild))
-        if await operations.reply(interaction, t("game.abandoned", info.game.locale, game=info.id,
-                                                 user=mention(interaction.user.id)), ephemeral=False):
+        info = await self.service.abandon(info.id, interaction.user.id, is_admin=bool(perms and perms.manage_guild))
+        if await operations.reply(
+            interaction,
+            t("game.abandoned", info.game.locale, game=info.id, user=mention(interaction.user.id)),
+            ephemeral=False,
+        ):
             await self._keep_line(interaction, info.id)
         if info.game.paused_at is not None:
             return  # its channel is gone: nothing there to tidy up
@@ -270,8 +313,9 @@ class GameCog(commands.Cog):
         info = await self.service.game_in_channel(interaction.channel_id or 0)
         info = await self.service.resign(info.id, interaction.user.id)
         loc = info.game.locale
-        if await operations.reply(interaction, t("game.resigned", loc, user=mention(interaction.user.id)),
-                                  ephemeral=False):
+        if await operations.reply(
+            interaction, t("game.resigned", loc, user=mention(interaction.user.id)), ephemeral=False
+        ):
             await self._keep_line(interaction, info.id)
         await self.flow.publish(info.id, None, loc)
 
@@ -309,25 +353,32 @@ class GameCog(commands.Cog):
         chosen = topic or topics[0]
         if chosen not in topics:
             titles = ", ".join(t(f"{kind}.rules.{topic}.title", loc) for topic in topics)
-            await operations.reply(interaction, t("rules.no_topic", loc, game=game_title(kind, loc),
-                                                  topic=limits.quote(chosen), topics=titles))
+            await operations.reply(
+                interaction,
+                t("rules.no_topic", loc, game=game_title(kind, loc), topic=limits.quote(chosen), topics=titles),
+            )
             return
         embed, view = rulebook.rules_page(kind, chosen, 1, loc)
         await operations.reply(interaction, embed=embed, view=view)
 
     @rules.autocomplete("topic")
-    async def _topic_autocomplete(self, interaction: discord.Interaction,
-                                  current: str) -> list[app_commands.Choice[str]]:
+    async def _topic_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
         loc = locale_of(interaction)
         try:
             kind = games.get(str(getattr(interaction.namespace, "game", ""))).kind
         except errors.GameError:
             return []
         wanted = current.lower()
-        titles = {topic: cut(t(f"{kind}.rules.{topic}.title", loc), CHOICE_NAME)
-                  for topic in games.get(kind).rules_topics}
-        return [app_commands.Choice(name=title, value=topic) for topic, title in titles.items()
-                if wanted in topic or wanted in title.lower()][:25]
+        titles = {
+            topic: cut(t(f"{kind}.rules.{topic}.title", loc), CHOICE_NAME) for topic in games.get(kind).rules_topics
+        }
+        return [
+            app_commands.Choice(name=title, value=topic)
+            for topic, title in titles.items()
+            if wanted in topic or wanted in title.lower()
+        ][:25]
 
     @game.command(name="tiles")
     @app_commands.describe(game="Which game")

@@ -70,8 +70,14 @@ def refusal(error: GameError, locale: str) -> str:
     return t(error.key, locale, **quoted(error.params))
 
 
-def lines_text(lines: Sequence[str], locale: str, *, limit: int = EMBED_DESCRIPTION,
-               rows: int | None = None, total: int | None = None) -> str:
+def lines_text(
+    lines: Sequence[str],
+    locale: str,
+    *,
+    limit: int = EMBED_DESCRIPTION,
+    rows: int | None = None,
+    total: int | None = None,
+) -> str:
     """As many whole lines as fit in ``limit`` (and ``rows``), then "and N more" for the rest.
 
     ``total``: how many there are in all, when ``lines`` is already a first part of them."""
@@ -112,8 +118,12 @@ def fit_embed(embed: discord.Embed) -> discord.Embed:
     if embed.description:
         embed.description = cut(embed.description, EMBED_DESCRIPTION)
     for i, f in enumerate(embed.fields):
-        embed.set_field_at(i, name=cut(f.name or "-", EMBED_FIELD_NAME), value=cut(f.value or "-", EMBED_FIELD_VALUE),
-                           inline=bool(f.inline))
+        embed.set_field_at(
+            i,
+            name=cut(f.name or "-", EMBED_FIELD_NAME),
+            value=cut(f.value or "-", EMBED_FIELD_VALUE),
+            inline=bool(f.inline),
+        )
     if embed.footer.text:
         embed.set_footer(text=cut(embed.footer.text, EMBED_FOOTER), icon_url=embed.footer.icon_url)
     over = embed_size(embed) - EMBED_TOTAL
@@ -144,4 +154,4 @@ def page_of(items: Sequence[Any], page: int, rows: int = LIST_ROWS) -> tuple[Seq
     """One page of ``items`` (1-based, clamped): (its items, the page, how many pages)."""
     pages = max((len(items) + rows - 1) // rows, 1)
     page = min(max(page, 1), pages)
-    return items[(page - 1) * rows: page * rows], page, pages
+    return items[(page - 1) * rows : page * rows], page, pages

@@ -30,16 +30,19 @@ def lobby_embed(info: GameInfo, loc: str) -> discord.Embed:
     embed = discord.Embed(
         title=t("lobby.title", loc, title=game_title(g.kind, loc), game=g.id),
         description=t(f"lobby.state.{g.status}", loc, low=low, high=high),
-        colour=EMBED_COLOUR)
+        colour=EMBED_COLOUR,
+    )
     players = "\n".join(
         f"{s.seat + 1}. {shown_name(s.name)}" + (f" ({t('lobby.host', loc)})" if s.user_xid == g.host_xid else "")
-        for s in info.seats) or t("lobby.empty", loc)
-    embed.add_field(name=t("lobby.players", loc, n=len(info.seats), high=high), value=players,
-                    inline=True)
+        for s in info.seats
+    ) or t("lobby.empty", loc)
+    embed.add_field(name=t("lobby.players", loc, n=len(info.seats), high=high), value=players, inline=True)
     if g.options:
-        embed.add_field(name=t("lobby.options", loc),
-                        value="\n".join(f"{k}: {v}" for k, v in games.shown_options(g.kind, g.options, loc)) or "-",
-                        inline=True)
+        embed.add_field(
+            name=t("lobby.options", loc),
+            value="\n".join(f"{k}: {v}" for k, v in games.shown_options(g.kind, g.options, loc)) or "-",
+            inline=True,
+        )
     return embed
 
 
@@ -51,15 +54,19 @@ def lobby_view(info: GameInfo, loc: str, board: str | None = None) -> discord.ui
         return weblinks.link_view(weblinks.BOARD, board, loc) if info.game.status != "abandoned" else None
     gid = info.id
     view = discord.ui.View(timeout=None)
-    view.add_item(discord.ui.Button(label=t("lobby.button.join", loc), custom_id=ids.lobby(gid, "join"),
-                                    style=discord.ButtonStyle.success))
-    view.add_item(discord.ui.Button(label=t("lobby.button.leave", loc),
-                                    custom_id=ids.lobby(gid, "leave")))
+    view.add_item(
+        discord.ui.Button(
+            label=t("lobby.button.join", loc), custom_id=ids.lobby(gid, "join"), style=discord.ButtonStyle.success
+        )
+    )
+    view.add_item(discord.ui.Button(label=t("lobby.button.leave", loc), custom_id=ids.lobby(gid, "leave")))
     if games.rules(info.game.kind).ai_levels:
         view.add_item(discord.ui.Button(label=t("lobby.button.ai", loc), custom_id=ids.lobby(gid, "ai")))
-    view.add_item(discord.ui.Button(label=t("lobby.button.start", loc),
-                                    custom_id=ids.lobby(gid, "start"),
-                                    style=discord.ButtonStyle.primary))
+    view.add_item(
+        discord.ui.Button(
+            label=t("lobby.button.start", loc), custom_id=ids.lobby(gid, "start"), style=discord.ButtonStyle.primary
+        )
+    )
     view.stop()
     return view
 
@@ -69,9 +76,13 @@ async def refresh_lobby(bot: discord.Client, info: GameInfo, loc: str) -> None:
     g = info.game
     if g.lobby_message_xid is None or g.channel_xid is None:
         return
-    await operations.edit(bot, g.channel_xid, g.lobby_message_xid,
-                          embed=lobby_embed(info, loc),
-                          view=lobby_view(info, loc, weblinks.board_url(bot, g.id)))
+    await operations.edit(
+        bot,
+        g.channel_xid,
+        g.lobby_message_xid,
+        embed=lobby_embed(info, loc),
+        view=lobby_view(info, loc, weblinks.board_url(bot, g.id)),
+    )
 
 
 async def door(bot: CityBot, interaction: discord.Interaction, action: str, game_id: int | None = None) -> None:
@@ -99,8 +110,9 @@ async def door(bot: CityBot, interaction: discord.Interaction, action: str, game
         info = await service.start(game_id, user.id)
     ploc = info.game.locale
     if clicked:
-        shown = await operations.edit_original(interaction, embed=lobby_embed(info, ploc),
-                                               view=lobby_view(info, ploc, weblinks.board_url(bot, game_id)))
+        shown = await operations.edit_original(
+            interaction, embed=lobby_embed(info, ploc), view=lobby_view(info, ploc, weblinks.board_url(bot, game_id))
+        )
         if as_of is not None and not shown:  # a joining click Discord refused to show
             log.info("join of game %s not shown: taken back", game_id)
             await service.unjoin(game_id, user.id, as_of=as_of)

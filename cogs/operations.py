@@ -65,7 +65,8 @@ def _linked_kwargs(kwargs: dict[str, Any]) -> dict[str, Any]:
 
 def _attach(kwargs: dict[str, Any], file_png: bytes | None, extra: list[tuple[str, bytes]] | None) -> None:
     files = ([png_file(file_png)] if file_png is not None else []) + [
-        discord.File(io.BytesIO(data), filename=name) for name, data in extra or []]
+        discord.File(io.BytesIO(data), filename=name) for name, data in extra or []
+    ]
     kwargs.pop("file", None)
     kwargs.pop("files", None)
     if len(files) == 1:
@@ -79,14 +80,20 @@ def png_file(data: bytes, name: str = "board.png") -> discord.File:
 
 
 def mentions_of(user_xids: list[int]) -> discord.AllowedMentions:
-    return discord.AllowedMentions(everyone=False, roles=False,
-                                   users=[discord.Object(id=u) for u in user_xids])
+    return discord.AllowedMentions(everyone=False, roles=False, users=[discord.Object(id=u) for u in user_xids])
 
 
-async def reply(interaction: discord.Interaction, content: str | None = None, *, ephemeral: bool = True,
-                embed: discord.Embed | None = None, view: discord.ui.View | None = None,
-                file_png: bytes | None = None, mentions: discord.AllowedMentions | None = None,
-                extra_files: list[tuple[str, bytes]] | None = None) -> bool:
+async def reply(
+    interaction: discord.Interaction,
+    content: str | None = None,
+    *,
+    ephemeral: bool = True,
+    embed: discord.Embed | None = None,
+    view: discord.ui.View | None = None,
+    file_png: bytes | None = None,
+    mentions: discord.AllowedMentions | None = None,
+    extra_files: list[tuple[str, bytes]] | None = None,
+) -> bool:
     """Answer an interaction (first response or follow-up). False if Discord refused.
     ``extra_files``: more attachments after the picture, as (file name, bytes)."""
     kwargs: dict[str, Any] = {"ephemeral": ephemeral, "allowed_mentions": mentions or NO_MENTIONS}
@@ -178,18 +185,30 @@ async def edit_original(interaction: discord.Interaction, **kwargs: Any) -> bool
         return True
     except discord.HTTPException as exc:
         if exc.code == THREAD_ARCHIVED and interaction.response.is_done() and interaction.channel_id is not None:
-            channels.wait_for_post(interaction.client, interaction.channel_id, f"the answer to interaction "
-                                   f"{interaction.id}", lambda: interaction.edit_original_response(**kwargs))
+            channels.wait_for_post(
+                interaction.client,
+                interaction.channel_id,
+                f"the answer to interaction {interaction.id}",
+                lambda: interaction.edit_original_response(**kwargs),
+            )
         else:
             log.info("edit of interaction %s failed: %s", interaction.id, exc.code)
         return False
 
 
-async def post(bot: discord.Client, channel_xid: int, content: str, *, file_png: bytes | None = None,
-               embed: discord.Embed | None = None, view: discord.ui.View | None = None,
-               mentions: discord.AllowedMentions | None = None,
-               locale: str = "en", nonce: str | None = None,
-               extra_files: list[tuple[str, bytes]] | None = None) -> tuple[int | None, str | None]:
+async def post(
+    bot: discord.Client,
+    channel_xid: int,
+    content: str,
+    *,
+    file_png: bytes | None = None,
+    embed: discord.Embed | None = None,
+    view: discord.ui.View | None = None,
+    mentions: discord.AllowedMentions | None = None,
+    locale: str = "en",
+    nonce: str | None = None,
+    extra_files: list[tuple[str, bytes]] | None = None,
+) -> tuple[int | None, str | None]:
     """Post to a channel with retries and back-off. Returns (message id, None) or (id or None, reason).
 
     The reason is a catalogue id (``error.no_attach``, ``error.no_access``, ``error.discord``).
@@ -202,14 +221,18 @@ async def post(bot: discord.Client, channel_xid: int, content: str, *, file_png:
         # Refused before, and no permission change seen since: no request Discord would refuse again.
         if file_png is None:
             return None, "error.no_attach"  # nothing but files to post
-        return await _post_text(bot, channel_xid, content, embed=embed, view=view, mentions=mentions,
-                                locale=locale, nonce=nonce)
+        return await _post_text(
+            bot, channel_xid, content, embed=embed, view=view, mentions=mentions, locale=locale, nonce=nonce
+        )
     channel = bot.get_partial_messageable(channel_xid)
     nonce = nonce or secrets.token_hex(NONCE_BYTES)
     delay = POST_BACKOFF_SECONDS
     for attempt in range(1, POST_ATTEMPTS + 1):
-        kwargs: dict[str, Any] = {"content": linked(content), "allowed_mentions": mentions or NO_MENTIONS,
-                                  "nonce": nonce}
+        kwargs: dict[str, Any] = {
+            "content": linked(content),
+            "allowed_mentions": mentions or NO_MENTIONS,
+            "nonce": nonce,
+        }
         _attach(kwargs, file_png, extra_files)
         if embed is not None:
             kwargs["embed"] = limits.fit_embed(embed)
@@ -229,15 +252,15 @@ async def post(bot: discord.Client, channel_xid: int, content: str, *, file_png:
             if file_png is not None and exc.code == MISSING_PERMISSIONS:
                 # Perhaps only Attach Files is missing: still post the text (and say why) so the game
                 # goes on. If the text is refused too, it was never Attach Files: say what it was.
-                return_id, problem = await _post_text(bot, channel_xid, content, embed=embed, view=view,
-                                                      mentions=mentions, locale=locale, nonce=nonce)
+                return_id, problem = await _post_text(
+                    bot, channel_xid, content, embed=embed, view=view, mentions=mentions, locale=locale, nonce=nonce
+                )
                 if return_id is not None:
                     channels.attach_refused(bot, channel_xid)  # the text went: it was Attach Files
                 return return_id, problem
             return None, await missing_send_permission(bot, channel_xid)
         except discord.RateLimited as exc:  # only when a max_ratelimit_timeout is configured
-            log.warning("posting in %s rate limited for %.1fs (attempt %d)", channel_xid, exc.retry_after,
-                        attempt)
+            log.warning("posting in %s rate limited for %.1fs (attempt %d)", channel_xid, exc.retry_after, attempt)
             if attempt < POST_ATTEMPTS:
                 await asyncio.sleep(max(exc.retry_after, delay))
                 delay *= 2
@@ -255,21 +278,31 @@ async def post(bot: discord.Client, channel_xid: int, content: str, *, file_png:
     return None, "error.discord"
 
 
-async def _post_text(bot: discord.Client, channel_xid: int, content: str, *, embed: discord.Embed | None,
-                     view: discord.ui.View | None, mentions: discord.AllowedMentions | None, locale: str,
-                     nonce: str | None) -> tuple[int | None, str | None]:
+async def _post_text(
+    bot: discord.Client,
+    channel_xid: int,
+    content: str,
+    *,
+    embed: discord.Embed | None,
+    view: discord.ui.View | None,
+    mentions: discord.AllowedMentions | None,
+    locale: str,
+    nonce: str | None,
+) -> tuple[int | None, str | None]:
     """:func:`post` without the picture, with the sentence saying why it is missing."""
     text = "\n".join(part for part in (content, t("error.no_attach", locale)) if part)
-    return_id, problem = await post(bot, channel_xid, text, embed=embed, view=view, mentions=mentions,
-                                    locale=locale, nonce=nonce)
+    return_id, problem = await post(
+        bot, channel_xid, text, embed=embed, view=view, mentions=mentions, locale=locale, nonce=nonce
+    )
     return (return_id, "error.no_attach") if return_id is not None else (None, problem)
 
 
 EDITED, GONE, FAILED, WAITING = "edited", "gone", "failed", "waiting"
 
 
-async def edit_message(bot: discord.Client, channel_xid: int, message_xid: int, *, after_post: bool = False,
-                       **kwargs: Any) -> str:
+async def edit_message(
+    bot: discord.Client, channel_xid: int, message_xid: int, *, after_post: bool = False, **kwargs: Any
+) -> str:
     """Edit one of our messages: ``EDITED``; ``GONE`` when it was deleted (or its channel is out
     of reach); ``FAILED`` for a passing problem (5xx, rate limit, no answer in time). ``after_post``: in an
     archived thread the edit is made again after the bot's next post there reopens it (``WAITING``)."""
@@ -297,8 +330,9 @@ async def edit_message(bot: discord.Client, channel_xid: int, message_xid: int, 
         return FAILED
 
 
-async def edit(bot: discord.Client, channel_xid: int, message_xid: int, *, after_post: bool = False,
-               **kwargs: Any) -> bool:
+async def edit(
+    bot: discord.Client, channel_xid: int, message_xid: int, *, after_post: bool = False, **kwargs: Any
+) -> bool:
     """Edit one of our messages; False if it is gone, Discord refused, or it did not answer in time (or, with
     ``after_post``, waits for the next post to reopen its archived thread: :func:`edit_message`)."""
     return await edit_message(bot, channel_xid, message_xid, after_post=after_post, **kwargs) == EDITED
@@ -368,9 +402,15 @@ async def original_message_id(interaction: discord.Interaction, callback: Any = 
     return message.id
 
 
-async def send_once(bot: discord.Client, channel_xid: int | None, content: str, *, nonce: str,
-                    mentions: list[int] | None = None,
-                    view: discord.ui.View | None = None) -> tuple[int | None, bool]:
+async def send_once(
+    bot: discord.Client,
+    channel_xid: int | None,
+    content: str,
+    *,
+    nonce: str,
+    mentions: list[int] | None = None,
+    view: discord.ui.View | None = None,
+) -> tuple[int | None, bool]:
     """Post one message of a recorded action, once, with the action's nonce (Discord refuses a
     second message with the same nonce). One attempt: the caller's loop offers it again later.
 
@@ -383,8 +423,9 @@ async def send_once(bot: discord.Client, channel_xid: int | None, content: str, 
     if view is not None:
         kwargs["view"] = view
     try:
-        message = await asyncio.wait_for(bot.get_partial_messageable(channel_xid).send(linked(content), **kwargs),
-                                         POST_TIMEOUT_SECONDS)
+        message = await asyncio.wait_for(
+            bot.get_partial_messageable(channel_xid).send(linked(content), **kwargs), POST_TIMEOUT_SECONDS
+        )
         await channels.after_post(bot, channel_xid)
         return message.id, False
     except discord.HTTPException as exc:

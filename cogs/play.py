@@ -56,9 +56,17 @@ def typed_move(text: str, pick: Callable[[str], Mapping[str, Any] | None]) -> di
     return None if picked is None else dict(picked)
 
 
-async def play(bot: CityBot, interaction: discord.Interaction, game_id: int, move: MoveSource, *,
-               update: bool, expected_version: int | None = None, token: str | None = None,
-               answer: Callable[[MoveOutcome], Awaitable[None]] | None = None) -> MoveOutcome | None:
+async def play(
+    bot: CityBot,
+    interaction: discord.Interaction,
+    game_id: int,
+    move: MoveSource,
+    *,
+    update: bool,
+    expected_version: int | None = None,
+    token: str | None = None,
+    answer: Callable[[MoveOutcome], Awaitable[None]] | None = None,
+) -> MoveOutcome | None:
     """Play ``move`` for the interaction's user in ``game_id``; None when nothing was played.
 
     ``update``: a component (its message is kept, the acknowledgement is a deferred update); else a
@@ -71,8 +79,7 @@ async def play(bot: CityBot, interaction: discord.Interaction, game_id: int, mov
     if not await operations.defer(interaction, update=update):
         # Discord refused the first answer (too late, or already answered): the player was shown
         # a failure, so the action must not count.
-        log.info("interaction %s on game %s not played: Discord refused its acknowledgement",
-                 interaction.id, game_id)
+        log.info("interaction %s on game %s not played: Discord refused its acknowledgement", interaction.id, game_id)
         return None
     chosen = move if isinstance(move, dict) else await move()
     origin = Origin(interaction, loc, ephemeral)
@@ -83,8 +90,9 @@ async def play(bot: CityBot, interaction: discord.Interaction, game_id: int, mov
         origin.acknowledging = asyncio.ensure_future(acknowledge_now(origin, outcome))
 
     try:
-        outcome = await bot.service.move(game_id, interaction.user.id, chosen, expected_version=expected_version,
-                                         token=token, on_committed=committed)
+        outcome = await bot.service.move(
+            game_id, interaction.user.id, chosen, expected_version=expected_version, token=token, on_committed=committed
+        )
     except errors.StaleAction as exc:
         if expected_version is None:
             raise
@@ -112,12 +120,14 @@ async def acknowledge_now(origin: Origin, outcome: MoveOutcome) -> None:
     if origin.ephemeral:
         key, params = outcome.summary
         shown = shown_params(params, [s.name for s in outcome.info.seats])
-        await operations.edit_original(origin.interaction, content=t(key, origin.locale, **shown), view=None,
-                                       attachments=[])
+        await operations.edit_original(
+            origin.interaction, content=t(key, origin.locale, **shown), view=None, attachments=[]
+        )
 
 
-async def send_private_choices(bot: CityBot, interaction: discord.Interaction, game_id: int, loc: str,
-                               intro: str | None = None) -> bool:
+async def send_private_choices(
+    bot: CityBot, interaction: discord.Interaction, game_id: int, loc: str, intro: str | None = None
+) -> bool:
     """The player's current choices in an ephemeral message; False if they have none now."""
     seat, moves, token, snap = await bot.service.private_choices(game_id, interaction.user.id)
     if not moves:
@@ -126,6 +136,9 @@ async def send_private_choices(bot: CityBot, interaction: discord.Interaction, g
     private = snap.view(seat)
     shown = presenters.get(info.game.kind)
     prompt = shown.prompt(moves, private, loc)
-    await operations.reply(interaction, f"{intro}\n{prompt}" if intro else prompt,
-                           view=shown.controls(info.id, snap.version, token, moves, private, loc))
+    await operations.reply(
+        interaction,
+        f"{intro}\n{prompt}" if intro else prompt,
+        view=shown.controls(info.id, snap.version, token, moves, private, loc),
+    )
     return True

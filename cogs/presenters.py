@@ -52,8 +52,9 @@ class Presenter(Generic[V]):
         game's turn style decides: open games yes, secret hands never)."""
         return self.game.turns.public_choices(view)
 
-    def summary_lines(self, key: str, params: dict[str, Any], view: V, locale: str,
-                      names: list[str] | None = None) -> list[str]:
+    def summary_lines(
+        self, key: str, params: dict[str, Any], view: V, locale: str, names: list[str] | None = None
+    ) -> list[str]:
         """The turn message's lines about the move that was just played: the game's telling
         (:meth:`bot.games.Game.tell`, the same on the web page and in the terminal); a game not
         registered (gone) gets the rules' sentence. ``names``: the seats' names as typed, and ``params``
@@ -89,8 +90,7 @@ class Presenter(Generic[V]):
             log.exception("%s %s picture failed", self.kind, what)
             return None
 
-    def render_turn(self, view: V, seat: int | None, names: list[str],
-                    locale: str = "en") -> bytes | None:
+    def render_turn(self, view: V, seat: int | None, names: list[str], locale: str = "en") -> bytes | None:
         """The picture after a turn (``seat``: who acted, or whose private view it is; None: the
         whole table)."""
         if seat is None:
@@ -105,28 +105,40 @@ class Presenter(Generic[V]):
         """Lines for the status message (round, scores so far); ``names`` in seat order."""
         return []
 
-    def controls(self, game_id: int, version: int, token: str, moves: list[dict[str, Any]],
-                 view: V, locale: str) -> discord.ui.View:
+    def controls(
+        self, game_id: int, version: int, token: str, moves: list[dict[str, Any]], view: V, locale: str
+    ) -> discord.ui.View:
         """Buttons when few moves fit, else select menus; never an illegal choice."""
         ui = discord.ui.View(timeout=None)
         labels = [self.move_label(m, view, locale) for m in moves]
         button_ids = [ids.move(game_id, version, token, m) for m in moves]
         if len(moves) <= MAX_BUTTONS and all(button_ids):
             for i, (label, cid) in enumerate(zip(labels, button_ids)):
-                ui.add_item(discord.ui.Button(label=label or "?", custom_id=cid, row=i // 5,
-                                              style=self.button_style(moves[i])))
+                ui.add_item(
+                    discord.ui.Button(label=label or "?", custom_id=cid, row=i // 5, style=self.button_style(moves[i]))
+                )
         else:
-            options = [discord.SelectOption(label=label or "?", value=ids.compact(m))
-                       for label, m in zip(labels, moves) if len(ids.compact(m)) <= 100]
+            options = [
+                discord.SelectOption(label=label or "?", value=ids.compact(m))
+                for label, m in zip(labels, moves)
+                if len(ids.compact(m)) <= 100
+            ]
             for n in range(MAX_SELECTS):
-                chunk = options[n * MAX_SELECT_OPTIONS:(n + 1) * MAX_SELECT_OPTIONS]
+                chunk = options[n * MAX_SELECT_OPTIONS : (n + 1) * MAX_SELECT_OPTIONS]
                 if not chunk:
                     break
-                ui.add_item(discord.ui.Select(custom_id=ids.select(game_id, version, token, n),
-                                              options=chunk, placeholder=t("play.pick", locale), row=n))
+                ui.add_item(
+                    discord.ui.Select(
+                        custom_id=ids.select(game_id, version, token, n),
+                        options=chunk,
+                        placeholder=t("play.pick", locale),
+                        row=n,
+                    )
+                )
             if len(options) > MAX_SELECTS * MAX_SELECT_OPTIONS:
-                log.warning("game %s offers %d moves; only %d fit", game_id, len(options),
-                            MAX_SELECTS * MAX_SELECT_OPTIONS)
+                log.warning(
+                    "game %s offers %d moves; only %d fit", game_id, len(options), MAX_SELECTS * MAX_SELECT_OPTIONS
+                )
         ui.stop()  # nothing to dispatch in-process: clicks are routed by custom_id
         return ui
 

@@ -32,8 +32,9 @@ MAX_CHOICES = 25
 class QuadropolisCog(commands.Cog):
     """Quadropolis: take and build by typing, and look at any city."""
 
-    group = app_commands.Group(name="quadropolis", description="Quadropolis: play by typing, see cities",
-                               guild_only=True)
+    group = app_commands.Group(
+        name="quadropolis", description="Quadropolis: play by typing, see cities", guild_only=True
+    )
 
     def __init__(self, bot: CityBot) -> None:
         self.bot = bot
@@ -44,8 +45,9 @@ class QuadropolisCog(commands.Cog):
             raise errors.NoGameHere("quadropolis.ui.not_quadropolis")
         return info
 
-    async def _choices(self, interaction: discord.Interaction, kinds: tuple[str, ...],
-                       current: str) -> list[app_commands.Choice[str]]:
+    async def _choices(
+        self, interaction: discord.Interaction, kinds: tuple[str, ...], current: str
+    ) -> list[app_commands.Choice[str]]:
         try:
             info = await self._game_here(interaction)
             _, seat, moves, _ = await self.bot.service.choices(info.id, interaction.user.id)
@@ -80,6 +82,7 @@ class QuadropolisCog(commands.Cog):
     def _parse(text: str, legal: list[dict[str, Any]], locale: str = "en") -> dict[str, Any]:
         """A move from an autocomplete value (JSON) or typed words: an architect and a slot as the menus
         write it ("2 →3"; the stored code "2 L3" is understood too), a square ("B4"), "discard"."""
+
         def pick(words_text: str) -> Mapping[str, Any] | None:
             spaced = words_text.replace(",", " ")
             for arrow in ARROWS:
@@ -87,8 +90,9 @@ class QuadropolisCog(commands.Cog):
             words = spaced.upper().split()
             for move in legal:
                 if is_kind(move, QuadTake) and sorted(words) in (
-                        sorted([str(move["architect"]), move["slot"]]),
-                        sorted([str(move["architect"]), slot_text(move["slot"], locale).upper()])):
+                    sorted([str(move["architect"]), move["slot"]]),
+                    sorted([str(move["architect"]), slot_text(move["slot"], locale).upper()]),
+                ):
                     return move
                 if is_kind(move, QuadBuild) and words and words[0] == move["square"]:
                     return move
@@ -149,8 +153,7 @@ class QuadropolisCog(commands.Cog):
         if image is None:
             await operations.reply(interaction, t("quadropolis.ui.no_pictures", locale_of(interaction)))
             return
-        await operations.reply(interaction, t("turn.board", locale_of(interaction), game=info.id),
-                               file_png=image)
+        await operations.reply(interaction, t("turn.board", locale_of(interaction), game=info.id), file_png=image)
 
 
 async def setup(bot: CityBot) -> None:

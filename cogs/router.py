@@ -79,13 +79,23 @@ class ComponentRouter(commands.Cog):
         if not moves:
             await operations.reply(interaction, t("play.nothing_now", loc), file_png=image)
             return
-        await operations.reply(interaction, presenter.prompt(moves, private, loc), file_png=image,
-                               view=presenter.controls(info.id, snap.version, token, moves, private, loc))
+        await operations.reply(
+            interaction,
+            presenter.prompt(moves, private, loc),
+            file_png=image,
+            view=presenter.controls(info.id, snap.version, token, moves, private, loc),
+        )
 
-    async def move_click(self, interaction: discord.Interaction, parsed: ids.ParsedId,
-                         move: dict[str, Any]) -> None:
-        await play(self.bot, interaction, parsed.game_id, move, update=True, expected_version=parsed.version,
-                   token=parsed.token)
+    async def move_click(self, interaction: discord.Interaction, parsed: ids.ParsedId, move: dict[str, Any]) -> None:
+        await play(
+            self.bot,
+            interaction,
+            parsed.game_id,
+            move,
+            update=True,
+            expected_version=parsed.version,
+            token=parsed.token,
+        )
 
     async def lobby_click(self, interaction: discord.Interaction, parsed: ids.ParsedId) -> None:
         assert parsed.action is not None

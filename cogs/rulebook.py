@@ -33,15 +33,27 @@ def rules_page(kind: str, topic: str, page: int, loc: str) -> tuple[discord.Embe
     """One page of a rules topic, with Previous / Next buttons (stateless: they work after a restart)."""
     pages = rule_pages(kind, topic)
     page = min(max(page, 1), max(pages, 1))
-    embed = discord.Embed(title=t("rules.title", loc, game=game_title(kind, loc),
-                                  topic=t(f"{kind}.rules.{topic}.title", loc)),
-                          description=t(f"{kind}.rules.{topic}.{page}", loc), colour=EMBED_COLOUR)
+    embed = discord.Embed(
+        title=t("rules.title", loc, game=game_title(kind, loc), topic=t(f"{kind}.rules.{topic}.title", loc)),
+        description=t(f"{kind}.rules.{topic}.{page}", loc),
+        colour=EMBED_COLOUR,
+    )
     embed.set_footer(text=t("rules.page", loc, page=page, pages=pages))
     view = discord.ui.View(timeout=None)
-    view.add_item(discord.ui.Button(label=t("rules.button.previous", loc), disabled=page <= 1,
-                                    custom_id=f"{RULES_PREFIX}:{kind}:{topic}:{page - 1}"))
-    view.add_item(discord.ui.Button(label=t("rules.button.next", loc), disabled=page >= pages,
-                                    custom_id=f"{RULES_PREFIX}:{kind}:{topic}:{page + 1}"))
+    view.add_item(
+        discord.ui.Button(
+            label=t("rules.button.previous", loc),
+            disabled=page <= 1,
+            custom_id=f"{RULES_PREFIX}:{kind}:{topic}:{page - 1}",
+        )
+    )
+    view.add_item(
+        discord.ui.Button(
+            label=t("rules.button.next", loc),
+            disabled=page >= pages,
+            custom_id=f"{RULES_PREFIX}:{kind}:{topic}:{page + 1}",
+        )
+    )
     view.stop()
     return embed, view
 

@@ -21,11 +21,14 @@ NAME_LIMIT = 32
 DESCRIPTION_LIMIT = 100
 CHOICE_LIMIT = 100
 NAME_PATTERN = re.compile(r"^[-_\w]{1,32}$")
+
+
 def locales() -> tuple[discord.Locale, ...]:
     """The Discord locales the bot speaks beside English: those whose language has a folder of
     ``bot/locales`` (:func:`bot.i18n.languages`; both Spanish ones read the same catalogue)."""
     spoken = set(languages()) - {DEFAULT_LOCALE}
     return tuple(loc for loc in discord.Locale if normalise_locale(loc) in spoken)
+
 
 Location = app_commands.TranslationContextLocation
 
@@ -69,8 +72,9 @@ class CatalogueTranslator(app_commands.Translator):
         self.spoken = frozenset(locales())
         """The locales it answers for, read once (the folders of ``bot/locales`` when the bot starts)."""
 
-    async def translate(self, string: app_commands.locale_str, locale: discord.Locale,
-                        context: app_commands.TranslationContextTypes) -> str | None:
+    async def translate(
+        self, string: app_commands.locale_str, locale: discord.Locale, context: app_commands.TranslationContextTypes
+    ) -> str | None:
         folder = normalise_locale(locale)
         key = key_for(context)
         if key is None or locale not in self.spoken or key not in catalogue(folder):
@@ -87,8 +91,9 @@ class _Recorder(app_commands.Translator):
     def __init__(self) -> None:
         self.found: dict[str, str] = {}
 
-    async def translate(self, string: app_commands.locale_str, locale: discord.Locale,
-                        context: app_commands.TranslationContextTypes) -> str | None:
+    async def translate(
+        self, string: app_commands.locale_str, locale: discord.Locale, context: app_commands.TranslationContextTypes
+    ) -> str | None:
         key = key_for(context)
         if key is not None:
             self.found.setdefault(key, string.message)

@@ -41,8 +41,7 @@ class UrbanPanicCog(commands.Cog):
     async def cog_unload(self) -> None:
         self.bot.component_routes.pop(ROUTE_PREFIX, None)
 
-    async def handle_component(self, interaction: discord.Interaction, custom_id: str,
-                               data: dict[str, Any]) -> None:
+    async def handle_component(self, interaction: discord.Interaction, custom_id: str, data: dict[str, Any]) -> None:
         """An ``up:`` click: the next private step of a turn, or a party Draw / Take."""
         step = parse_step(custom_id)
         if step.name in PARTY_STEPS:

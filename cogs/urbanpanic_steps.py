@@ -45,10 +45,15 @@ PLOT_PATTERN = re.compile(r"[A-E][1-5]")
 SEAT_PATTERN = re.compile(r"[0-9]")
 STEP_ARGS: dict[str, tuple[tuple[re.Pattern[str], ...], ...]] = {
     # turn games: Planner, Engineer, Engineer on the board, Engineer with the reserve, Spy
-    "p": ((), (TILE_PATTERN,)), "e": ((),), "eb": ((), (PLOT_PATTERN,)), "er": ((TILE_PATTERN,),),
+    "p": ((), (TILE_PATTERN,)),
+    "e": ((),),
+    "eb": ((), (PLOT_PATTERN,)),
+    "er": ((TILE_PATTERN,),),
     "s": ((), (SEAT_PATTERN, TILE_PATTERN)),
     # party: Draw, Take (a button naming the tile), Take (select number n; the tile is its value)
-    "d": ((),), "t": ((TILE_PATTERN,),), "ts": ((SEAT_PATTERN,),),
+    "d": ((),),
+    "t": ((TILE_PATTERN,),),
+    "ts": ((SEAT_PATTERN,),),
 }
 """Step name -> the argument lists it may carry (after dots), each argument by its pattern."""
 
@@ -77,8 +82,10 @@ def parse_step(custom_id: str) -> Step:
         raise ids.ForgedId(str(custom_id)[:100])
     name = match.group(3)
     args = tuple(a for a in match.group(4).split(".") if a)
-    if not any(len(shape) == len(args) and all(pattern.fullmatch(arg) for pattern, arg in zip(shape, args))
-               for shape in STEP_ARGS.get(name, ())):
+    if not any(
+        len(shape) == len(args) and all(pattern.fullmatch(arg) for pattern, arg in zip(shape, args))
+        for shape in STEP_ARGS.get(name, ())
+    ):
         raise ids.ForgedId(custom_id)
     return Step(int(match.group(1)), int(match.group(2)), name, args)
 
@@ -137,8 +144,12 @@ def party_deadline_line(view: UpView, names: list[str] | None, locale: str) -> s
         return None
     first = view.get("first_finisher")
     if party.get("timer_running") and first is not None:
-        return t("urbanpanic.ui.timer", locale, player=seat_name(int(first), names, locale),
-                 when=relative_time(int(deadline)))
+        return t(
+            "urbanpanic.ui.timer",
+            locale,
+            player=seat_name(int(first), names, locale),
+            when=relative_time(int(deadline)),
+        )
     return t("urbanpanic.ui.cap", locale, when=relative_time(int(deadline)))
 
 
@@ -160,19 +171,33 @@ def build_view(entries: list[Entry], locale: str) -> discord.ui.View:
     ui = discord.ui.View(timeout=None)
     for e in entries:
         if e.options:
-            ui.add_item(discord.ui.Select(
-                custom_id=e.custom_id, row=e.row, placeholder=e.label[:LABEL_LIMIT] or t("play.pick", locale),
-                options=[discord.SelectOption(label=label[:LABEL_LIMIT], value=value)
-                         for label, value in e.options]))
+            ui.add_item(
+                discord.ui.Select(
+                    custom_id=e.custom_id,
+                    row=e.row,
+                    placeholder=e.label[:LABEL_LIMIT] or t("play.pick", locale),
+                    options=[
+                        discord.SelectOption(label=label[:LABEL_LIMIT], value=value) for label, value in e.options
+                    ],
+                )
+            )
         else:
-            ui.add_item(discord.ui.Button(label=e.label[:LABEL_LIMIT] or "?", custom_id=e.custom_id,
-                                          row=e.row, style=e.style))
+            ui.add_item(
+                discord.ui.Button(label=e.label[:LABEL_LIMIT] or "?", custom_id=e.custom_id, row=e.row, style=e.style)
+            )
     ui.stop()  # nothing to dispatch in-process: clicks are routed by custom_id
     return ui
 
 
-def move_entry(game_id: int, version: int, token: str, move: Mapping[str, Any], label: str, row: int,
-               style: discord.ButtonStyle = discord.ButtonStyle.primary) -> Entry | None:
+def move_entry(
+    game_id: int,
+    version: int,
+    token: str,
+    move: Mapping[str, Any],
+    label: str,
+    row: int,
+    style: discord.ButtonStyle = discord.ButtonStyle.primary,
+) -> Entry | None:
     cid = ids.move(game_id, version, token, move)
     if cid is None:
         log.warning("game %s: a %s move does not fit in a custom_id", game_id, move.get("kind"))
@@ -192,8 +217,9 @@ def plot_grid(items: list[tuple[str, Entry | None]]) -> list[Entry]:
     return out
 
 
-def step_menu(step: Step, moves: list[dict[str, Any]], view: UpView, locale: str,
-          game_id: int, version: int, token: str) -> tuple[str, list[Entry]] | None:
+def step_menu(
+    step: Step, moves: list[dict[str, Any]], view: UpView, locale: str, game_id: int, version: int, token: str
+) -> tuple[str, list[Entry]] | None:
     """The next private menu of a turn step, from the legal moves now; None: nothing fits."""
     name, args = step.name, step.args
     viewer = view["viewer"]
@@ -214,8 +240,14 @@ def step_menu(step: Step, moves: list[dict[str, Any]], view: UpView, locale: str
             args = (tiles[0],)
         if not args:
             return t("urbanpanic.ui.ask.planner_tile", locale), [
-                Entry(t("urbanpanic.ui.pick_tile", locale, tile=tile_name(code, locale)),
-                      step_id(game_id, version, "p", code), 0, discord.ButtonStyle.primary) for code in tiles]
+                Entry(
+                    t("urbanpanic.ui.pick_tile", locale, tile=tile_name(code, locale)),
+                    step_id(game_id, version, "p", code),
+                    0,
+                    discord.ButtonStyle.primary,
+                )
+                for code in tiles
+            ]
         chosen: Sequence[Mapping[str, Any]] = [m for m in planners if m["tile"] == args[0]]
         if not chosen:
             return None
@@ -224,15 +256,23 @@ def step_menu(step: Step, moves: list[dict[str, Any]], view: UpView, locale: str
         boards = of_kind(moves, UpEngineerBoard)
         tiles = distinct([m["tile"] for m in of_kind(moves, UpEngineerReserve)])
         options = ([Step(game_id, version, "eb")] if boards else []) + [
-            Step(game_id, version, "er", (code,)) for code in tiles]
+            Step(game_id, version, "er", (code,)) for code in tiles
+        ]
         if not options:
             return None
         if len(options) == 1:
             return step_menu(options[0], moves, view, locale, game_id, version, token)
-        entries = [Entry(t("urbanpanic.ui.pick_swap_board", locale) if o.name == "eb"
-                         else t("urbanpanic.ui.pick_swap_reserve", locale, tile=tile_name(o.args[0], locale)),
-                         step_id(game_id, version, o.name, *o.args), i // ROW_WIDTH,
-                         discord.ButtonStyle.primary) for i, o in enumerate(options)]
+        entries = [
+            Entry(
+                t("urbanpanic.ui.pick_swap_board", locale)
+                if o.name == "eb"
+                else t("urbanpanic.ui.pick_swap_reserve", locale, tile=tile_name(o.args[0], locale)),
+                step_id(game_id, version, o.name, *o.args),
+                i // ROW_WIDTH,
+                discord.ButtonStyle.primary,
+            )
+            for i, o in enumerate(options)
+        ]
         return t("urbanpanic.ui.ask.engineer", locale), entries
     if name == "eb":
         boards = of_kind(moves, UpEngineerBoard)
@@ -240,15 +280,17 @@ def step_menu(step: Step, moves: list[dict[str, Any]], view: UpView, locale: str
             firsts = distinct([m["plot"] for m in boards])
             if not firsts:
                 return None
-            return t("urbanpanic.ui.ask.swap_first", locale), plot_grid([
-                (p, Entry(p, step_id(game_id, version, "eb", p), 0, discord.ButtonStyle.primary))
-                for p in firsts])
+            return t("urbanpanic.ui.ask.swap_first", locale), plot_grid(
+                [(p, Entry(p, step_id(game_id, version, "eb", p), 0, discord.ButtonStyle.primary)) for p in firsts]
+            )
         chosen = [m for m in boards if m["plot"] == args[0]]
         if not chosen:
             return None
         here = board_tile(view, seat, args[0])
-        return (t("urbanpanic.ui.ask.swap_second", locale, plot=args[0],
-                                              tile=tile_name(here, locale) if here else "?"), grid(chosen, "other"))
+        return (
+            t("urbanpanic.ui.ask.swap_second", locale, plot=args[0], tile=tile_name(here, locale) if here else "?"),
+            grid(chosen, "other"),
+        )
     if name == "er":
         chosen = [m for m in of_kind(moves, UpEngineerReserve) if m["tile"] == args[0]]
         if not chosen:
@@ -263,10 +305,19 @@ def step_menu(step: Step, moves: list[dict[str, Any]], view: UpView, locale: str
             entries = []
             for i, target in enumerate(targets[:MAX_BUTTONS]):
                 victim, code = target.split(".")
-                entries.append(Entry(t("urbanpanic.ui.pick_spy", locale, tile=tile_name(code, locale),
-                                       victim=seat_name(int(victim), None, locale)),
-                                     step_id(game_id, version, "s", victim, code), i // ROW_WIDTH,
-                                     discord.ButtonStyle.primary))
+                entries.append(
+                    Entry(
+                        t(
+                            "urbanpanic.ui.pick_spy",
+                            locale,
+                            tile=tile_name(code, locale),
+                            victim=seat_name(int(victim), None, locale),
+                        ),
+                        step_id(game_id, version, "s", victim, code),
+                        i // ROW_WIDTH,
+                        discord.ButtonStyle.primary,
+                    )
+                )
             return t("urbanpanic.ui.ask.spy_tile", locale), entries
         chosen = [m for m in spies if str(m["victim"]) == args[0] and m["tile"] == args[1]]
         if not chosen:

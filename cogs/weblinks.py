@@ -83,8 +83,11 @@ def add_play(view: discord.ui.View, bot: Any, game_id: int, loc: str) -> bool:
     if not signs_in(bot):
         return True
     try:
-        view.add_item(discord.ui.Button(label=t(PLAY, loc), custom_id=f"{PLAY_PREFIX}:{int(game_id)}",
-                                        style=discord.ButtonStyle.primary))
+        view.add_item(
+            discord.ui.Button(
+                label=t(PLAY, loc), custom_id=f"{PLAY_PREFIX}:{int(game_id)}", style=discord.ButtonStyle.primary
+            )
+        )
     except ValueError:
         return False
     return True

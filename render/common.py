@@ -5,7 +5,6 @@ namespace (``from render import common as c``): :mod:`render.colour` (palette, p
 :mod:`render.layout` (canvas, title bar, grids, legends, :func:`~render.layout.sized`, the tile sheet) and
 :mod:`render.png` (the encoding and the PNG adapter). Nothing is defined here."""
 
-
 from __future__ import annotations
 
 from render.colour import (
@@ -67,16 +66,7 @@ from render.glyphs import (
     glyph_name,
     register_glyphs,
 )
-from render.icons import (
-    ICONS,
-    badge,
-    chip,
-    draw_face_down,
-    draw_icon,
-    face_down_image,
-    icon_count,
-    icon_image,
-)
+from render.icons import ICONS, badge, chip, draw_face_down, draw_icon, face_down_image, icon_count, icon_image
 from render.layout import (
     IMAGE_WIDTH,
     MIN_WIDTH,
@@ -111,16 +101,7 @@ from render.png import (
     palette_png,
     png_bytes,
 )
-from render.shapes import (
-    SUPERSAMPLE,
-    Pen,
-    Point,
-    draw_marker,
-    marker_image,
-    paste,
-    seat_marker,
-    shape_polygon,
-)
+from render.shapes import SUPERSAMPLE, Pen, Point, draw_marker, marker_image, paste, seat_marker, shape_polygon
 from render.text import (
     ELLIPSIS,
     FONT_BOLD,

@@ -101,10 +101,23 @@ RESIDENTIAL, COMMERCE, INDUSTRY, GREEN, OFFICE, WATER, PUBLIC, LEISURE, ENERGY_S
 )
 
 PAINTERS: dict[str, Painter] = {
-    "tower": _tower, "house": _house, "shop": _shop, "public": _public, "park": _park,
-    "playground": _playground, "factory": _factory, "harbour": _harbour, "office": _office,
-    "monument": _monument, "mug": _mug, "food": _food, "music": _music, "bed": _bed,
-    "tavern": _tavern_any, "ferris": _ferris, "power": _power,
+    "tower": _tower,
+    "house": _house,
+    "shop": _shop,
+    "public": _public,
+    "park": _park,
+    "playground": _playground,
+    "factory": _factory,
+    "harbour": _harbour,
+    "office": _office,
+    "monument": _monument,
+    "mug": _mug,
+    "food": _food,
+    "music": _music,
+    "bed": _bed,
+    "tavern": _tavern_any,
+    "ferris": _ferris,
+    "power": _power,
 }
 """The shared building shapes; each game picks its kinds' shapes from these (render/<game>.py)."""
 
@@ -116,8 +129,12 @@ EXACT_LETTERS: dict[str, dict[str, str]] = {}
 """game -> case-sensitive one-letter codes (e.g. ``F`` factory, ``f`` food tavern)."""
 
 
-def register_glyphs(game: str, glyphs: dict[str, Glyph], aliases: dict[str, str] | None = None,
-                    exact_letters: dict[str, str] | None = None) -> None:
+def register_glyphs(
+    game: str,
+    glyphs: dict[str, Glyph],
+    aliases: dict[str, str] | None = None,
+    exact_letters: dict[str, str] | None = None,
+) -> None:
     """Add one game's building kinds (``kind -> Glyph``), keyed ``"<game>.<kind>"``.
 
     ``aliases`` maps other spellings to kinds; ``exact_letters`` maps one-letter codes, read as written.
@@ -206,9 +223,7 @@ def glyph_image(key: str, size: int, letter: bool = True, faded: bool = False, l
             draw_text(sd, (start, cyl + 1), initial, fnt, INK, "lm")
             draw_text(sd, (start + lw, cyl + r * 0.35), suffix, sfnt, INK, "lm")
         else:
-            sd.ellipse(
-                (cxl - r, cyl - r, cxl + r, cyl + r), fill=WHITE, outline=INK, width=max(1, size // 60)
-            )
+            sd.ellipse((cxl - r, cyl - r, cxl + r, cyl + r), fill=WHITE, outline=INK, width=max(1, size // 60))
             draw_text(sd, (cxl, cyl + 1), initial, fnt, INK, "mm")
     return small
 

@@ -160,9 +160,7 @@ def _icon_centre(pen: Pen) -> None:
     for u in (0.24, 0.42, 0.58, 0.76):
         pen.rect(u - 0.04, 0.5, u + 0.04, 0.84, fill=WHITE, width=0.025)
     pen.poly([(0.06, 0.44), (0.5, 0.24), (0.94, 0.44)])
-    pen.d.chord(
-        (*pen.p(0.32, 0.04), *pen.p(0.68, 0.44)), 180, 360, fill=pen.fill, outline=pen.ink, width=pen.lw(0.04)
-    )
+    pen.d.chord((*pen.p(0.32, 0.04), *pen.p(0.68, 0.44)), 180, 360, fill=pen.fill, outline=pen.ink, width=pen.lw(0.04))
 
 
 ICONS: dict[str, tuple[Painter, RGB]] = {
@@ -292,11 +290,7 @@ def face_down_image(size: int) -> Image.Image:
 def draw_face_down(img: Image.Image, box: Box) -> None:
     """Paste a face-down tile into ``box``."""
     size = min(box[2] - box[0], box[3] - box[1])
-    paste(
-        img,
-        face_down_image(size),
-        (box[0] + (box[2] - box[0] - size) // 2, box[1] + (box[3] - box[1] - size) // 2),
-    )
+    paste(img, face_down_image(size), (box[0] + (box[2] - box[0] - size) // 2, box[1] + (box[3] - box[1] - size) // 2))
 
 
 def chip(

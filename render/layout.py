@@ -97,12 +97,7 @@ def title_bar(
 
 
 def panel(
-    draw: ImageDraw.ImageDraw,
-    box: Box,
-    fill: RGB = PANEL,
-    edge: RGB = PANEL_EDGE,
-    width: int = 2,
-    radius: int = 12,
+    draw: ImageDraw.ImageDraw, box: Box, fill: RGB = PANEL, edge: RGB = PANEL_EDGE, width: int = 2, radius: int = 12
 ) -> None:
     """A rounded white panel."""
     draw.rounded_rectangle(box, radius=radius, fill=fill, outline=edge, width=width)
@@ -197,9 +192,7 @@ def legend(
     fnt = font(max(MIN_TEXT, round(size * 0.55)))
     x, y = xy
     line_h = size + 8
-    items: list[tuple[str, str, bool]] = [(k, t, True) for k, t in entries] + [
-        (k, t, False) for k, t in icon_entries
-    ]
+    items: list[tuple[str, str, bool]] = [(k, t, True) for k, t in entries] + [(k, t, False) for k, t in icon_entries]
     for key, text, is_glyph in items:
         w = size + 6 + text_width(text, fnt) + 18
         if x + w > xy[0] + max_width and x > xy[0]:
@@ -305,7 +298,7 @@ def fit_lines(
     f = font(min_size, bold)
     lines = wrap(text, f, width)
     head = [ellipsize(line, f, width) for line in lines[: max_lines - 1]]
-    return [*head, ellipsize(" ".join(lines[max_lines - 1:]), f, width)], f
+    return [*head, ellipsize(" ".join(lines[max_lines - 1 :]), f, width)], f
 
 
 def join_names(items: Iterable[str], locale: str = "en") -> str:
@@ -313,8 +306,9 @@ def join_names(items: Iterable[str], locale: str = "en") -> str:
     return t("render.list.separator", locale).join(items)
 
 
-def sized(width: int, height: int, paint: Callable[[Image.Image, ImageDraw.ImageDraw], int],
-          under: Image.Image | None = None) -> Image.Image:
+def sized(
+    width: int, height: int, paint: Callable[[Image.Image, ImageDraw.ImageDraw], int], under: Image.Image | None = None
+) -> Image.Image:
     """What ``paint`` draws (it returns its bottom y) on a canvas ``height`` tall, an estimate, cropped to
     the drawing (not copied when it fills the canvas exactly); drawn again taller when the estimate fell
     short. ``under``: a picture pasted at the top first (``paint`` then starts below it), so a table
@@ -367,6 +361,16 @@ def tile_sheet(game: str, title: str, locale: str = "en") -> Image.Image:
         draw_glyph(img, key, (x, y, x + TILE_SHEET_SIZE, y + TILE_SHEET_SIZE), locale=locale)
         g = glyph(key)
         label = f"{g.badge(locale)}  {g.label(locale)}"
-        draw_fitted(draw, (x + TILE_SHEET_SIZE + 16, y + TILE_SHEET_SIZE // 2), label,
-                    cell_w - TILE_SHEET_SIZE - 56, 28, True, INK, "lm", MIN_TEXT, key=False)
+        draw_fitted(
+            draw,
+            (x + TILE_SHEET_SIZE + 16, y + TILE_SHEET_SIZE // 2),
+            label,
+            cell_w - TILE_SHEET_SIZE - 56,
+            28,
+            True,
+            INK,
+            "lm",
+            MIN_TEXT,
+            key=False,
+        )
     return img

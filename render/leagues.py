@@ -41,8 +41,9 @@ class StandingLike(Protocol):
     def ordinal(self) -> float: ...
 
 
-def standings_png(title: str, game_name: str, rows: Sequence[StandingLike], *, rated: bool, loc: str,
-                  first: int = 1) -> bytes:
+def standings_png(
+    title: str, game_name: str, rows: Sequence[StandingLike], *, rated: bool, loc: str, first: int = 1
+) -> bytes:
     """The standings, best first, as PNG bytes: at most :data:`MAX_ROWS` rows, the first of them at
     place ``first`` (a later page of a long table)."""
     rows = rows[:MAX_ROWS]
@@ -62,8 +63,9 @@ def standings_png(title: str, game_name: str, rows: Sequence[StandingLike], *, r
     for name, w in cols:
         label = "#" if name == "rank" else t(f"community.league.col.{name}", loc)
         anchor, tx = ("lm", x + 8) if name == "player" else ("mm", x + w / 2)
-        c.draw_fitted(draw, (tx, top + head_h / 2), label, w - 16, HEADER_FONT, True, c.MUTED, anchor, c.MIN_TEXT,
-                      key=False)
+        c.draw_fitted(
+            draw, (tx, top + head_h / 2), label, w - 16, HEADER_FONT, True, c.MUTED, anchor, c.MIN_TEXT, key=False
+        )
         x += w
     body = c.font(24)
     key_font = c.font(c.KEY_TEXT, True)
@@ -74,9 +76,13 @@ def standings_png(title: str, game_name: str, rows: Sequence[StandingLike], *, r
             draw.rectangle((margin, y, width - margin, y + row_h), fill=c.tint(c.HIGHLIGHT, 0.7))
         elif i % 2:
             draw.rectangle((margin, y, width - margin, y + row_h), fill=c.tint(c.PANEL_EDGE, 0.75))
-        values = {"rank": str(i + first), "games": str(s.games), "wins": str(s.wins),
-                  "place": f"{s.average_place:.2f}" if s.games else "-",
-                  "rating": f"{s.ordinal:.1f}" if s.games else "-"}
+        values = {
+            "rank": str(i + first),
+            "games": str(s.games),
+            "wins": str(s.wins),
+            "place": f"{s.average_place:.2f}" if s.games else "-",
+            "rating": f"{s.ordinal:.1f}" if s.games else "-",
+        }
         x = margin
         for name, w in cols:
             cy = y + row_h / 2
@@ -90,8 +96,7 @@ def standings_png(title: str, game_name: str, rows: Sequence[StandingLike], *, r
                 c.draw_text(draw, (x + w / 2, cy), values[name], body, c.INK, "mm", key=False)
             x += w
     if not rows:
-        c.draw_text(draw, (width / 2, top + head_h + row_h / 2), t("community.league.empty", loc), body,
-                    c.MUTED, "mm")
+        c.draw_text(draw, (width / 2, top + head_h + row_h / 2), t("community.league.empty", loc), body, c.MUTED, "mm")
     return c.png_bytes(img)
 
 
@@ -122,8 +127,9 @@ def rating_chart_png(title: str, ratings: Sequence[float], *, loc: str, seat: in
         y = at(0, v)[1]
         draw.line((left, y, right, y), fill=c.PANEL_EDGE, width=1)
         c.draw_text(draw, (left - 24, y), f"{v:.1f}", axis_font, c.MUTED, "rm")
-    c.draw_text(draw, ((left + right) / 2, bottom + 40), t("community.league.chart.games", loc), axis_font,
-                c.MUTED, "mm")
+    c.draw_text(
+        draw, ((left + right) / 2, bottom + 40), t("community.league.chart.games", loc), axis_font, c.MUTED, "mm"
+    )
     style = c.player_style(seat)
     points = [at(i, v) for i, v in enumerate(values)]
     if len(points) > 1:

@@ -44,12 +44,7 @@ def _shop(pen: Pen) -> None:
     for i in range(4):
         u = 0.02 + i * 0.24
         pen.d.chord(
-            (*pen.p(u, 0.28), *pen.p(u + 0.24, 0.46)),
-            0,
-            180,
-            fill=pen.fill,
-            outline=pen.ink,
-            width=pen.lw(0.035),
+            (*pen.p(u, 0.28), *pen.p(u + 0.24, 0.46)), 0, 180, fill=pen.fill, outline=pen.ink, width=pen.lw(0.035)
         )
     pen.poly([(0.14, 0.08), (0.86, 0.08), (0.98, 0.36), (0.02, 0.36)], fill=None, outline=True)
 

@@ -51,11 +51,34 @@ def bound() -> list[str]:
     return list(_bound)
 
 
-bind("quadropolis", Pictures("quadropolis", turn=quadropolis.turn_image, board=quadropolis.board_image,
-                             end=quadropolis.end_image, more={"city": quadropolis.city_image},
-                             titles={"turn": quadropolis.turn_title, "board": quadropolis.board_title}))
-bind("btc", Pictures("btc", turn=btc.turn_image, board=btc.board_image, end=btc.end_image,
-                     titles={"turn": btc.turn_title, "board": btc.board_title}))
-bind("urbanpanic", Pictures("urbanpanic", turn=urbanpanic.turn_image, board=urbanpanic.board_image,
-                            end=urbanpanic.end_image,
-                            titles={"turn": urbanpanic.turn_title, "board": urbanpanic.board_title}))
+bind(
+    "quadropolis",
+    Pictures(
+        "quadropolis",
+        turn=quadropolis.turn_image,
+        board=quadropolis.board_image,
+        end=quadropolis.end_image,
+        more={"city": quadropolis.city_image},
+        titles={"turn": quadropolis.turn_title, "board": quadropolis.board_title},
+    ),
+)
+bind(
+    "btc",
+    Pictures(
+        "btc",
+        turn=btc.turn_image,
+        board=btc.board_image,
+        end=btc.end_image,
+        titles={"turn": btc.turn_title, "board": btc.board_title},
+    ),
+)
+bind(
+    "urbanpanic",
+    Pictures(
+        "urbanpanic",
+        turn=urbanpanic.turn_image,
+        board=urbanpanic.board_image,
+        end=urbanpanic.end_image,
+        titles={"turn": urbanpanic.turn_title, "board": urbanpanic.board_title},
+    ),
+)

@@ -59,8 +59,12 @@ def _design_colours(modules: tuple[str, ...]) -> tuple[RGB, ...]:
     found: dict[RGB, None] = {}
     for name in modules:
         for key, value in vars(sys.modules[name]).items():
-            if key.isupper() and isinstance(value, tuple) and len(value) == 3 and all(
-                    isinstance(v, int) and 0 <= v <= 255 for v in value):
+            if (
+                key.isupper()
+                and isinstance(value, tuple)
+                and len(value) == 3
+                and all(isinstance(v, int) and 0 <= v <= 255 for v in value)
+            ):
                 found[value] = None
     return tuple(found)
 
@@ -112,8 +116,15 @@ def palette_png(image: Image.Image) -> bytes:
     rows.paste(image, (1, 0))
     palette = bytes((image.getpalette() or [0, 0, 0])[: 3 * 256])
     header = struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)  # 8 bits, palette, deflate, no interlace
-    return b"".join((b"\x89PNG\r\n\x1a\n", _chunk(b"IHDR", header), _chunk(b"PLTE", palette),
-                     _chunk(b"IDAT", zlib.compress(rows.tobytes(), PNG_LEVEL)), _chunk(b"IEND", b"")))
+    return b"".join(
+        (
+            b"\x89PNG\r\n\x1a\n",
+            _chunk(b"IHDR", header),
+            _chunk(b"PLTE", palette),
+            _chunk(b"IDAT", zlib.compress(rows.tobytes(), PNG_LEVEL)),
+            _chunk(b"IEND", b""),
+        )
+    )
 
 
 Picture = Callable[..., Image.Image]
@@ -127,9 +138,16 @@ class Pictures:
     (a player's ``city``), each drawn as ``render_<name>``; the tile sheet is every glyph the game's
     renderer registered, under the catalogue's ``tiles.title``."""
 
-    def __init__(self, game: str, *, turn: Picture, board: Picture, end: Picture,
-                 more: Mapping[str, Picture] | None = None,
-                 titles: Mapping[str, Callable[[Any, str], str]] | None = None) -> None:
+    def __init__(
+        self,
+        game: str,
+        *,
+        turn: Picture,
+        board: Picture,
+        end: Picture,
+        more: Mapping[str, Picture] | None = None,
+        titles: Mapping[str, Callable[[Any, str], str]] | None = None,
+    ) -> None:
         self.game = game
         self.turn_image, self.board_image, self.end_image = turn, board, end
         self.more = dict(more or {})
@@ -143,8 +161,9 @@ class Pictures:
             return title(view, locale)
         return t_or(f"{self.game}.render.title.final_scores", "", locale) if picture == "end" else ""
 
-    def render_turn(self, view: Any, acting_seat: int, names: Sequence[str] | None = None, *,
-                    locale: str = "en") -> bytes:
+    def render_turn(
+        self, view: Any, acting_seat: int, names: Sequence[str] | None = None, *, locale: str = "en"
+    ) -> bytes:
         """PNG of the game's turn picture."""
         return png_bytes(self.turn_image(view, acting_seat, names, locale=locale))
 
@@ -163,8 +182,9 @@ class Pictures:
 
     def __getattr__(self, name: str) -> Callable[..., bytes]:
         """``render_<name>`` for a picture of :attr:`more` (``render_city``)."""
-        picture = self.__dict__.get("more", {}).get(name.removeprefix("render_")) if name.startswith(
-            "render_") else None
+        picture = (
+            self.__dict__.get("more", {}).get(name.removeprefix("render_")) if name.startswith("render_") else None
+        )
         if picture is None:
             raise AttributeError(name)
 

@@ -142,13 +142,35 @@ def score_table(
         if keys[j]:
             _draw_header_key(img, keys[j], (int(cx - icon / 2), y, int(cx + icon / 2), y + icon), locale)
         for k, line in enumerate(header_lines[j]):
-            c.draw_text(draw, (cx, y + (c.MIN_TEXT + 4) * k), c.ellipsize(line, label_font, int(cat_w - 6)),
-                        label_font, c.INK, "ma", key=False)
-    c.draw_icon(img, "points", (int(x_total + TOTAL_WIDTH / 2 - icon / 2), top + 10,
-                                int(x_total + TOTAL_WIDTH / 2 + icon / 2), top + 10 + icon))
+            c.draw_text(
+                draw,
+                (cx, y + (c.MIN_TEXT + 4) * k),
+                c.ellipsize(line, label_font, int(cat_w - 6)),
+                label_font,
+                c.INK,
+                "ma",
+                key=False,
+            )
+    c.draw_icon(
+        img,
+        "points",
+        (
+            int(x_total + TOTAL_WIDTH / 2 - icon / 2),
+            top + 10,
+            int(x_total + TOTAL_WIDTH / 2 + icon / 2),
+            top + 10 + icon,
+        ),
+    )
     total_font = c.fit_font(words["total"], TOTAL_WIDTH - 8, 20, True, c.MIN_TEXT)
-    c.draw_text(draw, (x_total + TOTAL_WIDTH / 2, top + 14 + icon), c.ellipsize(words["total"], total_font,
-                TOTAL_WIDTH - 8), total_font, c.INK, "ma", key=False)
+    c.draw_text(
+        draw,
+        (x_total + TOTAL_WIDTH / 2, top + 14 + icon),
+        c.ellipsize(words["total"], total_font, TOTAL_WIDTH - 8),
+        total_font,
+        c.INK,
+        "ma",
+        key=False,
+    )
     draw.line((MARGIN + 4, top + header_h, width - MARGIN - 4, top + header_h), fill=c.INK, width=2)
 
     # Rows: rank, marker and name, the categories, the total
@@ -197,8 +219,9 @@ def score_table(
         text = t("render.score.shared_line", locale, label=words["shared"], names=names)
     c.draw_icon(img, "winner", (MARGIN, fy + 2, MARGIN + 36, fy + 38))
     wfont = c.font(c.KEY_TEXT, True)
-    c.draw_text(draw, (MARGIN + 46, fy + 20), c.ellipsize(text, wfont, width - 2 * MARGIN - 46), wfont, c.INK,
-                "lm", key=True)
+    c.draw_text(
+        draw, (MARGIN + 46, fy + 20), c.ellipsize(text, wfont, width - 2 * MARGIN - 46), wfont, c.INK, "lm", key=True
+    )
     y = fy + 52
     for line in note_lines:
         c.draw_text(draw, (MARGIN, y), line, note_font, c.MUTED, "la", key=False)
@@ -255,4 +278,3 @@ def score_table_from_result(
 def decided_note(decided_by: str, locale: str = "en", score_ids: Sequence[str] = ("score",)) -> str:
     """What separated the winner from the runner-up, as a sentence ("" when the score did)."""
     return decided_sentence(decided_by, locale, score_ids)
-

@@ -21,9 +21,7 @@ SUPERSAMPLE = 3
 # ---------------------------------------------------------------------------------------------
 
 
-def _star_points(
-    cx: float, cy: float, r: float, points: int = 5, inner: float = 0.45
-) -> list[tuple[float, float]]:
+def _star_points(cx: float, cy: float, r: float, points: int = 5, inner: float = 0.45) -> list[tuple[float, float]]:
     out = []
     for i in range(points * 2):
         radius = r if i % 2 == 0 else r * inner
@@ -32,9 +30,7 @@ def _star_points(
     return out
 
 
-def _regular(
-    cx: float, cy: float, r: float, sides: int, rotation: float = -90.0
-) -> list[tuple[float, float]]:
+def _regular(cx: float, cy: float, r: float, sides: int, rotation: float = -90.0) -> list[tuple[float, float]]:
     return [
         (
             cx + r * math.cos(math.radians(rotation + i * 360 / sides)),
@@ -67,9 +63,7 @@ def shape_polygon(shape: str, box: tuple[float, float, float, float]) -> list[tu
 
 
 @lru_cache(maxsize=512)
-def marker_image(
-    shape: str, size: int, colour: RGB, text: str = "", text_colour: RGB | None = None
-) -> Image.Image:
+def marker_image(shape: str, size: int, colour: RGB, text: str = "", text_colour: RGB | None = None) -> Image.Image:
     """A player marker: ``shape`` filled with ``colour``, dark outline, optional centred text."""
     s = SUPERSAMPLE
     big = Image.new("RGBA", (size * s, size * s), (0, 0, 0, 0))
@@ -127,9 +121,7 @@ Point = tuple[float, float]
 class Pen:
     """Draws in unit coordinates (0..1) inside a pixel box; line widths are fractions of the box."""
 
-    def __init__(
-        self, draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float], ink: RGB, fill: RGB
-    ) -> None:
+    def __init__(self, draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float], ink: RGB, fill: RGB) -> None:
         self.d = draw
         self.x0, self.y0, self.x1, self.y1 = box
         self.w = self.x1 - self.x0
@@ -143,9 +135,7 @@ class Pen:
     def lw(self, f: float = 0.05) -> int:
         return max(1, round(self.w * f))
 
-    def poly(
-        self, pts: Iterable[Point], fill: RGB | None = None, outline: bool = True, width: float = 0.05
-    ) -> None:
+    def poly(self, pts: Iterable[Point], fill: RGB | None = None, outline: bool = True, width: float = 0.05) -> None:
         self.d.polygon(
             [self.p(u, v) for u, v in pts],
             fill=fill or self.fill,
@@ -188,9 +178,7 @@ class Pen:
         )
 
     def line(self, pts: Sequence[Point], width: float = 0.05, colour: RGB | None = None) -> None:
-        self.d.line(
-            [self.p(u, v) for u, v in pts], fill=colour or self.ink, width=self.lw(width), joint="curve"
-        )
+        self.d.line([self.p(u, v) for u, v in pts], fill=colour or self.ink, width=self.lw(width), joint="curve")
 
     def arc(
         self,
@@ -203,6 +191,4 @@ class Pen:
         width: float = 0.05,
         colour: RGB | None = None,
     ) -> None:
-        self.d.arc(
-            (*self.p(u0, v0), *self.p(u1, v1)), start, end, fill=colour or self.ink, width=self.lw(width)
-        )
+        self.d.arc((*self.p(u0, v0), *self.p(u1, v1)), start, end, fill=colour or self.ink, width=self.lw(width))

@@ -145,9 +145,7 @@ def ellipsize(text: str, fnt: Font, max_width: int) -> str:
     return out
 
 
-def fit_text(
-    text: str, max_width: int, size: int, bold: bool = False, min_size: int = 12
-) -> tuple[str, Font]:
+def fit_text(text: str, max_width: int, size: int, bold: bool = False, min_size: int = 12) -> tuple[str, Font]:
     """Shrink to fit, down to ``min_size``; past that, cut with an ellipsis (see :func:`ellipsize`)."""
     fnt = fit_font(text, max_width, size, bold, min_size)
     return ellipsize(text, fnt, max_width), fnt
@@ -166,7 +164,6 @@ the rest of the line, so the pen draws no string with them (:func:`draw_text`)."
 def without_bidi_controls(text: str) -> str:
     """``text`` without :data:`BIDI_CONTROLS`: what the pen draws and records of it."""
     return BIDI_CONTROLS.sub("", text)
-
 
 
 @dataclass(frozen=True)
@@ -216,8 +213,16 @@ class TextRecorder:
         image.info[SURFACE] = number
         return number
 
-    def add(self, draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, fnt: Font, anchor: str,
-            stroke: int, key: bool | None) -> None:
+    def add(
+        self,
+        draw: ImageDraw.ImageDraw,
+        xy: tuple[float, float],
+        text: str,
+        fnt: Font,
+        anchor: str,
+        stroke: int,
+        key: bool | None,
+    ) -> None:
         image = getattr(draw, "_image", None)
         surface = image.info.get(SURFACE) if image is not None else None
         if not surface or not text.strip():
@@ -225,9 +230,19 @@ class TextRecorder:
         left, top, right, bottom = draw.textbbox(xy, text, font=fnt, anchor=anchor, stroke_width=stroke)
         bold = getattr(fnt, "path", "") == str(FONT_BOLD)
         full, mid_word = self.shortened.get(text, (text, False))
-        self.texts.append(DrawnText(text, (math.floor(left), math.floor(top), math.ceil(right), math.ceil(bottom)),
-                                    int(fnt.size), bold, bold if key is None else key, text in self.shortened,
-                                    mid_word, full, surface))
+        self.texts.append(
+            DrawnText(
+                text,
+                (math.floor(left), math.floor(top), math.ceil(right), math.ceil(bottom)),
+                int(fnt.size),
+                bold,
+                bold if key is None else key,
+                text in self.shortened,
+                mid_word,
+                full,
+                surface,
+            )
+        )
 
     def on(self, image: Image.Image) -> list[DrawnText]:
         """The strings drawn on ``image`` (a picture made by :func:`canvas`, or a crop or stack of them)."""
@@ -243,10 +258,18 @@ class TextRecorder:
         was, now = source.info.get(SURFACE), target.info.get(SURFACE) or self.tag(target)
         if not was:
             return
-        self.texts = [replace(d, box=(d.box[0] + dx, d.box[1] + dy, d.box[2] + dx, d.box[3] + dy), surface=now)
-                      if d.surface == was else d for d in self.texts]
-        self.regions = [replace(r, box=(r.box[0] + dx, r.box[1] + dy, r.box[2] + dx, r.box[3] + dy), surface=now)
-                        if r.surface == was else r for r in self.regions]
+        self.texts = [
+            replace(d, box=(d.box[0] + dx, d.box[1] + dy, d.box[2] + dx, d.box[3] + dy), surface=now)
+            if d.surface == was
+            else d
+            for d in self.texts
+        ]
+        self.regions = [
+            replace(r, box=(r.box[0] + dx, r.box[1] + dy, r.box[2] + dx, r.box[3] + dy), surface=now)
+            if r.surface == was
+            else r
+            for r in self.regions
+        ]
 
     def picture_regions(self) -> list[Region]:
         """The regions of the last picture encoded by :func:`png_bytes` (the last one marked wins)."""

@@ -136,14 +136,20 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
     reason = postgres_missing()
     if reason is None or os.environ.get("CI"):
         return
-    skipped = [r for r in terminalreporter.stats.get("skipped", [])
-               if isinstance(r.longrepr, tuple) and r.longrepr[2].endswith(reason)]
+    skipped = [
+        r
+        for r in terminalreporter.stats.get("skipped", [])
+        if isinstance(r.longrepr, tuple) and r.longrepr[2].endswith(reason)
+    ]
     if skipped:
         terminalreporter.write_line(f"{len(skipped)} PostgreSQL tests skipped: {reason}")
     browser = None if os.environ.get("CI") else browser_missing()
     if browser is not None:
-        skipped = [r for r in terminalreporter.stats.get("skipped", [])
-                   if isinstance(r.longrepr, tuple) and r.longrepr[2].endswith(browser)]
+        skipped = [
+            r
+            for r in terminalreporter.stats.get("skipped", [])
+            if isinstance(r.longrepr, tuple) and r.longrepr[2].endswith(browser)
+        ]
         if skipped:
             terminalreporter.write_line(f"{len(skipped)} browser tests skipped: {browser}")
 
@@ -208,8 +214,13 @@ async def emptied_postgres_database(server: PostgresServer) -> str:
         return url
     conn = await asyncpg.connect(url)
     try:
-        tables = [r[0] for r in await conn.fetch(
-            "SELECT tablename FROM pg_tables WHERE schemaname = current_schema() AND tablename <> 'schema_migrations'")]
+        tables = [
+            r[0]
+            for r in await conn.fetch(
+                "SELECT tablename FROM pg_tables"
+                " WHERE schemaname = current_schema() AND tablename <> 'schema_migrations'"
+            )
+        ]
         await conn.execute(f"TRUNCATE {', '.join(f'{t}' for t in tables)} RESTART IDENTITY CASCADE")
     finally:
         await conn.close()

@@ -100,14 +100,23 @@ def test_a_sentence_asks_for_the_form_it_needs() -> None:
     derecha"; a bare placeholder is the nominative, and English has one form."""
     right, left = core.term("btc.city.right_city"), core.term("btc.city.left_city")
     duplex = core.term("btc.tile.duplex", a=core.term("btc.tile.shop"), b=core.term("btc.tile.house"))
-    said = {lang: i18n.t("btc.move.place", lang, player="P", tile=duplex, city=right, cell="D4")
-            for lang in ("ru", "pl", "es", "en")}
+    said = {
+        lang: i18n.t("btc.move.place", lang, player="P", tile=duplex, city=right, cell="D4")
+        for lang in ("ru", "pl", "es", "en")
+    }
     assert "в Правом городе" in said["ru"] and "дуплекс «магазин и дом»" in said["ru"]
     assert "w Prawym mieście" in said["pl"]
     assert "en la Ciudad derecha" in said["es"] and "un dúplex" in said["es"]
     assert "Right City" in said["en"]
-    assert "Balfalvához" in i18n.t("btc.move.assign", "hu", player="P", left_city=left, right_city=right,
-                                  left=core.term("btc.tile.shop"), right=core.term("btc.tile.park"))
+    assert "Balfalvához" in i18n.t(
+        "btc.move.assign",
+        "hu",
+        player="P",
+        left_city=left,
+        right_city=right,
+        left=core.term("btc.tile.shop"),
+        right=core.term("btc.tile.park"),
+    )
     assert format(i18n.resolve(right, "ru"), "") == "Правый город"
 
 
@@ -148,7 +157,7 @@ def test_every_catalogue_file_is_valid_json_without_duplicate_keys() -> None:
 
 
 def test_english_puts_no_article_before_a_filled_in_word() -> None:
-    """"a {tile}" reads "a office" for some values: English sentences never put a/an before a placeholder."""
+    """ "a {tile}" reads "a office" for some values: English sentences never put a/an before a placeholder."""
     offenders = [k for k, v in ENGLISH.items() for text in _texts(v) if re.search(r"\b[Aa]n? \{", text)]
     assert offenders == []
 

@@ -6,7 +6,7 @@ from cogs.commandlinks import CommandLinks
 
 
 def test_named_commands_become_mentions_with_the_top_level_id() -> None:
-    """"/game new" -> "</game new:11>"; the longest known name wins; unknown commands stay as written."""
+    """ "/game new" -> "</game new:11>"; the longest known name wins; unknown commands stay as written."""
     links = CommandLinks()
     links.learn({"game": 11, "league": 22}, ["game", "game new", "game notify", "league join"])
     assert links.link("Start one with /game new.") == "Start one with </game new:11>."

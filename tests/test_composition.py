@@ -47,6 +47,7 @@ def test_each_feature_is_subscribed_once(service: Service) -> None:
 def test_cogs_construct_no_domain_object() -> None:
     """No cog calls the constructor of a feature, a table store, the service or the store, and
     no ``listen=`` flag is left anywhere."""
+
     def subclasses(cls: type) -> set[str]:
         out = {cls.__name__}
         for sub in cls.__subclasses__():
@@ -62,8 +63,11 @@ def test_cogs_construct_no_domain_object() -> None:
             continue  # not a cog: the Discord front-end's composition root, which builds the App once
         for node in ast.walk(ast.parse(path.read_text("utf-8"))):
             if isinstance(node, ast.Call):
-                name = node.func.id if isinstance(node.func, ast.Name) else (
-                    node.func.attr if isinstance(node.func, ast.Attribute) else "")
+                name = (
+                    node.func.id
+                    if isinstance(node.func, ast.Name)
+                    else (node.func.attr if isinstance(node.func, ast.Attribute) else "")
+                )
                 if name in forbidden:
                     found.append(f"{path.relative_to(ROOT)}:{node.lineno} {name}")
     assert found == []

@@ -82,8 +82,14 @@ def differences(written: str, made: str, name: str) -> str:
     """What differs between a file and what the table makes of it, as a unified diff."""
     import difflib
 
-    diff = difflib.unified_diff(written.splitlines(), made.splitlines(), f"{name} (as written)",
-                                f"{name} (from bot/settings.py)", lineterm="", n=0)
+    diff = difflib.unified_diff(
+        written.splitlines(),
+        made.splitlines(),
+        f"{name} (as written)",
+        f"{name} (from bot/settings.py)",
+        lineterm="",
+        n=0,
+    )
     return "\n".join(diff)
 
 
@@ -91,7 +97,8 @@ def test_env_example_is_written_from_the_table_of_settings() -> None:
     written = (ROOT / ".env.example").read_text(encoding="utf-8")
     made = settingsdoc.env_example()
     assert written == made, "run python -m bot settings --env > .env.example:\n" + differences(
-        written, made, ".env.example")
+        written, made, ".env.example"
+    )
 
 
 def test_the_readme_settings_table_is_the_table_of_settings() -> None:
@@ -100,7 +107,8 @@ def test_the_readme_settings_table_is_the_table_of_settings() -> None:
     assert m, "README.md lacks the settings table's markers"
     made = settingsdoc.markdown()
     assert m.group(1) == made, "paste python -m bot settings --markdown into README.md:\n" + differences(
-        m.group(1), made, "README.md")
+        m.group(1), made, "README.md"
+    )
 
 
 def test_the_table_declares_each_setting_once_with_its_help_in_every_language() -> None:
@@ -128,9 +136,12 @@ def test_the_image_keeps_its_database_on_its_volume_whatever_env_says() -> None:
     assert f"mkdir -p {data_dir}" in image["run"] and f"chown botuser {data_dir}" in image["run"]
     volume = PurePosixPath(data_dir)
     # The README's way: cp .env.example .env, then docker run --env-file .env.
-    for dotenv in (env_example(), {**env_example(), "DATABASE_PATH": "data/bot.sqlite3"},
-                   {**env_example(), "DATABASE_PATH": "bot.sqlite3"},
-                   {**env_example(), "DATABASE_PATH": f"{data_dir}/games/bot.sqlite3"}):
+    for dotenv in (
+        env_example(),
+        {**env_example(), "DATABASE_PATH": "data/bot.sqlite3"},
+        {**env_example(), "DATABASE_PATH": "bot.sqlite3"},
+        {**env_example(), "DATABASE_PATH": f"{data_dir}/games/bot.sqlite3"},
+    ):
         path = PurePosixPath(image_settings(dotenv).database_path.as_posix())
         assert path.is_relative_to(volume) and path != volume, (dotenv.get("DATABASE_PATH"), path)
     for outside in ("/app/data/bot.sqlite3", "/tmp/bot.sqlite3", "../bot.sqlite3", f"{data_dir}/../x.sqlite3"):
@@ -204,6 +215,7 @@ def test_compose_database_url_names_the_compose_database(password: str | None) -
 # --------------------------------------------------------------------------------------------------
 # Signals, health and the build context (issue 30)
 # --------------------------------------------------------------------------------------------------
+
 
 def instructions() -> list[tuple[str, str]]:
     """(INSTRUCTION, rest) of every Dockerfile line (continuations joined, comments skipped)."""
@@ -303,25 +315,47 @@ def ignored(path: str) -> bool:
     return result
 
 
-@pytest.mark.parametrize("path", [
-    ".env", ".venv/lib/python3.11/site-packages/discord/client.py", "venv/bin/python", "data/bot.sqlite3",
-    "data/bot.sqlite3.lock", ".git/HEAD", "bot/__pycache__/app.cpython-311.pyc", ".pytest_cache/v/cache",
-    ".mypy_cache/3.11/bot.json", ".ruff_cache/content", "tests/data/main-878b588.sqlite3", "out/board.png",
-    "htmlcov/index.html", ".coverage", "bot.sqlite3", "bot.sqlite3.health",
-])
+@pytest.mark.parametrize(
+    "path",
+    [
+        ".env",
+        ".venv/lib/python3.11/site-packages/discord/client.py",
+        "venv/bin/python",
+        "data/bot.sqlite3",
+        "data/bot.sqlite3.lock",
+        ".git/HEAD",
+        "bot/__pycache__/app.cpython-311.pyc",
+        ".pytest_cache/v/cache",
+        ".mypy_cache/3.11/bot.json",
+        ".ruff_cache/content",
+        "tests/data/main-878b588.sqlite3",
+        "out/board.png",
+        "htmlcov/index.html",
+        ".coverage",
+        "bot.sqlite3",
+        "bot.sqlite3.health",
+    ],
+)
 def test_the_build_context_leaves_out_secrets_data_and_caches(path: str) -> None:
     assert ignored(path), path
 
 
 def test_the_build_context_keeps_everything_the_image_copies() -> None:
     # A COPY --from=<stage> copies from an earlier stage of the image, not from the build context.
-    copied = [word for rule, rest in instructions() if rule == "COPY" and not rest.startswith("--from=")
-              for word in rest.split()[:-1]]
+    copied = [
+        word
+        for rule, rest in instructions()
+        if rule == "COPY" and not rest.startswith("--from=")
+        for word in rest.split()[:-1]
+    ]
     assert copied and not any(w.startswith("--") for w in copied)
     for source in copied:
         target = ROOT / source
-        files = [target] if target.is_file() else [p for p in target.rglob("*") if p.is_file()
-                                                     and "__pycache__" not in p.parts]
+        files = (
+            [target]
+            if target.is_file()
+            else [p for p in target.rglob("*") if p.is_file() and "__pycache__" not in p.parts]
+        )
         assert files, source
         kept = [p.relative_to(ROOT).as_posix() for p in files if not ignored(p.relative_to(ROOT).as_posix())]
         assert len(kept) == len(files), sorted({p.relative_to(ROOT).as_posix() for p in files} - set(kept))[:5]

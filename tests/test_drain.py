@@ -45,8 +45,15 @@ async def test_the_wait_includes_the_other_work_given() -> None:
 
 
 def test_the_report_says_what_was_finished_and_handed_over() -> None:
-    report = StopReport(finished_requests=3, cut_requests=1, finished_work=2, handed_games=[7, 4], handed_claims=1,
-                        seconds=20.0, in_time=False)
+    report = StopReport(
+        finished_requests=3,
+        cut_requests=1,
+        finished_work=2,
+        handed_games=[7, 4],
+        handed_claims=1,
+        seconds=20.0,
+        in_time=False,
+    )
     done, handed = report.lines(leases=True)
     assert "finished 3 request(s)" in done and "1 request(s) still running were cut off" in done
     assert "another process" in handed and "games 4, 7" in handed and "1 claimed" in handed

@@ -50,10 +50,7 @@ GAME_COMMAND = {
                     "name": "game",
                     "description": "Game",
                     "required": True,
-                    "choices": [
-                        {"name": "Quadropolis", "value": "quadropolis"},
-                        {"name": "Toy", "value": "toy"},
-                    ],
+                    "choices": [{"name": "Quadropolis", "value": "quadropolis"}, {"name": "Toy", "value": "toy"}],
                 },
                 {"type": 4, "name": "seats", "description": "Seats", "min_value": 2, "max_value": 4},
                 {"type": 6, "name": "rival", "description": "Rival"},
@@ -122,9 +119,7 @@ async def standin(fake_discord: FakeDiscord, tmp_path: Path) -> AsyncIterator[di
 # --------------------------------------------------------------------------------------------------
 
 
-async def test_json_answers_carry_exact_content_type(
-    fake_discord: FakeDiscord, http: aiohttp.ClientSession
-) -> None:
+async def test_json_answers_carry_exact_content_type(fake_discord: FakeDiscord, http: aiohttp.ClientSession) -> None:
     """JSON answers have exactly `Content-Type: application/json` (no charset), as discord.py needs."""
     status, body, resp = await call(http, fake_discord, "GET", "/users/@me")
     assert status == 200
@@ -133,21 +128,13 @@ async def test_json_answers_carry_exact_content_type(
     assert "X-RateLimit-Remaining" not in resp.headers
 
 
-async def test_unknown_route_is_a_recorded_json_404(
-    fake_discord: FakeDiscord, http: aiohttp.ClientSession
-) -> None:
+async def test_unknown_route_is_a_recorded_json_404(fake_discord: FakeDiscord, http: aiohttp.ClientSession) -> None:
     """An unknown route answers a JSON 404 and is recorded with no route template."""
     status, body, resp = await call(http, fake_discord, "POST", "/no/such/route", body={"x": 1})
     assert status == 404 and resp.headers["Content-Type"] == "application/json"
     assert body == {"message": "404: Not Found", "code": 0}
     rec = fake_discord.requests[-1]
-    assert (rec.method, rec.path, rec.route, rec.status, rec.json) == (
-        "POST",
-        "/no/such/route",
-        None,
-        404,
-        {"x": 1},
-    )
+    assert (rec.method, rec.path, rec.route, rec.status, rec.json) == ("POST", "/no/such/route", None, 404, {"x": 1})
     status, _, _ = await call(http, fake_discord, "DELETE", "/users/@me")
     assert status == 405
 
@@ -175,9 +162,7 @@ def test_request_patterns() -> None:
     assert compile_match(lambda r: r.method == "POST")(cb)
 
 
-async def test_commands_put_replaces_and_keeps_ids(
-    fake_discord: FakeDiscord, http: aiohttp.ClientSession
-) -> None:
+async def test_commands_put_replaces_and_keeps_ids(fake_discord: FakeDiscord, http: aiohttp.ClientSession) -> None:
     """PUT commands replaces the set (not appends) and keeps a command's id across syncs."""
     first = await register(http, fake_discord, GAME_COMMAND, SETTINGS_COMMAND)
     second = await register(http, fake_discord, GAME_COMMAND)
@@ -197,10 +182,7 @@ async def test_channel_post_multipart_recorded_and_served(
     """A multipart channel post records payload_json and file bytes; the attachment URL serves them."""
     png = tiny_png()
     form = aiohttp.FormData(quote_fields=False)
-    payload = {
-        "content": "board",
-        "attachments": [{"id": 0, "filename": "b.png", "description": "the board"}],
-    }
+    payload = {"content": "board", "attachments": [{"id": 0, "filename": "b.png", "description": "the board"}]}
     form.add_field("payload_json", json.dumps(payload), content_type="application/json")
     form.add_field("files[0]", png, filename="b.png", content_type="application/octet-stream")
     channel = fake_discord.channel("general")
@@ -225,9 +207,7 @@ async def test_message_validation(fake_discord: FakeDiscord, http: aiohttp.Clien
         http, fake_discord, "POST", f"/channels/{channel}/messages", body={"content": "x" * 2001}
     )
     assert (status, body["code"]) == (400, 50035) and "content" in body["errors"]
-    status, body, _ = await call(
-        http, fake_discord, "POST", f"/channels/{channel}/messages", body={"content": ""}
-    )
+    status, body, _ = await call(http, fake_discord, "POST", f"/channels/{channel}/messages", body={"content": ""})
     assert (status, body["code"]) == (400, 50006)
     rows = [{"type": 1, "components": [{"type": 2, "style": 1, "label": "x", "custom_id": "a"}]}] * 6
     status, body, _ = await call(
@@ -245,18 +225,12 @@ async def test_channel_permissions_and_dms(fake_discord: FakeDiscord, http: aioh
     form.add_field("files[0]", b"data", filename="a.bin")
     status, body, _ = await call(http, fake_discord, "POST", f"/channels/{no_files}/messages", data=form)
     assert (status, body["code"]) == (403, 50013)
-    status, _, _ = await call(
-        http, fake_discord, "POST", f"/channels/{no_files}/messages", body={"content": "text"}
-    )
+    status, _, _ = await call(http, fake_discord, "POST", f"/channels/{no_files}/messages", body={"content": "text"})
     assert status == 200
     quinn = fake_discord.user("quinn")
-    status, dm, _ = await call(
-        http, fake_discord, "POST", "/users/@me/channels", body={"recipient_id": str(quinn.id)}
-    )
+    status, dm, _ = await call(http, fake_discord, "POST", "/users/@me/channels", body={"recipient_id": str(quinn.id)})
     assert status == 200 and dm["type"] == 1
-    status, body, _ = await call(
-        http, fake_discord, "POST", f"/channels/{dm['id']}/messages", body={"content": "hi"}
-    )
+    status, body, _ = await call(http, fake_discord, "POST", f"/channels/{dm['id']}/messages", body={"content": "hi"})
     assert (status, body["code"]) == (403, 50007)
 
 
@@ -270,9 +244,7 @@ async def test_fetch_routes(fake_discord: FakeDiscord, http: aiohttp.ClientSessi
     status, body, _ = await call(http, fake_discord, "GET", f"/guilds/{world.guild_id}/members/{stranger.id}")
     assert (status, body["code"]) == (404, 10007)
     assert (await call(http, fake_discord, "GET", f"/users/{stranger.id}"))[0] == 200
-    status, channel, _ = await call(
-        http, fake_discord, "GET", f"/channels/{fake_discord.channel('table-1').id}"
-    )
+    status, channel, _ = await call(http, fake_discord, "GET", f"/channels/{fake_discord.channel('table-1').id}")
     assert status == 200 and channel["type"] == 11
     status, guild, _ = await call(http, fake_discord, "GET", f"/guilds/{world.guild_id}?with_counts=1")
     assert status == 200 and guild["approximate_member_count"] == len(world.members())
@@ -290,9 +262,7 @@ async def test_interaction_webhook_semantics(fake_discord: FakeDiscord, http: ai
     assert (await call(http, fake_discord, "POST", hook + "?wait=1", body={"content": "x"}, auth=False))[1][
         "code"
     ] == 10015
-    assert (await call(http, fake_discord, "GET", hook + "/messages/@original", auth=False))[1][
-        "code"
-    ] == 10008
+    assert (await call(http, fake_discord, "GET", hook + "/messages/@original", auth=False))[1]["code"] == 10008
     status, body, _ = await call(
         http, fake_discord, "POST", callback, body={"type": 5, "data": {"flags": 64}}, auth=False
     )
@@ -304,13 +274,9 @@ async def test_interaction_webhook_semantics(fake_discord: FakeDiscord, http: ai
         http, fake_discord, "POST", callback, body={"type": 4, "data": {"content": "x"}}, auth=False
     )
     assert (status, body["code"]) == (400, 40060)
-    status, msg, _ = await call(
-        http, fake_discord, "POST", hook + "?wait=1", body={"content": "done"}, auth=False
-    )
+    status, msg, _ = await call(http, fake_discord, "POST", hook + "?wait=1", body={"content": "done"}, auth=False)
     assert status == 200 and msg["id"] == str(handle.original.id) and msg["flags"] == 64
-    status, msg2, _ = await call(
-        http, fake_discord, "POST", hook + "?wait=1", body={"content": "more"}, auth=False
-    )
+    status, msg2, _ = await call(http, fake_discord, "POST", hook + "?wait=1", body={"content": "more"}, auth=False)
     assert msg2["id"] != msg["id"]
     assert [s.kind for s in handle.sent] == ["callback", "followup", "followup"]
     status, edited, _ = await call(
@@ -320,9 +286,9 @@ async def test_interaction_webhook_semantics(fake_discord: FakeDiscord, http: ai
     late = fake_discord.make_slash("game", "new", game="toy")
     late.expire()
     path = f"/interactions/{late.id}/{late.token}/callback?with_response=1"
-    assert (
-        await call(http, fake_discord, "POST", path, body={"type": 4, "data": {"content": "x"}}, auth=False)
-    )[1]["code"] == 10062
+    assert (await call(http, fake_discord, "POST", path, body={"type": 4, "data": {"content": "x"}}, auth=False))[1][
+        "code"
+    ] == 10062
 
 
 async def test_a_refused_interaction_stays_refused(fake_discord: FakeDiscord, http: aiohttp.ClientSession) -> None:
@@ -340,8 +306,9 @@ async def test_a_refused_interaction_stays_refused(fake_discord: FakeDiscord, ht
     assert len(switch.hits) == 1  # the second refusal is Discord's memory, not the switch
     status, body, _ = await call(http, fake_discord, "POST", hook + "?wait=1", body={"content": "x"}, auth=False)
     assert (status, body["code"]) == (404, 10015)
-    status, body, _ = await call(http, fake_discord, "PATCH", hook + "/messages/@original", body={"content": "x"},
-                                 auth=False)
+    status, body, _ = await call(
+        http, fake_discord, "PATCH", hook + "/messages/@original", body={"content": "x"}, auth=False
+    )
     assert (status, body["code"]) == (404, 10015)
     assert handle.sent == []
     other = fake_discord.make_slash("game", "new", game="toy")  # another interaction is answered as usual
@@ -362,11 +329,13 @@ async def test_callback_in_a_deleted_channel_is_unknown_channel(
     assert (await call(http, fake_discord, "POST", path, body={"type": 5}, auth=False))[0] == 204
     del fake_discord.world.channels[fake_discord.channel("general").id]
     path = f"/interactions/{handle.id}/{handle.token}/callback"
-    status, body, _ = await call(http, fake_discord, "POST", path, body={"type": 4, "data": {"content": "x"}},
-                                 auth=False)
+    status, body, _ = await call(
+        http, fake_discord, "POST", path, body={"type": 4, "data": {"content": "x"}}, auth=False
+    )
     assert (status, body["code"]) == (404, 10003)
-    status, body, _ = await call(http, fake_discord, "POST", f"/webhooks/{app}/{answered.token}?wait=1",
-                                 body={"content": "x"}, auth=False)
+    status, body, _ = await call(
+        http, fake_discord, "POST", f"/webhooks/{app}/{answered.token}?wait=1", body={"content": "x"}, auth=False
+    )
     assert (status, body["code"]) == (404, 10003)
     assert fake_discord.internal_errors == []
 
@@ -385,23 +354,20 @@ async def test_a_follow_up_after_the_deleted_thinking_message_is_its_own(
     thinking = handle.original
     assert thinking is not None and not thinking.ephemeral
     assert (await call(http, fake_discord, "DELETE", hook + "/messages/@original", auth=False))[0] == 204
-    status, msg, _ = await call(http, fake_discord, "POST", hook + "?wait=1", body={"content": "no", "flags": 64},
-                                auth=False)
+    status, msg, _ = await call(
+        http, fake_discord, "POST", hook + "?wait=1", body={"content": "no", "flags": 64}, auth=False
+    )
     assert status == 200 and msg["id"] != str(thinking.id) and msg["flags"] & 64
     assert thinking.deleted
 
 
-async def test_callback_type_must_fit_interaction(
-    fake_discord: FakeDiscord, http: aiohttp.ClientSession
-) -> None:
+async def test_callback_type_must_fit_interaction(fake_discord: FakeDiscord, http: aiohttp.ClientSession) -> None:
     """A slash command cannot be answered with an update (7) or autocomplete result (8)."""
     await register(http, fake_discord, GAME_COMMAND)
     handle = fake_discord.make_slash("game", "new", game="toy")
     path = f"/interactions/{handle.id}/{handle.token}/callback?with_response=1"
     for kind in (7, 8):
-        status, body, _ = await call(
-            http, fake_discord, "POST", path, body={"type": kind, "data": {}}, auth=False
-        )
+        status, body, _ = await call(http, fake_discord, "POST", path, body={"type": kind, "data": {}}, auth=False)
         assert (status, body["code"]) == (400, 50035)
     assert not handle.record.acknowledged
 
@@ -411,9 +377,7 @@ async def test_callback_type_must_fit_interaction(
 # --------------------------------------------------------------------------------------------------
 
 
-async def test_slash_payload_from_registered_command(
-    fake_discord: FakeDiscord, http: aiohttp.ClientSession
-) -> None:
+async def test_slash_payload_from_registered_command(fake_discord: FakeDiscord, http: aiohttp.ClientSession) -> None:
     """The slash payload nests subcommands, converts options and fills `resolved` from the world."""
     registered = await register(http, fake_discord, GAME_COMMAND)
     handle = fake_discord.make_slash(
@@ -458,9 +422,7 @@ async def test_slash_payload_from_registered_command(
     assert (group["type"], group["options"][0]["name"]) == (2, "reset")
 
 
-async def test_slash_payload_refuses_what_discord_would(
-    fake_discord: FakeDiscord, http: aiohttp.ClientSession
-) -> None:
+async def test_slash_payload_refuses_what_discord_would(fake_discord: FakeDiscord, http: aiohttp.ClientSession) -> None:
     """Unknown options, missing required ones, bad choices/ranges and hidden commands raise."""
     await register(http, fake_discord, GAME_COMMAND, SETTINGS_COMMAND)
     cases = [
@@ -559,9 +521,7 @@ async def test_gateway_identify_heartbeat_members_resume(
         assert guild["t"] == "GUILD_CREATE" and guild["s"] == 2
         assert guild["d"]["member_count"] == len(guild["d"]["members"])
         assert any(r["id"] == guild["d"]["id"] for r in guild["d"]["roles"])  # @everyone
-        await ws.send_json(
-            {"op": 8, "d": {"guild_id": guild["d"]["id"], "query": "a", "limit": 0, "nonce": "n1"}}
-        )
+        await ws.send_json({"op": 8, "d": {"guild_id": guild["d"]["id"], "query": "a", "limit": 0, "nonce": "n1"}})
         chunk = await ws_recv(ws)
         assert chunk["t"] == "GUILD_MEMBERS_CHUNK" and chunk["d"]["nonce"] == "n1"
         assert [m["user"]["username"] for m in chunk["d"]["members"]] == ["alice"]
@@ -580,9 +540,7 @@ async def test_gateway_identify_heartbeat_members_resume(
     assert session not in gw.sessions
 
 
-async def test_gateway_refusals_and_newest_connection(
-    fake_discord: FakeDiscord, http: aiohttp.ClientSession
-) -> None:
+async def test_gateway_refusals_and_newest_connection(fake_discord: FakeDiscord, http: aiohttp.ClientSession) -> None:
     """A bad token closes 4004, a disallowed intent 4014, an unknown RESUME gets op 9; events go
     only to the newest connection; without members intent GUILD_CREATE carries only the bot."""
     async with http.ws_connect(fake_discord.gateway_url) as ws:
@@ -600,10 +558,7 @@ async def test_gateway_refusals_and_newest_connection(
         await ws_recv(ws)
         await ws.send_json({"op": 6, "d": {"token": fake_discord.token, "session_id": "nope", "seq": 1}})
         assert (await ws_recv(ws))["op"] == 9
-    async with (
-        http.ws_connect(fake_discord.gateway_url) as old,
-        http.ws_connect(fake_discord.gateway_url) as new,
-    ):
+    async with http.ws_connect(fake_discord.gateway_url) as old, http.ws_connect(fake_discord.gateway_url) as new:
         await ws_recv(old)
         await ws_recv(new)
         await identify(new, fake_discord.token)
@@ -631,9 +586,7 @@ async def test_wait_times_out_with_context(fake_discord: FakeDiscord) -> None:
 # --------------------------------------------------------------------------------------------------
 
 
-async def test_in_process_slash_png_and_persistent_button(
-    fake_discord: FakeDiscord, standin: discord.Client
-) -> None:
+async def test_in_process_slash_png_and_persistent_button(fake_discord: FakeDiscord, standin: discord.Client) -> None:
     """In-process: /ping is answered (callback type 4) with board.png and the persistent button;
     clicking it is answered."""
     sync = await fake_discord.wait_for_request("PUT /applications/*/guilds/*/commands")
@@ -648,9 +601,7 @@ async def test_in_process_slash_png_and_persistent_button(
     assert (await click.response()).content.startswith("pong #1 from pid")
 
 
-async def test_in_process_group_autocomplete_select_modal(
-    fake_discord: FakeDiscord, standin: discord.Client
-) -> None:
+async def test_in_process_group_autocomplete_select_modal(fake_discord: FakeDiscord, standin: discord.Client) -> None:
     """Subcommand group + defer/follow-up, autocomplete choices, select (type 7 update), modal."""
     auto = await fake_discord.autocomplete("table", "game", "new", game="urban")
     assert (await auto.response()).callback_type == 8
@@ -674,9 +625,7 @@ async def test_in_process_group_autocomplete_select_modal(
     assert submitted.payload["member"]["user"]["username"] == "dave"
 
 
-async def test_in_process_channel_post_dm_fetch_edit(
-    fake_discord: FakeDiscord, standin: discord.Client
-) -> None:
+async def test_in_process_channel_post_dm_fetch_edit(fake_discord: FakeDiscord, standin: discord.Client) -> None:
     """/post: channel upload, DM, member fetch, then an edit of @original; refusals surface as codes."""
     ok = await fake_discord.slash("post", member="carol", user="alice")
     edit = await fake_discord.wait_until(lambda: ok.edits, 5, "the edit of @original")
@@ -712,14 +661,9 @@ async def test_switch_server_error_is_retried(fake_discord: FakeDiscord, standin
 
 async def test_switch_interaction_errors(fake_discord: FakeDiscord, standin: discord.Client) -> None:
     """Unknown interaction (10062) and already acknowledged (40060) reach the bot; nothing is sent."""
-    for switch, code in (
-        (fake_discord.unknown_interaction(), 10062),
-        (fake_discord.already_acknowledged(), 40060),
-    ):
+    for switch, code in ((fake_discord.unknown_interaction(), 10062), (fake_discord.already_acknowledged(), 40060)):
         handle = await fake_discord.slash("ping")
-        rec = await fake_discord.wait_for_request(
-            lambda r, h=handle: r.path.startswith(f"/interactions/{h.id}/")
-        )
+        rec = await fake_discord.wait_for_request(lambda r, h=handle: r.path.startswith(f"/interactions/{h.id}/"))
         assert rec.response["code"] == code and switch.hits == [rec]
         assert handle.callback is None
 
@@ -732,9 +676,7 @@ async def test_switch_missing_permissions(fake_discord: FakeDiscord, standin: di
     assert edit[0].content.startswith("cannot post (50013)")
 
 
-async def test_late_callback_is_unknown_interaction(
-    fake_discord: FakeDiscord, standin: discord.Client
-) -> None:
+async def test_late_callback_is_unknown_interaction(fake_discord: FakeDiscord, standin: discord.Client) -> None:
     """A callback arriving after the deadline (here shortened, delayed by a switch) gets 10062."""
     fake_discord.interaction_deadline = 0.2
     fake_discord.delay("POST /interactions/**", 0.4)
@@ -743,17 +685,13 @@ async def test_late_callback_is_unknown_interaction(
     assert rec.status == 404 and rec.response["code"] == 10062 and handle.callback is None
 
 
-async def test_duplicate_delivery_gets_already_acknowledged(
-    fake_discord: FakeDiscord, standin: discord.Client
-) -> None:
+async def test_duplicate_delivery_gets_already_acknowledged(fake_discord: FakeDiscord, standin: discord.Client) -> None:
     """The same interaction delivered twice: the second answer is refused with 40060."""
     handle = await fake_discord.slash("ping")
     await handle.response()
     await fake_discord.deliver(handle)
     second = await fake_discord.wait_until(
-        lambda: [r for r in fake_discord.requests_matching("POST /interactions/**") if r.status == 400],
-        5,
-        "40060",
+        lambda: [r for r in fake_discord.requests_matching("POST /interactions/**") if r.status == 400], 5, "40060"
     )
     assert second[0].response["code"] == 40060 and len(handle.sent) == 1
 
@@ -824,10 +762,19 @@ async def test_whole_process_restart_keeps_persistent_button(
     print(f"spawn->READY {ready_s:.2f}s, restart->READY {restart_s:.2f}s")
 
 
-@pytest.mark.parametrize("header", [
-    'form-data; name="files[0]"; filename="board.png"', 'form-data; name="payload_json"',
-    'form-data; name="a\\"b"; filename="c.png"', "form-data; name=x; filename*=utf-8''%C3%A9.png",
-    'form-data; filename="first"; name="second"', 'attachment; filename="x.png"', "", None])
+@pytest.mark.parametrize(
+    "header",
+    [
+        'form-data; name="files[0]"; filename="board.png"',
+        'form-data; name="payload_json"',
+        'form-data; name="a\\"b"; filename="c.png"',
+        "form-data; name=x; filename*=utf-8''%C3%A9.png",
+        'form-data; filename="first"; name="second"',
+        'attachment; filename="x.png"',
+        "",
+        None,
+    ],
+)
 def test_a_parts_name_and_file_name_are_read_as_aiohttp_reads_them(header: str | None) -> None:
     """The fake's quick reading of Content-Disposition gives what aiohttp's own parser gives, for what
     discord.py sends and for anything else."""

@@ -56,8 +56,9 @@ async def test_each_shard_gets_its_guilds_and_their_interactions(
     other = world.add_guild("Town Hall", shard=(1 - main_shard, 2))
     plaza = world.add_channel("plaza", guild_id=other)
     fake_discord.shard_count = 2
-    async with http.get(fake_discord.api_url + "/gateway/bot",
-                        headers={"Authorization": f"Bot {fake_discord.token}"}) as resp:
+    async with http.get(
+        fake_discord.api_url + "/gateway/bot", headers={"Authorization": f"Bot {fake_discord.token}"}
+    ) as resp:
         assert (await resp.json())["shards"] == 2
     async with (
         http.ws_connect(fake_discord.gateway_url) as main_ws,
@@ -108,9 +109,15 @@ async def test_a_shard_that_is_down_gets_nothing(fake_discord: FakeDiscord, http
 
 def _post(fake: FakeDiscord, channel_id: int) -> P.FakeMessage:
     """A bot message with a button in a channel (what a click needs)."""
-    message = P.FakeMessage(id=fake.world.new_id(), channel_id=channel_id,
-                            guild_id=fake.world.channels[channel_id].guild_id, author_id=fake.world.bot_id,
-                            content="hi", components=[{"type": 1, "components": [
-                                {"type": 2, "style": 1, "label": "x", "custom_id": f"x:{n}"} for n in (1, 2)]}])
+    message = P.FakeMessage(
+        id=fake.world.new_id(),
+        channel_id=channel_id,
+        guild_id=fake.world.channels[channel_id].guild_id,
+        author_id=fake.world.bot_id,
+        content="hi",
+        components=[
+            {"type": 1, "components": [{"type": 2, "style": 1, "label": "x", "custom_id": f"x:{n}"} for n in (1, 2)]}
+        ],
+    )
     fake.world.messages[message.id] = message
     return message

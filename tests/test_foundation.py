@@ -19,8 +19,14 @@ ROOT = Path(__file__).resolve().parents[1]
 def run_bot(*args: str, env: dict[str, str] | None = None, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
     base = {k: v for k, v in os.environ.items() if k not in ("DISCORD_TOKEN", "DATABASE_PATH")}
     base["PYTHONPATH"] = str(ROOT)
-    return subprocess.run([sys.executable, "-m", "bot", *args], env={**base, **(env or {})},
-                          capture_output=True, text=True, timeout=60, cwd=cwd or ROOT)
+    return subprocess.run(
+        [sys.executable, "-m", "bot", *args],
+        env={**base, **(env or {})},
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=cwd or ROOT,
+    )
 
 
 def test_no_token_is_one_sentence(tmp_path: Path) -> None:
@@ -35,9 +41,11 @@ def test_bad_settings_are_sentences(tmp_path: Path) -> None:
     """A malformed log level or an unusable database path is one sentence, exit 2."""
     blocker = tmp_path / "file"
     blocker.write_text("x")
-    for env in ({"DISCORD_TOKEN": "x", "LOG_LEVEL": "LOUD"},
-                {"DISCORD_TOKEN": "x", "DATABASE_PATH": str(blocker / "db.sqlite3")},
-                {"DISCORD_TOKEN": "x", "DEV_GUILD_ID": "my-server"}):
+    for env in (
+        {"DISCORD_TOKEN": "x", "LOG_LEVEL": "LOUD"},
+        {"DISCORD_TOKEN": "x", "DATABASE_PATH": str(blocker / "db.sqlite3")},
+        {"DISCORD_TOKEN": "x", "DEV_GUILD_ID": "my-server"},
+    ):
         proc = run_bot(env=env, cwd=tmp_path)
         assert proc.returncode == 2, env
         assert proc.stderr.startswith("error: ") and "Traceback" not in proc.stderr
@@ -71,8 +79,18 @@ def test_custom_ids_round_trip_and_forgeries() -> None:
     parsed = ids.parse(cid)
     assert (parsed.game_id, parsed.version, parsed.move) == (7, 3, {"kind": "take", "slot": "N2"})
     assert ids.parse(ids.lobby(5, "join")).action == "join"
-    for bad in ("", "lobby:5:explode", "mv:1:2:tok:{not json", "mv:x:1:t:{}", "mv:1:2:t:[1]",
-                "open:1", "zzz:1", "sel:1:2", "mv:1:2:t:" + "{" * 95, "lobby:99999999999999999999999:join"):
+    for bad in (
+        "",
+        "lobby:5:explode",
+        "mv:1:2:tok:{not json",
+        "mv:x:1:t:{}",
+        "mv:1:2:t:[1]",
+        "open:1",
+        "zzz:1",
+        "sel:1:2",
+        "mv:1:2:t:" + "{" * 95,
+        "lobby:99999999999999999999999:join",
+    ):
         with pytest.raises(ids.ForgedId):
             ids.parse(bad)
     assert ids.move(1, 1, "t", {"kind": "x" * 120}) is None
@@ -83,7 +101,8 @@ def test_every_catalogue_key_used_exists() -> None:
     english = i18n.catalogue("en")
     pattern = re.compile(
         r"""(?:\bt\(|Move\(|Error\(|NotAllowed\(|NotInLobby\(|NoGameHere\(|NotInGame\(|default_key = )"""
-        r"""\s*["']([a-z_]+\.[a-z_.]+)["']""")
+        r"""\s*["']([a-z_]+\.[a-z_.]+)["']"""
+    )
     missing = set()
     for folder in ("bot", "cogs"):
         for path in (ROOT / folder).rglob("*.py"):
@@ -102,5 +121,3 @@ def test_translation_falls_back_to_english() -> None:
     assert i18n.t("error.not_your_turn", "hu") not in ("It is not your turn.", "error.not_your_turn")
     assert i18n.normalise_locale("es-ES") == "es"
     assert i18n.t("no.such.key") == "no.such.key"
-
-

@@ -22,13 +22,15 @@ def committed_moves(path: Path) -> int:
 
 
 async def test_concurrent_moves_share_commits_and_each_is_on_disk_when_acknowledged(
-        db: store.Store, service: Service, db_path: Path) -> None:
+    db: store.Store, service: Service, db_path: Path
+) -> None:
     """Twenty games moving at once: fewer commits than moves, and when a move returns another
     connection already reads it."""
     games = []
     for channel in range(20):
-        info = await service.create_game(guild_xid=9, channel_xid=channel + 1, kind="toy", options={},
-                                         host_xid=100, host_name="Ana")
+        info = await service.create_game(
+            guild_xid=9, channel_xid=channel + 1, kind="toy", options={}, host_xid=100, host_name="Ana"
+        )
         await service.join(info.id, 200 + channel, "Bea")
         await service.start(info.id, 100)
         games.append(info.id)
@@ -49,8 +51,7 @@ async def test_concurrent_moves_share_commits_and_each_is_on_disk_when_acknowled
 
 
 @pytest.mark.parametrize("failing", [{1}, {3}, {5}, {2, 4}])
-async def test_a_failing_writer_takes_back_only_its_own_work(db: store.Store, db_path: Path,
-                                                             failing: set[int]) -> None:
+async def test_a_failing_writer_takes_back_only_its_own_work(db: store.Store, db_path: Path, failing: set[int]) -> None:
     """Writers of a group fail (the first of it, one inside it, the last, two of them): their rows are gone,
     the rows of the others, whose savepoints the failing ones nest in, are committed."""
 
@@ -72,14 +73,14 @@ async def test_a_failing_writer_takes_back_only_its_own_work(db: store.Store, db
 
 async def test_a_stale_move_in_a_group_changes_nothing(service: Service) -> None:
     """The version check still holds inside a shared commit: of two clicks on one button, one plays."""
-    info = await service.create_game(guild_xid=9, channel_xid=1, kind="toy", options={}, host_xid=100,
-                                     host_name="Ana")
+    info = await service.create_game(guild_xid=9, channel_xid=1, kind="toy", options={}, host_xid=100, host_name="Ana")
     await service.join(info.id, 200, "Bea")
     await service.start(info.id, 100)
     results = await asyncio.gather(
         service.move(info.id, 100, {"kind": "bid", "card": 3}, expected_version=0),
         service.move(info.id, 100, {"kind": "bid", "card": 2}, expected_version=0),
-        return_exceptions=True)
+        return_exceptions=True,
+    )
     played = [r for r in results if not isinstance(r, Exception)]
     assert len(played) == 1
     assert (await service.game(info.id)).version == 1

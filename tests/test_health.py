@@ -17,10 +17,21 @@ from bot import health
 from bot.__main__ import main
 
 
-def beat(path: Path, *, pid: int | None = None, host: str | None = None, age: float = 0.0, gateway: bool = True,
-         database: bool = True) -> Path:
-    health.write(path, health.Beat(os.getpid() if pid is None else pid, host or socket.gethostname(),
-                                   time.time() - age, gateway, database))
+def beat(
+    path: Path,
+    *,
+    pid: int | None = None,
+    host: str | None = None,
+    age: float = 0.0,
+    gateway: bool = True,
+    database: bool = True,
+) -> Path:
+    health.write(
+        path,
+        health.Beat(
+            os.getpid() if pid is None else pid, host or socket.gethostname(), time.time() - age, gateway, database
+        ),
+    )
     return path
 
 
@@ -35,11 +46,14 @@ def test_a_fresh_heartbeat_of_a_connected_bot_is_healthy(tmp_path: Path) -> None
     assert (healthy, key, params["pid"]) == (True, "cli.health.ok", os.getpid())
 
 
-@pytest.mark.parametrize(("kwargs", "key"), [
-    ({"gateway": False}, "cli.health.gateway"),
-    ({"database": False}, "cli.health.database"),
-    ({"age": health.STALE_SECONDS + 5}, "cli.health.stale"),
-])
+@pytest.mark.parametrize(
+    ("kwargs", "key"),
+    [
+        ({"gateway": False}, "cli.health.gateway"),
+        ({"database": False}, "cli.health.database"),
+        ({"age": health.STALE_SECONDS + 5}, "cli.health.stale"),
+    ],
+)
 def test_an_unhealthy_heartbeat_says_why(tmp_path: Path, kwargs: dict[str, object], key: str) -> None:
     assert health.check(beat(tmp_path / "h", **kwargs))[:2] == (False, key)  # type: ignore[arg-type]
 

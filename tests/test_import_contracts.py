@@ -18,8 +18,14 @@ from bot import games
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("bot", "cogs", "render")
-OWN_ROOMS = ("bot.rules.{kind}", "bot.games.{kind}", "render.{kind}", "cogs.games.{kind}", "cogs.{kind}",
-             "bot.benches.{kind}")
+OWN_ROOMS = (
+    "bot.rules.{kind}",
+    "bot.games.{kind}",
+    "render.{kind}",
+    "cogs.games.{kind}",
+    "cogs.{kind}",
+    "bot.benches.{kind}",
+)
 """A game's own modules (ARCHITECTURE.md: the files whose path names it), besides the modules of ``bot``,
 ``bot.store``, ``cogs`` and ``bot.benches`` named ``<kind>_*``."""
 OWN_FOLDERS = ("bot", "bot.store", "cogs", "bot.benches")
@@ -94,8 +100,11 @@ def test_the_contracts_are_kept() -> None:
 def own_modules(kind: str, modules: Iterable[str]) -> list[str]:
     """A game's own modules (packages, not their contents) among ``modules``."""
     exact = {room.format(kind=kind) for room in OWN_ROOMS}
-    return sorted(m for m in modules if m in exact or (m.rpartition(".")[0] in OWN_FOLDERS
-                                                         and m.rpartition(".")[2].startswith(f"{kind}_")))
+    return sorted(
+        m
+        for m in modules
+        if m in exact or (m.rpartition(".")[0] in OWN_FOLDERS and m.rpartition(".")[2].startswith(f"{kind}_"))
+    )
 
 
 def game_contracts(kinds: list[str], modules: set[str]) -> str:
@@ -109,19 +118,38 @@ def game_contracts(kinds: list[str], modules: set[str]) -> str:
         rooms = [room.format(kind=kind) for kind in kinds if room.format(kind=kind) in modules]
         if rooms:
             floors.insert(floors.index(below), " | ".join(rooms))
-    lines = ["[importlinter]", "root_packages =", *(f"    {p}" for p in PACKAGES), "include_external_packages = True",
-             "", "[importlinter:contract:game-floors]", "name = Floors, with every game's own rooms on theirs",
-             "type = layers", "layers =", *(f"    {floor}" for floor in floors), "",
-             "[importlinter:contract:games-independent]",
-             "name = Each game's rules package is independent of the other games'", "type = independence",
-             "modules =", *(f"    bot.rules.{kind}" for kind in kinds)]
+    lines = [
+        "[importlinter]",
+        "root_packages =",
+        *(f"    {p}" for p in PACKAGES),
+        "include_external_packages = True",
+        "",
+        "[importlinter:contract:game-floors]",
+        "name = Floors, with every game's own rooms on theirs",
+        "type = layers",
+        "layers =",
+        *(f"    {floor}" for floor in floors),
+        "",
+        "[importlinter:contract:games-independent]",
+        "name = Each game's rules package is independent of the other games'",
+        "type = independence",
+        "modules =",
+        *(f"    bot.rules.{kind}" for kind in kinds),
+    ]
     own = {kind: own_modules(kind, modules) for kind in kinds}
     for kind in kinds:
         others = [m for other in kinds if other != kind for m in own[other]]
-        lines += ["", f"[importlinter:contract:{kind}-own]",
-                  f"name = {kind}'s own files never import another game's files", "type = forbidden",
-                  "source_modules =", *(f"    {m}" for m in own[kind]),
-                  "forbidden_modules =", *(f"    {m}" for m in others), "allow_indirect_imports = True"]
+        lines += [
+            "",
+            f"[importlinter:contract:{kind}-own]",
+            f"name = {kind}'s own files never import another game's files",
+            "type = forbidden",
+            "source_modules =",
+            *(f"    {m}" for m in own[kind]),
+            "forbidden_modules =",
+            *(f"    {m}" for m in others),
+            "allow_indirect_imports = True",
+        ]
     return "\n".join(lines) + "\n"
 
 
@@ -139,10 +167,19 @@ def test_the_game_contracts_name_each_games_own_files(graph: grimp.ImportGraph) 
     config = configparser.ConfigParser()
     config.read_string(text)
     btc = config["importlinter:contract:btc-own"]
-    assert {"bot.rules.btc", "bot.games.btc", "render.btc", "cogs.games.btc", "cogs.btc", "bot.btc_campaigns",
-            "bot.store.btc_campaigns", "bot.benches.btc"} <= set(btc["source_modules"].split())
+    assert {
+        "bot.rules.btc",
+        "bot.games.btc",
+        "render.btc",
+        "cogs.games.btc",
+        "cogs.btc",
+        "bot.btc_campaigns",
+        "bot.store.btc_campaigns",
+        "bot.benches.btc",
+    } <= set(btc["source_modules"].split())
     assert {"render.quadropolis", "cogs.urbanpanic_steps", "bot.benches.quadropolis_turn"} <= set(
-        btc["forbidden_modules"].split())
+        btc["forbidden_modules"].split()
+    )
     assert not set(btc["forbidden_modules"].split()) & set(btc["source_modules"].split())
     floors = [line.strip() for line in config["importlinter:contract:game-floors"]["layers"].splitlines()]
     assert floors[floors.index("render.scores") - 1] == "render.btc | render.quadropolis | render.urbanpanic"
@@ -165,7 +202,6 @@ def test_the_cogs_import_the_bot_only_for_its_type(graph: grimp.ImportGraph) -> 
 def test_the_circle_finder_finds_a_circle() -> None:
     """The finder itself: a two-module and a three-module circle are found, a chain is not."""
     graph = grimp.ImportGraph()
-    for a, b in (("p.a", "p.b"), ("p.b", "p.a"), ("p.c", "p.d"), ("p.d", "p.e"), ("p.e", "p.c"),
-                 ("p.f", "p.a")):
+    for a, b in (("p.a", "p.b"), ("p.b", "p.a"), ("p.c", "p.d"), ("p.d", "p.e"), ("p.e", "p.c"), ("p.f", "p.a")):
         graph.add_import(importer=a, imported=b)
     assert sorted(sorted(c) for c in circles(graph)) == [["p.a", "p.b"], ["p.c", "p.d", "p.e"]]

@@ -10,19 +10,22 @@ from bot import local
 from bot.i18n import t
 
 
-def play(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
-         *argv: str) -> tuple[int, str]:
+def play(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], *argv: str
+) -> tuple[int, str]:
     answers = iter(["1"] * 400)
     monkeypatch.setattr("builtins.input", lambda prompt="": next(answers))
     code = local.main([*argv, "--db", str(tmp_path / "local.sqlite3"), "--out", str(tmp_path / "out")])
     return code, capsys.readouterr().out
 
 
-def test_quadropolis_plays_to_the_end_in_hungarian(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                                   capsys: pytest.CaptureFixture[str]) -> None:
+def test_quadropolis_plays_to_the_end_in_hungarian(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     """`local quadropolis --players 2 --ai 1 --lang hu`: the whole game, its menus and its ranking in Hungarian."""
-    code, out = play(tmp_path, monkeypatch, capsys, "quadropolis", "--players", "2", "--ai", "1", "--lang", "hu",
-                     "--level", "random")
+    code, out = play(
+        tmp_path, monkeypatch, capsys, "quadropolis", "--players", "2", "--ai", "1", "--lang", "hu", "--level", "random"
+    )
     assert code == 0
     assert t("end.title", "hu", game=1) in out
     assert t("quadropolis.ui.discard", "hu") in out
@@ -32,11 +35,15 @@ def test_quadropolis_plays_to_the_end_in_hungarian(tmp_path: Path, monkeypatch: 
 
 
 def test_every_game_ends_with_the_discord_ranking_and_its_own_picture_folder(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     """Each game writes its pictures into its own folder and ends with the same ranking text as Discord,
     the Automas ranked with the players in solo, and never a bare "Decided by" tie-break id."""
-    for argv in (["btc", "--players", "3", "--ai", "2"], ["btc", "--solo", "--difficulty", "3"],
-                 ["urbanpanic", "--variant", "basic", "--players", "2", "--ai", "1"]):
+    for argv in (
+        ["btc", "--players", "3", "--ai", "2"],
+        ["btc", "--solo", "--difficulty", "3"],
+        ["urbanpanic", "--variant", "basic", "--players", "2", "--ai", "1"],
+    ):
         code, out = play(tmp_path, monkeypatch, capsys, *argv, "--level", "random")
         assert code == 0, out
         ranking = out.split(" is over!")[-1]
@@ -49,19 +56,36 @@ def test_every_game_ends_with_the_discord_ranking_and_its_own_picture_folder(
     assert all(any(p.iterdir()) for p in (tmp_path / "out").iterdir())
 
 
-def test_an_unknown_game_is_one_sentence(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                         capsys: pytest.CaptureFixture[str]) -> None:
+def test_an_unknown_game_is_one_sentence(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     """A game that does not exist is named, with the games that do."""
     code = local.main(["chess", "--db", str(tmp_path / "x.sqlite3"), "--out", str(tmp_path / "out")])
     err = capsys.readouterr().err
     assert code == 2 and "chess" in err and "quadropolis" in err and "Traceback" not in err
 
 
-def test_more_options_reach_the_rules(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                      capsys: pytest.CaptureFixture[str]) -> None:
+def test_more_options_reach_the_rules(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     """`--option NAME=VALUE` sets any of the game's options; a bad one is a sentence naming the fix."""
-    code = local.main(["urbanpanic", "--variant", "party", "--option", "party_minutes=banana", "--players", "2",
-                       "--ai", "1", "--db", str(tmp_path / "o.sqlite3"), "--out", str(tmp_path / "out")])
+    code = local.main(
+        [
+            "urbanpanic",
+            "--variant",
+            "party",
+            "--option",
+            "party_minutes=banana",
+            "--players",
+            "2",
+            "--ai",
+            "1",
+            "--db",
+            str(tmp_path / "o.sqlite3"),
+            "--out",
+            str(tmp_path / "out"),
+        ]
+    )
     err = capsys.readouterr().err
     assert code == 2 and "banana" in err and "Traceback" not in err
     code = local.main(["urbanpanic", "--option", "party_minutes", "--db", str(tmp_path / "o.sqlite3")])
@@ -69,8 +93,9 @@ def test_more_options_reach_the_rules(tmp_path: Path, monkeypatch: pytest.Monkey
     assert code == 2 and "NAME=VALUE" in err
 
 
-def quit_after(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
-               answers: list[str], *argv: str) -> tuple[int, str]:
+def quit_after(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], answers: list[str], *argv: str
+) -> tuple[int, str]:
     """Play with these answers, then the end of input (as a closed terminal or ``< file`` gives)."""
     given = iter(answers)
 
@@ -90,10 +115,15 @@ def quit_after(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.C
 
 @pytest.mark.parametrize("answers, end_of_input", [(["1", "q"], False), (["1"], True)])
 def test_quitting_says_how_to_resume_and_resume_goes_on(
-        answers: list[str], end_of_input: bool, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-        capsys: pytest.CaptureFixture[str]) -> None:
-    code, out = quit_after(tmp_path, monkeypatch, capsys, answers, "quadropolis", "--players", "2", "--ai", "1",
-                           "--level", "random")
+    answers: list[str],
+    end_of_input: bool,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, out = quit_after(
+        tmp_path, monkeypatch, capsys, answers, "quadropolis", "--players", "2", "--ai", "1", "--level", "random"
+    )
     db = str(tmp_path / "local.sqlite3")
     command = f"python -m bot local --resume 1 --db {db}"
     last = out.rstrip("\n").split("\n")[-1]
@@ -109,19 +139,24 @@ def test_quitting_says_how_to_resume_and_resume_goes_on(
     assert len(after) > pictures and after[:pictures] == [f"{n:04d}.png" for n in range(1, pictures + 1)]
 
 
-@pytest.mark.parametrize("argv, says", [
-    (["--resume", "7"], "there is no game 7"),
-    (["btc", "--resume", "1"], "--resume takes the game from the database"),
-])
-def test_resume_refusals_are_one_sentence(argv: list[str], says: str, tmp_path: Path,
-                                          capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.parametrize(
+    "argv, says",
+    [
+        (["--resume", "7"], "there is no game 7"),
+        (["btc", "--resume", "1"], "--resume takes the game from the database"),
+    ],
+)
+def test_resume_refusals_are_one_sentence(
+    argv: list[str], says: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     code = local.main([*argv, "--db", str(tmp_path / "r.sqlite3"), "--out", str(tmp_path / "out")])
     err = capsys.readouterr().err
     assert code == 2 and says in err and err.count("\n") == 1 and "Traceback" not in err
 
 
-def test_a_finished_game_is_not_resumed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                        capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_finished_game_is_not_resumed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     code, _ = play(tmp_path, monkeypatch, capsys, "btc", "--solo", "--level", "random")
     assert code == 0
     code = local.main(["--resume", "1", "--db", str(tmp_path / "local.sqlite3")])
@@ -144,7 +179,7 @@ def test_replay_prints_the_result_at_the_end(tmp_path: Path, capsys: pytest.Capt
     assert local.main(["--replay", str(sample), "--out", str(tmp_path)]) == 0
     out = capsys.readouterr().out.rstrip("\n").split("\n")
     over = out.index(t("local.replay_over", "en", path=str(sample)))
-    ranking = out[over + 1:]
+    ranking = out[over + 1 :]
     assert ranking and ranking[0].startswith("1. ") and all(line[0].isdigit() for line in ranking[:2])
 
 
@@ -164,10 +199,24 @@ def test_replay_of_an_unfinished_game_says_so(tmp_path: Path, capsys: pytest.Cap
 
 
 def test_urban_panic_tells_the_terminal_player_the_tile_they_drew(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     """The party game's place buttons name only plots: the player is told what is in their hand."""
-    code, out = quit_after(tmp_path, monkeypatch, capsys, ["1", "1", "1"], "urbanpanic", "--variant", "party",
-                           "--players", "2", "--ai", "1", "--level", "random")
+    code, out = quit_after(
+        tmp_path,
+        monkeypatch,
+        capsys,
+        ["1", "1", "1"],
+        "urbanpanic",
+        "--variant",
+        "party",
+        "--players",
+        "2",
+        "--ai",
+        "1",
+        "--level",
+        "random",
+    )
     assert code == 0
     held = [line for line in out.splitlines() if line.startswith("You hold ")]
     assert held, out[-2000:]
@@ -188,6 +237,7 @@ def test_a_database_in_use_is_one_whole_sentence_naming_db(tmp_path: Path) -> No
     assert ran.status == 2 and sentence.endswith("or give this one its own --db.")
     assert "DATABASE_PATH" not in sentence and "…" not in sentence
 
+
 # -- local --replay checks what an export claims ---------------------------------------------------
 
 
@@ -206,10 +256,20 @@ def solo_export(moves: int | None = None) -> dict[str, object]:
         state = rules.apply(state, 0, move)
         log.append({"version": len(log) + 1, "seat": 0, "move": move, "at": 1_718_100_000_000})
     assert len(log) > 6
-    return {"format": "citybuilders-game/1", "id": 7, "game": "btc", "options": opts, "seed": seed,
-            "status": "finished", "seats": [{"seat": 0, "name": "Ana", "ai": None, "resigned": False}],
-            "moves": log[:moves] if moves is not None else log, "result": rules.result(state).to_json(),
-            "created_at": 1, "started_at": 1, "finished_at": 2}
+    return {
+        "format": "citybuilders-game/1",
+        "id": 7,
+        "game": "btc",
+        "options": opts,
+        "seed": seed,
+        "status": "finished",
+        "seats": [{"seat": 0, "name": "Ana", "ai": None, "resigned": False}],
+        "moves": log[:moves] if moves is not None else log,
+        "result": rules.result(state).to_json(),
+        "created_at": 1,
+        "started_at": 1,
+        "finished_at": 2,
+    }
 
 
 def replay_file(tmp_path: Path, capsys: pytest.CaptureFixture[str], data: object) -> tuple[int, str, Path]:
@@ -223,8 +283,9 @@ def replay_file(tmp_path: Path, capsys: pytest.CaptureFixture[str], data: object
 
 
 @pytest.mark.parametrize("lang", ["en", "hu", "es", "ru", "pl"])
-def test_a_cut_export_that_says_finished_is_one_sentence(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                                         capsys: pytest.CaptureFixture[str], lang: str) -> None:
+def test_a_cut_export_that_says_finished_is_one_sentence(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], lang: str
+) -> None:
     """A finished solo game whose moves stop after move 6 but which still says "finished" with its result:
     one sentence in the terminal's language, exit 2, and no picture written."""
     from bot import cli
@@ -264,16 +325,20 @@ def test_an_export_ended_by_resignation_replays(tmp_path: Path, capsys: pytest.C
     """A game given up after move 6: its forfeit result names exactly the seats marked as resigned."""
     from bot.service import forfeit_result
 
-    given_up = {**solo_export(moves=6), "result": forfeit_result(1, []),
-                "seats": [{"seat": 0, "name": "Ana", "ai": "greedy", "resigned": True}]}
+    given_up = {
+        **solo_export(moves=6),
+        "result": forfeit_result(1, []),
+        "seats": [{"seat": 0, "name": "Ana", "ai": "greedy", "resigned": True}],
+    }
     assert replay_file(tmp_path, capsys, given_up)[0] == 0
     not_resigned = {**given_up, "seats": [{"seat": 0, "name": "Ana", "ai": None, "resigned": False}]}
     code, err, _ = replay_file(tmp_path, capsys, not_resigned)
     assert (code, err) == (2, f"error: {t('cli.replay.claim_result', 'en', path=tmp_path / 'game.json')}\n")
 
 
-def test_web_serves_a_page_that_follows_the_game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                                 capsys: pytest.CaptureFixture[str]) -> None:
+def test_web_serves_a_page_that_follows_the_game(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     """`local quadropolis --ai 1 --web`: the page's address is printed and the page follows the moves
     (the typing waits in a thread, so the page is served meanwhile)."""
     import re
@@ -293,8 +358,22 @@ def test_web_serves_a_page_that_follows_the_game(tmp_path: Path, monkeypatch: py
         return "1"
 
     monkeypatch.setattr("builtins.input", answer)
-    code = local.main(["quadropolis", "--ai", "1", "--level", "random", "--web", "--web-port", "0",
-                       "--db", str(tmp_path / "local.sqlite3"), "--out", str(tmp_path / "out")])
+    code = local.main(
+        [
+            "quadropolis",
+            "--ai",
+            "1",
+            "--level",
+            "random",
+            "--web",
+            "--web-port",
+            "0",
+            "--db",
+            str(tmp_path / "local.sqlite3"),
+            "--out",
+            str(tmp_path / "out"),
+        ]
+    )
     assert code == 0
     assert t("web.local.address", "en", url="http://127.0.0.1:").split("http")[0] in "".join(out)
     assert seen[0] < seen[1] < seen[2], seen
@@ -333,14 +412,28 @@ async def channel_told(db: Path) -> list[str]:
 
 
 def test_urban_panic_turns_are_told_as_the_channel_tells_them(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     """An Urban Panic END_TURN is printed as the channel's turn post tells it (the whole turn in one line,
     :meth:`bot.games.Game.tell`), never as the rules' bare "… ended the turn."."""
     import asyncio
 
     answers = ["1", "1", "1", "1", "1", "1"]
-    code, out = quit_after(tmp_path, monkeypatch, capsys, answers, "urbanpanic", "--variant", "basic",
-                           "--players", "2", "--ai", "1", "--level", "random")
+    code, out = quit_after(
+        tmp_path,
+        monkeypatch,
+        capsys,
+        answers,
+        "urbanpanic",
+        "--variant",
+        "basic",
+        "--players",
+        "2",
+        "--ai",
+        "1",
+        "--level",
+        "random",
+    )
     assert code == 0
     told = asyncio.run(channel_told(tmp_path / "local.sqlite3"))
     assert told and all("'s turn: " in line or "without an action" in line for line in told), told
@@ -371,8 +464,9 @@ def menus(out: str) -> list[list[str]]:
     return found
 
 
-def test_between_two_cities_offers_each_choice_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                                    capsys: pytest.CaptureFixture[str]) -> None:
+def test_between_two_cities_offers_each_choice_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     """A hand with two parks or four factories: "Keep park + shop" once, not once per copy of the park
     (the copies differ only in their number); no menu of the whole game shows one label twice, and a hand
     with alike tiles offers fewer lines than the moves the rules list."""
@@ -393,15 +487,17 @@ def test_between_two_cities_offers_each_choice_once(tmp_path: Path, monkeypatch:
     assert len(set(hand)) < len(hand)  # this seed's first hand holds alike tiles
     from bot.labels import move_label
 
-    offered = choices.distinct(rules, state, 0, moves, [move_label("btc", m, rules.view(state, 0)) for m in moves],
-                               "en")
+    offered = choices.distinct(
+        rules, state, 0, moves, [move_label("btc", m, rules.view(state, 0)) for m in moves], "en"
+    )
     assert len(offered) < len(moves)
     effects = [choices.effect(rules, state, 0, m) for m in moves]
     assert len({effects[i] for i, _ in offered}) == len(offered) == len(set(effects))
 
 
-def test_hot_seat_hands_wait_for_enter_and_a_cleared_screen(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                                            capsys: pytest.CaptureFixture[str]) -> None:
+def test_hot_seat_hands_wait_for_enter_and_a_cleared_screen(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     """Two people at one terminal, hidden hands: before the next player's hand is shown, the terminal asks
     to pass it on and waits for Enter, then clears the screen, so no screenful shows two players' hands."""
     import sys
@@ -428,8 +524,21 @@ def test_hot_seat_hands_wait_for_enter_and_a_cleared_screen(tmp_path: Path, monk
         return value
 
     monkeypatch.setattr("builtins.input", answer)
-    code = local.main(["btc", "--players", "3", "--ai", "1", "--level", "random",
-                       "--db", str(tmp_path / "local.sqlite3"), "--out", str(tmp_path / "out")])
+    code = local.main(
+        [
+            "btc",
+            "--players",
+            "3",
+            "--ai",
+            "1",
+            "--level",
+            "random",
+            "--db",
+            str(tmp_path / "local.sqlite3"),
+            "--out",
+            str(tmp_path / "out"),
+        ]
+    )
     out = capsys.readouterr().out
     assert code == 0
     header = t("local.only_you", "en", player="{}")
@@ -454,8 +563,12 @@ def test_choices_that_look_alike_but_differ_are_numbered() -> None:
         def view(self, state: dict[str, object], seat: int) -> dict[str, object]:
             return state
 
-    moves = [{"tile": 1, "kind_of": 5, "cell": 1}, {"tile": 2, "kind_of": 5, "cell": 1},
-             {"tile": 3, "kind_of": 5, "cell": 2}, {"tile": 4, "kind_of": 6, "cell": 1}]
+    moves = [
+        {"tile": 1, "kind_of": 5, "cell": 1},
+        {"tile": 2, "kind_of": 5, "cell": 1},
+        {"tile": 3, "kind_of": 5, "cell": 2},
+        {"tile": 4, "kind_of": 6, "cell": 1},
+    ]
     labels = ["Keep park", "Keep park", "Keep park", "Keep shop"]
     assert distinct(Rules(), {}, 0, moves, labels, "en") == [
         (0, t("local.choice_variant", "en", label="Keep park", n=1)),

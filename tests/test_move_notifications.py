@@ -15,8 +15,16 @@ from tests.test_store_engines import started_game
 
 
 async def commit(db: store.Store, game_id: int, version: int) -> int:
-    return await db.commit_move(game_id, expected_version=version, seat=0, move={"v": version}, at=10 + version,
-                                actor_xid=None, state={"v": version}, awaiting_changed=True)
+    return await db.commit_move(
+        game_id,
+        expected_version=version,
+        seat=0,
+        move={"v": version},
+        at=10 + version,
+        actor_xid=None,
+        state={"v": version},
+        awaiting_changed=True,
+    )
 
 
 async def until(condition: object, seconds: float = 10.0) -> None:

@@ -16,7 +16,7 @@ from tests.viewshape import Shape
 UNIONS = {"quadropolis": "QuadMove", "btc": "BtcMove", "urbanpanic": "UpMove"}
 SEEDS = (1,)
 MORE_TABLES: dict[str, list[tuple[dict[str, Any], int]]] = {
-    "btc": [({"mode": "solo_full", "campaign": "3", "campaign_game": "2", "campaign_used": "S"}, 1)],
+    "btc": [({"mode": "solo_full", "campaign": "3", "campaign_game": "2", "campaign_used": "S"}, 1)]
 }
 """Tables whose moves the modes alone do not reach (a solo campaign game's bonus)."""
 
@@ -94,7 +94,8 @@ def test_every_move_has_one_declared_shape(game: tuple[Any, Any, list[tuple[str,
 
 
 def test_the_games_meet_every_declared_shape_and_optional_key(
-        game: tuple[Any, Any, list[tuple[str, dict[str, Any]]]]) -> None:
+    game: tuple[Any, Any, list[tuple[str, dict[str, Any]]]],
+) -> None:
     module, union, met = game
     shape = Shape(module)
     for _, move in met:

@@ -42,14 +42,21 @@ def _texts(lang: str) -> list[str]:
 def english_only_words(lang: str) -> set[str]:
     """Words of the English catalogue that the language's own catalogue never uses (so "park" or "Urban"
     are left out), placeholders removed."""
+
     def words(texts: list[str]) -> set[str]:
         return {w.lower() for text in texts for w in WORD.findall(re.sub(r"\{[^}]*\}", " ", text))}
 
     return words(_texts("en")) - words(_texts(lang))
 
 
-def played(game: str, args: list[str], lang: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-           capsys: pytest.CaptureFixture[str]) -> list[str]:
+def played(
+    game: str,
+    args: list[str],
+    lang: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> list[str]:
     """The lines of a whole terminal game against greedy AI seats, always answering 1 (pictures not drawn:
     tests/render draws them in every language)."""
     renderer = pictures.get(game)
@@ -57,8 +64,20 @@ def played(game: str, args: list[str], lang: str, tmp_path: Path, monkeypatch: p
         monkeypatch.setattr(renderer, name, lambda *a, **k: b"")
     answers = iter(["1"] * 2000)
     monkeypatch.setattr("builtins.input", lambda prompt="": next(answers))
-    code = local.main([game, *args, "--level", "greedy", "--lang", lang, "--db", str(tmp_path / "db.sqlite3"),
-                       "--out", str(tmp_path / "out")])
+    code = local.main(
+        [
+            game,
+            *args,
+            "--level",
+            "greedy",
+            "--lang",
+            lang,
+            "--db",
+            str(tmp_path / "db.sqlite3"),
+            "--out",
+            str(tmp_path / "out"),
+        ]
+    )
     out = capsys.readouterr().out
     assert code == 0, out[-500:]
     folder = str(tmp_path / "out")
@@ -67,9 +86,14 @@ def played(game: str, args: list[str], lang: str, tmp_path: Path, monkeypatch: p
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 @pytest.mark.parametrize("game, args", PLAYS, ids=[f"{g}-{a[1]}" for g, a in PLAYS])
-def test_a_terminal_game_reads_in_the_players_language(game: str, args: list[str], lang: str, tmp_path: Path,
-                                                       monkeypatch: pytest.MonkeyPatch,
-                                                       capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_terminal_game_reads_in_the_players_language(
+    game: str,
+    args: list[str],
+    lang: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     lines = played(game, args, lang, tmp_path, monkeypatch, capsys)
     assert len(lines) > 20
     english = english_only_words(lang)

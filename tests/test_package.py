@@ -31,8 +31,12 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> zipfile.ZipFile:
     for name in ("bot", "cogs", "render", *(p.name for p in ROOT.glob("*.egg-info"))):
         shutil.copytree(ROOT / name, src / name, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
     out = tmp_path_factory.mktemp("wheel")
-    done = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "--wheel-dir", str(out),
-                           str(src)], capture_output=True, text=True, timeout=600)
+    done = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "--wheel-dir", str(out), str(src)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert done.returncode == 0, done.stderr[-2000:]
     (built,) = out.glob("*.whl")
     return zipfile.ZipFile(built)
@@ -48,8 +52,11 @@ def test_the_wheel_holds_no_test_kit_and_no_benches(wheel: zipfile.ZipFile) -> N
 
 def test_the_wheels_runtime_dependencies_leave_out_the_kits(wheel: zipfile.ZipFile) -> None:
     (metadata,) = [n for n in wheel.namelist() if n.endswith(".dist-info/METADATA")]
-    requires = [line.partition(":")[2].strip() for line in wheel.read(metadata).decode().splitlines()
-                if line.startswith("Requires-Dist:")]
+    requires = [
+        line.partition(":")[2].strip()
+        for line in wheel.read(metadata).decode().splitlines()
+        if line.startswith("Requires-Dist:")
+    ]
     runtime = {re.split(r"[\s<>=!~;\[(]", r, maxsplit=1)[0].lower() for r in requires if "extra ==" not in r}
     assert "discord.py" in runtime and "pillow" in runtime
     assert not runtime & KIT_ONLY, runtime & KIT_ONLY
@@ -66,10 +73,18 @@ def test_nothing_in_the_wheel_imports_the_kits(wheel: zipfile.ZipFile) -> None:
         if not name.endswith(".py") or name == "bot/bench.py":
             continue
         for node in ast.walk(ast.parse(wheel.read(name), name)):
-            modules = ([a.name for a in node.names] if isinstance(node, ast.Import)
-                       else [node.module or ""] if isinstance(node, ast.ImportFrom) and not node.level else [])
-            found += [f"{name}: {m}" for m in modules
-                      if m.split(".")[0] in KIT_ONLY or m.startswith(("bot.testing", "bot.benches"))]
+            modules = (
+                [a.name for a in node.names]
+                if isinstance(node, ast.Import)
+                else [node.module or ""]
+                if isinstance(node, ast.ImportFrom) and not node.level
+                else []
+            )
+            found += [
+                f"{name}: {m}"
+                for m in modules
+                if m.split(".")[0] in KIT_ONLY or m.startswith(("bot.testing", "bot.benches"))
+            ]
     assert not found, found
 
 

@@ -32,12 +32,21 @@ def pytest_without_postgres(*args: str, ci: bool) -> subprocess.CompletedProcess
     import os
 
     env = {k: v for k, v in os.environ.items() if k != "CI"} | ({"CI": "1"} if ci else {})
-    return subprocess.run([sys.executable, "-c", HIDDEN, "-p", "no:cacheprovider", *args], cwd=ROOT, env=env,
-                          capture_output=True, text=True, timeout=300)
+    return subprocess.run(
+        [sys.executable, "-c", HIDDEN, "-p", "no:cacheprovider", *args],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
 
 
-SAMPLE = ("tests/test_postgres_server.py::test_server_starts_serves_two_databases_and_leaves_nothing_behind",
-          "tests/shards/test_leases.py", "tests/test_store_engines.py::test_a_newer_postgres_schema_is_refused")
+SAMPLE = (
+    "tests/test_postgres_server.py::test_server_starts_serves_two_databases_and_leaves_nothing_behind",
+    "tests/shards/test_leases.py",
+    "tests/test_store_engines.py::test_a_newer_postgres_schema_is_refused",
+)
 
 
 def test_without_the_server_programs_postgres_tests_are_skipped_with_one_line() -> None:
@@ -76,13 +85,20 @@ def test_a_server_whose_owner_is_killed_is_stopped_and_removed() -> None:
     """The process that started the server dies with kill -9, without stopping it: its watchdog stops the
     server and removes its folder, so no test run leaves a PostgreSQL server behind."""
     owner = subprocess.Popen(
-        [sys.executable, "-c", textwrap.dedent("""
+        [
+            sys.executable,
+            "-c",
+            textwrap.dedent("""
             import sys, time
             from bot.testing.postgres import PostgresServer
             server = PostgresServer.start(fsync=False)
             print(server.root, server.port, flush=True)
             time.sleep(600)
-        """)], stdout=subprocess.PIPE, text=True)
+        """),
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     try:
         assert owner.stdout is not None
         started = owner.stdout.readline().split()
@@ -102,7 +118,8 @@ def test_a_server_whose_owner_is_killed_is_stopped_and_removed() -> None:
 
 
 def test_the_load_bench_says_skipped_no_postgresql_instead_of_a_traceback(
-        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
     import asyncio
 
     import bot.testing.postgres as pg
@@ -115,13 +132,16 @@ def test_the_load_bench_says_skipped_no_postgresql_instead_of_a_traceback(
     got = asyncio.run(load.run_mode("load.postgres.process", load.measure_postgres, 1, 0.1, tmp_path))
     assert got == {"load.postgres.process.skipped": "no PostgreSQL"}
     err = capsys.readouterr().err
-    assert err.strip() == ("bench: load.postgres.process skipped: no PostgreSQL (its server programs are not"
-                           " installed: apt-get install postgresql)")
+    assert err.strip() == (
+        "bench: load.postgres.process skipped: no PostgreSQL (its server programs are not"
+        " installed: apt-get install postgresql)"
+    )
 
 
 @pytest.mark.parametrize("quick", [True, False])
 def test_the_bench_marks_quick_figures_as_not_comparable(
-        quick: bool, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    quick: bool, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     import json
     import types
 

@@ -42,15 +42,30 @@ PERSONAL_NAME = re.compile(r"(_xid$|^user|name|proposer|host|voter|actor|created
 
 NOT_PERSONAL = {
     # Where things are, not who: servers, channels and the bot's own messages.
-    "games.guild_xid", "games.channel_xid", "games.lobby_message_xid", "games.status_message_xid",
-    "games.turn_message_xid", "guild_settings.guild_xid", "community_away.guild_xid",
-    "community_waits.guild_xid", "community_waits.channel_xid", "community_outbox.guild_xid",
-    "community_outbox.channel_xid", "community_outbox.message_xid", "community_votes.message_xid",
-    "community_undo.message_xid", "community_undo.channel_xid", "community_leagues.guild_xid",
-    "btc_campaigns.guild_xid", "btc_campaigns.game_channel_xid",
+    "games.guild_xid",
+    "games.channel_xid",
+    "games.lobby_message_xid",
+    "games.status_message_xid",
+    "games.turn_message_xid",
+    "guild_settings.guild_xid",
+    "community_away.guild_xid",
+    "community_waits.guild_xid",
+    "community_waits.channel_xid",
+    "community_outbox.guild_xid",
+    "community_outbox.channel_xid",
+    "community_outbox.message_xid",
+    "community_votes.message_xid",
+    "community_undo.message_xid",
+    "community_undo.channel_xid",
+    "community_leagues.guild_xid",
+    "btc_campaigns.guild_xid",
+    "btc_campaigns.game_channel_xid",
     # Forget-me's own record of the bot's posts and of the edits it plans (migration 010): where the
     # bot's messages are, never who asked (bot.community.erasure).
-    "game_posts.message_xid", "game_posts.channel_xid", "privacy_edits.message_xid", "privacy_edits.channel_xid",
+    "game_posts.message_xid",
+    "game_posts.channel_xid",
+    "privacy_edits.message_xid",
+    "privacy_edits.channel_xid",
     # A league's own name, chosen by a server manager for the league (not a person's).
     "community_leagues.name",
 }
@@ -63,16 +78,21 @@ def looks_personal(column: str) -> bool:
 
 def columns(conn: sqlite3.Connection) -> dict[str, list[str]]:
     """Every table of the schema (sqlite_master) with its columns (PRAGMA table_info)."""
-    tables = [r[0] for r in conn.execute(
-        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")]
+    tables = [
+        r[0]
+        for r in conn.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name"
+        )
+    ]
     return {t: [r[1] for r in conn.execute(f"PRAGMA table_info({t})")] for t in tables}
 
 
 def unhandled(conn: sqlite3.Connection, handled: Iterable[str]) -> list[str]:
     """Columns the rule flags that forget-me does not clear and nobody reviewed as not personal."""
     known = set(handled) | NOT_PERSONAL
-    return [f"{t}.{c}" for t, cols in columns(conn).items() for c in cols
-            if looks_personal(c) and f"{t}.{c}" not in known]
+    return [
+        f"{t}.{c}" for t, cols in columns(conn).items() for c in cols if looks_personal(c) and f"{t}.{c}" not in known
+    ]
 
 
 def leaks(conn: sqlite3.Connection, user_xid: int, name: str) -> list[str]:
@@ -82,7 +102,8 @@ def leaks(conn: sqlite3.Connection, user_xid: int, name: str) -> list[str]:
         for row in conn.execute(f"SELECT * FROM {table}"):
             for col, value in zip(cols, row):
                 if (isinstance(value, int) and value == user_xid) or (
-                        isinstance(value, str) and (str(user_xid) in value or name in value)):
+                    isinstance(value, str) and (str(user_xid) in value or name in value)
+                ):
                     found.append(f"{table}.{col} = {str(value)[:80]!r}")
     return found
 
@@ -106,8 +127,9 @@ def rows_changed(before: dict[str, list[tuple[Any, ...]]], after: dict[str, list
 
 # -- a realistic history ------------------------------------------------------------------------
 async def toy_game(service: Service, channel: int, host: int, guest: int) -> int:
-    info = await service.create_game(guild_xid=GUILD, channel_xid=channel, kind="toy", options={},
-                                     host_xid=host, host_name=NAMES[host])
+    info = await service.create_game(
+        guild_xid=GUILD, channel_xid=channel, kind="toy", options={}, host_xid=host, host_name=NAMES[host]
+    )
     await service.join(info.id, guest, NAMES[guest])
     await service.start(info.id, host)
     return info.id
@@ -227,8 +249,7 @@ async def test_forget_me_leaves_no_id_and_no_name(db_path: Path, clock: FakeCloc
     assert reported == changed and changed > 20
 
 
-async def test_a_new_table_that_nobody_forgets_fails_the_scan(db_path: Path, clock: FakeClock,
-                                                              tmp_path: Path) -> None:
+async def test_a_new_table_that_nobody_forgets_fails_the_scan(db_path: Path, clock: FakeClock, tmp_path: Path) -> None:
     """A migration-like extra table with a player's id, forgotten by no feature, is caught by both
     checks: by its column's name, and by the id still in it after forget-me."""
     db = await Store.open(db_path)
@@ -239,14 +260,17 @@ async def test_a_new_table_that_nobody_forgets_fails_the_scan(db_path: Path, clo
         await db.connection.conn.executescript(  # type: ignore[attr-defined]
             "CREATE TABLE community_badges (badge TEXT NOT NULL, holder_xid INTEGER NOT NULL,"
             " awarded_to TEXT);"
-            f"INSERT INTO community_badges VALUES ('first win', {USER}, '{NAME}');")
+            f"INSERT INTO community_badges VALUES ('first win', {USER}, '{NAME}');"
+        )
         assert await app.forget_user(USER) == 1  # the preferences row; the badge stays
     finally:
         await db.close()
     with sqlite3.connect(db_path) as conn:
         assert unhandled(conn, handled) == ["community_badges.holder_xid"]
-        assert sorted(leaks(conn, USER, NAME)) == [f"community_badges.awarded_to = '{NAME}'",
-                                                   f"community_badges.holder_xid = '{USER}'"]
+        assert sorted(leaks(conn, USER, NAME)) == [
+            f"community_badges.awarded_to = '{NAME}'",
+            f"community_badges.holder_xid = '{USER}'",
+        ]
 
 
 async def test_a_feature_that_fails_to_forget_is_never_reported_as_done(tmp_path: Path) -> None:
@@ -272,8 +296,11 @@ async def test_a_feature_that_fails_to_forget_is_never_reported_as_done(tmp_path
 def disk_leaks(db_path: Path, user_xid: int, name: str) -> list[str]:
     """Where the raw bytes of the SQLite file and its write-ahead log still hold the id (as SQLite
     stores it, a big-endian 64-bit integer, or as text) or the name."""
-    needles = {"id as integer": user_xid.to_bytes(8, "big", signed=True), "id as text": str(user_xid).encode(),
-               "name": name.encode()}
+    needles = {
+        "id as integer": user_xid.to_bytes(8, "big", signed=True),
+        "id as text": str(user_xid).encode(),
+        "name": name.encode(),
+    }
     found = []
     for path in (db_path, Path(f"{db_path}-wal")):
         data = path.read_bytes() if path.exists() else b""
@@ -320,7 +347,12 @@ async def test_forget_me_plans_the_edits_of_the_bots_posts(db_path: Path, clock:
         edits = await app.erasure.db.edits()
         assert forgotten.edits == len(edits) == 5 and forgotten.beyond == 0
         assert sorted((e.kind, e.message_xid, e.version) for e in edits) == [
-            ("lobby", 1000, None), ("recap", 1004, 1), ("status", 1001, None), ("turn", 1002, 0), ("turn", 1003, 1)]
+            ("lobby", 1000, None),
+            ("recap", 1004, 1),
+            ("status", 1001, None),
+            ("turn", 1002, 0),
+            ("turn", 1003, 1),
+        ]
         assert {e.status for e in edits} == {"queued"}
     finally:
         await db.close()

@@ -18,13 +18,30 @@ ROOT = Path(__file__).resolve().parents[1]
 KINDS = set(games.GAMES)
 DECLARED = {path.stem for path in (ROOT / "bot" / "games").glob("*.py")} - {"__init__", "base"}
 """The games declared in the repository: one ``bot/games/<kind>.py`` each (the registry's own list)."""
-NAME = re.compile("|".join([*(re.escape(kind) for kind in KINDS),
-                            *(re.escape(alias).replace(r"\ ", ".").replace(r"\-", ".") for kind in KINDS
-                              for alias in games.get(kind).aliases if len(alias) > 3)]), re.I)
+NAME = re.compile(
+    "|".join(
+        [
+            *(re.escape(kind) for kind in KINDS),
+            *(
+                re.escape(alias).replace(r"\ ", ".").replace(r"\-", ".")
+                for kind in KINDS
+                for alias in games.get(kind).aliases
+                if len(alias) > 3
+            ),
+        ]
+    ),
+    re.I,
+)
 """A game's kind or one of its longer names ("between two cities", "urban-panic"; the short aliases, such as
 "up", are English words)."""
-BINDINGS = {"bot/games/__init__.py", "render/pictures.py", "cogs/games/__init__.py", "bot/benches/render.py",
-            "bot/web/boardpaths.py", "bot/composition.py"}
+BINDINGS = {
+    "bot/games/__init__.py",
+    "render/pictures.py",
+    "cogs/games/__init__.py",
+    "bot/benches/render.py",
+    "bot/web/boardpaths.py",
+    "bot/composition.py",
+}
 """The shared files that name the games: the registry, one binding per front-end (pictures, Discord, the
 render bench, the web board's taps), and the composition root, which builds the Between Two Cities campaigns
 feature."""
@@ -43,8 +60,13 @@ def test_every_registry_has_the_same_games() -> None:
     for kind, game in games.GAMES.items():
         assert game.rules.kind == kind
         assert PRESENTERS[kind].kind == kind
-        for path in (f"bot/rules/{kind}/rules.py", f"cogs/games/{kind}.py",
-                     f"bot/games/{kind}.py", f"bot/benches/{kind}.py", f"bot/locales/en/{kind}.json"):
+        for path in (
+            f"bot/rules/{kind}/rules.py",
+            f"cogs/games/{kind}.py",
+            f"bot/games/{kind}.py",
+            f"bot/benches/{kind}.py",
+            f"bot/locales/en/{kind}.json",
+        ):
             assert (ROOT / path).is_file(), path
         # The pictures: a module, or a package of modules when they outgrow the module budget.
         assert (ROOT / f"render/{kind}.py").is_file() or (ROOT / f"render/{kind}/__init__.py").is_file(), kind
@@ -68,8 +90,9 @@ def _own(path: str) -> bool:
 def test_only_the_registries_name_the_games() -> None:
     """Outside a game's own files (paths naming it), only the registry and the front-ends' bindings spell a
     game's name (:data:`BINDINGS`)."""
-    listed = subprocess.run(["git", "ls-files", "bot", "cogs", "render"], cwd=ROOT, capture_output=True,
-                            text=True, check=True).stdout.split()
+    listed = subprocess.run(
+        ["git", "ls-files", "bot", "cogs", "render"], cwd=ROOT, capture_output=True, text=True, check=True
+    ).stdout.split()
     naming = []
     for path in listed:
         if _own(path) or not (ROOT / path).is_file() or path.startswith("bot/testing/"):

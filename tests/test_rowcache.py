@@ -16,12 +16,14 @@ GUILD, CHANNEL, HOST = 10, 20, 30
 
 
 async def new_game(db: store.Store) -> int:
-    game = await db.create_game(guild_xid=GUILD, channel_xid=CHANNEL, kind="toy", options={}, seed=1,
-                                host_xid=HOST, at=1)
+    game = await db.create_game(
+        guild_xid=GUILD, channel_xid=CHANNEL, kind="toy", options={}, seed=1, host_xid=HOST, at=1
+    )
     return game.id
 
 
 # -- the cache's own bookkeeping ----------------------------------------------------------------------
+
 
 def test_a_read_that_a_write_overtook_keeps_nothing() -> None:
     rows = RowCache()
@@ -71,6 +73,7 @@ def test_memory_is_bounded_and_bookkeeping_does_not_grow() -> None:
 
 # -- through the store ---------------------------------------------------------------------------------
 
+
 async def test_every_write_of_a_game_is_seen_by_the_next_read(tmp_path: Path) -> None:
     db = await store.Store.open(tmp_path / "bot.sqlite3")
     try:
@@ -84,8 +87,9 @@ async def test_every_write_of_a_game_is_seen_by_the_next_read(tmp_path: Path) ->
         assert [s.name for s in await db.seats(gid)] == ["Ana B.", "AI"]
         assert await db.start_game(gid, state={"n": 0}, at=4)
         assert (await db.get_game(gid)).status == "active"  # type: ignore[union-attr]
-        version = await db.commit_move(gid, expected_version=0, seat=0, move={"k": 1}, at=5, actor_xid=HOST,
-                                       state={"n": 1}, awaiting_changed=True)
+        version = await db.commit_move(
+            gid, expected_version=0, seat=0, move={"k": 1}, at=5, actor_xid=HOST, state={"n": 1}, awaiting_changed=True
+        )
         game = await db.get_game(gid)
         assert game is not None and (game.version, game.awaiting_since) == (version, 5)
         await db.update_game(gid, turn_message_xid=777)
@@ -120,8 +124,16 @@ async def test_a_read_racing_a_move_never_brings_back_the_old_row(tmp_path: Path
         readers = [asyncio.create_task(reader()) for _ in range(8)]
         try:
             for version in range(20):
-                await db.commit_move(gid, expected_version=version, seat=0, move={}, at=10 + version,
-                                     actor_xid=HOST, state={}, awaiting_changed=False)
+                await db.commit_move(
+                    gid,
+                    expected_version=version,
+                    seat=0,
+                    move={},
+                    at=10 + version,
+                    actor_xid=HOST,
+                    state={},
+                    awaiting_changed=False,
+                )
                 game = await db.get_game(gid)
                 assert game is not None and game.version == version + 1
                 await asyncio.sleep(0)

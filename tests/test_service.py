@@ -19,8 +19,9 @@ HOST, BEA, CEM = 101, 202, 303
 
 
 async def new_toy(service: Service, channel: int = 1) -> int:
-    info = await service.create_game(guild_xid=9, channel_xid=channel, kind="toy", options={},
-                                     host_xid=HOST, host_name="Ana")
+    info = await service.create_game(
+        guild_xid=9, channel_xid=channel, kind="toy", options={}, host_xid=HOST, host_name="Ana"
+    )
     return info.id
 
 
@@ -136,7 +137,8 @@ async def test_concurrent_without_version_still_once(service: Service, db: store
     """Even without a version, a second identical submission is refused (not your turn)."""
     gid = await started_toy(service)
     results = await asyncio.gather(
-        *(service.move(gid, HOST, {"kind": "bid", "card": 2}) for _ in range(10)), return_exceptions=True)
+        *(service.move(gid, HOST, {"kind": "bid", "card": 2}) for _ in range(10)), return_exceptions=True
+    )
     assert sum(not isinstance(r, BaseException) for r in results) == 1
     assert all(isinstance(r, errors.NotYourTurn) for r in results if isinstance(r, BaseException))
     assert len(await db.moves(gid)) == 1
@@ -160,8 +162,9 @@ async def test_replay_rebuilds_every_snapshot(service: Service, db: store.Store)
 
 async def test_ai_seat_plays(service: Service) -> None:
     """An AI seat moves when awaited, deterministically from the game's seed."""
-    info = await service.create_game(guild_xid=9, channel_xid=5, kind="toy", options={},
-                                     host_xid=HOST, host_name="Ana", ai_seats=1)
+    info = await service.create_game(
+        guild_xid=9, channel_xid=5, kind="toy", options={}, host_xid=HOST, host_name="Ana", ai_seats=1
+    )
     assert info.seats[1].is_ai and info.seats[1].name.startswith("AI")
     await service.start(info.id, HOST)
     out = await service.play_ai(info.id)
@@ -172,8 +175,17 @@ async def test_ai_seat_plays(service: Service) -> None:
 async def test_ai_seats_are_named_in_the_game_language(service: Service) -> None:
     """AI seats take their names (number and level) from the catalogue in the game's language, and take
     the new language's names when the host changes it; a player's name is never touched."""
-    info = await service.create_game(guild_xid=9, channel_xid=6, kind="quadropolis", options={},
-                                     host_xid=HOST, host_name="Ana", ai_seats=2, ai_level="strong", locale="ru")
+    info = await service.create_game(
+        guild_xid=9,
+        channel_xid=6,
+        kind="quadropolis",
+        options={},
+        host_xid=HOST,
+        host_name="Ana",
+        ai_seats=2,
+        ai_level="strong",
+        locale="ru",
+    )
     assert [s.name for s in info.seats] == ["Ana", "ИИ 1 – сильный", "ИИ 2 – сильный"]
     info = await service.add_ai(info.id, HOST, "greedy")
     assert info.seats[3].name == "ИИ 3 – жадный"
@@ -182,7 +194,10 @@ async def test_ai_seats_are_named_in_the_game_language(service: Service) -> None
     assert [s.name for s in info.seats] == ["Ana", "AI 1 – silny", "AI 2 – silny", "AI 3 – zachłanny"]
     await service.set_locale(info.id, "es")
     assert [s.name for s in (await service.info(info.id)).seats][1:] == [
-        "IA 1 – fuerte", "IA 2 – fuerte", "IA 3 – codiciosa"]
+        "IA 1 – fuerte",
+        "IA 2 – fuerte",
+        "IA 3 – codiciosa",
+    ]
 
 
 async def test_resign_in_two_player_game_ends_it(service: Service) -> None:
@@ -207,12 +222,12 @@ async def test_abandon_permissions(service: Service) -> None:
 async def test_bad_options_are_sentences(service: Service) -> None:
     """An unknown option value is refused with the choices named."""
     with pytest.raises(errors.IllegalMove) as err:
-        await service.create_game(guild_xid=9, channel_xid=3, kind="toy", options={"speed": "warp"},
-                                  host_xid=HOST, host_name="Ana")
+        await service.create_game(
+            guild_xid=9, channel_xid=3, kind="toy", options={"speed": "warp"}, host_xid=HOST, host_name="Ana"
+        )
     assert "normal" in str(err.value)
     with pytest.raises(errors.IllegalMove):
-        await service.create_game(guild_xid=9, channel_xid=3, kind="chess", options={},
-                                  host_xid=HOST, host_name="Ana")
+        await service.create_game(guild_xid=9, channel_xid=3, kind="chess", options={}, host_xid=HOST, host_name="Ana")
 
 
 WRITER = textwrap.dedent("""
@@ -248,8 +263,9 @@ def test_kill_between_moves_loses_nothing_acknowledged(tmp_path: Path) -> None:
     """kill -9 between moves: every acknowledged move is in the reopened database, none twice."""
     path = tmp_path / "kill.sqlite3"
     root = str(Path(__file__).resolve().parents[1])
-    proc = subprocess.Popen([sys.executable, "-c", WRITER.format(root=root, path=str(path))],
-                            stdout=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-c", WRITER.format(root=root, path=str(path))], stdout=subprocess.PIPE, text=True
+    )
     acked = 0
     assert proc.stdout is not None
     for line in proc.stdout:
@@ -391,8 +407,16 @@ async def test_forget_user_keeps_games_playable(service: Service, db: store.Stor
 async def test_ai_seats_named_by_an_older_catalogue_take_the_new_language(service: Service) -> None:
     """A game made before the AI seats' names changed form ("AI 2 (strong)") still renames them when the host
     changes its language; a player whose name holds a number is never touched."""
-    info = await service.create_game(guild_xid=9, channel_xid=6, kind="quadropolis", options={},
-                                     host_xid=HOST, host_name="Ana 2 strong", ai_seats=2, ai_level="strong")
+    info = await service.create_game(
+        guild_xid=9,
+        channel_xid=6,
+        kind="quadropolis",
+        options={},
+        host_xid=HOST,
+        host_name="Ana 2 strong",
+        ai_seats=2,
+        ai_level="strong",
+    )
     for seat in info.seats[1:]:
         await service._store.update_seat(info.id, seat.seat, name=f"AI {seat.seat} (strong)")
     await service.set_locale(info.id, "pl")

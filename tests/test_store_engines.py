@@ -29,6 +29,7 @@ GUILD = 9_000_000_000_000_000_009
 
 # -- SQLite: a database of today's schema opens unchanged ---------------------------------------------
 
+
 async def test_a_database_written_before_the_engine_layer_opens_and_plays_on(tmp_path: Path) -> None:
     path = tmp_path / "bot.sqlite3"
     shutil.copyfile(LEGACY, path)
@@ -73,9 +74,9 @@ def test_placeholders_become_numbered_outside_quoted_text_only() -> None:
 
 # -- PostgreSQL: several processes on one database ------------------------------------------------------
 
+
 async def started_game(db: store.Store) -> int:
-    game = await db.create_game(guild_xid=GUILD, channel_xid=5, kind="toy", options={}, seed=1, host_xid=ANA,
-                                at=1)
+    game = await db.create_game(guild_xid=GUILD, channel_xid=5, kind="toy", options={}, seed=1, host_xid=ANA, at=1)
     await db.add_seat(game.id, user_xid=ANA, ai_level=None, name="Ana", at=1, max_seats=2)
     await db.add_seat(game.id, user_xid=BEA, ai_level=None, name="Bea", at=1, max_seats=2)
     assert await db.start_game(game.id, state={"turn": 0}, at=2)
@@ -90,11 +91,19 @@ async def test_two_processes_commit_the_same_version_and_exactly_one_wins(postgr
     first, second = await store.Store.open(url), await store.Store.open(url)
     try:
         game_id = await started_game(first)
+
         async def commit(db: store.Store, seat: int, version: int) -> int | None:
             try:
-                return await db.commit_move(game_id, expected_version=version, seat=seat,
-                                            move={"by": seat, "v": version}, at=10 + version, actor_xid=None,
-                                            state={"by": seat, "v": version}, awaiting_changed=True)
+                return await db.commit_move(
+                    game_id,
+                    expected_version=version,
+                    seat=seat,
+                    move={"by": seat, "v": version},
+                    at=10 + version,
+                    actor_xid=None,
+                    state={"by": seat, "v": version},
+                    awaiting_changed=True,
+                )
             except store.StaleVersion:
                 return None
 
@@ -116,12 +125,14 @@ async def test_two_processes_take_the_last_seat_and_only_one_sits(postgres_serve
     first, second = await store.Store.open(url), await store.Store.open(url)
     try:
         for round_ in range(10):
-            game = await first.create_game(guild_xid=GUILD, channel_xid=100 + round_, kind="toy", options={},
-                                           seed=1, host_xid=ANA, at=1)
+            game = await first.create_game(
+                guild_xid=GUILD, channel_xid=100 + round_, kind="toy", options={}, seed=1, host_xid=ANA, at=1
+            )
             await first.add_seat(game.id, user_xid=ANA, ai_level=None, name="Ana", at=1, max_seats=2)
             seated = await asyncio.gather(
                 first.add_seat(game.id, user_xid=BEA, ai_level=None, name="Bea", at=2, max_seats=2),
-                second.add_seat(game.id, user_xid=ANA + 7, ai_level=None, name="Cem", at=2, max_seats=2))
+                second.add_seat(game.id, user_xid=ANA + 7, ai_level=None, name="Cem", at=2, max_seats=2),
+            )
             assert sum(s is not None for s in seated) == 1
             assert [s.seat for s in await second.seats(game.id)] == [0, 1]
     finally:
@@ -181,8 +192,7 @@ def test_the_bot_says_one_sentence_when_postgres_is_newer(tmp_path: Path, postgr
 
 
 def test_a_database_url_that_is_not_postgres_is_a_sentence(tmp_path: Path) -> None:
-    ran = run_process("-m", "bot", env=environment(DISCORD_TOKEN="abc", DATABASE_URL="mysql://db/games"),
-                      cwd=tmp_path)
+    ran = run_process("-m", "bot", env=environment(DISCORD_TOKEN="abc", DATABASE_URL="mysql://db/games"), cwd=tmp_path)
     assert ran.status == 2
     assert "DATABASE_URL must start with postgresql://" in one_sentence(ran.err)
 
@@ -217,8 +227,13 @@ async def test_one_process_opens_no_more_connections_than_its_pool_size(postgres
 
         async def watch() -> None:
             for _ in range(8):
-                seen.append(int(await watcher.fetchval(
-                    "SELECT count(*) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()", name)))
+                seen.append(
+                    int(
+                        await watcher.fetchval(
+                            "SELECT count(*) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()", name
+                        )
+                    )
+                )
                 await asyncio.sleep(0.05)
 
         await asyncio.gather(*(busy() for _ in range(12)), watch())

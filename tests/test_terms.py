@@ -16,10 +16,16 @@ from bot.rules import core
 
 LOCALES = Path(i18n.__file__).with_name("locales")
 OTHER_LANGUAGES = ("hu", "es", "ru", "pl")
-GAMES = [("quadropolis", {"mode": "classic"}, 2), ("quadropolis", {"mode": "expert"}, 3),
-         ("btc", {"mode": "standard"}, 3), ("btc", {"mode": "solo_full"}, 1), ("btc", {"mode": "solo_simple"}, 1),
-         ("urbanpanic", {"variant": "basic"}, 2), ("urbanpanic", {"variant": "advanced"}, 3),
-         ("urbanpanic", {"variant": "party"}, 3)]
+GAMES = [
+    ("quadropolis", {"mode": "classic"}, 2),
+    ("quadropolis", {"mode": "expert"}, 3),
+    ("btc", {"mode": "standard"}, 3),
+    ("btc", {"mode": "solo_full"}, 1),
+    ("btc", {"mode": "solo_simple"}, 1),
+    ("urbanpanic", {"variant": "basic"}, 2),
+    ("urbanpanic", {"variant": "advanced"}, 3),
+    ("urbanpanic", {"variant": "party"}, 3),
+]
 
 
 def _words(lang: str, kind: str) -> set[str]:
@@ -58,7 +64,8 @@ def texts_of_a_game(kind: str, options: dict[str, Any], seats: int, locale: str)
 @pytest.mark.parametrize("kind, options, seats", GAMES)
 @pytest.mark.parametrize("locale", OTHER_LANGUAGES)
 def test_summaries_and_labels_name_things_in_the_players_language(
-        kind: str, options: dict[str, Any], seats: int, locale: str) -> None:
+    kind: str, options: dict[str, Any], seats: int, locale: str
+) -> None:
     english = english_words(kind)
     assert len(english) > 5
     missing: set[tuple[str, str, str]] = set()
@@ -87,5 +94,7 @@ def test_english_summaries_read_as_before() -> None:
     assert i18n.resolve(duplex) == "office and shop duplex"
     assert i18n.resolve(duplex, "pl") == "dupleks „biuro i sklep”"
     assert i18n.resolve(E.city_term("Left City"), "hu") == "Balfalva"
-    assert i18n.t("btc.bonus.city", "en", city=[E.city_term("Lighthouse")]) == \
-        "The bonus comes from your lower city: Lighthouse."
+    assert (
+        i18n.t("btc.bonus.city", "en", city=[E.city_term("Lighthouse")])
+        == "The bonus comes from your lower city: Lighthouse."
+    )

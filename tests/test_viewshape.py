@@ -26,12 +26,14 @@ def test_a_real_view_passes_and_each_drift_is_named() -> None:
     unknown = copy.deepcopy(view)
     unknown["site"]["squares"][0][0]["secret"] = "T1"  # type: ignore[typeddict-unknown-key]
     assert shape.problems(unknown, viewtypes.QuadView) == [
-        "view.site.squares[0][0]: QuadSiteSquare has unknown keys ['secret']"]
+        "view.site.squares[0][0]: QuadSiteSquare has unknown keys ['secret']"
+    ]
 
     wrong_literal = copy.deepcopy(view)
     wrong_literal["turn"]["phase"] = "allocate"  # type: ignore[typeddict-item]
     assert shape.problems(wrong_literal, viewtypes.QuadView) == [
-        "view.turn.phase: 'allocate' is not one of ('take', 'build', 'over')"]
+        "view.turn.phase: 'allocate' is not one of ('take', 'build', 'over')"
+    ]
 
     wrong_type = copy.deepcopy(view)
     wrong_type["cities"][1]["inhabitants"] = True

@@ -31,8 +31,8 @@ def test_paths_carry_the_ids_and_their_token() -> None:
 def test_verify_accepts_the_token_and_nothing_else() -> None:
     good = links.token(KEY, "g", "42")
     assert links.verify(KEY, "g", "42", good)
-    assert not links.verify(KEY, "g", "43", good)          # another game
-    assert not links.verify(KEY, "l", "42", good)          # another kind of page
+    assert not links.verify(KEY, "g", "43", good)  # another game
+    assert not links.verify(KEY, "l", "42", good)  # another kind of page
     assert not links.verify(b"other-key" * 4, "g", "42", good)
     flipped = ("A" if good[0] != "A" else "B") + good[1:]
     assert not links.verify(KEY, "g", "42", flipped)

@@ -19,17 +19,35 @@ LANGUAGES = ("en", "hu", "es", "ru", "pl")
 # 4. The solo Automa line, as the rulebook writes it
 # ------------------------------------------------------------------------------------------------
 
-AUTOMAS_MOVE = {"en": "The Automas' move: ", "hu": "Az Automák lépése: ", "es": "Jugada de los Automas: ",
-                "ru": "Ход Автом: ", "pl": "Ruch Automów: "}
+AUTOMAS_MOVE = {
+    "en": "The Automas' move: ",
+    "hu": "Az Automák lépése: ",
+    "es": "Jugada de los Automas: ",
+    "ru": "Ход Автом: ",
+    "pl": "Ruch Automów: ",
+}
 CALQUES = ("Next turn", "Következő kör", "Próximo turno", "Следующий ход", "Następna tura")
 
 
 def _automa_line(locale: str) -> str:
-    step = core.term("btc.automa.step", name=core.term("btc.automa.name.autommaso"), card=14,
-                     city=core.term("btc.city.left_city"), shared=core.term("btc.tile.factory"),
-                     built=core.term("btc.tile.park"), automacity=core.term("btc.city.automacity"))
-    return i18n.t("btc.move.place_automa", locale, player="Ana", tile=core.term("btc.tile.shop"),
-                  city=core.term("btc.city.right_city"), cell="B2", automas=[step])
+    step = core.term(
+        "btc.automa.step",
+        name=core.term("btc.automa.name.autommaso"),
+        card=14,
+        city=core.term("btc.city.left_city"),
+        shared=core.term("btc.tile.factory"),
+        built=core.term("btc.tile.park"),
+        automacity=core.term("btc.city.automacity"),
+    )
+    return i18n.t(
+        "btc.move.place_automa",
+        locale,
+        player="Ana",
+        tile=core.term("btc.tile.shop"),
+        city=core.term("btc.city.right_city"),
+        cell="B2",
+        automas=[step],
+    )
 
 
 @pytest.mark.parametrize("locale", LANGUAGES)
@@ -41,10 +59,14 @@ def test_the_automa_line_names_the_automas_move_not_a_next_turn(locale: str) -> 
 
 
 def test_the_hungarian_automa_line_reads_as_the_rulebook() -> None:
-    assert _automa_line("hu") == ("Ana üzletet épít Jobbvárosba (B2). Az Automák lépése: Autommaso (14. kártya) "
-                                  "hozzárendel egy gyárat Balfalvához, és lehelyez egy parkot Automavárosba.")
-    assert _automa_line("es").endswith("Jugada de los Automas: Autommaso (carta 14) asigna una fábrica a la Ciudad "
-                                       "izquierda y coloca un parque en la Automaciudad.")
+    assert _automa_line("hu") == (
+        "Ana üzletet épít Jobbvárosba (B2). Az Automák lépése: Autommaso (14. kártya) "
+        "hozzárendel egy gyárat Balfalvához, és lehelyez egy parkot Automavárosba."
+    )
+    assert _automa_line("es").endswith(
+        "Jugada de los Automas: Autommaso (carta 14) asigna una fábrica a la Ciudad "
+        "izquierda y coloca un parque en la Automaciudad."
+    )
 
 
 def test_hungarian_assigns_with_the_rulebooks_one_verb() -> None:
@@ -74,10 +96,16 @@ LANDMARKS = ("lighthouse", "clocktower", "windmill", "cathedral", "observatory",
 
 @pytest.mark.parametrize("city", LANDMARKS)
 def test_hungarian_builds_in_a_city_named_after_a_landmark_not_inside_the_landmark(city: str) -> None:
-    """"gyárat épít Szélmalomba" builds inside a windmill: "a Szélmalom nevű városba"."""
+    """ "gyárat épít Szélmalomba" builds inside a windmill: "a Szélmalom nevű városba"."""
     name = i18n.t(f"btc.city.{city}", "hu")
-    line = i18n.t("btc.move.place", "hu", player="Ana", tile=core.term("btc.tile.factory"),
-                  city=core.term(f"btc.city.{city}"), cell="B2")
+    line = i18n.t(
+        "btc.move.place",
+        "hu",
+        player="Ana",
+        tile=core.term("btc.tile.factory"),
+        city=core.term(f"btc.city.{city}"),
+        cell="B2",
+    )
     article = "az" if name[0] in "AÁEÉIÍOÓÖŐUÚÜŰ" else "a"
     assert f"gyárat épít {article} {name} nevű városba (B2)" in line, line
 
@@ -99,8 +127,13 @@ def _qp_last_go(players: int) -> dict[str, Any]:
     return view
 
 
-ROUND_TURN = {"en": "turn 4 of 4", "hu": "4. kör (4 közül)", "es": "turno 4 de 4", "ru": "ход 4 из 4",
-              "pl": "tura 4 z 4"}
+ROUND_TURN = {
+    "en": "turn 4 of 4",
+    "hu": "4. kör (4 közül)",
+    "es": "turno 4 de 4",
+    "ru": "ход 4 из 4",
+    "pl": "tura 4 z 4",
+}
 
 
 @pytest.mark.parametrize("locale", LANGUAGES)
@@ -128,7 +161,7 @@ def _depth(text: str) -> int:
 
 @pytest.mark.parametrize("locale", LANGUAGES)
 def test_an_ai_seat_in_brackets_opens_no_second_bracket(locale: str) -> None:
-    """"(ИИ 2 (сильный))", "(AI 1 (silny))": a city's builders are listed in brackets."""
+    """ "(ИИ 2 (сильный))", "(AI 1 (silny))": a city's builders are listed in brackets."""
     from bot import games
 
     name = games.ai_seat_name(2, "strong", locale)
@@ -138,7 +171,7 @@ def test_an_ai_seat_in_brackets_opens_no_second_bracket(locale: str) -> None:
 
 
 def test_russian_names_the_player_once_in_a_turn_line() -> None:
-    """"Ход игрока Игрок 1: …" said "player" twice; the actions are verbs of their own."""
+    """ "Ход игрока Игрок 1: …" said "player" twice; the actions are verbs of their own."""
     from bot.games import urbanpanic as up_teller
 
     line = up_teller.turn_sentence("Игрок 1", [{"kind": "mayor"}], None, "ru")  # type: ignore[list-item]
@@ -161,8 +194,16 @@ def test_polish_wording() -> None:
 
 def test_spanish_wording() -> None:
     es = i18n.catalogue("es")
-    stack = i18n.t("quadropolis.move.stack", "es", player="Ana", tile={"$term": "quadropolis.tile.kind.tower"},
-                   building={"$term": "quadropolis.tile.kind.tower"}, square="B3", floor=2, architect=2)
+    stack = i18n.t(
+        "quadropolis.move.stack",
+        "es",
+        player="Ana",
+        tile={"$term": "quadropolis.tile.kind.tower"},
+        building={"$term": "quadropolis.tile.kind.tower"},
+        square="B3",
+        floor=2,
+        architect=2,
+    )
     assert stack.count("bloque de torres") == 1 and "piso 2 del" not in stack, stack
     assert es["quadropolis.render.legend.points"] == "PV de la loseta"
     assert "puntos impresos" not in " ".join(str(v) for v in es.values())
@@ -175,7 +216,7 @@ def test_hungarian_lost_tiles_are_framed_and_lost_at_scoring() -> None:
 
 
 def test_english_says_the_gain_once() -> None:
-    """"took a tower block (+3 inhabitants) … and built it at A1: +3 inhabitants."."""
+    """ "took a tower block (+3 inhabitants) … and built it at A1: +3 inhabitants."."""
     state = QP.setup({"mode": "classic"}, 2, 5)
     lines = []
     for i in range(16):

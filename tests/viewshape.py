@@ -109,8 +109,11 @@ class Shape:
     def declared(self) -> dict[str, Any]:
         """The TypedDicts the module declares (by name)."""
         assert self.module is not None
-        return {name: obj for name, obj in vars(self.module).items()
-                if is_typeddict(obj) and obj.__module__ == self.module.__name__}
+        return {
+            name: obj
+            for name, obj in vars(self.module).items()
+            if is_typeddict(obj) and obj.__module__ == self.module.__name__
+        }
 
     def unexercised(self) -> list[str]:
         """Declared TypedDicts never met, and optional keys never present, in the values checked."""
@@ -119,8 +122,7 @@ class Shape:
             if name not in self.seen:
                 out.append(name)
                 continue
-            out.extend(f"{name}.{key}" for key in sorted(td.__optional_keys__)
-                       if (name, key) not in self.optional_seen)
+            out.extend(f"{name}.{key}" for key in sorted(td.__optional_keys__) if (name, key) not in self.optional_seen)
         return out
 
 

@@ -53,8 +53,14 @@ from render import btc as renderer
 
 PREFIX = "btc."
 CHECKED_CONFIGS: tuple[tuple[str, int], ...] = (
-    ("standard", 3), ("standard", 4), ("standard", 5), ("standard", 6), ("standard", 7),
-    ("two_player", 2), ("solo_simple", 1), ("solo_full", 1),
+    ("standard", 3),
+    ("standard", 4),
+    ("standard", 5),
+    ("standard", 6),
+    ("standard", 7),
+    ("two_player", 2),
+    ("solo_simple", 1),
+    ("solo_full", 1),
 )
 
 
@@ -69,8 +75,14 @@ def _ms(values: list[float], q: float) -> float:
     return round(1000 * ordered[min(len(ordered) - 1, int(q * len(ordered)))], 2)
 
 
-def play(options: dict[str, str], seats: int, seed: int, levels: list[str],
-         timings: dict[str, list[float]] | None = None, check: bool = False) -> BtcState:
+def play(
+    options: dict[str, str],
+    seats: int,
+    seed: int,
+    levels: list[str],
+    timings: dict[str, list[float]] | None = None,
+    check: bool = False,
+) -> BtcState:
     """A seeded game with an AI of ``levels[seat]`` in every seat; with ``check`` every invariant
     is verified at every step (raises CheckFailed)."""
     state = RULES.setup(options, seats, seed)
@@ -149,8 +161,9 @@ def matchup(games: int, seed: int, timings: dict[str, list[float]]) -> dict[str,
     }
 
 
-def versus(level: str, opponent: str, seats: int, games: int, seed: int,
-           timings: dict[str, list[float]]) -> dict[str, Any]:
+def versus(
+    level: str, opponent: str, seats: int, games: int, seed: int, timings: dict[str, list[float]]
+) -> dict[str, Any]:
     """One ``level`` seat (rotating) against ``seats - 1`` seats of ``opponent``, standard games.
 
     Figures under ``ai.<level>_vs_<opponent>.`` (4 seats) or ``ai.<level>_vs_<opponent>.seats_<n>.``:
@@ -195,8 +208,7 @@ def lost_by_points(behind: list[int], games: int) -> dict[str, float]:
     return {k: round(n / games, 3) for k, n in buckets.items()}
 
 
-def solo_curve(mode: str, level: str, games: int, seed: int,
-               timings: dict[str, list[float]]) -> dict[str, Any]:
+def solo_curve(mode: str, level: str, games: int, seed: int, timings: dict[str, list[float]]) -> dict[str, Any]:
     """``level`` alone against the Automas at every difficulty 1-7 (the same deals at each level).
 
     ``win_rate_by_difficulty`` maps the difficulty to the win rate (a shared first place is a win,

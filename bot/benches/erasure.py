@@ -37,16 +37,20 @@ PLAYER, OTHER, THIRD, FOURTH = 1_000_001, 1_000_002, 1_000_003, 1_000_004
 
 def bench_game() -> str:
     """The first registered game that two players can play (its default options)."""
-    return next(kind for kind in games.available() if games.rules(kind).seat_range({})[0] <= 2
-                <= games.rules(kind).seat_range({})[1])
+    return next(
+        kind
+        for kind in games.available()
+        if games.rules(kind).seat_range({})[0] <= 2 <= games.rules(kind).seat_range({})[1]
+    )
 
 
 async def _played_game(app: App, host: int, guest: int, channel: int, message_base: int) -> int:
     """A finished two-player game, each turn post's id kept as the bot keeps it."""
     service = app.service
     kind = bench_game()
-    info = await service.create_game(guild_xid=1, channel_xid=channel, kind=kind, options={}, host_xid=host,
-                                     host_name="Host")
+    info = await service.create_game(
+        guild_xid=1, channel_xid=channel, kind=kind, options={}, host_xid=host, host_name="Host"
+    )
     await service.join(info.id, guest, "Guest")
     await service.start(info.id, host)
     await service.set_messages(info.id, lobby_message_xid=message_base, status_message_xid=message_base + 1)

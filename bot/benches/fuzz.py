@@ -83,10 +83,20 @@ def export_of(kind: str, moves: int = EXPORT_MOVES, seed: int = 4242) -> dict[st
             move["at"] = at
         state = rules.apply(state, seat, move)
         log.append({"version": version, "seat": seat, "move": move, "at": at})
-    return {"format": export.FORMAT, "id": 1, "game": kind, "options": opts, "seed": seed,
-            "status": "abandoned",
-            "seats": [{"seat": i, "name": f"P{i + 1}", "ai": level, "resigned": False} for i in range(seats)],
-            "moves": log, "result": None, "created_at": at, "started_at": at, "finished_at": at}
+    return {
+        "format": export.FORMAT,
+        "id": 1,
+        "game": kind,
+        "options": opts,
+        "seed": seed,
+        "status": "abandoned",
+        "seats": [{"seat": i, "name": f"P{i + 1}", "ai": level, "resigned": False} for i in range(seats)],
+        "moves": log,
+        "result": None,
+        "created_at": at,
+        "started_at": at,
+        "finished_at": at,
+    }
 
 
 def seeds() -> list[Seed]:
@@ -110,8 +120,11 @@ def run(command: str, kind: str, text: str, folder: Path) -> Outcome:
 
     path = folder / "input.json"
     path.write_text(text, encoding="utf-8", errors="surrogatepass")
-    argv = ["score", kind, str(path)] if command == "score" else \
-        ["local", "--replay", str(path), "--out", str(folder / "out")]
+    argv = (
+        ["score", kind, str(path)]
+        if command == "score"
+        else ["local", "--replay", str(path), "--out", str(folder / "out")]
+    )
     out, err = io.StringIO(), io.StringIO()
     t0 = time.perf_counter()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
@@ -191,18 +204,44 @@ def strategy() -> Any:
     from hypothesis import strategies as st
 
     scalars = st.one_of(
-        st.none(), st.booleans(),
-        st.integers(min_value=-(10 ** 30), max_value=10 ** 30),
-        st.sampled_from([0, -1, 1, 2, 3, 4, 5, 7, 16, 17, 999, 1000, 10 ** 18, 2 ** 63, -(2 ** 63)]),
+        st.none(),
+        st.booleans(),
+        st.integers(min_value=-(10**30), max_value=10**30),
+        st.sampled_from([0, -1, 1, 2, 3, 4, 5, 7, 16, 17, 999, 1000, 10**18, 2**63, -(2**63)]),
         st.floats(allow_nan=False, allow_infinity=False),
         st.text(max_size=30),
-        st.sampled_from(["", ".", "-", "S", "T9", "O0", "S5", "U7", "H:NESW", "CENTRE", "G01", "G99", "x" * 3000,
-                         "classic", "expert", "given", "optimal", "two_player", *games.available(), "\ud800", "\x00",
-                         "é" * 50]),
+        st.sampled_from(
+            [
+                "",
+                ".",
+                "-",
+                "S",
+                "T9",
+                "O0",
+                "S5",
+                "U7",
+                "H:NESW",
+                "CENTRE",
+                "G01",
+                "G99",
+                "x" * 3000,
+                "classic",
+                "expert",
+                "given",
+                "optimal",
+                "two_player",
+                *games.available(),
+                "\ud800",
+                "\x00",
+                "é" * 50,
+            ]
+        ),
     )
-    values = st.recursive(scalars, lambda inner: st.one_of(st.lists(inner, max_size=6),
-                                                         st.dictionaries(st.text(max_size=8), inner, max_size=4)),
-                          max_leaves=6)
+    values = st.recursive(
+        scalars,
+        lambda inner: st.one_of(st.lists(inner, max_size=6), st.dictionaries(st.text(max_size=8), inner, max_size=4)),
+        max_leaves=6,
+    )
     all_seeds = seeds()
 
     @st.composite
@@ -223,20 +262,23 @@ def strategy() -> Any:
                 depth: int = draw(st.sampled_from([1, 5, 40]))
                 data = _replace(data, path, functools.partial(_nest, depth=depth))
             elif how == "key":
-                data = _replace(data, path, lambda old: {**old, draw(st.text(max_size=8)): draw(values)}
-                                if isinstance(old, dict) else old)
+                data = _replace(
+                    data,
+                    path,
+                    lambda old: {**old, draw(st.text(max_size=8)): draw(values)} if isinstance(old, dict) else old,
+                )
             elif how == "string":
                 data = _replace(data, path, lambda old: _edit(old, draw))
         text = _dumps(data)
         edit = draw(st.sampled_from(["none", "none", "none", "truncate", "number", "insert", "deep"]))
         if edit == "truncate":
-            text = text[:draw(st.integers(min_value=0, max_value=max(0, len(text) - 1)))]
+            text = text[: draw(st.integers(min_value=0, max_value=max(0, len(text) - 1)))]
         elif edit == "number":
             at = draw(st.integers(min_value=0, max_value=len(text)))
             digits = [i for i in range(at, len(text)) if text[i].isdigit()]
             if digits:
                 i = digits[0]
-                text = text[:i] + draw(st.sampled_from(HUGE)) + text[i + 1:]
+                text = text[:i] + draw(st.sampled_from(HUGE)) + text[i + 1 :]
         elif edit == "insert":
             at = draw(st.integers(min_value=0, max_value=len(text)))
             text = text[:at] + draw(st.text(max_size=5)) + text[at:]
@@ -261,8 +303,14 @@ def _edit(old: Any, draw: Any) -> Any:
         return old
     tokens = old.split(" ")
     i = draw(st.integers(min_value=0, max_value=len(tokens) - 1))
-    tokens[i] = draw(st.one_of(st.text(max_size=6), st.sampled_from(
-        ["T99", "S" + "9" * 5000, "U-1", "H" + "1" * 30, "O6", "M-", "A:NESW", "------", "C", "T0", "S4-", ""])))
+    tokens[i] = draw(
+        st.one_of(
+            st.text(max_size=6),
+            st.sampled_from(
+                ["T99", "S" + "9" * 5000, "U-1", "H" + "1" * 30, "O6", "M-", "A:NESW", "------", "C", "T0", "S4-", ""]
+            ),
+        )
+    )
     return " ".join(tokens)
 
 
@@ -289,8 +337,14 @@ def campaign(examples: int, tally: Tally, folder: Path, seed: int | None = None)
     from hypothesis import seed as fixed_seed
 
     # No shrinking: every failure is recorded as found (the run never stops at one).
-    @settings(max_examples=examples, deadline=None, database=None, derandomize=seed is None,
-              suppress_health_check=list(HealthCheck), phases=[Phase.explicit, Phase.generate])
+    @settings(
+        max_examples=examples,
+        deadline=None,
+        database=None,
+        derandomize=seed is None,
+        suppress_health_check=list(HealthCheck),
+        phases=[Phase.explicit, Phase.generate],
+    )
     @given(strategy())
     def one(case: tuple[str, str, str]) -> None:
         command, kind, text = case
@@ -310,8 +364,11 @@ def figures(quick: bool = False) -> dict[str, Any]:
     tally = Tally()
     with tempfile.TemporaryDirectory() as tmp:
         campaign(QUICK_EXAMPLES if quick else FULL_EXAMPLES, tally, Path(tmp), seed=None if quick else 20_000)
-    out: dict[str, Any] = {"fuzz.inputs": tally.inputs, "fuzz.failures": len(tally.failures),
-                           "fuzz.max_seconds": round(tally.max_seconds, 3)}
+    out: dict[str, Any] = {
+        "fuzz.inputs": tally.inputs,
+        "fuzz.failures": len(tally.failures),
+        "fuzz.max_seconds": round(tally.max_seconds, 3),
+    }
     if tally.failures:
         out["fuzz.first_failure"] = tally.failures[0]
     return out

@@ -141,12 +141,16 @@ def pictures(locale: str, quick: bool = False, game: str | None = None) -> list[
             continue
         renderer: Any = bound.get(s.kind)
         kinds: list[tuple[str, Callable[..., bytes], tuple[Any, ...]]] = [
-            ("turn", renderer.render_turn, (s.turn, s.seat, names))]
+            ("turn", renderer.render_turn, (s.turn, s.seat, names))
+        ]
         if not quick:
             if hasattr(renderer, "render_city"):
                 kinds.append(("city", renderer.render_city, (s.board, s.seat, names)))
-            kinds += [("board", renderer.render_board, (s.board, names)), ("end", renderer.render_end, (s.end, names)),
-                      ("story", chart.chart_png, (s.story, names))]
+            kinds += [
+                ("board", renderer.render_board, (s.board, names)),
+                ("end", renderer.render_end, (s.end, names)),
+                ("story", chart.chart_png, (s.story, names)),
+            ]
         out += [(f"{s.kind}.{name}", partial(fn, *args, locale=locale)) for name, fn, args in kinds]
     if not quick and game is None:
         rows = [_Standing(name, 12 - i, 6 - i, 1.5 + i / 4, 30.0 - i * 2.5) for i, name in enumerate(names)]
@@ -189,11 +193,13 @@ def overlaps(texts: Iterable[c.DrawnText], slack: int = 1) -> list[tuple[c.Drawn
     boxes = sorted(texts, key=lambda d: d.box[0])
     found = []
     for i, a in enumerate(boxes):
-        for b in boxes[i + 1:]:
+        for b in boxes[i + 1 :]:
             if b.box[0] >= a.box[2] - slack:
                 break
-            if min(a.box[2], b.box[2]) - max(a.box[0], b.box[0]) > slack and \
-                    min(a.box[3], b.box[3]) - max(a.box[1], b.box[1]) > slack:
+            if (
+                min(a.box[2], b.box[2]) - max(a.box[0], b.box[0]) > slack
+                and min(a.box[3], b.box[3]) - max(a.box[1], b.box[1]) > slack
+            ):
                 found.append((a, b))
     return found
 
@@ -245,8 +251,9 @@ def crop_of(picture: Image.Image, d: c.DrawnText) -> Image.Image:
     eye does not, while anything drawn inside the box (a mark under the text) stays in the reading."""
     left, top, right, bottom = d.box
     box = picture.crop((max(0, left), max(0, top), min(picture.width, right), min(picture.height, bottom)))
-    edge = [box.getpixel((x, y)) for x in range(box.width) for y in (0, box.height - 1)] + \
-        [box.getpixel((x, y)) for y in range(box.height) for x in (0, box.width - 1)]
+    edge = [box.getpixel((x, y)) for x in range(box.width) for y in (0, box.height - 1)] + [
+        box.getpixel((x, y)) for y in range(box.height) for x in (0, box.width - 1)
+    ]
     background = Counter(edge).most_common(1)[0][0] if edge else (255, 255, 255)
     pad = max(6, d.size // 2)
     out = Image.new("RGB", (box.width + 2 * pad, box.height + 2 * pad), background)
@@ -276,8 +283,13 @@ def ocr(png: bytes, width: int, locale: str, texts: list[c.DrawnText]) -> list[C
             listing = os.path.join(folder, f"pages{n}.txt")
             with open(listing, "w", encoding="utf-8") as f:
                 f.write("\n".join(paths) + "\n")
-            run = subprocess.run(["tesseract", listing, "stdout", "-l", model, "--psm", mode, "--dpi", "300", "tsv"],
-                                 capture_output=True, env=env, timeout=600, check=False)
+            run = subprocess.run(
+                ["tesseract", listing, "stdout", "-l", model, "--psm", mode, "--dpi", "300", "tsv"],
+                capture_output=True,
+                env=env,
+                timeout=600,
+                check=False,
+            )
             for line in run.stdout.decode("utf-8", "replace").splitlines()[1:]:
                 cells = line.split("\t")
                 if len(cells) == 12 and cells[0] == "5" and cells[11].strip():
@@ -371,8 +383,7 @@ def table(figures_: dict[str, Any]) -> str:
         parts = key.split(".")
         if len(parts) == 5 and parts[0] == "legibility" and parts[3] in LANGUAGES:
             rows.setdefault((f"{parts[1]}.{parts[2]}", parts[3]), {})[parts[4]] = value
-    columns = ("key_read_400", "all_read_800", "key_min_px_400", "all_min_px_800", "render_ms", "shortened",
-               "mid_word")
+    columns = ("key_read_400", "all_read_800", "key_min_px_400", "all_min_px_800", "render_ms", "shortened", "mid_word")
     lines = ["| picture | lang | " + " | ".join(columns) + " |", "|---|---|" + "---|" * len(columns)]
     for (kind, lang), row in rows.items():
         lines.append(f"| {kind} | {lang} | " + " | ".join(str(row.get(col, "")) for col in columns) + " |")

@@ -117,9 +117,13 @@ def largest_against_exhaustive(cities: int, seed: int) -> dict[str, Any]:
         exh_total += t2 - t1
         equal = equal and best.key == base.key
     key = f"{PREFIX}optimiser.expert_largest_full_pool."
-    return {key + "cities": cities, key + "optimiser_ms_mean": round(1000 * opt_total / cities, 2),
-            key + "exhaustive_ms_mean": round(1000 * exh_total / cities, 1),
-            key + "speedup_ratio": round(exh_total / opt_total, 1), key + "all_equal": equal}
+    return {
+        key + "cities": cities,
+        key + "optimiser_ms_mean": round(1000 * opt_total / cities, 2),
+        key + "exhaustive_ms_mean": round(1000 * exh_total / cities, 1),
+        key + "speedup_ratio": round(exh_total / opt_total, 1),
+        key + "all_equal": equal,
+    }
 
 
 def largest_expert_figures(cities: int, seed: int) -> dict[str, Any]:
@@ -134,8 +138,12 @@ def largest_expert_figures(cities: int, seed: int) -> dict[str, Any]:
         optimise(compile_city(mode, grid, inh, nrg))
         times.append(time.perf_counter() - t0)
     key = f"{PREFIX}optimiser.expert_largest_"
-    return {key + "cities": cities, key + "ms_p50": _ms(times, 0.5), key + "ms_p95": _ms(times, 0.95),
-            key + "ms_max": _ms(times, 1.0)}
+    return {
+        key + "cities": cities,
+        key + "ms_p50": _ms(times, 0.5),
+        key + "ms_p95": _ms(times, 0.95),
+        key + "ms_max": _ms(times, 1.0),
+    }
 
 
 STRUCTURED_CITIES = {
@@ -168,8 +176,14 @@ def structured_figures(step: int) -> dict[str, Any]:
 # ---------------------------------------------------------------------------------------------
 
 
-def play_game(mode: str, players: int, seed: int, levels: Sequence[str], check: bool = False,
-              timings: dict[str, list[float]] | None = None) -> tuple[list[int], list[int]]:
+def play_game(
+    mode: str,
+    players: int,
+    seed: int,
+    levels: Sequence[str],
+    check: bool = False,
+    timings: dict[str, list[float]] | None = None,
+) -> tuple[list[int], list[int]]:
     """Play one seeded game to the end; returns (ranks, totals). With ``check`` every step is verified."""
     state = RULES.setup({"mode": mode}, players, seed)
     step = 0
@@ -200,8 +214,9 @@ def play_game(mode: str, players: int, seed: int, levels: Sequence[str], check: 
     return [s.rank for s in result.seats], [s.total for s in result.seats]
 
 
-def _games(level: str, opponent: str, first: int, count: int, seed: int) -> tuple[float, list[int],
-                                                                               dict[str, list[float]]]:
+def _games(
+    level: str, opponent: str, first: int, count: int, seed: int
+) -> tuple[float, list[int], dict[str, list[float]]]:
     """Games ``first .. first+count-1`` of a matchup: (points of ``level``, margins, timings)."""
     score = 0.0
     margins = []

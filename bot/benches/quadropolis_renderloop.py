@@ -67,9 +67,13 @@ async def burst(draw: Callable[[], Awaitable[bytes]], count: int) -> dict[str, f
     running = False
     await tick
     assert all(p.startswith(b"\x89PNG") for p in pictures)
-    return {"wall_ms": round(1000 * wall, 1), "pictures_per_s": round(count / wall, 1),
-            "loop_lag_p50_ms": round(1000 * pct(lags, 0.5), 1), "loop_lag_p95_ms": round(1000 * pct(lags, 0.95), 1),
-            "loop_lag_max_ms": round(1000 * max(lags, default=float("nan")), 1)}
+    return {
+        "wall_ms": round(1000 * wall, 1),
+        "pictures_per_s": round(count / wall, 1),
+        "loop_lag_p50_ms": round(1000 * pct(lags, 0.5), 1),
+        "loop_lag_p95_ms": round(1000 * pct(lags, 0.95), 1),
+        "loop_lag_max_ms": round(1000 * max(lags, default=float("nan")), 1),
+    }
 
 
 async def measure(count: int) -> dict[str, Any]:

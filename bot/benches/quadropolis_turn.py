@@ -43,9 +43,14 @@ async def _measure(folder: Path, quick: bool) -> dict[str, Any]:
     try:
         started = []
         for i in range(games):
-            info = await service.create_game(guild_xid=1, channel_xid=50_000 + i, kind="quadropolis",
-                                             options={"mode": "classic"}, host_xid=i * 2 + 1,
-                                             host_name=f"P{i}")
+            info = await service.create_game(
+                guild_xid=1,
+                channel_xid=50_000 + i,
+                kind="quadropolis",
+                options={"mode": "classic"},
+                host_xid=i * 2 + 1,
+                host_name=f"P{i}",
+            )
             await service.join(info.id, i * 2 + 2, f"Q{i}")
             await service.start(info.id, i * 2 + 1)
             started.append(info.id)

@@ -39,8 +39,7 @@ QUICK_RECONCILE_GAMES = 40
 IDLE_PASSES = 30
 QUICK_IDLE_PASSES = 8
 NOW = 1_800_000_000_000
-DUE_QUERY = ("SELECT game_id, seat FROM community_waits WHERE due_at IS NOT NULL AND due_at <= ?"
-             " ORDER BY due_at LIMIT ?")
+DUE_QUERY = "SELECT game_id, seat FROM community_waits WHERE due_at IS NOT NULL AND due_at <= ? ORDER BY due_at LIMIT ?"
 
 
 class Turns(core.GameRules[int]):
@@ -93,26 +92,36 @@ def fill(path: Path, games: int, *, with_waits: bool, awaiting_since: int | None
     rows = []
     for i in range(first, first + games):
         at = NOW - 3 * HOUR_MS + i
-        rows.append((i, 1, 100_000 + i, "bench-turns", "{}", i, "active", 0, None, at, at, at, None,
-                     awaiting_since or at))
+        rows.append(
+            (i, 1, 100_000 + i, "bench-turns", "{}", i, "active", 0, None, at, at, at, None, awaiting_since or at)
+        )
     conn.executemany(
         "INSERT INTO games (id, guild_xid, channel_xid, kind, options, seed, status, version, host_xid,"
         " created_at, updated_at, started_at, finished_at, awaiting_since) VALUES"
-        " (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
+        " (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        rows,
+    )
     conn.executemany(
         "INSERT INTO seats (game_id, seat, user_xid, ai_level, name, joined_at) VALUES (?, ?, ?, NULL, ?, ?)",
-        [(i, s, 1_000 + (i * 2 + s) % 5_000, f"P{s}", NOW) for i in range(first, first + games)
-         for s in (0, 1)])
-    conn.executemany("INSERT INTO snapshots (game_id, version, state) VALUES (?, 0, ?)",
-                     [(i, json.dumps({"n": 0})) for i in range(first, first + games)])
+        [(i, s, 1_000 + (i * 2 + s) % 5_000, f"P{s}", NOW) for i in range(first, first + games) for s in (0, 1)],
+    )
+    conn.executemany(
+        "INSERT INTO snapshots (game_id, version, state) VALUES (?, 0, ?)",
+        [(i, json.dumps({"n": 0})) for i in range(first, first + games)],
+    )
     if with_waits:
         conn.executemany(
             "INSERT INTO community_waits (game_id, seat, guild_xid, channel_xid, user_xid, since,"
             " since_version, due_at) VALUES (?, 0, 1, ?, ?, ?, 0, ?)",
-            [(i, 100_000 + i, 1_000 + (i * 2) % 5_000, NOW - 3 * HOUR_MS, NOW + HOUR_MS + i)
-             for i in range(first, first + games)])
-        conn.execute("INSERT OR REPLACE INTO community_meta (key, value) VALUES ('reconcile_watermark', ?)",
-                     (f"{NOW}:{first + games}",))
+            [
+                (i, 100_000 + i, 1_000 + (i * 2) % 5_000, NOW - 3 * HOUR_MS, NOW + HOUR_MS + i)
+                for i in range(first, first + games)
+            ],
+        )
+        conn.execute(
+            "INSERT OR REPLACE INTO community_meta (key, value) VALUES ('reconcile_watermark', ?)",
+            (f"{NOW}:{first + games}",),
+        )
     conn.execute("INSERT OR REPLACE INTO community_meta (key, value) VALUES ('heartbeat', ?)", (str(NOW),))
     conn.execute("COMMIT")
     conn.close()

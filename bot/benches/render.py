@@ -80,8 +80,10 @@ def figures(quick: bool = False) -> dict[str, Any]:
         except Exception as exc:  # a rules package broken mid-edit: report it, measure the others
             out["render.games"][game] = {"available": False, "error": f"{type(exc).__name__}: {exc}"}
             continue
-        out["render.games"][game] = {"available": True,
-                              "images": {name: _time_case(draw, repeats) for name, draw in cases}}
+        out["render.games"][game] = {
+            "available": True,
+            "images": {name: _time_case(draw, repeats) for name, draw in cases},
+        }
     out["render.league_table_1000"] = _league_table(repeats)
     return out
 
@@ -108,8 +110,13 @@ def _league_table(repeats: int) -> dict[str, Any]:
         data = standings_png("A league - season 1", "A game", rows, rated=True, loc="en")
         times.append(time.perf_counter() - t0)
     height = int.from_bytes(data[20:24], "big")  # the PNG header's height
-    return {"members": len(rows), "ms_p50": _ms(statistics.median(times)), "png_bytes": len(data),
-            "height_px": height, "repeats": repeats}
+    return {
+        "members": len(rows),
+        "ms_p50": _ms(statistics.median(times)),
+        "png_bytes": len(data),
+        "height_px": height,
+        "repeats": repeats,
+    }
 
 
 if __name__ == "__main__":

@@ -111,8 +111,9 @@ async def _measure(folder: Path, quick: bool) -> dict[str, Any]:
     try:
         ids = []
         for i in range(games):
-            info = await service.create_game(guild_xid=1, channel_xid=10_000 + i, kind="bench-counter",
-                                             options={}, host_xid=i + 1, host_name=f"P{i}")
+            info = await service.create_game(
+                guild_xid=1, channel_xid=10_000 + i, kind="bench-counter", options={}, host_xid=i + 1, host_name=f"P{i}"
+            )
             await service.start(info.id, i + 1)
             ids.append((info.id, i + 1))
         latencies = []

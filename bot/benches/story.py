@@ -31,8 +31,9 @@ MAX_STEPS = 5000
 NAMES = ("Ödön Łukasz Жанна", "Bob", "Cyd the Great Builder of Cities", "Dee", "Eve", "Fay", "Gus")
 
 
-def play_logged(kind: str, options: Mapping[str, Any], seats: int, seed: int,
-                level: str | None = None) -> tuple[Any, list[tuple[int, dict[str, Any]]]]:
+def play_logged(
+    kind: str, options: Mapping[str, Any], seats: int, seed: int, level: str | None = None
+) -> tuple[Any, list[tuple[int, dict[str, Any]]]]:
     """A seeded game played to the end by the rules' AI: (final state, move log as stored).
 
     Games that use time get moves stamped with a simulated clock per seat, and the system's move

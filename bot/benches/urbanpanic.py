@@ -129,12 +129,16 @@ def greedy_vs_random(games: int, timings: dict[str, list[float]]) -> dict[str, A
         mine, theirs = res.seats[greedy_seat], res.seats[1 - greedy_seat]
         score += 1.0 if mine.rank < theirs.rank else 0.5 if mine.rank == theirs.rank else 0.0
         margins.append(mine.total - theirs.total)
-    return {"games": games, "greedy_win_rate": round(score / games, 3),
-            "average_margin": round(statistics.mean(margins), 1) if margins else 0}
+    return {
+        "games": games,
+        "greedy_win_rate": round(score / games, 3),
+        "average_margin": round(statistics.mean(margins), 1) if margins else 0,
+    }
 
 
-def versus(variant: str, level: str, opponent: str, seats: int, games: int,
-           timings: dict[str, list[float]]) -> dict[str, Any]:
+def versus(
+    variant: str, level: str, opponent: str, seats: int, games: int, timings: dict[str, list[float]]
+) -> dict[str, Any]:
     """One ``level`` seat (rotating) against ``seats - 1`` ``opponent`` seats in ``variant`` games.
 
     Keys ``ai.<variant>.<level>_vs_<opponent>.`` (2 seats) or ``….seats_<n>.``: ``win_rate`` (a
@@ -159,7 +163,7 @@ def versus(variant: str, level: str, opponent: str, seats: int, games: int,
         key + "games": games,
         key + "average_margin": round(statistics.mean(margins), 1),
         key + "setup": f"one {level} seat (rotating) against {seats - 1} {opponent} seat"
-                       f"{'s' if seats > 2 else ''}, {seats}-player {variant} games",
+        f"{'s' if seats > 2 else ''}, {seats}-player {variant} games",
     }
 
 

@@ -77,7 +77,6 @@ class Source:
     store: store.Store
 
 
-
 def declared() -> list[str]:
     """The bot's own games (:data:`bot.games.GAMES`), without the test games other benches register in the
     same process."""
@@ -87,8 +86,12 @@ def declared() -> list[str]:
 def watched_kind() -> str:
     """The game whose pages the bench watches live: the first declared one a host and one random AI seat
     can play."""
-    return next(kind for kind in declared() if games.rules(kind).seat_range({})[0] <= 2
-                <= games.rules(kind).seat_range({})[1] and "random" in games.rules(kind).ai_levels)
+    return next(
+        kind
+        for kind in declared()
+        if games.rules(kind).seat_range({})[0] <= 2 <= games.rules(kind).seat_range({})[1]
+        and "random" in games.rules(kind).ai_levels
+    )
 
 
 def _pct(values: list[float], q: float) -> float:
@@ -103,9 +106,17 @@ async def _fill(service: Service, count: int) -> list[int]:
     for i in range(count):
         kind = kinds[i % len(kinds)]
         seats = games.rules(kind).seat_range({})[0]
-        info = await service.create_game(guild_xid=None, channel_xid=None, kind=kind, options={}, host_xid=1,
-                                         host_name=f"Player {i}", ai_seats=max(1, seats - 1), ai_level="random",
-                                         locale="en")
+        info = await service.create_game(
+            guild_xid=None,
+            channel_xid=None,
+            kind=kind,
+            options={},
+            host_xid=1,
+            host_name=f"Player {i}",
+            ai_seats=max(1, seats - 1),
+            ai_level="random",
+            locale="en",
+        )
         gid = (await service.start(info.id, 1)).id
         for _ in range(rng.randint(0, 12)):
             now = await service.info(gid)
@@ -116,8 +127,9 @@ async def _fill(service: Service, count: int) -> list[int]:
     return ids
 
 
-async def _pages(base: str, ids: list[int], viewers: int, loads: int,
-                 think: float) -> tuple[list[float], list[float], float]:
+async def _pages(
+    base: str, ids: list[int], viewers: int, loads: int, think: float
+) -> tuple[list[float], list[float], float]:
     """Each viewer loads the page of a game picked at random, then the same page again (``warm``), then waits
     about ``think`` seconds (0: at once, the server saturated). Returns (first loads, second loads, pages/s)."""
     rng = random.Random(7)
@@ -190,8 +202,16 @@ class CachingViewer:
 
 async def _viewer(service: Service, base: str) -> dict[str, Any]:
     """One viewer over a ``VIEWER_MOVES``-move game (see the module)."""
-    info = await service.create_game(guild_xid=None, channel_xid=None, kind=watched_kind(), options={},
-                                     host_xid=1, host_name="Viewer Host", ai_seats=1, ai_level="random")
+    info = await service.create_game(
+        guild_xid=None,
+        channel_xid=None,
+        kind=watched_kind(),
+        options={},
+        host_xid=1,
+        host_name="Viewer Host",
+        ai_seats=1,
+        ai_level="random",
+    )
     gid = (await service.start(info.id, 1)).id
     page = path_game(SECRET, gid)
     moves = 0
@@ -219,8 +239,9 @@ async def _viewer(service: Service, base: str) -> dict[str, Any]:
     }
 
 
-async def _events(service: Service, mover: Service, base: str, gid: int, streams: int,
-                  moves: int) -> tuple[list[float], float]:
+async def _events(
+    service: Service, mover: Service, base: str, gid: int, streams: int, moves: int
+) -> tuple[list[float], float]:
     """Delays from each move's commit (made through ``mover``) to its event on every stream, and the
     memory per stream."""
     committed: dict[int, float] = {}
@@ -272,8 +293,9 @@ async def _measure(folder: Path, quick: bool) -> dict[str, Any]:
     try:
         count = QUICK_GAMES if quick else GAMES
         ids = await _fill(service, count)
-        server = WebServer(Source(service, db), Links("", SECRET), port=0, rate=1e9, burst=1e9,
-                           max_streams_per_address=10_000)
+        server = WebServer(
+            Source(service, db), Links("", SECRET), port=0, rate=1e9, burst=1e9, max_streams_per_address=10_000
+        )
         await server.start()
         base = f"http://127.0.0.1:{server.port}"
         try:
@@ -298,8 +320,16 @@ async def _measure(folder: Path, quick: bool) -> dict[str, Any]:
             streams, moves = (QUICK_STREAMS, QUICK_MOVES) if quick else (STREAMS, MOVES)
             watched = []
             for _ in range(2):
-                fresh = await service.create_game(guild_xid=None, channel_xid=None, kind=watched_kind(), options={},
-                                                  host_xid=1, host_name="Watched", ai_seats=1, ai_level="random")
+                fresh = await service.create_game(
+                    guild_xid=None,
+                    channel_xid=None,
+                    kind=watched_kind(),
+                    options={},
+                    host_xid=1,
+                    host_name="Watched",
+                    ai_seats=1,
+                    ai_level="random",
+                )
                 watched.append((await service.start(fresh.id, 1)).id)
             # Moves of this process (the service's move listener wakes the streams), then moves through
             # another service on the same file, as another process's would be: found by the poll.
@@ -352,14 +382,22 @@ async def _measure_postgres(quick: bool) -> dict[str, Any]:
         here, there = await store.Store.open(url), await store.Store.open(url)
         try:
             service, elsewhere = Service(here), Service(there)
-            web = WebServer(Source(service, here), Links("", SECRET), port=0, rate=1e9, burst=1e9,
-                            max_streams_per_address=10_000)
+            web = WebServer(
+                Source(service, here), Links("", SECRET), port=0, rate=1e9, burst=1e9, max_streams_per_address=10_000
+            )
             await web.start()
             try:
                 listening = web.listener is not None and web.listener.live
-                fresh = await elsewhere.create_game(guild_xid=None, channel_xid=None, kind=watched_kind(),
-                                                    options={}, host_xid=1, host_name="Watched", ai_seats=1,
-                                                    ai_level="random")
+                fresh = await elsewhere.create_game(
+                    guild_xid=None,
+                    channel_xid=None,
+                    kind=watched_kind(),
+                    options={},
+                    host_xid=1,
+                    host_name="Watched",
+                    ai_seats=1,
+                    ai_level="random",
+                )
                 gid = (await elsewhere.start(fresh.id, 1)).id
                 streams, moves = (QUICK_STREAMS, QUICK_MOVES) if quick else (STREAMS, MOVES)
                 before = web.watcher.reads

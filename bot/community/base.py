@@ -44,12 +44,20 @@ class CommunityError(errors.GameError):
     default_key = "community.error.generic"
 
 
-def new_outbox(kind: str, info: GameInfo, seat: int | None, user_xid: int | None,
-               params: Mapping[str, Any]) -> NewOutbox:
+def new_outbox(
+    kind: str, info: GameInfo, seat: int | None, user_xid: int | None, params: Mapping[str, Any]
+) -> NewOutbox:
     """An action about a game, to be claimed (or queued) with a fresh nonce."""
-    return NewOutbox(kind=kind, nonce=f"cb{secrets.token_hex(10)}", game_id=info.id, seat=seat,
-                     user_xid=user_xid, guild_xid=info.game.guild_xid, channel_xid=info.game.channel_xid,
-                     params=dict(params))
+    return NewOutbox(
+        kind=kind,
+        nonce=f"cb{secrets.token_hex(10)}",
+        game_id=info.id,
+        seat=seat,
+        user_xid=user_xid,
+        guild_xid=info.game.guild_xid,
+        channel_xid=info.game.channel_xid,
+        params=dict(params),
+    )
 
 
 class Feature:

@@ -112,7 +112,7 @@ class Erasure:
         request's token, the edits planned and the messages over the cap."""
         request = secrets.token_hex(8)
         wanted = ordered(await self.db.messages_naming(user_xid))
-        planned = await self.db.plan(request, wanted[:self.cap], self.now)
+        planned = await self.db.plan(request, wanted[: self.cap], self.now)
         return request, planned, max(0, len(wanted) - self.cap)
 
     async def queue(self, request: str) -> None:
@@ -123,8 +123,9 @@ class Erasure:
     # -- the loop --------------------------------------------------------------------------------
     async def take(self, limit: int = EDITS_PER_PASS) -> list[EditRow]:
         """This pass's edits, claimed by this process."""
-        return await self.db.take_due(self.boot, self.now, limit, max_attempts=MAX_ATTEMPTS,
-                                      lease_ms=self.service.lease_ms)
+        return await self.db.take_due(
+            self.boot, self.now, limit, max_attempts=MAX_ATTEMPTS, lease_ms=self.service.lease_ms
+        )
 
     async def finish(self, edit: EditRow, status: str) -> bool:
         """``done``, ``gone`` (the message was deleted) or ``failed`` (refused for good)."""

@@ -30,12 +30,17 @@ class History(Feature):
     """History, replay and export over the service (no table of its own: games, seats and moves
     are the service's, and the service forgets a player there)."""
 
-    async def history(self, guild_xid: int, *, channel_xid: int | None = None, user_xid: int | None = None,
-                      limit: int = 15) -> list[GameInfo]:
+    async def history(
+        self, guild_xid: int, *, channel_xid: int | None = None, user_xid: int | None = None, limit: int = 15
+    ) -> list[GameInfo]:
         """Finished and abandoned games of a channel or a player on the server, newest first."""
         games = await self.service.game_rows(
-            guild_xid=guild_xid, statuses=("finished", "abandoned"), channel_xid=channel_xid,
-            user_xid=user_xid, limit=limit)
+            guild_xid=guild_xid,
+            statuses=("finished", "abandoned"),
+            channel_xid=channel_xid,
+            user_xid=user_xid,
+            limit=limit,
+        )
         return [await self.service.info(g.id) for g in games]
 
     async def replay(self, guild_xid: int | None, game_id: int, turn: int | None = None) -> ReplayFrame:

@@ -87,9 +87,19 @@ class Leagues(Feature):
             except Exception:
                 log.exception("league %s could not count game %s", league.id, info.id)
 
-    async def create_league(self, guild_xid: int, name: str, kind: str, *, mode: str | None = None,
-                            rated: bool = False, forfeits: str = "loss", abandoned: str = "ignore",
-                            season_days: int = 90, created_by: int | None = None) -> cstore.LeagueRow:
+    async def create_league(
+        self,
+        guild_xid: int,
+        name: str,
+        kind: str,
+        *,
+        mode: str | None = None,
+        rated: bool = False,
+        forfeits: str = "loss",
+        abandoned: str = "ignore",
+        season_days: int = 90,
+        created_by: int | None = None,
+    ) -> cstore.LeagueRow:
         name = name.strip()
         if not 1 <= len(name) <= NAME_LIMIT:
             raise CommunityError("community.error.league_name", limit=NAME_LIMIT)
@@ -97,16 +107,26 @@ class Leagues(Feature):
         if mode:
             spec = rules.option_specs[0] if rules.option_specs else None
             if spec is None or mode not in spec.choices:
-                raise CommunityError("community.error.bad_mode", mode=mode,
-                                     choices=", ".join(spec.choices) if spec else "-")
+                raise CommunityError(
+                    "community.error.bad_mode", mode=mode, choices=", ".join(spec.choices) if spec else "-"
+                )
         if forfeits not in FORFEIT_RULES or abandoned not in ABANDON_RULES:
             raise CommunityError("community.error.generic")
         if not 1 <= season_days <= 3660:
             raise CommunityError("community.error.season_days")
         now = self.now
         league = await self.db.create_league(
-            guild_xid=guild_xid, name=name, kind=kind, mode=mode or None, rated=rated, forfeits=forfeits,
-            abandoned=abandoned, created_by=created_by, at=now, season_ends=now + season_days * DAY_MS)
+            guild_xid=guild_xid,
+            name=name,
+            kind=kind,
+            mode=mode or None,
+            rated=rated,
+            forfeits=forfeits,
+            abandoned=abandoned,
+            created_by=created_by,
+            at=now,
+            season_ends=now + season_days * DAY_MS,
+        )
         if league is None:
             raise CommunityError("community.error.league_exists", name=name)
         return league
@@ -115,15 +135,24 @@ class Leagues(Feature):
         """The server's leagues with their number of members."""
         return [(lg, len(await self.db.members(lg.id))) for lg in await self.db.leagues(guild_xid)]
 
-    async def edit_league(self, guild_xid: int, name: str, *, rated: bool | None = None,
-                          forfeits: str | None = None, abandoned: str | None = None) -> cstore.LeagueRow:
+    async def edit_league(
+        self,
+        guild_xid: int,
+        name: str,
+        *,
+        rated: bool | None = None,
+        forfeits: str | None = None,
+        abandoned: str | None = None,
+    ) -> cstore.LeagueRow:
         """Change a league's rules; the standings follow at once (they are computed on demand)."""
         league = await self.league(guild_xid, name)
         if (forfeits is not None and forfeits not in FORFEIT_RULES) or (
-                abandoned is not None and abandoned not in ABANDON_RULES):
+            abandoned is not None and abandoned not in ABANDON_RULES
+        ):
             raise CommunityError("community.error.generic")
-        changes = {k: v for k, v in {"rated": rated, "forfeits": forfeits, "abandoned": abandoned}.items()
-                   if v is not None}
+        changes = {
+            k: v for k, v in {"rated": rated, "forfeits": forfeits, "abandoned": abandoned}.items() if v is not None
+        }
         await self.db.update_league(league.id, **changes)
         return await self.league(guild_xid, name)
 
@@ -151,8 +180,7 @@ class Leagues(Feature):
             raise CommunityError("community.error.season_days")
         league = await self.league(guild_xid, name)
         now = self.now
-        return await self.db.add_season(league.id, starts_at=now, ends_at=now + days * DAY_MS,
-                                        close_running_at=now)
+        return await self.db.add_season(league.id, starts_at=now, ends_at=now + days * DAY_MS, close_running_at=now)
 
     async def season(self, league: cstore.LeagueRow, number: int | None = None) -> cstore.SeasonRow:
         """A season by number, else the one running now, else the latest."""
@@ -179,15 +207,15 @@ class Leagues(Feature):
             spec = rules.option_specs[0] if rules.option_specs else None
             if spec is None or g.options.get(spec.name) != league.mode:
                 return False
-        season = next((s for s in await self.db.seasons(league.id)
-                       if s.starts_at <= g.finished_at < s.ends_at), None)
+        season = next((s for s in await self.db.seasons(league.id) if s.starts_at <= g.finished_at < s.ends_at), None)
         if season is None:
             return False
         outcome = league_outcome(league, info, await self.db.members(league.id))
         if outcome is None:
             return False
-        return await self.db.record_league_game(cstore.LeagueGameRow(
-            league.id, season.id, g.id, g.finished_at, outcome))
+        return await self.db.record_league_game(
+            cstore.LeagueGameRow(league.id, season.id, g.id, g.finished_at, outcome)
+        )
 
     async def catch_up(self, league: cstore.LeagueRow, season: cstore.SeasonRow) -> int:
         """Count finished games a listener missed (the bot stopped at the wrong moment)."""
@@ -207,8 +235,7 @@ class Leagues(Feature):
         members = await self.db.members(league.id)
         return Table(league, season, standings(games, members, rated=league.rated), len(games))
 
-    async def profile(self, guild_xid: int, name: str, user_xid: int,
-                      season_number: int | None = None) -> Profile:
+    async def profile(self, guild_xid: int, name: str, user_xid: int, season_number: int | None = None) -> Profile:
         table = await self.table(guild_xid, name, season_number)
         position = next((i + 1 for i, s in enumerate(table.standings) if s.user_xid == user_xid), None)
         standing = table.standings[position - 1] if position is not None else None
@@ -216,8 +243,15 @@ class Leagues(Feature):
         for g in reversed(await self.db.league_games(table.league.id, table.season.id)):
             mine = next((o for o in g.outcome if o["user"] == user_xid), None)
             if mine is not None:
-                history.append({"game": g.game_id, "finished_at": g.finished_at, "rank": mine["rank"],
-                                "players": len(g.outcome), "forfeit": mine.get("forfeit", False)})
+                history.append(
+                    {
+                        "game": g.game_id,
+                        "finished_at": g.finished_at,
+                        "rank": mine["rank"],
+                        "players": len(g.outcome),
+                        "forfeit": mine.get("forfeit", False),
+                    }
+                )
         games = await self.db.league_games(table.league.id, table.season.id)
         return Profile(table.league, table.season, standing, position, history, rating_history(games, user_xid))
 
@@ -232,8 +266,7 @@ class Leagues(Feature):
 # =============================================================================================
 
 
-def league_outcome(league: cstore.LeagueRow, info: GameInfo,
-                   members: Mapping[int, str]) -> list[dict[str, Any]] | None:
+def league_outcome(league: cstore.LeagueRow, info: GameInfo, members: Mapping[int, str]) -> list[dict[str, Any]] | None:
     """The members' finishing order in a game, or None when the game does not count.
 
     Counts when every human seat belongs to a member and at least two members played. Abandoned
@@ -252,8 +285,9 @@ def league_outcome(league: cstore.LeagueRow, info: GameInfo,
     if g.status != "finished" or not g.result:
         return None
     by_seat = {int(r["seat"]): r for r in g.result.get("seats", [])}
-    resigned = {s.seat for s in humans
-                if s.resigned or bool((by_seat.get(s.seat) or {}).get("details", {}).get("forfeit"))}
+    resigned = {
+        s.seat for s in humans if s.resigned or bool((by_seat.get(s.seat) or {}).get("details", {}).get("forfeit"))
+    }
     if resigned and league.forfeits == "ignore":
         return None
     keys = []
@@ -261,8 +295,9 @@ def league_outcome(league: cstore.LeagueRow, info: GameInfo,
         rank = int((by_seat.get(s.seat) or {}).get("rank", len(info.seats)))
         keys.append((1 if s.seat in resigned else 0, rank if s.seat not in resigned else 0))
     ranks = core.competition_ranks([(-a, -b) for a, b in keys])
-    return [{"user": s.user_xid, "seat": s.seat, "rank": r, "forfeit": s.seat in resigned}
-            for s, r in zip(humans, ranks)]
+    return [
+        {"user": s.user_xid, "seat": s.seat, "rank": r, "forfeit": s.seat in resigned} for s, r in zip(humans, ranks)
+    ]
 
 
 def rating_history(games: Sequence[cstore.LeagueGameRow], user_xid: int) -> list[float]:
@@ -283,8 +318,7 @@ def rating_history(games: Sequence[cstore.LeagueGameRow], user_xid: int) -> list
     return out
 
 
-def standings(games: Sequence[cstore.LeagueGameRow], members: Mapping[int, str], *,
-              rated: bool) -> list[Standing]:
+def standings(games: Sequence[cstore.LeagueGameRow], members: Mapping[int, str], *, rated: bool) -> list[Standing]:
     """Members' standings from counted games, ratings by openskill's Plackett-Luce model (made for
     free-for-all games) fed with each game's finishing order, in finishing order. Players who left
     the league still count in the games they played (so nobody's rating changes when they leave);
@@ -313,8 +347,7 @@ def standings(games: Sequence[cstore.LeagueGameRow], members: Mapping[int, str],
     out = []
     for user, name in members.items():
         r = ratings.get(user) or model.rating()
-        out.append(Standing(user, name, games_played[user], wins[user], places[user], float(r.mu),
-                            float(r.sigma)))
+        out.append(Standing(user, name, games_played[user], wins[user], places[user], float(r.mu), float(r.sigma)))
     if rated:
         out.sort(key=lambda s: (-s.ordinal, -s.wins, s.name.lower()))
     else:

@@ -48,7 +48,7 @@ def next_reminder_at(wait: WaitRow, settings: Settings) -> int:
     """When the next reminder is owed before quiet hours, snooze, away and caps: the first one
     ``reminder_hours`` after the turn began, each next one ``backoff`` times further apart."""
     base = wait.last_reminder_at if wait.last_reminder_at is not None else wait.since
-    gap = min(settings.reminder_ms * settings.backoff ** wait.reminders_sent, MAX_REMINDER_GAP_MS)
+    gap = min(settings.reminder_ms * settings.backoff**wait.reminders_sent, MAX_REMINDER_GAP_MS)
     return base + int(gap)
 
 
@@ -87,8 +87,12 @@ def plan_wait(wait: WaitRow, ctx: WaitContext, now: int) -> Plan:
     if state in ACTING_STATES:
         retry = (wait.state_at or now) + ACTING_RETRY_MS
         if retry <= now:
-            actions.append(("ai_move", {"take_over": state == "taking_over", "reason": "retry",
-                                        "since_version": wait.since_version}))
+            actions.append(
+                (
+                    "ai_move",
+                    {"take_over": state == "taking_over", "reason": "retry", "since_version": wait.since_version},
+                )
+            )
             updates["state_at"] = now
             later.append(now + ACTING_RETRY_MS)
         else:
@@ -101,13 +105,18 @@ def plan_wait(wait: WaitRow, ctx: WaitContext, now: int) -> Plan:
             if policy == "vote":
                 closes = now + s.vote_ms
                 opens_vote = {"version": ctx.version, "voters": list(ctx.voters), "closes_at": closes}
-                actions.append(("vote_open", {"version": ctx.version, "voters": list(ctx.voters),
-                                              "closes_at": closes, "since": wait.since}))
+                actions.append(
+                    (
+                        "vote_open",
+                        {"version": ctx.version, "voters": list(ctx.voters), "closes_at": closes, "since": wait.since},
+                    )
+                )
                 updates.update(deadline_state="voting", state_at=now, vote_version=ctx.version)
             elif policy in ("ai_move", "ai_takeover"):
                 take_over = policy == "ai_takeover"
-                actions.append(("ai_move", {"take_over": take_over, "reason": "deadline",
-                                            "since_version": wait.since_version}))
+                actions.append(
+                    ("ai_move", {"take_over": take_over, "reason": "deadline", "since_version": wait.since_version})
+                )
                 updates.update(deadline_state="taking_over" if take_over else "acting", state_at=now)
                 later.append(now + ACTING_RETRY_MS)
             else:
@@ -132,16 +141,19 @@ def plan_wait(wait: WaitRow, ctx: WaitContext, now: int) -> Plan:
                 later.append(quiet)
             else:
                 voting = updates.get("deadline_state", state) == "voting"
-                params = {"nth": sent + 1, "since": wait.since,
-                          "deadline": None if voting else deadline_at(wait, s, has_others),
-                          "policy": s.timeout_policy if ctx.can_ai else "none", "voting": voting}
+                params = {
+                    "nth": sent + 1,
+                    "since": wait.since,
+                    "deadline": None if voting else deadline_at(wait, s, has_others),
+                    "policy": s.timeout_policy if ctx.can_ai else "none",
+                    "voting": voting,
+                }
                 actions.append(("reminder", params))
                 if ctx.prefs.dm_reminders:
                     actions.append(("reminder_dm", dict(params)))
                 updates.update(reminders_sent=sent + 1, last_reminder_at=now)
                 if sent + 1 < s.max_reminders:
-                    later.append(next_reminder_at(
-                        replace(wait, reminders_sent=sent + 1, last_reminder_at=now), s))
+                    later.append(next_reminder_at(replace(wait, reminders_sent=sent + 1, last_reminder_at=now), s))
         else:
             later.append(owed)
 

@@ -94,8 +94,16 @@ class Reminders(Feature):
 
     personal_columns = wait_store.PERSONAL_COLUMNS + outbox_store.PERSONAL_COLUMNS
 
-    def __init__(self, service: Service, preferences: Preferences, votes: Votes, waits: WaitStore,
-                 outbox: OutboxStore, *, boot: str) -> None:
+    def __init__(
+        self,
+        service: Service,
+        preferences: Preferences,
+        votes: Votes,
+        waits: WaitStore,
+        outbox: OutboxStore,
+        *,
+        boot: str,
+    ) -> None:
         super().__init__(service)
         self.preferences = preferences
         self.votes = votes
@@ -140,11 +148,15 @@ class Reminders(Feature):
             await self._close_game(info)  # over, or paused (its channel was deleted): nothing is owed
             return
         existing = await self.db.waits_for_game(game_id)
-        humans = {s.seat: s for s in info.seats
-                  if s.seat in info.awaiting and s.user_xid is not None and not s.is_ai}
-        last_one = (outcome is not None and outcome.seat >= 0 and len(info.awaiting) == 1
-                    and outcome.seat not in info.awaiting and not outcome.newly_awaited
-                    and not self.mention_covered(info.game.kind))
+        humans = {s.seat: s for s in info.seats if s.seat in info.awaiting and s.user_xid is not None and not s.is_ai}
+        last_one = (
+            outcome is not None
+            and outcome.seat >= 0
+            and len(info.awaiting) == 1
+            and outcome.seat not in info.awaiting
+            and not outcome.newly_awaited
+            and not self.mention_covered(info.game.kind)
+        )
         keep: list[int] = []
         upserts: list[WaitRow] = []
         for seat, row in humans.items():
@@ -167,11 +179,21 @@ class Reminders(Feature):
             if restart:
                 away = await self.db.away(info.game.guild_xid or 0, row.user_xid)
                 paused = since if away is not None and away.pauses_deadlines and away.until > now else None
-                upserts.append(WaitRow(
-                    game_id=game_id, seat=seat, guild_xid=info.game.guild_xid,
-                    channel_xid=info.game.channel_xid, user_xid=row.user_xid, since=since,
-                    since_version=info.game.version, paused_since=paused, turn_notice=1,
-                    last_notice=int(last_one), due_at=now))
+                upserts.append(
+                    WaitRow(
+                        game_id=game_id,
+                        seat=seat,
+                        guild_xid=info.game.guild_xid,
+                        channel_xid=info.game.channel_xid,
+                        user_xid=row.user_xid,
+                        since=since,
+                        since_version=info.game.version,
+                        paused_since=paused,
+                        turn_notice=1,
+                        last_notice=int(last_one),
+                        due_at=now,
+                    )
+                )
             elif last_one and old is not None:
                 upserts.append(replace(old, last_notice=1, due_at=now))
             else:
@@ -235,8 +257,9 @@ class Reminders(Feature):
             except Exception:
                 log.exception("wait %s/%s failed", wait.game_id, wait.seat)
                 await self.db.update_wait(wait.game_id, wait.seat, due_at=now + ACTING_RETRY_MS)
-        actions += await self.outbox.take_due(self.boot, now, limit, max_attempts=MAX_ATTEMPTS,
-                                              lease_ms=self.service.lease_ms)
+        actions += await self.outbox.take_due(
+            self.boot, now, limit, max_attempts=MAX_ATTEMPTS, lease_ms=self.service.lease_ms
+        )
         await self.heartbeat(now)
         return actions
 
@@ -257,9 +280,14 @@ class Reminders(Feature):
             await self.db.delete_waits(wait.game_id)
             return []
         seat = info.seats[wait.seat] if wait.seat < len(info.seats) else None
-        if (info.game.status != "active" or info.game.paused_at is not None
-                or seat is None or seat.is_ai or seat.user_xid != wait.user_xid
-                or wait.seat not in info.awaiting):
+        if (
+            info.game.status != "active"
+            or info.game.paused_at is not None
+            or seat is None
+            or seat.is_ai
+            or seat.user_xid != wait.user_xid
+            or wait.seat not in info.awaiting
+        ):
             await self.sync_game(wait.game_id)
             return []
         settings = await self.preferences.of_game(info.game, cache)
@@ -267,24 +295,44 @@ class Reminders(Feature):
         guild = info.game.guild_xid or 0
         away = await self.db.away(guild, wait.user_xid)
         recent = await self.outbox.recent_reminders(info.game.guild_xid, wait.user_xid, now - DAY_MS)
-        voters = tuple(s.user_xid for s in info.seats
-                       if s.user_xid is not None and not s.is_ai and s.seat != wait.seat)
+        voters = tuple(s.user_xid for s in info.seats if s.user_xid is not None and not s.is_ai and s.seat != wait.seat)
         rules = games.rules(info.game.kind)
-        ctx = WaitContext(settings=settings, prefs=prefs, version=info.game.version,
-                          away_until=away.until if away is not None else None,
-                          recent_reminders=tuple(recent), voters=voters, can_ai=bool(rules.ai_levels),
-                          mention_last=not self.mention_covered(info.game.kind))
+        ctx = WaitContext(
+            settings=settings,
+            prefs=prefs,
+            version=info.game.version,
+            away_until=away.until if away is not None else None,
+            recent_reminders=tuple(recent),
+            voters=voters,
+            can_ai=bool(rules.ai_levels),
+            mention_last=not self.mention_covered(info.game.kind),
+        )
         plan = plan_wait(wait, ctx, now)
         claims = [new_outbox(kind, info, wait.seat, wait.user_xid, params) for kind, params in plan.actions]
         vote = None
         if plan.opens_vote is not None:
-            vote = VoteRow(game_id=wait.game_id, version=plan.opens_vote["version"], seat=wait.seat,
-                           user_xid=wait.user_xid, voters=list(plan.opens_vote["voters"]), opened_at=now,
-                           closes_at=plan.opens_vote["closes_at"], status="open", decision=None,
-                           message_xid=None)
-        rows = await self.db.apply_plan(wait.game_id, wait.seat, expect=(wait.since_version, wait.due_at),
-                                        updates=plan.updates, claims=claims, at=now, boot=self.boot,
-                                        open_vote=vote)
+            vote = VoteRow(
+                game_id=wait.game_id,
+                version=plan.opens_vote["version"],
+                seat=wait.seat,
+                user_xid=wait.user_xid,
+                voters=list(plan.opens_vote["voters"]),
+                opened_at=now,
+                closes_at=plan.opens_vote["closes_at"],
+                status="open",
+                decision=None,
+                message_xid=None,
+            )
+        rows = await self.db.apply_plan(
+            wait.game_id,
+            wait.seat,
+            expect=(wait.since_version, wait.due_at),
+            updates=plan.updates,
+            claims=claims,
+            at=now,
+            boot=self.boot,
+            open_vote=vote,
+        )
         return rows or []
 
     async def hand_over(self) -> int:
@@ -296,8 +344,14 @@ class Reminders(Feature):
         """Confirm an action was carried out (after sending). Votes remember their message."""
         row = await self.outbox.outbox(action_id)
         done = await self.outbox.finish_outbox(action_id, status="sent", at=self.now, message_xid=message_xid)
-        if done and row is not None and message_xid is not None and row.kind == "vote_open" \
-                and row.game_id is not None and row.seat is not None:
+        if (
+            done
+            and row is not None
+            and message_xid is not None
+            and row.kind == "vote_open"
+            and row.game_id is not None
+            and row.seat is not None
+        ):
             await self.votes.db.set_vote_message(row.game_id, int(row.params["version"]), row.seat, message_xid)
         return done
 
@@ -314,14 +368,20 @@ class Reminders(Feature):
         for a take-over). Skipped (None) if that turn is already over. Confirms the action."""
         assert action.kind == "ai_move" and action.game_id is not None and action.seat is not None
         wait = await self.db.wait(action.game_id, action.seat)
-        if (wait is None or wait.since_version != action.params.get("since_version")
-                or wait.deadline_state not in ACTING_STATES):
+        if (
+            wait is None
+            or wait.since_version != action.params.get("since_version")
+            or wait.deadline_state not in ACTING_STATES
+        ):
             await self.mark_skipped(action.id)
             return None
         since = action.params.get("since_version")
-        outcome = await self.service.play_for(action.game_id, action.seat,
-                                              take_over=bool(action.params.get("take_over")),
-                                              unless_moved_since=int(since) if since is not None else None)
+        outcome = await self.service.play_for(
+            action.game_id,
+            action.seat,
+            take_over=bool(action.params.get("take_over")),
+            unless_moved_since=int(since) if since is not None else None,
+        )
         if outcome is None:
             await self.mark_skipped(action.id)
             await self.sync_game(action.game_id)
@@ -330,8 +390,9 @@ class Reminders(Feature):
         return outcome
 
     # -- player commands ---------------------------------------------------------------------
-    async def snooze(self, user_xid: int, hours: float, *, game_id: int | None = None,
-                     guild_xid: int | None = None) -> tuple[int, int]:
+    async def snooze(
+        self, user_xid: int, hours: float, *, game_id: int | None = None, guild_xid: int | None = None
+    ) -> tuple[int, int]:
         """No reminders for ``hours`` in one game (or all the player's games on the server).
         Deadlines still run. Returns (waits snoozed, until)."""
         if not 0 < hours <= 24 * 7:
@@ -357,18 +418,21 @@ class Reminders(Feature):
         if current is not None:
             if until - current.since > settings.away_max_days * DAY_MS:
                 raise CommunityError("community.error.away_too_long", days=settings.away_max_days)
-            await self.db.start_away(guild_xid, user_xid, since=current.since, until=until,
-                                     pauses_deadlines=current.pauses_deadlines)
+            await self.db.start_away(
+                guild_xid, user_xid, since=current.since, until=until, pauses_deadlines=current.pauses_deadlines
+            )
             return until, current.pauses_deadlines
-        await self.db.start_away(guild_xid, user_xid, since=now, until=until,
-                                 pauses_deadlines=settings.away_pauses_deadlines)
+        await self.db.start_away(
+            guild_xid, user_xid, since=now, until=until, pauses_deadlines=settings.away_pauses_deadlines
+        )
         return until, settings.away_pauses_deadlines
 
     async def mine(self, guild_xid: int, user_xid: int) -> list[MineEntry]:
         """Every game on the server waiting for this player, longest waiting first."""
         out = []
-        for game in await self.service.game_rows(guild_xid=guild_xid, statuses=("active",),
-                                                        user_xid=user_xid, limit=200):
+        for game in await self.service.game_rows(
+            guild_xid=guild_xid, statuses=("active",), user_xid=user_xid, limit=200
+        ):
             if game.paused_at is not None:
                 continue  # its channel was deleted: it waits for nobody
             info = await self.service.info(game.id)
@@ -382,8 +446,7 @@ class Reminders(Feature):
             deadline = deadline_at(wait, settings, others) if wait is not None else None
             if wait is not None and wait.deadline_state != "pending":
                 deadline = None
-            out.append(MineEntry(info, seat.seat, since, deadline,
-                                 wait.snoozed_until if wait is not None else None))
+            out.append(MineEntry(info, seat.seat, since, deadline, wait.snoozed_until if wait is not None else None))
         out.sort(key=lambda e: e.since)
         return out
 

@@ -33,19 +33,22 @@ class SettingSpec:
     choices: tuple[str, ...] = ()
 
 
-SETTING_SPECS: dict[str, SettingSpec] = {s.name: s for s in (
-    SettingSpec("reminder_hours", float, 1, 24 * 14, True),
-    SettingSpec("deadline_hours", float, 0, 24 * 60, True),
-    SettingSpec("timeout_policy", str, 0, 0, True, POLICIES),
-    SettingSpec("vote_hours", float, 1, 24 * 7, True),
-    SettingSpec("max_reminders", int, 0, 10, False),
-    SettingSpec("backoff", float, 1, 4, False),
-    SettingSpec("min_reminder_hours", float, 1, 24 * 7, False),
-    SettingSpec("daily_reminder_cap", int, 1, 48, False),
-    SettingSpec("away_max_days", int, 1, 365, False),
-    SettingSpec("away_pauses_deadlines", bool, 0, 1, False),
-    SettingSpec("recap_gif", bool, 0, 1, False),
-)}
+SETTING_SPECS: dict[str, SettingSpec] = {
+    s.name: s
+    for s in (
+        SettingSpec("reminder_hours", float, 1, 24 * 14, True),
+        SettingSpec("deadline_hours", float, 0, 24 * 60, True),
+        SettingSpec("timeout_policy", str, 0, 0, True, POLICIES),
+        SettingSpec("vote_hours", float, 1, 24 * 7, True),
+        SettingSpec("max_reminders", int, 0, 10, False),
+        SettingSpec("backoff", float, 1, 4, False),
+        SettingSpec("min_reminder_hours", float, 1, 24 * 7, False),
+        SettingSpec("daily_reminder_cap", int, 1, 48, False),
+        SettingSpec("away_max_days", int, 1, 365, False),
+        SettingSpec("away_pauses_deadlines", bool, 0, 1, False),
+        SettingSpec("recap_gif", bool, 0, 1, False),
+    )
+}
 
 
 @dataclass(frozen=True)
@@ -98,17 +101,16 @@ def check_setting(name: str, value: Any) -> Any:
         raise CommunityError("community.error.unknown_setting", setting=name)
     if spec.choices:
         if value not in spec.choices:
-            raise CommunityError("community.error.bad_choice", setting=name, value=value,
-                                 choices=", ".join(spec.choices))
+            raise CommunityError(
+                "community.error.bad_choice", setting=name, value=value, choices=", ".join(spec.choices)
+            )
         return value
     try:
         converted = spec.kind(value)
     except (TypeError, ValueError):
-        raise CommunityError("community.error.bad_number", setting=name, low=spec.low,
-                             high=spec.high) from None
+        raise CommunityError("community.error.bad_number", setting=name, low=spec.low, high=spec.high) from None
     if spec.kind is not bool and not spec.low <= converted <= spec.high:
-        raise CommunityError("community.error.bad_number", setting=name, low=_num(spec.low),
-                             high=_num(spec.high))
+        raise CommunityError("community.error.bad_number", setting=name, low=_num(spec.low), high=_num(spec.high))
     return converted
 
 
@@ -271,17 +273,23 @@ class Preferences(Feature):
             cache.prefs[user_xid] = prefs
         return prefs
 
-    async def set_prefs(self, user_xid: int, *, timezone_name: str | None = None, quiet: str | None = None,
-                        dm_reminders: bool | None = None, dm_turns: bool | None = None,
-                        language: str | None = None) -> Prefs:
+    async def set_prefs(
+        self,
+        user_xid: int,
+        *,
+        timezone_name: str | None = None,
+        quiet: str | None = None,
+        dm_reminders: bool | None = None,
+        dm_turns: bool | None = None,
+        language: str | None = None,
+    ) -> Prefs:
         prefs = await self.prefs(user_xid)
         if timezone_name is not None:
             zone(timezone_name)
             prefs = replace(prefs, timezone=timezone_name.strip())
         if quiet is not None:
             window = parse_quiet(quiet)
-            prefs = replace(prefs, quiet_start=window[0] if window else None,
-                            quiet_end=window[1] if window else None)
+            prefs = replace(prefs, quiet_start=window[0] if window else None, quiet_end=window[1] if window else None)
         if dm_reminders is not None:
             prefs = replace(prefs, dm_reminders=dm_reminders)
         if dm_turns is not None:
@@ -299,8 +307,9 @@ class Preferences(Feature):
         if self._notices is None:
             self._notices = set(await self.db.users_with_flag("dms_closed_notice"))
         if prefs.dm_reminders or prefs.dm_turns or not prefs.dms_closed_notice:
-            await self.db.set_prefs(user_xid, replace(prefs, dm_reminders=False, dm_turns=False,
-                                                      dms_closed_notice=True).to_json())
+            await self.db.set_prefs(
+                user_xid, replace(prefs, dm_reminders=False, dm_turns=False, dms_closed_notice=True).to_json()
+            )
         self._notices.add(user_xid)
 
     async def take_dms_closed_notice(self, user_xid: int) -> bool:
@@ -320,8 +329,9 @@ class Preferences(Feature):
     async def server_settings(self, guild_xid: int) -> Settings:
         return merge_settings(await self.db.settings("guild", guild_xid))
 
-    async def update_settings(self, guild_xid: int, changes: Mapping[str, Any], *,
-                              game_id: int | None = None) -> Settings:
+    async def update_settings(
+        self, guild_xid: int, changes: Mapping[str, Any], *, game_id: int | None = None
+    ) -> Settings:
         """Change the server's settings, or (``game_id``) one game's overrides. Permission checks
         are the caller's (admins for the server; host or admins for a game)."""
         current_guild = await self.db.settings("guild", guild_xid)
@@ -330,8 +340,7 @@ class Preferences(Feature):
             data = {**current_guild, **checked}
             merged = merge_settings(data)
             if merged.reminder_hours < merged.min_reminder_hours:
-                raise CommunityError("community.error.reminder_too_often",
-                                     hours=_num(merged.min_reminder_hours))
+                raise CommunityError("community.error.reminder_too_often", hours=_num(merged.min_reminder_hours))
             await self.db.set_settings("guild", guild_xid, data)
             await self.waits.reschedule_guild(guild_xid, self.now)
             return merged
@@ -341,8 +350,9 @@ class Preferences(Feature):
         own = {**await self.db.settings("game", game_id), **checked}
         merged = merge_settings(current_guild, own)
         if merged.reminder_hours < merge_settings(current_guild).min_reminder_hours:
-            raise CommunityError("community.error.reminder_too_often",
-                                 hours=_num(merge_settings(current_guild).min_reminder_hours))
+            raise CommunityError(
+                "community.error.reminder_too_often", hours=_num(merge_settings(current_guild).min_reminder_hours)
+            )
         await self.db.set_settings("game", game_id, own)
         await self.waits.reschedule_game(game_id, self.now)
         return merged

@@ -58,8 +58,11 @@ class Undo(Feature):
 
     async def _expire(self, info: GameInfo, below_version: int) -> None:
         expired = await self.db.expire_undos(info.id, below_version)
-        claims = [new_outbox("undo_expired", info, None, None, {"version": u.version, "message_xid": u.message_xid})
-                  for u in expired if u.message_xid is not None]
+        claims = [
+            new_outbox("undo_expired", info, None, None, {"version": u.version, "message_xid": u.message_xid})
+            for u in expired
+            if u.message_xid is not None
+        ]
         if claims:
             await self.outbox.queue(claims, self.now)
 
@@ -70,8 +73,7 @@ class Undo(Feature):
         seat, move, version = await self.service.undo_preview(game_id, user_xid)
         info = await self.service.info(game_id)
         summary = await self._describe_last(info)
-        voters = [s.user_xid for s in info.seats
-                  if s.user_xid is not None and not s.is_ai and s.user_xid != user_xid]
+        voters = [s.user_xid for s in info.seats if s.user_xid is not None and not s.is_ai and s.user_xid != user_xid]
         if not voters:
             info = await self.service.undo(game_id, user_xid, version)
             await self.reminders.sync_game(game_id)
@@ -79,9 +81,18 @@ class Undo(Feature):
         existing = await self.db.undo(game_id, version)
         if existing is not None:
             raise CommunityError("community.error.undo_pending")
-        row = UndoRow(game_id=game_id, version=version, proposer_xid=user_xid, seat=seat, move=move,
-                      voters=voters, created_at=self.now, status="open", message_xid=None,
-                      channel_xid=info.game.channel_xid)
+        row = UndoRow(
+            game_id=game_id,
+            version=version,
+            proposer_xid=user_xid,
+            seat=seat,
+            move=move,
+            voters=voters,
+            created_at=self.now,
+            status="open",
+            message_xid=None,
+            channel_xid=info.game.channel_xid,
+        )
         if not await self.db.create_undo(row):
             raise CommunityError("community.error.undo_pending")
         return UndoProposal(game_id, version, seat, move, voters, summary, False, info)
@@ -97,8 +108,7 @@ class Undo(Feature):
         key, params = rules.describe(before, last.seat, last.move, after)
         return key, named(info, last.seat, params)
 
-    async def set_undo_message(self, game_id: int, version: int, channel_xid: int | None,
-                               message_xid: int) -> None:
+    async def set_undo_message(self, game_id: int, version: int, channel_xid: int | None, message_xid: int) -> None:
         await self.db.set_undo_message(game_id, version, channel_xid, message_xid)
 
     async def answer_undo(self, game_id: int, version: int, voter_xid: int, accept: bool) -> UndoAnswer:
@@ -142,8 +152,11 @@ class Undo(Feature):
                 info = await self.service.info(proposal.game_id)
             except errors.GameError:
                 continue
-            claims.append(new_outbox("undo_expired", info, None, None,
-                                     {"version": proposal.version, "message_xid": proposal.message_xid}))
+            claims.append(
+                new_outbox(
+                    "undo_expired", info, None, None, {"version": proposal.version, "message_xid": proposal.message_xid}
+                )
+            )
         changed = await self.db.forget_user(user_xid)
         if claims:
             await self.outbox.queue(claims, self.now)

@@ -59,8 +59,16 @@ class Votes(Feature):
 
     personal_columns = vote_store.PERSONAL_COLUMNS
 
-    def __init__(self, service: Service, preferences: Preferences, db: VoteStore, waits: WaitStore,
-                 outbox: OutboxStore, *, boot: str) -> None:
+    def __init__(
+        self,
+        service: Service,
+        preferences: Preferences,
+        db: VoteStore,
+        waits: WaitStore,
+        outbox: OutboxStore,
+        *,
+        boot: str,
+    ) -> None:
         super().__init__(service)
         self.preferences = preferences
         self.db = db
@@ -70,9 +78,17 @@ class Votes(Feature):
 
     async def claim_closed(self, info: GameInfo, votes: Iterable[VoteRow], decision: str) -> None:
         """Queue the edit of each vote message: the vote is over (the game moved on or ended)."""
-        claims = [new_outbox("vote_closed", info, v.seat, v.user_xid,
-                             {"version": v.version, "decision": decision, "message_xid": v.message_xid})
-                  for v in votes if v.message_xid is not None]
+        claims = [
+            new_outbox(
+                "vote_closed",
+                info,
+                v.seat,
+                v.user_xid,
+                {"version": v.version, "decision": decision, "message_xid": v.message_xid},
+            )
+            for v in votes
+            if v.message_xid is not None
+        ]
         if claims:
             await self.outbox.queue(claims, self.now)
 
@@ -93,26 +109,46 @@ class Votes(Feature):
         claims: list[NewOutbox] = []
         if decision == "wait":
             credit = now - wait.since
-            updates: dict[str, Any] = {"deadline_state": "pending", "state_at": now, "vote_version": None,
-                                       "credit_ms": credit, "due_at": now}
+            updates: dict[str, Any] = {
+                "deadline_state": "pending",
+                "state_at": now,
+                "vote_version": None,
+                "credit_ms": credit,
+                "due_at": now,
+            }
             new_deadline = deadline_at(replace(wait, credit_ms=credit, paused_since=None), settings)
             claims.append(new_outbox("extended", info, vote.seat, vote.user_xid, {"deadline": new_deadline}))
         else:
             take_over = decision == "takeover"
-            updates = {"deadline_state": "taking_over" if take_over else "acting", "state_at": now,
-                       "due_at": now + ACTING_RETRY_MS}
-            claims.append(new_outbox("ai_move", info, vote.seat, vote.user_xid,
-                                    {"take_over": take_over, "reason": "vote",
-                                     "since_version": wait.since_version}))
-        claims.append(new_outbox("vote_closed", info, vote.seat, vote.user_xid,
-                                {"version": vote.version, "decision": decision,
-                                 "message_xid": vote.message_xid}))
-        rows = await self.db.decide_vote(vote, decision=decision, wait_updates=updates, claims=claims,
-                                         at=now, boot=self.boot)
+            updates = {
+                "deadline_state": "taking_over" if take_over else "acting",
+                "state_at": now,
+                "due_at": now + ACTING_RETRY_MS,
+            }
+            claims.append(
+                new_outbox(
+                    "ai_move",
+                    info,
+                    vote.seat,
+                    vote.user_xid,
+                    {"take_over": take_over, "reason": "vote", "since_version": wait.since_version},
+                )
+            )
+        claims.append(
+            new_outbox(
+                "vote_closed",
+                info,
+                vote.seat,
+                vote.user_xid,
+                {"version": vote.version, "decision": decision, "message_xid": vote.message_xid},
+            )
+        )
+        rows = await self.db.decide_vote(
+            vote, decision=decision, wait_updates=updates, claims=claims, at=now, boot=self.boot
+        )
         return rows or []
 
-    async def cast_vote(self, game_id: int, version: int, seat: int, voter_xid: int,
-                        choice: str) -> VoteResult:
+    async def cast_vote(self, game_id: int, version: int, seat: int, voter_xid: int, choice: str) -> VoteResult:
         """A click on a timeout vote. Decides as soon as a choice has more than half the voters;
         the returned actions (AI move, more time, closing the vote message) are already recorded."""
         if choice not in VOTE_CHOICES:

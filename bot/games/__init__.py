@@ -15,23 +15,31 @@ from collections.abc import Mapping
 from typing import Any
 
 from bot.games import btc, quadropolis, urbanpanic
-from bot.games.base import (
-    Game,
-    Labeller,
-    Step,
-    StoryStyle,
-    TurnStyle,
-    V,
-    View,
-    sample_state,
-)
+from bot.games.base import Game, Labeller, Step, StoryStyle, TurnStyle, V, View, sample_state
 from bot.i18n import t, t_or
 from bot.rules.core import GameRules, IllegalMove
 
 __all__ = [
-    "GAMES", "Game", "Labeller", "Step", "StoryStyle", "TurnStyle", "V", "View",
-    "ai_level_name", "ai_seat_name", "available", "get", "option_name", "option_value", "register",
-    "register_rules", "resolve", "rules", "sample_state", "shown_options",
+    "GAMES",
+    "Game",
+    "Labeller",
+    "Step",
+    "StoryStyle",
+    "TurnStyle",
+    "V",
+    "View",
+    "ai_level_name",
+    "ai_seat_name",
+    "available",
+    "get",
+    "option_name",
+    "option_value",
+    "register",
+    "register_rules",
+    "resolve",
+    "rules",
+    "sample_state",
+    "shown_options",
 ]
 
 _extra: dict[str, Game[Any]] = {}
@@ -95,8 +103,11 @@ def shown_options(kind: str, options: Mapping[str, Any], locale: str) -> list[tu
     options, :attr:`OptionSpec.shown` False, left out)."""
     specs = {spec.name: spec for spec in get(kind).rules.option_specs}
     order = [n for n in specs if n in options] + [n for n in options if n not in specs]
-    return [(option_name(kind, n, locale), option_value(kind, n, str(options[n]), locale)) for n in order
-            if n not in specs or specs[n].shown]
+    return [
+        (option_name(kind, n, locale), option_value(kind, n, str(options[n]), locale))
+        for n in order
+        if n not in specs or specs[n].shown
+    ]
 
 
 def ai_level_name(level: str, locale: str) -> str:

@@ -48,14 +48,14 @@ class TurnStyle(Generic[V]):
         """Whether the awaited player's choices may be shown on the public turn message."""
         return not self.secret
 
-    def within_turn(self, acting_seat: int, awaiting: frozenset[int], newly_awaited: frozenset[int],
-                    view: V) -> bool:
+    def within_turn(self, acting_seat: int, awaiting: frozenset[int], newly_awaited: frozenset[int], view: V) -> bool:
         """Whether a move was a step inside a turn rather than a whole turn (default: the same
         seat is still awaited and nobody new is)."""
         return acting_seat in awaiting and not newly_awaited
 
-    def quiet_after(self, summary_key: str, acting_seat: int, awaiting: frozenset[int],
-                    newly_awaited: frozenset[int], view: V) -> bool:
+    def quiet_after(
+        self, summary_key: str, acting_seat: int, awaiting: frozenset[int], newly_awaited: frozenset[int], view: V
+    ) -> bool:
         """Whether a move needs no channel post (a step in a turn, or a secret choice).
 
         Open games ask :meth:`within_turn`; secret games stay quiet until someone new is awaited.
@@ -68,8 +68,16 @@ class TurnStyle(Generic[V]):
 class Step:
     """One move of a replay as :meth:`StoryStyle.checkpoint` sees it; the public views are made when read."""
 
-    def __init__(self, options: Mapping[str, Any], seat: int, kind: str, awaited_before: frozenset[int],
-                 awaited_after: frozenset[int], before: Callable[[], View], after: Callable[[], View]) -> None:
+    def __init__(
+        self,
+        options: Mapping[str, Any],
+        seat: int,
+        kind: str,
+        awaited_before: frozenset[int],
+        awaited_after: frozenset[int],
+        before: Callable[[], View],
+        after: Callable[[], View],
+    ) -> None:
         self.options = options
         """The game's options, as stored."""
         self.seat = seat
@@ -145,8 +153,9 @@ class Game(Generic[V]):
     """How a move is told, when not by the rules' sentence alone (a game may tell a whole turn at the
     END_TURN); every front-end tells a move through :meth:`tell`."""
 
-    def tell(self, key: str, params: Mapping[str, Any], view: V, locale: str,
-             names: list[str] | None = None) -> list[str]:
+    def tell(
+        self, key: str, params: Mapping[str, Any], view: V, locale: str, names: list[str] | None = None
+    ) -> list[str]:
         """The lines that tell a move, the same in the channel, on the web page and in the terminal:
         the game's :attr:`teller`, else the rules' sentence. ``view``: the public view after the move
         (``view(state, None)``); ``names``: the seats' names as the front-end shows them."""

@@ -50,13 +50,19 @@ def label(move: Mapping[str, Any], view: BtcView, locale: str) -> str | None:
     if kind == "choose":
         return t("btc.ui.keep_duplexes", locale, left=name(move["left"]), right=name(move["right"]))
     if kind in ("place", "turned"):
-        return t(f"btc.ui.{kind}", locale, tile=name(move["tile"]), city=city_name(view, int(move["city"]), locale),
-                 cell=move["cell"])
+        return t(
+            f"btc.ui.{kind}",
+            locale,
+            tile=name(move["tile"]),
+            city=city_name(view, int(move["city"]), locale),
+            cell=move["cell"],
+        )
     if kind == "you_first":
         return t("btc.ui.you_first", locale, city=city_name(view, int(move["city"]), locale))
     if kind == "assign" and "auto" in move:
-        return t("btc.ui.assign_simple", locale, left=name(move["left"]), right=name(move["right"]),
-                 auto=name(move["auto"]))
+        return t(
+            "btc.ui.assign_simple", locale, left=name(move["left"]), right=name(move["right"]), auto=name(move["auto"])
+        )
     if kind == "assign":
         return t("btc.ui.assign", locale, left=name(move["left"]), right=name(move["right"]))
     if kind == "bonus":
@@ -69,8 +75,9 @@ class Turns(TurnStyle[BtcView]):
 
     secret = True
 
-    def quiet_after(self, summary_key: str, acting_seat: int, awaiting: frozenset[int],
-                    newly_awaited: frozenset[int], view: BtcView) -> bool:
+    def quiet_after(
+        self, summary_key: str, acting_seat: int, awaiting: frozenset[int], newly_awaited: frozenset[int], view: BtcView
+    ) -> bool:
         if summary_key.endswith("_automa"):
             return False
         return super().quiet_after(summary_key, acting_seat, awaiting, newly_awaited, view)
@@ -112,6 +119,12 @@ class Story(StoryStyle):
         return stage(before) != stage(after) and size(after) > size(before)
 
 
-GAME: Game[BtcView] = Game(kind="btc", rules=RULES, aliases=("between-two-cities", "between two cities"),
-                           labeller=label, turns=Turns(), calculator=calculator.score_text,
-                           story=Story())
+GAME: Game[BtcView] = Game(
+    kind="btc",
+    rules=RULES,
+    aliases=("between-two-cities", "between two cities"),
+    labeller=label,
+    turns=Turns(),
+    calculator=calculator.score_text,
+    story=Story(),
+)

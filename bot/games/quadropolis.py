@@ -30,8 +30,9 @@ def label(move: Mapping[str, Any], view: QuadView, locale: str) -> str | None:
             what = t("quadropolis.ui.face_down", locale)
         else:
             what = t("quadropolis.ui.empty", locale)
-        return t("quadropolis.ui.take", locale, architect=move["architect"], slot=slot_term(str(move["slot"])),
-                 what=what)
+        return t(
+            "quadropolis.ui.take", locale, architect=move["architect"], slot=slot_term(str(move["slot"])), what=what
+        )
     if kind == "build":
         return str(move["square"]) + (f" ▲{move['floor']}" if "floor" in move else "")
     if kind == "discard":
@@ -42,8 +43,9 @@ def label(move: Mapping[str, Any], view: QuadView, locale: str) -> str | None:
 class Turns(TurnStyle[QuadView]):
     """Open choices; a take that picked a tile is a step, the build (or discard) ends the turn."""
 
-    def within_turn(self, acting_seat: int, awaiting: frozenset[int], newly_awaited: frozenset[int],
-                    view: QuadView) -> bool:
+    def within_turn(
+        self, acting_seat: int, awaiting: frozenset[int], newly_awaited: frozenset[int], view: QuadView
+    ) -> bool:
         return not view.get("over") and (view.get("turn") or {}).get("phase") == "build"
 
 
@@ -67,6 +69,12 @@ class Story(StoryStyle):
         return step.kind == "take" and step.after["turn"]["phase"] != "build"
 
 
-GAME: Game[QuadView] = Game(kind="quadropolis", rules=RULES, aliases=("qp",), labeller=label,
-                            turns=Turns(), calculator=calculator.score_text,
-                            story=Story())
+GAME: Game[QuadView] = Game(
+    kind="quadropolis",
+    rules=RULES,
+    aliases=("qp",),
+    labeller=label,
+    turns=Turns(),
+    calculator=calculator.score_text,
+    story=Story(),
+)

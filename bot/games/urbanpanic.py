@@ -30,8 +30,13 @@ def label(move: Mapping[str, Any], view: UpView, locale: str) -> str | None:
         return t("urbanpanic.ui.engineer_reserve", locale, tile=tile_term(move["tile"]), plot=move["plot"])
     if kind == "spy":
         victim = int(move["victim"])
-        return t("urbanpanic.ui.spy", locale, tile=tile_term(move["tile"]), plot=move["plot"],
-                 victim=t("urbanpanic.ui.seat", locale, n=victim + 1))
+        return t(
+            "urbanpanic.ui.spy",
+            locale,
+            tile=tile_term(move["tile"]),
+            plot=move["plot"],
+            victim=t("urbanpanic.ui.seat", locale, n=victim + 1),
+        )
     if kind in ("mayor", "end_turn", "draw", "drop"):
         return t(f"urbanpanic.ui.{kind}", locale)
     if kind == "take":
@@ -94,14 +99,14 @@ class Turns(TurnStyle[UpView]):
     def public_choices(self, view: UpView) -> bool:
         return view.get("variant") != "party"
 
-    def within_turn(self, acting_seat: int, awaiting: frozenset[int], newly_awaited: frozenset[int],
-                    view: UpView) -> bool:
+    def within_turn(
+        self, acting_seat: int, awaiting: frozenset[int], newly_awaited: frozenset[int], view: UpView
+    ) -> bool:
         if view.get("over"):
             return False
         if view.get("variant") == "party":
             party = view.get("party")
-            started = (view.get("first_finisher") == acting_seat
-                       and bool(party.get("timer_running") if party else None))
+            started = view.get("first_finisher") == acting_seat and bool(party.get("timer_running") if party else None)
             return not started
         return bool(view.get("current") == acting_seat)
 
@@ -117,12 +122,15 @@ class Story(StoryStyle):
         return [None] * int(view["seats"])
 
     def scores(self, view: View) -> list[int]:
-        boards = [[None if cell is None or cell.get("centre") else str(cell["tile"]) for row in p["grid"]
-                   for cell in row] for p in view["players"]]
+        boards = [
+            [None if cell is None or cell.get("centre") else str(cell["tile"]) for row in p["grid"] for cell in row]
+            for p in view["players"]
+        ]
         tracks = [[int(x) for x in p["tracks"]] for p in view["players"]]
         goals = [str(g["id"]) for g in view.get("goals") or []]
-        table = scoring.score_table(boards, tracks, goals, view.get("first_finisher"),
-                                    finisher_bonus=view.get("variant") == "party")
+        table = scoring.score_table(
+            boards, tracks, goals, view.get("first_finisher"), finisher_bonus=view.get("variant") == "party"
+        )
         return list(table.totals)
 
     def axis(self, view: View) -> str:
@@ -152,6 +160,14 @@ def hand_note(view: UpView, locale: str) -> str | None:
     return t("urbanpanic.ui.prompt.hand", locale, tile=tile_term(hand))
 
 
-GAME: Game[UpView] = Game(kind="urbanpanic", rules=RULES, aliases=("urban-panic", "urban panic", "up"),
-                          labeller=label, turns=Turns(), calculator=calculator.score_text,
-                          story=Story(), private_note=hand_note, teller=tell)
+GAME: Game[UpView] = Game(
+    kind="urbanpanic",
+    rules=RULES,
+    aliases=("urban-panic", "urban panic", "up"),
+    labeller=label,
+    turns=Turns(),
+    calculator=calculator.score_text,
+    story=Story(),
+    private_note=hand_note,
+    teller=tell,
+)

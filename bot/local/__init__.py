@@ -11,5 +11,16 @@ from bot.local.args import check_arguments, command, main, parser
 from bot.local.replay import check_claims, read_export, replay, replay_command
 from bot.local.terminal import DEFAULT_DB, Quit, Terminal
 
-__all__ = ["DEFAULT_DB", "Quit", "Terminal", "check_arguments", "check_claims", "command", "main", "parser",
-           "read_export", "replay", "replay_command"]
+__all__ = [
+    "DEFAULT_DB",
+    "Quit",
+    "Terminal",
+    "check_arguments",
+    "check_claims",
+    "command",
+    "main",
+    "parser",
+    "read_export",
+    "replay",
+    "replay_command",
+]

@@ -41,12 +41,25 @@ def check_arguments(args: argparse.Namespace) -> tuple[str, dict[str, Any], int,
     players = args.players if args.players is not None else low
     if not low <= players <= high:
         spec = rules.option_specs[0] if rules.option_specs else None
-        fitting = [c for c in spec.choices if rules.seat_range({**opts, spec.name: c})[0] <= players
-                   <= rules.seat_range({**opts, spec.name: c})[1]] if spec is not None and players >= 0 else []
+        fitting = (
+            [
+                c
+                for c in spec.choices
+                if rules.seat_range({**opts, spec.name: c})[0] <= players <= rules.seat_range({**opts, spec.name: c})[1]
+            ]
+            if spec is not None and players >= 0
+            else []
+        )
         exactly = "_exactly" if low == high else ""
         if fitting and spec is not None:
-            raise cli.UsageError(f"cli.local.players_other_mode{exactly}", low=low, high=high, players=players,
-                                 mode=fitting[0], option=spec.name)
+            raise cli.UsageError(
+                f"cli.local.players_other_mode{exactly}",
+                low=low,
+                high=high,
+                players=players,
+                mode=fitting[0],
+                option=spec.name,
+            )
         raise cli.UsageError(f"cli.local.players{exactly}", low=low, high=high, players=players)
     if not 0 <= args.ai <= players:
         raise cli.UsageError("cli.local.ai_count", ai=args.ai, players=players)
@@ -68,16 +81,25 @@ def games_help() -> str:
             low, high = rules.seat_range({spec.name: choice} if spec is not None else {})
             key = "cli.local.epilog_mode_fixed" if low == high else "cli.local.epilog_mode"
             modes.append(say(key, mode=choice, low=low, high=high).strip())
-        lines.append(say("cli.local.epilog_game", kind=kind, title=t(games.get(kind).title_key, cli.LOCALE),
-                         modes=", ".join(modes), levels=", ".join(rules.ai_levels) or "-"))
+        lines.append(
+            say(
+                "cli.local.epilog_game",
+                kind=kind,
+                title=t(games.get(kind).title_key, cli.LOCALE),
+                modes=", ".join(modes),
+                levels=", ".join(rules.ai_levels) or "-",
+            )
+        )
     return "\n".join(lines)
 
 
 def parser() -> cli.Parser:
     first = games.available()[0]
-    p = cli.Parser("python -m bot local", say("cli.local.description"),
-                   say("cli.local.epilog", games=games_help(), example=first,
-                       players=games.rules(first).seat_range({})[0]))
+    p = cli.Parser(
+        "python -m bot local",
+        say("cli.local.description"),
+        say("cli.local.epilog", games=games_help(), example=first, players=games.rules(first).seat_range({})[0]),
+    )
     p.add_argument("game", nargs="?", metavar="GAME", help=say("cli.local.game", games=", ".join(games.available())))
     p.add_argument("--mode", "--variant", dest="mode", metavar="MODE", help=say("cli.local.mode"))
     p.add_argument("--players", type=int, metavar="N", help=say("cli.local.players_help"))
@@ -86,8 +108,14 @@ def parser() -> cli.Parser:
     p.add_argument("--solo", nargs="?", const="solo_full", metavar="MODE", help=say("cli.local.solo"))
     p.add_argument("--difficulty", type=int, metavar="N", help=say("cli.local.difficulty"))
     p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help=say("cli.local.option"))
-    p.add_argument("--lang", default=cli.LOCALE, type=normalise_locale, choices=languages(), metavar="LANG",
-                   help=say("cli.local.lang", languages=", ".join(languages()), default=cli.LOCALE))
+    p.add_argument(
+        "--lang",
+        default=cli.LOCALE,
+        type=normalise_locale,
+        choices=languages(),
+        metavar="LANG",
+        help=say("cli.local.lang", languages=", ".join(languages()), default=cli.LOCALE),
+    )
     p.add_argument("--out", default="out", metavar="FOLDER", help=say("cli.local.out"))
     p.add_argument("--db", default=DEFAULT_DB, metavar="DB", help=say("cli.local.db"))
     p.add_argument("--replay", metavar="FILE", help=say("cli.local.replay"))

@@ -35,8 +35,9 @@ def effect(rules: Any, state: Any, seat: int, move: dict[str, Any]) -> str:
     return json.dumps(_shape(rules.view(after, seat)), sort_keys=True, default=str)
 
 
-def distinct(rules: Any, state: Any, seat: int, moves: list[dict[str, Any]], labels: list[str],
-             locale: str) -> list[tuple[int, str]]:
+def distinct(
+    rules: Any, state: Any, seat: int, moves: list[dict[str, Any]], labels: list[str], locale: str
+) -> list[tuple[int, str]]:
     """(index in ``moves``, label) of each choice once, in the moves' order. Only moves whose labels are
     made of the same letters ("park + shop", "shop + park") are compared by their effect (applying a move
     takes time: the others are told apart by their labels already)."""

@@ -61,8 +61,7 @@ def _replay(path: str, out: str, locale: str) -> int:
                 state = rules.apply(state, seat, move)
                 key, params = rules.describe(before, seat, move, state)
             except errors.GameError as exc:
-                raise export.BadExport("cli.replay.illegal", number=number,
-                                       problem=error_text(exc, locale)) from None
+                raise export.BadExport("cli.replay.illegal", number=number, problem=error_text(exc, locale)) from None
             except export.UNFORESEEN:
                 raise export.BadExport("cli.replay.move", number=number) from None
             # Told as a live game and /game replay tell it (bot.service.named): every seat by its name.

@@ -66,8 +66,7 @@ class Terminal:
         self.folder.mkdir(parents=True, exist_ok=True)
         return self.folder
 
-    def picture(self, kind: str, view: games.View, seat: int | None, names: list[str],
-                end: bool = False) -> None:
+    def picture(self, kind: str, view: games.View, seat: int | None, names: list[str], end: bool = False) -> None:
         renderer = pictures.get(kind)
         if renderer is None or self.folder is None:
             return
@@ -87,8 +86,11 @@ class Terminal:
         """The move as the channel tells it (:meth:`bot.games.Game.tell`: a whole turn in one line where
         the game tells it so)."""
         key, params = outcome.summary
-        snap = outcome.snapshot if outcome.snapshot is not None \
+        snap = (
+            outcome.snapshot
+            if outcome.snapshot is not None
             else await self.service.snapshot(outcome.info.id, outcome.version)
+        )
         names = [s.name for s in outcome.info.seats]
         for line in games.get(outcome.info.game.kind).tell(key, params, snap.view(None), self.locale, names):
             print(line)
@@ -96,11 +98,15 @@ class Terminal:
     async def next_step(self, origin: Any, game_id: int) -> None:
         return None  # the loop asks for the next choice anyway
 
-    async def announce(self, game_id: int, outcome: MoveOutcome | None, locale: str, *,
-                       repost: bool = False) -> str | None:
+    async def announce(
+        self, game_id: int, outcome: MoveOutcome | None, locale: str, *, repost: bool = False
+    ) -> str | None:
         info = outcome.info if outcome is not None else await self.service.info(game_id)
-        snap = outcome.snapshot if outcome is not None and outcome.snapshot is not None \
+        snap = (
+            outcome.snapshot
+            if outcome is not None and outcome.snapshot is not None
             else await self.service.snapshot(game_id)
+        )
         names = [s.name for s in info.seats]
         view = snap.view(None)
         if (outcome is not None and outcome.finished) or info.game.status == "finished":
@@ -202,20 +208,42 @@ async def play(args: argparse.Namespace, checked: tuple[str, dict[str, Any], int
             term.locale = locale
             humans = sum(1 for s in info.seats if not s.is_ai)
             term.count = len(list(term.folder_for(kind, info.id).glob("*.png")))  # the pictures go on
-            print(t("local.resumed", locale, title=t(games.get(kind).title_key, locale), game=info.id,
-                    players=", ".join(s.name for s in info.seats)))
+            print(
+                t(
+                    "local.resumed",
+                    locale,
+                    title=t(games.get(kind).title_key, locale),
+                    game=info.id,
+                    players=", ".join(s.name for s in info.seats),
+                )
+            )
         else:
             host = LOCAL_USER_BASE
             player = t("local.player", locale, n=1)
-            info = await service.create_game(guild_xid=None, channel_xid=None, kind=kind, options=opts,
-                                             host_xid=host, host_name=player, ai_seats=ai,
-                                             ai_level=args.level, locale=locale)
+            info = await service.create_game(
+                guild_xid=None,
+                channel_xid=None,
+                kind=kind,
+                options=opts,
+                host_xid=host,
+                host_name=player,
+                ai_seats=ai,
+                ai_level=args.level,
+                locale=locale,
+            )
             for i in range(1, humans):
                 await service.join(info.id, host + i, t("local.player", locale, n=i + 1))
             info = await service.start(info.id, host)
             term.folder_for(kind, info.id)
-            print(t("local.started", locale, title=t(games.get(kind).title_key, locale), game=info.id,
-                    players=", ".join(s.name for s in info.seats)))
+            print(
+                t(
+                    "local.started",
+                    locale,
+                    title=t(games.get(kind).title_key, locale),
+                    game=info.id,
+                    players=", ".join(s.name for s in info.seats),
+                )
+            )
         await flow.publish(info.id, None, locale)
         if term.web is not None:
             print(t("web.local.address", locale, url=term.web_links.game(info.id, locale)))
@@ -230,8 +258,9 @@ async def play(args: argparse.Namespace, checked: tuple[str, dict[str, Any], int
             db_option = "" if args.db == DEFAULT_DB else f" --db {args.db}"
             again = f"python -m bot local --resume {info.id}{db_option}"
             # After the end of input the cursor is still on the prompt's line: the sentence starts a new one.
-            print(("\n" if stop.end_of_input else "") + t("local.quit", locale, game=info.id, db=args.db,
-                                                           command=again))
+            print(
+                ("\n" if stop.end_of_input else "") + t("local.quit", locale, game=info.id, db=args.db, command=again)
+            )
         return 0
     finally:
         if term.web is not None:
@@ -266,8 +295,9 @@ async def start_pages(term: Terminal, db: store.Store, service: Service, port: i
     """``--web``: serve the game pages on this machine (the address and the terminal seat's sign-in link are
     printed once the game exists)."""
     secret = await signing_key("", db)
-    server = WebServer(PageSource(service, db, Sessions(service, SessionStore(db)), flow), Links("", secret),
-                       host=PAGE_HOST, port=port)
+    server = WebServer(
+        PageSource(service, db, Sessions(service, SessionStore(db)), flow), Links("", secret), host=PAGE_HOST, port=port
+    )
     try:
         await server.start()
     except OSError as exc:
@@ -277,8 +307,9 @@ async def start_pages(term: Terminal, db: store.Store, service: Service, port: i
     term.web_links = Links(f"http://{PAGE_HOST}:{server.port}", secret)
 
 
-async def play_on(service: Service, flow: TurnFlow, term: Terminal, game_id: int, kind: str, humans: int,
-                  locale: str) -> None:
+async def play_on(
+    service: Service, flow: TurnFlow, term: Terminal, game_id: int, kind: str, humans: int, locale: str
+) -> None:
     """The game's loop until it ends (or :class:`Quit`): AI seats move by themselves, humans choose."""
     info = await service.info(game_id)
     ai_owes_a_move = True
@@ -315,8 +346,14 @@ async def play_on(service: Service, flow: TurnFlow, term: Terminal, game_id: int
         line = game.private_note(private, locale) if game.private_note is not None else None
         if line:
             print(line)  # what only this player may know, such as the tile just drawn
-        offered = distinct(games.rules(kind), snap.state, seat, moves,
-                           [labels.move_label(kind, m, private, locale) for m in moves], locale)
+        offered = distinct(
+            games.rules(kind),
+            snap.state,
+            seat,
+            moves,
+            [labels.move_label(kind, m, private, locale) for m in moves],
+            locale,
+        )
         index = await term.ask(t("local.your_move", locale, player=seat_row.name), [text for _, text in offered])
         ai_owes_a_move = True
         try:

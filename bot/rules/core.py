@@ -62,6 +62,7 @@ def of_kind(moves: Iterable[Mapping[str, Any]], move_type: type[M]) -> list[M]:
     """The moves of one shape (:func:`is_kind`), in their order."""
     return [m for m in moves if is_kind(m, move_type)]
 
+
 JSON = Any
 
 SYSTEM_SEAT = -1
@@ -205,10 +206,7 @@ def cells(rows: int, cols: int) -> Iterator[Cell]:
             yield (r, c)
 
 
-def connected_groups(
-    members: Iterable[Cell],
-    linked: Callable[[Cell, Cell], bool] | None = None,
-) -> list[list[Cell]]:
+def connected_groups(members: Iterable[Cell], linked: Callable[[Cell, Cell], bool] | None = None) -> list[list[Cell]]:
     """Split cells into groups connected orthogonally (and by ``linked`` when given).
 
     Groups are sorted cells, listed by their first cell, so results are deterministic.
@@ -340,8 +338,7 @@ class GameRules(Generic[S]):
         for spec in self.option_specs:
             value = str(options.get(spec.name, spec.default))
             if value not in spec.choices:
-                raise IllegalMove("error.bad_option", option=spec.name, value=value,
-                                  choices=", ".join(spec.choices))
+                raise IllegalMove("error.bad_option", option=spec.name, value=value, choices=", ".join(spec.choices))
             out[spec.name] = value
         unknown = set(options) - {s.name for s in self.option_specs}
         if unknown:

@@ -55,11 +55,7 @@ class Result:
         return [s.seat for s in self.seats if s.rank == 1]
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "seats": [s.to_json() for s in self.seats],
-            "decided_by": self.decided_by,
-            "details": self.details,
-        }
+        return {"seats": [s.to_json() for s in self.seats], "decided_by": self.decided_by, "details": self.details}
 
 
 def competition_ranks(keys: Sequence[Sequence[int]]) -> list[int]:

@@ -28,6 +28,16 @@ from bot.service.model import (
 from bot.service.service import Service
 
 __all__ = [
-    "FORGOTTEN_NAME", "STATE_CACHE_SIZE", "VIEW_CACHE_SIZE", "Clock", "GameInfo", "MoveOutcome", "Service",
-    "Snapshot", "SystemClock", "choices_token", "forfeit_result", "named",
+    "FORGOTTEN_NAME",
+    "STATE_CACHE_SIZE",
+    "VIEW_CACHE_SIZE",
+    "Clock",
+    "GameInfo",
+    "MoveOutcome",
+    "Service",
+    "Snapshot",
+    "SystemClock",
+    "choices_token",
+    "forfeit_result",
+    "named",
 ]

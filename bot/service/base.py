@@ -23,8 +23,9 @@ class ServiceBase:
     """Lobby, turns and games over a :class:`bot.store.Store` (the parts of :class:`bot.service.Service`
     share this base)."""
 
-    def __init__(self, db: store.Store, clock: Clock | None = None,
-                 seed_source: Callable[[], int] | None = None) -> None:
+    def __init__(
+        self, db: store.Store, clock: Clock | None = None, seed_source: Callable[[], int] | None = None
+    ) -> None:
         self._store = db
         self.clock = clock or SystemClock()
         self._seed_source = seed_source or (lambda: secrets.randbits(62))
@@ -116,7 +117,6 @@ class ServiceBase:
             return Snapshot(info, info.game.version, await self._state(info.game), self._views)
         return Snapshot(info, max(version, 0), await self._replay(info.game, max(version, 0)), self._views)
 
-
     async def _replay_moves(self, game: store.GameRow, seat_count: int, moves: list[store.MoveRow]) -> Any:
         rules = games.rules(game.kind)
         state = rules.setup(game.options, seat_count, game.seed)
@@ -124,10 +124,16 @@ class ServiceBase:
             state = rules.apply(state, row.seat, row.move)
         return state
 
-
-    async def _apply(self, game: store.GameRow, seats: list[store.SeatRow], seat: int,
-                     move: dict[str, Any], *, actor_xid: int | None,
-                     on_committed: Callable[[MoveOutcome], None] | None = None) -> MoveOutcome:
+    async def _apply(
+        self,
+        game: store.GameRow,
+        seats: list[store.SeatRow],
+        seat: int,
+        move: dict[str, Any],
+        *,
+        actor_xid: int | None,
+        on_committed: Callable[[MoveOutcome], None] | None = None,
+    ) -> MoveOutcome:
         rules = games.rules(game.kind)
         state = await self._state(game)
         before = rules.awaiting(state)
@@ -148,23 +154,39 @@ class ServiceBase:
         result = rules.result(after_state).to_json() if finished else None
         try:
             version = await self._store.commit_move(
-                game.id, expected_version=game.version, seat=seat, move=move, at=now,
-                actor_xid=actor_xid, state=rules.to_json(after_state),
-                awaiting_changed=after != before, result=result)
+                game.id,
+                expected_version=game.version,
+                seat=seat,
+                move=move,
+                at=now,
+                actor_xid=actor_xid,
+                state=rules.to_json(after_state),
+                awaiting_changed=after != before,
+                result=result,
+            )
         except store.StaleVersion:
             raise errors.StaleAction() from None
         self._remember(game.id, version, after_state)
         key, params = rules.describe(state, seat, move, after_state)
         # The row as the transaction left it (no read): the version check proved nobody else wrote it.
-        row = replace(game, version=version, updated_at=now,
-                      awaiting_since=now if after != before else game.awaiting_since)
+        row = replace(
+            game, version=version, updated_at=now, awaiting_since=now if after != before else game.awaiting_since
+        )
         if result is not None:
             row = replace(row, status="finished", finished_at=now, result=result)
         info = GameInfo(row, tuple(seats), after)
         params = named(info, seat, params)
-        outcome = MoveOutcome(info=info, seat=seat, move=move, version=version, summary=(key, params),
-                              finished=finished, result=result, newly_awaited=after - before,
-                              snapshot=Snapshot(info, version, after_state, self._views))
+        outcome = MoveOutcome(
+            info=info,
+            seat=seat,
+            move=move,
+            version=version,
+            summary=(key, params),
+            finished=finished,
+            result=result,
+            newly_awaited=after - before,
+            snapshot=Snapshot(info, version, after_state, self._views),
+        )
         if on_committed is not None:
             try:
                 on_committed(outcome)
@@ -185,4 +207,3 @@ class ServiceBase:
     async def game(self, game_id: int) -> store.GameRow:
         """A game's row (UnknownGame if there is none)."""
         return await self._game(game_id)
-

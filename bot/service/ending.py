@@ -55,8 +55,12 @@ class Ending(Lobby):
             state = await self._replay_moves(game, len(seats), moves[:-1])
             try:
                 new_version = await self._store.undo_last_move(
-                    game_id, expected_version=version, at=self.clock.now_ms(), state=rules.to_json(state),
-                    awaiting_changed=rules.awaiting(state) != rules.awaiting(before_state))
+                    game_id,
+                    expected_version=version,
+                    at=self.clock.now_ms(),
+                    state=rules.to_json(state),
+                    awaiting_changed=rules.awaiting(state) != rules.awaiting(before_state),
+                )
             except store.StaleVersion:
                 raise errors.StaleAction() from None
             self._remember(game_id, new_version, state)
@@ -77,15 +81,15 @@ class Ending(Lobby):
             if seat.resigned:
                 raise errors.NotAllowed("error.resigned")
             rules = games.rules(game.kind)
-            await self._store.update_seat(game_id, seat.seat, resigned=True,
-                                         ai_level=seat.ai_level or rules.ai_levels[-1])
+            await self._store.update_seat(
+                game_id, seat.seat, resigned=True, ai_level=seat.ai_level or rules.ai_levels[-1]
+            )
             standing = [s for s in seats if not s.resigned and s.seat != seat.seat]
             people_left = [s for s in standing if s.user_xid is not None]
             # Ends when one seat is left, or nobody but AI seats would play on (no AI-only games).
             if len(standing) <= 1 or not people_left:
                 result = forfeit_result(len(seats), [s.seat for s in standing])
-                await self._store.finish_game(game_id, status="finished", at=self.clock.now_ms(),
-                                             result=result)
+                await self._store.finish_game(game_id, status="finished", at=self.clock.now_ms(), result=result)
                 info = await self.info(game_id)
                 await self._notify(self.end_listeners, info)
                 return info
@@ -146,13 +150,20 @@ class Ending(Lobby):
             for seat in seats:
                 if seat.user_xid is not None or not seat.ai_level:
                     continue
-                number = next((n for n in range(1, len(seats) + 1)
-                               if seat.name == games.ai_seat_name(n, seat.ai_level, game.locale)), None)
+                number = next(
+                    (
+                        n
+                        for n in range(1, len(seats) + 1)
+                        if seat.name == games.ai_seat_name(n, seat.ai_level, game.locale)
+                    ),
+                    None,
+                )
                 if number is None:
                     number = _older_ai_number(seat.name, games.ai_level_name(seat.ai_level, game.locale))
                 if number is not None:
-                    await self._store.update_seat(game_id, seat.seat,
-                                                 name=games.ai_seat_name(number, seat.ai_level, locale))
+                    await self._store.update_seat(
+                        game_id, seat.seat, name=games.ai_seat_name(number, seat.ai_level, locale)
+                    )
 
     async def set_messages(self, game_id: int, **message_xids: int | None) -> None:
         """Remember the lobby / status / turn message of a game (for edits after a restart)."""
@@ -168,8 +179,9 @@ class Ending(Lobby):
                 log.exception("message listener %r failed", listener)
 
         # Side by side: on SQLite the listeners' writes join the update's commit (one fsync, not two).
-        await asyncio.gather(self._store.update_game(game_id, **message_xids),
-                             *(tell(listener) for listener in self.message_listeners))
+        await asyncio.gather(
+            self._store.update_game(game_id, **message_xids), *(tell(listener) for listener in self.message_listeners)
+        )
 
 
 def _older_ai_number(name: str, level: str) -> int | None:

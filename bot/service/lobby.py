@@ -16,9 +16,17 @@ class Lobby(ServiceBase):
 
     # -- lobby -------------------------------------------------------------------------------
     async def create_game(
-        self, *, guild_xid: int | None, channel_xid: int | None, kind: str,
-        options: Mapping[str, Any], host_xid: int | None, host_name: str,
-        ai_seats: int = 0, ai_level: str | None = None, locale: str = "en",
+        self,
+        *,
+        guild_xid: int | None,
+        channel_xid: int | None,
+        kind: str,
+        options: Mapping[str, Any],
+        host_xid: int | None,
+        host_name: str,
+        ai_seats: int = 0,
+        ai_level: str | None = None,
+        locale: str = "en",
     ) -> GameInfo:
         """A new lobby with its host seated (and optional AI seats); ``locale`` is the language of its
         channel posts."""
@@ -33,14 +41,22 @@ class Lobby(ServiceBase):
         now = self.clock.now_ms()
         try:
             game = await self._store.create_game(
-                guild_xid=guild_xid, channel_xid=channel_xid, kind=kind, options=opts,
-                seed=self._seed_source(), host_xid=host_xid, at=now, locale=locale)
+                guild_xid=guild_xid,
+                channel_xid=channel_xid,
+                kind=kind,
+                options=opts,
+                seed=self._seed_source(),
+                host_xid=host_xid,
+                at=now,
+                locale=locale,
+            )
         except store.ChannelBusy:
             busy = await self._store.live_game_in_channel(channel_xid or 0)
             raise errors.ChannelBusy(game=busy.id if busy else "?") from None
         if host_xid is not None:
-            await self._store.add_seat(game.id, user_xid=host_xid, ai_level=None, name=host_name,
-                                      at=now, max_seats=high)
+            await self._store.add_seat(
+                game.id, user_xid=host_xid, ai_level=None, name=host_name, at=now, max_seats=high
+            )
         for _ in range(ai_seats):
             await self._add_ai_seat(game.id, level or "", high, locale)
         return await self.info(game.id)
@@ -48,9 +64,14 @@ class Lobby(ServiceBase):
     async def _add_ai_seat(self, game_id: int, level: str, high: int, locale: str) -> store.SeatRow:
         seats = await self._store.seats(game_id)
         number = sum(1 for s in seats if s.user_xid is None) + 1
-        row = await self._store.add_seat(game_id, user_xid=None, ai_level=level,
-                                        name=games.ai_seat_name(number, level, locale), at=self.clock.now_ms(),
-                                        max_seats=high)
+        row = await self._store.add_seat(
+            game_id,
+            user_xid=None,
+            ai_level=level,
+            name=games.ai_seat_name(number, level, locale),
+            at=self.clock.now_ms(),
+            max_seats=high,
+        )
         if row is None:
             raise errors.LobbyFull()
         return row
@@ -65,8 +86,9 @@ class Lobby(ServiceBase):
                 raise errors.NotInLobby()
             _, high = self._seat_range(game)
             try:
-                row = await self._store.add_seat(game_id, user_xid=user_xid, ai_level=None, name=name,
-                                                at=self.clock.now_ms(), max_seats=high)
+                row = await self._store.add_seat(
+                    game_id, user_xid=user_xid, ai_level=None, name=name, at=self.clock.now_ms(), max_seats=high
+                )
             except store.SeatTaken:
                 raise errors.AlreadyJoined() from None
             if row is None:
@@ -85,8 +107,7 @@ class Lobby(ServiceBase):
             await self._store.remove_seat(game_id, seat.seat, self.clock.now_ms())
             remaining = [s for s in await self._store.seats(game_id) if s.user_xid is not None]
             if not remaining:
-                await self._store.finish_game(game_id, status="abandoned", at=self.clock.now_ms(),
-                                             result=None)
+                await self._store.finish_game(game_id, status="abandoned", at=self.clock.now_ms(), result=None)
             elif game.host_xid == user_xid:
                 await self._store.update_game(game_id, host_xid=remaining[0].user_xid)
             return await self.info(game_id)
@@ -112,8 +133,7 @@ class Lobby(ServiceBase):
             rules = games.rules(game.kind)
             level = level or (rules.ai_levels[-1] if rules.ai_levels else "")
             if level not in rules.ai_levels:
-                raise errors.IllegalMove("error.bad_ai_level", level=level,
-                                         choices=", ".join(rules.ai_levels))
+                raise errors.IllegalMove("error.bad_ai_level", level=level, choices=", ".join(rules.ai_levels))
             await self._add_ai_seat(game_id, level, self._seat_range(game)[1], game.locale)
             return await self.info(game_id)
 
@@ -131,12 +151,10 @@ class Lobby(ServiceBase):
                 raise errors.SeatCount(low=low, high=high)
             state = self.initial_state(game, len(seats))
             rules = games.rules(game.kind)
-            if not await self._store.start_game(game_id, state=rules.to_json(state),
-                                               at=self.clock.now_ms()):
+            if not await self._store.start_game(game_id, state=rules.to_json(state), at=self.clock.now_ms()):
                 raise errors.NotInLobby("error.already_started")
             self._remember(game_id, 0, state)
             return await self.info(game_id)
-
 
     async def withdraw(self, game_id: int) -> bool:
         """Take back a lobby nobody saw (Discord refused the message that showed it): the game and its
@@ -144,4 +162,3 @@ class Lobby(ServiceBase):
         left its lobby meanwhile."""
         async with self._lock(game_id):
             return await self._store.withdraw_lobby(game_id)
-

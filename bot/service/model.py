@@ -22,7 +22,6 @@ VIEW_CACHE_SIZE = 64
 """Views kept per service: a turn reads the same view for its picture, controls and status."""
 
 
-
 class Clock(Protocol):
     def now_ms(self) -> int: ...
 
@@ -59,8 +58,7 @@ class GameInfo:
 
     def awaited_users(self) -> list[int]:
         """Discord ids of the humans who must act now."""
-        return [s.user_xid for s in self.seats
-                if s.seat in self.awaiting and s.user_xid is not None and not s.is_ai]
+        return [s.user_xid for s in self.seats if s.seat in self.awaiting and s.user_xid is not None and not s.is_ai]
 
     def awaited_ai(self) -> list[int]:
         return [s.seat for s in self.seats if s.seat in self.awaiting and s.is_ai]
@@ -106,7 +104,8 @@ class Snapshot:
     version: int
     state: Any
     views: OrderedDict[tuple[int, int, int | None], games.View] = field(
-        default_factory=OrderedDict, compare=False, repr=False)
+        default_factory=OrderedDict, compare=False, repr=False
+    )
 
     def view(self, seat: int | None) -> games.View:
         key = (self.info.id, self.version, seat)
@@ -131,6 +130,14 @@ def forfeit_result(seat_count: int, standing: list[int]) -> dict[str, Any]:
     seats = []
     for seat in range(seat_count):
         rank = 1 if seat in standing else len(standing) + 1 if standing else 2
-        seats.append({"seat": seat, "total": 0, "breakdown": {}, "rank": rank, "tiebreak": [],
-                      "details": {"forfeit": seat not in standing}})
+        seats.append(
+            {
+                "seat": seat,
+                "total": 0,
+                "breakdown": {},
+                "rank": rank,
+                "tiebreak": [],
+                "details": {"forfeit": seat not in standing},
+            }
+        )
     return {"seats": seats, "decided_by": "forfeit", "details": {"forfeit": True, "gave_up": not standing}}

@@ -28,9 +28,15 @@ class Play(ServiceBase):
         state = await self._state(info.game)
         return info, seat.seat, games.rules(info.game.kind).legal_moves(state, seat.seat)
 
-    async def move(self, game_id: int, user_xid: int, move: Mapping[str, Any],
-                   expected_version: int | None = None, token: str | None = None,
-                   on_committed: Callable[[MoveOutcome], None] | None = None) -> MoveOutcome:
+    async def move(
+        self,
+        game_id: int,
+        user_xid: int,
+        move: Mapping[str, Any],
+        expected_version: int | None = None,
+        token: str | None = None,
+        on_committed: Callable[[MoveOutcome], None] | None = None,
+    ) -> MoveOutcome:
         """Apply a human's move.
 
         ``expected_version`` (from a button) must still be current, with one exception for games
@@ -53,11 +59,9 @@ class Play(ServiceBase):
                 raise errors.NotAllowed("error.resigned")
             if expected_version is not None and expected_version != game.version:
                 await self._check_still_meant(game, seat.seat, expected_version, token)
-            return await self._apply(game, seats, seat.seat, dict(move), actor_xid=user_xid,
-                                     on_committed=on_committed)
+            return await self._apply(game, seats, seat.seat, dict(move), actor_xid=user_xid, on_committed=on_committed)
 
-    async def _check_still_meant(self, game: store.GameRow, seat: int, version: int,
-                                 token: str | None) -> None:
+    async def _check_still_meant(self, game: store.GameRow, seat: int, version: int, token: str | None) -> None:
         """StaleAction unless an old button still means the same thing (see :meth:`move`)."""
         if token is None or version > game.version:
             raise errors.StaleAction()
@@ -138,14 +142,27 @@ class Play(ServiceBase):
         key, params = rules.describe(before, last.seat, last.move, after)
         awaiting = rules.awaiting(after) if game.status == "active" else frozenset()
         info = GameInfo(game, tuple(seats), awaiting)
-        return MoveOutcome(info=info, seat=last.seat, move=last.move, version=game.version,
-                           summary=(key, named(info, last.seat, params)),
-                           finished=game.status == "finished", result=game.result,
-                           newly_awaited=awaiting - rules.awaiting(before),
-                           snapshot=Snapshot(info, game.version, after, self._views))
+        return MoveOutcome(
+            info=info,
+            seat=last.seat,
+            move=last.move,
+            version=game.version,
+            summary=(key, named(info, last.seat, params)),
+            finished=game.status == "finished",
+            result=game.result,
+            newly_awaited=awaiting - rules.awaiting(before),
+            snapshot=Snapshot(info, game.version, after, self._views),
+        )
 
-    async def play_for(self, game_id: int, seat: int, *, level: str | None = None,
-                       take_over: bool = False, unless_moved_since: int | None = None) -> MoveOutcome | None:
+    async def play_for(
+        self,
+        game_id: int,
+        seat: int,
+        *,
+        level: str | None = None,
+        take_over: bool = False,
+        unless_moved_since: int | None = None,
+    ) -> MoveOutcome | None:
         """The AI plays one move for an awaited seat (a deadline passed); optionally keeps the seat.
 
         None (nothing done) if the seat is not awaited, or, with ``unless_moved_since``, if the seat
@@ -156,7 +173,8 @@ class Play(ServiceBase):
             if game.status != "active":
                 return None
             if unless_moved_since is not None and any(
-                    m.seat == seat for m in await self._store.moves(game_id) if m.version > unless_moved_since):
+                m.seat == seat for m in await self._store.moves(game_id) if m.version > unless_moved_since
+            ):
                 return None
             rules = games.rules(game.kind)
             state = await self._state(game)
@@ -169,7 +187,6 @@ class Play(ServiceBase):
                 seats = await self._store.seats(game_id)
             move = rules.ai_move(state, seat, level, core.derive_seed(game.seed, "ai", game.version))
             return await self._apply(game, seats, seat, dict(move), actor_xid=None)
-
 
     # -- what a restart tells again ----------------------------------------------------------
     async def unsettled(self) -> list[tuple[store.GameRow, MoveOutcome | None, bool]]:
@@ -193,11 +210,14 @@ class Play(ServiceBase):
     async def _unsettled(self, game: store.GameRow) -> tuple[store.GameRow, MoveOutcome | None, bool]:
         outcome = await self.last_outcome(game.id)
         moves = await self._store.moves(game.id)
-        newest = (outcome is not None and outcome.info.game.version == game.version
-                  and bool(moves) and moves[-1].version == game.version)
+        newest = (
+            outcome is not None
+            and outcome.info.game.version == game.version
+            and bool(moves)
+            and moves[-1].version == game.version
+        )
         return game, outcome, newest
 
     async def settle(self, game_id: int, version: int) -> None:
         """Record that the moves up to ``version`` were announced (a restart tells only the rest)."""
         await self._store.settle(game_id, version)
-

@@ -37,9 +37,21 @@ class Claimable(Protocol):
 R = TypeVar("R", bound=Claimable)
 
 
-async def take_due(db: Tx, table: str, columns: Sequence[str], parse: Callable[[Sequence[Any]], R], *,
-                   owner: str, now: int, limit: int, max_attempts: int, lease_ms: int, order: str = "id",
-                   stamp: str | None = None, give_up_queued: bool = False) -> list[R]:
+async def take_due(
+    db: Tx,
+    table: str,
+    columns: Sequence[str],
+    parse: Callable[[Sequence[Any]], R],
+    *,
+    owner: str,
+    now: int,
+    limit: int,
+    max_attempts: int,
+    lease_ms: int,
+    order: str = "id",
+    stamp: str | None = None,
+    give_up_queued: bool = False,
+) -> list[R]:
     """Up to ``limit`` rows of ``table`` (read as ``columns``, made by ``parse``) taken for ``owner`` until
     ``now + lease_ms``, in ``order``. ``stamp``: a column that records when a row was taken (set to
     ``now``). ``give_up_queued``: a row handed back to the queue after ``max_attempts`` tries is given
@@ -49,10 +61,14 @@ async def take_due(db: Tx, table: str, columns: Sequence[str], parse: Callable[[
     # A SQLite file has one process (its lock file): another run's claims are a dead run's.
     exclusive = db.dialect == SQLITE
     others = " OR claim_boot != ?" if exclusive else ""
-    rows = [parse(r) for r in await db.fetch_all(
-        f"SELECT {', '.join(columns)} FROM {table} WHERE status IN ('queued', 'claimed')"
-        f" AND (status = 'queued' OR lease_until <= ?{others}) ORDER BY {order} LIMIT ?{lock}",
-        (now, owner, limit) if exclusive else (now, limit))]
+    rows = [
+        parse(r)
+        for r in await db.fetch_all(
+            f"SELECT {', '.join(columns)} FROM {table} WHERE status IN ('queued', 'claimed')"
+            f" AND (status = 'queued' OR lease_until <= ?{others}) ORDER BY {order} LIMIT ?{lock}",
+            (now, owner, limit) if exclusive else (now, limit),
+        )
+    ]
     stamped = f"{stamp} = ?, " if stamp else ""
     for row in rows:
         same = (row.id, row.status, row.claim_boot, row.lease_until)
@@ -62,10 +78,16 @@ async def take_due(db: Tx, table: str, columns: Sequence[str], parse: Callable[[
             continue
         changed = await db.execute(
             f"UPDATE {table} SET claim_boot = ?, {stamped}lease_until = ?, attempts = attempts + 1,"
-            f" status = 'claimed'{where}", (owner, *((now,) if stamp else ()), now + lease_ms, *same))
+            f" status = 'claimed'{where}",
+            (owner, *((now,) if stamp else ()), now + lease_ms, *same),
+        )
         if changed == 1:
-            fields: dict[str, Any] = {"claim_boot": owner, "lease_until": now + lease_ms,
-                                      "attempts": row.attempts + 1, "status": "claimed"}
+            fields: dict[str, Any] = {
+                "claim_boot": owner,
+                "lease_until": now + lease_ms,
+                "attempts": row.attempts + 1,
+                "status": "claimed",
+            }
             if stamp:
                 fields[stamp] = now
             taken.append(replace(row, **fields))  # type: ignore[type-var]

@@ -153,7 +153,8 @@ class Database:
             if await self.schema_version() != newest:
                 return f"schema {await self.schema_version()} is not {newest}"
             rows = await self._engine.fetch_all(
-                "SELECT tablename FROM pg_tables WHERE schemaname = current_schema() ORDER BY tablename")
+                "SELECT tablename FROM pg_tables WHERE schemaname = current_schema() ORDER BY tablename"
+            )
             for (table,) in rows:
                 await self._engine.fetch_one(f'SELECT 1 FROM "{table}" LIMIT 1')
             return "ok"
@@ -195,4 +196,3 @@ class Database:
         with changing:
             async with self.transaction() as db:
                 yield db
-

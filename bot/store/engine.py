@@ -101,8 +101,17 @@ def to_postgres(sql: str) -> str:
 def _sqlite_integrity(exc: sqlite3.IntegrityError) -> IntegrityError:
     text = str(exc)
     upper = text.upper()
-    kind = ("unique" if "UNIQUE" in upper else "check" if "CHECK" in upper else
-            "foreign_key" if "FOREIGN KEY" in upper else "not_null" if "NOT NULL" in upper else "constraint")
+    kind = (
+        "unique"
+        if "UNIQUE" in upper
+        else "check"
+        if "CHECK" in upper
+        else "foreign_key"
+        if "FOREIGN KEY" in upper
+        else "not_null"
+        if "NOT NULL" in upper
+        else "constraint"
+    )
     return IntegrityError(kind, text)
 
 
@@ -207,10 +216,17 @@ def _count(status: str) -> int:
 
 
 def _pg_integrity(exc: Exception) -> IntegrityError:
-    kind = ("unique" if isinstance(exc, asyncpg.UniqueViolationError) else
-            "check" if isinstance(exc, asyncpg.CheckViolationError) else
-            "foreign_key" if isinstance(exc, asyncpg.ForeignKeyViolationError) else
-            "not_null" if isinstance(exc, asyncpg.NotNullViolationError) else "constraint")
+    kind = (
+        "unique"
+        if isinstance(exc, asyncpg.UniqueViolationError)
+        else "check"
+        if isinstance(exc, asyncpg.CheckViolationError)
+        else "foreign_key"
+        if isinstance(exc, asyncpg.ForeignKeyViolationError)
+        else "not_null"
+        if isinstance(exc, asyncpg.NotNullViolationError)
+        else "constraint"
+    )
     return IntegrityError(kind, str(exc))
 
 
@@ -312,8 +328,14 @@ class MoveListener:
     ``on_state(True/False)`` says when it is listening and when not (a move committed while it was down
     is not announced again: the caller reads the versions itself then)."""
 
-    def __init__(self, url: str, on_move: Callable[[int, int], None],
-                 on_state: Callable[[bool], None] | None = None, *, timeout: float = 10.0) -> None:
+    def __init__(
+        self,
+        url: str,
+        on_move: Callable[[int, int], None],
+        on_state: Callable[[bool], None] | None = None,
+        *,
+        timeout: float = 10.0,
+    ) -> None:
         self.url = url
         self.on_move = on_move
         self.on_state = on_state or (lambda live: None)

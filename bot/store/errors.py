@@ -62,4 +62,3 @@ class StaleVersion(StoreError):
 
 class SeatTaken(StoreError):
     """The user already sits in that game."""
-

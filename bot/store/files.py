@@ -134,8 +134,9 @@ def _tables_of(path: str | Path) -> list[str]:
     try:
         conn = sqlite3.connect(uri, uri=True)
         try:
-            rows = conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'"
-                                " AND name NOT LIKE 'sqlite_%' ORDER BY name").fetchall()
+            rows = conn.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name"
+            ).fetchall()
         finally:
             conn.close()
     except sqlite3.Error as exc:
@@ -155,8 +156,12 @@ def sqlite_problem(exc: sqlite3.Error) -> DatabaseProblem:
     lowered = text.lower()
     if "locked" in lowered or "busy" in lowered:
         return DatabaseBusy(text)
-    if "unable to open" in lowered or "readonly" in lowered or "read-only" in lowered \
-            or "disk i/o" in lowered or "permission" in lowered:
+    if (
+        "unable to open" in lowered
+        or "readonly" in lowered
+        or "read-only" in lowered
+        or "disk i/o" in lowered
+        or "permission" in lowered
+    ):
         return DatabaseUnreadable(text)
     return DatabaseCorrupt(text)
-

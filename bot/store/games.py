@@ -29,8 +29,16 @@ class GameTables(Database):
 
     # -- games -------------------------------------------------------------------------------
     async def create_game(
-        self, *, guild_xid: int | None, channel_xid: int | None, kind: str, options: Mapping[str, Any],
-        seed: int, host_xid: int | None, at: int, locale: str = "en",
+        self,
+        *,
+        guild_xid: int | None,
+        channel_xid: int | None,
+        kind: str,
+        options: Mapping[str, Any],
+        seed: int,
+        host_xid: int | None,
+        at: int,
+        locale: str = "en",
     ) -> GameRow:
         """A new game in its lobby; ChannelBusy if the channel already has a live game."""
         try:
@@ -47,7 +55,6 @@ class GameTables(Database):
         game = await self.get_game(game_id)
         assert game is not None
         return game
-
 
     async def get_game(self, game_id: int) -> GameRow | None:
         rows = self.rows
@@ -68,15 +75,19 @@ class GameTables(Database):
 
     async def live_game_in_channel(self, channel_xid: int) -> GameRow | None:
         row = await self._one(
-            f"SELECT {', '.join(GAME_COLUMNS)} FROM games WHERE channel_xid = ?"
-            " AND status IN ('lobby', 'active')",
+            f"SELECT {', '.join(GAME_COLUMNS)} FROM games WHERE channel_xid = ? AND status IN ('lobby', 'active')",
             (channel_xid,),
         )
         return game_row(row) if row else None
 
     async def list_games(
-        self, *, guild_xid: int | None = None, statuses: Sequence[str] = LIVE_STATUSES,
-        channel_xid: int | None = None, user_xid: int | None = None, limit: int = 25,
+        self,
+        *,
+        guild_xid: int | None = None,
+        statuses: Sequence[str] = LIVE_STATUSES,
+        channel_xid: int | None = None,
+        user_xid: int | None = None,
+        limit: int = 25,
     ) -> list[GameRow]:
         """Games filtered by server, channel, player and status, newest first."""
         where = [f"status IN ({', '.join('?' for _ in statuses)})"]
@@ -102,7 +113,9 @@ class GameTables(Database):
         """Games with moves the Discord layer has not finished announcing (see migration 005)."""
         rows = await self._all(
             f"SELECT {', '.join(GAME_COLUMNS)} FROM games WHERE settled_version < version"
-            " AND status IN ('active', 'finished') ORDER BY id LIMIT ?", (limit,))
+            " AND status IN ('active', 'finished') ORDER BY id LIMIT ?",
+            (limit,),
+        )
         return [game_row(r) for r in rows]
 
     async def untold_games(self, changed_by: int, limit: int) -> list[GameRow]:
@@ -110,15 +123,17 @@ class GameTables(Database):
         look every few seconds, which the partial index of migration 009 keeps as small as its answer."""
         rows = await self._all(
             f"SELECT {', '.join(GAME_COLUMNS)} FROM games WHERE settled_version < version AND updated_at <= ?"
-            " AND status IN ('active', 'finished') ORDER BY updated_at LIMIT ?", (changed_by, limit))
+            " AND status IN ('active', 'finished') ORDER BY updated_at LIMIT ?",
+            (changed_by, limit),
+        )
         return [game_row(r) for r in rows]
 
     async def settle(self, game_id: int, version: int) -> None:
         """Record that the moves up to ``version`` were announced (never moves backwards)."""
         async with self._writing(game_id, seats=False) as db:
-            await db.execute("UPDATE games SET settled_version = GREATEST(settled_version, ?) WHERE id = ?",
-                             (version, game_id))
-
+            await db.execute(
+                "UPDATE games SET settled_version = GREATEST(settled_version, ?) WHERE id = ?", (version, game_id)
+            )
 
     async def count_games(self) -> int:
         row = await self._one("SELECT COUNT(*) FROM games")
@@ -156,8 +171,7 @@ class GameTables(Database):
         return tuple(seat_row(r) for r in rows)
 
     async def add_seat(
-        self, game_id: int, *, user_xid: int | None, ai_level: str | None, name: str, at: int,
-        max_seats: int,
+        self, game_id: int, *, user_xid: int | None, ai_level: str | None, name: str, at: int, max_seats: int
     ) -> SeatRow | None:
         """Append a seat to a lobby; None if the lobby is full or no longer a lobby.
 
@@ -170,15 +184,19 @@ class GameTables(Database):
                 game = await db.fetch_one(f"SELECT status FROM games WHERE id = ?{db.for_update}", (game_id,))
                 taken = await db.fetch_one("SELECT COUNT(*) FROM seats WHERE game_id = ?", (game_id,))
                 row = None if game is None or taken is None else (game[0], int(taken[0]))
-                if user_xid is not None and await db.fetch_one(
-                        "SELECT 1 FROM seats WHERE game_id = ? AND user_xid = ?", (game_id, user_xid)) is not None:
+                if (
+                    user_xid is not None
+                    and await db.fetch_one(
+                        "SELECT 1 FROM seats WHERE game_id = ? AND user_xid = ?", (game_id, user_xid)
+                    )
+                    is not None
+                ):
                     raise SeatTaken(str(user_xid))
                 if row is None or row[0] != "lobby" or row[1] >= max_seats:
                     return None
                 seat = int(row[1])
                 await db.execute(
-                    "INSERT INTO seats (game_id, seat, user_xid, ai_level, name, joined_at)"
-                    " VALUES (?, ?, ?, ?, ?, ?)",
+                    "INSERT INTO seats (game_id, seat, user_xid, ai_level, name, joined_at) VALUES (?, ?, ?, ?, ?, ?)",
                     (game_id, seat, user_xid, ai_level, name, at),
                 )
                 await db.execute("UPDATE games SET updated_at = ? WHERE id = ?", (at, game_id))
@@ -196,15 +214,20 @@ class GameTables(Database):
             if await db.execute("DELETE FROM seats WHERE game_id = ? AND seat = ?", (game_id, seat)) == 0:
                 return False
             # Two steps so the primary key never collides while renumbering.
-            await db.execute(
-                "UPDATE seats SET seat = -seat - 1 WHERE game_id = ? AND seat > ?", (game_id, seat))
-            await db.execute(
-                "UPDATE seats SET seat = -seat - 2 WHERE game_id = ? AND seat < 0", (game_id,))
+            await db.execute("UPDATE seats SET seat = -seat - 1 WHERE game_id = ? AND seat > ?", (game_id, seat))
+            await db.execute("UPDATE seats SET seat = -seat - 2 WHERE game_id = ? AND seat < 0", (game_id,))
             await db.execute("UPDATE games SET updated_at = ? WHERE id = ?", (at, game_id))
         return True
 
-    async def update_seat(self, game_id: int, seat: int, *, ai_level: str | None = None,
-                          resigned: bool | None = None, name: str | None = None) -> None:
+    async def update_seat(
+        self,
+        game_id: int,
+        seat: int,
+        *,
+        ai_level: str | None = None,
+        resigned: bool | None = None,
+        name: str | None = None,
+    ) -> None:
         fields: dict[str, Any] = {}
         if ai_level is not None:
             fields["ai_level"] = ai_level
@@ -216,9 +239,9 @@ class GameTables(Database):
             return
         sets = ", ".join(f"{k} = ?" for k in fields)
         async with self._writing(game_id) as db:
-            await db.execute(f"UPDATE seats SET {sets} WHERE game_id = ? AND seat = ?",
-                             (*fields.values(), game_id, seat))
-
+            await db.execute(
+                f"UPDATE seats SET {sets} WHERE game_id = ? AND seat = ?", (*fields.values(), game_id, seat)
+            )
 
     # -- settings ----------------------------------------------------------------------------
     async def guild_settings(self, guild_xid: int) -> dict[str, Any]:
@@ -239,11 +262,13 @@ class GameTables(Database):
         async with self._writing() as db:
             changed = 0
             for sql, params in (
-                ("UPDATE seats SET user_xid = NULL, ai_level = COALESCE(ai_level, 'greedy'), name = ?"
-                 " WHERE user_xid = ?", (replacement_name, user_xid)),
+                (
+                    "UPDATE seats SET user_xid = NULL, ai_level = COALESCE(ai_level, 'greedy'), name = ?"
+                    " WHERE user_xid = ?",
+                    (replacement_name, user_xid),
+                ),
                 ("UPDATE games SET host_xid = NULL WHERE host_xid = ?", (user_xid,)),
                 ("UPDATE moves SET actor_xid = NULL WHERE actor_xid = ?", (user_xid,)),
             ):
                 changed += await db.execute(sql, params)
             return changed
-

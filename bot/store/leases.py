@@ -24,7 +24,8 @@ class LeaseStore(TableStore):
                 "INSERT INTO leases (work, game_id, held_by, lease_until) VALUES (?, ?, ?, ?)"
                 " ON CONFLICT (work) DO UPDATE SET held_by = excluded.held_by, lease_until = excluded.lease_until"
                 " WHERE leases.held_by = excluded.held_by OR leases.lease_until <= ?",
-                (name, game_id, owner, until, now))
+                (name, game_id, owner, until, now),
+            )
             return changed == 1
 
     async def release(self, name: str, owner: str) -> bool:
@@ -47,5 +48,6 @@ class LeaseStore(TableStore):
         """(name, game id) of leases starting with ``prefix`` whose time ran out, oldest first."""
         rows = await self._all(
             "SELECT work, game_id FROM leases WHERE lease_until <= ? AND work LIKE ? ORDER BY lease_until LIMIT ?",
-            (now, prefix + "%", limit))
+            (now, prefix + "%", limit),
+        )
         return [(str(r[0]), None if r[1] is None else int(r[1])) for r in rows]

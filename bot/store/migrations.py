@@ -71,7 +71,8 @@ async def migrate_postgres(pool: Any) -> None:
         await conn.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK)
         await conn.execute(
             "CREATE TABLE IF NOT EXISTS schema_migrations (version BIGINT PRIMARY KEY,"
-            " applied_at TIMESTAMPTZ NOT NULL DEFAULT now())")
+            " applied_at TIMESTAMPTZ NOT NULL DEFAULT now())"
+        )
         current = int(await conn.fetchval("SELECT COALESCE(MAX(version), 0) FROM schema_migrations"))
         if current > newest:
             raise DatabaseNewer(found=current, newest=newest)

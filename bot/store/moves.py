@@ -14,8 +14,10 @@ from bot.store.engine import NOTIFY_MOVE, POSTGRES, MoveListener, Tx, move_paylo
 from bot.store.errors import StaleVersion
 from bot.store.rows import MoveRow, dumps
 
-SAVE_SNAPSHOT = ("INSERT INTO snapshots (game_id, version, state) VALUES (?, ?, ?)"
-                 " ON CONFLICT (game_id) DO UPDATE SET version = excluded.version, state = excluded.state")
+SAVE_SNAPSHOT = (
+    "INSERT INTO snapshots (game_id, version, state) VALUES (?, ?, ?)"
+    " ON CONFLICT (game_id) DO UPDATE SET version = excluded.version, state = excluded.state"
+)
 
 
 class MoveLog(Database):
@@ -36,8 +38,16 @@ class MoveLog(Database):
         return True
 
     async def commit_move(
-        self, game_id: int, *, expected_version: int, seat: int, move: Mapping[str, Any], at: int,
-        actor_xid: int | None, state: Mapping[str, Any], awaiting_changed: bool,
+        self,
+        game_id: int,
+        *,
+        expected_version: int,
+        seat: int,
+        move: Mapping[str, Any],
+        at: int,
+        actor_xid: int | None,
+        state: Mapping[str, Any],
+        awaiting_changed: bool,
         result: Mapping[str, Any] | None = None,
     ) -> int:
         """Append a move and its snapshot in one transaction; returns the new version.
@@ -70,8 +80,9 @@ class MoveLog(Database):
             await self._announce(db, game_id, new_version)
         return new_version
 
-    async def undo_last_move(self, game_id: int, *, expected_version: int, at: int,
-                             state: Mapping[str, Any], awaiting_changed: bool = True) -> int:
+    async def undo_last_move(
+        self, game_id: int, *, expected_version: int, at: int, state: Mapping[str, Any], awaiting_changed: bool = True
+    ) -> int:
         """Mark the newest live move taken back, bump the version, store the rebuilt snapshot.
 
         StaleVersion (nothing written) if the game moved on. Returns the new version.
@@ -81,21 +92,22 @@ class MoveLog(Database):
             changed = await db.execute(
                 "UPDATE games SET version = ?, updated_at = ?, awaiting_since = CASE WHEN ? = 1 THEN ?"
                 " ELSE awaiting_since END WHERE id = ? AND version = ? AND status = 'active'",
-                (new_version, at, int(awaiting_changed), at, game_id, expected_version))
+                (new_version, at, int(awaiting_changed), at, game_id, expected_version),
+            )
             if changed == 0:
                 raise StaleVersion(f"game {game_id} is not at version {expected_version}")
             changed = await db.execute(
                 "UPDATE moves SET undone_at = ? WHERE game_id = ? AND version ="
                 " (SELECT MAX(version) FROM moves WHERE game_id = ? AND undone_at IS NULL)",
-                (at, game_id, game_id))
+                (at, game_id, game_id),
+            )
             if changed != 1:
                 raise StaleVersion(f"game {game_id} has no move to take back")
             await db.execute(SAVE_SNAPSHOT, (game_id, new_version, dumps(state)))
             await self._announce(db, game_id, new_version)
         return new_version
 
-    async def finish_game(self, game_id: int, *, status: str, at: int,
-                          result: Mapping[str, Any] | None) -> bool:
+    async def finish_game(self, game_id: int, *, status: str, at: int, result: Mapping[str, Any] | None) -> bool:
         """Mark a live game finished or abandoned (outside a move). False if it was not live."""
         async with self._writing(game_id, seats=False) as db:
             changed = await db.execute(
@@ -111,8 +123,7 @@ class MoveLog(Database):
         async with self._writing(game_id) as db:
             return await db.execute("DELETE FROM games WHERE id = ? AND status = 'lobby'", (game_id,)) > 0
 
-    async def moves(self, game_id: int, *, upto: int | None = None,
-                    include_undone: bool = False) -> list[MoveRow]:
+    async def moves(self, game_id: int, *, upto: int | None = None, include_undone: bool = False) -> list[MoveRow]:
         """The live moves of a game (oldest first), up to a version; taken-back moves only on request."""
         rows = await self._all(
             "SELECT game_id, version, seat, move, at, actor_xid FROM moves WHERE game_id = ?"
@@ -125,7 +136,6 @@ class MoveLog(Database):
         row = await self._one("SELECT version, state FROM snapshots WHERE game_id = ?", (game_id,))
         return (int(row[0]), json.loads(row[1])) if row else None
 
-
     # -- live updates ------------------------------------------------------------------------
     async def game_versions(self, game_ids: Iterable[int]) -> dict[int, int]:
         """The current version of each of these games (one query per 500 ids; unknown ids are left out):
@@ -133,9 +143,10 @@ class MoveLog(Database):
         ids = sorted(set(game_ids))
         found: dict[int, int] = {}
         for start in range(0, len(ids), 500):
-            chunk = ids[start:start + 500]
-            rows = await self._all(f"SELECT id, version FROM games WHERE id IN ({', '.join('?' for _ in chunk)})",
-                                   chunk)
+            chunk = ids[start : start + 500]
+            rows = await self._all(
+                f"SELECT id, version FROM games WHERE id IN ({', '.join('?' for _ in chunk)})", chunk
+            )
             found.update((int(r[0]), int(r[1])) for r in rows)
         return found
 
@@ -146,8 +157,9 @@ class MoveLog(Database):
         if db.dialect == POSTGRES:
             await db.fetch_one(NOTIFY_MOVE, (move_payload(game_id, version),))
 
-    async def listen_moves(self, on_move: Callable[[int, int], None],
-                           on_state: Callable[[bool], None] | None = None) -> MoveListener | None:
+    async def listen_moves(
+        self, on_move: Callable[[int, int], None], on_state: Callable[[bool], None] | None = None
+    ) -> MoveListener | None:
         """PostgreSQL: ``on_move(game_id, version)`` for every move (or take-back) committed by any process
         on this database, heard on one dedicated connection of this process (``LISTEN``), connected again
         when it drops; ``on_state(listening)`` when it starts or stops listening (while it does not, the
@@ -159,4 +171,3 @@ class MoveLog(Database):
         listener = MoveListener(self._path, on_move, on_state, timeout=CONNECT_TIMEOUT)
         await listener.start()
         return listener
-

@@ -10,9 +10,27 @@ from typing import Any
 
 LIVE_STATUSES = ("lobby", "active")
 GAME_COLUMNS = (
-    "id", "guild_xid", "channel_xid", "kind", "options", "seed", "status", "version", "host_xid",
-    "created_at", "updated_at", "started_at", "finished_at", "awaiting_since", "result",
-    "lobby_message_xid", "status_message_xid", "turn_message_xid", "settled_version", "locale", "paused_at",
+    "id",
+    "guild_xid",
+    "channel_xid",
+    "kind",
+    "options",
+    "seed",
+    "status",
+    "version",
+    "host_xid",
+    "created_at",
+    "updated_at",
+    "started_at",
+    "finished_at",
+    "awaiting_since",
+    "result",
+    "lobby_message_xid",
+    "status_message_xid",
+    "turn_message_xid",
+    "settled_version",
+    "locale",
+    "paused_at",
 )
 UPDATABLE_GAME_COLUMNS = frozenset(GAME_COLUMNS) - {"id", "kind", "seed", "created_at", "version"}
 JSON_GAME_COLUMNS = frozenset({"options", "result"})
@@ -86,4 +104,3 @@ def seat_row(row: Sequence[Any]) -> SeatRow:
 
 def dumps(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"), sort_keys=True)
-

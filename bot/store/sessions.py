@@ -47,8 +47,10 @@ class SessionStore(TableStore):
     async def add_session(self, raw_id: str, user_xid: int, how: str, now: int, expires_at: int) -> None:
         async with self.store.transaction() as db:
             await db.execute("DELETE FROM web_sessions WHERE expires_at <= ?", (now,))
-            await db.execute("INSERT INTO web_sessions (id_hash, user_xid, how, created_at, expires_at)"
-                             " VALUES (?, ?, ?, ?, ?)", (digest(raw_id), user_xid, how, now, expires_at))
+            await db.execute(
+                "INSERT INTO web_sessions (id_hash, user_xid, how, created_at, expires_at) VALUES (?, ?, ?, ?, ?)",
+                (digest(raw_id), user_xid, how, now, expires_at),
+            )
 
     async def session(self, raw_id: str, now: int) -> SessionRow | None:
         """The live session of a cookie's id (None: unknown, revoked or expired)."""
@@ -56,15 +58,15 @@ class SessionStore(TableStore):
         return SessionRow(*row) if row is not None else None
 
     async def sessions_of(self, user_xid: int, now: int) -> list[SessionRow]:
-        rows = await self._all(_SESSION + " WHERE user_xid = ? AND expires_at > ? ORDER BY created_at DESC, id_hash",
-                               (user_xid, now))
+        rows = await self._all(
+            _SESSION + " WHERE user_xid = ? AND expires_at > ? ORDER BY created_at DESC, id_hash", (user_xid, now)
+        )
         return [SessionRow(*row) for row in rows]
 
     async def end_session(self, user_xid: int, id_hash: str) -> int:
         """Ends one session of the user (by its hash); the sessions ended (0 or 1)."""
         async with self.store.transaction() as db:
-            return await db.execute("DELETE FROM web_sessions WHERE user_xid = ? AND id_hash = ?",
-                                    (user_xid, id_hash))
+            return await db.execute("DELETE FROM web_sessions WHERE user_xid = ? AND id_hash = ?", (user_xid, id_hash))
 
     async def end_sessions(self, user_xid: int) -> int:
         """Ends every session of the user (sign out everywhere); how many ended."""
@@ -82,41 +84,50 @@ class SessionStore(TableStore):
     async def add_signin(self, raw_token: str, user_xid: int, game_id: int | None, now: int, expires_at: int) -> None:
         async with self.store.transaction() as db:
             await db.execute("DELETE FROM web_signins WHERE expires_at <= ?", (now,))
-            await db.execute("INSERT INTO web_signins (token_hash, user_xid, game_id, expires_at) VALUES (?, ?, ?, ?)",
-                             (digest(raw_token), user_xid, game_id, expires_at))
+            await db.execute(
+                "INSERT INTO web_signins (token_hash, user_xid, game_id, expires_at) VALUES (?, ?, ?, ?)",
+                (digest(raw_token), user_xid, game_id, expires_at),
+            )
 
-    async def use_signin(self, raw_token: str, now: int, raw_session: str, session_days_ms: int,
-                         how: str = "link") -> tuple[int, int | None] | None:
+    async def use_signin(
+        self, raw_token: str, now: int, raw_session: str, session_days_ms: int, how: str = "link"
+    ) -> tuple[int, int | None] | None:
         """A sign-in link used once: (user, game) and a new session under ``raw_session``, in one transaction;
         None (nothing written) for an unknown, used or expired link."""
         async with self.store.transaction() as db:
-            row = await db.fetch_one("SELECT user_xid, game_id FROM web_signins"
-                                     " WHERE token_hash = ? AND used_at IS NULL AND expires_at > ?",
-                                     (digest(raw_token), now))
+            row = await db.fetch_one(
+                "SELECT user_xid, game_id FROM web_signins WHERE token_hash = ? AND used_at IS NULL AND expires_at > ?",
+                (digest(raw_token), now),
+            )
             if row is None:
                 return None
-            taken = await db.execute("UPDATE web_signins SET used_at = ? WHERE token_hash = ? AND used_at IS NULL",
-                                     (now, digest(raw_token)))
+            taken = await db.execute(
+                "UPDATE web_signins SET used_at = ? WHERE token_hash = ? AND used_at IS NULL", (now, digest(raw_token))
+            )
             if taken != 1:
                 return None
             user_xid, game_id = int(row[0]), (int(row[1]) if row[1] is not None else None)
-            await db.execute("INSERT INTO web_sessions (id_hash, user_xid, how, created_at, expires_at)"
-                             " VALUES (?, ?, ?, ?, ?)",
-                             (digest(raw_session), user_xid, how, now, now + session_days_ms))
+            await db.execute(
+                "INSERT INTO web_sessions (id_hash, user_xid, how, created_at, expires_at) VALUES (?, ?, ?, ?, ?)",
+                (digest(raw_session), user_xid, how, now, now + session_days_ms),
+            )
         return user_xid, game_id
 
     # -- OAuth2 states -----------------------------------------------------------------------------
     async def add_state(self, raw_state: str, verifier: str, now: int, expires_at: int) -> None:
         async with self.store.transaction() as db:
             await db.execute("DELETE FROM web_oauth WHERE expires_at <= ?", (now,))
-            await db.execute("INSERT INTO web_oauth (state_hash, verifier, expires_at) VALUES (?, ?, ?)",
-                             (digest(raw_state), verifier, expires_at))
+            await db.execute(
+                "INSERT INTO web_oauth (state_hash, verifier, expires_at) VALUES (?, ?, ?)",
+                (digest(raw_state), verifier, expires_at),
+            )
 
     async def take_state(self, raw_state: str, now: int) -> str | None:
         """The PKCE verifier of a live state, which is used up (None: unknown, used or expired)."""
         async with self.store.transaction() as db:
-            row = await db.fetch_one("SELECT verifier FROM web_oauth WHERE state_hash = ? AND expires_at > ?",
-                                     (digest(raw_state), now))
+            row = await db.fetch_one(
+                "SELECT verifier FROM web_oauth WHERE state_hash = ? AND expires_at > ?", (digest(raw_state), now)
+            )
             if row is None:
                 return None
             await db.execute("DELETE FROM web_oauth WHERE state_hash = ?", (digest(raw_state),))
@@ -124,12 +135,15 @@ class SessionStore(TableStore):
 
     # -- idempotency keys ----------------------------------------------------------------------------
     async def move_record(self, id_hash: str, key: str) -> MoveRecord | None:
-        row = await self._one("SELECT digest, version FROM web_moves WHERE session_hash = ? AND key = ?",
-                              (id_hash, key))
+        row = await self._one(
+            "SELECT digest, version FROM web_moves WHERE session_hash = ? AND key = ?", (id_hash, key)
+        )
         return MoveRecord(str(row[0]), int(row[1])) if row is not None else None
 
     async def add_move_record(self, id_hash: str, key: str, record: MoveRecord, now: int) -> None:
         async with self.store.transaction() as db:
-            await db.execute("INSERT INTO web_moves (session_hash, key, digest, version, created_at)"
-                             " VALUES (?, ?, ?, ?, ?) ON CONFLICT (session_hash, key) DO NOTHING",
-                             (id_hash, key, record.digest, record.version, now))
+            await db.execute(
+                "INSERT INTO web_moves (session_hash, key, digest, version, created_at)"
+                " VALUES (?, ?, ?, ?, ?) ON CONFLICT (session_hash, key) DO NOTHING",
+                (id_hash, key, record.digest, record.version, now),
+            )

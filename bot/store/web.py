@@ -17,8 +17,9 @@ async def secret(store: Store) -> bytes:
     row = await store.fetch_one("SELECT secret FROM web_secret WHERE id = 1")
     if row is None:
         async with store.transaction() as db:
-            await db.execute("INSERT INTO web_secret (id, secret, created_at) VALUES (1, ?, ?)"
-                             " ON CONFLICT (id) DO NOTHING",
-                             (secrets.token_hex(KEY_BYTES), int(time.time() * 1000)))
+            await db.execute(
+                "INSERT INTO web_secret (id, secret, created_at) VALUES (1, ?, ?) ON CONFLICT (id) DO NOTHING",
+                (secrets.token_hex(KEY_BYTES), int(time.time() * 1000)),
+            )
         row = await store.fetch_one("SELECT secret FROM web_secret WHERE id = 1")
     return bytes.fromhex(str(row[0]))

@@ -32,8 +32,7 @@ def tiny_png(shade: int = 0) -> bytes:
 
     row = b"\x00" + bytes((40 + 50 * (shade % 4), 90, 160)) * 4
     header = struct.pack(">IIBBBBB", 4, 3, 8, 2, 0, 0, 0)
-    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(row * 3))
-            + chunk(b"IEND", b""))
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(row * 3)) + chunk(b"IEND", b"")
 
 
 def install() -> None:
@@ -59,8 +58,10 @@ def install() -> None:
         shift_clock(Path(clock_file))
     games.register_rules(RULES, secret=True)
     presenters.register(ToyPresenter())
-    for variable, constant in (("PROCESS_POST_TIMEOUT", "POST_TIMEOUT_SECONDS"),
-                               ("PROCESS_POST_BACKOFF", "POST_BACKOFF_SECONDS")):
+    for variable, constant in (
+        ("PROCESS_POST_TIMEOUT", "POST_TIMEOUT_SECONDS"),
+        ("PROCESS_POST_BACKOFF", "POST_BACKOFF_SECONDS"),
+    ):
         value = os.environ.get(variable, "").strip()
         if value and hasattr(operations, constant):
             setattr(operations, constant, float(value))

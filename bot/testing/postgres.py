@@ -41,13 +41,15 @@ def find_binaries() -> Path:
     found = shutil.which("pg_ctl")
     if found and (Path(found).resolve().parent / "initdb").exists():
         return Path(found).resolve().parent
-    candidates = sorted(Path("/usr/lib/postgresql").glob("*/bin/pg_ctl"),
-                        key=lambda p: int(p.parts[-3]) if p.parts[-3].isdigit() else 0)
+    candidates = sorted(
+        Path("/usr/lib/postgresql").glob("*/bin/pg_ctl"), key=lambda p: int(p.parts[-3]) if p.parts[-3].isdigit() else 0
+    )
     if candidates:
         return candidates[-1].parent
     raise PostgresUnavailable(
         "PostgreSQL's server programs were not found: install Debian's 'postgresql' package "
-        "(apt-get install postgresql), as .ci/run does.")
+        "(apt-get install postgresql), as .ci/run does."
+    )
 
 
 def free_port() -> int:
@@ -85,20 +87,44 @@ class PostgresServer:
             if run_as:
                 user = pwd.getpwnam(run_as)
                 os.chown(root, user.pw_uid, user.pw_gid)
-            server._run("initdb", "-D", str(server.data), "-U", SUPERUSER, "--auth=trust",
-                        "--encoding=UTF8", "--locale=C", "--no-instructions")
-            options = (f"-c listen_addresses=127.0.0.1 -c port={server.port}"
-                       f" -c unix_socket_directories={server.root} -c max_connections={max_connections}"
-                       f" -c fsync={'on' if fsync else 'off'}"
-                       f" -c synchronous_commit={'on' if fsync else 'off'}"
-                       f" -c full_page_writes={'on' if fsync else 'off'}")
-            server._run("pg_ctl", "-D", str(server.data), "-l", str(server.root / "server.log"),
-                        "-o", options, "-w", "-t", str(int(START_TIMEOUT)), "start")
+            server._run(
+                "initdb",
+                "-D",
+                str(server.data),
+                "-U",
+                SUPERUSER,
+                "--auth=trust",
+                "--encoding=UTF8",
+                "--locale=C",
+                "--no-instructions",
+            )
+            options = (
+                f"-c listen_addresses=127.0.0.1 -c port={server.port}"
+                f" -c unix_socket_directories={server.root} -c max_connections={max_connections}"
+                f" -c fsync={'on' if fsync else 'off'}"
+                f" -c synchronous_commit={'on' if fsync else 'off'}"
+                f" -c full_page_writes={'on' if fsync else 'off'}"
+            )
+            server._run(
+                "pg_ctl",
+                "-D",
+                str(server.data),
+                "-l",
+                str(server.root / "server.log"),
+                "-o",
+                options,
+                "-w",
+                "-t",
+                str(int(START_TIMEOUT)),
+                "start",
+            )
             server._wait_ready()
             # Its own session: a Ctrl-C meant for the tests does not stop it before it is needed.
             server._watchdog = subprocess.Popen(
                 [sys.executable, "-m", "bot.testing.postgres", "--watch", str(root), str(bindir), run_as or ""],
-                stdin=subprocess.PIPE, start_new_session=True)
+                stdin=subprocess.PIPE,
+                start_new_session=True,
+            )
         except BaseException:
             server.stop()
             raise
@@ -112,8 +138,14 @@ class PostgresServer:
 
     def _run(self, program: str, *args: str) -> str:
         try:
-            done = subprocess.run(self._command(program, *args), capture_output=True, text=True,
-                                  timeout=START_TIMEOUT, check=False, cwd=self.root)
+            done = subprocess.run(
+                self._command(program, *args),
+                capture_output=True,
+                text=True,
+                timeout=START_TIMEOUT,
+                check=False,
+                cwd=self.root,
+            )
         except FileNotFoundError as exc:
             raise PostgresUnavailable(f"cannot run {program}: {exc}") from exc
         if done.returncode != 0:
@@ -161,10 +193,31 @@ class PostgresServer:
         """Run one statement with ``psql`` (set-up only; the bot speaks to it through asyncpg)."""
         psql = self.bindir / "psql"
         program = str(psql) if psql.exists() else (shutil.which("psql") or "psql")
-        done = subprocess.run([program, "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1",
-                               "-h", "127.0.0.1", "-p", str(self.port), "-U", SUPERUSER, "-d", database,
-                               "-c", statement], capture_output=True, text=True, timeout=START_TIMEOUT,
-                              check=False)
+        done = subprocess.run(
+            [
+                program,
+                "-X",
+                "-q",
+                "-A",
+                "-t",
+                "-v",
+                "ON_ERROR_STOP=1",
+                "-h",
+                "127.0.0.1",
+                "-p",
+                str(self.port),
+                "-U",
+                SUPERUSER,
+                "-d",
+                database,
+                "-c",
+                statement,
+            ],
+            capture_output=True,
+            text=True,
+            timeout=START_TIMEOUT,
+            check=False,
+        )
         if done.returncode != 0:
             raise PostgresUnavailable(f"psql failed: {done.stderr.strip()}")
         return done.stdout

@@ -64,8 +64,7 @@ class SealedBids(core.GameRules[BidState]):
             return replace(state, pending=(pending[0], pending[1]), hands=(hands[0], hands[1]))
         a, b = pending
         assert a is not None and b is not None
-        return replace(state, pending=(None, None), hands=(hands[0], hands[1]),
-                       revealed=(*state.revealed, (a, b)))
+        return replace(state, pending=(None, None), hands=(hands[0], hands[1]), revealed=(*state.revealed, (a, b)))
 
     def is_over(self, state: BidState) -> bool:
         return len(state.revealed) == ROUNDS
@@ -78,8 +77,9 @@ class SealedBids(core.GameRules[BidState]):
                 w = 0 if a > b else 1
                 wins[w] += 1
                 sums[w] += max(a, b)
-        return core.build_result(wins, [{"rounds": w} for w in wins], [(s,) for s in sums],
-                                 names=("score", "tiebreak.bids"))
+        return core.build_result(
+            wins, [{"rounds": w} for w in wins], [(s,) for s in sums], names=("score", "tiebreak.bids")
+        )
 
     def view(self, state: BidState, seat: int | None) -> dict[str, Any]:
         return {
@@ -90,17 +90,21 @@ class SealedBids(core.GameRules[BidState]):
         }
 
     def to_json(self, state: BidState) -> dict[str, Any]:
-        return {"hands": [list(h) for h in state.hands], "pending": list(state.pending),
-                "revealed": [list(r) for r in state.revealed], "bonus": state.first_bidder_bonus}
+        return {
+            "hands": [list(h) for h in state.hands],
+            "pending": list(state.pending),
+            "revealed": [list(r) for r in state.revealed],
+            "bonus": state.first_bidder_bonus,
+        }
 
     def from_json(self, data: Mapping[str, Any]) -> BidState:
         h = data["hands"]
         p = data["pending"]
-        return BidState((tuple(h[0]), tuple(h[1])), (p[0], p[1]),
-                        tuple((r[0], r[1]) for r in data["revealed"]), data["bonus"])
+        return BidState(
+            (tuple(h[0]), tuple(h[1])), (p[0], p[1]), tuple((r[0], r[1]) for r in data["revealed"]), data["bonus"]
+        )
 
-    def describe(self, before: BidState, seat: int, move: core.Move,
-                 after: BidState) -> tuple[str, dict[str, Any]]:
+    def describe(self, before: BidState, seat: int, move: core.Move, after: BidState) -> tuple[str, dict[str, Any]]:
         if len(after.revealed) > len(before.revealed):
             a, b = after.revealed[-1]
             return ("toy.revealed", {"seat": seat, "a": a, "b": b})

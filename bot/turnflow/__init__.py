@@ -36,5 +36,13 @@ from bot.turnflow.protocols import (
     WorkLeases,
 )
 
-__all__ = ["LEASE_MS", "SWEEP_BATCH", "SWEEP_MS", "TIMER_GRACE_MS", "Announcer", "SilentAnnouncer", "TurnFlow",
-           "WorkLeases"]
+__all__ = [
+    "LEASE_MS",
+    "SWEEP_BATCH",
+    "SWEEP_MS",
+    "TIMER_GRACE_MS",
+    "Announcer",
+    "SilentAnnouncer",
+    "TurnFlow",
+    "WorkLeases",
+]

@@ -26,6 +26,7 @@ class AiSeats(FlowBase):
         if task is not None and not task.done():
             return
         self._ai_tasks[game_id] = asyncio.create_task(self._run_ai(game_id), name=f"ai-{game_id}")
+
     async def _run_ai(self, game_id: int) -> None:
         name = f"ai:{game_id}"
         handed = False

@@ -22,8 +22,16 @@ log = logging.getLogger("bot.turnflow")
 class FlowBase(ABC):
     """The state of :class:`bot.turnflow.TurnFlow` and its telling of moves."""
 
-    def __init__(self, service: Service, announcer: Announcer, *, ai_pause: float = 0.0,
-                 auto_ai: bool = True, leases: WorkLeases | None = None, owner: str = "") -> None:
+    def __init__(
+        self,
+        service: Service,
+        announcer: Announcer,
+        *,
+        ai_pause: float = 0.0,
+        auto_ai: bool = True,
+        leases: WorkLeases | None = None,
+        owner: str = "",
+    ) -> None:
         self.service = service
         self.announcer = announcer
         self.ai_pause = ai_pause
@@ -84,7 +92,8 @@ class FlowBase(ABC):
             await self.announcer.acknowledge(origin, outcome)
         view = await self._public_view(outcome)
         quiet = not outcome.finished and game.turns.quiet_after(
-            outcome.summary[0], outcome.seat, info.awaiting, outcome.newly_awaited, view)
+            outcome.summary[0], outcome.seat, info.awaiting, outcome.newly_awaited, view
+        )
         if quiet:
             # A step inside a turn, or a secret choice: no channel post; the status shows who is left.
             if origin is not None and outcome.seat in info.awaiting:
@@ -93,8 +102,13 @@ class FlowBase(ABC):
             self._maybe_ai(info)
             return None
         problem = await self.publish(info.id, outcome, locale)
-        if (problem is None and origin is not None and not outcome.finished and outcome.seat in info.awaiting
-                and not game.turns.public_choices(view)):
+        if (
+            problem is None
+            and origin is not None
+            and not outcome.finished
+            and outcome.seat in info.awaiting
+            and not game.turns.public_choices(view)
+        ):
             # A secret game announced a turn and the player acts again: their next private menu comes
             # at once, as it does inside a turn.
             await self.announcer.next_step(origin, info.id)
@@ -106,8 +120,9 @@ class FlowBase(ABC):
             snap = await self.service.snapshot(outcome.info.id)
         return snap.view(None)
 
-    async def publish(self, game_id: int, outcome: MoveOutcome | None, locale: str | None = None, *,
-                      repost: bool = False) -> str | None:
+    async def publish(
+        self, game_id: int, outcome: MoveOutcome | None, locale: str | None = None, *, repost: bool = False
+    ) -> str | None:
         """Announce the game as it is now (after ``outcome``, if given), one publish at a time per game so
         the newest post always carries the newest controls; then let an awaited AI play."""
         lock = self._publish_locks.setdefault(game_id, asyncio.Lock())
@@ -143,8 +158,7 @@ class FlowBase(ABC):
         if self.leases is None:
             return True
         now = self.service.clock.now_ms()
-        return await self.leases.take(name, self.owner, now, now + self.lease_ms if until is None else until,
-                                      game_id)
+        return await self.leases.take(name, self.owner, now, now + self.lease_ms if until is None else until, game_id)
 
     async def _release(self, name: str) -> None:
         if self.leases is not None:
@@ -174,4 +188,3 @@ class FlowBase(ABC):
             await self.after_move(outcome)
         except Exception:
             log.exception("could not announce game %s after a restart", game.id)
-

@@ -43,8 +43,9 @@ class Announcer(Protocol):
     async def next_step(self, origin: Any, game_id: int) -> None:
         """Give the player who acted their next private choices."""
 
-    async def announce(self, game_id: int, outcome: MoveOutcome | None, locale: str, *,
-                       repost: bool = False) -> str | None:
+    async def announce(
+        self, game_id: int, outcome: MoveOutcome | None, locale: str, *, repost: bool = False
+    ) -> str | None:
         """Post the turn (or the end of the game): returns None, or the catalogue id of what went wrong."""
 
     async def show_status(self, game_id: int, locale: str, outcome: MoveOutcome | None = None) -> None:
@@ -61,10 +62,10 @@ class SilentAnnouncer:
     async def next_step(self, origin: Any, game_id: int) -> None:
         return None
 
-    async def announce(self, game_id: int, outcome: MoveOutcome | None, locale: str, *,
-                       repost: bool = False) -> str | None:
+    async def announce(
+        self, game_id: int, outcome: MoveOutcome | None, locale: str, *, repost: bool = False
+    ) -> str | None:
         return None
 
     async def show_status(self, game_id: int, locale: str, outcome: MoveOutcome | None = None) -> None:
         return None
-

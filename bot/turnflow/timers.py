@@ -20,8 +20,11 @@ class Timers(FlowBase):
         else:
             self.timers[game_id] = deadline
             # With leases: ours until the deadline and a grace; another process watching it fires it only then.
-            if (self.leases is not None and self._timer_leases.get(game_id) != deadline
-                    and await self._take(f"timer:{game_id}", game_id, deadline + TIMER_GRACE_MS)):
+            if (
+                self.leases is not None
+                and self._timer_leases.get(game_id) != deadline
+                and await self._take(f"timer:{game_id}", game_id, deadline + TIMER_GRACE_MS)
+            ):
                 self._timer_leases[game_id] = deadline
 
     async def run_timers(self) -> int:
@@ -87,4 +90,3 @@ class Timers(FlowBase):
             self.schedule_ai(game.id)
             found += 1
         return found
-

@@ -62,8 +62,9 @@ class Auth:
         return self.ctx.links.base_url.lower().startswith("https://")
 
     def set_cookie(self, response: web.StreamResponse, raw_id: str) -> None:
-        response.set_cookie(COOKIE, raw_id, max_age=SESSION_SECONDS, path="/", httponly=True,
-                            secure=self.secure, samesite="Lax")
+        response.set_cookie(
+            COOKIE, raw_id, max_age=SESSION_SECONDS, path="/", httponly=True, secure=self.secure, samesite="Lax"
+        )
 
     def clear_cookie(self, response: web.StreamResponse) -> None:
         response.del_cookie(COOKIE, path="/")
@@ -99,8 +100,12 @@ class Auth:
 
     # -- routes ------------------------------------------------------------------------------------
     def routes(self) -> list[web.RouteDef]:
-        return [web.get(SIGNIN, self.signin_page), web.post(SIGNIN, self.signin),
-                web.get(SESSIONS, self.sessions_page), web.post(SESSIONS, self.sessions_post)]
+        return [
+            web.get(SIGNIN, self.signin_page),
+            web.post(SIGNIN, self.signin),
+            web.get(SESSIONS, self.sessions_page),
+            web.post(SESSIONS, self.sessions_post),
+        ]
 
     def _page(self, locale: str, title: str, inner: str, status: int = 200) -> web.Response:
         response = self.ctx.page(title, f"<main><h1>{html.escape(title)}</h1>{inner}</main>", locale, status=status)
@@ -116,9 +121,11 @@ class Auth:
         if self.sessions is None:
             return self.ctx.not_found(locale)
         action = request.path + (f"?lang={locale}" if "lang" in request.query else "")
-        form = (f'<form method="post" action="{html.escape(action)}">'
-                f'<p>{html.escape(t("web.signin.link_text", locale))}</p>'
-                f'<button type="submit">{html.escape(t("web.signin.continue", locale))}</button></form>')
+        form = (
+            f'<form method="post" action="{html.escape(action)}">'
+            f"<p>{html.escape(t('web.signin.link_text', locale))}</p>"
+            f'<button type="submit">{html.escape(t("web.signin.continue", locale))}</button></form>'
+        )
         return self._page(locale, t("web.signin.title", locale), form)
 
     async def signin(self, request: web.Request) -> web.StreamResponse:
@@ -144,8 +151,11 @@ class Auth:
         session = await self.session(request)
         if session is None or self.sessions is None:
             button = self.signin_button(locale) if self.signin_button is not None else ""
-            return self._page(locale, t("web.sessions.title", locale),
-                              f'<p>{html.escape(t("web.sessions.signed_out", locale))}</p>{button}')
+            return self._page(
+                locale,
+                t("web.sessions.title", locale),
+                f"<p>{html.escape(t('web.sessions.signed_out', locale))}</p>{button}",
+            )
         rows = await self.sessions.listed(session.user_xid)
         csrf = html.escape(self.csrf(session))
         items = []
@@ -156,16 +166,20 @@ class Auth:
                 text += " " + t("web.sessions.this", locale)
             end = self._button(csrf, "end:" + row.id_hash, "web.sessions.end", locale)
             items.append(f"<li>{html.escape(text)} {end}</li>")
-        inner = (f'<p>{html.escape(t("web.sessions.intro", locale))}</p><ul class="sessions">{"".join(items)}</ul>'
-                 f'{self._button(csrf, "out", "web.sessions.sign_out", locale)}'
-                 f'{self._button(csrf, "all", "web.sessions.sign_out_all", locale)}')
+        inner = (
+            f'<p>{html.escape(t("web.sessions.intro", locale))}</p><ul class="sessions">{"".join(items)}</ul>'
+            f"{self._button(csrf, 'out', 'web.sessions.sign_out', locale)}"
+            f"{self._button(csrf, 'all', 'web.sessions.sign_out_all', locale)}"
+        )
         return self._page(locale, t("web.sessions.title", locale), inner)
 
     @staticmethod
     def _button(csrf: str, action: str, key: str, locale: str) -> str:
-        return (f'<form method="post" action="{SESSIONS}" class="inline"><input type="hidden" name="csrf" '
-                f'value="{csrf}"><input type="hidden" name="do" value="{html.escape(action)}">'
-                f'<button type="submit">{html.escape(t(key, locale))}</button></form>')
+        return (
+            f'<form method="post" action="{SESSIONS}" class="inline"><input type="hidden" name="csrf" '
+            f'value="{csrf}"><input type="hidden" name="do" value="{html.escape(action)}">'
+            f'<button type="submit">{html.escape(t(key, locale))}</button></form>'
+        )
 
     async def sessions_post(self, request: web.Request) -> web.StreamResponse:
         """End one session of the user, this one (sign out) or all of them (sign out everywhere)."""

@@ -124,8 +124,15 @@ def around(zoom: Sequence[int] | None, boxes: Sequence[Box], width: int, height:
     return [max(0, x0), max(0, y0), min(width, x1), min(height, y1)]
 
 
-def _step(node: _Node, regions: dict[str, Box], size: tuple[int, int], trail: tuple[str, ...],
-          sentence: Any, used: dict[str, str], before: list[int] | None = None) -> dict[str, Any]:
+def _step(
+    node: _Node,
+    regions: dict[str, Box],
+    size: tuple[int, int],
+    trail: tuple[str, ...],
+    sentence: Any,
+    used: dict[str, str],
+    before: list[int] | None = None,
+) -> dict[str, Any]:
     tapped = [pick.region for pick, _, _ in node.options.values() if pick.region in regions]
     zoom, fits = zoom_for([regions[r] for r in tapped if r is not None], *size)
     if not tapped:

@@ -30,7 +30,11 @@ def btc(move: Move, ask: Ask) -> list[list[Pick]]:
         me = (ask.view.get("players") or [])[ask.seat]
         side = "btc.render.left_city" if me.get("left_city") == move["city"] else "btc.render.right_city"
         region = f"city:{move['city']}:{move['cell']}"
-        cell = Pick(region, t("btc.board.cell", ask.locale, city=t(side, ask.locale), cell=move["cell"]),
-                    t("btc.board.where", ask.locale), region)
+        cell = Pick(
+            region,
+            t("btc.board.cell", ask.locale, city=t(side, ask.locale), cell=move["cell"]),
+            t("btc.board.where", ask.locale),
+            region,
+        )
         return [[tile(move["tile"], "btc.board.which"), cell]]
     return [[button(move, ask, t("btc.board.which", ask.locale))]]

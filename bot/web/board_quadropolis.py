@@ -19,10 +19,18 @@ def quadropolis(move: Move, ask: Ask) -> list[list[Pick]]:
             what = t("quadropolis.ui.face_down", ask.locale)
         else:
             what = t("quadropolis.ui.empty", ask.locale)
-        site = Pick(f"site:{row},{col}", t("quadropolis.board.site", ask.locale, row=row, column=col, what=what),
-                    t("quadropolis.board.take", ask.locale), f"site:{row},{col}")
-        which = Pick(f"take:{move['architect']}:{move['slot']}", ask.label(move),
-                     t("quadropolis.board.architect", ask.locale), marks=(f"slot:{move['slot']}",))
+        site = Pick(
+            f"site:{row},{col}",
+            t("quadropolis.board.site", ask.locale, row=row, column=col, what=what),
+            t("quadropolis.board.take", ask.locale),
+            f"site:{row},{col}",
+        )
+        which = Pick(
+            f"take:{move['architect']}:{move['slot']}",
+            ask.label(move),
+            t("quadropolis.board.architect", ask.locale),
+            marks=(f"slot:{move['slot']}",),
+        )
         return [[site, which]]
     prompt = t("quadropolis.board.build", ask.locale)
     if kind == "build":
@@ -30,6 +38,15 @@ def quadropolis(move: Move, ask: Ask) -> list[list[Pick]]:
         tile = pending.get("tile") or {}
         name = str(resolve(tile.get("label", "?"), ask.locale))
         text = t("quadropolis.board.build_on", ask.locale, tile=name, square=ask.label(move))
-        return [[Pick(f"square:{move['square']}:{move.get('floor', 1)}", text, prompt, f"square:{move['square']}",
-                      says=text)]]
+        return [
+            [
+                Pick(
+                    f"square:{move['square']}:{move.get('floor', 1)}",
+                    text,
+                    prompt,
+                    f"square:{move['square']}",
+                    says=text,
+                )
+            ]
+        ]
     return [[button(move, ask, prompt)]]

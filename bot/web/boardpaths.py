@@ -15,8 +15,11 @@ from bot.web.boardsteps import Ask, Move, Pick, Ways, button
 
 __all__ = ["WAYS", "Ask", "Move", "Pick", "Ways", "button", "ways"]
 
-WAYS: dict[str, Ways] = {"quadropolis": board_quadropolis.quadropolis, "btc": board_btc.btc,
-                       "urbanpanic": board_urbanpanic.urbanpanic}
+WAYS: dict[str, Ways] = {
+    "quadropolis": board_quadropolis.quadropolis,
+    "btc": board_btc.btc,
+    "urbanpanic": board_urbanpanic.urbanpanic,
+}
 
 
 def ways(kind: str, move: Move, ask: Ask) -> list[list[Pick]]:

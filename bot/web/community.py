@@ -105,8 +105,9 @@ class CommunityPages:
             return None
         return await self.db.league(league_id)
 
-    async def _season(self, league: LeagueRow, request: web.Request) -> tuple[SeasonRow, list[LeagueGameRow],
-                                                                             dict[int, str]]:
+    async def _season(
+        self, league: LeagueRow, request: web.Request
+    ) -> tuple[SeasonRow, list[LeagueGameRow], dict[int, str]]:
         number = int(request.match_info["season"])
         season = next((s for s in await self.db.seasons(league.id) if s.number == number), None)
         if season is None:
@@ -123,10 +124,13 @@ class CommunityPages:
         seasons = list(reversed(await self.db.seasons(league.id)))[:SEASONS_SHOWN]
         kind_title = game_name(league.kind, locale)
         # A heading is a paragraph of its own: a name's override ends with it.
-        parts = [f"<header><h1>{e(league.name)}</h1>",
-                 f"<p>{e(t('web.league.about', locale, game=kind_title, count=len(members)))} "
-                 f"{e(t('web.league.rated' if league.rated else 'web.league.unrated', locale))}</p>",
-                 self.ctx.language_links(locale, base), "</header><main>"]
+        parts = [
+            f"<header><h1>{e(league.name)}</h1>",
+            f"<p>{e(t('web.league.about', locale, game=kind_title, count=len(members)))} "
+            f"{e(t('web.league.rated' if league.rated else 'web.league.unrated', locale))}</p>",
+            self.ctx.language_links(locale, base),
+            "</header><main>",
+        ]
         for season in seasons:
             counted = await self.db.league_games(league.id, season.id)
             parts.append(await self.season_html(league, season, counted, members, base, locale))
@@ -134,11 +138,23 @@ class CommunityPages:
         title = t("web.league.title", locale, name=isolated(league.name))
         return self.ctx.page(title, "".join(parts), locale)
 
-    async def season_html(self, league: LeagueRow, season: SeasonRow, counted: Sequence[LeagueGameRow],
-                          members: dict[int, str], base: str, locale: str) -> str:
+    async def season_html(
+        self,
+        league: LeagueRow,
+        season: SeasonRow,
+        counted: Sequence[LeagueGameRow],
+        members: dict[int, str],
+        base: str,
+        locale: str,
+    ) -> str:
         table = standings(counted, members, rated=league.rated)
-        heading = t("web.league.season", locale, number=season.number, start=day(season.starts_at, locale),
-                    end=day(season.ends_at, locale))
+        heading = t(
+            "web.league.season",
+            locale,
+            number=season.number,
+            start=day(season.starts_at, locale),
+            end=day(season.ends_at, locale),
+        )
         out = [f'<section class="season"><h2>{e(heading)}</h2>']
         if not counted:
             out.append(f"<p>{e(t('web.league.no_games', locale))}</p></section>")
@@ -154,17 +170,23 @@ class CommunityPages:
             for position, s in enumerate(leaders, start=1):
                 chart = f"{base}/s{season.number}/r{position}.png?lang={locale}"
                 caption = t("web.league.rating_of", locale, player=mark(s.name))
-                out.append(f'<figure><img src="{e(chart)}" alt="{attr(caption)}" loading="lazy">'
-                           f"<figcaption>{text(caption)}</figcaption></figure>")
+                out.append(
+                    f'<figure><img src="{e(chart)}" alt="{attr(caption)}" loading="lazy">'
+                    f"<figcaption>{text(caption)}</figcaption></figure>"
+                )
         out.append(await self.games_list(counted, locale))
         out.append("</section>")
         return "".join(out)
 
     @staticmethod
     def standings_table(table: Sequence[Standing], rated: bool, locale: str) -> str:
-        heads = [t("web.league.col.place", locale), t("web.league.col.player", locale),
-                 t("web.league.col.games", locale), t("web.league.col.wins", locale),
-                 t("web.league.col.average", locale)] + ([t("web.league.col.rating", locale)] if rated else [])
+        heads = [
+            t("web.league.col.place", locale),
+            t("web.league.col.player", locale),
+            t("web.league.col.games", locale),
+            t("web.league.col.wins", locale),
+            t("web.league.col.average", locale),
+        ] + ([t("web.league.col.rating", locale)] if rated else [])
         head = "".join(f'<th scope="col">{e(h)}</th>' for h in heads)
         rows = [f"<tr>{head}</tr>"]
         for position, s in enumerate(table, start=1):
@@ -172,8 +194,11 @@ class CommunityPages:
             if rated:
                 cells.append(f"{s.ordinal:.1f}")
             # A table cell is a paragraph of its own: a name's override ends with the cell.
-            rows.append(f'<tr><td>{position}</td><th scope="row">{e(s.name)}</th>'
-                        + "".join(f"<td>{e(c)}</td>" for c in cells) + "</tr>")
+            rows.append(
+                f'<tr><td>{position}</td><th scope="row">{e(s.name)}</th>'
+                + "".join(f"<td>{e(c)}</td>" for c in cells)
+                + "</tr>"
+            )
         return f'<table class="scores standings">{"".join(rows)}</table>'
 
     async def games_list(self, counted: Sequence[LeagueGameRow], locale: str) -> str:
@@ -186,15 +211,17 @@ class CommunityPages:
         for g in shown:
             seats = names.get(g.game_id, {})
             order = sorted(g.outcome, key=lambda o: (o["rank"], o["seat"]))
-            players = ", ".join(t("web.league.ranked", locale, rank=o["rank"], player=mark(seats.get(o["seat"], "?")))
-                                for o in order)
+            players = ", ".join(
+                t("web.league.ranked", locale, rank=o["rank"], player=mark(seats.get(o["seat"], "?"))) for o in order
+            )
             href = with_lang(links.path_game(self.ctx.secret, g.game_id), locale)
             label = t("web.league.game", locale, id=g.game_id)
-            items.append(f'<li><a href="{e(href)}">{e(label)}</a> · {e(day(g.finished_at, locale))} · '
-                         f"{text(players)}</li>")
+            items.append(
+                f'<li><a href="{e(href)}">{e(label)}</a> · {e(day(g.finished_at, locale))} · {text(players)}</li>'
+            )
         more = len(newest) - len(shown)
         tail = f"<p>{e(t('web.league.more', locale, count=more))}</p>" if more > 0 else ""
-        return f"<h3>{e(t('web.league.games', locale))}</h3><ol class=\"games\">{''.join(items)}</ol>{tail}"
+        return f'<h3>{e(t("web.league.games", locale))}</h3><ol class="games">{"".join(items)}</ol>{tail}'
 
     async def standings_picture(self, request: web.Request) -> web.StreamResponse:
         locale = self.ctx.locale(request)
@@ -206,8 +233,9 @@ class CommunityPages:
         title = t("web.league.picture_title", locale, name=league.name, number=season.number)
         kind_title = game_name(league.kind, locale)
         key = ("league", league.id, season.number, locale, self.fingerprint(counted, members, league))
-        return await self.png(key, lambda: standings_png(title, kind_title, table[:MAX_ROWS], rated=league.rated,
-                                                         loc=locale))
+        return await self.png(
+            key, lambda: standings_png(title, kind_title, table[:MAX_ROWS], rated=league.rated, loc=locale)
+        )
 
     async def rating_picture(self, request: web.Request) -> web.StreamResponse:
         locale = self.ctx.locale(request)
@@ -241,8 +269,9 @@ class CommunityPages:
     # -- a player ------------------------------------------------------------------------------------
     async def _player(self, request: web.Request) -> tuple[int, int, list[PlayerSeatRow]] | None:
         guild_xid, user_xid = int(request.match_info["guild_xid"]), int(request.match_info["user_xid"])
-        if not links.verify(self.ctx.secret, links.PLAYER, links.player_ident(guild_xid, user_xid),
-                            request.match_info["token"]):
+        if not links.verify(
+            self.ctx.secret, links.PLAYER, links.player_ident(guild_xid, user_xid), request.match_info["token"]
+        ):
             return None
         seats = await self.db.player_seats(guild_xid, user_xid, PLAYER_GAMES)
         return (guild_xid, user_xid, seats) if seats else None
@@ -256,9 +285,14 @@ class CommunityPages:
         name = seats[0].name  # the name they have in this server, in their newest game here
         base = links.path_player(self.ctx.secret, guild_xid, user_xid)
         # A heading is a paragraph of its own: a name's override ends with it.
-        parts = [f"<header><h1>{e(name)}</h1>", self.ctx.language_links(locale, base), "</header><main>",
-                 await self.player_leagues(guild_xid, user_xid, base, locale),
-                 self.player_games(seats, locale), "</main>"]
+        parts = [
+            f"<header><h1>{e(name)}</h1>",
+            self.ctx.language_links(locale, base),
+            "</header><main>",
+            await self.player_leagues(guild_xid, user_xid, base, locale),
+            self.player_games(seats, locale),
+            "</main>",
+        ]
         return self.ctx.page(t("web.player.title", locale, player=isolated(name)), "".join(parts), locale)
 
     def player_games(self, seats: Sequence[PlayerSeatRow], locale: str) -> str:
@@ -274,11 +308,11 @@ class CommunityPages:
                 outcome = t(f"web.player.status.{s.status}", locale)
             when = day(s.finished_at if s.finished_at is not None else s.updated_at, locale)
             items.append(f'<li><a href="{e(href)}">{e(label)}</a> · {e(outcome)} · {e(when)}</li>')
-        return (f'<section><h2>{e(t("web.player.games", locale))}</h2>'
-                f'<ol class="games">{"".join(items)}</ol></section>')
+        return f'<section><h2>{e(t("web.player.games", locale))}</h2><ol class="games">{"".join(items)}</ol></section>'
 
-    async def _league_rows(self, guild_xid: int, user_xid: int) -> list[tuple[LeagueRow, SeasonRow,
-                                                                              list[LeagueGameRow], dict[int, str]]]:
+    async def _league_rows(
+        self, guild_xid: int, user_xid: int
+    ) -> list[tuple[LeagueRow, SeasonRow, list[LeagueGameRow], dict[int, str]]]:
         """The server's leagues in which the player has a counted game in the current season."""
         out = []
         now = self.now()
@@ -315,8 +349,9 @@ class CommunityPages:
                 alt = t("web.league.rating_of", locale, player=mark(league.name))
                 chart = f'<figure><img src="{e(src)}" alt="{attr(alt)}" loading="lazy"></figure>'
             items.append(f'<li><a href="{e(href)}">{text(mark(league.name))}</a> · {e(line)}{chart}</li>')
-        return (f'<section><h2>{e(t("web.player.leagues", locale))}</h2>'
-                f'<ul class="leagues">{"".join(items)}</ul></section>')
+        return (
+            f'<section><h2>{e(t("web.player.leagues", locale))}</h2><ul class="leagues">{"".join(items)}</ul></section>'
+        )
 
     async def player_rating_picture(self, request: web.Request) -> web.StreamResponse:
         locale = self.ctx.locale(request)
@@ -331,6 +366,14 @@ class CommunityPages:
         league, season, counted, members = row
         ratings = rating_history(counted, user_xid)
         title = t("web.player.rating_title", locale, player=seats[0].name, name=league.name, number=season.number)
-        key = ("player-rating", guild_xid, user_xid, league.id, season.number, locale, seats[0].name,
-               self.fingerprint(counted, members, league))
+        key = (
+            "player-rating",
+            guild_xid,
+            user_xid,
+            league.id,
+            season.number,
+            locale,
+            seats[0].name,
+            self.fingerprint(counted, members, league),
+        )
         return await self.png(key, lambda: rating_chart_png(title, ratings, loc=locale))

@@ -19,14 +19,35 @@ from bot.service import Service
 from bot.store import Store
 from bot.web.links import Links
 
-CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; "
-       "base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
+CSP = (
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; "
+    "base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+)
 """No inline script or style: the page's script and style are files of the package (``/static/...``)."""
 
-PERMISSIONS_POLICY = ", ".join(f"{feature}=()" for feature in (
-    "accelerometer", "autoplay", "camera", "display-capture", "encrypted-media", "fullscreen", "geolocation",
-    "gyroscope", "magnetometer", "microphone", "midi", "payment", "picture-in-picture",
-    "publickey-credentials-get", "screen-wake-lock", "sync-xhr", "usb", "xr-spatial-tracking"))
+PERMISSIONS_POLICY = ", ".join(
+    f"{feature}=()"
+    for feature in (
+        "accelerometer",
+        "autoplay",
+        "camera",
+        "display-capture",
+        "encrypted-media",
+        "fullscreen",
+        "geolocation",
+        "gyroscope",
+        "magnetometer",
+        "microphone",
+        "midi",
+        "payment",
+        "picture-in-picture",
+        "publickey-credentials-get",
+        "screen-wake-lock",
+        "sync-xhr",
+        "usb",
+        "xr-spatial-tracking",
+    )
+)
 """The page uses none of the browser's powerful features: each is denied to it and to any frame."""
 
 SECURITY_HEADERS = {
@@ -138,16 +159,16 @@ class WebContext:
                 return code
         return default if default in self.languages else "en"
 
-    def page(self, title: str, body_html: str, locale: str, *, head_extra: str = "",
-             status: int = 200) -> web.Response:
+    def page(self, title: str, body_html: str, locale: str, *, head_extra: str = "", status: int = 200) -> web.Response:
         """The HTML shell around a page's body (already escaped by the caller), with the security headers."""
         return self.respond(self.html(title, body_html, locale, head_extra=head_extra), status=status)
 
     @staticmethod
     def respond(text: bytes, status: int = 200) -> web.Response:
         """A page made by :meth:`html` (the security headers are added to every answer by the server)."""
-        return web.Response(body=text, status=status, content_type="text/html", charset="utf-8",
-                            headers={"Cache-Control": "no-store"})
+        return web.Response(
+            body=text, status=status, content_type="text/html", charset="utf-8", headers={"Cache-Control": "no-store"}
+        )
 
     @staticmethod
     def html(title: str, body_html: str, locale: str, *, head_extra: str = "") -> bytes:
@@ -159,13 +180,16 @@ class WebContext:
             f"<title>{html.escape(title)}</title>"
             '<link rel="stylesheet" href="/static/web.css">'
             f"{head_extra}</head><body>{body_html}"
-            f'<footer><p>{html.escape(t("web.footer", locale))}</p></footer></body></html>')
+            f"<footer><p>{html.escape(t('web.footer', locale))}</p></footer></body></html>"
+        )
         return text.encode("utf-8")
 
     def not_found(self, locale: str) -> web.Response:
         """A bad or expired link: a friendly page in the language, status 404."""
-        body = (f'<main><h1>{html.escape(t("web.not_found.title", locale))}</h1>'
-                f'<p>{html.escape(t("web.not_found.text", locale))}</p></main>')
+        body = (
+            f"<main><h1>{html.escape(t('web.not_found.title', locale))}</h1>"
+            f"<p>{html.escape(t('web.not_found.text', locale))}</p></main>"
+        )
         return self.page(t("web.not_found.title", locale), body, locale, status=404)
 
     def language_links(self, locale: str, path: str, extra: dict[str, str] | None = None) -> str:
@@ -179,5 +203,8 @@ class WebContext:
             else:
                 href = f"{html.escape(path)}?{query}"
                 items.append(f'<li><a href="{href}" hreflang="{lang}" lang="{lang}">{label}</a></li>')
-        return (f'<nav class="langs" aria-label="{html.escape(t("web.languages", locale))}"><ul>'
-                + "".join(items) + "</ul></nav>")
+        return (
+            f'<nav class="langs" aria-label="{html.escape(t("web.languages", locale))}"><ul>'
+            + "".join(items)
+            + "</ul></nav>"
+        )

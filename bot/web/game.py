@@ -83,10 +83,13 @@ class PublicView(Mapping[str, Any]):
         return len(self._made())
 
 
-
-STATUS_KEYS = {"active": "web.game.status.active", "finished": "web.game.status.finished",
-               "abandoned": "web.game.status.abandoned"}
+STATUS_KEYS = {
+    "active": "web.game.status.active",
+    "finished": "web.game.status.finished",
+    "abandoned": "web.game.status.abandoned",
+}
 """What the page says of a game that is not waiting for anyone, by its status."""
+
 
 def _build(info: GameInfo, rows: list[MoveRow], start: Timeline | None) -> Timeline:
     """The timeline of a game from its log, going on from ``start`` when it is a prefix of it."""
@@ -112,12 +115,22 @@ def _build(info: GameInfo, rows: list[MoveRow], start: Timeline | None) -> Timel
         awaited_after = rules.awaiting(state)
         over = rules.is_over(state)
         key, params = rules.describe(before, row.seat, row.move, state)
-        quiet = not over and style.quiet_after(key, row.seat, awaited_after, awaited_after - awaited_before,
-                                               PublicView(rules, state))
+        quiet = not over and style.quiet_after(
+            key, row.seat, awaited_after, awaited_after - awaited_before, PublicView(rules, state)
+        )
         if quiet:
             continue
-        frames.append(Frame(len(frames), number, row.seat if row.seat >= 0 else None, (key, dict(params)), state,
-                            row.seat, PublicView(rules, state)))
+        frames.append(
+            Frame(
+                len(frames),
+                number,
+                row.seat if row.seat >= 0 else None,
+                (key, dict(params)),
+                state,
+                row.seat,
+                PublicView(rules, state),
+            )
+        )
         last_told = number
     quiet_tail = last_told != len(rows)
     if quiet_tail:
@@ -153,7 +166,7 @@ def build_timeline(info: GameInfo, rows: list[MoveRow], previous: Timeline | Non
     """The timeline at the game's version: from ``previous`` when the log only grew since, else anew."""
     if previous is not None and previous.version < info.game.version:
         kept = previous.move_versions
-        if len(rows) >= len(kept) and tuple(r.version for r in rows[:len(kept)]) == kept:
+        if len(rows) >= len(kept) and tuple(r.version for r in rows[: len(kept)]) == kept:
             return _build(info, rows, previous)
     return _build(info, rows, None)
 
@@ -182,8 +195,7 @@ def sentence(info: GameInfo, frame: Frame, locale: str) -> str:
         return t("web.game.setup" if frame.turn == 0 else "web.game.now", locale)
     key, params = frame.sentence
     names = [info.name(seat) for seat in range(len(info.seats))]
-    return " ".join(games.get(info.game.kind).tell(key, named(info, frame.actor, params), frame.public, locale,
-                                                   names))
+    return " ".join(games.get(info.game.kind).tell(key, named(info, frame.actor, params), frame.public, locale, names))
 
 
 def view_of(info: GameInfo, frame: Frame) -> Any:
@@ -215,11 +227,10 @@ def counter(info: GameInfo, frame: Frame, locale: str, *, last: bool = False) ->
     title = getattr(renderer, "title", None)
     if title is None:
         return ""
-    drawn = ("end" if last and info.game.status == "finished" else
-             "turn" if frame.seat is not None else "board")
+    drawn = "end" if last and info.game.status == "finished" else "turn" if frame.seat is not None else "board"
     text = str(title(drawn, view_of(info, frame), locale=locale))
     name = t(games.get(info.game.kind).title_key, locale)
     for glue in (" — ", " - ", ": "):
         if text.startswith(name + glue):
-            return text[len(name + glue):]
+            return text[len(name + glue) :]
     return text

@@ -98,8 +98,9 @@ class QuietHandler(RequestHandler):
 
     __slots__ = ()
 
-    def handle_error(self, request: BaseRequest, status: int = 500, exc: BaseException | None = None,
-                     message: str | None = None) -> web.StreamResponse:
+    def handle_error(
+        self, request: BaseRequest, status: int = 500, exc: BaseException | None = None, message: str | None = None
+    ) -> web.StreamResponse:
         log.debug("web: answered %s to %s (%s)", status, request.remote, type(exc).__name__ if exc else "-")
         if request.writer.output_size > 0:
             raise ConnectionError("the answer had begun")  # aiohttp closes the connection, at DEBUG
@@ -120,4 +121,3 @@ class QuietRunner(web.AppRunner):
         server = await super()._make_server()
         server.__class__ = _QuietServer
         return server
-

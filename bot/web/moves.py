@@ -52,8 +52,13 @@ def canonical(value: Any) -> Any:
 class MoveDoor:
     """The routes under a game's path for its signed-in seat."""
 
-    def __init__(self, auth: Auth, game: Callable[[web.Request], Awaitable[GameInfo | None]],
-                 flow: Callable[[], Any], address: Callable[[web.Request], str]) -> None:
+    def __init__(
+        self,
+        auth: Auth,
+        game: Callable[[web.Request], Awaitable[GameInfo | None]],
+        flow: Callable[[], Any],
+        address: Callable[[web.Request], str],
+    ) -> None:
         self.auth = auth
         self.address = address
         """The client's address (behind ``TRUSTED_PROXIES``: the one the proxy names), for the per-address limit."""
@@ -67,8 +72,11 @@ class MoveDoor:
         self._locks: dict[tuple[str, str], asyncio.Lock] = {}
 
     def routes(self, game: str) -> list[web.RouteDef]:
-        return [web.get(game + "/play.png", self.play_png), web.get(game + "/play.json", self.play_json),
-                web.post(game + "/move", self.move)]
+        return [
+            web.get(game + "/play.png", self.play_png),
+            web.get(game + "/play.json", self.play_json),
+            web.post(game + "/move", self.move),
+        ]
 
     async def seat_of(self, request: web.Request) -> tuple[GameInfo, SessionRow, int] | None:
         """(game, session, seat) when the request's signed-in user holds a seat in the linked game."""
@@ -144,19 +152,33 @@ class MoveDoor:
         if request.content_length is not None and request.content_length > MAX_BODY:
             return None
         try:
-            body = json.loads((await request.read())[:MAX_BODY + 1])
+            body = json.loads((await request.read())[: MAX_BODY + 1])
         except (ValueError, UnicodeDecodeError):
             return None
         if not isinstance(body, dict):
             return None
         version, move, key = body.get("version"), body.get("move"), body.get("key")
-        if (not isinstance(version, int) or isinstance(version, bool) or not isinstance(move, dict)
-                or not isinstance(key, str) or not KEY.fullmatch(key)):
+        if (
+            not isinstance(version, int)
+            or isinstance(version, bool)
+            or not isinstance(move, dict)
+            or not isinstance(key, str)
+            or not KEY.fullmatch(key)
+        ):
             return None
         return version, move, key
 
-    async def _play(self, info: GameInfo, session: SessionRow, seat: int, version: int, move: dict[str, Any],
-                    key: str, digest: str, locale: str) -> web.Response:
+    async def _play(
+        self,
+        info: GameInfo,
+        session: SessionRow,
+        seat: int,
+        version: int,
+        move: dict[str, Any],
+        key: str,
+        digest: str,
+        locale: str,
+    ) -> web.Response:
         sessions = self.auth.sessions
         assert sessions is not None  # a session was found
         done = await sessions.move_record(session, key)

@@ -1,4 +1,4 @@
-""""Sign in with Discord" (issue 38): OAuth2's authorization code with PKCE and ``state``, scope ``identify``, for a
+""" "Sign in with Discord" (issue 38): OAuth2's authorization code with PKCE and ``state``, scope ``identify``, for a
 browser that comes to the site on its own. Only with ``DISCORD_CLIENT_ID``, ``DISCORD_CLIENT_SECRET`` and
 ``WEB_BASE_URL`` (the redirect address to register in the Developer Portal is ``WEB_BASE_URL`` +
 :data:`DONE`); without them no button is shown and its routes do not exist.
@@ -47,8 +47,9 @@ def challenge(verifier: str) -> str:
 class OAuth:
     """The two routes of "Sign in with Discord" and its button."""
 
-    def __init__(self, client_id: str, client_secret: str, *, authorize_url: str = AUTHORIZE_URL,
-                 api_url: str = API_URL) -> None:
+    def __init__(
+        self, client_id: str, client_secret: str, *, authorize_url: str = AUTHORIZE_URL, api_url: str = API_URL
+    ) -> None:
         self.client_id = client_id
         self._secret = client_secret
         self.authorize_url = authorize_url
@@ -67,8 +68,10 @@ class OAuth:
         return [web.get(START, self.start), web.get(DONE, self.done)]
 
     def button(self, locale: str) -> str:
-        return (f'<p><a class="button" href="{START}?lang={html.escape(locale)}">'
-                f'{html.escape(t("web.signin.discord", locale))}</a></p>')
+        return (
+            f'<p><a class="button" href="{START}?lang={html.escape(locale)}">'
+            f"{html.escape(t('web.signin.discord', locale))}</a></p>"
+        )
 
     @property
     def redirect_uri(self) -> str:
@@ -78,13 +81,24 @@ class OAuth:
     async def start(self, request: web.Request) -> web.StreamResponse:
         assert self.auth is not None and self.auth.sessions is not None
         state, verifier = await self.auth.sessions.new_state()
-        query = urlencode({"response_type": "code", "client_id": self.client_id, "scope": "identify",
-                           "state": state, "redirect_uri": self.redirect_uri, "prompt": "consent",
-                           "code_challenge": challenge(verifier), "code_challenge_method": "S256"})
-        response = web.Response(status=302, headers={"Location": f"{self.authorize_url}?{query}",
-                                                     "Cache-Control": "no-store"})
-        response.set_cookie(STATE_COOKIE, state, max_age=600, path=START, httponly=True,
-                            secure=self.auth.secure, samesite="Lax")
+        query = urlencode(
+            {
+                "response_type": "code",
+                "client_id": self.client_id,
+                "scope": "identify",
+                "state": state,
+                "redirect_uri": self.redirect_uri,
+                "prompt": "consent",
+                "code_challenge": challenge(verifier),
+                "code_challenge_method": "S256",
+            }
+        )
+        response = web.Response(
+            status=302, headers={"Location": f"{self.authorize_url}?{query}", "Cache-Control": "no-store"}
+        )
+        response.set_cookie(
+            STATE_COOKIE, state, max_age=600, path=START, httponly=True, secure=self.auth.secure, samesite="Lax"
+        )
         return response
 
     async def done(self, request: web.Request) -> web.StreamResponse:
@@ -117,8 +131,14 @@ class OAuth:
 
     async def _user(self, code: str, verifier: str) -> int | None:
         """The Discord user of a code: its access token read ``/users/@me`` once, then it is dropped."""
-        form = {"grant_type": "authorization_code", "code": code, "redirect_uri": self.redirect_uri,
-                "code_verifier": verifier, "client_id": self.client_id, "client_secret": self._secret}
+        form = {
+            "grant_type": "authorization_code",
+            "code": code,
+            "redirect_uri": self.redirect_uri,
+            "code_verifier": verifier,
+            "client_id": self.client_id,
+            "client_secret": self._secret,
+        }
         timeout = aiohttp.ClientTimeout(total=TIMEOUT_SECONDS)
         try:
             async with aiohttp.ClientSession(timeout=timeout) as client:
@@ -129,8 +149,7 @@ class OAuth:
                     token: Any = (await r.json()).get("access_token")
                 if not isinstance(token, str) or not token:
                     return None
-                async with client.get(f"{self.api_url}/users/@me",
-                                      headers={"Authorization": f"Bearer {token}"}) as r:
+                async with client.get(f"{self.api_url}/users/@me", headers={"Authorization": f"Bearer {token}"}) as r:
                     if r.status != 200:
                         log.info("sign in with Discord: /users/@me answered %s", r.status)
                         return None

@@ -70,8 +70,17 @@ def _data(locale: str, **values: str) -> str:
     return " ".join(f'data-{k.replace("_", "-")}="{attr(v)}"' for k, v in values.items())
 
 
-def body(info: GameInfo, timeline: Timeline, base: str, locale: str, shown: int, *,
-         languages_html: str, story: bool, seat: int | None = None) -> str:
+def body(
+    info: GameInfo,
+    timeline: Timeline,
+    base: str,
+    locale: str,
+    shown: int,
+    *,
+    languages_html: str,
+    story: bool,
+    seat: int | None = None,
+) -> str:
     """The game page's body at turn ``shown``: the live mark and the languages, whose turn and the scores
     (of the turn shown), the replay (slider, picture counter, links, news of moves, the move's sentence and
     the picture), at the end the result and the story chart, and the move list (oldest first). ``seat``: the
@@ -88,8 +97,10 @@ def body(info: GameInfo, timeline: Timeline, base: str, locale: str, shown: int,
     marks = pictures.marks(real, timeline, locale)  # each turn's picture at its own address (bot.web.pictures)
     pic = pictures.turn_url(base, locale, "{n}", "{m}")
     counters = [counter(real, f, locale, last=f is timeline.frames[-1]) for f in timeline.frames]
-    turns = [[c, [s for _, s in scores(info, f.state, locale, view_of(real, f))], m]
-             for c, f, m in zip(counters, timeline.frames, marks, strict=True)]
+    turns = [
+        [c, [s for _, s in scores(info, f.state, locale, view_of(real, f))], m]
+        for c, f, m in zip(counters, timeline.frames, marks, strict=True)
+    ]
     pictured = render_pictures.get(g.kind) is not None
 
     def label(n: int) -> str:
@@ -99,21 +110,31 @@ def body(info: GameInfo, timeline: Timeline, base: str, locale: str, shown: int,
         return t("web.game.board_alt", locale, counter=label(n), turn=n, turns=last)
 
     live = {
-        "events": f"{base}/events", "version": str(g.version), "last": str(last), "status": g.status,
-        "setup": t("web.game.setup", locale), "now": t("web.game.now", locale), "src": pic,
-        "href": f"{base}?turn={{n}}&{q}", "now_href": f"{base}?{q}", "turns": json.dumps(turns),
+        "events": f"{base}/events",
+        "version": str(g.version),
+        "last": str(last),
+        "status": g.status,
+        "setup": t("web.game.setup", locale),
+        "now": t("web.game.now", locale),
+        "src": pic,
+        "href": f"{base}?turn={{n}}&{q}",
+        "now_href": f"{base}?{q}",
+        "turns": json.dumps(turns),
         "of": t("web.game.move_of", locale, turn="{turn}", turns="{turns}"),
         "alt": t("web.game.board_alt", locale, counter="{counter}", turn="{turn}", turns="{turns}"),
-        "title": title, "turn_of": t("web.game.turn_of", locale, turn="{turn}", turns="{turns}"),
+        "title": title,
+        "turn_of": t("web.game.turn_of", locale, turn="{turn}", turns="{turns}"),
         **{f"live_{k}": t(f"web.live.{k}", locale) for k in LIVE_KEYS},
         **{f"new_{cat}": form for cat, form in plural_forms("web.game.new_moves", locale)},
     }
     if seat is not None:
         live.update(seat=str(seat), play=f"{base}/play.json")
-    parts = [f'<header><h1>{text(title)}</h1><p class="livebar jsonly"><span id="dot" class="dot" '
-             f'data-state="connecting"></span> <span id="livetext" class="livetext" role="status">'
-             f'{text(t("web.live.connecting", locale))}</span></p>{languages_html}</header>',
-             f'<main id="live" {_data(locale, **live)}>']
+    parts = [
+        f'<header><h1>{text(title)}</h1><p class="livebar jsonly"><span id="dot" class="dot" '
+        f'data-state="connecting"></span> <span id="livetext" class="livetext" role="status">'
+        f"{text(t('web.live.connecting', locale))}</span></p>{languages_html}</header>",
+        f'<main id="live" {_data(locale, **live)}>',
+    ]
     # Whose turn, and the scores of the turn shown.
     parts.append('<section class="glance" id="glance" aria-labelledby="waiting">')
     if g.status == "active":
@@ -130,30 +151,43 @@ def body(info: GameInfo, timeline: Timeline, base: str, locale: str, shown: int,
     parts.append("</section>")
     if seat is not None:  # the signed-in seat's own view: its hand and its unrevealed choices (no-store)
         mine, mine_alt = f"{base}/play.png?v={g.version}&{q}", t("web.play.mine_alt", locale, seat=info.name(seat))
-        parts.append(f'<section class="mine" id="mine"><h2>{text(t("web.play.mine", locale))}</h2>'
-                     f'<img id="play" src="{attr(mine)}" alt="{attr(mine_alt)}">'
-                     f'<p><a href="/sessions?{attr(q)}">{text(t("web.sessions.title", locale))}</a></p></section>')
+        parts.append(
+            f'<section class="mine" id="mine"><h2>{text(t("web.play.mine", locale))}</h2>'
+            f'<img id="play" src="{attr(mine)}" alt="{attr(mine_alt)}">'
+            f'<p><a href="/sessions?{attr(q)}">{text(t("web.sessions.title", locale))}</a></p></section>'
+        )
     # The replay: the slider, the picture's counter, the links, news of moves, the move and the picture.
-    parts.append(f'<section class="board"><form class="replay" method="get" action="{attr(base)}">'
-                 f'<input type="hidden" name="lang" value="{attr(locale)}">'
-                 f'<label for="turn">{text(t("web.game.turn", locale))}</label> '
-                 f'<input type="range" id="turn" name="turn" min="0" max="{last}" value="{shown}" step="1"> '
-                 f'<output id="turn-out" for="turn">{text(label(shown))}</output> '
-                 f'<span id="move-of" class="moveof">{text(t("web.game.move_of", locale, turn=shown, turns=last))}'
-                 f'</span> <button type="submit" class="nojs">{text(t("web.game.show", locale))}</button></form>')
+    parts.append(
+        f'<section class="board"><form class="replay" method="get" action="{attr(base)}">'
+        f'<input type="hidden" name="lang" value="{attr(locale)}">'
+        f'<label for="turn">{text(t("web.game.turn", locale))}</label> '
+        f'<input type="range" id="turn" name="turn" min="0" max="{last}" value="{shown}" step="1"> '
+        f'<output id="turn-out" for="turn">{text(label(shown))}</output> '
+        f'<span id="move-of" class="moveof">{text(t("web.game.move_of", locale, turn=shown, turns=last))}'
+        f'</span> <button type="submit" class="nojs">{text(t("web.game.show", locale))}</button></form>'
+    )
     nav = []
-    for key, target in (("web.game.first", 0), ("web.game.previous", shown - 1), ("web.game.next", shown + 1),
-                        ("web.game.last", last)):
+    for key, target in (
+        ("web.game.first", 0),
+        ("web.game.previous", shown - 1),
+        ("web.game.next", shown + 1),
+        ("web.game.last", last),
+    ):
         href = f"{base}?{q}" if target >= last else f"{base}?turn={max(0, target)}&{q}"
         off = "" if 0 <= target <= last and target != shown else ' aria-disabled="true" class="off"'
         nav.append(f'<a href="{attr(href)}"{off}>{text(t(key, locale))}</a>')
-    parts.append(f'<nav class="turnnav" aria-label="{attr(t("web.game.turn", locale))}">{" · ".join(nav)}</nav>'
-                 f'<p id="news" class="news" role="status"></p>')
-    board = (f'<img id="board" src="{attr(pictures.turn_url(base, locale, shown, marks[shown]))}" '
-             f'alt="{attr(alt(shown))}">'
-             if pictured else "")  # a game without pictures shows its sentences
-    parts.append(f'<figure><figcaption id="caption">{text(sentence(info, frame, locale))}</figcaption>{board}'
-                 f"</figure></section>")
+    parts.append(
+        f'<nav class="turnnav" aria-label="{attr(t("web.game.turn", locale))}">{" · ".join(nav)}</nav>'
+        f'<p id="news" class="news" role="status"></p>'
+    )
+    board = (
+        f'<img id="board" src="{attr(pictures.turn_url(base, locale, shown, marks[shown]))}" alt="{attr(alt(shown))}">'
+        if pictured
+        else ""
+    )  # a game without pictures shows its sentences
+    parts.append(
+        f'<figure><figcaption id="caption">{text(sentence(info, frame, locale))}</figcaption>{board}</figure></section>'
+    )
     # The result and the story.
     if g.status == "finished" and g.result:
         lines = ranking_lines(g.id, g.result, locale, info.name, [s.name for s in info.seats])
@@ -162,17 +196,20 @@ def body(info: GameInfo, timeline: Timeline, base: str, locale: str, shown: int,
         parts.append("</ul>")
         if story:
             story_src = pictures.story_url(base, locale, pictures.story_mark(real, timeline, locale))
-            parts.append(f'<img class="story" src="{attr(story_src)}" '
-                         f'alt="{attr(t("web.game.story_alt", locale))}">')
+            parts.append(f'<img class="story" src="{attr(story_src)}" alt="{attr(t("web.game.story_alt", locale))}">')
         parts.append("</section>")
     # The move list: the sentences the channel got, oldest first (the script keeps the newest in sight).
-    parts.append(f'<section class="moves"><h2 id="moves-h">{text(t("web.game.moves", locale))}</h2>'
-                 f'<ol id="moves" tabindex="0" aria-labelledby="moves-h">')
+    parts.append(
+        f'<section class="moves"><h2 id="moves-h">{text(t("web.game.moves", locale))}</h2>'
+        f'<ol id="moves" tabindex="0" aria-labelledby="moves-h">'
+    )
     for f in timeline.frames[1:]:
         if f.sentence is None:
             continue  # the board as it stands after quiet moves: a turn of the replay, not a move
         current = ' aria-current="step"' if f.turn == shown else ""
-        parts.append(f'<li value="{f.turn}" data-turn="{f.turn}"{current}><a href="{attr(base)}?turn={f.turn}&amp;'
-                     f'{attr(q)}"><span class="say">{text(sentence(info, f, locale))}</span></a></li>')
+        parts.append(
+            f'<li value="{f.turn}" data-turn="{f.turn}"{current}><a href="{attr(base)}?turn={f.turn}&amp;'
+            f'{attr(q)}"><span class="say">{text(sentence(info, f, locale))}</span></a></li>'
+        )
     parts.append("</ol></section></main>")
     return "".join(parts)

@@ -101,8 +101,9 @@ def drawing_of(root: Path) -> str:
 
 def _start(info: GameInfo, locale: str) -> Any:
     names = "\x1f".join(s.name for s in info.seats)
-    return hashlib.blake2b(f"{drawing()}\x1e{info.game.kind}\x1e{locale}\x1e{names}\x1e".encode(),
-                           digest_size=MARK_BYTES)
+    return hashlib.blake2b(
+        f"{drawing()}\x1e{info.game.kind}\x1e{locale}\x1e{names}\x1e".encode(), digest_size=MARK_BYTES
+    )
 
 
 def marks(info: GameInfo, timeline: Timeline, locale: str) -> list[str]:
@@ -113,7 +114,7 @@ def marks(info: GameInfo, timeline: Timeline, locale: str) -> list[str]:
     done = 0
     out = []
     for frame in timeline.frames:
-        for version in timeline.move_versions[done:frame.moves]:
+        for version in timeline.move_versions[done : frame.moves]:
             digest.update(b"%d," % version)
         done = max(done, frame.moves)
         look = "end" if end and frame.turn == last else ("turn" if frame.seat is not None else "board")
@@ -151,9 +152,14 @@ class Pictures:
     """The picture routes of :class:`bot.web.server.WebServer`: ``game`` finds the signed link's started game
     (None: not found), ``timeline`` its told turns, ``base`` its page's path, ``draw`` a turn's picture."""
 
-    def __init__(self, ctx: WebContext, game: Callable[[web.Request], Awaitable[GameInfo | None]],
-                 timeline: Callable[[GameInfo], Awaitable[Any]], base: Callable[[GameInfo], str],
-                 draw: Draw) -> None:
+    def __init__(
+        self,
+        ctx: WebContext,
+        game: Callable[[web.Request], Awaitable[GameInfo | None]],
+        timeline: Callable[[GameInfo], Awaitable[Any]],
+        base: Callable[[GameInfo], str],
+        draw: Draw,
+    ) -> None:
         self.ctx = ctx
         self.draw = draw
         self.game = game
@@ -162,8 +168,10 @@ class Pictures:
         self.marks: LRU[tuple[Any, ...], list[str]] = LRU(MARKS_CACHE)
 
     def routes(self, game_path: str) -> list[web.RouteDef]:
-        return [web.get(game_path + r"/t{turn:\d{1,6}}.png", self.turn_picture),
-                web.get(game_path + "/story.png", self.story_picture)]
+        return [
+            web.get(game_path + r"/t{turn:\d{1,6}}.png", self.turn_picture),
+            web.get(game_path + "/story.png", self.story_picture),
+        ]
 
     def turn_marks(self, info: GameInfo, timeline: Timeline, locale: str) -> list[str]:
         key = (info.id, timeline.version, info.game.status, tuple(s.name for s in info.seats), locale)

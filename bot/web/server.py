@@ -76,11 +76,22 @@ def _static(name: str) -> bytes:
 class WebServer:
     """The pages, served by aiohttp in the bot's process (``start`` / ``stop``; ``port`` once started)."""
 
-    def __init__(self, app: Any, links: Links, *, host: str = "127.0.0.1", port: int = 8080,
-                 rate: float = RATE_PER_SECOND, burst: float = RATE_BURST, max_streams: int = MAX_STREAMS,
-                 max_streams_per_address: int = MAX_STREAMS_PER_ADDRESS, poll: float = POLL_SECONDS,
-                 slow_poll: float = SAFETY_POLL_SECONDS, trusted_proxies: Iterable[str | Network] = (),
-                 extra_routes: Callable[[WebContext, Auth], list[web.RouteDef]] | None = None) -> None:
+    def __init__(
+        self,
+        app: Any,
+        links: Links,
+        *,
+        host: str = "127.0.0.1",
+        port: int = 8080,
+        rate: float = RATE_PER_SECOND,
+        burst: float = RATE_BURST,
+        max_streams: int = MAX_STREAMS,
+        max_streams_per_address: int = MAX_STREAMS_PER_ADDRESS,
+        poll: float = POLL_SECONDS,
+        slow_poll: float = SAFETY_POLL_SECONDS,
+        trusted_proxies: Iterable[str | Network] = (),
+        extra_routes: Callable[[WebContext, Auth], list[web.RouteDef]] | None = None,
+    ) -> None:
         self.ctx = WebContext(app, links)
         self.auth = Auth(self.ctx, getattr(app, "sessions", None))
         """Who is signed in (issue 38); nobody where the source has no sessions."""
@@ -105,14 +116,18 @@ class WebServer:
         self._closing = asyncio.Event()
         self._runner: web.AppRunner | None = None
         self._static = {name: (kind, _static(file)) for name, (kind, file) in STATIC.items()}
-        self.pictures = Pictures(self.ctx, self._game, self.timeline, self._base,
-                                 lambda *args: pages.picture(*args))  # read at each call (tests wrap it)
+        self.pictures = Pictures(
+            self.ctx, self._game, self.timeline, self._base, lambda *args: pages.picture(*args)
+        )  # read at each call (tests wrap it)
         self.web = self.make_app()
 
     # -- the application ---------------------------------------------------------------------------
     def make_app(self) -> web.Application:
-        application = web.Application(middlewares=[self._guard], client_max_size=8192,
-                                      handler_args={"max_line_size": 4096, "max_field_size": 4096})
+        application = web.Application(
+            middlewares=[self._guard],
+            client_max_size=8192,
+            handler_args={"max_line_size": 4096, "max_field_size": 4096},
+        )
         application.on_response_prepare.append(add_headers)  # every answer, redirects and errors too
         game = r"/g/{game_id:\d{1,18}}/{token:[A-Za-z0-9_-]{1,64}}"
         routes = [
@@ -168,17 +183,22 @@ class WebServer:
         return client_address(request.remote, request.headers.get("X-Forwarded-For", ""), self.trusted_proxies)
 
     @web.middleware
-    async def _guard(self, request: web.Request,
-                     handler: Callable[[web.Request], Awaitable[web.StreamResponse]]) -> web.StreamResponse:
+    async def _guard(
+        self, request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
+    ) -> web.StreamResponse:
         locale = self.ctx.locale(request)
         if not self.limit.allow(self.address(request)):
-            response: web.StreamResponse = self.ctx.page(t("web.busy.title", locale),
-                                                         f"<main><h1>{html.escape(t('web.busy.title', locale))}</h1>"
-                                                         f"<p>{html.escape(t('web.busy.text', locale))}</p></main>",
-                                                         locale, status=429)
+            response: web.StreamResponse = self.ctx.page(
+                t("web.busy.title", locale),
+                f"<main><h1>{html.escape(t('web.busy.title', locale))}</h1>"
+                f"<p>{html.escape(t('web.busy.text', locale))}</p></main>",
+                locale,
+                status=429,
+            )
             response.headers["Retry-After"] = "1"
-        elif ((request.method not in ("GET", "HEAD") and request.match_info.route.method != "POST")
-              or len(request.query_string) > MAX_QUERY):
+        elif (request.method not in ("GET", "HEAD") and request.match_info.route.method != "POST") or len(
+            request.query_string
+        ) > MAX_QUERY:
             response = self.ctx.not_found(locale)
         else:
             try:
@@ -192,10 +212,13 @@ class WebServer:
             except Exception as exc:  # one line above DEBUG; the traceback at DEBUG only
                 log.error("web: %s failed: %s: %s", request.path[:200], type(exc).__name__, str(exc)[:200])
                 log.debug("web: %s failed", request.path[:200], exc_info=True)
-                response = self.ctx.page(t("web.error.title", locale),
-                                         f"<main><h1>{html.escape(t('web.error.title', locale))}</h1>"
-                                         f"<p>{html.escape(t('web.error.text', locale))}</p></main>",
-                                         locale, status=500)
+                response = self.ctx.page(
+                    t("web.error.title", locale),
+                    f"<main><h1>{html.escape(t('web.error.title', locale))}</h1>"
+                    f"<p>{html.escape(t('web.error.text', locale))}</p></main>",
+                    locale,
+                    status=500,
+                )
         return response
 
     # -- reading a game ----------------------------------------------------------------------------
@@ -246,8 +269,16 @@ class WebServer:
         seat = next((s.seat for s in seats if session is not None and s.user_xid == session.user_xid), None)
         raw = request.query.get("turn", "")
         # A private page (a signed-in seat's) is keyed by its session too: never served to another session.
-        key = (game_id, game.version, game.status, names, locale, raw[:8] if raw.isdigit() else None,
-               "turn" in request.query, None if session is None else (seat, session.id_hash))
+        key = (
+            game_id,
+            game.version,
+            game.status,
+            names,
+            locale,
+            raw[:8] if raw.isdigit() else None,
+            "turn" in request.query,
+            None if session is None else (seat, session.id_hash),
+        )
         text = self.pages.get(key)
         if text is None:
             info = await self._game(request)
@@ -258,9 +289,16 @@ class WebServer:
             shown = int(raw) if raw.isdigit() and len(raw) <= 6 else last
             base = self._base(info)
             extra = {"turn": str(shown)} if "turn" in request.query else None
-            body = page.body(info, timeline, base, locale, shown,
-                              languages_html=self.ctx.language_links(locale, base, extra),
-                              story=games.get(info.game.kind).story is not None, seat=seat)
+            body = page.body(
+                info,
+                timeline,
+                base,
+                locale,
+                shown,
+                languages_html=self.ctx.language_links(locale, base, extra),
+                story=games.get(info.game.kind).story is not None,
+                seat=seat,
+            )
             title = t("web.game.title", locale, game=t(games.get(info.game.kind).title_key, locale), id=info.id)
             scripts = '<script src="/static/web.js" defer></script>'
             if session is not None:
@@ -281,8 +319,9 @@ class WebServer:
         if found is None:
             raise web.HTTPNotFound()
         kind, data = found
-        return web.Response(body=data, content_type=kind, charset="utf-8",
-                            headers={"Cache-Control": "public, max-age=300"})
+        return web.Response(
+            body=data, content_type=kind, charset="utf-8", headers={"Cache-Control": "public, max-age=300"}
+        )
 
     async def events(self, request: web.Request) -> web.StreamResponse:
         """Server-Sent Events: ``version`` now and after every change of the game's version."""
@@ -292,16 +331,22 @@ class WebServer:
         address = self.address(request)
         locale = self.ctx.locale(request, info.game.locale)
         if self.open_streams >= self.max_streams or self.streams.get(address, 0) >= self.max_streams_per_address:
-            busy = self.ctx.page(t("web.busy.title", locale), f"<p>{html.escape(t('web.busy.text', locale))}</p>",
-                                 locale, status=429)
+            busy = self.ctx.page(
+                t("web.busy.title", locale), f"<p>{html.escape(t('web.busy.text', locale))}</p>", locale, status=429
+            )
             busy.headers["Retry-After"] = "5"
             return busy
         self.open_streams += 1
         self.streams[address] = self.streams.get(address, 0) + 1
         queue = self.watcher.subscribe(info.id, info.game.version)
-        response = web.StreamResponse(headers={
-            "Content-Type": "text/event-stream", "Cache-Control": "no-cache, no-store",
-            "X-Accel-Buffering": "no", **SECURITY_HEADERS})
+        response = web.StreamResponse(
+            headers={
+                "Content-Type": "text/event-stream",
+                "Cache-Control": "no-cache, no-store",
+                "X-Accel-Buffering": "no",
+                **SECURITY_HEADERS,
+            }
+        )
         try:
             await response.prepare(request)
             await response.write(self._event(info.game.version))
@@ -309,8 +354,9 @@ class WebServer:
             try:
                 while not self._closing.is_set():
                     getting = asyncio.ensure_future(queue.get())
-                    done, _ = await asyncio.wait({getting, closing}, timeout=KEEPALIVE_SECONDS,
-                                                 return_when=asyncio.FIRST_COMPLETED)
+                    done, _ = await asyncio.wait(
+                        {getting, closing}, timeout=KEEPALIVE_SECONDS, return_when=asyncio.FIRST_COMPLETED
+                    )
                     if getting in done:
                         await response.write(self._event(getting.result()))
                     else:

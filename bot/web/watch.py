@@ -53,8 +53,12 @@ class Watcher:
     while :attr:`live` (moves are heard as they commit), and runs only while some stream is open;
     :meth:`wake` tells a game's streams of a move at once."""
 
-    def __init__(self, read_versions: Callable[[list[int]], Awaitable[dict[int, int]]],
-                 poll: float = POLL_SECONDS, slow_poll: float = SAFETY_POLL_SECONDS) -> None:
+    def __init__(
+        self,
+        read_versions: Callable[[list[int]], Awaitable[dict[int, int]]],
+        poll: float = POLL_SECONDS,
+        slow_poll: float = SAFETY_POLL_SECONDS,
+    ) -> None:
         self.read_versions = read_versions
         self.poll = poll
         self.slow_poll = max(poll, slow_poll)

@@ -31,6 +31,15 @@ if TYPE_CHECKING:
 
 async def setup(bot: CityBot) -> None:
     loop = RemindersCog(bot)
-    for cog in (loop, SettingsCog(bot), HistoryCog(bot), UndoCog(bot, loop), FollowersCog(bot), VotesCog(bot, loop),
-                LeaguesCog(bot), ErasureCog(bot), LinksCog(bot)):
+    for cog in (
+        loop,
+        SettingsCog(bot),
+        HistoryCog(bot),
+        UndoCog(bot, loop),
+        FollowersCog(bot),
+        VotesCog(bot, loop),
+        LeaguesCog(bot),
+        ErasureCog(bot),
+        LinksCog(bot),
+    ):
         await bot.add_cog(cog)

@@ -81,7 +81,8 @@ class GameSubcommands(commands.Cog):
             func = getattr(type(self), f"game_{name}")
             description = cut((func.__doc__ or name).strip().splitlines()[0], COMMAND_DESCRIPTION)
             cmd: app_commands.Command[Any, Any, Any] = app_commands.Command(
-                name=name, description=description, callback=func, parent=group)
+                name=name, description=description, callback=func, parent=group
+            )
             cmd.binding = self
             group.add_command(cmd)
             self._added.append(cmd)

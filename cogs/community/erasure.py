@@ -127,8 +127,9 @@ class ErasureCog(commands.Cog):
             log.exception("erasure edit %s could not be drawn", edit.id)
             await self.erasure.retry(edit)
             return "retry"
-        outcome = await operations.edit_message(self.bot, edit.channel_xid, edit.message_xid,
-                                                allowed_mentions=operations.NO_MENTIONS, **kwargs)
+        outcome = await operations.edit_message(
+            self.bot, edit.channel_xid, edit.message_xid, allowed_mentions=operations.NO_MENTIONS, **kwargs
+        )
         if outcome == operations.FAILED:
             await self.erasure.retry(edit)
             return "retry"
@@ -146,8 +147,11 @@ class ErasureCog(commands.Cog):
             # A campaign's lobby opens with a line naming whose campaign it is (the campaign itself
             # is forgotten): the note instead. Other lobbies are their embed alone.
             content = t("privacy.erased_message", loc) if CAMPAIGN_OPTION in info.game.options else ""
-            return {"content": content, "embed": lobby.lobby_embed(info, loc),
-                    "view": lobby.lobby_view(info, loc, weblinks.board_url(self.bot, info.id))}
+            return {
+                "content": content,
+                "embed": lobby.lobby_embed(info, loc),
+                "view": lobby.lobby_view(info, loc, weblinks.board_url(self.bot, info.id)),
+            }
         if edit.kind == "status":
             return {"embed": await announcer(self.bot).status_embed(info, loc)}
         if edit.kind == "recap":
@@ -181,8 +185,13 @@ class ErasureCog(commands.Cog):
             awaited = sorted(games.rules(info.game.kind).awaiting(snap.state)) if info.game.status != "lobby" else []
             humans = [s for s in awaited if info.seats[s].user_xid is not None and not info.seats[s].is_ai]
             if humans:
-                lines.append(t("turn.your_turn" if len(humans) == 1 else "turn.your_turns", loc,
-                               players=" ".join(label(info, s) for s in humans)))
+                lines.append(
+                    t(
+                        "turn.your_turn" if len(humans) == 1 else "turn.your_turns",
+                        loc,
+                        players=" ".join(label(info, s) for s in humans),
+                    )
+                )
             elif awaited:
                 lines.append(t("turn.ai_thinking", loc, players=", ".join(shown_name(info.name(s)) for s in awaited)))
         files = [operations.png_file(image)] if image is not None else []
@@ -191,5 +200,7 @@ class ErasureCog(commands.Cog):
     async def recap(self, info: GameInfo, loc: str) -> dict[str, Any]:
         """The game's story drawn again with today's names (the animation too, where it was posted)."""
         files = await announcer(self.bot).recap_files(info, loc) or []
-        return {"content": t("end.recap", loc, game=info.id),
-                "attachments": [discord.File(io.BytesIO(data), filename=name) for name, data in files]}
+        return {
+            "content": t("end.recap", loc, game=info.id),
+            "attachments": [discord.File(io.BytesIO(data), filename=name) for name, data in files],
+        }

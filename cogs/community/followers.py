@@ -34,8 +34,9 @@ class FollowersCog(GameSubcommands):
         self.detach_game_commands()
 
     @app_commands.describe(game="The game's number (default: this channel's game)")
-    async def game_follow(self, interaction: discord.Interaction,
-                          game: app_commands.Range[int, 1, None] | None = None) -> None:
+    async def game_follow(
+        self, interaction: discord.Interaction, game: app_commands.Range[int, 1, None] | None = None
+    ) -> None:
         """Follow a game: you are mentioned on its turns and at its end."""
         if not await operations.defer(interaction):
             return  # Discord refused: the user saw a failure, so nothing is saved
@@ -44,8 +45,9 @@ class FollowersCog(GameSubcommands):
         await operations.reply(interaction, t("community.follow.done", locale_of(interaction), game=info.id))
 
     @app_commands.describe(game="The game's number (default: this channel's game)")
-    async def game_unfollow(self, interaction: discord.Interaction,
-                            game: app_commands.Range[int, 1, None] | None = None) -> None:
+    async def game_unfollow(
+        self, interaction: discord.Interaction, game: app_commands.Range[int, 1, None] | None = None
+    ) -> None:
         """Stop following a game."""
         if not await operations.defer(interaction):
             return

@@ -48,8 +48,7 @@ class HistoryCog(GameSubcommands):
             games = await self.history.history(guild, user_xid=player.id, limit=HISTORY_LIMIT)
             title = t("community.history.title.player", loc, player=shown_name(player.display_name))
         else:
-            games = await self.history.history(guild, channel_xid=interaction.channel_id,
-                                                 limit=HISTORY_LIMIT)
+            games = await self.history.history(guild, channel_xid=interaction.channel_id, limit=HISTORY_LIMIT)
             title = t("community.history.title.channel", loc)
         if not games:
             await operations.reply(interaction, t("community.history.none", loc))
@@ -66,13 +65,23 @@ class HistoryCog(GameSubcommands):
         else:
             winners = [shown_name(info.name(s["seat"])) for s in g.result.get("seats", []) if s.get("rank") == 1]
             outcome = t("community.history.winner", loc, players=", ".join(winners) or "-")
-        return t("community.history.line", loc, game=g.id, title=game_title(g.kind, loc),
-                 when=stamp(g.finished_at, "d"), result=outcome,
-                 players=", ".join(shown_name(s.name) for s in info.seats))
+        return t(
+            "community.history.line",
+            loc,
+            game=g.id,
+            title=game_title(g.kind, loc),
+            when=stamp(g.finished_at, "d"),
+            result=outcome,
+            players=", ".join(shown_name(s.name) for s in info.seats),
+        )
 
     @app_commands.describe(game="The game's number (#)", turn="After how many moves (default: the last)")
-    async def game_replay(self, interaction: discord.Interaction, game: app_commands.Range[int, 1, None],
-                          turn: app_commands.Range[int, 0, None] | None = None) -> None:
+    async def game_replay(
+        self,
+        interaction: discord.Interaction,
+        game: app_commands.Range[int, 1, None],
+        turn: app_commands.Range[int, 0, None] | None = None,
+    ) -> None:
         """Show a game's board as it was after any move, rebuilt from its move log."""
         loc = locale_of(interaction)
         await operations.defer(interaction)
@@ -80,18 +89,27 @@ class HistoryCog(GameSubcommands):
         presenter = presenters.get(frame.info.game.kind)
         names = [s.name for s in frame.info.seats]
         image = await asyncio.to_thread(presenter.render_turn, frame.view, frame.seat, names, loc)
-        lines = [t("community.replay.caption", loc, game=game, turn=frame.turn, turns=frame.turns)
-                 if frame.turn else t("community.replay.start", loc, game=game, turns=frame.turns)]
+        lines = [
+            t("community.replay.caption", loc, game=game, turn=frame.turn, turns=frame.turns)
+            if frame.turn
+            else t("community.replay.start", loc, game=game, turns=frame.turns)
+        ]
         if frame.summary is not None:
             key, params = frame.summary  # told as the channel told it (a whole turn in one line)
-            lines += games.get(frame.info.game.kind).tell(key, shown_params(params, names), frame.view, loc,
-                                                          shown_names(names))
+            lines += games.get(frame.info.game.kind).tell(
+                key, shown_params(params, names), frame.view, loc, shown_names(names)
+            )
         if image is None:
-            lines += (presenter.status_lines(frame.view, loc, shown_names(names))
-                      or [t("community.replay.no_picture", loc)])
+            lines += presenter.status_lines(frame.view, loc, shown_names(names)) or [
+                t("community.replay.no_picture", loc)
+            ]
         chart = await self.story_chart(frame.info, frame.turn, loc)
-        await operations.reply(interaction, "\n".join(lines), file_png=image,
-                               extra_files=[("story.png", chart)] if chart is not None else None)
+        await operations.reply(
+            interaction,
+            "\n".join(lines),
+            file_png=image,
+            extra_files=[("story.png", chart)] if chart is not None else None,
+        )
 
     async def story_chart(self, info: GameInfo, turn: int, loc: str) -> bytes | None:
         """The score chart of a game up to the replayed move (None where the game has no story)."""
@@ -104,5 +122,6 @@ class HistoryCog(GameSubcommands):
         loc = locale_of(interaction)
         data = await self.history.export(interaction.guild_id, game)
         payload = json.dumps(data, indent=1, sort_keys=True).encode("utf-8")
-        await operations.reply_file(interaction, t("community.export.done", loc, game=game), payload,
-                              EXPORT_NAME.format(game=game))
+        await operations.reply_file(
+            interaction, t("community.export.done", loc, game=game), payload, EXPORT_NAME.format(game=game)
+        )

@@ -51,8 +51,11 @@ class RemindersCog(GameSubcommands):
         self._kick_task: asyncio.Task[None] | None = None
         self._tick_lock = asyncio.Lock()
         self.handlers: dict[str, ActionHandler] = {
-            "reminder": self._do_reminder, "reminder_dm": self._do_reminder_dm, "turn_dm": self._do_turn_dm,
-            "last": self._do_last}
+            "reminder": self._do_reminder,
+            "reminder_dm": self._do_reminder_dm,
+            "turn_dm": self._do_turn_dm,
+            "last": self._do_last,
+        }
         """Action kind -> what carries it out (other cogs add theirs)."""
 
     # -- lifecycle ---------------------------------------------------------------------------
@@ -117,11 +120,16 @@ class RemindersCog(GameSubcommands):
         elif not retry:
             await self.reminders.mark_failed(action.id)
 
-    async def send(self, action: Action, content: str, *, mentions: list[int] | None = None,
-                   view: discord.ui.View | None = None) -> None:
+    async def send(
+        self, action: Action, content: str, *, mentions: list[int] | None = None, view: discord.ui.View | None = None
+    ) -> None:
         """Post an action's message in its game's channel, once, and confirm it."""
-        await self.finish(action, await operations.send_once(self.bot, action.channel_xid, content, nonce=action.nonce,
-                                                             mentions=mentions, view=view))
+        await self.finish(
+            action,
+            await operations.send_once(
+                self.bot, action.channel_xid, content, nonce=action.nonce, mentions=mentions, view=view
+            ),
+        )
 
     async def dm(self, action: Action, content: str) -> None:
         """Send an action's direct message, once, and confirm it."""
@@ -159,30 +167,53 @@ class RemindersCog(GameSubcommands):
         info = await self.info(action)
         p = action.params
         loc = info.game.locale
-        lines = [t("community.reminder", loc, user=mention(action.user_xid or 0), game=info.id,
-                   title=game_title(info.game.kind, loc), since=stamp(p.get("since")))]
+        lines = [
+            t(
+                "community.reminder",
+                loc,
+                user=mention(action.user_xid or 0),
+                game=info.id,
+                title=game_title(info.game.kind, loc),
+                since=stamp(p.get("since")),
+            )
+        ]
         if p.get("voting"):
             lines.append(t("community.reminder.voting", loc))
         elif p.get("deadline"):
             policy = p.get("policy", "none")
-            lines.append(t(f"community.reminder.deadline.{policy if policy in POLICIES else 'none'}", loc,
-                           deadline=stamp(p["deadline"])))
+            lines.append(
+                t(
+                    f"community.reminder.deadline.{policy if policy in POLICIES else 'none'}",
+                    loc,
+                    deadline=stamp(p["deadline"]),
+                )
+            )
         lines.append(t("community.reminder.hint", loc))
         await self.send(action, "\n".join(lines), mentions=[action.user_xid] if action.user_xid else [])
 
     async def _do_reminder_dm(self, action: Action) -> None:
         info = await self.info(action)
         loc = await self.dm_locale(action, info)
-        text = t("community.reminder_dm", loc, game=info.id, title=game_title(info.game.kind, loc),
-                 since=stamp(action.params.get("since")),
-                 link=channel_link(info.game.guild_xid, info.game.channel_xid, info.game.turn_message_xid))
+        text = t(
+            "community.reminder_dm",
+            loc,
+            game=info.id,
+            title=game_title(info.game.kind, loc),
+            since=stamp(action.params.get("since")),
+            link=channel_link(info.game.guild_xid, info.game.channel_xid, info.game.turn_message_xid),
+        )
         await self.dm(action, text)
 
     async def _do_turn_dm(self, action: Action) -> None:
         info = await self.info(action)
         loc = await self.dm_locale(action, info)
-        text = t("community.turn_dm", loc, game=info.id, title=game_title(info.game.kind, loc),
-                 link=channel_link(info.game.guild_xid, info.game.channel_xid, info.game.turn_message_xid))
+        text = t(
+            "community.turn_dm",
+            loc,
+            game=info.id,
+            title=game_title(info.game.kind, loc),
+            link=channel_link(info.game.guild_xid, info.game.channel_xid, info.game.turn_message_xid),
+        )
         await self.dm(action, text)
 
     async def _do_last(self, action: Action) -> None:
@@ -191,26 +222,29 @@ class RemindersCog(GameSubcommands):
         await self.send(action, text, mentions=[action.user_xid] if action.user_xid else [])
 
     # -- /game snooze, away, mine ------------------------------------------------------------
-    @app_commands.describe(hours="For how many hours (default 12)",
-                           everywhere="Snooze all your games on this server, not just this channel's")
-    async def game_snooze(self, interaction: discord.Interaction,
-                          hours: app_commands.Range[float, 0.5, 168.0] = 12.0,
-                          everywhere: bool = False) -> None:
+    @app_commands.describe(
+        hours="For how many hours (default 12)",
+        everywhere="Snooze all your games on this server, not just this channel's",
+    )
+    async def game_snooze(
+        self,
+        interaction: discord.Interaction,
+        hours: app_commands.Range[float, 0.5, 168.0] = 12.0,
+        everywhere: bool = False,
+    ) -> None:
         """Pause your reminders for a while (deadlines still run)."""
         if not await operations.defer(interaction):
             return  # Discord refused: the user saw a failure, so nothing is saved
         loc = locale_of(interaction)
         if everywhere:
-            count, until = await self.reminders.snooze(interaction.user.id, hours,
-                                                       guild_xid=interaction.guild_id)
+            count, until = await self.reminders.snooze(interaction.user.id, hours, guild_xid=interaction.guild_id)
         else:
             info = await self.service.game_in_channel(interaction.channel_id or 0)
             count, until = await self.reminders.snooze(interaction.user.id, hours, game_id=info.id)
         await operations.reply(interaction, t("community.snoozed", loc, until=stamp(until), count=count))
 
     @app_commands.describe(days="How many days you are away (0: I am back)")
-    async def game_away(self, interaction: discord.Interaction,
-                        days: app_commands.Range[float, 0.0, 365.0]) -> None:
+    async def game_away(self, interaction: discord.Interaction, days: app_commands.Range[float, 0.0, 365.0]) -> None:
         """Go on vacation: no reminders, and deadlines paused as this server's rules say."""
         if not await operations.defer(interaction):
             return  # Discord refused: the user saw a failure, so nothing is saved
@@ -219,8 +253,7 @@ class RemindersCog(GameSubcommands):
         if until is None:
             text = t("community.away.back", loc)
         else:
-            text = t("community.away.set_paused" if paused else "community.away.set_running", loc,
-                     until=stamp(until))
+            text = t("community.away.set_paused" if paused else "community.away.set_running", loc, until=stamp(until))
         await operations.reply(interaction, text)
 
     async def game_mine(self, interaction: discord.Interaction) -> None:
@@ -237,9 +270,21 @@ class RemindersCog(GameSubcommands):
             extra = t("community.mine.deadline", loc, deadline=stamp(e.deadline)) if e.deadline else ""
             if e.snoozed_until and e.snoozed_until > self.reminders.now:
                 extra += t("community.mine.snoozed", loc, until=stamp(e.snoozed_until))
-            lines.append(t("community.mine.line", loc, game=g.id, title=game_title(g.kind, loc),
-                           channel=f"<#{g.channel_xid}>", since=stamp(e.since), extra=extra,
-                           link=channel_link(g.guild_xid, g.channel_xid, g.turn_message_xid)))
-        embed = discord.Embed(title=t("community.mine.title", loc, count=len(entries)),
-                              description=limits.lines_text(lines, loc), colour=EMBED_COLOUR)
+            lines.append(
+                t(
+                    "community.mine.line",
+                    loc,
+                    game=g.id,
+                    title=game_title(g.kind, loc),
+                    channel=f"<#{g.channel_xid}>",
+                    since=stamp(e.since),
+                    extra=extra,
+                    link=channel_link(g.guild_xid, g.channel_xid, g.turn_message_xid),
+                )
+            )
+        embed = discord.Embed(
+            title=t("community.mine.title", loc, count=len(entries)),
+            description=limits.lines_text(lines, loc),
+            colour=EMBED_COLOUR,
+        )
         await operations.reply(interaction, embed=embed)

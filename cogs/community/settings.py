@@ -35,8 +35,14 @@ def settings_lines(settings: Settings, loc: str, *, game_only: bool = False) -> 
     for name, spec in SETTING_SPECS.items():
         if game_only and not spec.per_game:
             continue
-        lines.append(t("community.settings.line", loc, name=t(f"community.setting.{name}", loc),
-                       value=setting_value(name, getattr(settings, name), loc)))
+        lines.append(
+            t(
+                "community.settings.line",
+                loc,
+                name=t(f"community.setting.{name}", loc),
+                value=setting_value(name, getattr(settings, name), loc),
+            )
+        )
     return lines
 
 
@@ -50,25 +56,46 @@ class SettingsCog(GameSubcommands):
         self.preferences = bot.app.preferences
 
     @app_commands.describe(
-        dm="Also send my reminders by direct message", turn_dm="A direct message each time it is my turn",
+        dm="Also send my reminders by direct message",
+        turn_dm="A direct message each time it is my turn",
         quiet="Quiet hours in your time, e.g. 22:00-07:30 (or off): no reminders then",
         timezone="Your time zone, e.g. Europe/Budapest or UTC+2",
-        language="The language of my direct messages (default: the game's)")
+        language="The language of my direct messages (default: the game's)",
+    )
     @app_commands.choices(language=language_choices())
-    async def game_notify(self, interaction: discord.Interaction, dm: bool | None = None,
-                          turn_dm: bool | None = None, quiet: str | None = None,
-                          timezone: str | None = None, language: str | None = None) -> None:
+    async def game_notify(
+        self,
+        interaction: discord.Interaction,
+        dm: bool | None = None,
+        turn_dm: bool | None = None,
+        quiet: str | None = None,
+        timezone: str | None = None,
+        language: str | None = None,
+    ) -> None:
         """Choose how I remind you: DMs, a DM when it is your turn, quiet hours, time zone."""
         if not await operations.defer(interaction):
             return  # Discord refused: the user saw a failure, so nothing is saved
         loc = locale_of(interaction)
-        prefs = await self.preferences.set_prefs(interaction.user.id, timezone_name=timezone, quiet=quiet,
-                                               dm_reminders=dm, dm_turns=turn_dm, language=language)
+        prefs = await self.preferences.set_prefs(
+            interaction.user.id,
+            timezone_name=timezone,
+            quiet=quiet,
+            dm_reminders=dm,
+            dm_turns=turn_dm,
+            language=language,
+        )
         yes, no = t("community.yes", loc), t("community.no", loc)
-        await operations.reply(interaction, t(
-            "community.notify.saved", loc, zone=prefs.timezone,
-            quiet=prefs.quiet_text() or t("community.notify.none", loc),
-            dm=yes if prefs.dm_reminders else no, turn=yes if prefs.dm_turns else no))
+        await operations.reply(
+            interaction,
+            t(
+                "community.notify.saved",
+                loc,
+                zone=prefs.timezone,
+                quiet=prefs.quiet_text() or t("community.notify.none", loc),
+                dm=yes if prefs.dm_reminders else no,
+                turn=yes if prefs.dm_turns else no,
+            ),
+        )
 
     async def set_game_language(self, interaction: discord.Interaction, language: str) -> None:
         """The channel's game speaks ``language`` from its next post on (its host, or a server manager)."""
@@ -82,17 +109,25 @@ class SettingsCog(GameSubcommands):
         server="Change this server's defaults instead of this channel's game (server managers)",
         reminder_hours="First reminder after this many hours (later ones back off)",
         deadline_hours="The game's speed: one move per this many hours (0: no deadline)",
-        timeout_policy="What happens at the deadline", vote_hours="How long a timeout vote stays open",
-        max_reminders="Server: reminders per player per turn", backoff="Server: each reminder waits this "
-        "many times longer", min_reminder_hours="Server: the shortest interval a game may set",
-        daily_reminder_cap="Server: reminders per player per day", away_max_days="Server: longest vacation",
+        timeout_policy="What happens at the deadline",
+        vote_hours="How long a timeout vote stays open",
+        max_reminders="Server: reminders per player per turn",
+        backoff="Server: each reminder waits this many times longer",
+        min_reminder_hours="Server: the shortest interval a game may set",
+        daily_reminder_cap="Server: reminders per player per day",
+        away_max_days="Server: longest vacation",
         away_pauses_deadlines="Server: vacations pause deadlines",
         recap_gif="Server: the end-of-game recap shows the cities growing (an animation)",
-        language="This game's language for its posts and pictures (host or server managers)")
-    @app_commands.choices(timeout_policy=[app_commands.Choice(name=p.replace("_", " "), value=p)
-                                          for p in POLICIES], language=language_choices())
+        language="This game's language for its posts and pictures (host or server managers)",
+    )
+    @app_commands.choices(
+        timeout_policy=[app_commands.Choice(name=p.replace("_", " "), value=p) for p in POLICIES],
+        language=language_choices(),
+    )
     async def game_settings(
-        self, interaction: discord.Interaction, server: bool = False,
+        self,
+        interaction: discord.Interaction,
+        server: bool = False,
         reminder_hours: app_commands.Range[float, 1.0, 336.0] | None = None,
         deadline_hours: app_commands.Range[float, 0.0, 1440.0] | None = None,
         timeout_policy: str | None = None,
@@ -108,30 +143,74 @@ class SettingsCog(GameSubcommands):
     ) -> None:
         """See or change reminders, deadlines and the timeout rule (this game, or the server)."""
         # A change is said in public (the game's or the server's rules change); a look is private.
-        changing = any(v is not None for v in (
-            language, reminder_hours, deadline_hours, timeout_policy, vote_hours, max_reminders, backoff,
-            min_reminder_hours, daily_reminder_cap, away_max_days, away_pauses_deadlines, recap_gif))
+        changing = any(
+            v is not None
+            for v in (
+                language,
+                reminder_hours,
+                deadline_hours,
+                timeout_policy,
+                vote_hours,
+                max_reminders,
+                backoff,
+                min_reminder_hours,
+                daily_reminder_cap,
+                away_max_days,
+                away_pauses_deadlines,
+                recap_gif,
+            )
+        )
         if not await operations.defer(interaction, ephemeral=not changing):
             return  # Discord refused: the user saw a failure, so nothing is saved
         loc = locale_of(interaction)
         if language is not None:
             await self.set_game_language(interaction, language)
-            if all(v is None for v in (reminder_hours, deadline_hours, timeout_policy, vote_hours, max_reminders,
-                                       backoff, min_reminder_hours, daily_reminder_cap, away_max_days,
-                                       away_pauses_deadlines, recap_gif)) and not server:
+            if (
+                all(
+                    v is None
+                    for v in (
+                        reminder_hours,
+                        deadline_hours,
+                        timeout_policy,
+                        vote_hours,
+                        max_reminders,
+                        backoff,
+                        min_reminder_hours,
+                        daily_reminder_cap,
+                        away_max_days,
+                        away_pauses_deadlines,
+                        recap_gif,
+                    )
+                )
+                and not server
+            ):
                 return
-        given = {k: v for k, v in {
-            "reminder_hours": reminder_hours, "deadline_hours": deadline_hours,
-            "timeout_policy": timeout_policy, "vote_hours": vote_hours, "max_reminders": max_reminders,
-            "backoff": backoff, "min_reminder_hours": min_reminder_hours,
-            "daily_reminder_cap": daily_reminder_cap, "away_max_days": away_max_days,
-            "away_pauses_deadlines": away_pauses_deadlines, "recap_gif": recap_gif}.items() if v is not None}
+        given = {
+            k: v
+            for k, v in {
+                "reminder_hours": reminder_hours,
+                "deadline_hours": deadline_hours,
+                "timeout_policy": timeout_policy,
+                "vote_hours": vote_hours,
+                "max_reminders": max_reminders,
+                "backoff": backoff,
+                "min_reminder_hours": min_reminder_hours,
+                "daily_reminder_cap": daily_reminder_cap,
+                "away_max_days": away_max_days,
+                "away_pauses_deadlines": away_pauses_deadlines,
+                "recap_gif": recap_gif,
+            }.items()
+            if v is not None
+        }
         guild = interaction.guild_id or 0
         if server or any(not SETTING_SPECS[k].per_game for k in given):
             if given and not is_admin(interaction):
                 raise CommunityError("community.error.settings_admin")
-            settings = (await self.preferences.update_settings(guild, given) if given
-                        else await self.preferences.server_settings(guild))
+            settings = (
+                await self.preferences.update_settings(guild, given)
+                if given
+                else await self.preferences.server_settings(guild)
+            )
             title = t("community.settings.server", loc)
             saved = t("community.settings.saved_server", loc) if given else None
         else:
@@ -141,16 +220,21 @@ class SettingsCog(GameSubcommands):
                 if given:
                     raise
                 settings = await self.preferences.server_settings(guild)
-                embed = discord.Embed(title=t("community.settings.server", loc),
-                                      description="\n".join(settings_lines(settings, loc)), colour=EMBED_COLOUR)
+                embed = discord.Embed(
+                    title=t("community.settings.server", loc),
+                    description="\n".join(settings_lines(settings, loc)),
+                    colour=EMBED_COLOUR,
+                )
                 await operations.reply(interaction, embed=embed)
                 return
             if given and info.game.host_xid != interaction.user.id and not is_admin(interaction):
                 raise CommunityError("community.error.settings_host")
-            settings = (await self.preferences.update_settings(guild, given, game_id=info.id) if given
-                        else await self.preferences.settings_for(info.id))
+            settings = (
+                await self.preferences.update_settings(guild, given, game_id=info.id)
+                if given
+                else await self.preferences.settings_for(info.id)
+            )
             title = t("community.settings.game", loc, game=info.id)
             saved = t("community.settings.saved_game", loc, game=info.id) if given else None
-        embed = discord.Embed(title=title, description="\n".join(settings_lines(settings, loc)),
-                              colour=EMBED_COLOUR)
+        embed = discord.Embed(title=title, description="\n".join(settings_lines(settings, loc)), colour=EMBED_COLOUR)
         await operations.reply(interaction, saved, embed=embed, ephemeral=not given)

@@ -63,22 +63,37 @@ class UndoCog(GameSubcommands):
         loc = info.game.locale  # a public post: the game's language
         move = t(key, loc, **shown_params(params, [s.name for s in info.seats]))
         if proposal.done:
-            await operations.reply(interaction, t("community.undo.done", loc, user=mention(interaction.user.id)),
-                                   ephemeral=False)
+            await operations.reply(
+                interaction, t("community.undo.done", loc, user=mention(interaction.user.id)), ephemeral=False
+            )
             await self._republish(info.id)
             return
         view = discord.ui.View(timeout=None)
-        view.add_item(discord.ui.Button(label=t("community.undo.button.yes", loc),
-                                        style=discord.ButtonStyle.success,
-                                        custom_id=undo_id(info.id, proposal.version, True)))
-        view.add_item(discord.ui.Button(label=t("community.undo.button.no", loc),
-                                        style=discord.ButtonStyle.danger,
-                                        custom_id=undo_id(info.id, proposal.version, False)))
+        view.add_item(
+            discord.ui.Button(
+                label=t("community.undo.button.yes", loc),
+                style=discord.ButtonStyle.success,
+                custom_id=undo_id(info.id, proposal.version, True),
+            )
+        )
+        view.add_item(
+            discord.ui.Button(
+                label=t("community.undo.button.no", loc),
+                style=discord.ButtonStyle.danger,
+                custom_id=undo_id(info.id, proposal.version, False),
+            )
+        )
         view.stop()
-        text = t("community.undo.proposal", loc, user=mention(interaction.user.id), move=move,
-                 voters=" ".join(mention(v) for v in proposal.voters))
-        await operations.reply(interaction, text, ephemeral=False, view=view,
-                               mentions=operations.mentions_of(proposal.voters))
+        text = t(
+            "community.undo.proposal",
+            loc,
+            user=mention(interaction.user.id),
+            move=move,
+            voters=" ".join(mention(v) for v in proposal.voters),
+        )
+        await operations.reply(
+            interaction, text, ephemeral=False, view=view, mentions=operations.mentions_of(proposal.voters)
+        )
         message_xid = await operations.original_message_id(interaction)
         if message_xid is not None:
             await self.undo.set_undo_message(info.id, proposal.version, interaction.channel_id, message_xid)
@@ -89,8 +104,9 @@ class UndoCog(GameSubcommands):
             await self.reminders.mark_skipped(action.id)
             return
         loc = (await self.service.game(action.game_id)).locale if action.game_id is not None else "en"
-        ok = await operations.edit(self.bot, action.channel_xid, int(message_xid),
-                                   content=t("community.undo.expired", loc), view=None)
+        ok = await operations.edit(
+            self.bot, action.channel_xid, int(message_xid), content=t("community.undo.expired", loc), view=None
+        )
         await (self.reminders.mark_sent(action.id) if ok else self.reminders.mark_failed(action.id))
 
     async def undo_click(self, interaction: discord.Interaction, custom_id: str, data: dict[str, Any]) -> None:
@@ -104,16 +120,24 @@ class UndoCog(GameSubcommands):
         ploc = (await self.service.game(game_id)).locale  # the proposal is a public post
         if answer.status == "open":
             accepted = sum(1 for v in answer.answers.values() if v)
-            await operations.reply(interaction, t("community.undo.waiting", loc, n=accepted,
-                                                  total=len(answer.proposal.voters)))
+            await operations.reply(
+                interaction, t("community.undo.waiting", loc, n=accepted, total=len(answer.proposal.voters))
+            )
             return
         if answer.status == "refused":
-            await operations.edit_original(interaction, content=t(
-                "community.undo.refused", ploc, user=mention(interaction.user.id), proposer=proposer),
-                view=None, allowed_mentions=operations.NO_MENTIONS)
+            await operations.edit_original(
+                interaction,
+                content=t("community.undo.refused", ploc, user=mention(interaction.user.id), proposer=proposer),
+                view=None,
+                allowed_mentions=operations.NO_MENTIONS,
+            )
             return
-        await operations.edit_original(interaction, content=t("community.undo.done", ploc, user=proposer),
-                                       view=None, allowed_mentions=operations.NO_MENTIONS)
+        await operations.edit_original(
+            interaction,
+            content=t("community.undo.done", ploc, user=proposer),
+            view=None,
+            allowed_mentions=operations.NO_MENTIONS,
+        )
         await self._republish(game_id)
 
     async def _republish(self, game_id: int) -> None:

@@ -57,11 +57,19 @@ class VotesCog(commands.Cog):
 
     def vote_view(self, game_id: int, version: int, seat: int, loc: str) -> discord.ui.View:
         view = discord.ui.View(timeout=None)
-        styles = {"move": discord.ButtonStyle.primary, "takeover": discord.ButtonStyle.secondary,
-                  "wait": discord.ButtonStyle.success}
+        styles = {
+            "move": discord.ButtonStyle.primary,
+            "takeover": discord.ButtonStyle.secondary,
+            "wait": discord.ButtonStyle.success,
+        }
         for choice, style in styles.items():
-            view.add_item(discord.ui.Button(label=t(f"community.vote.button.{choice}", loc), style=style,
-                                            custom_id=vote_id(game_id, version, seat, choice)))
+            view.add_item(
+                discord.ui.Button(
+                    label=t(f"community.vote.button.{choice}", loc),
+                    style=style,
+                    custom_id=vote_id(game_id, version, seat, choice),
+                )
+            )
         view.stop()
         return view
 
@@ -70,26 +78,42 @@ class VotesCog(commands.Cog):
         p = action.params
         loc = info.game.locale
         voters = [int(v) for v in p.get("voters", [])]
-        text = t("community.vote.open", loc, late=mention(action.user_xid or 0), game=info.id,
-                 since=stamp(p.get("since")), voters=" ".join(mention(v) for v in voters),
-                 closes=stamp(p.get("closes_at")))
+        text = t(
+            "community.vote.open",
+            loc,
+            late=mention(action.user_xid or 0),
+            game=info.id,
+            since=stamp(p.get("since")),
+            voters=" ".join(mention(v) for v in voters),
+            closes=stamp(p.get("closes_at")),
+        )
         assert action.seat is not None
         view = self.vote_view(info.id, int(p["version"]), action.seat, loc)
-        await self.loop.send(action, text, view=view,
-                             mentions=[*voters, *([action.user_xid] if action.user_xid else [])])
+        await self.loop.send(
+            action, text, view=view, mentions=[*voters, *([action.user_xid] if action.user_xid else [])]
+        )
 
     async def _do_vote_closed(self, action: Action) -> None:
         info = await self.loop.info(action)
         p = action.params
         decision = str(p.get("decision", "moved"))
-        text = t(f"community.vote.closed.{decision}", info.game.locale,
-                 late=player_label(info, action.seat if action.seat is not None else -1))
+        text = t(
+            f"community.vote.closed.{decision}",
+            info.game.locale,
+            late=player_label(info, action.seat if action.seat is not None else -1),
+        )
         message_xid = p.get("message_xid")
         if message_xid is None or action.channel_xid is None:
             await self.reminders.mark_skipped(action.id)
             return
-        ok = await operations.edit(self.bot, action.channel_xid, int(message_xid), content=text, view=None,
-                                   allowed_mentions=operations.NO_MENTIONS)
+        ok = await operations.edit(
+            self.bot,
+            action.channel_xid,
+            int(message_xid),
+            content=text,
+            view=None,
+            allowed_mentions=operations.NO_MENTIONS,
+        )
         await (self.reminders.mark_sent(action.id) if ok else self.reminders.mark_failed(action.id))
 
     async def _do_ai_move(self, action: Action) -> None:
@@ -98,14 +122,21 @@ class VotesCog(commands.Cog):
             return
         info = outcome.info
         key = "community.timeout.ai_took_over" if action.params.get("take_over") else "community.timeout.ai_moved"
-        await operations.post(self.bot, info.game.channel_xid or 0,
-                              t(key, info.game.locale, player=player_label(info, outcome.seat), game=info.id))
+        await operations.post(
+            self.bot,
+            info.game.channel_xid or 0,
+            t(key, info.game.locale, player=player_label(info, outcome.seat), game=info.id),
+        )
         await turn_flow(self.bot, outcome)
 
     async def _do_extended(self, action: Action) -> None:
         info = await self.loop.info(action)
-        text = t("community.timeout.extended", info.game.locale, player=player_label(info, action.seat or 0),
-                 deadline=stamp(action.params.get("deadline")))
+        text = t(
+            "community.timeout.extended",
+            info.game.locale,
+            player=player_label(info, action.seat or 0),
+            deadline=stamp(action.params.get("deadline")),
+        )
         await self.loop.send(action, text)
 
     async def _do_deadline_passed(self, action: Action) -> None:
@@ -122,7 +153,8 @@ class VotesCog(commands.Cog):
             return  # Discord refused: the user saw a failure, so the vote does not count
         loc = locale_of(interaction)
         result = await self.votes.cast_vote(game_id, version, seat, interaction.user.id, choice)
-        await operations.reply(interaction, t("community.vote.counted", loc,
-                                              choice=t(f"community.vote.button.{choice}", loc)))
+        await operations.reply(
+            interaction, t("community.vote.counted", loc, choice=t(f"community.vote.button.{choice}", loc))
+        )
         for action in result.actions:
             await self.loop.dispatch(action)

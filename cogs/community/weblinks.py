@@ -33,7 +33,7 @@ class LinksCog(GameSubcommands):
         self.bot.component_routes[weblinks.PLAY_PREFIX] = self.play_click
 
     async def play_click(self, interaction: discord.Interaction, custom_id: str, data: dict[str, object]) -> None:
-        """"Play on the board": the clicker's own sign-in link, opening that game (private)."""
+        """ "Play on the board": the clicker's own sign-in link, opening that game (private)."""
         loc = locale_of(interaction)
         _, _, raw = custom_id.partition(":")
         if not raw.isdigit() or len(raw) > 19:
@@ -42,12 +42,14 @@ class LinksCog(GameSubcommands):
         if not await operations.defer(interaction):
             return  # Discord refused: no link is made
         url = await weblinks.signin_url(self.bot, interaction.user.id, int(raw), loc)
-        await operations.reply(interaction, t("web.link.signin", loc, game=int(raw), url=url) if url
-                               else t("web.link.off", loc))
+        await operations.reply(
+            interaction, t("web.link.signin", loc, game=int(raw), url=url) if url else t("web.link.off", loc)
+        )
 
     @app_commands.describe(game="The game's number (#) (default: this channel's game)")
-    async def game_link(self, interaction: discord.Interaction,
-                        game: app_commands.Range[int, 1, None] | None = None) -> None:
+    async def game_link(
+        self, interaction: discord.Interaction, game: app_commands.Range[int, 1, None] | None = None
+    ) -> None:
         """The link to a game's live web page (only you see it)."""
         loc = locale_of(interaction)
         links = weblinks.links_of(self.bot)
@@ -70,8 +72,7 @@ class LinksCog(GameSubcommands):
         view = discord.ui.View(timeout=None)
         weblinks.add_link(view, weblinks.BOARD, board, loc)
         if interaction.guild_id is not None:
-            weblinks.add_link(view, weblinks.PLAYER, links.player(interaction.guild_id, interaction.user.id, loc),
-                              loc)
+            weblinks.add_link(view, weblinks.PLAYER, links.player(interaction.guild_id, interaction.user.id, loc), loc)
         view.stop()
         lines = [t("web.link.game", loc, game=info.id, url=board)]
         if signin is not None:

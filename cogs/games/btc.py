@@ -26,8 +26,7 @@ log = logging.getLogger(__name__)
 class BtcPresenter(Presenter[BtcView]):
     kind = "btc"
 
-    def render_turn(self, view: BtcView, seat: int | None, names: list[str],
-                    locale: str = "en") -> bytes | None:
+    def render_turn(self, view: BtcView, seat: int | None, names: list[str], locale: str = "en") -> bytes | None:
         """A seat's own view shows its hand; the channel gets the whole table (no hands)."""
         return super().render_turn(view, seat if view.get("seat") is not None else None, names, locale)
 
@@ -43,12 +42,24 @@ class BtcPresenter(Presenter[BtcView]):
 
     def status_lines(self, view: BtcView, locale: str, names: list[str] | None = None) -> list[str]:
         phase = str(view.get("phase", ""))
-        lines = [t("btc.ui.status_round", locale, round=view.get("round", 1),
-                   phase=t_or(f"btc.render.phase.{phase}", phase, locale))]
+        lines = [
+            t(
+                "btc.ui.status_round",
+                locale,
+                round=view.get("round", 1),
+                phase=t_or(f"btc.render.phase.{phase}", phase, locale),
+            )
+        ]
         for city in view.get("cities", []):
-            lines.append(t("btc.ui.status_city", locale, city=city.get("name", city["city"]),
-                           total=city.get("total", 0),
-                           builders=" & ".join(self._who(b, view, names, locale) for b in city.get("builders", []))))
+            lines.append(
+                t(
+                    "btc.ui.status_city",
+                    locale,
+                    city=city.get("name", city["city"]),
+                    total=city.get("total", 0),
+                    builders=" & ".join(self._who(b, view, names, locale) for b in city.get("builders", [])),
+                )
+            )
         return lines
 
     @staticmethod
@@ -63,8 +74,9 @@ class BtcPresenter(Presenter[BtcView]):
                     return str(names[seat])
         return str(player)
 
-    def controls(self, game_id: int, version: int, token: str, moves: list[dict[str, Any]],
-                 view: BtcView, locale: str) -> discord.ui.View:
+    def controls(
+        self, game_id: int, version: int, token: str, moves: list[dict[str, Any]], view: BtcView, locale: str
+    ) -> discord.ui.View:
         groups: dict[tuple[str, Any, Any], list[dict[str, Any]]] = {}
         for m in moves:
             kind = str(m.get("kind"))
@@ -82,19 +94,31 @@ class BtcPresenter(Presenter[BtcView]):
                 if row >= MAX_SELECTS:
                     log.warning("game %s: more choice groups than fit in one message", game_id)
                     break
-                part = group[start:start + MAX_SELECT_OPTIONS]
+                part = group[start : start + MAX_SELECT_OPTIONS]
                 if kind == "place":
                     sample = labels.move_label(self.kind, part[0], view, locale)
-                    placeholder = t("btc.ui.pick_place", locale, tile=sample.split(" → ")[0],
-                                    city=city_name(view, int(city), locale))
+                    placeholder = t(
+                        "btc.ui.pick_place",
+                        locale,
+                        tile=sample.split(" → ")[0],
+                        city=city_name(view, int(city), locale),
+                    )
                 else:
                     placeholder = t(f"btc.ui.pick_{kind}", locale)
-                options = [discord.SelectOption(label=self.move_label(m, view, locale, SELECT_OPTION_LABEL),
-                                                value=ids.compact(m))
-                           for m in part]
-                ui.add_item(discord.ui.Select(custom_id=ids.select(game_id, version, token, row),
-                                              options=options, placeholder=cut(placeholder, SELECT_PLACEHOLDER),
-                                              row=row))
+                options = [
+                    discord.SelectOption(
+                        label=self.move_label(m, view, locale, SELECT_OPTION_LABEL), value=ids.compact(m)
+                    )
+                    for m in part
+                ]
+                ui.add_item(
+                    discord.ui.Select(
+                        custom_id=ids.select(game_id, version, token, row),
+                        options=options,
+                        placeholder=cut(placeholder, SELECT_PLACEHOLDER),
+                        row=row,
+                    )
+                )
                 row += 1
         ui.stop()
         return ui

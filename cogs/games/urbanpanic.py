@@ -80,6 +80,7 @@ log = logging.getLogger(__name__)
 __all__ = ["PRESENTER", "ROUTE_PREFIX", "STEP_ARGS", "UrbanPanicPresenter", "parse_step", "relative_time"]
 """Also the menus' names the tests and notation checks read here (defined in :mod:`cogs.games.urbanpanic_steps`)."""
 
+
 # =============================================================================================
 # The presenter
 # =============================================================================================
@@ -87,14 +88,15 @@ class UrbanPanicPresenter(Presenter[UpView]):
     """Urban Panic: step-by-step turns in the basic and advanced games, private hands in the party."""
 
     kind = KIND
-    def render_turn(self, view: UpView, seat: int | None,
-                    names: list[str] | None = None, locale: str = "en") -> bytes | None:
+
+    def render_turn(
+        self, view: UpView, seat: int | None, names: list[str] | None = None, locale: str = "en"
+    ) -> bytes | None:
         """The turn picture (``seat``: who acted, or whose private view it is; else the table)."""
         acting = seat if seat is not None else view.get("current")
         return super().render_turn(view, acting, names or [], locale)
 
-    def render_end(self, view: UpView, names: list[str] | None = None,
-                   locale: str = "en") -> bytes | None:
+    def render_end(self, view: UpView, names: list[str] | None = None, locale: str = "en") -> bytes | None:
         return super().render_end(view, names or [], locale)
 
     # -- labels --------------------------------------------------------------------------------
@@ -124,8 +126,14 @@ class UrbanPanicPresenter(Presenter[UpView]):
         if isinstance(hand, str) and hand != "hidden":
             lines = [t("urbanpanic.ui.prompt.hand", locale, tile=tile_name(hand, locale))]
         else:
-            lines = [t("urbanpanic.ui.prompt.empty_hand", locale, pool=party.get("pool", 0) if party else 0,
-                       table=len(party.get("open_table", []) if party else []))]
+            lines = [
+                t(
+                    "urbanpanic.ui.prompt.empty_hand",
+                    locale,
+                    pool=party.get("pool", 0) if party else 0,
+                    table=len(party.get("open_table", []) if party else []),
+                )
+            ]
         deadline = party_deadline_line(view, None, locale)
         if deadline is not None:
             lines.append(deadline)
@@ -138,32 +146,54 @@ class UrbanPanicPresenter(Presenter[UpView]):
         current = view.get("current")
         if current is not None:
             architect = "done" if view.get("architect_done") else "owed" if view.get("architect_owed") else "stuck"
-            lines.append(t("urbanpanic.ui.status.turn", locale, turn=view["turn"],
-                           player=seat_name(current, names, locale),
-                           points=view["points"], architect=t(f"urbanpanic.ui.architect_{architect}", locale)))
+            lines.append(
+                t(
+                    "urbanpanic.ui.status.turn",
+                    locale,
+                    turn=view["turn"],
+                    player=seat_name(current, names, locale),
+                    points=view["points"],
+                    architect=t(f"urbanpanic.ui.architect_{architect}", locale),
+                )
+            )
         board = view.get("main_board")
-        slots = " · ".join(f"{i}: {tile_name(code, locale) if code else '—'}"
-                           for i, code in enumerate(board.get("slots", []) if board else [], start=1))
-        lines.append(t("urbanpanic.ui.status.main_board", locale, slots=slots,
-                       stack=board.get("stack", 0) if board else 0))
+        slots = " · ".join(
+            f"{i}: {tile_name(code, locale) if code else '—'}"
+            for i, code in enumerate(board.get("slots", []) if board else [], start=1)
+        )
+        lines.append(
+            t("urbanpanic.ui.status.main_board", locale, slots=slots, stack=board.get("stack", 0) if board else 0)
+        )
         if view.get("goals"):
-            lines.append(t("urbanpanic.ui.status.goals", locale,
-                           goals=", ".join(t(g["title_key"], locale) for g in view["goals"])))
+            lines.append(
+                t(
+                    "urbanpanic.ui.status.goals",
+                    locale,
+                    goals=", ".join(t(g["title_key"], locale) for g in view["goals"]),
+                )
+            )
         for p in view["players"]:
-            lines.append(t("urbanpanic.ui.status.city", locale, player=seat_name(p["seat"], names, locale),
-                           tiles=p["tiles"],
-                           reserve=", ".join(tile_name(c, locale) for c in p.get("reserve", [])) or "—",
-                           tracks=self.tracks_text(p["tracks"], view, locale)))
+            lines.append(
+                t(
+                    "urbanpanic.ui.status.city",
+                    locale,
+                    player=seat_name(p["seat"], names, locale),
+                    tiles=p["tiles"],
+                    reserve=", ".join(tile_name(c, locale) for c in p.get("reserve", [])) or "—",
+                    tracks=self.tracks_text(p["tracks"], view, locale),
+                )
+            )
         if view.get("turn_log") and current is not None:
-            lines.append(t("urbanpanic.ui.status.this_turn", locale,
-                           actions=self.actions_text(view["turn_log"], names, locale)))
+            lines.append(
+                t("urbanpanic.ui.status.this_turn", locale, actions=self.actions_text(view["turn_log"], names, locale))
+            )
         elif prev := view.get("previous_turn"):
-            lines.append(self.turn_sentence(seat_name(int(prev["seat"]), names, locale), prev["actions"],
-                                            names, locale))
+            lines.append(
+                self.turn_sentence(seat_name(int(prev["seat"]), names, locale), prev["actions"], names, locale)
+            )
         first = view.get("first_finisher")
         if first is not None:
-            lines.append(t("urbanpanic.ui.status.full_city", locale,
-                           player=seat_name(int(first), names, locale)))
+            lines.append(t("urbanpanic.ui.status.full_city", locale, player=seat_name(int(first), names, locale)))
         if view.get("last_turn"):
             lines.append(t("urbanpanic.ui.status.last_turn", locale))
         return lines
@@ -174,12 +204,20 @@ class UrbanPanicPresenter(Presenter[UpView]):
         counts: dict[str, int] = {}
         for code in table:
             counts[code] = counts.get(code, 0) + 1
-        shown = [tile_name(code, locale) if n == 1 else f"{tile_name(code, locale)} ×{n}"
-                 for code, n in list(counts.items())[:OPEN_TABLE_SHOWN]]
+        shown = [
+            tile_name(code, locale) if n == 1 else f"{tile_name(code, locale)} ×{n}"
+            for code, n in list(counts.items())[:OPEN_TABLE_SHOWN]
+        ]
         if len(counts) > OPEN_TABLE_SHOWN:
             shown.append(t("urbanpanic.ui.more", locale, n=len(counts) - OPEN_TABLE_SHOWN))
-        lines = [t("urbanpanic.ui.status.party", locale, pool=party.get("pool", 0) if party else 0,
-                   table=", ".join(shown) or t("urbanpanic.ui.none", locale))]
+        lines = [
+            t(
+                "urbanpanic.ui.status.party",
+                locale,
+                pool=party.get("pool", 0) if party else 0,
+                table=", ".join(shown) or t("urbanpanic.ui.none", locale),
+            )
+        ]
         for p in view["players"]:
             hand = p.get("hand")
             if p["empty_plots"] == 0:
@@ -188,8 +226,15 @@ class UrbanPanicPresenter(Presenter[UpView]):
                 state = t("urbanpanic.ui.hand.empty", locale)
             else:
                 state = t("urbanpanic.ui.hand.holding", locale)  # never the tile: a hand is private
-            lines.append(t("urbanpanic.ui.status.party_city", locale, player=seat_name(p["seat"], names, locale),
-                           tiles=p["tiles"], state=state))
+            lines.append(
+                t(
+                    "urbanpanic.ui.status.party_city",
+                    locale,
+                    player=seat_name(p["seat"], names, locale),
+                    tiles=p["tiles"],
+                    state=state,
+                )
+            )
         deadline = party_deadline_line(view, names, locale)
         if deadline is not None:
             lines.append(deadline)
@@ -197,8 +242,7 @@ class UrbanPanicPresenter(Presenter[UpView]):
 
     def tracks_text(self, tracks: list[int], view: UpView, locale: str) -> str:
         legend = view.get("legend")
-        names = (legend.get("tracks") if legend else None) or ["residents", "jobs", "ecology", "income",
-                                                                 "satisfaction"]
+        names = (legend.get("tracks") if legend else None) or ["residents", "jobs", "ecology", "income", "satisfaction"]
         letters = [t(f"urbanpanic.render.letter.{track}", locale) for track in names]
         return " ".join(f"{letter} {value}" for letter, value in zip(letters, tracks))
 
@@ -206,12 +250,12 @@ class UrbanPanicPresenter(Presenter[UpView]):
     def actions_text(self, entries: list[UpAction], names: list[str] | None, locale: str) -> str:
         return up_game.actions_text(entries, names, locale)
 
-    def turn_sentence(self, player: str, actions: list[UpAction], names: list[str] | None,
-                      locale: str) -> str:
+    def turn_sentence(self, player: str, actions: list[UpAction], names: list[str] | None, locale: str) -> str:
         return up_game.turn_sentence(player, actions, names, locale)
 
-    def summary_lines(self, key: str, params: dict[str, Any], view: UpView, locale: str,
-                      names: list[str] | None = None) -> list[str]:
+    def summary_lines(
+        self, key: str, params: dict[str, Any], view: UpView, locale: str, names: list[str] | None = None
+    ) -> list[str]:
         """The turn message's summary of a move: the game's telling (an END_TURN as the whole turn),
         and, Discord only, the deadline as a relative timestamp after the move that starts the hourglass.
         """
@@ -223,16 +267,18 @@ class UrbanPanicPresenter(Presenter[UpView]):
         return lines
 
     # -- controls ------------------------------------------------------------------------------
-    def controls(self, game_id: int, version: int, token: str, moves: list[dict[str, Any]],
-                 view: UpView, locale: str) -> discord.ui.View:
+    def controls(
+        self, game_id: int, version: int, token: str, moves: list[dict[str, Any]], view: UpView, locale: str
+    ) -> discord.ui.View:
         if view.get("variant") == "party":
             entries = self.party_entries(game_id, version, token, moves, view, locale)
         else:
             entries = self.top_entries(game_id, version, token, moves, view, locale)
         return build_view(entries, locale)
 
-    def top_entries(self, game_id: int, version: int, token: str, moves: list[dict[str, Any]],
-                    view: UpView, locale: str) -> list[Entry]:
+    def top_entries(
+        self, game_id: int, version: int, token: str, moves: list[dict[str, Any]], view: UpView, locale: str
+    ) -> list[Entry]:
         """The first step of a turn: Architect slots, then the other actions (only legal ones)."""
         out: list[Entry] = []
         for m in of_kind(moves, UpArchitect):
@@ -248,8 +294,7 @@ class UrbanPanicPresenter(Presenter[UpView]):
         for shape, style in ((UpMayor, discord.ButtonStyle.secondary), (UpEndTurn, discord.ButtonStyle.success)):
             found: Mapping[str, Any] | None = next(iter(of_kind(moves, shape)), None)
             if found is not None:
-                entry = move_entry(game_id, version, token, found, self.move_label(found, view, locale), 1,
-                                   style)
+                entry = move_entry(game_id, version, token, found, self.move_label(found, view, locale), 1, style)
                 if entry is not None:
                     out.append(entry)
         # Always there: the acting player's fresh private menu (the turn message's own move
@@ -257,13 +302,15 @@ class UrbanPanicPresenter(Presenter[UpView]):
         out.append(Entry(t("urbanpanic.ui.refresh", locale), ids.open_(game_id, version), 2))
         return out
 
-    def step_menu(self, step: Step, moves: list[dict[str, Any]], view: UpView, locale: str,
-                  game_id: int, version: int, token: str) -> tuple[str, list[Entry]] | None:
+    def step_menu(
+        self, step: Step, moves: list[dict[str, Any]], view: UpView, locale: str, game_id: int, version: int, token: str
+    ) -> tuple[str, list[Entry]] | None:
         """The next private menu of a turn step (:func:`cogs.urbanpanic_steps.step_menu`)."""
         return step_menu(step, moves, view, locale, game_id, version, token)
 
-    def party_entries(self, game_id: int, version: int, token: str, moves: list[dict[str, Any]],
-                      view: UpView, locale: str) -> list[Entry]:
+    def party_entries(
+        self, game_id: int, version: int, token: str, moves: list[dict[str, Any]], view: UpView, locale: str
+    ) -> list[Entry]:
         """Empty hand: Draw and the open table. Full hand: the city's empty plots and Drop.
 
         No label or custom_id ever names the tile in the hand (these controls may be public).
@@ -275,33 +322,60 @@ class UrbanPanicPresenter(Presenter[UpView]):
             out = plot_grid([(m["plot"], move_entry(game_id, version, token, m, m["plot"], 0)) for m in places])
             drop = next(iter(drops), None)
             if drop is not None:
-                entry = move_entry(game_id, version, token, drop, self.move_label(drop, view, locale),
-                                   CENTRE_ROW, discord.ButtonStyle.danger)
+                entry = move_entry(
+                    game_id,
+                    version,
+                    token,
+                    drop,
+                    self.move_label(drop, view, locale),
+                    CENTRE_ROW,
+                    discord.ButtonStyle.danger,
+                )
                 if entry is not None:
                     out.append(entry)
         else:
             if of_kind(moves, UpDraw):
-                out.append(Entry(t("urbanpanic.ui.draw", locale), step_id(game_id, version, "d"), 0,
-                                 discord.ButtonStyle.primary))
+                out.append(
+                    Entry(
+                        t("urbanpanic.ui.draw", locale), step_id(game_id, version, "d"), 0, discord.ButtonStyle.primary
+                    )
+                )
             codes = [m["tile"] for m in of_kind(moves, UpTake)]
             # in the reader's alphabetical order of the names, so a select's "first to last" is a range
             ordered = sorted(codes, key=lambda c: (tile_name(c, locale).casefold(), c))
             if len(codes) <= TAKE_BUTTON_LIMIT:
-                out += [Entry(t("urbanpanic.ui.take", locale, tile=tile_name(code, locale)),
-                              step_id(game_id, version, "t", code), 1 + i // ROW_WIDTH)
-                        for i, code in enumerate(ordered)]
+                out += [
+                    Entry(
+                        t("urbanpanic.ui.take", locale, tile=tile_name(code, locale)),
+                        step_id(game_id, version, "t", code),
+                        1 + i // ROW_WIDTH,
+                    )
+                    for i, code in enumerate(ordered)
+                ]
             else:
                 for n in range(MAX_TAKE_SELECTS):
-                    chunk = ordered[n * MAX_SELECT_OPTIONS:(n + 1) * MAX_SELECT_OPTIONS]
+                    chunk = ordered[n * MAX_SELECT_OPTIONS : (n + 1) * MAX_SELECT_OPTIONS]
                     if chunk:
-                        out.append(Entry(t("urbanpanic.ui.take_from", locale, first=tile_name(chunk[0], locale),
-                                           last=tile_name(chunk[-1], locale)),
-                                         step_id(game_id, version, "ts", n), 1 + n,
-                                         options=tuple((tile_name(c, locale), c) for c in chunk)))
+                        out.append(
+                            Entry(
+                                t(
+                                    "urbanpanic.ui.take_from",
+                                    locale,
+                                    first=tile_name(chunk[0], locale),
+                                    last=tile_name(chunk[-1], locale),
+                                ),
+                                step_id(game_id, version, "ts", n),
+                                1 + n,
+                                options=tuple((tile_name(c, locale), c) for c in chunk),
+                            )
+                        )
         # "My choices" (the generic open button) where a row has room: in a private menu it shows the
         # hand and the choices afresh; on a public turn message it opens them.
-        room = [r for r in range(MAX_ROWS) if not any(e.row == r and e.options for e in out)
-                and sum(1 for e in out if e.row == r) < ROW_WIDTH]
+        room = [
+            r
+            for r in range(MAX_ROWS)
+            if not any(e.row == r and e.options for e in out) and sum(1 for e in out if e.row == r) < ROW_WIDTH
+        ]
         if room:
             out.append(Entry(t("urbanpanic.ui.refresh", locale), ids.open_(game_id, version), room[0]))
         return out

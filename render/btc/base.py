@@ -25,11 +25,31 @@ c.register_glyphs(
         "park": c.Glyph(c.GREEN, c.PAINTERS["park"], "P", "btc.render.kind.park"),
         "house": c.Glyph(c.RESIDENTIAL, c.PAINTERS["house"], "H", "btc.render.kind.house"),
     },
-    aliases={"drink": "tavern_drink", "food": "tavern_food", "music": "tavern_music", "bed": "tavern_bed",
-             "s": "shop", "f": "factory", "o": "office", "p": "park", "h": "house", "d": "tavern_drink",
-             "m": "tavern_music", "b": "tavern_bed"},
-    exact_letters={"S": "shop", "F": "factory", "O": "office", "P": "park", "H": "house",
-                   "d": "tavern_drink", "f": "tavern_food", "m": "tavern_music", "b": "tavern_bed"},
+    aliases={
+        "drink": "tavern_drink",
+        "food": "tavern_food",
+        "music": "tavern_music",
+        "bed": "tavern_bed",
+        "s": "shop",
+        "f": "factory",
+        "o": "office",
+        "p": "park",
+        "h": "house",
+        "d": "tavern_drink",
+        "m": "tavern_music",
+        "b": "tavern_bed",
+    },
+    exact_letters={
+        "S": "shop",
+        "F": "factory",
+        "O": "office",
+        "P": "park",
+        "H": "house",
+        "d": "tavern_drink",
+        "f": "tavern_food",
+        "m": "tavern_music",
+        "b": "tavern_bed",
+    },
 )
 
 View = BtcView
@@ -82,17 +102,7 @@ CATEGORIES: tuple[tuple[str, str, str], ...] = (
     ("houses", "btc.render.cat.houses", "btc.house"),
 )
 """Score categories: (id in the view, catalogue id of its name, glyph)."""
-KINDS = (
-    "shop",
-    "factory",
-    "tavern_drink",
-    "tavern_food",
-    "tavern_music",
-    "tavern_bed",
-    "office",
-    "park",
-    "house",
-)
+KINDS = ("shop", "factory", "tavern_drink", "tavern_food", "tavern_music", "tavern_bed", "office", "park", "house")
 MODES = ("two_player", "solo_simple", "solo_full")
 """Modes named in the subtitle (``btc.render.mode.<mode>``); the standard game is not named."""
 PHASES = ("play", "assign", "place", "bonus", "over")

@@ -99,8 +99,7 @@ def draw_city_grid(
             if r0 <= r < r0 + rows and c0 <= col < c0 + cols:
                 box = geo.cell_box(r - r0, col - c0)
                 draw.rounded_rectangle(box, radius=max(3, cell // 12), outline=c.INK, width=3)
-                c.draw_text(draw, ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), name, ofont, c.MUTED, "mm",
-                            key=False)
+                c.draw_text(draw, ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), name, ofont, c.MUTED, "mm", key=False)
     return geo
 
 
@@ -183,15 +182,20 @@ def _wrapped(
     x, y = xy
     step = round(fnt.size * 1.22)
     for line in lines:
-        c.draw_text(draw, (x + width / 2 if centred else x, y), c.ellipsize(line, fnt, width), fnt, fill,
-                    "ma" if centred else "la", key=key)
+        c.draw_text(
+            draw,
+            (x + width / 2 if centred else x, y),
+            c.ellipsize(line, fnt, width),
+            fnt,
+            fill,
+            "ma" if centred else "la",
+            key=key,
+        )
         y += step
     return int(y)
 
 
-def _score_grid(
-    img: Image.Image, xy: tuple[int, int], width: int, city: BtcCity, size: int, locale: str = "en"
-) -> int:
+def _score_grid(img: Image.Image, xy: tuple[int, int], width: int, city: BtcCity, size: int, locale: str = "en") -> int:
     """The six category scores as [glyph] n, as many per row as fit; returns the bottom y."""
     draw = ImageDraw.Draw(img)
     x, y = xy
@@ -207,8 +211,9 @@ def _score_grid(
         bx, by = x + col * step, y + r * (size + 8)
         c.draw_glyph(img, key, (bx, by, bx + size, by + size), locale=locale)
         value = int(scores.get(cid, 0))
-        c.draw_text(draw, (bx + size + 12, by + size / 2), str(value), vfont, c.INK if value else c.MUTED, "lm",
-                    key=False)
+        c.draw_text(
+            draw, (bx + size + 12, by + size / 2), str(value), vfont, c.INK if value else c.MUTED, "lm", key=False
+        )
     rows = (len(CATEGORIES) + per_row - 1) // per_row
     return y + rows * (size + 8)
 
@@ -232,8 +237,9 @@ def _score_column(img: Image.Image, xy: tuple[int, int], city: BtcCity, size: in
         by = y + k * (size + 8)
         c.draw_glyph(img, key, (x, by, x + size, by + size), locale=locale)
         value = int(scores.get(cid, 0))
-        c.draw_text(draw, (x + size + 12, by + size / 2), str(value), vfont, c.INK if value else c.MUTED, "lm",
-                    key=False)
+        c.draw_text(
+            draw, (x + size + 12, by + size / 2), str(value), vfont, c.INK if value else c.MUTED, "lm", key=False
+        )
     return y + len(CATEGORIES) * (size + 8) - 8
 
 
@@ -303,14 +309,21 @@ def _incoming(img: Image.Image, xy: tuple[int, int], width: int, city: BtcCity, 
         tx += w + 14
         row_h = max(row_h, timg.height)
     bottom = ty + row_h + 10
-    draw.rounded_rectangle((x, y, x + width, bottom), radius=10, fill=c.tint(c.HIGHLIGHT, 0.75), outline=c.INK,
-                           width=2)
+    draw.rounded_rectangle((x, y, x + width, bottom), radius=10, fill=c.tint(c.HIGHLIGHT, 0.75), outline=c.INK, width=2)
     c.draw_text(draw, (x + 12, y + 8), c.ellipsize(label, lfont, width - 24), lfont, c.INK, "la", key=False)
     for (timg, frm), (sx, sy) in zip(tiles, spots, strict=True):
         c.paste(img, timg, (sx, sy))
         if isinstance(frm, int):
-            c.seat_marker(img, frm, (sx + timg.width + 6, sy + (timg.height - mark) // 2,
-                                     sx + timg.width + 6 + mark, sy + (timg.height + mark) // 2))
+            c.seat_marker(
+                img,
+                frm,
+                (
+                    sx + timg.width + 6,
+                    sy + (timg.height - mark) // 2,
+                    sx + timg.width + 6 + mark,
+                    sy + (timg.height + mark) // 2,
+                ),
+            )
     return bottom
 
 
@@ -366,8 +379,9 @@ def city_card(
         return msz + 10 + c.text_width(name, nfont) + (msz + 8 if b in winners else 0)
 
     # both builders on one line when they fit, else one line each
-    lines = [builders] if sum(span(b) for b in builders) + 24 * (len(builders) - 1) <= inner else \
-        [[b] for b in builders]
+    lines = (
+        [builders] if sum(span(b) for b in builders) + 24 * (len(builders) - 1) <= inner else [[b] for b in builders]
+    )
     for line in lines:
         bx = x + PAD
         for b in line:

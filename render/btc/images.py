@@ -85,12 +85,32 @@ def _hand_section(img: Image.Image, top: int, view: View, seat: int, locale: str
             if tx > x and tx + cw > WIDTH - MARGIN:
                 tx, row_top, row_h = x, row_top + row_h + 10, 0
             c.paste(img, timg, (int(tx + (cw - timg.width) / 2), row_top))
-            below = _wrapped(draw, (tx, row_top + timg.height + 6), str(resolve(tile.get("name", ""), locale)), cw,
-                             CAPTION_TEXT, True, c.INK, key=False, max_lines=CAPTION_LINES, centred=True)
+            below = _wrapped(
+                draw,
+                (tx, row_top + timg.height + 6),
+                str(resolve(tile.get("name", ""), locale)),
+                cw,
+                CAPTION_TEXT,
+                True,
+                c.INK,
+                key=False,
+                max_lines=CAPTION_LINES,
+                centred=True,
+            )
             target = tile.get("city")
             if isinstance(target, int):
-                below = _wrapped(draw, (tx, below), f"→ {cities.get(target, '?')}", cw, CAPTION_TEXT, False,
-                                 c.MUTED, key=False, max_lines=CAPTION_LINES, centred=True)
+                below = _wrapped(
+                    draw,
+                    (tx, below),
+                    f"→ {cities.get(target, '?')}",
+                    cw,
+                    CAPTION_TEXT,
+                    False,
+                    c.MUTED,
+                    key=False,
+                    max_lines=CAPTION_LINES,
+                    centred=True,
+                )
             row_h = max(row_h, below - row_top)
             c.mark_region(img, f"tile:{tile.get('id')}", (int(tx), row_top, int(tx + cw), below))
             tx += cw + 16
@@ -101,14 +121,24 @@ def _hand_section(img: Image.Image, top: int, view: View, seat: int, locale: str
     return y + line_h + 18
 
 
-def _own_city(
-    img: Image.Image, top: int, city: BtcCity, heading: str, *, placing: bool, locale: str = "en"
-) -> int:
+def _own_city(img: Image.Image, top: int, city: BtcCity, heading: str, *, placing: bool, locale: str = "en") -> int:
     """One of the seat's cities across the picture: the heading (which city, built with whom), then the
     grid on the left and, on the right, the city's score, the category scores and the tiles coming to it."""
     draw = ImageDraw.Draw(img)
-    y = _wrapped(draw, (MARGIN + 4, top), heading, WIDTH - 2 * MARGIN - 8, NAME_TEXT - 2, True, c.INK, key=True,
-                 min_size=c.KEY_TEXT) + 4
+    y = (
+        _wrapped(
+            draw,
+            (MARGIN + 4, top),
+            heading,
+            WIDTH - 2 * MARGIN - 8,
+            NAME_TEXT - 2,
+            True,
+            c.INK,
+            key=True,
+            min_size=c.KEY_TEXT,
+        )
+        + 4
+    )
     card_top = y
     x = MARGIN + PAD
     max_side = OWN_GRID
@@ -133,9 +163,7 @@ def _own_city(
     return bottom
 
 
-def turn_image(
-    view: View, acting_seat: int, names: Sequence[str] | None = None, *, locale: str = "en"
-) -> Image.Image:
+def turn_image(view: View, acting_seat: int, names: Sequence[str] | None = None, *, locale: str = "en") -> Image.Image:
     """One seat's turn: the phase, every player's strip (who is awaited, scores), their hand (own view only),
     their two cities (see module docstring)."""
     who = player_names(view, names, locale)
@@ -143,13 +171,20 @@ def turn_image(
     me = players[acting_seat] if 0 <= acting_seat < len(players) else cast(BtcPlayer, {})
     city_ids = [i for i in (me.get("left_city"), me.get("right_city")) if isinstance(i, int)]
     cities = {cty.get("city"): cty for cty in view.get("cities") or []}
-    estimate = (c.TITLE_HEIGHT + 200 + len(players) * (STRIP + 8) + (800 if view.get("you") else 0)
-                + sum(_own_bound(cities[i]) for i in city_ids if i in cities) + LEGEND_BOUND)
+    estimate = (
+        c.TITLE_HEIGHT
+        + 200
+        + len(players) * (STRIP + 8)
+        + (800 if view.get("you") else 0)
+        + sum(_own_bound(cities[i]) for i in city_ids if i in cities)
+        + LEGEND_BOUND
+    )
     return _sized(lambda img, draw: _paint_turn(img, draw, view, acting_seat, who, locale), estimate)
 
 
-def _paint_turn(img: Image.Image, draw: ImageDraw.ImageDraw, view: View, acting_seat: int, who: list[str],
-                locale: str) -> int:
+def _paint_turn(
+    img: Image.Image, draw: ImageDraw.ImageDraw, view: View, acting_seat: int, who: list[str], locale: str
+) -> int:
     players = view.get("players") or []
     me = players[acting_seat] if 0 <= acting_seat < len(players) else cast(BtcPlayer, {})
     city_ids = [i for i in (me.get("left_city"), me.get("right_city")) if isinstance(i, int)]
@@ -161,8 +196,12 @@ def _paint_turn(img: Image.Image, draw: ImageDraw.ImageDraw, view: View, acting_
     phase = t(f"btc.render.phase.{phase_id}", locale) if phase_id in PHASES else phase_id
     for line in (rest, t("btc.render.now", locale, phase=phase)):
         if line:
-            y = _wrapped(draw, (MARGIN, y), line, WIDTH - 2 * MARGIN, HEADING_TEXT, False, c.INK, key=False,
-                         max_lines=2) + 2
+            y = (
+                _wrapped(
+                    draw, (MARGIN, y), line, WIDTH - 2 * MARGIN, HEADING_TEXT, False, c.INK, key=False, max_lines=2
+                )
+                + 2
+            )
     y = _strips(img, y + 6, view, who, locale) + 6
     y = _hand_section(img, y, view, acting_seat, locale)
     labels = {
@@ -225,9 +264,7 @@ def _partner(city: BtcCity, seat: int, who: list[str], locale: str = "en") -> st
     return c.join_names((who[b] if 0 <= b < len(who) else "?" for b in others), locale)
 
 
-def _table(
-    img: Image.Image, top: int, view: View, who: list[str], winners: frozenset[int], locale: str = "en"
-) -> int:
+def _table(img: Image.Image, top: int, view: View, who: list[str], winners: frozenset[int], locale: str = "en") -> int:
     """Every city, two per row, in table order; returns the bottom y."""
     cities = view.get("cities") or []
     per_row = 2
@@ -235,8 +272,10 @@ def _table(
     y = top
     for r in range(0, len(cities), per_row):
         row = cities[r : r + per_row]
-        bottom = max(city_card(img, (MARGIN + k * (w + GAP), y), w, city, who, winners=winners, locale=locale,
-                               frame=False) for k, city in enumerate(row))
+        bottom = max(
+            city_card(img, (MARGIN + k * (w + GAP), y), w, city, who, winners=winners, locale=locale, frame=False)
+            for k, city in enumerate(row)
+        )
         draw = ImageDraw.Draw(img)
         for k in range(len(row)):
             x = MARGIN + k * (w + GAP)
@@ -279,8 +318,15 @@ def _ranking_bound(seats: Sequence[Any]) -> int:
     return c.TITLE_HEIGHT + 140 + len(seats) * (RANK_ROW + 8) + 400
 
 
-def _paint_ranking(img: Image.Image, draw: ImageDraw.ImageDraw, view: View, result: Mapping[str, Any],
-                   seats: list[Any], who: list[str], locale: str) -> int:
+def _paint_ranking(
+    img: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    view: View,
+    result: Mapping[str, Any],
+    seats: list[Any],
+    who: list[str],
+    locale: str,
+) -> int:
     cities = {cty.get("city"): cty for cty in view.get("cities") or []}
     players = view.get("players") or []
     rest = _title_bar(draw, t("btc.render.title.final_scores", locale), _subtitle(view, locale))
@@ -295,8 +341,13 @@ def _paint_ranking(img: Image.Image, draw: ImageDraw.ImageDraw, view: View, resu
         first = s.get("rank") == 1
         y0, y1 = y, y + RANK_ROW
         colour = c.tint(c.HIGHLIGHT, 0.6) if first else (c.PANEL if pos % 2 == 0 else (247, 245, 240))
-        draw.rounded_rectangle((MARGIN, y0, WIDTH - MARGIN, y1), radius=14, fill=colour,
-                               outline=c.INK if first else c.PANEL_EDGE, width=3 if first else 2)
+        draw.rounded_rectangle(
+            (MARGIN, y0, WIDTH - MARGIN, y1),
+            radius=14,
+            fill=colour,
+            outline=c.INK if first else c.PANEL_EDGE,
+            width=3 if first else 2,
+        )
         cy = (y0 + y1) / 2
         x = MARGIN + 14
         if first:
@@ -327,12 +378,20 @@ def _paint_ranking(img: Image.Image, draw: ImageDraw.ImageDraw, view: View, resu
     if len(winners) == 1:
         line = t("render.score.winner_line", locale, label=t("render.score.winner", locale), name=winners[0])
     else:
-        line = t("render.score.shared_line", locale, label=t("render.score.shared", locale),
-                 names=c.join_names(winners, locale))
+        line = t(
+            "render.score.shared_line",
+            locale,
+            label=t("render.score.shared", locale),
+            names=c.join_names(winners, locale),
+        )
     y += 8
     c.draw_icon(img, "winner", (MARGIN, y + 2, MARGIN + 44, y + 46))
-    y = _wrapped(draw, (MARGIN + 56, y), line, WIDTH - 2 * MARGIN - 56, NAME_TEXT, True, c.INK, key=True,
-                 min_size=c.KEY_TEXT) + 6
+    y = (
+        _wrapped(
+            draw, (MARGIN + 56, y), line, WIDTH - 2 * MARGIN - 56, NAME_TEXT, True, c.INK, key=True, min_size=c.KEY_TEXT
+        )
+        + 6
+    )
     rule = {
         "two_player": "btc.render.rule.two_player",
         "solo_simple": "btc.render.rule.solo",
@@ -340,8 +399,7 @@ def _paint_ranking(img: Image.Image, draw: ImageDraw.ImageDraw, view: View, resu
     }.get(str(view.get("mode")), "btc.render.rule.lower")
     decided = decided_note(str(result.get("decided_by", "score")), locale)
     note = " ".join(part for part in (t(rule, locale), decided) if part)
-    y = _wrapped(draw, (MARGIN, y), note, WIDTH - 2 * MARGIN, DETAIL_TEXT, False, c.MUTED, key=False,
-                 max_lines=4) + 10
+    y = _wrapped(draw, (MARGIN, y), note, WIDTH - 2 * MARGIN, DETAIL_TEXT, False, c.MUTED, key=False, max_lines=4) + 10
     return y
 
 
@@ -360,8 +418,9 @@ def end_image(view: View, names: Sequence[str] | None = None, *, locale: str = "
 
 def _provisional(view: View) -> dict[str, Any]:
     scores = player_scores(view)
-    seats: list[dict[str, Any]] = [{"seat": i, "total": total, "breakdown": {}, "details": {}}
-                                   for i, total in enumerate(scores)]
+    seats: list[dict[str, Any]] = [
+        {"seat": i, "total": total, "breakdown": {}, "details": {}} for i, total in enumerate(scores)
+    ]
     for s in seats:
         s["rank"] = 1 + sum(1 for o in seats if o["total"] > s["total"])
     return {"seats": seats, "decided_by": "score"}

@@ -33,8 +33,12 @@ def _status(view: View, index: int, locale: str = "en") -> tuple[str, str]:
 
 def _awaited(view: View, index: int) -> bool:
     p = (view.get("players") or [])[index]
-    return (view.get("phase") != "over" and not p.get("committed") and p.get("seat") is not None
-            and p.get("seat") in set(view.get("awaiting") or []))
+    return (
+        view.get("phase") != "over"
+        and not p.get("committed")
+        and p.get("seat") is not None
+        and p.get("seat") in set(view.get("awaiting") or [])
+    )
 
 
 def player_scores(view: View) -> list[int]:
@@ -66,8 +70,13 @@ def _strips(img: Image.Image, top: int, view: View, who: list[str], locale: str 
         style = c.player_style(i)
         waited = _awaited(view, i)
         x0, x1 = MARGIN, WIDTH - MARGIN
-        draw.rounded_rectangle((x0, y, x1, y + STRIP), radius=16, fill=c.tint(style.colour, 0.84),
-                               outline=c.HIGHLIGHT if waited else c.shade(style.colour, 0.2), width=7 if waited else 2)
+        draw.rounded_rectangle(
+            (x0, y, x1, y + STRIP),
+            radius=16,
+            fill=c.tint(style.colour, 0.84),
+            outline=c.HIGHLIGHT if waited else c.shade(style.colour, 0.2),
+            width=7 if waited else 2,
+        )
         if waited:
             draw.rounded_rectangle((x0 + 7, y + 7, x1 - 7, y + STRIP - 7), radius=12, outline=c.INK, width=1)
         pad = 10

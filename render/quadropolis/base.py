@@ -9,12 +9,7 @@ from PIL import Image, ImageDraw
 
 from bot.i18n import normalise_locale, resolve, t
 from bot.rules.quadropolis.tiles import slot_term
-from bot.rules.quadropolis.viewtypes import (
-    QuadBuilding,
-    QuadScore,
-    QuadTile,
-    QuadView,
-)
+from bot.rules.quadropolis.viewtypes import QuadBuilding, QuadScore, QuadTile, QuadView
 from render import common as c
 
 c.register_glyphs(
@@ -30,9 +25,21 @@ c.register_glyphs(
         "office": c.Glyph(c.OFFICE, c.PAINTERS["office"], "O", "quadropolis.render.kind.office"),
         "monument": c.Glyph(c.HERITAGE, c.PAINTERS["monument"], "M", "quadropolis.render.kind.monument"),
     },
-    aliases={"tower_block": "tower", "public_service": "public", "harbor": "harbour", "office_tower": "office",
-             "t": "tower", "s": "shop", "u": "public", "p": "park", "g": "playground", "f": "factory",
-             "h": "harbour", "o": "office", "m": "monument"},
+    aliases={
+        "tower_block": "tower",
+        "public_service": "public",
+        "harbor": "harbour",
+        "office_tower": "office",
+        "t": "tower",
+        "s": "shop",
+        "u": "public",
+        "p": "park",
+        "g": "playground",
+        "f": "factory",
+        "h": "harbour",
+        "o": "office",
+        "m": "monument",
+    },
 )
 
 MARK_KINDS = ("tower", "shop", "public", "park", "playground", "factory", "harbour", "office", "monument")
@@ -112,10 +119,7 @@ STACKABLE = {"TOWER", "OFFICE"}
 def _names(view: View, names: Sequence[str] | None, locale: str = "en") -> list[str]:
     count = int(view.get("players") or len(view.get("cities", [])))
     given = list(names or [])
-    return [
-        given[i] if i < len(given) and given[i] else t("render.player_n", locale, n=i + 1)
-        for i in range(count)
-    ]
+    return [given[i] if i < len(given) and given[i] else t("render.player_n", locale, n=i + 1) for i in range(count)]
 
 
 def marks(locale: str = "en") -> dict[str, str]:
@@ -193,8 +197,9 @@ def _chip(img: Image.Image, xy: tuple[float, float], icon: str, text: str, size:
     draw.rounded_rectangle(box, radius=h // 2, fill=c.WHITE, outline=c.INK, width=max(1, size // 14))
     c.paste(img, c.icon_image(icon, size - 2), (box[0] + pad, box[1] + pad // 2 + 1))
     if text:
-        c.draw_text(draw, (box[0] + pad + size + _chip_gap(size), (box[1] + box[3]) / 2 + 1), text, fnt, c.INK, "lm",
-                    key=False)
+        c.draw_text(
+            draw, (box[0] + pad + size + _chip_gap(size), (box[1] + box[3]) / 2 + 1), text, fnt, c.INK, "lm", key=False
+        )
     return box
 
 
@@ -243,12 +248,7 @@ def _tile_chip_size(cell: int) -> int:
 
 
 def _building_overlays(
-    img: Image.Image,
-    box: c.Box,
-    building: QuadBuilding,
-    square: str,
-    score: QuadScore | None,
-    show_allocation: bool,
+    img: Image.Image, box: c.Box, building: QuadBuilding, square: str, score: QuadScore | None, show_allocation: bool
 ) -> None:
     """Floors, printed points, customers, energy absorbed and 'not activated' on a city square."""
     size = _tile_chip_size(box[2] - box[0])

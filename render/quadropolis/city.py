@@ -8,11 +8,7 @@ from PIL import Image, ImageDraw
 
 from bot.i18n import t
 from bot.rules.quadropolis.tiles import SLOTS
-from bot.rules.quadropolis.viewtypes import (
-    QuadCity,
-    QuadCitySquare,
-    QuadPending,
-)
+from bot.rules.quadropolis.viewtypes import QuadCity, QuadCitySquare, QuadPending
 from render import common as c
 from render.quadropolis.base import (
     CITY_GAP,
@@ -83,9 +79,7 @@ def draw_site(
             elif state == "face_down":
                 c.draw_face_down(img, box)
             else:
-                draw.rounded_rectangle(
-                    box, radius=cell // 10, fill=c.EMPTY_CELL, outline=c.GRID_LINE, width=1
-                )
+                draw.rounded_rectangle(box, radius=cell // 10, fill=c.EMPTY_CELL, outline=c.GRID_LINE, width=1)
             if urbanist and urbanist.get("row") == r + 1 and urbanist.get("column") == col + 1:
                 draw.rounded_rectangle(
                     (box[0] - 3, box[1] - 3, box[2] + 3, box[3] + 3), radius=cell // 8, outline=c.INK, width=4
@@ -119,9 +113,7 @@ def draw_site(
             c.draw_text(draw, (cx, cy), slot_label(name, locale), lfont, c.MUTED, "mm", key=False)
         else:
             pad = marker // 4
-            c.draw_icon(
-                img, "removed", (box[0] + pad, box[1] + pad, box[2] - pad, box[3] - pad), (200, 196, 188)
-            )
+            c.draw_icon(img, "removed", (box[0] + pad, box[1] + pad, box[2] - pad, box[3] - pad), (200, 196, 188))
     return (x0, y0, x0 + side, y0 + side)
 
 
@@ -133,10 +125,7 @@ def draw_site(
 def city_block_size(city: QuadCity, cell: int) -> tuple[int, int]:
     """(width, height) of a city grid with its labels."""
     rows, cols = int(city.get("rows", 4)), int(city.get("columns", 4))
-    return (
-        LABEL_SPACE + cols * cell + (cols - 1) * CITY_GAP,
-        LABEL_SPACE + rows * cell + (rows - 1) * CITY_GAP,
-    )
+    return (LABEL_SPACE + cols * cell + (cols - 1) * CITY_GAP, LABEL_SPACE + rows * cell + (rows - 1) * CITY_GAP)
 
 
 def _cell_for(city: QuadCity, width: int, most: int) -> int:
@@ -150,8 +139,10 @@ def _field_lines(city: QuadCity, sq: QuadCitySquare, room: int, locale: str) -> 
     whole words only; None when they do not."""
     fnt = c.font(FIELD_TEXT)
     lines: list[str] = []
-    for text in (t("quadropolis.render.district", locale, district=sq.get("district")),
-                 t("quadropolis.render.field", locale, field=sq.get("field"))):
+    for text in (
+        t("quadropolis.render.district", locale, district=sq.get("district")),
+        t("quadropolis.render.field", locale, field=sq.get("field")),
+    ):
         lines += c.wrap(text, fnt, room)
     if any(c.text_width(line, fnt) > room for line in lines):
         return None
@@ -208,9 +199,7 @@ def draw_city(
                 c.draw_glyph(img, _tile_key(building), box, faded=faded, locale=locale)
                 _building_overlays(img, box, building, str(sq.get("square", "")), score, show_allocation)
                 continue
-            draw.rounded_rectangle(
-                box, radius=max(3, cell // 12), fill=c.EMPTY_CELL, outline=c.GRID_LINE, width=1
-            )
+            draw.rounded_rectangle(box, radius=max(3, cell // 12), fill=c.EMPTY_CELL, outline=c.GRID_LINE, width=1)
             lines = _field_lines(city, sq, box[2] - box[0] - 12, locale) if expert and fields else None
             step = FIELD_TEXT + 4
             if lines and len(lines) * step <= cell - 12:
@@ -236,10 +225,7 @@ def draw_city(
                 continue
             box = geo.cell_box(*cell_rc)
             draw.rounded_rectangle(
-                (box[0] - 2, box[1] - 2, box[2] + 2, box[3] + 2),
-                radius=max(4, cell // 10),
-                outline=c.INK,
-                width=7,
+                (box[0] - 2, box[1] - 2, box[2] + 2, box[3] + 2), radius=max(4, cell // 10), outline=c.INK, width=7
             )
             draw.rounded_rectangle(
                 (box[0] - 1, box[1] - 1, box[2] + 1, box[3] + 1),

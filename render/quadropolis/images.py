@@ -9,11 +9,7 @@ from typing import Any, cast
 from PIL import Image, ImageDraw
 
 from bot.i18n import t
-from bot.rules.quadropolis.viewtypes import (
-    QuadCity,
-    QuadPending,
-    QuadScore,
-)
+from bot.rules.quadropolis.viewtypes import QuadCity, QuadPending, QuadScore
 from render import common as c
 from render.quadropolis.base import (
     BOARD_CELL,
@@ -66,8 +62,13 @@ def _pending_block(img: Image.Image, xy: tuple[int, int], pending: QuadPending, 
     x, y = xy
     tsz, msz = 128, 64
     style = c.player_style(int(pending.get("seat", 0)))
-    c.draw_marker(img, style.shape, (x, y + (tsz - msz) // 2, x + msz, y + (tsz + msz) // 2), style.colour,
-                  str(pending.get("architect", "?")))
+    c.draw_marker(
+        img,
+        style.shape,
+        (x, y + (tsz - msz) // 2, x + msz, y + (tsz + msz) // 2),
+        style.colour,
+        str(pending.get("architect", "?")),
+    )
     asz = 40
     c.draw_icon(img, "here", (x + msz + 10, y + (tsz - asz) // 2, x + msz + 10 + asz, y + (tsz + asz) // 2))
     tx = x + msz + 20 + asz + 10
@@ -91,17 +92,13 @@ def _pool_block(img: Image.Image, xy: tuple[int, int], width: int, pool: Mapping
         step = msz + 6 + c.text_width(f"×{count}", vfont) + 16
         if px + step > x + width:
             px, y = x, y + msz + 8
-        c.draw_marker(img, "circle", (px, y, px + msz, y + msz), (215, 215, 215) if count else c.EMPTY_CELL,
-                      str(value))
-        c.draw_text(draw, (px + msz + 6, y + msz / 2), f"×{count}", vfont, c.INK if count else c.MUTED, "lm",
-                    key=False)
+        c.draw_marker(img, "circle", (px, y, px + msz, y + msz), (215, 215, 215) if count else c.EMPTY_CELL, str(value))
+        c.draw_text(draw, (px + msz + 6, y + msz / 2), f"×{count}", vfont, c.INK if count else c.MUTED, "lm", key=False)
         px += step
     return y + msz
 
 
-def turn_image(
-    view: View, acting_seat: int, names: Sequence[str] | None = None, *, locale: str = "en"
-) -> Image.Image:
+def turn_image(view: View, acting_seat: int, names: Sequence[str] | None = None, *, locale: str = "en") -> Image.Image:
     """Every player's strip (whose turn it is, names, scores), then the construction site beside the
     acting player's city, then the legend (see module docstring)."""
     who = _names(view, names, locale)
@@ -120,10 +117,13 @@ def turn_image(
     pool = (view.get("architects") or {}).get("pool")
     scratch = ImageDraw.Draw(Image.new("RGB", (1, 1)))
     cx = MARGIN + site_w + 2 * GAP
-    head_h = max(
-        _heading(scratch, (0, 0), t("quadropolis.render.site", locale), site_w, key=False, dry=True),
-        _heading(scratch, (0, 0), _city_of(who, acting_seat, locale), city_w, key=True, dry=True),
-    ) + 4
+    head_h = (
+        max(
+            _heading(scratch, (0, 0), t("quadropolis.render.site", locale), site_w, key=False, dry=True),
+            _heading(scratch, (0, 0), _city_of(who, acting_seat, locale), city_w, key=True, dry=True),
+        )
+        + 4
+    )
     strips_h = _strips(Image.new("RGB", (1, 1)), 0, view, who, turn.get("seat"), locale, dry=True)
     info_h = (128 + 2 * GAP) if mine else (3 * 54 + 2 * GAP if pool else 0)
     main_h = head_h + max(site_w, city_h + info_h)
@@ -132,8 +132,13 @@ def turn_image(
     c.title_bar(draw, WIDTH, _turn_title(view, locale))
     y = _strips(img, c.TITLE_HEIGHT + GAP, view, who, turn.get("seat"), locale) + GAP
     site_head = t("quadropolis.render.site", locale)
-    _heading(draw, (MARGIN, y + head_h - 4 - _heading(draw, (0, 0), site_head, site_w, key=False, dry=True)),
-             site_head, site_w, key=False)
+    _heading(
+        draw,
+        (MARGIN, y + head_h - 4 - _heading(draw, (0, 0), site_head, site_w, key=False, dry=True)),
+        site_head,
+        site_w,
+        key=False,
+    )
     _heading(draw, (cx, y), _city_of(who, acting_seat, locale), city_w, key=True)
     draw_site(img, (MARGIN, y + head_h), view, site_cell, locale=locale)
     geo = draw_city(img, (cx, y + head_h), city, cell, show_allocation=False, pending=mine, locale=locale)
@@ -146,9 +151,7 @@ def turn_image(
     return img.crop((0, 0, WIDTH, end))
 
 
-def city_image(
-    view: View, seat: int, names: Sequence[str] | None = None, *, locale: str = "en"
-) -> Image.Image:
+def city_image(view: View, seat: int, names: Sequence[str] | None = None, *, locale: str = "en") -> Image.Image:
     """One city, large, with its best allocation now and its score by category."""
     who = _names(view, names, locale)
     cities = view.get("cities") or []
@@ -159,12 +162,17 @@ def city_image(
     _, city_h = city_block_size(city, cell)
     name = who[seat] if seat < len(who) else "?"
     active = (view.get("turn") or {}).get("seat") == seat and not view.get("over")
-    strip_h = _player_strip(Image.new("RGB", (1, 1)), (0, 0), WIDTH - 2 * MARGIN, view, seat, name, active, locale,
-                            dry=True)
+    strip_h = _player_strip(
+        Image.new("RGB", (1, 1)), (0, 0), WIDTH - 2 * MARGIN, view, seat, name, active, locale, dry=True
+    )
     height = c.TITLE_HEIGHT + GAP + strip_h + GAP + max(city_h, 720) + 2 * GAP + LEGEND_ROOM
     img, draw = c.canvas(WIDTH, height)
-    c.title_bar(draw, WIDTH, _city_of(who, seat, locale),
-           t("quadropolis.render.city_subtitle", locale, round=_round_text(view, locale)))
+    c.title_bar(
+        draw,
+        WIDTH,
+        _city_of(who, seat, locale),
+        t("quadropolis.render.city_subtitle", locale, round=_round_text(view, locale)),
+    )
     y = c.TITLE_HEIGHT + GAP
     y += _player_strip(img, (MARGIN, y), WIDTH - 2 * MARGIN, view, seat, name, active, locale) + GAP
     geo = draw_city(img, (MARGIN, y), city, cell, show_allocation=True, locale=locale)
@@ -183,13 +191,7 @@ def city_image(
 
 
 def _score_column(
-    img: Image.Image,
-    xy: tuple[int, int],
-    width: int,
-    score: QuadScore,
-    over: bool,
-    expert: bool,
-    locale: str = "en",
+    img: Image.Image, xy: tuple[int, int], width: int, score: QuadScore, over: bool, expert: bool, locale: str = "en"
 ) -> int:
     """Category scores as a list: glyph, label, points; then the total (a key fact); returns the bottom."""
     draw = ImageDraw.Draw(img)
@@ -218,8 +220,15 @@ def _score_column(
         )
         lines, lf = c.fit_lines(label, width - 48 - 60, NOTE_SIZE, False, c.MIN_TEXT + 1)
         for k, line in enumerate(lines):
-            c.draw_text(draw, (x + 48, y + row / 2 + (k - (len(lines) - 1) / 2) * (int(lf.size) + 3)), line, lf, c.INK,
-                        "lm", key=False)
+            c.draw_text(
+                draw,
+                (x + 48, y + row / 2 + (k - (len(lines) - 1) / 2) * (int(lf.size) + 3)),
+                line,
+                lf,
+                c.INK,
+                "lm",
+                key=False,
+            )
         colour = c.shade(c.VERMILLION, 0.2) if value < 0 else (c.MUTED if value == 0 else c.INK)
         c.draw_text(draw, (x + width - 6, y + row / 2), str(value), vf, colour, "rm", key=False)
         y += max(row, len(lines) * (int(lf.size) + 3) + 8)
@@ -227,8 +236,18 @@ def _score_column(
     c.draw_icon(img, "points", (x, y + 10, x + 40, y + 50))
     tf = c.font(SCORE_SIZE, True)
     total = str(score.get("total", 0))
-    c.draw_fitted(draw, (x + 48, y + 30), t("render.score.total", locale),
-                  width - 48 - c.text_width(total, tf) - 20, NOTE_SIZE + 4, True, c.INK, "lm", c.MIN_TEXT, key=False)
+    c.draw_fitted(
+        draw,
+        (x + 48, y + 30),
+        t("render.score.total", locale),
+        width - 48 - c.text_width(total, tf) - 20,
+        NOTE_SIZE + 4,
+        True,
+        c.INK,
+        "lm",
+        c.MIN_TEXT,
+        key=False,
+    )
     c.draw_text(draw, (x + width - 6, y + 30), total, tf, c.INK, "rm", key=True)
     y += 64
     alloc_note = []
@@ -258,8 +277,9 @@ def _city_header(
         c.seat_marker(img, seat, (x, int(mid - mark / 2), x + mark, int(mid + mark / 2)))
         draw = ImageDraw.Draw(img)
         for k, line in enumerate(lines):
-            c.draw_text(draw, (x + mark + 12, mid + (k - (len(lines) - 1) / 2) * step), line, nfont, c.INK, "lm",
-                        key=True)
+            c.draw_text(
+                draw, (x + mark + 12, mid + (k - (len(lines) - 1) / 2) * step), line, nfont, c.INK, "lm", key=True
+            )
     return h
 
 
@@ -304,8 +324,16 @@ def _cities_grid(
             x = MARGIN + k * (w + 2 * GAP)
             _city_header(img, (x, y), w, seat, names[seat], height=head_h)
             bw, _ = city_block_size(cities[seat], cell)
-            draw_city(img, (x + (w - bw) // 2, y + head_h + 4 - _unlabelled(view)), cities[seat], cell,
-                      show_allocation=show_allocation, fields=False, labels=not over, locale=locale)
+            draw_city(
+                img,
+                (x + (w - bw) // 2, y + head_h + 4 - _unlabelled(view)),
+                cities[seat],
+                cell,
+                show_allocation=show_allocation,
+                fields=False,
+                labels=not over,
+                locale=locale,
+            )
         y += row_h
     return y
 
@@ -347,10 +375,15 @@ def end_image(view: View, names: Sequence[str] | None = None, *, locale: str = "
         for cid, label_id, key in CATEGORIES
         if view.get("mode") == "expert" or cid not in ("offices", "monuments")
     ]
-    table = score_table_from_result(t("quadropolis.render.title.final_scores", locale), who, result, mode_cats,
-                                    subtitle=_subtitle(view, locale),
-                                    note=decided_note(str(result.get("decided_by", "score")), locale),
-                                    locale=locale)
+    table = score_table_from_result(
+        t("quadropolis.render.title.final_scores", locale),
+        who,
+        result,
+        mode_cats,
+        subtitle=_subtitle(view, locale),
+        note=decided_note(str(result.get("decided_by", "score")), locale),
+        locale=locale,
+    )
     cities_h = c.TITLE_HEIGHT + GAP + _cities_height(view, who) + LEGEND_ROOM
     img, draw = c.canvas(WIDTH, cities_h)
     c.title_bar(draw, WIDTH, t("quadropolis.render.title.final_cities", locale))

@@ -8,9 +8,7 @@ from typing import cast
 from PIL import Image, ImageDraw
 
 from bot.i18n import t
-from bot.rules.quadropolis.viewtypes import (
-    QuadCity,
-)
+from bot.rules.quadropolis.viewtypes import QuadCity
 from render import common as c
 from render.quadropolis.base import (
     CLASSIC_KINDS,
@@ -74,8 +72,9 @@ def _strip_items(view: View, seat: int, city: QuadCity, active: bool, locale: st
         def architects(img: Image.Image, x: int, cy: float) -> None:
             for k, value in enumerate(values):
                 left = x + k * (msz + 4)
-                c.draw_marker(img, style.shape, (left, int(cy - msz / 2), left + msz, int(cy + msz / 2)),
-                              style.colour, str(value))
+                c.draw_marker(
+                    img, style.shape, (left, int(cy - msz / 2), left + msz, int(cy + msz / 2)), style.colour, str(value)
+                )
 
         items.append((len(values) * (msz + 4) - 4, architects))
     if view.get("first_player") == seat:
@@ -163,19 +162,33 @@ def _player_strip(
 
 
 def _strips(
-    img: Image.Image, top: int, view: View, names: list[str], active: int | None, locale: str = "en",
-    *, dry: bool = False,
+    img: Image.Image,
+    top: int,
+    view: View,
+    names: list[str],
+    active: int | None,
+    locale: str = "en",
+    *,
+    dry: bool = False,
 ) -> int:
     """All players' strips, one per row across the picture; returns the y below them."""
     y = top
     for seat, name in enumerate(names):
-        y += _player_strip(img, (MARGIN, y), WIDTH - 2 * MARGIN, view, seat, name, seat == active, locale,
-                           dry=dry) + STRIP_GAP
+        y += (
+            _player_strip(img, (MARGIN, y), WIDTH - 2 * MARGIN, view, seat, name, seat == active, locale, dry=dry)
+            + STRIP_GAP
+        )
     return y
 
 
 def _legend(
-    img: Image.Image, top: int, view: View, *, site: bool = False, inactive: bool = False, strips: bool = True,
+    img: Image.Image,
+    top: int,
+    view: View,
+    *,
+    site: bool = False,
+    inactive: bool = False,
+    strips: bool = True,
     locale: str = "en",
 ) -> int:
     """The buildings and icons drawn, each named (``site``: the urbanist and a closed slot too; ``inactive``:

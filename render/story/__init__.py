@@ -56,10 +56,34 @@ from render.story.chart import (
 )
 
 __all__ = [
-    "AXIS_FONT", "BADGE", "BAND", "END_MARKER", "FIRST_MS", "FRAME_MS", "GIF_COLOURS", "GIF_WIDTH", "LAST_MS",
-    "LINE_GAP", "LINE_WIDTH", "MARGIN", "MARKER", "MARKS_PER_LINE", "MAX_FRAMES", "MOST_MOMENTS", "PLOT_HEIGHT",
-    "WIDTH", "Moment", "Recap", "chart_image", "chart_png", "frame_points", "growth_gif", "moments", "nice_step",
-    "place_names", "recap",
+    "AXIS_FONT",
+    "BADGE",
+    "BAND",
+    "END_MARKER",
+    "FIRST_MS",
+    "FRAME_MS",
+    "GIF_COLOURS",
+    "GIF_WIDTH",
+    "LAST_MS",
+    "LINE_GAP",
+    "LINE_WIDTH",
+    "MARGIN",
+    "MARKER",
+    "MARKS_PER_LINE",
+    "MAX_FRAMES",
+    "MOST_MOMENTS",
+    "PLOT_HEIGHT",
+    "WIDTH",
+    "Moment",
+    "Recap",
+    "chart_image",
+    "chart_png",
+    "frame_points",
+    "growth_gif",
+    "moments",
+    "nice_step",
+    "place_names",
+    "recap",
 ]
 
 
@@ -77,12 +101,20 @@ class Recap:
 # ---------------------------------------------------------------------------------------------
 
 
-def recap(kind: str, options: Mapping[str, Any], seat_count: int, seed: int, moves: Sequence[st.LoggedMove],
-          names: Sequence[str] | None = None, *, locale: str = "en", gif: bool = True) -> Recap:
+def recap(
+    kind: str,
+    options: Mapping[str, Any],
+    seat_count: int,
+    seed: int,
+    moves: Sequence[st.LoggedMove],
+    names: Sequence[str] | None = None,
+    *,
+    locale: str = "en",
+    gif: bool = True,
+) -> Recap:
     """The chart (and, unless ``gif`` is False, the animation) of a game from its move log.
 
     A log the rules refuse raises :class:`bot.rules.core.GameError` with a sentence (``story.error.*``).
     """
     told = st.build(kind, options, seat_count, seed, moves, keep_views=gif)
-    return Recap(chart_png(told, names, locale=locale),
-                 growth_gif(told, names, locale=locale) if gif else None, told)
+    return Recap(chart_png(told, names, locale=locale), growth_gif(told, names, locale=locale) if gif else None, told)

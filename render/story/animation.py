@@ -69,8 +69,14 @@ def _frame(board: bytes, caption: str, progress: float, width: int) -> Image.Ima
     return out
 
 
-def growth_gif(story: st.Story, names: Sequence[str] | None = None, *, locale: str = "en",
-               width: int = GIF_WIDTH, most_frames: int = MAX_FRAMES) -> bytes:
+def growth_gif(
+    story: st.Story,
+    names: Sequence[str] | None = None,
+    *,
+    locale: str = "en",
+    width: int = GIF_WIDTH,
+    most_frames: int = MAX_FRAMES,
+) -> bytes:
     """An animated GIF of the board growing, from a story built with ``keep_views=True``."""
     if len(story.views) != len(story.points):
         raise ValueError("the story was built without its views (build(..., keep_views=True))")
@@ -94,8 +100,16 @@ def growth_gif(story: st.Story, names: Sequence[str] | None = None, *, locale: s
     durations[0] = FIRST_MS
     durations[-1] = LAST_MS
     buf = io.BytesIO()
-    paletted[0].save(buf, format="GIF", save_all=True, append_images=paletted[1:], duration=durations, loop=0,
-                     optimize=False, disposal=1)
+    paletted[0].save(
+        buf,
+        format="GIF",
+        save_all=True,
+        append_images=paletted[1:],
+        duration=durations,
+        loop=0,
+        optimize=False,
+        disposal=1,
+    )
     return buf.getvalue()
 
 

@@ -77,20 +77,32 @@ def moments(story: st.Story, names: Sequence[str], locale: str = "en") -> tuple[
         left_out = len(changes) - MOST_MOMENTS
         spells = story.spells()
         longest = sorted(range(len(changes) - 1), key=lambda i: (-(spells[i].end - spells[i].start), i))
-        keep = {*longest[:MOST_MOMENTS - 1], len(changes) - 1}
+        keep = {*longest[: MOST_MOMENTS - 1], len(changes) - 1}
         changes = [change for i, change in enumerate(changes) if i in keep]
     decisive = story.decisive
     out = []
     for number, change in enumerate(changes, start=1):
         key = "story.moment.lead_for_good" if change == decisive else "story.moment.lead"
         what = t(key, locale, name=names[change.place])
-        out.append(Moment(str(number), change.place, change.turn,
-                          t("story.moment.line", locale, when=_when(story, change.turn, locale), what=what)))
+        out.append(
+            Moment(
+                str(number),
+                change.place,
+                change.turn,
+                t("story.moment.line", locale, when=_when(story, change.turn, locale), what=what),
+            )
+        )
     gain = story.biggest_gain
     if gain is not None:
         what = t("story.moment.gain", locale, name=names[gain.place], points=gain.points)
-        out.append(Moment(f"+{gain.points}", gain.place, gain.turn,
-                          t("story.moment.line", locale, when=_when(story, gain.turn, locale), what=what)))
+        out.append(
+            Moment(
+                f"+{gain.points}",
+                gain.place,
+                gain.turn,
+                t("story.moment.line", locale, when=_when(story, gain.turn, locale), what=what),
+            )
+        )
     return out, left_out
 
 
@@ -136,8 +148,17 @@ def _legend(img: Image.Image, top: int, story: st.Story, names: Sequence[str], l
     head = 44
     bottom = top + head + per_column * row_h + 14
     c.panel(draw, (MARGIN, top, WIDTH - MARGIN, bottom))
-    c.draw_fitted(draw, (MARGIN + 18, top + 12), t("story.legend.title", locale), WIDTH - 4 * MARGIN, 24,
-                  True, c.MUTED, min_size=c.MIN_TEXT, key=False)
+    c.draw_fitted(
+        draw,
+        (MARGIN + 18, top + 12),
+        t("story.legend.title", locale),
+        WIDTH - 4 * MARGIN,
+        24,
+        True,
+        c.MUTED,
+        min_size=c.MIN_TEXT,
+        key=False,
+    )
     col_w = (WIDTH - 2 * MARGIN - 24) // columns
     for i, standing in enumerate(rows):
         x = MARGIN + 12 + (i // per_column) * col_w
@@ -177,8 +198,9 @@ def _axes(img: Image.Image, plot: _Plot, story: st.Story, locale: str) -> None:
         left, right = plot.x(first - 1), plot.x(last)
         if k % 2 == 0:
             draw.rectangle((left, y0 - BAND, right, y1), fill=c.tint(c.SKY_BLUE, 0.86))
-        label, lfont = c.fit_text(t("story.chart.round", locale, round=number), int(right - left) - 8, 22, True,
-                                  c.MIN_TEXT)
+        label, lfont = c.fit_text(
+            t("story.chart.round", locale, round=number), int(right - left) - 8, 22, True, c.MIN_TEXT
+        )
         c.draw_text(draw, ((left + right) / 2, y0 - BAND / 2), label, lfont, c.MUTED, "mm", key=False)
     step = nice_step(plot.high - plot.low, 7)
     value = math.ceil(plot.low / step) * step
@@ -196,8 +218,18 @@ def _axes(img: Image.Image, plot: _Plot, story: st.Story, locale: str) -> None:
     draw.line((x0, y0, x0, y1), fill=c.INK, width=2)
     axis = t("story.axis.round" if story.axis == "round" else "story.axis.turn", locale)
     c.draw_fitted(draw, ((x0 + x1) / 2, y1 + 46), axis, x1 - x0, 24, True, c.MUTED, "ma", c.MIN_TEXT, key=False)
-    c.draw_fitted(draw, (x0 - 10, y0 - BAND / 2), t("story.axis.points", locale), x0 - MARGIN - 16, 22, True,
-                  c.MUTED, "rm", c.MIN_TEXT, key=False)
+    c.draw_fitted(
+        draw,
+        (x0 - 10, y0 - BAND / 2),
+        t("story.axis.points", locale),
+        x0 - MARGIN - 16,
+        22,
+        True,
+        c.MUTED,
+        "rm",
+        c.MIN_TEXT,
+        key=False,
+    )
 
 
 def _offset(place: int, places: int) -> float:
@@ -205,8 +237,9 @@ def _offset(place: int, places: int) -> float:
     return (place - (places - 1) / 2) * LINE_GAP
 
 
-def _settle(wanted: dict[int, float], gap: float, low: float, high: float,
-            order: Sequence[int] | None = None) -> dict[int, float]:
+def _settle(
+    wanted: dict[int, float], gap: float, low: float, high: float, order: Sequence[int] | None = None
+) -> dict[int, float]:
     """Positions near ``wanted`` (by key), at least ``gap`` apart, within [low, high]: labels that
     would overlap gather in a column centred where they wanted to be. ``order`` breaks ties."""
     rank = {k: i for i, k in enumerate(order or sorted(wanted))}
@@ -272,21 +305,22 @@ def _lines(img: Image.Image, plot: _Plot, story: st.Story) -> None:
         at = spacing * (place.index + 0.5) / count
         while at < turns - spacing / 4:
             x, y = plot.x(at), y_of(place.index, _along(story, place.index, at))
-            c.draw_marker(img, style.shape, (int(x - half), int(y - half), int(x + half), int(y + half)),
-                          style.colour)
+            c.draw_marker(img, style.shape, (int(x - half), int(y - half), int(x + half), int(y + half)), style.colour)
             at += spacing
     draw = ImageDraw.Draw(img)
     ends = {p.index: y_of(p.index, story.final[p.index]) for p in story.places}
-    labels = _settle(ends, END_MARKER + 2, y0 - BAND + END_MARKER / 2, y1 + END_MARKER,
-                     [s.place for s in story.ranking])
+    labels = _settle(
+        ends, END_MARKER + 2, y0 - BAND + END_MARKER / 2, y1 + END_MARKER, [s.place for s in story.ranking]
+    )
     half = END_MARKER // 2
     lx = x1 + 12 + half
     for place in order:
         style = c.player_style(place.index)
         draw.line((x1, ends[place.index], lx - half, labels[place.index]), fill=style.colour, width=3)
         y = labels[place.index]
-        c.draw_marker(img, style.shape, (int(lx - half), int(y - half), int(lx + half), int(y + half)),
-                      style.colour, style.mark)
+        c.draw_marker(
+            img, style.shape, (int(lx - half), int(y - half), int(lx + half), int(y + half)), style.colour, style.mark
+        )
 
 
 def _badges(img: Image.Image, plot: _Plot, story: st.Story, marks: Sequence[Moment]) -> None:
@@ -311,8 +345,9 @@ def _badges(img: Image.Image, plot: _Plot, story: st.Story, marks: Sequence[Mome
         c.draw_text(draw, (x, by + 1), moment.badge, fnt, c.INK, "mm", key=False)
 
 
-def _moment_list(img: Image.Image, top: int, story: st.Story, marks: Sequence[Moment], left_out: int,
-                 locale: str) -> int:
+def _moment_list(
+    img: Image.Image, top: int, story: st.Story, marks: Sequence[Moment], left_out: int, locale: str
+) -> int:
     """The moments as sentences under the chart, each behind its badge; returns the bottom."""
     draw = ImageDraw.Draw(img)
     lines: list[tuple[Moment | None, str]] = [(m, m.text) for m in marks]
@@ -324,8 +359,17 @@ def _moment_list(img: Image.Image, top: int, story: st.Story, marks: Sequence[Mo
     head = 46
     bottom = top + head + row_h * len(lines) + 12
     c.panel(draw, (MARGIN, top, WIDTH - MARGIN, bottom))
-    c.draw_fitted(draw, (MARGIN + 18, top + 12), t("story.moments.title", locale), WIDTH - 4 * MARGIN, 24, True,
-                  c.MUTED, min_size=c.MIN_TEXT, key=False)
+    c.draw_fitted(
+        draw,
+        (MARGIN + 18, top + 12),
+        t("story.moments.title", locale),
+        WIDTH - 4 * MARGIN,
+        24,
+        True,
+        c.MUTED,
+        min_size=c.MIN_TEXT,
+        key=False,
+    )
     for i, (moment, text) in enumerate(lines):
         y = top + head + i * row_h + row_h / 2
         x = MARGIN + 20
@@ -333,11 +377,17 @@ def _moment_list(img: Image.Image, top: int, story: st.Story, marks: Sequence[Mo
             style = c.player_style(moment.place)
             bfont = c.font(22, True)
             w = max(BADGE, c.text_width(moment.badge, bfont) + 16)
-            draw.rounded_rectangle((x, y - BADGE / 2, x + w, y + BADGE / 2), radius=BADGE // 2, fill=c.HIGHLIGHT,
-                                   outline=style.colour, width=4)
+            draw.rounded_rectangle(
+                (x, y - BADGE / 2, x + w, y + BADGE / 2),
+                radius=BADGE // 2,
+                fill=c.HIGHLIGHT,
+                outline=style.colour,
+                width=4,
+            )
             c.draw_text(draw, (x + w / 2, y + 1), moment.badge, bfont, c.INK, "mm", key=False)
-            c.draw_marker(img, style.shape, (int(x + w + 10), int(y - 14), int(x + w + 38), int(y + 14)),
-                          style.colour, style.mark)
+            c.draw_marker(
+                img, style.shape, (int(x + w + 10), int(y - 14), int(x + w + 38), int(y + 14)), style.colour, style.mark
+            )
             x += w + 50
         line, lfont = c.fit_text(text, WIDTH - MARGIN - 20 - x, 26, False, c.MIN_TEXT)
         c.draw_text(draw, (x, y), line, lfont, c.INK, "lm", key=False)

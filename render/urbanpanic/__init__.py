@@ -34,6 +34,7 @@ from __future__ import annotations
 # constants in that order (the pictures stay byte for byte what they were before the split).
 # isort: off
 from render.urbanpanic.base import ROAD, ROAD_OFF, LINKED_PLOT, CUT_PLOT
+
 # isort: on
 from render.urbanpanic.base import (
     CATEGORIES,

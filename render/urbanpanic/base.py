@@ -6,10 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.i18n import t
-from bot.rules.urbanpanic.viewtypes import (
-    UpCell,
-    UpView,
-)
+from bot.rules.urbanpanic.viewtypes import UpCell, UpView
 from render import common as c
 
 c.register_glyphs(
@@ -22,9 +19,18 @@ c.register_glyphs(
         "power": c.Glyph(c.ENERGY_SUPPLY, c.PAINTERS["power"], "P", "urbanpanic.render.kind.power"),
         "park": c.Glyph(c.GREEN, c.PAINTERS["park"], "G", "urbanpanic.render.kind.park"),
     },
-    aliases={"hou": "housing", "off": "offices", "amu": "amusement", "fac": "factory", "pow": "power",
-             "prk": "park", "house": "housing", "office": "offices", "amusement_park": "amusement",
-             "power_plant": "power"},
+    aliases={
+        "hou": "housing",
+        "off": "offices",
+        "amu": "amusement",
+        "fac": "factory",
+        "pow": "power",
+        "prk": "park",
+        "house": "housing",
+        "office": "offices",
+        "amusement_park": "amusement",
+        "power_plant": "power",
+    },
 )
 
 View = UpView
@@ -75,10 +81,7 @@ VARIANTS = ("basic", "advanced", "party")
 def _names(view: View, names: Sequence[str] | None, locale: str = "en") -> list[str]:
     count = len(view.get("players") or [])
     given = list(names or [])
-    return [
-        given[i] if i < len(given) and given[i] else t("render.player_n", locale, n=i + 1)
-        for i in range(count)
-    ]
+    return [given[i] if i < len(given) and given[i] else t("render.player_n", locale, n=i + 1) for i in range(count)]
 
 
 def _type_of(code: str) -> str:

@@ -7,11 +7,7 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from bot.rules.urbanpanic.viewtypes import (
-    UpCell,
-    UpCentre,
-    UpPlot,
-)
+from bot.rules.urbanpanic.viewtypes import UpCell, UpCentre, UpPlot
 from render import common as c
 from render.urbanpanic.base import (
     CUT_PLOT,
@@ -29,9 +25,7 @@ from render.urbanpanic.base import (
 )
 
 
-def _road(
-    draw: ImageDraw.ImageDraw, box: c.Box, side: str, colour: c.RGB, inner: float, linked: bool
-) -> None:
+def _road(draw: ImageDraw.ImageDraw, box: c.Box, side: str, colour: c.RGB, inner: float, linked: bool) -> None:
     """A road from the tile's inner square to the edge on ``side``; a dead end stops short with a bar."""
     x0, y0, x1, y1 = box
     s = x1 - x0
@@ -70,12 +64,7 @@ def _hatch(draw: ImageDraw.ImageDraw, box: c.Box, colour: c.RGB) -> None:
     step = max(8, (x1 - x0) // 7)
     for k in range(-(y1 - y0), x1 - x0, step):
         draw.line(
-            (
-                x0 + max(0, k),
-                y0 + max(0, -k),
-                x0 + min(x1 - x0, k + (y1 - y0)),
-                y0 + min(y1 - y0, (x1 - x0) - k),
-            ),
+            (x0 + max(0, k), y0 + max(0, -k), x0 + min(x1 - x0, k + (y1 - y0)), y0 + min(y1 - y0, (x1 - x0) - k)),
             fill=colour,
             width=2,
         )
@@ -161,13 +150,14 @@ def draw_city(
             if info.get("centre"):
                 draw.rounded_rectangle(inner, radius=cell // 12, fill=c.PANEL, outline=c.INK, width=3)
                 ipad = (inner[2] - inner[0]) // 8
-                c.draw_icon(
-                    img, "centre", (inner[0] + ipad, inner[1] + ipad, inner[2] - ipad, inner[3] - ipad)
-                )
+                c.draw_icon(img, "centre", (inner[0] + ipad, inner[1] + ipad, inner[2] - ipad, inner[3] - ipad))
                 continue
             off = cut(info)
             c.draw_glyph(
-                img, _key(str(info.get("type") or _type_of(str(info.get("tile", "?"))))), inner, faded=off,
+                img,
+                _key(str(info.get("type") or _type_of(str(info.get("tile", "?"))))),
+                inner,
+                faded=off,
                 locale=locale,
             )
             if off:
@@ -187,9 +177,7 @@ def tile_sprite(code: str, size: int, locale: str = "en") -> Image.Image:
     """A loose tile (main board, reserve, hand): plot, its roads to every open edge, the building."""
     img = Image.new("RGB", (size, size), c.PANEL)
     draw = ImageDraw.Draw(img)
-    draw.rounded_rectangle(
-        (0, 0, size - 1, size - 1), radius=size // 10, fill=LINKED_PLOT, outline=c.INK, width=2
-    )
+    draw.rounded_rectangle((0, 0, size - 1, size - 1), radius=size // 10, fill=LINKED_PLOT, outline=c.INK, width=2)
     for side in _passages_of(code):
         _road(draw, (0, 0, size, size), side, ROAD, INNER, True)
     pad = round(size * (1 - INNER) / 2)

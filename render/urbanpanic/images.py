@@ -9,10 +9,7 @@ from typing import Any, cast
 from PIL import Image, ImageDraw
 
 from bot.i18n import t
-from bot.rules.urbanpanic.viewtypes import (
-    UpPlayer,
-    UpSeatDetails,
-)
+from bot.rules.urbanpanic.viewtypes import UpPlayer, UpSeatDetails
 from render import common as c
 from render.scores import decided_note, score_table_from_result
 from render.urbanpanic.base import CATEGORIES, GAP, LABEL_SPACE, MARGIN, SIZE, WIDTH, View, _names
@@ -54,18 +51,33 @@ def _main_board(img: Image.Image, xy: tuple[int, int], width: int, view: View, l
         for k, code in enumerate(opened):
             r, col = divmod(k, per_row)
             img.paste(tile_sprite(code, size, locale), (x + col * (size + 8), y + r * (size + 8)))
-            c.mark_region(img, f"table:{k}", (x + col * (size + 8), y + r * (size + 8),
-                                               x + col * (size + 8) + size, y + r * (size + 8) + size))
+            c.mark_region(
+                img,
+                f"table:{k}",
+                (x + col * (size + 8), y + r * (size + 8), x + col * (size + 8) + size, y + r * (size + 8) + size),
+            )
         if not opened:
-            y = _lines(draw, (x, y), t("urbanpanic.render.nothing_face_up", locale), width, TEXT_SIZE, False,
-                       c.MUTED, key=False)
+            y = _lines(
+                draw,
+                (x, y),
+                t("urbanpanic.render.nothing_face_up", locale),
+                width,
+                TEXT_SIZE,
+                False,
+                c.MUTED,
+                key=False,
+            )
         else:
             y += ((len(opened) + per_row - 1) // per_row) * (size + 8)
         y += 6
         if party.get("timer_running"):
             c.draw_icon(img, "waiting", (x, y, x + 36, y + 36))
-            y = max(y + 40, _lines(draw, (x + 44, y + 2), t("urbanpanic.render.hourglass", locale), width - 44,
-                                   28, True, key=False))
+            y = max(
+                y + 40,
+                _lines(
+                    draw, (x + 44, y + 2), t("urbanpanic.render.hourglass", locale), width - 44, 28, True, key=False
+                ),
+            )
         pool = t("urbanpanic.render.pool", locale, count=party.get("pool", 0))
         return _lines(draw, (x, y), pool, width, TEXT_SIZE, key=False) + 6
     y = _heading(draw, (x, y), t("urbanpanic.render.main_board", locale), width)
@@ -76,24 +88,37 @@ def _main_board(img: Image.Image, xy: tuple[int, int], width: int, view: View, l
         if slot:
             img.paste(tile_sprite(slot, size, locale), (sx, y))
         else:
-            draw.rounded_rectangle((sx, y, sx + size, y + size), radius=size // 10, fill=c.EMPTY_CELL,
-                                   outline=c.GRID_LINE, width=2)
+            draw.rounded_rectangle(
+                (sx, y, sx + size, y + size), radius=size // 10, fill=c.EMPTY_CELL, outline=c.GRID_LINE, width=2
+            )
             empty = t("urbanpanic.render.empty", locale)
-            c.draw_fitted(draw, (sx + size / 2, y + size / 2), empty, size - 8, 22, False, c.MUTED, "mm", SMALL,
-                          key=False)
+            c.draw_fitted(
+                draw, (sx + size / 2, y + size / 2), empty, size - 8, 22, False, c.MUTED, "mm", SMALL, key=False
+            )
         c.draw_text(draw, (sx + size / 2, y + size + 4), str(k + 1), nf, c.INK, "ma", key=False)
         c.mark_region(img, f"board:{k + 1}", (sx, y, sx + size, y + size + 36))
     c.mark_region(img, "stack", (sx, y, sx + size - 12, y + size + 36))
     sx = x + 4 * (size + 14) + 10
     c.draw_face_down(img, (sx, y + 6, sx + size - 12, y + size - 6))
     stack = t("urbanpanic.render.stack", locale, count=board.get("stack", 0) if board else 0)
-    c.draw_fitted(draw, (sx + (size - 12) / 2, y + size + 4), stack, WIDTH - MARGIN - sx + 40, 26, True, c.INK,
-                  "ma", 20, key=False)
+    c.draw_fitted(
+        draw,
+        (sx + (size - 12) / 2, y + size + 4),
+        stack,
+        WIDTH - MARGIN - sx + 40,
+        26,
+        True,
+        c.INK,
+        "ma",
+        20,
+        key=False,
+    )
     return y + size + 40
 
 
-def _reserve(img: Image.Image, xy: tuple[int, int], width: int, player: UpPlayer, title: str,
-             locale: str = "en") -> int:
+def _reserve(
+    img: Image.Image, xy: tuple[int, int], width: int, player: UpPlayer, title: str, locale: str = "en"
+) -> int:
     draw = ImageDraw.Draw(img)
     x, y = xy
     y = _heading(draw, (x, y), title, width)
@@ -139,22 +164,27 @@ def _city_and_tracks(
     player = (view.get("players") or [])[seat]
     cell = (CITY_WIDTH - LABEL_SPACE) // SIZE
     removed = [str(r.get("plot")) for r in (scored.get("removed") if scored else None) or []]
-    geo = draw_city(img, (MARGIN, top), player.get("grid") or [], cell, removed=removed, highlight=highlight,
-                    locale=locale)
+    geo = draw_city(
+        img, (MARGIN, top), player.get("grid") or [], cell, removed=removed, highlight=highlight, locale=locale
+    )
     tracks = list((scored.get("tracks_final") if scored else None) or player.get("tracks") or [0] * 5)
     lost = None
     if scored:
         played = list(scored.get("tracks_played") or tracks)
         lost = [played[i] - tracks[i] if played[i] > tracks[i] else 0 for i in range(len(tracks))]
     rx = MARGIN + CITY_WIDTH + 2 * GAP
-    bottom = draw_tracks(img, (rx, top + 4, WIDTH - MARGIN, top + 4 + tracks_height()), tracks,
-                         int((view.get("legend") or {}).get("floor", -5)), lost, locale=locale)
+    bottom = draw_tracks(
+        img,
+        (rx, top + 4, WIDTH - MARGIN, top + 4 + tracks_height()),
+        tracks,
+        int((view.get("legend") or {}).get("floor", -5)),
+        lost,
+        locale=locale,
+    )
     return max(geo.box[3], bottom)
 
 
-def turn_image(
-    view: View, acting_seat: int, names: Sequence[str] | None = None, *, locale: str = "en"
-) -> Image.Image:
+def turn_image(view: View, acting_seat: int, names: Sequence[str] | None = None, *, locale: str = "en") -> Image.Image:
     """Portrait, for a phone: the players one per row (whose turn, built counts), the acting player's city
     with its roads (this turn's plots outlined) beside its tracks, the main board and the reserve, the
     actions left, the goals and the legend."""
@@ -167,14 +197,33 @@ def turn_image(
     return c.sized(WIDTH, estimate, lambda img, draw: _paint_turn(img, draw, view, acting_seat, player, who, locale))
 
 
-def _paint_turn(img: Image.Image, draw: ImageDraw.ImageDraw, view: View, acting_seat: int, player: UpPlayer,
-                who: list[str], locale: str) -> int:
+def _paint_turn(
+    img: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    view: View,
+    acting_seat: int,
+    player: UpPlayer,
+    who: list[str],
+    locale: str,
+) -> int:
     players = view.get("players") or []
     c.title_bar(draw, WIDTH, _title(view, locale), _subtitle(view, locale))
     y = _strips(img, c.TITLE_HEIGHT + GAP, view, who, locale) + GAP
     name = who[acting_seat] if who else "?"
-    y = _lines(draw, (MARGIN, y), t("render.city_of", locale, name=name), WIDTH - 2 * MARGIN, NAME_SIZE, True,
-               key=True, min_size=KEY, max_lines=2) + 14
+    y = (
+        _lines(
+            draw,
+            (MARGIN, y),
+            t("render.city_of", locale, name=name),
+            WIDTH - 2 * MARGIN,
+            NAME_SIZE,
+            True,
+            key=True,
+            min_size=KEY,
+            max_lines=2,
+        )
+        + 14
+    )
     if players:
         y = _city_and_tracks(img, y, view, acting_seat, None, changed_plots(view, acting_seat), locale)
     linked = int(player.get("reachable", 0))
@@ -202,8 +251,14 @@ def _paint_turn(img: Image.Image, draw: ImageDraw.ImageDraw, view: View, acting_
     board_w = 4 * 118 + 10 + 104 + 60
     by = _main_board(img, (MARGIN, y), board_w, view, locale)
     rx = MARGIN + board_w + 2 * GAP
-    ry = _reserve(img, (rx, y), WIDTH - MARGIN - rx, player,
-                  t("urbanpanic.render.hand" if "hand" in player else "urbanpanic.render.reserve", locale), locale)
+    ry = _reserve(
+        img,
+        (rx, y),
+        WIDTH - MARGIN - rx,
+        player,
+        t("urbanpanic.render.hand" if "hand" in player else "urbanpanic.render.reserve", locale),
+        locale,
+    )
     y = max(by, ry) + GAP
     y = _goals(img, (MARGIN, y), WIDTH - 2 * MARGIN, view, locale)
     return _legend(img, y + GAP, view, locale)
@@ -225,13 +280,7 @@ def _goals(img: Image.Image, xy: tuple[int, int], width: int, view: View, locale
 
 
 def _city_card(
-    img: Image.Image,
-    y: int,
-    view: View,
-    seat: int,
-    name: str,
-    scored: UpSeatDetails | None,
-    locale: str = "en",
+    img: Image.Image, y: int, view: View, seat: int, name: str, scored: UpSeatDetails | None, locale: str = "en"
 ) -> int:
     """A player's strip over their city and tracks; returns the bottom y."""
     y += _player_strip(img, (MARGIN, y, WIDTH - MARGIN, y), view, seat, name, locale) + 10
@@ -288,9 +337,7 @@ def _end_notes(view: View, result: Mapping[str, Any], who: list[str], locale: st
             titles = c.join_names((t(f"urbanpanic.goal.{g}", locale) for g in goals), locale)
             won.append(t("urbanpanic.render.goals_won_item", locale, name=who[s["seat"]], goals=titles))
     if won:
-        notes.append(
-            t("urbanpanic.render.goals_won", locale, list=t("render.list.group_separator", locale).join(won))
-        )
+        notes.append(t("urbanpanic.render.goals_won", locale, list=t("render.list.group_separator", locale).join(won)))
     return notes
 
 
@@ -299,10 +346,19 @@ def end_image(view: View, names: Sequence[str] | None = None, *, locale: str = "
     then every city as scored (cut-off tiles removed, final tracks, what removal lost outlined), one per row."""
     who = _names(view, names, locale)
     result = view.get("result")
-    table = score_table_from_result(t("urbanpanic.render.title.final_scores", locale), who, result,
-                                    _categories(view, locale), subtitle=_subtitle(view, locale),
-                                    note=" ".join(_end_notes(view, result, who, locale)),
-                                    locale=locale) if result else None
+    table = (
+        score_table_from_result(
+            t("urbanpanic.render.title.final_scores", locale),
+            who,
+            result,
+            _categories(view, locale),
+            subtitle=_subtitle(view, locale),
+            note=" ".join(_end_notes(view, result, who, locale)),
+            locale=locale,
+        )
+        if result
+        else None
+    )
     top = table.height if table is not None else 0
 
     def paint(img: Image.Image, draw: ImageDraw.ImageDraw) -> int:

@@ -8,10 +8,7 @@ from collections.abc import Sequence
 from PIL import Image, ImageDraw
 
 from bot.i18n import t
-from bot.rules.urbanpanic.viewtypes import (
-    UpAction,
-    UpTileType,
-)
+from bot.rules.urbanpanic.viewtypes import UpAction, UpTileType
 from render import common as c
 from render.urbanpanic.base import MARGIN, TRACKS, VARIANTS, WIDTH, View, _key
 from render.urbanpanic.city import tile_sprite
@@ -31,8 +28,18 @@ TEXT_SIZE = 24
 
 
 def _lines(
-    draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, width: int, size: int, bold: bool = False,
-    fill: c.RGB = c.INK, *, key: bool, min_size: int = SMALL, max_lines: int = 4, anchor: str = "la",
+    draw: ImageDraw.ImageDraw,
+    xy: tuple[float, float],
+    text: str,
+    width: int,
+    size: int,
+    bold: bool = False,
+    fill: c.RGB = c.INK,
+    *,
+    key: bool,
+    min_size: int = SMALL,
+    max_lines: int = 4,
+    anchor: str = "la",
 ) -> int:
     """``text`` wrapped under ``xy``; returns the y under the last line."""
     lines, fnt = c.fit_lines(text, width, size, bold, min_size, max_lines)
@@ -96,8 +103,9 @@ def draw_tracks(
         top = y0 + i * TRACK_ROW
         c.draw_icon(img, track, (x0, top, x0 + isz, top + isz))
         name = t(f"urbanpanic.render.track.{track}", locale)
-        c.draw_fitted(draw, (x0 + isz + 8, top + isz / 2), name, x1 - x0 - isz - 8, 28, True, c.INK, "lm", 20,
-                      key=False)
+        c.draw_fitted(
+            draw, (x0 + isz + 8, top + isz / 2), name, x1 - x0 - isz - 8, 28, True, c.INK, "lm", 20, key=False
+        )
         bt, bb = top + isz + 6, top + isz + 6 + bar_h
         mid = (bt + bb) / 2
         draw.rectangle((bx0, bt, bx1, bb), fill=(235, 232, 225))
@@ -107,8 +115,9 @@ def draw_tracks(
             xa, xb = xof(value), xof(value + lost[i])
             draw.rectangle((min(xa, xb), bt + 4, max(xa, xb), bb - 4), outline=c.INK, width=3)
         if value:
-            draw.rectangle((min(zero, xof(value)), bt + 4, max(zero, xof(value)), bb - 4), fill=colour,
-                           outline=c.INK, width=2)
+            draw.rectangle(
+                (min(zero, xof(value)), bt + 4, max(zero, xof(value)), bb - 4), fill=colour, outline=c.INK, width=2
+            )
         text = f"{'+' if value > 0 else '-'}\u200a{abs(value)}" if value else "0"  # a hair space: OCR read "+1" as "41"
         c.draw_text(draw, (x1, mid), text, vf, c.INK, "rm", key=True)
     bottom = y0 + len(TRACKS) * TRACK_ROW
@@ -124,12 +133,23 @@ def draw_tracks(
     for yy in range(bottom - 8, bottom + 14, 9):
         draw.line((sx, yy, sx, yy + 5), fill=c.VERMILLION, width=3)
     floor_text = t("urbanpanic.render.floor", locale, floor=floor)
-    c.draw_fitted(draw, (sx + 10, bottom - 8), floor_text, int(x1 - sx - 10), 20, True, c.shade(c.VERMILLION, 0.2),
-                  "la", SMALL, key=False)
+    c.draw_fitted(
+        draw,
+        (sx + 10, bottom - 8),
+        floor_text,
+        int(x1 - sx - 10),
+        20,
+        True,
+        c.shade(c.VERMILLION, 0.2),
+        "la",
+        SMALL,
+        key=False,
+    )
     bottom += TRACK_MARKS - 8
     if lost and any(lost):
-        bottom = _lines(draw, (x0, bottom), t("urbanpanic.render.lost", locale), x1 - x0, 21, False, c.MUTED,
-                        key=False, max_lines=2)
+        bottom = _lines(
+            draw, (x0, bottom), t("urbanpanic.render.lost", locale), x1 - x0, 21, False, c.MUTED, key=False, max_lines=2
+        )
     return bottom
 
 
@@ -138,9 +158,7 @@ def draw_tracks(
 # ---------------------------------------------------------------------------------------------
 
 
-def _player_strip(
-    img: Image.Image, box: c.Box, view: View, seat: int, name: str, locale: str = "en"
-) -> int:
+def _player_strip(img: Image.Image, box: c.Box, view: View, seat: int, name: str, locale: str = "en") -> int:
     """A player's strip: marker, name, then on the right the "to play" tag, the reserve, the first-finisher
     hat and the built count (the names and the count are key facts). A long name takes two lines at a key
     fact's size rather than shrinking. Returns the strip's height."""
@@ -160,8 +178,13 @@ def _player_strip(
     h = max(66, 16 + len(lines) * round(nf.size * 1.3))
     y1 = y0 + h
     style = c.player_style(seat)
-    draw.rounded_rectangle((x0, y0, x1, y1), radius=18, fill=c.tint(style.colour, 0.88),
-                           outline=c.HIGHLIGHT if active else c.shade(style.colour, 0.2), width=6 if active else 2)
+    draw.rounded_rectangle(
+        (x0, y0, x1, y1),
+        radius=18,
+        fill=c.tint(style.colour, 0.88),
+        outline=c.HIGHLIGHT if active else c.shade(style.colour, 0.2),
+        width=6 if active else 2,
+    )
     mid = (y0 + y1) / 2
     c.seat_marker(img, seat, (x0 + 10, int(mid - marker / 2), x0 + 10 + marker, int(mid + marker / 2)))
     right = x1 - 12

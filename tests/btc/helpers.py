@@ -22,6 +22,7 @@ def new(mode: str = "standard", seats: int = 3, seed: int = 1, **options: str) -
 def ai_policy(level: str) -> Policy:
     def policy(state: BtcState, seat: int, step: int) -> core.Move:
         return RULES.ai_move(state, seat, level, step)
+
     return policy
 
 
@@ -79,6 +80,5 @@ def grid_city(rows: list[str], name: str = "X") -> City:
 
 def spec_city(placed: dict[tuple[int, int], str], name: str = "X") -> City:
     """A grid city from the spec's relative coordinates ``(row, col) -> token``."""
-    cells = {G.from_spec(cell): (T.FACE_BY_TOKEN[tok], 900 + i, 0)
-             for i, (cell, tok) in enumerate(placed.items())}
+    cells = {G.from_spec(cell): (T.FACE_BY_TOKEN[tok], 900 + i, 0) for i, (cell, tok) in enumerate(placed.items())}
     return City(name, [0, 1], True, cells)

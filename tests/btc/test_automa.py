@@ -122,14 +122,12 @@ def test_automarta_step_three_sees_autommaso_tile() -> None:
     factory is no longer new and she builds a park; without his factory she would build it."""
     state = new("solo_full", 1, seed=2)
     first, second = state.automa_log
-    assert (first["automacity_tile"], second["automacity_tile"], second["automacity_by"]) == (
-        "FACTORY", "PARK", "NEW")
+    assert (first["automacity_tile"], second["automacity_tile"], second["automacity_by"]) == ("FACTORY", "PARK", "NEW")
     city = state.cities[E.AUTOMACITY]
     hand = [*state.players[2].hand, second["automacity"]]
     card = T.AUTOMA_CARD_BY_ID[second["card"]]
     earlier = [s for s in city.loose if s[1] not in (first["automacity"], second["automacity"])]
     without_first = City(city.name, city.builders, False, {}, earlier)
     factories = sum(1 for f in without_first.faces() if T.face_type(f) == "factory")
-    tile, _ = automa.choose(hand, state.tiles, card.automacity, without_first, E.AUTOMACITY,
-                            [0, factories, 0])
+    tile, _ = automa.choose(hand, state.tiles, card.automacity, without_first, E.AUTOMACITY, [0, factories, 0])
     assert state.tiles[tile] == "FACTORY"

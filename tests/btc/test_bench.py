@@ -21,8 +21,15 @@ def test_quick_bench_figures() -> None:
     assert 0 < out["btc.ai.decision_ms_p50_greedy"] <= out["btc.ai.decision_ms_p95_greedy"]
     assert out["btc.ai.decision_ms_p95_greedy"] < 1000
     assert set(out["btc.checked_games_by_mode"]) == {
-        "standard_3", "standard_4", "standard_5", "standard_6", "standard_7", "two_player", "solo_simple",
-        "solo_full"}
+        "standard_3",
+        "standard_4",
+        "standard_5",
+        "standard_6",
+        "standard_7",
+        "two_player",
+        "solo_simple",
+        "solo_full",
+    }
 
 
 def test_checked_game_detects_a_broken_rule(monkeypatch: pytest.MonkeyPatch) -> None:

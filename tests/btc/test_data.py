@@ -7,18 +7,30 @@ from collections import Counter
 from bot.rules.btc import tiles as T
 
 SPEC_DUPLEXES = {
-    "H01": ("horizontal", "TAVERN_FOOD", "FACTORY"), "H02": ("horizontal", "FACTORY", "OFFICE"),
-    "H03": ("horizontal", "FACTORY", "SHOP"), "H04": ("horizontal", "HOUSE", "PARK"),
-    "H05": ("horizontal", "HOUSE", "TAVERN_BED"), "H06": ("horizontal", "OFFICE", "HOUSE"),
-    "H07": ("horizontal", "OFFICE", "SHOP"), "H08": ("horizontal", "TAVERN_DRINK", "PARK"),
-    "H09": ("horizontal", "PARK", "FACTORY"), "H10": ("horizontal", "PARK", "OFFICE"),
-    "H11": ("horizontal", "SHOP", "TAVERN_MUSIC"), "H12": ("horizontal", "SHOP", "HOUSE"),
-    "V01": ("vertical", "FACTORY", "TAVERN_FOOD"), "V02": ("vertical", "FACTORY", "OFFICE"),
-    "V03": ("vertical", "HOUSE", "OFFICE"), "V04": ("vertical", "HOUSE", "SHOP"),
-    "V05": ("vertical", "OFFICE", "PARK"), "V06": ("vertical", "OFFICE", "SHOP"),
-    "V07": ("vertical", "TAVERN_DRINK", "HOUSE"), "V08": ("vertical", "PARK", "FACTORY"),
-    "V09": ("vertical", "PARK", "HOUSE"), "V10": ("vertical", "TAVERN_MUSIC", "PARK"),
-    "V11": ("vertical", "SHOP", "FACTORY"), "V12": ("vertical", "SHOP", "TAVERN_BED"),
+    "H01": ("horizontal", "TAVERN_FOOD", "FACTORY"),
+    "H02": ("horizontal", "FACTORY", "OFFICE"),
+    "H03": ("horizontal", "FACTORY", "SHOP"),
+    "H04": ("horizontal", "HOUSE", "PARK"),
+    "H05": ("horizontal", "HOUSE", "TAVERN_BED"),
+    "H06": ("horizontal", "OFFICE", "HOUSE"),
+    "H07": ("horizontal", "OFFICE", "SHOP"),
+    "H08": ("horizontal", "TAVERN_DRINK", "PARK"),
+    "H09": ("horizontal", "PARK", "FACTORY"),
+    "H10": ("horizontal", "PARK", "OFFICE"),
+    "H11": ("horizontal", "SHOP", "TAVERN_MUSIC"),
+    "H12": ("horizontal", "SHOP", "HOUSE"),
+    "V01": ("vertical", "FACTORY", "TAVERN_FOOD"),
+    "V02": ("vertical", "FACTORY", "OFFICE"),
+    "V03": ("vertical", "HOUSE", "OFFICE"),
+    "V04": ("vertical", "HOUSE", "SHOP"),
+    "V05": ("vertical", "OFFICE", "PARK"),
+    "V06": ("vertical", "OFFICE", "SHOP"),
+    "V07": ("vertical", "TAVERN_DRINK", "HOUSE"),
+    "V08": ("vertical", "PARK", "FACTORY"),
+    "V09": ("vertical", "PARK", "HOUSE"),
+    "V10": ("vertical", "TAVERN_MUSIC", "PARK"),
+    "V11": ("vertical", "SHOP", "FACTORY"),
+    "V12": ("vertical", "SHOP", "TAVERN_BED"),
 }
 
 
@@ -33,8 +45,15 @@ def test_manifest_counts() -> None:
 def test_singles_per_kind() -> None:
     """Single tiles per kind match spec 2.2: 16 shops, 16 factories, 5 of each tavern, 20 offices…"""
     assert Counter(T.SINGLE_POOL) == {
-        "SHOP": 16, "FACTORY": 16, "TAVERN_DRINK": 5, "TAVERN_FOOD": 5, "TAVERN_MUSIC": 5,
-        "TAVERN_BED": 5, "OFFICE": 20, "PARK": 16, "HOUSE": 20,
+        "SHOP": 16,
+        "FACTORY": 16,
+        "TAVERN_DRINK": 5,
+        "TAVERN_FOOD": 5,
+        "TAVERN_MUSIC": 5,
+        "TAVERN_BED": 5,
+        "OFFICE": 20,
+        "PARK": 16,
+        "HOUSE": 20,
     }
 
 
@@ -76,8 +95,15 @@ def test_duplex_pairings() -> None:
 def test_tokens() -> None:
     """The spec's notation: S F O P H and taverns d f m b."""
     assert T.FACE_BY_TOKEN == {
-        "S": "SHOP", "F": "FACTORY", "d": "TAVERN_DRINK", "f": "TAVERN_FOOD", "m": "TAVERN_MUSIC",
-        "b": "TAVERN_BED", "O": "OFFICE", "P": "PARK", "H": "HOUSE",
+        "S": "SHOP",
+        "F": "FACTORY",
+        "d": "TAVERN_DRINK",
+        "f": "TAVERN_FOOD",
+        "m": "TAVERN_MUSIC",
+        "b": "TAVERN_BED",
+        "O": "OFFICE",
+        "P": "PARK",
+        "H": "HOUSE",
     }
 
 
@@ -101,6 +127,14 @@ def test_automa_deck_reconstruction() -> None:
     assert sum(c.shared[0] == "FACTORY" for c in T.AUTOMA_CARDS) == 6
     assert sum(c.shared[0] == "HOUSE" for c in T.AUTOMA_CARDS) == 4
     assert sum(c.automacity[0] == "NEW" for c in T.AUTOMA_CARDS) == 10
-    assert T.AUTOMA_TIEBREAK == ("SHOP", "FACTORY", "TAVERN_DRINK", "TAVERN_FOOD", "TAVERN_MUSIC",
-                                 "TAVERN_BED", "OFFICE", "PARK", "HOUSE")
-
+    assert T.AUTOMA_TIEBREAK == (
+        "SHOP",
+        "FACTORY",
+        "TAVERN_DRINK",
+        "TAVERN_FOOD",
+        "TAVERN_MUSIC",
+        "TAVERN_BED",
+        "OFFICE",
+        "PARK",
+        "HOUSE",
+    )

@@ -277,8 +277,9 @@ def test_you_first_one_sided_waits_for_the_partner() -> None:
     with pytest.raises(core.IllegalMove) as err:
         RULES.apply(after, high, move)
     assert err.value.key == "btc.first.already"
-    placed = RULES.apply(after, low, next(m for m in RULES.legal_moves(after, low)
-                                          if m["kind"] == "place" and m["city"] == city))
+    placed = RULES.apply(
+        after, low, next(m for m in RULES.legal_moves(after, low) if m["kind"] == "place" and m["city"] == city)
+    )
     assert any(m["kind"] == "place" and m["city"] == city for m in RULES.legal_moves(placed, high))
 
 
@@ -349,10 +350,16 @@ def test_two_player_variant_structure() -> None:
     assert [c["per_factory"] for c in view["cities"]] == scoring.factory_values(counts)
 
 
-@pytest.mark.parametrize(("mode", "seats", "singles", "duplexes"), [
-    ("standard", 3, 42, 9), ("standard", 7, 98, 21), ("two_player", 2, 56, 12),
-    ("solo_full", 1, 42, 8), ("solo_simple", 1, 36, 6),
-])
+@pytest.mark.parametrize(
+    ("mode", "seats", "singles", "duplexes"),
+    [
+        ("standard", 3, 42, 9),
+        ("standard", 7, 98, 21),
+        ("two_player", 2, 56, 12),
+        ("solo_full", 1, 42, 8),
+        ("solo_simple", 1, 36, 6),
+    ],
+)
 def test_draws_per_mode(mode: str, seats: int, singles: int, duplexes: int) -> None:
     """2.5: each mode draws exactly its number of singles and duplexes, all within the supply."""
     state = play(new(mode, seats, seed=31), first_legal)

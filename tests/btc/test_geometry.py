@@ -18,17 +18,29 @@ TC23_CITY = {G.from_spec(c) for c in [(0, 0), (0, 1), (0, 2), (0, 3), (1, 0)]}
 H, V, ONE = G.HORIZONTAL_SHAPE, G.VERTICAL_SHAPE, G.SINGLE_SHAPE
 
 
-@pytest.mark.parametrize(("shape", "anchor", "legal", "reason"), [
-    (ONE, (0, 4), False, "too_big"),
-    (ONE, (1, 1), True, None),
-    (ONE, (2, 2), False, "not_touching"),
-    (ONE, (-1, 0), True, None),
-    (V, (1, 1), True, None),
-    (H, (1, 3), False, "too_big"),
-    (V, (-3, 0), False, "not_touching"),
-    (V, (2, 0), True, None),
-], ids=["single-width5", "single-ok", "single-alone", "single-height3", "vertical-touches",
-        "horizontal-width5", "vertical-alone-height5", "vertical-height4"])
+@pytest.mark.parametrize(
+    ("shape", "anchor", "legal", "reason"),
+    [
+        (ONE, (0, 4), False, "too_big"),
+        (ONE, (1, 1), True, None),
+        (ONE, (2, 2), False, "not_touching"),
+        (ONE, (-1, 0), True, None),
+        (V, (1, 1), True, None),
+        (H, (1, 3), False, "too_big"),
+        (V, (-3, 0), False, "not_touching"),
+        (V, (2, 0), True, None),
+    ],
+    ids=[
+        "single-width5",
+        "single-ok",
+        "single-alone",
+        "single-height3",
+        "vertical-touches",
+        "horizontal-width5",
+        "vertical-alone-height5",
+        "vertical-height4",
+    ],
+)
 def test_tc23_placement_legality(shape: G.Shape, anchor: core.Cell, legal: bool, reason: str | None) -> None:
     """TC-23: legality of singles and duplexes next to a 5-cell city (adjacency, 4 x 4 limit)."""
     frame_anchor = G.from_spec(anchor)
@@ -74,8 +86,9 @@ def test_city_can_never_exceed_four_by_four() -> None:
 
 
 def _duplex(state: BtcState, orientation: str) -> int:
-    return next(t for t in range(len(T.SINGLE_POOL), len(state.tiles))
-                if T.KINDS[state.tiles[t]].orientation == orientation)
+    return next(
+        t for t in range(len(T.SINGLE_POOL), len(state.tiles)) if T.KINDS[state.tiles[t]].orientation == orientation
+    )
 
 
 def _round_two(rows: list[str], pending: dict[int, str]) -> tuple[BtcState, list[int]]:
@@ -145,8 +158,7 @@ def test_d5c_turning_is_refused_when_not_needed() -> None:
     fresh = play_commits(new("standard", 3, seed=2))
     single = fresh.players[0].pending[0].tile
     with pytest.raises(core.IllegalMove) as err:
-        RULES.apply(fresh, 0, {"kind": "turned", "tile": single, "city": E.cities_of(fresh, 0)[0],
-                               "cell": "D4"})
+        RULES.apply(fresh, 0, {"kind": "turned", "tile": single, "city": E.cities_of(fresh, 0)[0], "cell": "D4"})
     assert err.value.key == "btc.place.turn_single"
 
 

@@ -20,17 +20,17 @@ from bot.rules.btc import audit
 from bot.rules.btc import engine as E
 from bot.rules.btc.rules import RULES
 from bot.rules.btc.state import BtcState
-from tests.btc.helpers import (
-    ai_policy,
-    check_conservation,
-    check_finished,
-    check_views,
-    new,
-    steps,
-)
+from tests.btc.helpers import ai_policy, check_conservation, check_finished, check_views, new, steps
 
-GAMES = [("standard", 3), ("standard", 4), ("standard", 5), ("standard", 7), ("two_player", 2),
-         ("solo_simple", 1), ("solo_full", 1)]
+GAMES = [
+    ("standard", 3),
+    ("standard", 4),
+    ("standard", 5),
+    ("standard", 7),
+    ("two_player", 2),
+    ("solo_simple", 1),
+    ("solo_full", 1),
+]
 KINDS = ["choose", "place", "turned", "you_first", "assign", "bonus", "dance"]
 CATALOGUE = i18n.catalogue("en")
 

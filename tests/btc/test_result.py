@@ -9,8 +9,9 @@ from bot.rules.btc.rules import RULES
 from tests.btc.helpers import ai_policy, new, play
 
 
-def ranking(totals: list[int], buildings: list[tuple[int, ...]], seats: list[tuple[int, int]],
-            two_player: bool = False) -> core.Result:
+def ranking(
+    totals: list[int], buildings: list[tuple[int, ...]], seats: list[tuple[int, int]], two_player: bool = False
+) -> core.Result:
     finals, tiebreaks = [], []
     for left, right in seats:
         final, tb = E.standing(totals, buildings, left, right, two_player)

@@ -71,12 +71,16 @@ def test_tc10_seven_offices_and_bonus_cap() -> None:
     expect(city(["O O O O", "O O O m", "d b f P", "S P H H"], NONE), 2, 0, 17, 26, 4, 8, 57)
 
 
-@pytest.mark.parametrize(("rows", "parks", "total"), [
-    (["P O P O", "O O O O", "P O P O", "O O O O"], 8, 50),
-    (["P P P O", "O O O O", "O O O O", "P O O O"], 14, 56),
-    (["P P O O", "P P O O", "O O O O", "O O O O"], 13, 55),
-    (["P P O O", "O O O O", "O O O O", "P P O O"], 16, 58),
-], ids=["a", "b", "c", "d"])
+@pytest.mark.parametrize(
+    ("rows", "parks", "total"),
+    [
+        (["P O P O", "O O O O", "P O P O", "O O O O"], 8, 50),
+        (["P P P O", "O O O O", "O O O O", "P O O O"], 14, 56),
+        (["P P O O", "P P O O", "O O O O", "O O O O"], 13, 55),
+        (["P P O O", "O O O O", "O O O O", "P P O O"], 16, 58),
+    ],
+    ids=["a", "b", "c", "d"],
+)
 def test_tc11_park_groups(rows: list[str], parks: int, total: int) -> None:
     """TC-11: park groups per RB5 — four singles 8, 3+1 = 14, four connected 13, two pairs 16."""
     expect(city(rows, NONE), 0, 0, 0, 42, parks, 0, total)
@@ -104,11 +108,9 @@ def test_tc15_factory_majority_across_six_cities() -> None:
     assert points == [20, 20, 9, 4, 2, 0]
 
 
-@pytest.mark.parametrize(("counts", "points"), [
-    ([3, 3, 3], [12, 12, 12]),
-    ([4, 2, 2, 1], [16, 6, 6, 2]),
-    ([0, 0, 2], [0, 0, 8]),
-])
+@pytest.mark.parametrize(
+    ("counts", "points"), [([3, 3, 3], [12, 12, 12]), ([4, 2, 2, 1], [16, 6, 6, 2]), ([0, 0, 2], [0, 0, 8])]
+)
 def test_tc15_extra_checks(counts: list[int], points: list[int]) -> None:
     """TC-15 extra checks: all equal get 4 each; ties share the second rank; a lone factory city is first."""
     assert [c * v for c, v in zip(counts, scoring.factory_values(counts), strict=True)] == points
@@ -154,16 +156,26 @@ def test_partial_city_scores() -> None:
 
 def test_tc18_automacity_seed_example() -> None:
     """TC-18: the seed's 55-point Automacity (third in factories)."""
-    faces = ["SHOP"] * 4 + ["FACTORY", "OFFICE"] + ["PARK"] * 3 + ["HOUSE"] * 3 + [
-        "TAVERN_DRINK", "TAVERN_MUSIC", "TAVERN_FOOD", "TAVERN_MUSIC"]
+    faces = (
+        ["SHOP"] * 4
+        + ["FACTORY", "OFFICE"]
+        + ["PARK"] * 3
+        + ["HOUSE"] * 3
+        + ["TAVERN_DRINK", "TAVERN_MUSIC", "TAVERN_FOOD", "TAVERN_MUSIC"]
+    )
     scores = scoring.score_automacity(faces, THIRD)
     expect(scores, 16, 2, 10, 2, 10, 15, 55)
 
 
 def test_tc19a_automacity_more_shops() -> None:
     """TC-19 (a): 6 shops = 21, most factories with 1, no office: 53."""
-    faces = ["SHOP"] * 6 + ["FACTORY"] + ["PARK"] * 3 + ["HOUSE"] * 2 + [
-        "TAVERN_DRINK", "TAVERN_MUSIC", "TAVERN_FOOD", "TAVERN_FOOD"]
+    faces = (
+        ["SHOP"] * 6
+        + ["FACTORY"]
+        + ["PARK"] * 3
+        + ["HOUSE"] * 2
+        + ["TAVERN_DRINK", "TAVERN_MUSIC", "TAVERN_FOOD", "TAVERN_FOOD"]
+    )
     expect(scoring.score_automacity(faces, MOST), 21, 4, 10, 0, 10, 8, 53)
 
 

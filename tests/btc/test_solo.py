@@ -160,15 +160,20 @@ def test_solo_result_ranks_you_against_the_automas() -> None:
         assert result.winners() == ([0] if me.rank == 1 else [])
 
 
-@pytest.mark.parametrize(("options", "key"), [
-    ({"mode": "standard", "campaign": "3"}, "btc.option.campaign_solo"),
-    ({"mode": "solo_full", "campaign": "3", "campaign_game": "4", "campaign_used": "SFT"},
-     "btc.option.campaign_game"),
-    ({"mode": "solo_full", "campaign": "3", "campaign_game": "2"}, "btc.option.campaign_used"),
-    ({"mode": "solo_full", "campaign_game": "2", "campaign_used": "S"}, "btc.option.campaign_off"),
-    ({"mode": "solo_full", "difficulty": "9"}, "error.bad_option"),
-    ({"mode": "solo_full", "speed": "fast"}, "error.unknown_option"),
-])
+@pytest.mark.parametrize(
+    ("options", "key"),
+    [
+        ({"mode": "standard", "campaign": "3"}, "btc.option.campaign_solo"),
+        (
+            {"mode": "solo_full", "campaign": "3", "campaign_game": "4", "campaign_used": "SFT"},
+            "btc.option.campaign_game",
+        ),
+        ({"mode": "solo_full", "campaign": "3", "campaign_game": "2"}, "btc.option.campaign_used"),
+        ({"mode": "solo_full", "campaign_game": "2", "campaign_used": "S"}, "btc.option.campaign_off"),
+        ({"mode": "solo_full", "difficulty": "9"}, "error.bad_option"),
+        ({"mode": "solo_full", "speed": "fast"}, "error.unknown_option"),
+    ],
+)
 def test_campaign_options_are_checked(options: dict[str, str], key: str) -> None:
     """10.10: campaigns are solo, 3 or 6 games, one bonus type used per game already played."""
     with pytest.raises(core.IllegalMove) as err:

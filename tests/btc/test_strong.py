@@ -15,8 +15,7 @@ from bot.rules.btc.state import BtcState
 
 from .helpers import ai_policy, new, play
 
-CONFIGS = [("standard", 3), ("standard", 4), ("standard", 7), ("two_player", 2), ("solo_simple", 1),
-           ("solo_full", 1)]
+CONFIGS = [("standard", 3), ("standard", 4), ("standard", 7), ("two_player", 2), ("solo_simple", 1), ("solo_full", 1)]
 
 
 def hidden_tiles(state: BtcState, seat: int) -> list[int]:
@@ -112,6 +111,7 @@ def test_strong_ignores_a_hand_it_has_not_seen():
 @pytest.mark.parametrize("mode, seats", CONFIGS)
 def test_strong_plays_whole_games_legally_and_deterministically(mode, seats):
     """Strong seats finish a game of every mode with legal moves, the same game twice from one seed."""
+
     def game() -> list[core.Move]:
         state = new(mode, seats, 11)
         moves = []
@@ -266,15 +266,20 @@ def test_a_rollout_scores_the_factories_it_adds_once():
         faces = random_layout(rnd, 6 + rnd.randrange(8))
         grown = strong.CityModel(faces, scored=False)
         n = strong.FULL
-        draws = ([[rnd.choice(SINGLE_FACES) for _ in range(strong.CHOICES)] for _ in range(n)],
-                 [rnd.choice(SINGLE_FACES) for _ in range(n)], [rnd.random() for _ in range(n)],
-                 [rnd.random() for _ in range(n)])
+        draws = (
+            [[rnd.choice(SINGLE_FACES) for _ in range(strong.CHOICES)] for _ in range(n)],
+            [rnd.choice(SINGLE_FACES) for _ in range(n)],
+            [rnd.random() for _ in range(n)],
+            [rnd.random() for _ in range(n)],
+        )
         gained, added = strong._simulate(pl, city, grown, draws, 0)
         assert len(grown.faces) == strong.FULL
-        assert gained == pytest.approx(scoring.total(scoring.score_grid(grown.faces, 0))
-                                       - scoring.total(scoring.score_grid(faces, 0)))
-        assert added == sum(1 for f in grown.faces.values() if f == "FACTORY") \
-            - sum(1 for f in faces.values() if f == "FACTORY")
+        assert gained == pytest.approx(
+            scoring.total(scoring.score_grid(grown.faces, 0)) - scoring.total(scoring.score_grid(faces, 0))
+        )
+        assert added == sum(1 for f in grown.faces.values() if f == "FACTORY") - sum(
+            1 for f in faces.values() if f == "FACTORY"
+        )
         factories += added
     assert factories >= 20
 

@@ -10,8 +10,22 @@ from bot.rules.btc import scoring
 from bot.rules.btc.rules import RULES
 from tests.btc.helpers import ai_policy, new, play
 
-TOP_KEYS = {"game", "mode", "round", "part", "turn", "phase", "seat", "awaiting", "players", "cities", "you",
-            "supply", "automa", "result"}
+TOP_KEYS = {
+    "game",
+    "mode",
+    "round",
+    "part",
+    "turn",
+    "phase",
+    "seat",
+    "awaiting",
+    "players",
+    "cities",
+    "you",
+    "supply",
+    "automa",
+    "result",
+}
 
 
 def test_view_shape_at_the_start() -> None:

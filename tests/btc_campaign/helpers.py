@@ -37,8 +37,9 @@ async def bonus_moves(service: Service, game_id: int, user: int = ALICE) -> list
     return [m for m in moves if m["kind"] == "bonus"]
 
 
-async def play_game(campaigns: Campaigns, bonus_type: str | None = None, user: int = ALICE,
-                    level: str = "greedy") -> int:
+async def play_game(
+    campaigns: Campaigns, bonus_type: str | None = None, user: int = ALICE, level: str = "greedy"
+) -> int:
     """Open, start and play the next campaign game, taking ``bonus_type`` (else the first offered)."""
     game_id = await open_and_start(campaigns, user)
     state = await play_to_bonus(campaigns.service, game_id, user, level)

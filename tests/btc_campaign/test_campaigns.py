@@ -14,16 +14,7 @@ from bot.composition import compose
 from bot.rules.btc import engine as E
 from bot.rules.btc.rules import RULES
 from bot.service import Service
-from tests.btc_campaign.helpers import (
-    ALICE,
-    BOB,
-    CHANNEL,
-    GUILD,
-    bonus_moves,
-    open_and_start,
-    play_game,
-    play_to_bonus,
-)
+from tests.btc_campaign.helpers import ALICE, BOB, CHANNEL, GUILD, bonus_moves, open_and_start, play_game, play_to_bonus
 from tests.conftest import FakeClock
 
 
@@ -54,12 +45,15 @@ async def test_start_refuses_a_second_running_campaign(campaigns: Campaigns) -> 
     assert (await campaigns.start(BOB, length=6, difficulty=4, mode="full")).length == 6
 
 
-@pytest.mark.parametrize(("kwargs", "key"), [
-    ({"length": 4, "difficulty": 4, "mode": "full"}, "btc.campaign.error.length"),
-    ({"length": 3, "difficulty": 0, "mode": "full"}, "btc.campaign.error.difficulty"),
-    ({"length": 3, "difficulty": 8, "mode": "full"}, "btc.campaign.error.difficulty"),
-    ({"length": 3, "difficulty": 4, "mode": "standard"}, "btc.campaign.error.mode"),
-])
+@pytest.mark.parametrize(
+    ("kwargs", "key"),
+    [
+        ({"length": 4, "difficulty": 4, "mode": "full"}, "btc.campaign.error.length"),
+        ({"length": 3, "difficulty": 0, "mode": "full"}, "btc.campaign.error.difficulty"),
+        ({"length": 3, "difficulty": 8, "mode": "full"}, "btc.campaign.error.difficulty"),
+        ({"length": 3, "difficulty": 4, "mode": "standard"}, "btc.campaign.error.mode"),
+    ],
+)
 async def test_start_refuses_bad_settings(campaigns: Campaigns, kwargs: dict[str, Any], key: str) -> None:
     """10.10: 3 or 6 games (long campaign), difficulty 1-7 (10.9), Simple or Full mode only."""
     with pytest.raises(CampaignError) as exc:
@@ -75,8 +69,13 @@ async def test_next_game_has_the_campaign_options(campaigns: Campaigns) -> None:
     """The next game is a solo lobby with the campaign's mode, difficulty, game number and used types."""
     await campaigns.start(ALICE, length=6, difficulty=3, mode="full", guild_xid=GUILD)
     campaign, info = await campaigns.open_next(ALICE, "alice", guild_xid=GUILD, channel_xid=CHANNEL)
-    assert info.game.options == {"mode": "solo_full", "difficulty": "3", "campaign": "6",
-                                 "campaign_game": "1", "campaign_used": "-"}
+    assert info.game.options == {
+        "mode": "solo_full",
+        "difficulty": "3",
+        "campaign": "6",
+        "campaign_game": "1",
+        "campaign_used": "-",
+    }
     assert info.game.status == "lobby" and info.game.channel_xid == CHANNEL
     assert [(s.user_xid, s.is_ai) for s in info.seats] == [(ALICE, False)]
     assert (campaign.game_id, campaign.game_channel_xid) == (info.id, CHANNEL)
@@ -105,8 +104,9 @@ async def test_next_refused_without_a_campaign(campaigns: Campaigns) -> None:
 async def test_next_in_a_busy_channel_is_refused_and_nothing_attached(campaigns: Campaigns) -> None:
     """The channel's own live game stays; the campaign keeps no game."""
     service = campaigns.service
-    await service.create_game(guild_xid=GUILD, channel_xid=CHANNEL, kind="btc", options={}, host_xid=BOB,
-                              host_name="bob")
+    await service.create_game(
+        guild_xid=GUILD, channel_xid=CHANNEL, kind="btc", options={}, host_xid=BOB, host_name="bob"
+    )
     await campaigns.start(ALICE, length=3, difficulty=4, mode="full")
     with pytest.raises(errors.ChannelBusy):
         await campaigns.open_next(ALICE, "alice", guild_xid=GUILD, channel_xid=CHANNEL)
@@ -119,8 +119,9 @@ def test_used_types_become_the_rules_option_in_reference_order() -> None:
     assert used_option("PS") == "SP"
     assert used_option("") == E.NO_TYPES
     assert used_option("HOFPST") == "SFTOPH"
-    options = RULES.normalise_options({"mode": "solo_full", "campaign": "3", "campaign_game": "3",
-                                       "campaign_used": used_option("PS")})
+    options = RULES.normalise_options(
+        {"mode": "solo_full", "campaign": "3", "campaign_game": "3", "campaign_used": used_option("PS")}
+    )
     assert options["campaign_used"] == "SP"
 
 

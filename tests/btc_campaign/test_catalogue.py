@@ -38,8 +38,12 @@ def test_every_refusal_key_is_in_the_catalogue() -> None:
     english = i18n.catalogue("en")
     pattern = re.compile(r"""CampaignError\(\s*["']([a-z_.]+)["']""")
     keys = {k for p in (LOGIC, COG) for k in pattern.findall(p.read_text("utf-8"))}
-    assert {"btc.campaign.error.none", "btc.campaign.error.running", "btc.campaign.error.game_open",
-            "btc.campaign.error.not_yours"} <= keys
+    assert {
+        "btc.campaign.error.none",
+        "btc.campaign.error.running",
+        "btc.campaign.error.game_open",
+        "btc.campaign.error.not_yours",
+    } <= keys
     assert not sorted(k for k in keys if k not in english)
 
 
@@ -54,8 +58,7 @@ def test_every_family_of_keys_is_complete() -> None:
         "btc.campaign.status.": ("lobby", "active"),
     }
     assert families == set(expected), families
-    missing = [prefix + name for prefix, names in expected.items() for name in names
-               if prefix + name not in english]
+    missing = [prefix + name for prefix, names in expected.items() for name in names if prefix + name not in english]
     assert not missing
 
 

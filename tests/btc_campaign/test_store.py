@@ -26,8 +26,11 @@ def test_migration_004_has_a_header() -> None:
 async def test_migration_creates_the_tables(db: store.Store) -> None:
     """A fresh database is at version 4 or later with both campaign tables."""
     assert await db.schema_version() >= 4
-    tables = ("SELECT tablename FROM pg_tables WHERE schemaname = current_schema()" if db.dialect == store.POSTGRES
-              else "SELECT name FROM sqlite_master WHERE type = 'table'")
+    tables = (
+        "SELECT tablename FROM pg_tables WHERE schemaname = current_schema()"
+        if db.dialect == store.POSTGRES
+        else "SELECT name FROM sqlite_master WHERE type = 'table'"
+    )
     names = sorted(r[0] for r in await db.fetch_all(tables) if r[0].startswith("btc_campaign"))
     assert names == ["btc_campaign_games", "btc_campaigns"]
 
@@ -49,20 +52,35 @@ async def test_one_running_campaign_per_player(db: store.Store) -> None:
 async def test_bad_values_are_refused_by_the_schema(db: store.Store) -> None:
     """Length 3 or 6, difficulty 1-7 and a solo mode are checked by the table itself."""
     cs = CampaignStore(db)
-    for kwargs in ({"length": 4, "difficulty": 4, "mode": "solo_full"},
-                   {"length": 3, "difficulty": 9, "mode": "solo_full"},
-                   {"length": 3, "difficulty": 4, "mode": "standard"}):
+    for kwargs in (
+        {"length": 4, "difficulty": 4, "mode": "solo_full"},
+        {"length": 3, "difficulty": 9, "mode": "solo_full"},
+        {"length": 3, "difficulty": 4, "mode": "standard"},
+    ):
         with pytest.raises(store.IntegrityError, match="CHECK"):
             await cs.create(user_xid=5, guild_xid=None, at=AT, **kwargs)  # type: ignore[arg-type]
     assert await cs.latest(5) is None
 
 
-async def record(cs: CampaignStore, campaign_id: int, number: int, game_id: int, letter: str = "S",
-                 points: int = 40, bonus: int = 10) -> object:
+async def record(
+    cs: CampaignStore, campaign_id: int, number: int, game_id: int, letter: str = "S", points: int = 40, bonus: int = 10
+) -> object:
     return await cs.record_game(
-        campaign_id, number=number, game_id=game_id, outcome="played", score=points, rank=1, won=True,
-        points=points, bonus_type="shops", letter=letter, bonus_city=0, bonus=bonus,
-        automas=[{"name": "Autommaso", "total": 30, "rank": 2}], at=AT + number)
+        campaign_id,
+        number=number,
+        game_id=game_id,
+        outcome="played",
+        score=points,
+        rank=1,
+        won=True,
+        points=points,
+        bonus_type="shops",
+        letter=letter,
+        bonus_city=0,
+        bonus=bonus,
+        automas=[{"name": "Autommaso", "total": 30, "rank": 2}],
+        at=AT + number,
+    )
 
 
 async def test_a_game_is_counted_once_and_only_from_its_game(db: store.Store) -> None:

@@ -31,20 +31,35 @@ def run_main(*argv: str) -> Ran:
 
 
 def environment(**extra: str) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items()
-           if not k.startswith(("DISCORD_", "FAKE_DISCORD_"))
-           and k not in ("DATABASE_PATH", "DATABASE_URL", "LOG_LEVEL", "DATA_DIR", "BOT_IN_IMAGE", "SHARD_COUNT",
-                         "SHARD_IDS")}
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith(("DISCORD_", "FAKE_DISCORD_"))
+        and k
+        not in ("DATABASE_PATH", "DATABASE_URL", "LOG_LEVEL", "DATA_DIR", "BOT_IN_IMAGE", "SHARD_COUNT", "SHARD_IDS")
+    }
     env["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH")) if p)
     env.update(extra)
     return env
 
 
-def run_process(*args: str, env: dict[str, str] | None = None, cwd: Path | None = None,
-                stdin: str | None = None, timeout: float = 60) -> Ran:
+def run_process(
+    *args: str,
+    env: dict[str, str] | None = None,
+    cwd: Path | None = None,
+    stdin: str | None = None,
+    timeout: float = 60,
+) -> Ran:
     """``python ARGS`` as a child process."""
-    proc = subprocess.run([sys.executable, *args], env=env or environment(), cwd=cwd or ROOT, input=stdin,
-                          capture_output=True, text=True, timeout=timeout)
+    proc = subprocess.run(
+        [sys.executable, *args],
+        env=env or environment(),
+        cwd=cwd or ROOT,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
     return Ran(proc.returncode, proc.stdout, proc.stderr)
 
 
@@ -53,8 +68,16 @@ def run_into_closed_pipe(*args: str, env: dict[str, str] | None = None, timeout:
     read_end, write_end = os.pipe()
     os.close(read_end)
     try:
-        proc = subprocess.run([sys.executable, *args], env=env or environment(), cwd=ROOT, stdout=write_end,
-                              stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True, timeout=timeout)
+        proc = subprocess.run(
+            [sys.executable, *args],
+            env=env or environment(),
+            cwd=ROOT,
+            stdout=write_end,
+            stderr=subprocess.PIPE,
+            stdin=subprocess.DEVNULL,
+            text=True,
+            timeout=timeout,
+        )
     finally:
         os.close(write_end)
     return Ran(proc.returncode, "", proc.stderr)

@@ -21,10 +21,18 @@ def free_port() -> int:
 
 
 async def launch(url: str, token: str, tmp_path: Path) -> tuple[int, str]:
-    env = environment(DISCORD_TOKEN=token, DATABASE_PATH=str(tmp_path / "bot.sqlite3"), FAKE_DISCORD_URL=url,
-                      LOG_LEVEL="INFO")
-    proc = await asyncio.create_subprocess_exec(sys.executable, "-m", LAUNCH, env=env, cwd=str(tmp_path),
-                                                stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+    env = environment(
+        DISCORD_TOKEN=token, DATABASE_PATH=str(tmp_path / "bot.sqlite3"), FAKE_DISCORD_URL=url, LOG_LEVEL="INFO"
+    )
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        LAUNCH,
+        env=env,
+        cwd=str(tmp_path),
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
     _, err = await asyncio.wait_for(proc.communicate(), timeout=60)
     assert proc.returncode is not None
     return proc.returncode, err.decode()

@@ -38,13 +38,16 @@ def test_unknown_option_is_one_sentence_pointing_to_help(name: str) -> None:
     assert "--frobnicate" in sentence and "--help" in sentence
 
 
-@pytest.mark.parametrize("argv, named", [
-    (["foo"], "foo"),                                   # python -m bot foo: not the bot starting
-    (["local", "chess"], "chess"),
-    (["score", "chess", "x.json"], "chess"),
-    (["local", "btc", "extra", "words"], "extra"),
-    (["score", "btc", "a.json", "b.json"], "b.json"),
-])
+@pytest.mark.parametrize(
+    "argv, named",
+    [
+        (["foo"], "foo"),  # python -m bot foo: not the bot starting
+        (["local", "chess"], "chess"),
+        (["score", "chess", "x.json"], "chess"),
+        (["local", "btc", "extra", "words"], "extra"),
+        (["score", "btc", "a.json", "b.json"], "b.json"),
+    ],
+)
 def test_unknown_command_is_one_sentence(argv: list[str], named: str) -> None:
     ran = run_main(*argv)
     assert ran.status == 2 and ran.out == ""
@@ -71,18 +74,26 @@ def test_bench_only_takes_several_modules(monkeypatch: pytest.MonkeyPatch, capsy
     assert bench.main(["--quick", "--only", "turn", "store"]) == 0
     assert ran == ["quadropolis_turn", "store"]
     assert json.loads(capsys.readouterr().out.splitlines()[-1]) == {
-        "quadropolis_turn.ok": True, "store.ok": True, "bench.run": "quick", "bench.comparable_with_full": False,
-        "quadropolis_turn.bench_seconds": pytest.approx(0, abs=5), "store.bench_seconds": pytest.approx(0, abs=5)}
+        "quadropolis_turn.ok": True,
+        "store.ok": True,
+        "bench.run": "quick",
+        "bench.comparable_with_full": False,
+        "quadropolis_turn.bench_seconds": pytest.approx(0, abs=5),
+        "store.bench_seconds": pytest.approx(0, abs=5),
+    }
 
 
-@pytest.mark.parametrize("args", [
-    [*ENTRY_POINTS["bot"], "--help"],
-    [*ENTRY_POINTS["local"], "--help"],
-    [*ENTRY_POINTS["score"], "--help"],
-    [*ENTRY_POINTS["bench"], "--help"],
-    [*ENTRY_POINTS["score"], "btc", str(EXAMPLES / "btc.json")],
-    [*ENTRY_POINTS["local"], "--replay", str(EXAMPLES / "sample-export.json"), "--out", "{tmp}"],
-])
+@pytest.mark.parametrize(
+    "args",
+    [
+        [*ENTRY_POINTS["bot"], "--help"],
+        [*ENTRY_POINTS["local"], "--help"],
+        [*ENTRY_POINTS["score"], "--help"],
+        [*ENTRY_POINTS["bench"], "--help"],
+        [*ENTRY_POINTS["score"], "btc", str(EXAMPLES / "btc.json")],
+        [*ENTRY_POINTS["local"], "--replay", str(EXAMPLES / "sample-export.json"), "--out", "{tmp}"],
+    ],
+)
 def test_a_closed_pipe_ends_quietly(args: list[str], tmp_path: Path) -> None:
     """``... | head -1`` once the reader has gone: no BrokenPipeError, nothing on standard error,
     and the status the shell reports for a tool stopped by SIGPIPE."""
@@ -97,15 +108,18 @@ def test_local_btc_with_two_players_points_to_the_two_player_mode() -> None:
     assert "--mode two_player" in one_sentence(ran.err)
 
 
-@pytest.mark.parametrize("argv, fix", [
-    (["local", "btc", "--players", "9"], "--players"),
-    (["local", "btc", "--players", "3", "--ai", "4"], "--ai"),
-    (["local", "btc", "--players", "3", "--ai", "3"], "--ai"),
-    (["local", "quadropolis", "--level", "genius", "--ai", "1"], "--level"),
-    (["local"], "--replay"),
-    (["score"], "python -m bot score"),
-    (["score", "btc", "/no/such/file.json"], "/no/such/file.json"),
-])
+@pytest.mark.parametrize(
+    "argv, fix",
+    [
+        (["local", "btc", "--players", "9"], "--players"),
+        (["local", "btc", "--players", "3", "--ai", "4"], "--ai"),
+        (["local", "btc", "--players", "3", "--ai", "3"], "--ai"),
+        (["local", "quadropolis", "--level", "genius", "--ai", "1"], "--level"),
+        (["local"], "--replay"),
+        (["score"], "python -m bot score"),
+        (["score", "btc", "/no/such/file.json"], "/no/such/file.json"),
+    ],
+)
 def test_errors_name_the_option_to_fix(argv: list[str], fix: str) -> None:
     ran = run_main(*argv)
     assert ran.status == 2 and fix in one_sentence(ran.err)
@@ -137,14 +151,17 @@ def test_the_sample_export_replays(tmp_path: Path) -> None:
     assert pictures and pictures[-1].name.endswith("-end.png")
 
 
-@pytest.mark.parametrize("environ, expected", [
-    ({"LANG": "hu_HU.UTF-8"}, "hu"),
-    ({"LANG": "es_ES.UTF-8", "LC_ALL": "pl_PL.UTF-8"}, "pl"),     # LC_ALL wins
-    ({"LANG": "en_US.UTF-8", "LC_MESSAGES": "ru_RU.UTF-8"}, "ru"),
-    ({"LANG": "C.UTF-8"}, "en"),
-    ({"LANG": "de_DE.UTF-8"}, "en"),                              # a language the bot lacks
-    ({}, "en"),
-])
+@pytest.mark.parametrize(
+    "environ, expected",
+    [
+        ({"LANG": "hu_HU.UTF-8"}, "hu"),
+        ({"LANG": "es_ES.UTF-8", "LC_ALL": "pl_PL.UTF-8"}, "pl"),  # LC_ALL wins
+        ({"LANG": "en_US.UTF-8", "LC_MESSAGES": "ru_RU.UTF-8"}, "ru"),
+        ({"LANG": "C.UTF-8"}, "en"),
+        ({"LANG": "de_DE.UTF-8"}, "en"),  # a language the bot lacks
+        ({}, "en"),
+    ],
+)
 def test_the_terminal_language_comes_from_the_locale(environ: dict[str, str], expected: str) -> None:
     assert cli.terminal_locale(environ) == expected
 
@@ -159,8 +176,7 @@ def test_a_user_whose_terminal_speaks_their_language_is_answered_in_it(lang: str
     prefix = t("cli.error_prefix", lang)  # "error:" in their language too
     assert prefix != "error" or lang == "es"
     assert ran.status == 2 and one_sentence(ran.err) == f"{prefix}: {expected}"
-    no_token = run_process("-m", "bot", env=environment(LANG=f"{lang}_XX.UTF-8", DISCORD_TOKEN=""),
-                           cwd=Path("/"))
+    no_token = run_process("-m", "bot", env=environment(LANG=f"{lang}_XX.UTF-8", DISCORD_TOKEN=""), cwd=Path("/"))
     assert one_sentence(no_token.err) == f"{prefix}: {t('cli.settings.no_token', lang)}"
 
 

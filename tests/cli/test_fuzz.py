@@ -44,25 +44,29 @@ HOSTILE = {
     "deep nesting": ("score", "btc", "[" * 100_000 + "]" * 100_000, "levels deep"),
     "deep nesting in a field": ("score", "quadropolis", with_(QUADROPOLIS, city=nest(40)), "levels deep"),
     "5,000-digit integer": ("score", "quadropolis", with_(QUADROPOLIS).replace("13", "9" * 5000), "digits"),
-    "22-digit integer": ("score", "btc", with_(BTC, factory_rank=10 ** 21), "digits"),
+    "22-digit integer": ("score", "btc", with_(BTC, factory_rank=10**21), "digits"),
     "mode is a list": ("score", "quadropolis", with_(QUADROPOLIS, mode=[]), "mode"),
     "inhabitants 1e18": ("score", "quadropolis", with_(QUADROPOLIS, inhabitants=1e18), "inhabitants"),
-    "inhabitants 10**18": ("score", "quadropolis", with_(QUADROPOLIS, inhabitants=10 ** 18), "inhabitants"),
+    "inhabitants 10**18": ("score", "quadropolis", with_(QUADROPOLIS, inhabitants=10**18), "inhabitants"),
     "energy 1000": ("score", "quadropolis", with_(QUADROPOLIS, energy=1000), "999"),
     "NaN": ("score", "btc", '{"city": ["S S S S", "H H O m", "O P O O", "O P H P"], "factory_rank": NaN}', "NaN"),
     "Infinity": ("score", "urbanpanic", with_(URBANPANIC).replace("20", "1e999"), "digits"),
     "too many other cities": ("score", "btc", with_(BTC, factories_in_other_cities=[0] * 100_000), "factories"),
-    "track far out": ("score", "urbanpanic", with_(URBANPANIC, tracks=[10 ** 17, 0, 0, 0, 0]), "999"),
+    "track far out": ("score", "urbanpanic", with_(URBANPANIC, tracks=[10**17, 0, 0, 0, 0]), "999"),
     "allocation a dict": ("score", "quadropolis", with_(QUADROPOLIS, allocation={}), "allocation"),
-    "a 5,000-digit count in a token": ("score", "quadropolis", with_(QUADROPOLIS, city=[
-        "T3 P T2 S" + "9" * 5000, "U1 T1 F H", "H U0 S1 H1", "G T4 U2 H"]), "Row 1, column 4"),
+    "a 5,000-digit count in a token": (
+        "score",
+        "quadropolis",
+        with_(QUADROPOLIS, city=["T3 P T2 S" + "9" * 5000, "U1 T1 F H", "H U0 S1 H1", "G T4 U2 H"]),
+        "Row 1, column 4",
+    ),
     "a huge token": ("score", "btc", with_(BTC, city=["S" * 900_000, "S S S S", "S S S S", "S S S S"]), "Row 1"),
     "not UTF-8": ("score", "btc", "\udcff", "UTF-8"),
     "over 1 MiB": ("score", "btc", " " * (1 << 20) + "{}", "KiB"),
     "export: truncated": ("replay", "", json.dumps(EXPORT)[:5000], "not valid JSON"),
     "export: a list": ("replay", "", "[]", "one JSON object"),
     "export: seed text": ("replay", "", with_(EXPORT, seed="7"), '"seed"'),
-    "export: seed huge": ("replay", "", with_(EXPORT, seed=2 ** 63), '"seed"'),
+    "export: seed huge": ("replay", "", with_(EXPORT, seed=2**63), '"seed"'),
     "export: unknown game": ("replay", "", with_(EXPORT, game="chess"), "chess"),
     "export: options a list": ("replay", "", with_(EXPORT, options=[]), '"options"'),
     "export: bad option": ("replay", "", with_(EXPORT, options={"mode": "zzz"}), "zzz"),
@@ -71,8 +75,12 @@ HOSTILE = {
     "export: move seat 99": ("replay", "", with_(EXPORT, moves=[{"seat": 99, "move": {}}]), "move 1"),
     "export: move a string": ("replay", "", with_(EXPORT, moves=["x"]), "move 1"),
     "export: move garbage": ("replay", "", with_(EXPORT, moves=[{"seat": 0, "move": {"kind": []}}]), "move 1"),
-    "export: moves out of turn": ("replay", "", with_(EXPORT, moves=[*EXPORT["moves"][:1], *EXPORT["moves"][:1]]),
-                                  "move 2"),
+    "export: moves out of turn": (
+        "replay",
+        "",
+        with_(EXPORT, moves=[*EXPORT["moves"][:1], *EXPORT["moves"][:1]]),
+        "move 2",
+    ),
     "export: other format": ("replay", "", with_(EXPORT, format="other/9"), "format"),
 }
 
@@ -82,8 +90,11 @@ def test_hostile_file(name: str, tmp_path: Path) -> None:
     command, kind, text, said = HOSTILE[name]
     path = tmp_path / "input.json"
     path.write_text(text, encoding="utf-8", errors="surrogateescape")
-    argv = ["score", kind, str(path)] if command == "score" else ["local", "--replay", str(path), "--out",
-                                                                     str(tmp_path / "out")]
+    argv = (
+        ["score", kind, str(path)]
+        if command == "score"
+        else ["local", "--replay", str(path), "--out", str(tmp_path / "out")]
+    )
     t0 = time.perf_counter()
     ran = run_main(*argv)
     assert time.perf_counter() - t0 < fuzz.SECONDS_PER_INPUT
@@ -98,8 +109,11 @@ def test_hostile_file_as_a_real_process(name: str, tmp_path: Path) -> None:
     command, kind, text, said = HOSTILE[name]
     path = tmp_path / "input.json"
     path.write_text(text, encoding="utf-8")
-    args = ["-m", "bot", "score", kind, str(path)] if command == "score" else \
-        ["-m", "bot", "local", "--replay", str(path), "--out", str(tmp_path / "out")]
+    args = (
+        ["-m", "bot", "score", kind, str(path)]
+        if command == "score"
+        else ["-m", "bot", "local", "--replay", str(path), "--out", str(tmp_path / "out")]
+    )
     ran = run_process(*args)
     assert ran.status == 2 and said in one_sentence(ran.err)
 

@@ -86,4 +86,3 @@ def test_the_control_run_would_show_them(tmp_path: Path) -> None:
     lists, names = hands(db)
     assert "INSERT" in log
     assert [h for h in lists if h in log] and [n for n in names if n in log]
-

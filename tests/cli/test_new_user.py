@@ -45,8 +45,9 @@ def test_a_busy_web_port_changes_nothing(tmp_path: Path, busy_port: int) -> None
     """`local --web` on a busy port: one sentence in the style of every other error (it starts in lower
     case and names the option to change), exit 2, and no game made, no database, no picture."""
     db, out = tmp_path / "local.sqlite3", tmp_path / "out"
-    ran = run_main("local", "quadropolis", "--ai", "1", "--web", "--web-port", str(busy_port),
-                   "--db", str(db), "--out", str(out))
+    ran = run_main(
+        "local", "quadropolis", "--ai", "1", "--web", "--web-port", str(busy_port), "--db", str(db), "--out", str(out)
+    )
     sentence = one_sentence(ran.err)
     assert ran.status == 2
     head = t("cli.local.web_port_busy", "en", port=busy_port, problem="").split("(")[0]
@@ -72,8 +73,12 @@ def test_a_misspelt_env_key_is_named_with_the_closest_setting(tmp_path: Path) ->
 def test_the_bot_refuses_to_start_when_its_web_port_is_busy(tmp_path: Path, busy_port: int) -> None:
     """The pages' port is taken: the links the bot would post lead elsewhere, so it refuses to start (one
     sentence, exit 2) before it opens the database or reaches Discord."""
-    env = environment(DISCORD_TOKEN="abc", DATABASE_PATH=str(tmp_path / "bot.sqlite3"), WEB_PORT=str(busy_port),
-                      FAKE_DISCORD_URL="http://127.0.0.1:9")  # never reached
+    env = environment(
+        DISCORD_TOKEN="abc",
+        DATABASE_PATH=str(tmp_path / "bot.sqlite3"),
+        WEB_PORT=str(busy_port),
+        FAKE_DISCORD_URL="http://127.0.0.1:9",
+    )  # never reached
     ran = run_process("-m", "bot.testing.fakediscord.launch", cwd=tmp_path, env=env)
     sentence = one_sentence(ran.err)
     assert ran.status == 2, ran.err
@@ -97,7 +102,8 @@ def test_local_help_speaks_the_terminal_s_language(lang: str, monkeypatch: pytes
     assert t("cli.argparse.options", lang) + ":" in lines
     if lang != "en":
         assert not {"usage: python -m bot local", "positional arguments:", "options:"} & {
-            line[:len("usage: python -m bot local")] for line in lines} - {""}
+            line[: len("usage: python -m bot local")] for line in lines
+        } - {""}
     wrong = run_main("local", "--frobnicate")
     assert one_sentence(wrong.err).startswith(t("cli.error_prefix", lang) + ": ")
 
@@ -122,8 +128,19 @@ def test_every_package_the_bot_imports_is_declared() -> None:
     """What bot, cogs and render import (outside the test kit and the benches) is the standard library, the
     project itself, or a dependency pyproject.toml declares (aiohttp was imported but not declared)."""
     project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
-    declared = {dep.split(";")[0].split("[")[0].split("<")[0].split(">")[0].split("=")[0].split("!")[0]
-                .split("~")[0].strip().lower().replace("_", "-") for dep in project["dependencies"]}
+    declared = {
+        dep.split(";")[0]
+        .split("[")[0]
+        .split("<")[0]
+        .split(">")[0]
+        .split("=")[0]
+        .split("!")[0]
+        .split("~")[0]
+        .strip()
+        .lower()
+        .replace("_", "-")
+        for dep in project["dependencies"]
+    }
     owners = metadata.packages_distributions()
     missing = set()
     for folder in ("bot", "cogs", "render"):

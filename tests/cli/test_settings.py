@@ -69,8 +69,9 @@ def test_a_database_path_that_is_the_data_dir_is_named_as_such(path: str, tmp_pa
 
 def test_the_data_dir_contradiction_stops_the_bot_with_one_sentence(tmp_path: Path) -> None:
     folder = tmp_path / "dd"
-    ran = run_process("-m", "bot", env=environment(DISCORD_TOKEN="abc", DATA_DIR=str(folder),
-                                                   DATABASE_PATH=str(folder)), cwd=tmp_path)
+    ran = run_process(
+        "-m", "bot", env=environment(DISCORD_TOKEN="abc", DATA_DIR=str(folder), DATABASE_PATH=str(folder)), cwd=tmp_path
+    )
     assert ran.status == 2
     assert "is DATA_DIR" in one_sentence(ran.err) and "outside" not in ran.err
 
@@ -173,6 +174,7 @@ def test_an_empty_file_or_an_empty_sqlite_database_becomes_the_bot_s(tmp_path: P
     conn.execute("VACUUM")  # writes the header: a SQLite file with no table
     conn.close()
     for path in (empty, blank):
+
         async def open_close(path: Path = path) -> int:
             s = await store.Store.open(path)
             try:
@@ -185,8 +187,9 @@ def test_an_empty_file_or_an_empty_sqlite_database_becomes_the_bot_s(tmp_path: P
 
 def test_inside_the_image_a_data_dir_off_the_volume_stops_the_bot_with_one_sentence(tmp_path: Path) -> None:
     """``docker run --env-file .env`` with ``DATA_DIR=/srv/x``: the image's mark is set, the volume is not used."""
-    ran = run_process("-m", "bot", env=environment(DISCORD_TOKEN="abc", BOT_IN_IMAGE="1",
-                                                   DATA_DIR=str(tmp_path / "x")), cwd=tmp_path)
+    ran = run_process(
+        "-m", "bot", env=environment(DISCORD_TOKEN="abc", BOT_IN_IMAGE="1", DATA_DIR=str(tmp_path / "x")), cwd=tmp_path
+    )
     sentence = one_sentence(ran.err)
     assert ran.status == 2 and settings.IMAGE_VOLUME in sentence and "--env-file" in sentence
     assert not any(tmp_path.iterdir())  # nothing was made

@@ -48,17 +48,20 @@ def test_the_settings_come_from_the_env_file(tmp_path: Path) -> None:
     assert (got.shard_count, got.shard_ids) == (2, (1,))
 
 
-@pytest.mark.parametrize("env, key", [
-    ({"SHARD_COUNT": "0"}, "cli.settings.shard_count"),
-    ({"SHARD_COUNT": "two"}, "cli.settings.shard_count"),
-    ({"SHARD_COUNT": "٢"}, "cli.settings.shard_count"),
-    ({"SHARD_COUNT": "99999"}, "cli.settings.shard_count"),
-    ({"SHARD_IDS": "0"}, "cli.settings.shard_ids_alone"),
-    ({"SHARD_COUNT": "2", "SHARD_IDS": "2"}, "cli.settings.shard_id"),
-    ({"SHARD_COUNT": "2", "SHARD_IDS": "0,"}, "cli.settings.shard_id"),
-    ({"SHARD_COUNT": "2", "SHARD_IDS": "-1"}, "cli.settings.shard_id"),
-    ({"SHARD_COUNT": "2", "SHARD_IDS": "1,1"}, "cli.settings.shard_twice"),
-])
+@pytest.mark.parametrize(
+    "env, key",
+    [
+        ({"SHARD_COUNT": "0"}, "cli.settings.shard_count"),
+        ({"SHARD_COUNT": "two"}, "cli.settings.shard_count"),
+        ({"SHARD_COUNT": "٢"}, "cli.settings.shard_count"),
+        ({"SHARD_COUNT": "99999"}, "cli.settings.shard_count"),
+        ({"SHARD_IDS": "0"}, "cli.settings.shard_ids_alone"),
+        ({"SHARD_COUNT": "2", "SHARD_IDS": "2"}, "cli.settings.shard_id"),
+        ({"SHARD_COUNT": "2", "SHARD_IDS": "0,"}, "cli.settings.shard_id"),
+        ({"SHARD_COUNT": "2", "SHARD_IDS": "-1"}, "cli.settings.shard_id"),
+        ({"SHARD_COUNT": "2", "SHARD_IDS": "1,1"}, "cli.settings.shard_twice"),
+    ],
+)
 def test_bad_shard_settings_are_refused(env: dict[str, str], key: str, tmp_path: Path) -> None:
     with pytest.raises(settings.SettingsError) as caught:
         load(tmp_path, **env)
@@ -78,15 +81,23 @@ def test_some_of_the_shards_without_a_shared_database_are_refused(ids: str, tmp_
 
 
 def test_shards_without_a_shared_database_stop_the_bot_with_one_sentence(tmp_path: Path) -> None:
-    ran = run_process("-m", "bot", env=environment(DISCORD_TOKEN="abc", DATABASE_PATH=str(tmp_path / "b.sqlite3"),
-                                                   SHARD_COUNT="2", SHARD_IDS="0"), cwd=tmp_path)
+    ran = run_process(
+        "-m",
+        "bot",
+        env=environment(DISCORD_TOKEN="abc", DATABASE_PATH=str(tmp_path / "b.sqlite3"), SHARD_COUNT="2", SHARD_IDS="0"),
+        cwd=tmp_path,
+    )
     assert ran.status == 2 and "DATABASE_URL" in one_sentence(ran.err)
     assert not (tmp_path / "b.sqlite3").exists()  # refused before any file was made
 
 
 def test_a_bad_shard_setting_stops_the_bot_with_one_sentence(tmp_path: Path) -> None:
-    ran = run_process("-m", "bot", env=environment(DISCORD_TOKEN="abc", DATABASE_PATH=str(tmp_path / "b.sqlite3"),
-                                                   SHARD_COUNT="2", SHARD_IDS="5"), cwd=tmp_path)
+    ran = run_process(
+        "-m",
+        "bot",
+        env=environment(DISCORD_TOKEN="abc", DATABASE_PATH=str(tmp_path / "b.sqlite3"), SHARD_COUNT="2", SHARD_IDS="5"),
+        cwd=tmp_path,
+    )
     assert ran.status == 2 and "SHARD_IDS" in one_sentence(ran.err) and "0 to 1" in ran.err
 
 

@@ -37,7 +37,9 @@ def good_database(path: Path, games: int = 200) -> Path:
                 for i in range(games):
                     await conn.execute(
                         "INSERT INTO games (guild_xid, channel_xid, kind, options, seed, status, version, host_xid,"
-                        " created_at, updated_at) VALUES (1, ?, 'btc', '{}', 1, 'finished', 0, 1, 0, 0)", (i,))
+                        " created_at, updated_at) VALUES (1, ?, 'btc', '{}', 1, 'finished', 0, 1, 0, 0)",
+                        (i,),
+                    )
         finally:
             await db.close()
 
@@ -115,8 +117,9 @@ def test_a_second_process_on_the_same_database_is_refused(tmp_path: Path) -> Non
     """While one process has the database open, ``python -m bot`` on it stops with a sentence; once
     that process is gone (even killed), the database opens again."""
     db = tmp_path / "bot.sqlite3"
-    first = subprocess.Popen([sys.executable, "-c", HOLDER.format(root=str(ROOT), path=str(db))],
-                             stdout=subprocess.PIPE, text=True)
+    first = subprocess.Popen(
+        [sys.executable, "-c", HOLDER.format(root=str(ROOT), path=str(db))], stdout=subprocess.PIPE, text=True
+    )
     try:
         assert first.stdout is not None and first.stdout.readline().strip() == "OPEN"
         sentence = start_bot(db, tmp_path)
@@ -162,13 +165,20 @@ def test_one_process_may_open_its_database_twice(tmp_path: Path) -> None:
     asyncio.run(check())
 
 
-@pytest.mark.parametrize("env, named", [
-    ({"AI_PAUSE_SECONDS": "nan"}, "AI_PAUSE_SECONDS"),
-    ({"AI_PAUSE_SECONDS": "1e400"}, "AI_PAUSE_SECONDS"),
-    ({"DEV_GUILD_ID": "٣٤٥"}, "DEV_GUILD_ID"),
-    ({"LOG_LEVEL": "LOUD"}, "LOG_LEVEL"),
-])
+@pytest.mark.parametrize(
+    "env, named",
+    [
+        ({"AI_PAUSE_SECONDS": "nan"}, "AI_PAUSE_SECONDS"),
+        ({"AI_PAUSE_SECONDS": "1e400"}, "AI_PAUSE_SECONDS"),
+        ({"DEV_GUILD_ID": "٣٤٥"}, "DEV_GUILD_ID"),
+        ({"LOG_LEVEL": "LOUD"}, "LOG_LEVEL"),
+    ],
+)
 def test_bad_settings_are_one_sentence_naming_the_setting(env: dict[str, str], named: str, tmp_path: Path) -> None:
-    ran = run_process("-m", "bot", env=environment(DISCORD_TOKEN="abc", DATABASE_PATH=str(tmp_path / "b.sqlite3"),
-                                                   **env), cwd=tmp_path)
+    ran = run_process(
+        "-m",
+        "bot",
+        env=environment(DISCORD_TOKEN="abc", DATABASE_PATH=str(tmp_path / "b.sqlite3"), **env),
+        cwd=tmp_path,
+    )
     assert ran.status == 2 and named in one_sentence(ran.err)

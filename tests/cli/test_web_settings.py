@@ -26,19 +26,22 @@ def test_the_defaults_serve_pages_on_this_machine_and_post_no_links(tmp_path: Pa
     assert settings.BY_NAME["WEB_SECRET"].secret
 
 
-@pytest.mark.parametrize(("env", "field", "value"), [
-    ({"WEB_PORT": "off"}, "web_port", None),
-    ({"WEB_PORT": " OFF "}, "web_port", None),
-    ({"WEB_PORT": "1"}, "web_port", 1),
-    ({"WEB_PORT": "65535"}, "web_port", 65535),
-    ({"WEB_HOST": "0.0.0.0"}, "web_host", "0.0.0.0"),
-    ({"WEB_HOST": "::"}, "web_host", "::"),
-    ({"WEB_HOST": "[::1]"}, "web_host", "::1"),
-    ({"WEB_HOST": "games.local"}, "web_host", "games.local"),
-    ({"WEB_BASE_URL": "https://games.example.org/"}, "web_base_url", "https://games.example.org"),
-    ({"WEB_BASE_URL": "http://10.0.0.2:8080/city"}, "web_base_url", "http://10.0.0.2:8080/city"),
-    ({"WEB_SECRET": "s" * 16}, "web_secret", "s" * 16),
-])
+@pytest.mark.parametrize(
+    ("env", "field", "value"),
+    [
+        ({"WEB_PORT": "off"}, "web_port", None),
+        ({"WEB_PORT": " OFF "}, "web_port", None),
+        ({"WEB_PORT": "1"}, "web_port", 1),
+        ({"WEB_PORT": "65535"}, "web_port", 65535),
+        ({"WEB_HOST": "0.0.0.0"}, "web_host", "0.0.0.0"),
+        ({"WEB_HOST": "::"}, "web_host", "::"),
+        ({"WEB_HOST": "[::1]"}, "web_host", "::1"),
+        ({"WEB_HOST": "games.local"}, "web_host", "games.local"),
+        ({"WEB_BASE_URL": "https://games.example.org/"}, "web_base_url", "https://games.example.org"),
+        ({"WEB_BASE_URL": "http://10.0.0.2:8080/city"}, "web_base_url", "http://10.0.0.2:8080/city"),
+        ({"WEB_SECRET": "s" * 16}, "web_secret", "s" * 16),
+    ],
+)
 def test_good_web_settings_are_read(tmp_path: Path, env: dict[str, str], field: str, value: object) -> None:
     assert getattr(load(tmp_path, **env), field) == value
 
@@ -80,8 +83,9 @@ def test_a_malformed_web_setting_is_one_sentence(tmp_path: Path, name: str, valu
 
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("key", sorted({key for _, _, key in BAD}))
-def test_every_web_sentence_is_in_every_language(lang: str, key: str, monkeypatch: pytest.MonkeyPatch,
-                                                 tmp_path: Path) -> None:
+def test_every_web_sentence_is_in_every_language(
+    lang: str, key: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     assert lang in languages()
     monkeypatch.setattr(cli, "LOCALE", lang)
     name, value, _ = next(row for row in BAD if row[2] == key)
@@ -95,11 +99,17 @@ def test_every_web_sentence_is_in_every_language(lang: str, key: str, monkeypatc
         assert t(f"cli.setting.{help_name}", lang) != f"cli.setting.{help_name}"
 
 
-@pytest.mark.parametrize(("name", "value"), [("WEB_PORT", "http"), ("WEB_BASE_URL", "javascript:alert(1)"),
-                                             ("WEB_SECRET", "tooshort-secret")])
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [("WEB_PORT", "http"), ("WEB_BASE_URL", "javascript:alert(1)"), ("WEB_SECRET", "tooshort-secret")],
+)
 def test_a_malformed_web_setting_stops_the_bot_with_exit_2(name: str, value: str, tmp_path: Path) -> None:
-    ran = run_process("-m", "bot", env=environment(DISCORD_TOKEN="abc", **{name: value},
-                                                   DATABASE_PATH=str(tmp_path / "bot.sqlite3")), cwd=tmp_path)
+    ran = run_process(
+        "-m",
+        "bot",
+        env=environment(DISCORD_TOKEN="abc", **{name: value}, DATABASE_PATH=str(tmp_path / "bot.sqlite3")),
+        cwd=tmp_path,
+    )
     assert ran.status == 2
     sentence = one_sentence(ran.err)
     assert name in sentence and "Traceback" not in ran.err

@@ -24,11 +24,11 @@ async def community(service: Service) -> App:
     return compose(service, boot="first")
 
 
-async def toy_game(service: Service, channel: int = 1, host: int = ANA, guest: int = BEA,
-                   guild: int = GUILD) -> int:
+async def toy_game(service: Service, channel: int = 1, host: int = ANA, guest: int = BEA, guild: int = GUILD) -> int:
     """A started toy game (two seats, both choose at once) in a channel of the server."""
-    info = await service.create_game(guild_xid=guild, channel_xid=channel, kind="toy", options={},
-                                     host_xid=host, host_name=NAMES.get(host, "P"))
+    info = await service.create_game(
+        guild_xid=guild, channel_xid=channel, kind="toy", options={}, host_xid=host, host_name=NAMES.get(host, "P")
+    )
     await service.join(info.id, guest, NAMES.get(guest, "Q"))
     await service.start(info.id, host)
     return info.id
@@ -59,8 +59,9 @@ async def run(community: App, clock: FakeClock, *, send: bool = True) -> list[Ac
     return actions
 
 
-async def run_until(community: App, clock: FakeClock, hours: float, step_hours: float = 0.25,
-                    ) -> list[tuple[float, Action]]:
+async def run_until(
+    community: App, clock: FakeClock, hours: float, step_hours: float = 0.25
+) -> list[tuple[float, Action]]:
     """Tick the loop every ``step_hours`` for ``hours``; every action with its hour offset."""
     start = clock.now_ms()
     out: list[tuple[float, Action]] = []

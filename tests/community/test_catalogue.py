@@ -25,8 +25,7 @@ CATALOGUE = ROOT / "bot" / "locales" / "en" / "community.json"
 def test_every_key_used_is_in_the_catalogue() -> None:
     """Each literal message id in the community modules has an English sentence."""
     english = i18n.catalogue("en")
-    missing = {f"{p.name}: {k}" for p in SOURCES for k in LITERAL_KEY.findall(p.read_text("utf-8"))
-               if k not in english}
+    missing = {f"{p.name}: {k}" for p in SOURCES for k in LITERAL_KEY.findall(p.read_text("utf-8")) if k not in english}
     assert not missing, sorted(missing)
 
 
@@ -43,8 +42,7 @@ def test_every_family_of_keys_is_complete() -> None:
         "community.league.col.": ("player", "games", "wins", "place", "rating"),
     }
     assert families == set(expected), families
-    missing = [prefix + name for prefix, names in expected.items() for name in names
-               if prefix + name not in english]
+    missing = [prefix + name for prefix, names in expected.items() for name in names if prefix + name not in english]
     assert not missing, missing
 
 

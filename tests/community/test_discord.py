@@ -42,8 +42,20 @@ async def test_subcommands_are_registered(harness: Harness) -> None:
     cog(harness)
     commands = {c["name"]: c for c in harness.fake.commands()}
     sub = {o["name"] for o in commands["game"]["options"]}
-    assert {"snooze", "away", "mine", "notify", "settings", "history", "replay", "export", "undo", "follow",
-            "unfollow", "new"} <= sub
+    assert {
+        "snooze",
+        "away",
+        "mine",
+        "notify",
+        "settings",
+        "history",
+        "replay",
+        "export",
+        "undo",
+        "follow",
+        "unfollow",
+        "new",
+    } <= sub
     assert {o["name"] for o in commands["league"]["options"]} >= {"create", "join", "table", "player"}
 
 

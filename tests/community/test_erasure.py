@@ -42,8 +42,9 @@ async def test_plan_queue_take_finish(community: App, clock: FakeClock) -> None:
     assert await app.erasure.progress() == {"done": 3, "gone": 1}
 
 
-async def test_a_claim_of_a_dead_run_is_taken_over_after_its_lease(community: App, service: Service,
-                                                                    clock: FakeClock) -> None:
+async def test_a_claim_of_a_dead_run_is_taken_over_after_its_lease(
+    community: App, service: Service, clock: FakeClock
+) -> None:
     """Another run's claim is taken over (SQLite: at once, its file has one process; PostgreSQL: once
     the lease ran out), and the dead run can no longer finish it; a passing failure is retried a few
     times, then given up."""

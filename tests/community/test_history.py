@@ -66,8 +66,16 @@ async def test_replay_reproduces_every_snapshot_toy(service: Service, community:
 
 async def test_replay_reproduces_every_snapshot_urban_panic(service: Service, community: App) -> None:
     """A whole Urban Panic game between two AIs: every turn replays to its stored snapshot exactly."""
-    info = await service.create_game(guild_xid=GUILD, channel_xid=7, kind="urbanpanic", options={},
-                                     host_xid=ANA, host_name="Ana", ai_seats=1, ai_level="greedy")
+    info = await service.create_game(
+        guild_xid=GUILD,
+        channel_xid=7,
+        kind="urbanpanic",
+        options={},
+        host_xid=ANA,
+        host_name="Ana",
+        ai_seats=1,
+        ai_level="greedy",
+    )
     await service.start(info.id, ANA)
     await service._store.update_seat(info.id, 0, ai_level="random")  # Ana's seat: the random AI
 
@@ -98,8 +106,9 @@ async def test_replay_frame_describes_the_move(service: Service, community: App)
         await community.history.replay(GUILD + 1, gid, 1)
 
 
-async def test_export_loads_in_local_replay(service: Service, community: App, tmp_path: Path,
-                                            capsys: pytest.CaptureFixture[str]) -> None:
+async def test_export_loads_in_local_replay(
+    service: Service, community: App, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     """/game export of a finished game: the fields local replay reads; it replays to the end."""
     gid = await toy_game(service)
     for a, b in ((3, 1), (1, 2), (2, 3)):
@@ -132,8 +141,9 @@ async def test_export_of_a_live_game_is_refused(service: Service, community: App
 
 async def test_export_skips_taken_back_moves(service: Service, community: App) -> None:
     """A move taken back is not in the export; the log's versions still only move forward."""
-    info = await service.create_game(guild_xid=GUILD, channel_xid=4, kind="toy", options={},
-                                     host_xid=ANA, host_name="Ana", ai_seats=1)
+    info = await service.create_game(
+        guild_xid=GUILD, channel_xid=4, kind="toy", options={}, host_xid=ANA, host_name="Ana", ai_seats=1
+    )
     await service.start(info.id, ANA)
     await bid(service, info.id, ANA, 1)
     await community.undo.propose_undo(info.id, ANA)

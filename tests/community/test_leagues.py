@@ -28,12 +28,21 @@ async def league_with_members(leagues: Leagues, *, rated: bool = True, **kw: obj
         await leagues.join_league(GUILD, "Bids", user, NAMES[user])
 
 
-async def ai_game(service: Service, clock: FakeClock, a: int, b: int, *, channel: int = 1,
-                  options: dict[str, str] | None = None, levels: dict[int, str] | None = None) -> int:
+async def ai_game(
+    service: Service,
+    clock: FakeClock,
+    a: int,
+    b: int,
+    *,
+    channel: int = 1,
+    options: dict[str, str] | None = None,
+    levels: dict[int, str] | None = None,
+) -> int:
     """A toy game between two players, both seats played to the end by their AI level."""
     levels = levels or LEVELS
-    info = await service.create_game(guild_xid=GUILD, channel_xid=channel, kind="toy",
-                                     options=options or {}, host_xid=a, host_name=NAMES.get(a, "P"))
+    info = await service.create_game(
+        guild_xid=GUILD, channel_xid=channel, kind="toy", options=options or {}, host_xid=a, host_name=NAMES.get(a, "P")
+    )
     await service.join(info.id, b, NAMES.get(b, "Q"))
     await service.start(info.id, a)
     for seat, user in ((0, a), (1, b)):
@@ -45,8 +54,7 @@ async def ai_game(service: Service, clock: FakeClock, a: int, b: int, *, channel
     return info.id
 
 
-async def test_season_of_ai_games_rated_by_the_library(service: Service, community: App,
-                                                       clock: FakeClock) -> None:
+async def test_season_of_ai_games_rated_by_the_library(service: Service, community: App, clock: FakeClock) -> None:
     """24 seeded AI games between four members: the table's ratings are exactly openskill's
     Plackett-Luce ratings of the games' finishing orders, and the table is sorted by them."""
     await league_with_members(community.leagues)
@@ -76,11 +84,13 @@ async def test_season_of_ai_games_rated_by_the_library(service: Service, communi
     ordinals = [s.ordinal for s in table.standings]
     assert ordinals == sorted(ordinals, reverse=True)
     assert [s.user_xid for s in table.standings] == sorted(
-        MEMBERS, key=lambda u: -(expected[u].mu - 3 * expected[u].sigma))
+        MEMBERS, key=lambda u: -(expected[u].mu - 3 * expected[u].sigma)
+    )
 
 
-async def test_the_player_who_wins_every_game_tops_the_table(service: Service, community: App,
-                                                             clock: FakeClock) -> None:
+async def test_the_player_who_wins_every_game_tops_the_table(
+    service: Service, community: App, clock: FakeClock
+) -> None:
     """Ana bids 1, 3, 2 and so beats the greedy AI every time; the greedy members only draw among
     themselves. After 21 games Ana is first with the highest rating, and she has won every game."""
     await league_with_members(community.leagues)
@@ -88,8 +98,9 @@ async def test_the_player_who_wins_every_game_tops_the_table(service: Service, c
     played = 0
     for _ in range(3):
         for a, b in itertools.combinations(MEMBERS, 2):
-            info = await service.create_game(guild_xid=GUILD, channel_xid=1, kind="toy", options={},
-                                             host_xid=a, host_name=NAMES[a])
+            info = await service.create_game(
+                guild_xid=GUILD, channel_xid=1, kind="toy", options={}, host_xid=a, host_name=NAMES[a]
+            )
             await service.join(info.id, b, NAMES[b])
             await service.start(info.id, a)
             for seat, user in ((0, a), (1, b)):
@@ -121,8 +132,9 @@ async def test_the_player_who_wins_every_game_tops_the_table(service: Service, c
 
 async def beaten(service: Service, clock: FakeClock, winner: int, loser: int) -> int:
     """The winner bids 1, 3, 2 against the loser's seat played by the greedy AI: 2 rounds to 1."""
-    info = await service.create_game(guild_xid=GUILD, channel_xid=1, kind="toy", options={},
-                                     host_xid=winner, host_name=NAMES[winner])
+    info = await service.create_game(
+        guild_xid=GUILD, channel_xid=1, kind="toy", options={}, host_xid=winner, host_name=NAMES[winner]
+    )
     await service.join(info.id, loser, NAMES[loser])
     await service.start(info.id, winner)
     await service.play_for(info.id, 1, take_over=True, level="greedy")
@@ -143,7 +155,11 @@ async def test_unrated_league_ranks_by_wins(service: Service, community: App, cl
     await beaten(service, clock, BEA, ANA)
     table = await community.leagues.table(GUILD, "Bids")
     assert [(s.user_xid, s.wins, s.games) for s in table.standings] == [
-        (CEM, 2, 2), (BEA, 1, 1), (DAN, 0, 2), (ANA, 0, 1)]
+        (CEM, 2, 2),
+        (BEA, 1, 1),
+        (DAN, 0, 2),
+        (ANA, 0, 1),
+    ]
 
 
 async def test_what_counts(service: Service, community: App, clock: FakeClock) -> None:
@@ -151,16 +167,18 @@ async def test_what_counts(service: Service, community: App, clock: FakeClock) -
     await league_with_members(community.leagues)
     await ai_game(service, clock, ANA, BEA)
     await ai_game(service, clock, ANA, 999)  # a guest who is not a member
-    info = await service.create_game(guild_xid=GUILD, channel_xid=1, kind="toy", options={},
-                                     host_xid=ANA, host_name="Ana", ai_seats=1)
+    info = await service.create_game(
+        guild_xid=GUILD, channel_xid=1, kind="toy", options={}, host_xid=ANA, host_name="Ana", ai_seats=1
+    )
     await service.start(info.id, ANA)
     await service.resign(info.id, ANA)
     table = await community.leagues.table(GUILD, "Bids")
     assert table.games == 1
 
 
-async def test_forfeits_and_abandons_follow_the_league_rules(service: Service, community: App,
-                                                             clock: FakeClock) -> None:
+async def test_forfeits_and_abandons_follow_the_league_rules(
+    service: Service, community: App, clock: FakeClock
+) -> None:
     """A resignation is a loss (rule "loss") or not counted ("ignore"); an abandoned game is not
     counted ("ignore") or a shared place ("draw")."""
     await community.leagues.create_league(GUILD, "Strict", "toy", rated=True)
@@ -168,14 +186,16 @@ async def test_forfeits_and_abandons_follow_the_league_rules(service: Service, c
     for name in ("Strict", "Lenient"):
         for user in (ANA, BEA):
             await community.leagues.join_league(GUILD, name, user, NAMES[user])
-    g1 = await service.create_game(guild_xid=GUILD, channel_xid=1, kind="toy", options={}, host_xid=ANA,
-                                   host_name="Ana")
+    g1 = await service.create_game(
+        guild_xid=GUILD, channel_xid=1, kind="toy", options={}, host_xid=ANA, host_name="Ana"
+    )
     await service.join(g1.id, BEA, "Bea")
     await service.start(g1.id, ANA)
     await service.resign(g1.id, ANA)
     clock.advance(60)
-    g2 = await service.create_game(guild_xid=GUILD, channel_xid=1, kind="toy", options={}, host_xid=ANA,
-                                   host_name="Ana")
+    g2 = await service.create_game(
+        guild_xid=GUILD, channel_xid=1, kind="toy", options={}, host_xid=ANA, host_name="Ana"
+    )
     await service.join(g2.id, BEA, "Bea")
     await service.start(g2.id, ANA)
     await service.abandon(g2.id, ANA, is_admin=False)
@@ -226,8 +246,7 @@ async def test_league_commands_refuse_with_sentences(community: App) -> None:
     assert err.value.key == "community.error.no_league"
 
 
-async def test_leaving_does_not_change_the_others_ratings(service: Service, community: App,
-                                                          clock: FakeClock) -> None:
+async def test_leaving_does_not_change_the_others_ratings(service: Service, community: App, clock: FakeClock) -> None:
     """Bea leaves after losing to Cem: she is no longer listed, Cem keeps the rating he earned."""
     await league_with_members(community.leagues)
     await beaten(service, clock, CEM, BEA)

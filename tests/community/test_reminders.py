@@ -29,8 +29,7 @@ async def bea_awaited(service: Service, community: App, clock: FakeClock) -> int
     return gid
 
 
-async def test_reminders_fire_on_time_and_back_off(service: Service, community: App,
-                                                    clock: FakeClock) -> None:
+async def test_reminders_fire_on_time_and_back_off(service: Service, community: App, clock: FakeClock) -> None:
     """Reminders come 12 h after the turn began, then 24 h and 48 h after the previous; no fourth."""
     await community.preferences.update_settings(GUILD, NO_DEADLINE)
     await bea_awaited(service, community, clock)
@@ -40,8 +39,9 @@ async def test_reminders_fire_on_time_and_back_off(service: Service, community: 
     assert first.channel_xid == 1 and first.guild_xid == GUILD and first.params["deadline"] is None
 
 
-async def test_reminder_interval_and_backoff_follow_settings(service: Service, community: App,
-                                                             clock: FakeClock) -> None:
+async def test_reminder_interval_and_backoff_follow_settings(
+    service: Service, community: App, clock: FakeClock
+) -> None:
     """A game's own interval (4 h) and the server's back-off (x1.5) and maximum (4) are obeyed."""
     await community.preferences.update_settings(GUILD, {"deadline_hours": 0, "backoff": 1.5, "max_reminders": 4})
     gid = await bea_awaited(service, community, clock)
@@ -50,8 +50,9 @@ async def test_reminder_interval_and_backoff_follow_settings(service: Service, c
     assert [h for h, _, _ in reminders(got)] == [4.0, 10.0, 19.0, 32.5]
 
 
-async def test_a_move_restarts_the_clock_and_stops_reminders(service: Service, community: App,
-                                                             clock: FakeClock) -> None:
+async def test_a_move_restarts_the_clock_and_stops_reminders(
+    service: Service, community: App, clock: FakeClock
+) -> None:
     """Once Bea moves her reminders stop; the next turn's reminders count from the new turn."""
     await community.preferences.update_settings(GUILD, NO_DEADLINE)
     gid = await bea_awaited(service, community, clock)
@@ -62,8 +63,7 @@ async def test_a_move_restarts_the_clock_and_stops_reminders(service: Service, c
     assert sorted(reminders(got)) == [(12.0, ANA, 1), (12.0, BEA, 1)]
 
 
-async def test_snooze_delays_reminders_not_deadlines(service: Service, community: App,
-                                                     clock: FakeClock) -> None:
+async def test_snooze_delays_reminders_not_deadlines(service: Service, community: App, clock: FakeClock) -> None:
     """Snoozed for 20 h at hour 11, the first reminder comes at hour 31; the deadline does not move."""
     await community.preferences.update_settings(GUILD, {"deadline_hours": 40, "timeout_policy": "ai_move"})
     gid = await bea_awaited(service, community, clock)
@@ -84,8 +84,7 @@ async def test_snooze_with_nothing_waiting_is_a_sentence(service: Service, commu
     assert err.value.key == "community.error.nothing_to_snooze"
 
 
-async def test_away_stops_reminders_and_pauses_the_deadline(service: Service, community: App,
-                                                            clock: FakeClock) -> None:
+async def test_away_stops_reminders_and_pauses_the_deadline(service: Service, community: App, clock: FakeClock) -> None:
     """Away for 2 days from hour 10: no reminder meanwhile; the 72 h deadline moves to hour 120."""
     await community.preferences.update_settings(GUILD, {"timeout_policy": "ai_move", "max_reminders": 10})
     await bea_awaited(service, community, clock)
@@ -99,8 +98,7 @@ async def test_away_stops_reminders_and_pauses_the_deadline(service: Service, co
     assert [h + 10 for h, a in got if a.kind == "ai_move"] == [120.0]
 
 
-async def test_away_without_pause_keeps_the_deadline(service: Service, community: App,
-                                                     clock: FakeClock) -> None:
+async def test_away_without_pause_keeps_the_deadline(service: Service, community: App, clock: FakeClock) -> None:
     """On a server where away does not pause deadlines, only reminders stop."""
     await community.preferences.update_settings(GUILD, {"timeout_policy": "ai_move", "away_pauses_deadlines": False})
     await bea_awaited(service, community, clock)
@@ -111,8 +109,7 @@ async def test_away_without_pause_keeps_the_deadline(service: Service, community
     assert [h for h, a in got if a.kind == "ai_move"] == [72.0]
 
 
-async def test_coming_back_early_credits_only_the_time_away(service: Service, community: App,
-                                                            clock: FakeClock) -> None:
+async def test_coming_back_early_credits_only_the_time_away(service: Service, community: App, clock: FakeClock) -> None:
     """Away at hour 0 for 10 days, back at hour 30: the deadline is hour 72 + 30."""
     await community.preferences.update_settings(GUILD, {"timeout_policy": "ai_move"})
     await bea_awaited(service, community, clock)
@@ -135,8 +132,7 @@ async def test_away_is_limited_by_the_server(service: Service, community: App) -
         await community.reminders.set_away(GUILD, BEA, 0)
 
 
-async def test_quiet_hours_hold_reminders_until_they_end(service: Service, community: App,
-                                                         clock: FakeClock) -> None:
+async def test_quiet_hours_hold_reminders_until_they_end(service: Service, community: App, clock: FakeClock) -> None:
     """Quiet 20:00-08:00 in Budapest (19:00-07:00 UTC in January): the 20:00 UTC reminder waits
     until 07:00 UTC the next morning (hour 23 of the turn, which began at 08:00 UTC)."""
     await community.preferences.update_settings(GUILD, NO_DEADLINE)
@@ -148,8 +144,9 @@ async def test_quiet_hours_hold_reminders_until_they_end(service: Service, commu
 
 async def test_daily_cap_across_games(service: Service, community: App, clock: FakeClock) -> None:
     """Two games waiting on Bea, hourly reminders, a cap of 3 a day: 3 reminders in 24 h, not 20."""
-    await community.preferences.update_settings(GUILD, {"deadline_hours": 0, "reminder_hours": 1, "backoff": 1,
-                                            "max_reminders": 10, "daily_reminder_cap": 3})
+    await community.preferences.update_settings(
+        GUILD, {"deadline_hours": 0, "reminder_hours": 1, "backoff": 1, "max_reminders": 10, "daily_reminder_cap": 3}
+    )
     for channel in (1, 2):
         gid = await toy_game(service, channel=channel)
         await bid(service, gid, ANA, 2)
@@ -160,8 +157,7 @@ async def test_daily_cap_across_games(service: Service, community: App, clock: F
     assert len(reminders(later)) == 3
 
 
-async def test_dm_reminders_and_turn_notices_are_opt_in(service: Service, community: App,
-                                                        clock: FakeClock) -> None:
+async def test_dm_reminders_and_turn_notices_are_opt_in(service: Service, community: App, clock: FakeClock) -> None:
     """A player who opted in gets a DM on each new turn and a DM copy of each reminder."""
     await community.preferences.update_settings(GUILD, NO_DEADLINE)
     await community.preferences.set_prefs(BEA, dm_reminders=True, dm_turns=True)
@@ -170,8 +166,7 @@ async def test_dm_reminders_and_turn_notices_are_opt_in(service: Service, commun
     assert sorted((a.kind, a.user_xid) for a in first) == [("turn_dm", BEA)]
     await bid(service, gid, ANA, 1)
     got = await run_until(community, clock, 13, 1)
-    assert [(a.kind, a.user_xid) for _, a in got] == [("last", BEA), ("reminder", BEA),
-                                                       ("reminder_dm", BEA)]
+    assert [(a.kind, a.user_xid) for _, a in got] == [("last", BEA), ("reminder", BEA), ("reminder_dm", BEA)]
 
 
 async def test_last_to_choose_mention(service: Service, community: App, clock: FakeClock) -> None:
@@ -184,8 +179,7 @@ async def test_last_to_choose_mention(service: Service, community: App, clock: F
     assert await run(community, clock) == []
 
 
-async def test_last_to_choose_left_to_the_turn_message(service: Service, community: App,
-                                                       clock: FakeClock) -> None:
+async def test_last_to_choose_left_to_the_turn_message(service: Service, community: App, clock: FakeClock) -> None:
     """Where the turn message already mentions the remaining player, no second mention is made."""
     community.reminders.mention_covered = lambda kind: True
     gid = await toy_game(service)
@@ -193,8 +187,7 @@ async def test_last_to_choose_left_to_the_turn_message(service: Service, communi
     assert await run(community, clock) == []
 
 
-async def test_waits_follow_game_end_and_resignation(service: Service, community: App,
-                                                     clock: FakeClock) -> None:
+async def test_waits_follow_game_end_and_resignation(service: Service, community: App, clock: FakeClock) -> None:
     """A finished game owes nobody anything: its waits are gone, no reminder follows."""
     gid = await bea_awaited(service, community, clock)
     await service.resign(gid, BEA)
@@ -203,8 +196,7 @@ async def test_waits_follow_game_end_and_resignation(service: Service, community
     assert got == []
 
 
-async def test_mine_lists_every_game_waiting_on_me(service: Service, community: App,
-                                                   clock: FakeClock) -> None:
+async def test_mine_lists_every_game_waiting_on_me(service: Service, community: App, clock: FakeClock) -> None:
     """/game mine: the games where I am awaited, longest waiting first, with the deadline."""
     g1 = await toy_game(service, channel=1)
     clock.advance(3600)
@@ -223,8 +215,9 @@ async def test_mine_lists_every_game_waiting_on_me(service: Service, community: 
 Reopen = Callable[[str], Any]
 
 
-async def test_restart_between_passes_loses_none_doubles_none(service: Service, community: App,
-                                                              clock: FakeClock, reopen: Reopen) -> None:
+async def test_restart_between_passes_loses_none_doubles_none(
+    service: Service, community: App, clock: FakeClock, reopen: Reopen
+) -> None:
     """Reminder 1 sent by the first process; a new process on the same file sends 2 and 3 once each."""
     await community.preferences.update_settings(GUILD, NO_DEADLINE)
     await bea_awaited(service, community, clock)
@@ -239,8 +232,9 @@ async def test_restart_between_passes_loses_none_doubles_none(service: Service, 
     assert reminders(await run_until(third, clock, 100, 1)) == []
 
 
-async def test_restart_mid_send_offers_the_same_reminder_once(service: Service, community: App,
-                                                              clock: FakeClock, reopen: Reopen) -> None:
+async def test_restart_mid_send_offers_the_same_reminder_once(
+    service: Service, community: App, clock: FakeClock, reopen: Reopen
+) -> None:
     """A reminder recorded but not confirmed (the process died while sending) is offered again by
     the next process with the same id and nonce, exactly once; no new reminder is planned for it."""
     await community.preferences.update_settings(GUILD, NO_DEADLINE)
@@ -260,8 +254,9 @@ async def test_restart_mid_send_offers_the_same_reminder_once(service: Service, 
     assert row is not None and row.status == "sent"
 
 
-async def test_unconfirmed_claim_is_given_up_after_three_attempts(service: Service, community: App,
-                                                                  clock: FakeClock) -> None:
+async def test_unconfirmed_claim_is_given_up_after_three_attempts(
+    service: Service, community: App, clock: FakeClock
+) -> None:
     """An action that keeps failing silently is offered three times, then marked failed."""
     await community.preferences.update_settings(GUILD, NO_DEADLINE)
     await bea_awaited(service, community, clock)
@@ -275,8 +270,9 @@ async def test_unconfirmed_claim_is_given_up_after_three_attempts(service: Servi
     assert row is not None and row.status == "failed"
 
 
-async def test_downtime_never_counts_against_a_player(service: Service, community: App,
-                                                      clock: FakeClock, reopen: Reopen) -> None:
+async def test_downtime_never_counts_against_a_player(
+    service: Service, community: App, clock: FakeClock, reopen: Reopen
+) -> None:
     """The bot is down from hour 10 to hour 40: the 72 h deadline moves to hour 102."""
     await community.preferences.update_settings(GUILD, {"timeout_policy": "ai_move"})
     await bea_awaited(service, community, clock)
@@ -288,8 +284,9 @@ async def test_downtime_never_counts_against_a_player(service: Service, communit
     assert [h + 40 for h, a in got if a.kind == "ai_move"] == [102.0]
 
 
-async def test_reconcile_after_restart_finds_games_started_meanwhile(service: Service, clock: FakeClock,
-                                                                     reopen: Reopen) -> None:
+async def test_reconcile_after_restart_finds_games_started_meanwhile(
+    service: Service, clock: FakeClock, reopen: Reopen
+) -> None:
     """Games started while no App listened get their waits from the first pass, in batches."""
     for channel in range(1, 8):
         await toy_game(service, channel=channel)
@@ -306,7 +303,8 @@ async def test_reconcile_after_restart_finds_games_started_meanwhile(service: Se
 
 
 async def test_games_waiting_before_the_first_start_begin_their_clocks_then(
-        service: Service, clock: FakeClock, reopen: Reopen) -> None:
+    service: Service, clock: FakeClock, reopen: Reopen
+) -> None:
     """Installed on a bot with a game already waiting 5 days: no instant vote; the clocks start
     at the first start-up (reminder 12 h later, vote at 72 h)."""
     gid = await toy_game(service)

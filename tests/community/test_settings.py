@@ -16,8 +16,15 @@ T0 = 1_800_000_000_000  # 2027-01-15 08:00 UTC
 
 
 def wait(**kw: object) -> WaitRow:
-    base: dict[str, object] = {"game_id": 1, "seat": 1, "guild_xid": GUILD, "channel_xid": 5,
-                               "user_xid": BEA, "since": T0, "since_version": 1}
+    base: dict[str, object] = {
+        "game_id": 1,
+        "seat": 1,
+        "guild_xid": GUILD,
+        "channel_xid": 5,
+        "user_xid": BEA,
+        "since": T0,
+        "since_version": 1,
+    }
     base.update(kw)
     return WaitRow(**base)  # type: ignore[arg-type]
 
@@ -57,7 +64,7 @@ def test_stored_settings_that_no_longer_validate_are_ignored() -> None:
 
 
 def test_quiet_hours_parse() -> None:
-    """"22-7", "22:30-07:15" and "off" are understood; nonsense is a sentence."""
+    """ "22-7", "22:30-07:15" and "off" are understood; nonsense is a sentence."""
     assert parse_quiet("22-7") == (22 * 60, 7 * 60)
     assert parse_quiet("22:30-07:15") == (22 * 60 + 30, 7 * 60 + 15)
     assert parse_quiet("off") is None

@@ -21,21 +21,18 @@ async def late_bea(service: Service, community: App, clock: FakeClock, **setting
     return gid
 
 
-async def test_policy_ai_move_plays_for_the_late_player(service: Service, community: App,
-                                                        clock: FakeClock) -> None:
+async def test_policy_ai_move_plays_for_the_late_player(service: Service, community: App, clock: FakeClock) -> None:
     """At the 24 h deadline the AI plays Bea's move; her seat stays hers."""
     gid = await late_bea(service, community, clock, deadline_hours=24, timeout_policy="ai_move")
     got = await run_until(community, clock, 30, 1)
-    assert [(h, a.kind, a.user_xid, a.params["take_over"]) for h, a in got] == [
-        (24.0, "ai_move", BEA, False)]
+    assert [(h, a.kind, a.user_xid, a.params["take_over"]) for h, a in got] == [(24.0, "ai_move", BEA, False)]
     info = await service.info(gid)
     assert info.game.version == 2 and not info.seats[1].is_ai
     moves = await service._store.moves(gid)
     assert moves[-1].seat == 1 and moves[-1].actor_xid is None
 
 
-async def test_policy_ai_takeover_keeps_the_seat(service: Service, community: App,
-                                                 clock: FakeClock) -> None:
+async def test_policy_ai_takeover_keeps_the_seat(service: Service, community: App, clock: FakeClock) -> None:
     """With the take-over policy the AI plays the move and keeps the seat; no more waits for Bea."""
     gid = await late_bea(service, community, clock, deadline_hours=24, timeout_policy="ai_takeover")
     await run_until(community, clock, 25, 1)
@@ -52,12 +49,12 @@ async def test_policy_none_only_announces(service: Service, community: App, cloc
     assert (await service.info(gid)).game.version == 1
 
 
-async def test_no_deadline_without_another_human(service: Service, community: App,
-                                                 clock: FakeClock) -> None:
+async def test_no_deadline_without_another_human(service: Service, community: App, clock: FakeClock) -> None:
     """Against the AI alone nobody waits for you: reminders, but no deadline and no vote."""
     await community.preferences.update_settings(GUILD, {"deadline_hours": 5, "reminder_hours": 2})
-    info = await service.create_game(guild_xid=GUILD, channel_xid=3, kind="toy", options={},
-                                     host_xid=ANA, host_name="Ana", ai_seats=1)
+    info = await service.create_game(
+        guild_xid=GUILD, channel_xid=3, kind="toy", options={}, host_xid=ANA, host_name="Ana", ai_seats=1
+    )
     await service.start(info.id, ANA)
     await service.play_ai(info.id)
     await run(community, clock)
@@ -65,8 +62,7 @@ async def test_no_deadline_without_another_human(service: Service, community: Ap
     assert {a.kind for _, a in got} == {"reminder"}
 
 
-async def test_vote_opens_for_the_other_players(service: Service, community: App,
-                                                clock: FakeClock) -> None:
+async def test_vote_opens_for_the_other_players(service: Service, community: App, clock: FakeClock) -> None:
     """Default policy: at 72 h the other players get a vote, open for 24 h."""
     gid = await late_bea(service, community, clock)
     got = await run_until(community, clock, 73, 1)
@@ -86,8 +82,7 @@ async def open_vote(service: Service, community: App, clock: FakeClock) -> tuple
     return gid, int(action.params["version"])
 
 
-async def test_vote_takeover_decides_at_once(service: Service, community: App,
-                                             clock: FakeClock) -> None:
+async def test_vote_takeover_decides_at_once(service: Service, community: App, clock: FakeClock) -> None:
     """Ana is the only voter: her "take over" is a majority; the AI plays and keeps Bea's seat."""
     gid, version = await open_vote(service, community, clock)
     result = await community.votes.cast_vote(gid, version, 1, ANA, "takeover")
@@ -101,9 +96,8 @@ async def test_vote_takeover_decides_at_once(service: Service, community: App,
     assert err.value.key == "community.error.vote_over"
 
 
-async def test_vote_wait_gives_a_new_deadline(service: Service, community: App,
-                                              clock: FakeClock) -> None:
-    """"More time": announced with the new deadline (72 h from now); a new vote comes then."""
+async def test_vote_wait_gives_a_new_deadline(service: Service, community: App, clock: FakeClock) -> None:
+    """ "More time": announced with the new deadline (72 h from now); a new vote comes then."""
     gid, version = await open_vote(service, community, clock)
     clock.advance(2 * 3600)
     result = await community.votes.cast_vote(gid, version, 1, ANA, "wait")
@@ -114,8 +108,9 @@ async def test_vote_wait_gives_a_new_deadline(service: Service, community: App,
     assert [(h, a.kind) for h, a in got if a.kind.startswith("vote")] == [(72.0, "vote_open")]
 
 
-async def test_vote_closing_without_ballots_lets_the_ai_move(service: Service, community: App,
-                                                             clock: FakeClock) -> None:
+async def test_vote_closing_without_ballots_lets_the_ai_move(
+    service: Service, community: App, clock: FakeClock
+) -> None:
     """Nobody voted in 24 h: the AI plays the move (the seat stays Bea's)."""
     gid, _ = await open_vote(service, community, clock)
     got = await run_until(community, clock, 25, 1)
@@ -124,8 +119,7 @@ async def test_vote_closing_without_ballots_lets_the_ai_move(service: Service, c
     assert info.game.version == 2 and not info.seats[1].is_ai
 
 
-async def test_late_player_moving_cancels_the_vote(service: Service, community: App,
-                                                   clock: FakeClock) -> None:
+async def test_late_player_moving_cancels_the_vote(service: Service, community: App, clock: FakeClock) -> None:
     """Bea moves while the vote is open: the vote message is closed, clicks are refused."""
     gid, version = await open_vote(service, community, clock)
     await bid(service, gid, BEA, 1)
@@ -147,8 +141,7 @@ async def test_only_the_other_players_vote(service: Service, community: App, clo
         await community.votes.cast_vote(gid, version + 5, 1, ANA, "move")
 
 
-async def test_ai_move_for_a_turn_already_over_is_skipped(service: Service, community: App,
-                                                          clock: FakeClock) -> None:
+async def test_ai_move_for_a_turn_already_over_is_skipped(service: Service, community: App, clock: FakeClock) -> None:
     """An AI move offered again after Bea moved herself does nothing (no double move)."""
     gid = await late_bea(service, community, clock, deadline_hours=24, timeout_policy="ai_move")
     clock.advance(24 * 3600)

@@ -40,8 +40,7 @@ async def test_undo_refused_keeps_the_move(service: Service, community: App) -> 
     assert err.value.key == "community.error.undo_over"
 
 
-async def test_undo_expires_when_the_game_moves_on(service: Service, community: App,
-                                                   clock: FakeClock) -> None:
+async def test_undo_expires_when_the_game_moves_on(service: Service, community: App, clock: FakeClock) -> None:
     """A proposal about version 1 is void once the game is at version 2; its message is closed."""
     gid = await toy_game(service)
     await bid(service, gid, ANA, 2)
@@ -49,8 +48,7 @@ async def test_undo_expires_when_the_game_moves_on(service: Service, community: 
     await community.undo.set_undo_message(gid, proposal.version, 1, 777)
     await bid(service, gid, BEA, 1)
     actions = await run(community, clock)
-    assert [(a.kind, a.params["message_xid"]) for a in actions if a.kind == "undo_expired"] == [
-        ("undo_expired", 777)]
+    assert [(a.kind, a.params["message_xid"]) for a in actions if a.kind == "undo_expired"] == [("undo_expired", 777)]
     with pytest.raises(CommunityError) as err:
         await community.undo.answer_undo(gid, proposal.version, BEA, True)
     assert err.value.key == "community.error.undo_over"
@@ -85,8 +83,9 @@ async def test_only_the_last_mover_may_propose(service: Service, community: App)
 
 async def test_undo_against_the_ai_needs_nobody(service: Service, community: App) -> None:
     """With no other human, the move is taken back at once."""
-    info = await service.create_game(guild_xid=GUILD, channel_xid=4, kind="toy", options={},
-                                     host_xid=ANA, host_name="Ana", ai_seats=1)
+    info = await service.create_game(
+        guild_xid=GUILD, channel_xid=4, kind="toy", options={}, host_xid=ANA, host_name="Ana", ai_seats=1
+    )
     await service.start(info.id, ANA)
     await bid(service, info.id, ANA, 1)
     proposal = await community.undo.propose_undo(info.id, ANA)

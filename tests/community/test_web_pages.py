@@ -69,8 +69,9 @@ def png_size(body: bytes) -> tuple[int, int]:
     return Image.open(io.BytesIO(body)).size
 
 
-async def test_the_league_page_shows_standings_games_and_charts(site: Site, service: Service, community: App,
-                                                                clock: FakeClock) -> None:
+async def test_the_league_page_shows_standings_games_and_charts(
+    site: Site, service: Service, community: App, clock: FakeClock
+) -> None:
     league_id = await rated_league(community, service, clock, ana=HOSTILE)
     path = links.path_league(SECRET, league_id)
     status, page, headers, _ = await site.get(path)
@@ -103,50 +104,66 @@ async def test_the_league_page_shows_standings_games_and_charts(site: Site, serv
     assert status == 404
 
 
-async def test_the_league_page_speaks_the_asked_language(site: Site, service: Service, community: App,
-                                                         clock: FakeClock) -> None:
+async def test_the_league_page_speaks_the_asked_language(
+    site: Site, service: Service, community: App, clock: FakeClock
+) -> None:
     league_id = await rated_league(community, service, clock)
     for lang in ("hu", "es", "ru", "pl"):
         _, page, _, _ = await site.get(links.path_league(SECRET, league_id) + f"?lang={lang}")
         assert f'lang="{lang}"' in page
         assert html.escape(t("web.league.games", lang)) in page and t("web.league.games", lang) != t(
-            "web.league.games", "en")
+            "web.league.games", "en"
+        )
 
 
-async def test_bad_league_and_player_links_are_a_friendly_404(site: Site, service: Service, community: App,
-                                                              clock: FakeClock) -> None:
+async def test_bad_league_and_player_links_are_a_friendly_404(
+    site: Site, service: Service, community: App, clock: FakeClock
+) -> None:
     league_id = await rated_league(community, service, clock)
     good = links.path_league(SECRET, league_id)
     player = links.path_player(SECRET, GUILD, ANA)
-    for bad in (good[:-1] + ("A" if good[-1] != "A" else "B"), links.path_league(SECRET, league_id + 1),
-                links.path_league(b"another key", league_id), f"/l/{league_id}/x", "/l/1",
-                player[:-1] + ("A" if player[-1] != "A" else "B"), links.path_player(SECRET, GUILD, 999),
-                links.path_player(SECRET, OTHER_GUILD, ANA), f"/p/{GUILD}/{ANA}/" + "x" * 22,
-                f"{good}/s1/r1.png".replace(good.rsplit("/", 1)[1], "x" * 22)):
+    for bad in (
+        good[:-1] + ("A" if good[-1] != "A" else "B"),
+        links.path_league(SECRET, league_id + 1),
+        links.path_league(b"another key", league_id),
+        f"/l/{league_id}/x",
+        "/l/1",
+        player[:-1] + ("A" if player[-1] != "A" else "B"),
+        links.path_player(SECRET, GUILD, 999),
+        links.path_player(SECRET, OTHER_GUILD, ANA),
+        f"/p/{GUILD}/{ANA}/" + "x" * 22,
+        f"{good}/s1/r1.png".replace(good.rsplit("/", 1)[1], "x" * 22),
+    ):
         status, page, _, _ = await site.get(bad)
         assert status == 404, bad
         assert "Traceback" not in page
 
 
 async def test_the_player_page_shows_their_games_and_leagues_under_their_server_name(
-        site: Site, service: Service, community: App, clock: FakeClock) -> None:
+    site: Site, service: Service, community: App, clock: FakeClock
+) -> None:
     league_id = await rated_league(community, service, clock)
     # The same player in another server under another name: never on this server's page.
-    info = await service.create_game(guild_xid=OTHER_GUILD, channel_xid=55, kind="toy", options={},
-                                     host_xid=ANA, host_name="Elsewhere-Name")
+    info = await service.create_game(
+        guild_xid=OTHER_GUILD, channel_xid=55, kind="toy", options={}, host_xid=ANA, host_name="Elsewhere-Name"
+    )
     await service.join(info.id, BEA, "Bea")
     await service.start(info.id, ANA)
     # A lobby abandoned before its start has no page: not listed either.
-    lobby = await service.create_game(guild_xid=GUILD, channel_xid=56, kind="toy", options={}, host_xid=ANA,
-                                      host_name="Ana")
+    lobby = await service.create_game(
+        guild_xid=GUILD, channel_xid=56, kind="toy", options={}, host_xid=ANA, host_name="Ana"
+    )
     await service.abandon(lobby.id, ANA, is_admin=False)
     status, page, _, _ = await site.get(links.path_player(SECRET, GUILD, ANA))
     assert status == 200
     assert "<h1>Ana</h1>" in page and "Elsewhere-Name" not in page
     assert f"#{lobby.id}," not in page
     assert f"#{info.id}" not in page  # the other server's game
-    games = [g.game_id for g in await community.leagues.db.league_games(league_id)
-             if any(o["user"] == ANA for o in g.outcome)]
+    games = [
+        g.game_id
+        for g in await community.leagues.db.league_games(league_id)
+        if any(o["user"] == ANA for o in g.outcome)
+    ]
     assert len(games) == 3
     for gid in games:
         assert f'href="{links.path_game(SECRET, gid)}?lang=en"' in page
@@ -160,8 +177,9 @@ async def test_the_player_page_shows_their_games_and_leagues_under_their_server_
     assert status == 200 and "<h1>Elsewhere-Name</h1>" in page and "Ana<" not in page
 
 
-async def test_forget_me_removes_the_player_from_every_page(site: Site, service: Service, community: App,
-                                                            clock: FakeClock) -> None:
+async def test_forget_me_removes_the_player_from_every_page(
+    site: Site, service: Service, community: App, clock: FakeClock
+) -> None:
     league_id = await rated_league(community, service, clock, ana="Anastasia")
     player = links.path_player(SECRET, GUILD, ANA)
     league = links.path_league(SECRET, league_id)

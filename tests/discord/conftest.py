@@ -51,8 +51,9 @@ class Harness:
         deadline = loop.time() + limit
         while loop.time() < deadline:
             await asyncio.sleep(0.02)
-            pending = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()
-                       and not t.done() and _is_bot_task(t)]
+            pending = [
+                t for t in asyncio.all_tasks() if t is not asyncio.current_task() and not t.done() and _is_bot_task(t)
+            ]
             if not pending:
                 await asyncio.sleep(0.02)
                 return
@@ -67,8 +68,13 @@ def _is_bot_task(task: asyncio.Task[Any]) -> bool:
     name = task.get_name()
     coro = task.get_coro()
     qual = getattr(coro, "__qualname__", "")
-    return name.startswith(("ai-", "CommandTree", "discord-ui")) or "_run_event" in qual or (
-        "on_interaction" in qual) or "CommandTree" in qual or "_call" in qual
+    return (
+        name.startswith(("ai-", "CommandTree", "discord-ui"))
+        or "_run_event" in qual
+        or ("on_interaction" in qual)
+        or "CommandTree" in qual
+        or "_call" in qual
+    )
 
 
 @pytest.fixture
@@ -91,8 +97,9 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-async def _harness(tmp_path: Path, clock: FakeClock, database: str | Path, *, web: bool,
-                   base_url: str | None = None) -> AsyncIterator[Harness]:
+async def _harness(
+    tmp_path: Path, clock: FakeClock, database: str | Path, *, web: bool, base_url: str | None = None
+) -> AsyncIterator[Harness]:
     """The bot against a fake Discord; ``web``: its pages served on a free port; ``base_url``: the
     ``WEB_BASE_URL`` its links name (default: the served pages' address, or none)."""
     url = database if isinstance(database, str) else None
@@ -100,11 +107,16 @@ async def _harness(tmp_path: Path, clock: FakeClock, database: str | Path, *, we
     old_base = discord.http.Route.BASE
     discord.http.Route.BASE = fake.api_url
     port = free_port() if web else None
-    settings = Settings(token=fake.token, database_path=Path(database) if url is None else tmp_path / "unused.sqlite3",
-                        dev_guild_id=fake.world.guild_id, log_level=logging.INFO, ai_pause_seconds=0.0,
-                        database_url=url, web_port=port,
-                        web_base_url=base_url if base_url is not None
-                        else f"http://127.0.0.1:{port}" if port is not None else "")
+    settings = Settings(
+        token=fake.token,
+        database_path=Path(database) if url is None else tmp_path / "unused.sqlite3",
+        dev_guild_id=fake.world.guild_id,
+        log_level=logging.INFO,
+        ai_pause_seconds=0.0,
+        database_url=url,
+        web_port=port,
+        web_base_url=base_url if base_url is not None else f"http://127.0.0.1:{port}" if port is not None else "",
+    )
     bot = CityBot(settings, clock=clock)
     try:
         await bot.login(fake.token)

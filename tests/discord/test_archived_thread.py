@@ -48,12 +48,19 @@ def bid_button(menu: Any, card: int) -> str:
 
 
 def archived_refusals(h: Harness, mark: int) -> list[Any]:
-    return [r for r in h.fake.requests[mark:] if r.method == "PATCH" and r.status == 400
-            and isinstance(r.response, dict) and r.response.get("code") == ARCHIVED]
+    return [
+        r
+        for r in h.fake.requests[mark:]
+        if r.method == "PATCH"
+        and r.status == 400
+        and isinstance(r.response, dict)
+        and r.response.get("code") == ARCHIVED
+    ]
 
 
 async def test_a_refused_confirmation_is_made_after_the_post_that_reopens_the_thread(
-        harness: Harness, caplog: pytest.LogCaptureFixture) -> None:
+    harness: Harness, caplog: pytest.LogCaptureFixture
+) -> None:
     h = harness
     gid = await start_in_thread(h)
     opened, menu = await open_menu(h, gid, "alice")

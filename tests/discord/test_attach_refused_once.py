@@ -51,8 +51,9 @@ async def start_toy(h: Harness) -> int:
 async def bid(h: Harness, gid: int, user: str, card: int) -> None:
     info = await h.service.info(gid)
     turn = next(m for m in h.channel_messages(CHANNEL) if m.id == info.game.turn_message_xid)
-    opened = await h.fake.click(turn, next(c["custom_id"] for row in turn.components for c in row["components"]),
-                                user=user)
+    opened = await h.fake.click(
+        turn, next(c["custom_id"] for row in turn.components for c in row["components"]), user=user
+    )
     private = await answer(opened)
     button = next(c for c in private.custom_ids if json.loads(c.split(":", 4)[4])["card"] == card)
     await (await h.fake.click(opened, button, user=user)).response()
@@ -84,8 +85,9 @@ async def test_attach_files_is_refused_once_until_a_permission_update(harness: H
     assert len(refused(h)) == 1, "the second post went without its picture at once"
     # A role update: the bot's permissions may have changed, so the next post tries its picture again.
     everyone = h.fake.world.role(h.fake.world.guild_id)
-    await h.fake.dispatch("GUILD_ROLE_UPDATE", {"guild_id": str(h.fake.world.guild_id),
-                                                "role": P.role_payload(everyone)})
+    await h.fake.dispatch(
+        "GUILD_ROLE_UPDATE", {"guild_id": str(h.fake.world.guild_id), "role": P.role_payload(everyone)}
+    )
     await play_round(h, gid, 1, 2)
     assert len(refused(h)) == 2, "tried again after the role update, and refused again (nothing changed)"
     # Attach Files granted in the channel, and Discord says the channel changed: the end has its picture.
@@ -110,7 +112,10 @@ async def test_an_interaction_that_shows_attach_files_allowed_brings_the_picture
     channel = h.fake.channel(CHANNEL)
     channel.overwrites = [o for o in channel.overwrites if not int(o["deny"]) & P.ATTACH_FILES]
     await play_round(h, gid, 1, 2)
-    turn = next(m for m in h.channel_messages(CHANNEL) if "3 against 1" not in (m.content or "")
-                and "Bids revealed" in (m.content or ""))
+    turn = next(
+        m
+        for m in h.channel_messages(CHANNEL)
+        if "3 against 1" not in (m.content or "") and "Bids revealed" in (m.content or "")
+    )
     assert turn.attachments and NO_ATTACH not in (turn.content or "")
     assert len(refused(h)) == 1

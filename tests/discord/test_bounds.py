@@ -37,9 +37,13 @@ def body_of(rec: Any) -> dict[str, Any] | None:
 
 
 def embed_total(embed: dict[str, Any]) -> int:
-    return (len(embed.get("title") or "") + len(embed.get("description") or "")
-            + sum(len(f.get("name") or "") + len(f.get("value") or "") for f in embed.get("fields") or [])
-            + len((embed.get("footer") or {}).get("text") or "") + len((embed.get("author") or {}).get("name") or ""))
+    return (
+        len(embed.get("title") or "")
+        + len(embed.get("description") or "")
+        + sum(len(f.get("name") or "") + len(f.get("value") or "") for f in embed.get("fields") or [])
+        + len((embed.get("footer") or {}).get("text") or "")
+        + len((embed.get("author") or {}).get("name") or "")
+    )
 
 
 def assert_within_limits(h: Harness, since: int) -> None:
@@ -81,6 +85,7 @@ def uid(h: Harness, name: str) -> int:
 
 # -- followers ----------------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("count", [100, 350])
 async def test_a_game_with_many_followers_plays_a_full_turn(harness: Harness, count: int) -> None:
     """Followers are pinged in their own messages (≤ 100 ids, ≤ 2,000 characters each), never in the
@@ -108,21 +113,31 @@ async def test_a_game_with_many_followers_plays_a_full_turn(harness: Harness, co
     if count > limits.FOLLOWER_PINGS:
         assert t("turn.followers_more", "en", n=count - shown) in pinged[-1].content
     assert_within_limits(h, mark)
-    turn_posts = [r for r in h.fake.requests[mark:] if r.method == "POST" and r.path.endswith("/messages")
-                  and isinstance(r.json, dict) and r.json.get("components")]
-    assert turn_posts and all(len((r.json.get("allowed_mentions") or {}).get("users") or []) <= 2
-                              for r in turn_posts)
+    turn_posts = [
+        r
+        for r in h.fake.requests[mark:]
+        if r.method == "POST" and r.path.endswith("/messages") and isinstance(r.json, dict) and r.json.get("components")
+    ]
+    assert turn_posts and all(len((r.json.get("allowed_mentions") or {}).get("users") or []) <= 2 for r in turn_posts)
 
 
 # -- long lists ---------------------------------------------------------------------------------------
+
 
 async def test_game_mine_with_30_waiting_games(harness: Harness) -> None:
     h = harness
     guild = h.fake.world.guild_id
     alice, bob = uid(h, "alice"), uid(h, "bob")
     for i in range(30):
-        info = await h.service.create_game(guild_xid=guild, channel_xid=700_000_000_000_000_000 + i, kind="toy",
-                                           options={}, host_xid=alice, host_name="alice", locale="en")
+        info = await h.service.create_game(
+            guild_xid=guild,
+            channel_xid=700_000_000_000_000_000 + i,
+            kind="toy",
+            options={},
+            host_xid=alice,
+            host_name="alice",
+            locale="en",
+        )
         await h.service.join(info.id, bob, "bob")
         await h.service.start(info.id, alice)
     reminders: Any = h.bot.get_cog("RemindersCog")
@@ -144,8 +159,14 @@ async def seven_player_games(h: Harness, count: int, *, finished: bool) -> list[
     made = []
     for i in range(count):
         info = await h.service.create_game(
-            guild_xid=guild, channel_xid=channel if finished else 710_000_000_000_000_000 + i, kind="btc",
-            options={}, host_xid=1000 + i * 10, host_name=NAME32, locale="en")
+            guild_xid=guild,
+            channel_xid=channel if finished else 710_000_000_000_000_000 + i,
+            kind="btc",
+            options={},
+            host_xid=1000 + i * 10,
+            host_name=NAME32,
+            locale="en",
+        )
         for seat in range(1, 7):
             await h.service.join(info.id, 1000 + i * 10 + seat, NAME32)
         if finished:
@@ -179,10 +200,17 @@ async def test_game_history_with_20_seven_player_games(harness: Harness) -> None
 
 # -- typed text ---------------------------------------------------------------------------------------
 
+
 async def quadropolis_here(h: Harness) -> int:
-    info = await h.service.create_game(guild_xid=h.fake.world.guild_id, channel_xid=h.fake.channel("games").id,
-                                       kind="quadropolis", options={}, host_xid=uid(h, "alice"),
-                                       host_name="alice", locale="en")
+    info = await h.service.create_game(
+        guild_xid=h.fake.world.guild_id,
+        channel_xid=h.fake.channel("games").id,
+        kind="quadropolis",
+        options={},
+        host_xid=uid(h, "alice"),
+        host_name="alice",
+        locale="en",
+    )
     await h.service.join(info.id, uid(h, "bob"), "bob")
     await h.service.start(info.id, uid(h, "alice"))
     return info.id
@@ -200,11 +228,14 @@ ECHOING = [
 ]
 
 
-@pytest.mark.parametrize(("path", "options"), ECHOING, ids=[" ".join(p) + " " + next(iter(o)) if "game" not in o
-                                                              else " ".join(p) + " " + list(o)[1]
-                                                              for p, o in ECHOING])
-async def test_a_2500_character_input_gets_a_short_private_refusal(harness: Harness, path: tuple[str, ...],
-                                                                   options: dict[str, Any]) -> None:
+@pytest.mark.parametrize(
+    ("path", "options"),
+    ECHOING,
+    ids=[" ".join(p) + " " + next(iter(o)) if "game" not in o else " ".join(p) + " " + list(o)[1] for p, o in ECHOING],
+)
+async def test_a_2500_character_input_gets_a_short_private_refusal(
+    harness: Harness, path: tuple[str, ...], options: dict[str, Any]
+) -> None:
     h = harness
     if path[0] == "quadropolis":
         await quadropolis_here(h)
@@ -220,6 +251,7 @@ async def test_a_2500_character_input_gets_a_short_private_refusal(harness: Harn
 
 # -- the league table ---------------------------------------------------------------------------------
 
+
 async def test_a_1000_member_league_table(harness: Harness) -> None:
     """The table is paged: 25 rows a page in the embed and in the picture (bounded height), privately."""
     h = harness
@@ -228,7 +260,8 @@ async def test_a_1000_member_league_table(harness: Harness) -> None:
     async with h.service._store.transaction() as db:
         await db.executemany(
             "INSERT INTO community_league_members (league_id, user_xid, name, joined_at) VALUES (?, ?, ?, 0)",
-            [(league.id, 800_000_000_000_000_000 + i, f"{NAME32[:28]}{i:04d}") for i in range(1000)])
+            [(league.id, 800_000_000_000_000_000 + i, f"{NAME32[:28]}{i:04d}") for i in range(1000)],
+        )
     mark = len(h.fake.requests)
     first = await visible(h, "league", "table", name="Big")
     last = await visible(h, "league", "table", name="Big", page=40)

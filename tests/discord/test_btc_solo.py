@@ -118,10 +118,13 @@ async def test_solo_full_game_by_clicks(harness: Harness, monkeypatch: Any) -> N
     end = [m for m in h.channel_messages() if "is over" in (m.content or "")]
     assert len(end) == 1
     assert end[0].attachments and end[0].attachments[0].data.startswith(PNG), "the end picture is posted"
-    assert f"{result['seats'][0]['rank']}. <@{h.fake.user('alice').id}> — {result['seats'][0]['total']} points" \
+    assert (
+        f"{result['seats'][0]['rank']}. <@{h.fake.user('alice').id}> — {result['seats'][0]['total']} points"
         in end[0].content
-    assert ended and ended[-1]["result"]["details"]["automas"] == automas, \
+    )
+    assert ended and ended[-1]["result"]["details"]["automas"] == automas, (
         "the end picture is drawn from the result ranking the Automas"
+    )
 
 
 async def test_campaign_game_to_its_bonus_and_the_record(harness: Harness) -> None:
@@ -129,8 +132,9 @@ async def test_campaign_game_to_its_bonus_and_the_record(harness: Harness) -> No
     to its bonus move, then the record moves on: a line in the channel, and status shows game 1."""
     h = harness
     alice_id = h.fake.user("alice").id
-    started = await answer(await h.fake.slash("btc", "campaign", "start", length=3, difficulty=2, mode="simple",
-                                        user="alice"))
+    started = await answer(
+        await h.fake.slash("btc", "campaign", "start", length=3, difficulty=2, mode="simple", user="alice")
+    )
     assert "Campaign started: 3 games, simple mode, difficulty 2" in (started.content or "")
     opened = await h.fake.slash("btc", "campaign", "next", user="alice")
     lobby = await answer(opened)
@@ -185,8 +189,10 @@ async def test_campaign_game_to_its_bonus_and_the_record(harness: Harness) -> No
     city = {0: "Left City", 2: "Right City"}[summary["bonus_city"]]
     assert f"parks from {city}: {summary['bonus']} points" in labels
     line = await h.fake.wait_until(
-        lambda: next((m for m in h.channel_messages()[mark:] if "campaign, game 1 of 3" in (m.content or "")),
-                     None), 5, "the campaign line")
+        lambda: next((m for m in h.channel_messages()[mark:] if "campaign, game 1 of 3" in (m.content or "")), None),
+        5,
+        "the campaign line",
+    )
     posted = h.channel_messages()[mark:]
     end_index = next(i for i, m in enumerate(posted) if "is over" in (m.content or ""))
     assert posted.index(line) > end_index, "the campaign line follows the end of the game"
@@ -268,7 +274,9 @@ async def test_campaign_survives_a_restart_that_missed_the_end(harness: Harness)
         h.fake.use_client(bot)
         line = await h.fake.wait_until(
             lambda: next((m for m in h.channel_messages() if "campaign, game 1 of 3" in (m.content or "")), None),
-            5, "the late campaign line")
+            5,
+            "the late campaign line",
+        )
         assert "Next: game 2 of 3" in line.content
         status = await (await h.fake.slash("btc", "campaign", "status", user="alice")).response()
         fields = {f["name"]: f["value"] for f in status.embeds[0]["fields"]}

@@ -27,8 +27,7 @@ async def test_two_player_game_by_clicks(harness: Harness) -> None:
     assert info.awaiting == frozenset({0, 1}), "both choose at once"
     turn = next(m for m in h.channel_messages() if m.id == info.game.turn_message_xid)
     assert all(f"<@{s.user_xid}>" in turn.content for s in info.seats)
-    players = {s.seat: Player(h, gid, "alice" if s.user_xid == h.fake.user("alice").id else "bob")
-               for s in info.seats}
+    players = {s.seat: Player(h, gid, "alice" if s.user_xid == h.fake.user("alice").id else "bob") for s in info.seats}
     stages: set[tuple[int, str]] = set()
     both_awaited = 0
     for _ in range(MAX_ROUNDS):

@@ -43,7 +43,7 @@ def imported(path: Path) -> set[str]:
         elif isinstance(node, ast.ImportFrom) and node.module:
             base = node.module
             if node.level:  # relative
-                base = ".".join([*name.split(".")[:-node.level], node.module])
+                base = ".".join([*name.split(".")[: -node.level], node.module])
             found.add(base)
             found.update(f"{base}.{alias.name}" for alias in node.names)
         pending += list(ast.iter_child_nodes(node))
@@ -81,8 +81,10 @@ def test_no_import_circle_in_cogs() -> None:
 
 def test_the_circle_check_sees_a_lazy_import() -> None:
     """The check reads imports inside functions (a lazy import is still a circle)."""
-    source = "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from cogs.app import X\n" \
-             "def f():\n    from cogs.lobby import lobby_embed\n"
+    source = (
+        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from cogs.app import X\n"
+        "def f():\n    from cogs.lobby import lobby_embed\n"
+    )
     path = COGS / "_probe_for_test.py"
     path.write_text(source, encoding="utf-8")
     try:
@@ -99,6 +101,7 @@ def test_no_cogs_module_does_more_than_one_job() -> None:
 
 def test_cogs_are_found_by_type() -> None:
     """``get_cog`` appears once in cogs: the typed accessor (:func:`cogs.announcer.announcer`)."""
-    uses = [name for name, p in MODULES.items() for line in p.read_text(encoding="utf-8").splitlines()
-            if "get_cog(" in line]
+    uses = [
+        name for name, p in MODULES.items() for line in p.read_text(encoding="utf-8").splitlines() if "get_cog(" in line
+    ]
     assert uses == ["cogs.announcer"]

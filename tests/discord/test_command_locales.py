@@ -62,7 +62,9 @@ async def test_registration_carries_every_language_within_discords_rules(harness
             for locale in DISCORD_LOCALES:
                 assert names.get(locale) == _expected(name_key, english[name_key], locale), (name_key, locale)
                 assert descriptions.get(locale) == _expected(description_key, english[description_key], locale), (
-                    description_key, locale)
+                    description_key,
+                    locale,
+                )
                 localised += bool(names.get(locale)) + bool(descriptions.get(locale))
             for choice in node.get("choices") or []:
                 if choice["value"] == "toy":
@@ -70,7 +72,8 @@ async def test_registration_carries_every_language_within_discords_rules(harness
                 key = f"cmd.choice.{choice['value']}"
                 for locale in DISCORD_LOCALES:
                     assert (choice.get("name_localizations") or {}).get(locale) == _expected(
-                        key, english[key], locale), (key, locale)
+                        key, english[key], locale
+                    ), (key, locale)
     assert localised > 0.9 * 2 * len(DISCORD_LOCALES) * sum(len(_walk(c)) for c in commands)
     game = next(c for c in commands if c["name"] == "game")
     assert game["name_localizations"]["es-ES"] == game["name_localizations"]["es-419"]

@@ -25,8 +25,9 @@ async def test_forget_me_forgets_the_campaign(harness: Harness) -> None:
     /btc campaign status finds nothing, and the count says what changed."""
     h = harness
     alice = h.fake.user("alice").id
-    started = await answer(await h.fake.slash("btc", "campaign", "start", length=3, difficulty=2, mode="simple",
-                                        user="alice"))
+    started = await answer(
+        await h.fake.slash("btc", "campaign", "start", length=3, difficulty=2, mode="simple", user="alice")
+    )
     assert "Campaign started" in (started.content or "")
     await h.bot.app.preferences.set_prefs(alice, dm_turns=True)
     done = await h.fake.slash("game", "forget-me", confirm=True, user="alice")
@@ -35,4 +36,3 @@ async def test_forget_me_forgets_the_campaign(harness: Harness) -> None:
     assert await h.bot.app.campaigns.db.latest(alice) is None
     seen = await (await h.fake.slash("btc", "campaign", "status", user="bob", player=alice)).response()
     assert "has never played a campaign" in (seen.content or "") and not seen.embeds
-

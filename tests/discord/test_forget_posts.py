@@ -27,13 +27,17 @@ def said(message: Any) -> str:
 def naming(h: Harness, user_xid: int) -> list[Any]:
     """The bot's messages everyone sees (every channel, ephemeral replies excluded) that name the user
     (by display name or by id, a mention included)."""
-    return [m for m in h.fake.messages() if not m.ephemeral and m.channel_id not in h.fake.world.dm_channels.values()
-            and (NAME in said(m) or str(user_xid) in said(m))]
+    return [
+        m
+        for m in h.fake.messages()
+        if not m.ephemeral
+        and m.channel_id not in h.fake.world.dm_channels.values()
+        and (NAME in said(m) or str(user_xid) in said(m))
+    ]
 
 
 def disk_leaks(path: Path, user_xid: int) -> list[str]:
-    needles = {"id": user_xid.to_bytes(8, "big", signed=True), "id text": str(user_xid).encode(),
-               "name": NAME.encode()}
+    needles = {"id": user_xid.to_bytes(8, "big", signed=True), "id text": str(user_xid).encode(), "name": NAME.encode()}
     found = []
     for part in (path, Path(f"{path}-wal")):
         data = part.read_bytes() if part.exists() else b""
@@ -108,8 +112,11 @@ async def history(h: Harness) -> dict[str, int]:
     await h.settle()
     assert next(m for m in h.channel_messages("table-4") if f"<@{alice}>" in (m.content or ""))
     # A Between Two Cities campaign, its first game played to the end (the campaign's line names her).
-    await (await h.fake.slash("btc", "campaign", "start", length=3, difficulty=2, mode="simple", user="alice",
-                              channel="general")).response()
+    await (
+        await h.fake.slash(
+            "btc", "campaign", "start", length=3, difficulty=2, mode="simple", user="alice", channel="general"
+        )
+    ).response()
     opened = await h.fake.slash("btc", "campaign", "next", user="alice", channel="general")
     await opened.response()
     await h.settle()
@@ -123,8 +130,11 @@ async def history(h: Harness) -> dict[str, int]:
         outcome = await h.service.move(campaign, alice, BTC.ai_move(snap.state, 0, "random", step))
         await h.bot.flow.after_move(outcome)
         await h.settle()
-    await h.fake.wait_until(lambda: next((m for m in h.channel_messages("general")
-                                          if "campaign, game 1 of 3" in (m.content or "")), None), 5, "the line")
+    await h.fake.wait_until(
+        lambda: next((m for m in h.channel_messages("general") if "campaign, game 1 of 3" in (m.content or "")), None),
+        5,
+        "the line",
+    )
     return {"league": league_game, "live": live, "lobby": toy, "campaign": campaign}
 
 
@@ -174,8 +184,16 @@ async def test_forget_me_edits_the_bots_posts_and_leaves_no_bytes(harness: Harne
             await restarted.close()
 
 
-async def checks(h: Harness, alice: int, played: dict[str, int], planned: list[Any], pictured: set[int],
-                 edited_before: dict[int, int], attachments_before: set[int], drawn: Any) -> None:
+async def checks(
+    h: Harness,
+    alice: int,
+    played: dict[str, int],
+    planned: list[Any],
+    pictured: set[int],
+    edited_before: dict[int, int],
+    attachments_before: set[int],
+    drawn: Any,
+) -> None:
     """After the background edits (see the test above)."""
     # What everyone sees names Alice nowhere: no text, embed, file name or alt text; every picture
     # that drew her name was replaced by one drawn again, and no drawn word is her name.

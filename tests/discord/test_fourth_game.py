@@ -70,8 +70,11 @@ def test_the_game_is_added_without_a_shared_list() -> None:
     assert KIND in games.available() and KIND not in games.GAMES
     assert pictures.get(KIND) is not None and KIND not in discord_games.PRESENTERS
     assert presenters.get(KIND).kind == KIND and type(presenters.get(KIND)) is Presenter
-    assert not any(KIND in path.read_text(encoding="utf-8") for path in Path(".importlinter").parent.glob("*.*")
-                   if path.is_file() and path.suffix in (".md", ".toml", ".importlinter"))
+    assert not any(
+        KIND in path.read_text(encoding="utf-8")
+        for path in Path(".importlinter").parent.glob("*.*")
+        if path.is_file() and path.suffix in (".md", ".toml", ".importlinter")
+    )
 
 
 async def bid(h: Harness, gid: int, user: str, card: int) -> None:
@@ -117,14 +120,28 @@ async def test_played_in_discord_and_shown_on_the_web_page(web_harness: Harness)
             assert r.status == 200 and drawn_here(await r.read())
 
 
-def test_played_in_the_terminal(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                capsys: pytest.CaptureFixture[str]) -> None:
+def test_played_in_the_terminal(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     """`python -m bot local fourthbids --ai 1`: the player bids against an AI to the end; the pictures are
     the game's own."""
     answers = iter(["1"] * 20)
     monkeypatch.setattr("builtins.input", lambda prompt="": next(answers))
-    code = local.main([KIND, "--players", "2", "--ai", "1", "--level", "greedy", "--db", str(tmp_path / "l.sqlite3"),
-                       "--out", str(tmp_path / "out")])
+    code = local.main(
+        [
+            KIND,
+            "--players",
+            "2",
+            "--ai",
+            "1",
+            "--level",
+            "greedy",
+            "--db",
+            str(tmp_path / "l.sqlite3"),
+            "--out",
+            str(tmp_path / "out"),
+        ]
+    )
     out = capsys.readouterr().out
     assert code == 0, out
     assert "Bids revealed:" in out and " is over!" in out

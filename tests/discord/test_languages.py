@@ -128,8 +128,9 @@ async def test_more_options_at_game_new(harness: Harness) -> None:
     h = harness
     bad = await h.fake.slash("game", "new", game="urbanpanic", mode="party", more="party_minutes", user="alice")
     assert "name=value" in ((await bad.response()).content or "")
-    lobby = await h.fake.slash("game", "new", game="urbanpanic", mode="party", more="party_minutes=30 party_goals=on",
-                               user="alice")
+    lobby = await h.fake.slash(
+        "game", "new", game="urbanpanic", mode="party", more="party_minutes=30 party_goals=on", user="alice"
+    )
     await lobby.response()
     info = await h.service.game_in_channel(h.fake.channel("games").id)
     assert info.game.options["party_minutes"] == "30" and info.game.options["party_goals"] == "on"

@@ -26,8 +26,12 @@ async def test_new_game_posts_lobby_with_buttons(harness: Harness) -> None:
     assert not sent.ephemeral
     assert "Sealed Bids" in sent.embeds[0]["title"]
     game = (await harness.service.game_in_channel(harness.fake.channel("games").id)).game
-    assert sent.custom_ids == [f"lobby:{game.id}:join", f"lobby:{game.id}:leave", f"lobby:{game.id}:ai",
-                               f"lobby:{game.id}:start"]
+    assert sent.custom_ids == [
+        f"lobby:{game.id}:join",
+        f"lobby:{game.id}:leave",
+        f"lobby:{game.id}:ai",
+        f"lobby:{game.id}:start",
+    ]
     assert game.lobby_message_xid is not None
 
 
@@ -70,14 +74,14 @@ async def test_start_posts_turn_and_stale_button_refused(harness: Harness) -> No
     turn = [m for m in harness.channel_messages() if m.id == info.game.turn_message_xid]
     assert turn and "your move" in turn[0].content
     # The lobby message was edited: no buttons any more. A click on the old button is still refused.
-    fake_lobby_click = harness.fake.make_click(turn[0], turn[0].components[0]["components"][0]["custom_id"],
-                                               user="carol")
+    fake_lobby_click = harness.fake.make_click(
+        turn[0], turn[0].components[0]["components"][0]["custom_id"], user="carol"
+    )
     fake_lobby_click.payload["data"]["custom_id"] = f"lobby:{gid}:join"
     handle = await harness.fake.deliver(fake_lobby_click)
     sent = await handle.response()
     assert sent.ephemeral and "already started" in (sent.content or "")
-    forged = harness.fake.make_click(turn[0], turn[0].components[0]["components"][0]["custom_id"],
-                                     user="alice")
+    forged = harness.fake.make_click(turn[0], turn[0].components[0]["components"][0]["custom_id"], user="alice")
     forged.payload["data"]["custom_id"] = "mv:zz:not-a-move"
     sent = await (await harness.fake.deliver(forged)).response()
     assert sent.ephemeral and "could not read that button" in (sent.content or "")
@@ -125,7 +129,10 @@ async def test_mode_and_level_autocomplete_follow_the_game(harness: Harness) -> 
     auto = await harness.fake.autocomplete("game", "new", game="btc", ai_level="", focused="ai_level")
     await auto.response()
     assert [(c["name"], c["value"]) for c in auto.choices or []] == [
-        ("véletlen", "random"), ("mohó", "greedy"), ("erős", "strong")]
+        ("véletlen", "random"),
+        ("mohó", "greedy"),
+        ("erős", "strong"),
+    ]
     auto = await harness.fake.autocomplete("game", "new", game="btc", ai_level="er", focused="ai_level")
     await auto.response()
     assert [c["value"] for c in auto.choices or []] == ["strong"], "what is typed matches the shown name"
@@ -139,20 +146,32 @@ async def test_modes_and_options_are_offered_and_listed_in_the_players_language(
     auto = await h.fake.autocomplete("game", "new", game="quadropolis", mode="", focused="mode")
     await auto.response()
     assert [(c["name"], c["value"]) for c in auto.choices or []] == [("Klasyczny", "classic"), ("Ekspercki", "expert")]
-    auto = await h.fake.autocomplete("game", "new", game="urbanpanic", mode="party", more="party_minutes=30 party_g",
-                                     focused="more")
+    auto = await h.fake.autocomplete(
+        "game", "new", game="urbanpanic", mode="party", more="party_minutes=30 party_g", focused="more"
+    )
     await auto.response()
     assert [(c["name"], c["value"]) for c in auto.choices or []] == [
         ("party_minutes=30 party_goals=off (Karty celów: wyłączone)", "party_minutes=30 party_goals=off"),
-        ("party_minutes=30 party_goals=on (Karty celów: włączone)", "party_minutes=30 party_goals=on")]
+        ("party_minutes=30 party_goals=on (Karty celów: włączone)", "party_minutes=30 party_goals=on"),
+    ]
     auto = await h.fake.autocomplete("game", "new", game="btc", mode="solo_full", more="campaign", focused="more")
     await auto.response()
     offered = [c["value"] for c in auto.choices or []]
     assert offered and not any(v.startswith("campaign_used") for v in offered), "bookkeeping was offered"
 
-    lobby = await h.fake.slash("game", "new", game="urbanpanic", mode="party", more="party_minutes=30 party_goals=on",
-                               language="hu", user="alice")
+    lobby = await h.fake.slash(
+        "game",
+        "new",
+        game="urbanpanic",
+        mode="party",
+        more="party_minutes=30 party_goals=on",
+        language="hu",
+        user="alice",
+    )
     sent = await lobby.response()
     fields = {f["name"]: f["value"] for f in sent.embeds[0]["fields"]}
     assert fields[t("lobby.options", "hu")].splitlines() == [
-        "Változat: parti (valós idejű)", "Időkorlát (perc): 30", "Célkártyák: be"]
+        "Változat: parti (valós idejű)",
+        "Időkorlát (perc): 30",
+        "Célkártyák: be",
+    ]

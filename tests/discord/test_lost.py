@@ -26,16 +26,17 @@ async def visible(h: Harness, *path: str, user: str = "alice", **options: Any) -
 
 def deny_bot(h: Harness, channel: str, bits: int) -> None:
     """Deny the bot ``bits`` in a channel by a member overwrite."""
-    h.fake.world.channel(channel).overwrites.append(
-        {"id": h.fake.world.bot_id, "type": 1, "allow": 0, "deny": bits})
+    h.fake.world.channel(channel).overwrites.append({"id": h.fake.world.bot_id, "type": 1, "allow": 0, "deny": bits})
 
 
 # -- permissions ------------------------------------------------------------------------------------
 
+
 async def test_game_new_names_the_missing_permissions(harness: Harness) -> None:
     h = harness
-    h.fake.world.add_channel("mute", overwrites=[{"id": h.fake.world.bot_id, "type": 1, "allow": 0,
-                                                  "deny": P.SEND_MESSAGES | P.EMBED_LINKS}])
+    h.fake.world.add_channel(
+        "mute", overwrites=[{"id": h.fake.world.bot_id, "type": 1, "allow": 0, "deny": P.SEND_MESSAGES | P.EMBED_LINKS}]
+    )
     sent = await visible(h, "game", "new", game="toy", channel="mute")
     text = sent.content or ""
     assert sent.ephemeral and "Send Messages" in text and "Embed Links" in text
@@ -85,6 +86,7 @@ async def test_status_says_posted_again_only_when_it_was(harness: Harness) -> No
 
 # -- deleted channels -------------------------------------------------------------------------------
 
+
 async def test_a_deleted_channel_pauses_its_game(harness: Harness) -> None:
     h = harness
     h.fake.world.add_channel("doomed")
@@ -131,6 +133,7 @@ async def test_a_paused_game_is_never_counted_in_a_league(harness: Harness) -> N
 
 # -- closed DMs -------------------------------------------------------------------------------------
 
+
 async def test_closed_dms_are_told_once_and_turned_off(harness: Harness) -> None:
     h = harness
     quinn = uid(h, "quinn")
@@ -166,6 +169,7 @@ async def test_closed_dms_are_told_once_and_turned_off(harness: Harness) -> None
 
 
 # -- archived threads -------------------------------------------------------------------------------
+
 
 async def test_an_archived_thread_gets_its_status_posted_anew(harness: Harness) -> None:
     """Discord refuses edits in an archived thread (50083) until a new message unarchives it: the

@@ -10,9 +10,9 @@ from bot.i18n import t
 from tests.discord.conftest import Harness
 
 MALFORMED = [
-    "lobby:²:join",                       # a Unicode digit: isdigit() is true, int() is not
-    "lobby:١٢:join",                      # Arabic-Indic digits
-    "lobby:12345678901234567890:join",    # 20 digits: past SQLite's 64-bit integers
+    "lobby:²:join",  # a Unicode digit: isdigit() is true, int() is not
+    "lobby:١٢:join",  # Arabic-Indic digits
+    "lobby:12345678901234567890:join",  # 20 digits: past SQLite's 64-bit integers
     "open:1:99999999999999999999",
     'mv:1:0:abcd1234:{"kind":"bid","card":1}'.replace("1:0", "1:٠"),
     "up:99999999999999999999:0:a",
@@ -23,8 +23,9 @@ MALFORMED = [
 
 
 @pytest.mark.parametrize("custom_id", MALFORMED)
-async def test_a_malformed_id_is_refused_with_a_sentence(harness: Harness, custom_id: str,
-                                                         caplog: pytest.LogCaptureFixture) -> None:
+async def test_a_malformed_id_is_refused_with_a_sentence(
+    harness: Harness, custom_id: str, caplog: pytest.LogCaptureFixture
+) -> None:
     """The player reads the forged-button sentence; the log carries no traceback."""
     h = harness
     lobby = await h.fake.slash("game", "new", game="toy", user="alice")

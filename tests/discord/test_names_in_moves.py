@@ -40,8 +40,7 @@ def texts(value: Any) -> Iterator[str]:
 
 def bodies(h: Harness) -> list[str]:
     """The text of everything the bot sent: posts, edits, interaction answers (ephemeral ones too)."""
-    return [text for sent in h.fake.sent
-            for text in texts([sent.data.get("content"), sent.data.get("embeds")]) if text]
+    return [text for sent in h.fake.sent for text in texts([sent.data.get("content"), sent.data.get("embeds")]) if text]
 
 
 def assert_names_are_text(h: Harness, told: str, names: list[str] | None = None) -> None:

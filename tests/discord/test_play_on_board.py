@@ -1,4 +1,4 @@
-""""Play on the board" and ``/game link``'s sign-in link (issue 38): shown only where pages have a public address
+""" "Play on the board" and ``/game link``'s sign-in link (issue 38): shown only where pages have a public address
 (``WEB_BASE_URL``), answered privately (the link is personal), single-use, bound to the clicker, opening that
 game."""
 
@@ -32,8 +32,9 @@ async def test_a_turn_post_offers_play_on_the_board_privately(linked: Harness) -
     assert sent.ephemeral
     link = re.search(re.escape(BASE) + r"/signin/([A-Za-z0-9_-]+)\?lang=en", sent.content or "")
     assert link is not None, sent.content
-    rows = await h.service._store.fetch_all("SELECT user_xid, game_id, used_at FROM web_signins WHERE token_hash = ?",
-                                            (digest(link[1]),))
+    rows = await h.service._store.fetch_all(
+        "SELECT user_xid, game_id, used_at FROM web_signins WHERE token_hash = ?", (digest(link[1]),)
+    )
     assert [tuple(r) for r in rows] == [(int(h.fake.user("bob").id), gid, None)]
     assert link[1] not in repr(await h.service._store.fetch_all("SELECT * FROM web_signins"))
 

@@ -108,8 +108,11 @@ async def test_a_move_is_acknowledged_without_waiting_for_the_bookkeeping_after_
         button = next(c for c in private.custom_ids if json.loads(c.split(":", 4)[4])["card"] == 3)
         chosen = await h.fake.click(opened, button, user="alice")
         await asyncio.wait_for(running.wait(), 10)
-        await h.fake.wait_until(lambda: any("has bid" in (e.content or "") for e in chosen.edits), 10,
-                                "the acknowledgement while the bookkeeping still runs")
+        await h.fake.wait_until(
+            lambda: any("has bid" in (e.content or "") for e in chosen.edits),
+            10,
+            "the acknowledgement while the bookkeeping still runs",
+        )
         assert (await h.service.game(gid)).version == info.game.version + 1, "acknowledged before the commit"
     finally:
         release.set()

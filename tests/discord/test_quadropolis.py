@@ -14,8 +14,7 @@ PNG = b"\x89PNG\r\n\x1a\n"
 
 
 async def start(h: Harness, mode: str, humans: list[str], ai: int) -> int:
-    lobby = await h.fake.slash("game", "new", game="quadropolis", mode=mode, ai_players=ai,
-                               user=humans[0])
+    lobby = await h.fake.slash("game", "new", game="quadropolis", mode=mode, ai_players=ai, user=humans[0])
     await lobby.response()
     gid = (await h.service.game_in_channel(h.fake.channel("games").id)).id
     for user in humans[1:]:
@@ -73,9 +72,11 @@ async def test_two_player_classic_with_ai(harness: Harness) -> None:
     info = await h.service.info(gid)
     assert info.game.status == "finished" and turns == 16
     posted = h.channel_messages()
-    summaries = [m.content for m in posted
-                 if any(w in (m.content or "") for w in (" built ", " raised the ", " discarded ",
-                                                          "nothing taken"))]
+    summaries = [
+        m.content
+        for m in posted
+        if any(w in (m.content or "") for w in (" built ", " raised the ", " discarded ", "nothing taken"))
+    ]
     assert len(summaries) == 32  # every turn of both players is told in one sentence
     ending = [m for m in posted if "is over" in (m.content or "")]
     assert ending and ending[-1].attachments, "the end shows the cities and the score table"
@@ -181,7 +182,6 @@ async def test_no_idle_choice_offered_and_a_forged_one_is_refused(harness: Harne
     handle = await h.fake.deliver(forged)
     await h.settle()
     said = [(s.ephemeral, s.content or "") for s in await handle.wait_sent(2)]
-    assert any(private and "You do not place inhabitants and energy yourself" in text
-               for private, text in said), said
+    assert any(private and "You do not place inhabitants and energy yourself" in text for private, text in said), said
     after = await h.service.info(gid)
     assert after.game.version == info.game.version and after.awaiting == info.awaiting

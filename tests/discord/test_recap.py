@@ -44,11 +44,10 @@ async def play_to_the_end(h: Harness, game: str, ai: int, **options: Any) -> int
     return gid
 
 
-@pytest.mark.parametrize(("game", "ai", "options"), [
-    ("quadropolis", 1, {"mode": "classic"}),
-    ("btc", 2, {}),
-    ("urbanpanic", 1, {"mode": "basic"}),
-])
+@pytest.mark.parametrize(
+    ("game", "ai", "options"),
+    [("quadropolis", 1, {"mode": "classic"}), ("btc", 2, {}), ("urbanpanic", 1, {"mode": "basic"})],
+)
 async def test_the_story_is_posted_after_the_end(harness: Harness, game: str, ai: int, options: dict[str, Any]) -> None:
     """The recap follows the end message: a chart at least 1,000 px wide and an animation under 8 MB."""
     h = harness

@@ -32,15 +32,30 @@ Act = Callable[[], Awaitable[Any]]
 Dump = dict[str, list[str]]
 
 READ_ONLY_COMMANDS = {
-    "game list", "game rules", "game tiles", "game mine", "game history", "game replay", "game export",
-    "league list", "btc campaign status", "quadropolis city", "quadropolis board",
+    "game list",
+    "game rules",
+    "game tiles",
+    "game mine",
+    "game history",
+    "game replay",
+    "game export",
+    "league list",
+    "btc campaign status",
+    "quadropolis city",
+    "quadropolis board",
     # They acknowledge first all the same: they count a finished game the season missed.
-    "league table", "league player",
+    "league table",
+    "league player",
 }
 """Commands that change nothing (the reason is in ARCHITECTURE.md, "Acknowledging an interaction")."""
 READ_ONLY_COMPONENTS = {"open", "rules", "up:p", "up:e", "up:eb", "up:er", "up:s"}
-SAME_DOOR = {"up:t": "up:d", "up:ts": "up:d", "undo:no": "undo:yes", "cvote:move": "cvote:takeover",
-             "cvote:wait": "cvote:takeover"}
+SAME_DOOR = {
+    "up:t": "up:d",
+    "up:ts": "up:d",
+    "undo:no": "undo:yes",
+    "cvote:move": "cvote:takeover",
+    "cvote:wait": "cvote:takeover",
+}
 """Components that go through the same handler as a covered one, with another argument."""
 
 
@@ -55,21 +70,23 @@ def channel(h: Harness) -> int:
 async def dump(h: Harness) -> Dump:
     """Every row of every table, as text, in a stable order."""
     store = h.service._store
-    tables = [r[0] for r in await store.fetch_all(
-        "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")]
-    return {table: sorted(repr(tuple(row)) for row in await store.fetch_all(f'SELECT * FROM "{table}"'))
-            for table in tables}
+    tables = [r[0] for r in await store.fetch_all("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")]
+    return {
+        table: sorted(repr(tuple(row)) for row in await store.fetch_all(f'SELECT * FROM "{table}"')) for table in tables
+    }
 
 
 def slash(h: Harness, *path: str, **options: Any) -> Act:
     async def act() -> Any:
         return await h.fake.slash(*path, **options)
+
     return act
 
 
 def click(h: Harness, message: Any, custom_id: str, user: str) -> Act:
     async def act() -> Any:
         return await h.fake.click(message, custom_id, user=user)
+
     return act
 
 
@@ -98,15 +115,17 @@ async def with_league(h: Harness, *members: str) -> None:
 
 
 async def with_campaign(h: Harness) -> None:
-    await h.bot.app.campaigns.start(uid(h, "alice"), length=3, difficulty=2, mode="simple",
-                                    guild_xid=h.fake.world.guild_id)
+    await h.bot.app.campaigns.start(
+        uid(h, "alice"), length=3, difficulty=2, mode="simple", guild_xid=h.fake.world.guild_id
+    )
 
 
 async def campaign_at_bonus(h: Harness) -> int:
     """Alice's first campaign game, played by the service to its bonus step."""
     await with_campaign(h)
-    _, info = await h.bot.app.campaigns.open_next(uid(h, "alice"), "alice", guild_xid=h.fake.world.guild_id,
-                                                  channel_xid=channel(h))
+    _, info = await h.bot.app.campaigns.open_next(
+        uid(h, "alice"), "alice", guild_xid=h.fake.world.guild_id, channel_xid=channel(h)
+    )
     await h.service.start(info.id, uid(h, "alice"))
     for _ in range(200):
         if (await h.service.snapshot(info.id)).state.phase == "bonus":
@@ -325,6 +344,7 @@ async def move_select(h: Harness) -> Act:
 
     async def act() -> Any:
         return await h.fake.select(turn, select["custom_id"], [select["options"][0]["value"]], user="alice")
+
     return act
 
 
@@ -366,22 +386,44 @@ class Case:
 
 
 COMMANDS: dict[str, Case] = {
-    "game new": Case(game_new, undone=True), "game join": Case(game_join), "game leave": Case(game_leave),
-    "game start": Case(game_start), "game status": Case(game_status), "game abandon": Case(game_abandon),
-    "game resign": Case(game_resign), "game forget-me": Case(game_forget_me), "game undo": Case(game_undo),
-    "game follow": Case(game_follow), "game unfollow": Case(game_unfollow), "game notify": Case(game_notify),
-    "game settings": Case(game_settings), "game snooze": Case(game_snooze), "game away": Case(game_away),
-    "league create": Case(league_create), "league join": Case(league_join), "league leave": Case(league_leave),
-    "league season": Case(league_season), "league edit": Case(league_edit),
-    "btc campaign start": Case(campaign_start), "btc campaign next": Case(campaign_next),
-    "btc campaign abandon": Case(campaign_abandon), "btc campaign bonus": Case(campaign_bonus),
-    "quadropolis take": Case(quadropolis_take), "quadropolis place": Case(quadropolis_place),
+    "game new": Case(game_new, undone=True),
+    "game join": Case(game_join),
+    "game leave": Case(game_leave),
+    "game start": Case(game_start),
+    "game status": Case(game_status),
+    "game abandon": Case(game_abandon),
+    "game resign": Case(game_resign),
+    "game forget-me": Case(game_forget_me),
+    "game undo": Case(game_undo),
+    "game follow": Case(game_follow),
+    "game unfollow": Case(game_unfollow),
+    "game notify": Case(game_notify),
+    "game settings": Case(game_settings),
+    "game snooze": Case(game_snooze),
+    "game away": Case(game_away),
+    "league create": Case(league_create),
+    "league join": Case(league_join),
+    "league leave": Case(league_leave),
+    "league season": Case(league_season),
+    "league edit": Case(league_edit),
+    "btc campaign start": Case(campaign_start),
+    "btc campaign next": Case(campaign_next),
+    "btc campaign abandon": Case(campaign_abandon),
+    "btc campaign bonus": Case(campaign_bonus),
+    "quadropolis take": Case(quadropolis_take),
+    "quadropolis place": Case(quadropolis_place),
     "game link": Case(game_link),
 }
 COMPONENTS: dict[str, Case] = {
-    "lobby:join": Case(lobby_join, undone=True), "lobby:leave": Case(lobby_leave), "lobby:ai": Case(lobby_ai),
-    "lobby:start": Case(lobby_start), "mv": Case(move_button), "sel": Case(move_select),
-    "up:d": Case(party_draw), "undo:yes": Case(undo_answer), "cvote:takeover": Case(vote_button),
+    "lobby:join": Case(lobby_join, undone=True),
+    "lobby:leave": Case(lobby_leave),
+    "lobby:ai": Case(lobby_ai),
+    "lobby:start": Case(lobby_start),
+    "mv": Case(move_button),
+    "sel": Case(move_select),
+    "up:d": Case(party_draw),
+    "undo:yes": Case(undo_answer),
+    "cvote:takeover": Case(vote_button),
     "board": Case(play_on_the_board),
 }
 
@@ -391,8 +433,11 @@ def component_kinds(h: Harness) -> set[str]:
     (with the arguments that choose a different action)."""
     kinds = {f"lobby:{a}" for a in ids.LOBBY_ACTIONS} | {k for k in ids.KINDS if k != "lobby"}
     for prefix in h.bot.component_routes:
-        subkinds = {"up": [f"up:{step}" for step in STEP_ARGS], "undo": ["undo:yes", "undo:no"],
-                    "cvote": ["cvote:move", "cvote:takeover", "cvote:wait"]}.get(prefix, [prefix])
+        subkinds = {
+            "up": [f"up:{step}" for step in STEP_ARGS],
+            "undo": ["undo:yes", "undo:no"],
+            "cvote": ["cvote:move", "cvote:takeover", "cvote:wait"],
+        }.get(prefix, [prefix])
         kinds.update(subkinds)
     return kinds
 
@@ -410,8 +455,11 @@ async def test_every_handler_has_a_case(harness: Harness) -> None:
 
 
 def changed_rows(before: Dump, after: Dump) -> dict[str, list[str]]:
-    return {table: sorted(set(rows) ^ set(before.get(table, []))) for table, rows in after.items()
-            if sorted(rows) != sorted(before.get(table, []))}
+    return {
+        table: sorted(set(rows) ^ set(before.get(table, [])))
+        for table, rows in after.items()
+        if sorted(rows) != sorted(before.get(table, []))
+    }
 
 
 @pytest.mark.parametrize("name", [*COMMANDS, *COMPONENTS])

@@ -203,8 +203,7 @@ class Secrets:
             if code in public:
                 continue
             self.strict += 1
-            leaks = [str(s) for s in public_sent_since(self.h, mark)
-                     if code in text_of(s) or shown(code) in text_of(s)]
+            leaks = [str(s) for s in public_sent_since(self.h, mark) if code in text_of(s) or shown(code) in text_of(s)]
             assert not leaks, f"{code} in a hand was shown in the channel: {leaks}"
 
 
@@ -220,8 +219,9 @@ async def open_choices(h: Harness, gid: int, user: str) -> Any:
 
 def text_of_channel(h: Harness, before: int | None = None) -> str:
     """All channel messages' current texts (those older than message ``before`` if given)."""
-    return json.dumps([[m.content, m.embeds, m.components] for m in h.channel_messages()
-                       if before is None or m.id < before])
+    return json.dumps(
+        [[m.content, m.embeds, m.components] for m in h.channel_messages() if before is None or m.id < before]
+    )
 
 
 def find(custom_ids: list[str], kind: str) -> str:
@@ -235,8 +235,7 @@ def find(custom_ids: list[str], kind: str) -> str:
 async def test_party_race_for_one_open_tile(h: Harness) -> None:
     """Three players grab the same open tile at once: exactly one gets it, the others are told."""
     gid = await start(h, "party", ["alice", "bob", "carol", "dave"])
-    seats = {u: (await h.service.info(gid)).seat_of(h.fake.user(u).id).seat
-             for u in ("alice", "bob", "carol", "dave")}
+    seats = {u: (await h.service.info(gid)).seat_of(h.fake.user(u).id).seat for u in ("alice", "bob", "carol", "dave")}
     secrets = Secrets(h, gid)
     menu = await open_choices(h, gid, "alice")
     assert "hand is empty" in menu.content
@@ -261,8 +260,7 @@ async def test_party_race_for_one_open_tile(h: Harness) -> None:
     holders = [u for u in menus if state.players[seats[u]].hand == tile]
     assert len(holders) == 1 and state.open_table == []
     assert census(state) == manifest_census(), "nothing lost or doubled"
-    told = {u: " ".join(s.content or "" for s in handle.sent)
-            for u, handle in zip(menus, handles) if u not in holders}
+    told = {u: " ".join(s.content or "" for s in handle.sent) for u, handle in zip(menus, handles) if u not in holders}
     assert len(told) == 2 and all("Someone took that tile first." in text for text in told.values())
     assert all(s.ephemeral for handle in handles for s in handle.sent if s.content)
     winner = holders[0]
@@ -298,8 +296,7 @@ async def test_party_timer_announced_enforced_and_hands_stay_private(h: Harness)
     assert private.ephemeral
     # The AI drew the whole heap: alice takes from the open table (a select: it is long).
     select = next(c for c in private.custom_ids if step_of(c) == "ts")
-    component = next(c for row in private.components for c in row["components"]
-                     if c.get("custom_id") == select)
+    component = next(c for row in private.components for c in row["components"] if c.get("custom_id") == select)
     code = component["options"][0]["value"]
     took = await h.fake.select(opened, select, [code], user="alice")
     await took.response()
@@ -462,7 +459,7 @@ async def test_spy_in_the_advanced_game_by_clicks(h: Harness) -> None:
     turn = await turn_message(h, gid)
     spy = next(c for c in turn.custom_ids() if step_of(c) == "s")
     menu = await click(h, turn, spy, second)
-    plots = (await menu.response())
+    plots = await menu.response()
     assert plots.ephemeral and shown(target) in (plots.content or "")
     assert len(plots.custom_ids) == 24 and all((move_of(c) or {}).get("kind") == "spy" for c in plots.custom_ids)
     built = await click(h, plots, find(plots.custom_ids, "spy"), second)

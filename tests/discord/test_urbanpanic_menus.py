@@ -60,8 +60,9 @@ def check_layout(entries: list[Entry]) -> None:
     assert len(custom_ids) == len(set(custom_ids))
 
 
-def reachable(moves: list[dict[str, Any]], view: dict[str, Any], entries: list[Entry],
-              token: str, depth: int = 0) -> list[str]:
+def reachable(
+    moves: list[dict[str, Any]], view: dict[str, Any], entries: list[Entry], token: str, depth: int = 0
+) -> list[str]:
     """Every final move (compact JSON) reachable from these entries through the step menus."""
     assert depth < 5
     check_layout(entries)
@@ -92,9 +93,10 @@ def reachable(moves: list[dict[str, Any]], view: dict[str, Any], entries: list[E
     return found
 
 
-@pytest.mark.parametrize(("variant", "seats", "seed", "every"), [
-    ("basic", 2, 1, 2), ("basic", 4, 2, 5), ("advanced", 3, 3, 3), ("advanced", 2, 4, 3),
-])
+@pytest.mark.parametrize(
+    ("variant", "seats", "seed", "every"),
+    [("basic", 2, 1, 2), ("basic", 4, 2, 5), ("advanced", 3, 3, 3), ("advanced", 2, 4, 3)],
+)
 def test_turn_menus_offer_exactly_the_legal_moves(variant: str, seats: int, seed: int, every: int) -> None:
     """Top menu plus every step below it reach each legal move exactly once and nothing else."""
     checked = 0
@@ -149,14 +151,39 @@ def test_plot_grids_are_laid_out_like_the_city() -> None:
 
 def test_step_ids_round_trip_and_forgeries_are_refused() -> None:
     """What the presenter writes it reads back; anything else raises ForgedId."""
-    for args in [("p",), ("p", "FAC-NE"), ("eb", "B2"), ("er", "HOU-NESW"), ("s", 2, "PRK-SW"), ("d",),
-                 ("t", "AMU-ES"), ("ts", 3), ("e",)]:
+    for args in [
+        ("p",),
+        ("p", "FAC-NE"),
+        ("eb", "B2"),
+        ("er", "HOU-NESW"),
+        ("s", 2, "PRK-SW"),
+        ("d",),
+        ("t", "AMU-ES"),
+        ("ts", 3),
+        ("e",),
+    ]:
         cid = step_id(GAME, VERSION, *args)
         assert parse_step(cid) == Step(GAME, VERSION, str(args[0]), tuple(map(str, args[1:])))
-    for bad in ["up:1:2", "up:1:2:zz", "up:x:2:p", "up:1:2:p.FAC-NE.B2.C3", "up:1:2:er", "up:1:2:d.B2",
-                "up:1:2:p.fac-ne", "up:1:2:p.FAC_NE", "up:1:2:p.<@1>", "mv:1:2:p", "up:1:2:p:", "up:1:2:s.1",
-                "up:1:2:p.B2", "up:1:2:eb.FAC-NE", "up:1:2:s.B2.C3", "up:1:2:t.B2", "up:1:2:ts.FAC-NE",
-                "up:" + "1" * 99 + ":2:p"]:
+    for bad in [
+        "up:1:2",
+        "up:1:2:zz",
+        "up:x:2:p",
+        "up:1:2:p.FAC-NE.B2.C3",
+        "up:1:2:er",
+        "up:1:2:d.B2",
+        "up:1:2:p.fac-ne",
+        "up:1:2:p.FAC_NE",
+        "up:1:2:p.<@1>",
+        "mv:1:2:p",
+        "up:1:2:p:",
+        "up:1:2:s.1",
+        "up:1:2:p.B2",
+        "up:1:2:eb.FAC-NE",
+        "up:1:2:s.B2.C3",
+        "up:1:2:t.B2",
+        "up:1:2:ts.FAC-NE",
+        "up:" + "1" * 99 + ":2:p",
+    ]:
         with pytest.raises(ids.ForgedId):
             parse_step(bad)
 
@@ -166,12 +193,18 @@ def test_labels_name_the_tile_slot_and_plot() -> None:
     state = RULES.setup({"variant": "advanced"}, 3, 7)
     view = RULES.view(state, state.current)
     slot_tile = state.slots[1]
-    assert PRESENTER.move_label({"kind": "architect", "slot": 2}, view, "en") == \
-        f"Take {tile_name(slot_tile, 'en')} (slot 2)"
-    assert PRESENTER.move_label({"kind": "planner", "tile": "FAC-NE", "plot": "B3"}, view, "en") == \
-        "Build factory ↑→ on B3"
-    assert PRESENTER.move_label({"kind": "spy", "victim": 1, "tile": "FAC-NE", "plot": "B3"}, view, "en") == \
-        "Spy factory ↑→ from Player 2 onto B3"
+    assert (
+        PRESENTER.move_label({"kind": "architect", "slot": 2}, view, "en")
+        == f"Take {tile_name(slot_tile, 'en')} (slot 2)"
+    )
+    assert (
+        PRESENTER.move_label({"kind": "planner", "tile": "FAC-NE", "plot": "B3"}, view, "en")
+        == "Build factory ↑→ on B3"
+    )
+    assert (
+        PRESENTER.move_label({"kind": "spy", "victim": 1, "tile": "FAC-NE", "plot": "B3"}, view, "en")
+        == "Spy factory ↑→ from Player 2 onto B3"
+    )
     assert PRESENTER.move_label({"kind": "end_turn"}, view, "en") == "End turn"
     assert PRESENTER.move_label({"kind": "place", "plot": "E5"}, view, "en") == "E5"
 
@@ -238,7 +271,8 @@ def test_turn_summary_tells_the_whole_turn_in_one_line() -> None:
     name = tile_name(tile, "en")
     assert lines == [f"alice's turn: took {name} (slot 1), built {name} on B3."]
     assert PRESENTER.status_lines(RULES.view(state, None), "en", ["alice", "bob"])[-1].startswith(
-        f"{['alice', 'bob'][me]}'s turn: took {name}")
+        f"{['alice', 'bob'][me]}'s turn: took {name}"
+    )
 
     party = RULES.setup({"variant": "party"}, 2, 3)
     plots = [p for p in (f"{c}{r}" for r in "12345" for c in "ABCDE") if p != "C3"]
@@ -247,8 +281,7 @@ def test_turn_summary_tells_the_whole_turn_in_one_line() -> None:
         last = party
         party = RULES.apply(party, 0, {"kind": "place", "plot": plot, "at": 10_000 + i})
     key, params = RULES.describe(last, 0, {"kind": "place", "plot": "E5"}, party)
-    lines = PRESENTER.summary_lines(key, {"player": "alice", **params}, RULES.view(party, None), "en",
-                                    ["alice", "bob"])
+    lines = PRESENTER.summary_lines(key, {"player": "alice", **params}, RULES.view(party, None), "en", ["alice", "bob"])
     assert key == "urbanpanic.move.place.full" and len(lines) == 2
     assert relative_time(10_023 + 60_000) in lines[1] and "alice's city is full" in lines[1]
 
@@ -277,16 +310,23 @@ def test_relative_time_rounds_up() -> None:
 
 def test_catalogue_has_every_ui_key_and_no_stray_ones() -> None:
     """Every urbanpanic.ui key the game's Discord side uses is in urbanpanic_ui.json, and no other key."""
-    source = "".join((ROOT / path).read_text(encoding="utf-8") for path in (  # the game's Discord side
-        "cogs/games/urbanpanic.py", "cogs/urbanpanic_steps.py", "cogs/urbanpanic.py"))
+    source = "".join(
+        (ROOT / path).read_text(encoding="utf-8")
+        for path in (  # the game's Discord side
+            "cogs/games/urbanpanic.py",
+            "cogs/urbanpanic_steps.py",
+            "cogs/urbanpanic.py",
+        )
+    )
     source += (ROOT / "bot" / "games" / "urbanpanic.py").read_text(encoding="utf-8")  # the game's move labels
     data = json.loads((ROOT / "bot" / "locales" / "en" / "urbanpanic_ui.json").read_text(encoding="utf-8"))
     assert all(k.startswith("urbanpanic.ui.") for k in data)
     literal = set(re.findall(r'"(urbanpanic\.ui\.[a-z_.]+[a-z_])"', source))
     dynamic = {f"urbanpanic.ui.{k}" for k in ("mayor", "end_turn", "draw", "drop")}
     dynamic |= {f"urbanpanic.ui.architect_{k}" for k in ("done", "owed", "stuck")}
-    dynamic |= {f"urbanpanic.ui.log.{k}" for k in ("architect", "planner", "engineer_board", "engineer_reserve",
-                                            "mayor", "spy")}
+    dynamic |= {
+        f"urbanpanic.ui.log.{k}" for k in ("architect", "planner", "engineer_board", "engineer_reserve", "mayor", "spy")
+    }
     assert literal - set(data) == set()
     assert dynamic - set(data) == set()
     assert set(data) - literal - dynamic == set(), "keys nobody uses"
@@ -298,7 +338,8 @@ def test_catalogue_has_every_ui_key_and_no_stray_ones() -> None:
 
 
 def test_pictures_come_from_the_renderer_and_a_drawing_bug_does_not_stop_the_game(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """Turn, table (party) and end pictures are PNGs; a renderer that raises gives no picture."""
     png = b"\x89PNG\r\n\x1a\n"
     state = RULES.setup({"variant": "basic"}, 2, 1)
@@ -312,6 +353,7 @@ def test_pictures_come_from_the_renderer_and_a_drawing_bug_does_not_stop_the_gam
         def __getattr__(self, name: str) -> Any:
             def fail(*args: Any) -> bytes:
                 raise RuntimeError(name)
+
             return fail
 
     monkeypatch.setattr(pictures, "get", lambda kind: Broken())

@@ -40,6 +40,7 @@ async def test_the_web_page_lists_the_turns_the_channel_was_told(h: Harness) -> 
     await server.start()
     try:
         from bot.web.links import Links
+
         url = Links(f"http://127.0.0.1:{server.port}", SECRET).game(gid)
         assert url is not None
         async with aiohttp.ClientSession() as session, session.get(url) as r:

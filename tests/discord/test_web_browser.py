@@ -73,8 +73,9 @@ async def test_the_page_follows_a_discord_click(web_harness: Harness) -> None:
         assert await slider.input_value() == "1"
         src = await page.locator("#board").get_attribute("src") or ""
         assert "/t1.png" in src
-        await until(page, "document.querySelector('#board').complete && "
-                          "document.querySelector('#board').naturalWidth > 0")
+        await until(
+            page, "document.querySelector('#board').complete && document.querySelector('#board').naturalWidth > 0"
+        )
         first = await page.locator('#moves li[data-turn="1"]').text_content()
         assert await page.locator("#caption").text_content() == first
         await page.keyboard.press("End")
@@ -108,6 +109,7 @@ async def test_a_secret_bid_stays_off_the_page_until_revealed(web_harness: Harne
     gid = await start_toy(h)
     url = posted_link(h, gid)
     async with aiohttp.ClientSession() as session:
+
         async def page() -> str:
             async with session.get(url) as r:
                 assert r.status == 200

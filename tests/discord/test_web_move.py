@@ -18,8 +18,9 @@ SEED = 424242
 
 async def two_player_game(h: Harness, channel: str) -> int:
     h.service._seed_source = lambda: SEED  # the same tiles in both games
-    lobby = await h.fake.slash("game", "new", game="quadropolis", mode="classic", ai_players=0, user="alice",
-                               channel=channel)
+    lobby = await h.fake.slash(
+        "game", "new", game="quadropolis", mode="classic", ai_players=0, user="alice", channel=channel
+    )
     await lobby.response()
     gid = (await h.service.game_in_channel(h.fake.channel(channel).id)).id
     await (await h.fake.click(lobby, f"lobby:{gid}:join", user="bob")).response()
@@ -30,8 +31,10 @@ async def two_player_game(h: Harness, channel: str) -> int:
 
 def posts(h: Harness, channel: str, gid: int) -> list[tuple[str, list[bytes]]]:
     """What the channel shows: each message's text (its game number made neutral) and its pictures."""
-    return [((m.content or "").replace(f"#{gid}", "#N"), [a.data for a in m.attachments])
-            for m in h.channel_messages(channel)]
+    return [
+        ((m.content or "").replace(f"#{gid}", "#N"), [a.data for a in m.attachments])
+        for m in h.channel_messages(channel)
+    ]
 
 
 async def signed_in(h: Harness, base: str, user: str, gid: int) -> tuple[aiohttp.ClientSession, str]:
@@ -48,7 +51,7 @@ async def test_a_move_on_the_page_posts_what_a_click_posts(web_harness: Harness)
     clicked = await two_player_game(h, "games")
     for _ in range(4):  # two whole turns each, by clicks
         await play_turn(h, clicked, names)
-    moves = (await h.service.move_log(clicked))
+    moves = await h.service.move_log(clicked)
     assert len(moves) >= 8
 
     tapped = await two_player_game(h, "general")
@@ -61,10 +64,11 @@ async def test_a_move_on_the_page_posts_what_a_click_posts(web_harness: Harness)
             browser, _ = browsers[seat]
             async with browser.get(page + "/play.json") as r:
                 data: Any = await r.json()
-            async with browser.post(page + "/move", data=json.dumps({"version": data["version"], "move": move,
-                                                                    "key": f"move-{n:04d}"}),
-                                    headers={"Origin": base, "X-CSRF-Token": data["csrf"],
-                                             "Content-Type": "application/json"}) as r:
+            async with browser.post(
+                page + "/move",
+                data=json.dumps({"version": data["version"], "move": move, "key": f"move-{n:04d}"}),
+                headers={"Origin": base, "X-CSRF-Token": data["csrf"], "Content-Type": "application/json"},
+            ) as r:
                 assert r.status == 200, await r.text()
             await h.settle()
     finally:

@@ -83,7 +83,8 @@ async def test_a_lobby_gets_its_link_when_the_game_starts(linked: Harness) -> No
     lobby_xid = (await h.service.info(gid)).game.lobby_message_xid
     message = next(m for m in h.channel_messages() if m.id == lobby_xid)
     assert message.custom_ids() == [] and urls(message.components) == [
-        (t("web.link.board", "en"), BASE + links.path_game(await key(h), gid))]
+        (t("web.link.board", "en"), BASE + links.path_game(await key(h), gid))
+    ]
 
 
 async def test_no_base_url_posts_no_link(harness: Harness) -> None:
@@ -105,9 +106,10 @@ async def test_game_link_answers_privately_with_the_board_and_the_askers_page(li
     board = BASE + links.path_game(secret, gid)
     carol = int(h.fake.user("carol").id)
     assert sent.ephemeral and board in (sent.content or "")
-    assert urls(sent.components) == [(t("web.link.board", "en"), board),
-                                     (t("web.link.player", "en"),
-                                      BASE + links.path_player(secret, h.fake.world.guild_id, carol) + "?lang=en")]
+    assert urls(sent.components) == [
+        (t("web.link.board", "en"), board),
+        (t("web.link.player", "en"), BASE + links.path_player(secret, h.fake.world.guild_id, carol) + "?lang=en"),
+    ]
     by_number = await answer(await h.fake.slash("game", "link", game=gid, user="carol"))
     assert board in (by_number.content or "")
 
@@ -128,8 +130,9 @@ async def test_a_league_table_opens_the_league(linked: Harness) -> None:
     await h.settle()
     shown = [s for s in handle.sent if s.embeds]
     secret = await key(h)
-    assert urls(shown[-1].components) == [(t("web.link.league", "en"),
-                                           BASE + links.path_league(secret, league.id) + "?lang=en")]
+    assert urls(shown[-1].components) == [
+        (t("web.link.league", "en"), BASE + links.path_league(secret, league.id) + "?lang=en")
+    ]
 
 
 @pytest.mark.parametrize("lang", ["en", "hu", "es", "ru", "pl"])
@@ -153,8 +156,13 @@ def test_a_full_view_leaves_the_link_to_the_status_message(lang: str) -> None:
 
 
 def test_settings_dataclass_has_no_links_by_default() -> None:
-    assert dataclasses.fields(Settings) and Settings(token="x", database_path=Path("x"), dev_guild_id=None,
-                                                     log_level=0, ai_pause_seconds=0).web_base_url == ""
+    assert (
+        dataclasses.fields(Settings)
+        and Settings(
+            token="x", database_path=Path("x"), dev_guild_id=None, log_level=0, ai_pause_seconds=0
+        ).web_base_url
+        == ""
+    )
 
 
 async def test_the_posted_links_open_their_pages(web_harness: Harness) -> None:
@@ -172,13 +180,14 @@ async def test_the_posted_links_open_their_pages(web_harness: Harness) -> None:
         for url, expected in ((league_url, "Bids &amp; Co"), (board, f"#{gid}"), (mine, "<h1>Alice</h1>")):
             async with session.get(url) as r:
                 body = await r.text()
-                assert r.status == 200 and expected in body, (url, body[body.find("<header"):][:300])
+                assert r.status == 200 and expected in body, (url, body[body.find("<header") :][:300])
         async with session.get(mine[:-12] + "x" * 12) as r:
             assert r.status == 404
 
 
 async def test_a_turn_post_with_public_controls_keeps_them_and_the_link_stays_within_discords_bounds(
-        linked: Harness) -> None:
+    linked: Harness,
+) -> None:
     """Quadropolis puts its menus on the turn post: they are all still there, the link is beside them where a
     row has room, and the status message has it in any case."""
     from tests.discord.test_quadropolis import start as start_quadropolis

@@ -81,9 +81,7 @@ async def bot_process(
         wait_ready: bool = True,
         log_level: str = "INFO",
     ) -> BotProcess:
-        bp = BotProcess(
-            fake_discord, tmp_path, name=f"bot{len(procs) + 1}", entry=entry, env=env, log_level=log_level
-        )
+        bp = BotProcess(fake_discord, tmp_path, name=f"bot{len(procs) + 1}", entry=entry, env=env, log_level=log_level)
         procs.append(bp)
         add_report_section(request, lambda: (f"{bp.name} process log ({bp.log_path})", bp.log_tail()))
         await bp.start()
@@ -98,11 +96,4 @@ async def bot_process(
             await bp.stop()
 
 
-__all__ = [
-    "STANDIN_ENTRY",
-    "BotProcess",
-    "BotProcessFactory",
-    "add_report_section",
-    "bot_process",
-    "fake_discord",
-]
+__all__ = ["STANDIN_ENTRY", "BotProcess", "BotProcessFactory", "add_report_section", "bot_process", "fake_discord"]

@@ -113,10 +113,7 @@ LIMITS: dict[str, tuple[Callable[[int], dict[str, Any]], str]] = {
     "embeds 10": (lambda over: {"embeds": [{"title": "t"}] * (L.MAX_EMBEDS + over)}, "embeds"),
     "embed totals 6000": (lambda over: {"embeds": embeds_totalling(over)}, "embeds"),
     "embed title 256": (lambda over: {"embeds": [{"title": "t" * (256 + over)}]}, "embeds.0.title"),
-    "embed description 4096": (
-        lambda over: {"embeds": [{"description": "d" * (4096 + over)}]},
-        "embeds.0.description",
-    ),
+    "embed description 4096": (lambda over: {"embeds": [{"description": "d" * (4096 + over)}]}, "embeds.0.description"),
     "embed fields 25": (
         lambda over: {"embeds": [{"fields": [{"name": "n", "value": "v"}] * (25 + over)}]},
         "embeds.0.fields",
@@ -129,14 +126,8 @@ LIMITS: dict[str, tuple[Callable[[int], dict[str, Any]], str]] = {
         lambda over: {"embeds": [{"fields": [{"name": "n", "value": "v" * (1024 + over)}]}]},
         "embeds.0.fields.0.value",
     ),
-    "embed footer 2048": (
-        lambda over: {"embeds": [{"footer": {"text": "f" * (2048 + over)}}]},
-        "embeds.0.footer.text",
-    ),
-    "embed author 256": (
-        lambda over: {"embeds": [{"author": {"name": "a" * (256 + over)}}]},
-        "embeds.0.author.name",
-    ),
+    "embed footer 2048": (lambda over: {"embeds": [{"footer": {"text": "f" * (2048 + over)}}]}, "embeds.0.footer.text"),
+    "embed author 256": (lambda over: {"embeds": [{"author": {"name": "a" * (256 + over)}}]}, "embeds.0.author.name"),
     "mentioned users 100": (
         lambda over: {
             "content": "hi",
@@ -330,10 +321,7 @@ SCHEMA_REFUSALS: dict[str, tuple[dict[str, Any], str]] = {
         {"content": "hi", "allowed_mentions": {"parse": ["all"]}},
         "allowed_mentions.parse.0",
     ),
-    "a button style Discord does not have": (
-        {"components": [row(button(style=9))]},
-        "components.0.components.0.style",
-    ),
+    "a button style Discord does not have": ({"components": [row(button(style=9))]}, "components.0.components.0.style"),
     "a component type Discord does not have": (
         {"components": [row({"type": 99, "custom_id": "x"})]},
         "components.0.components.0.type",

@@ -74,19 +74,31 @@ class StoreReader:
         return str(self._rows("PRAGMA integrity_check")[0][0])
 
     def game(self, game_id: int) -> dict[str, Any]:
-        rows = self._rows("SELECT id, status, version, channel_xid, result, turn_message_xid, kind, options,"
-                          " seed FROM games WHERE id = ?", (game_id,))
+        rows = self._rows(
+            "SELECT id, status, version, channel_xid, result, turn_message_xid, kind, options,"
+            " seed FROM games WHERE id = ?",
+            (game_id,),
+        )
         assert rows, f"game {game_id} is not in the store"
         gid, status, version, channel_xid, result, turn, kind, options, seed = rows[0]
-        return {"id": gid, "status": status, "version": version, "channel_xid": channel_xid,
-                "result": json.loads(result) if result else None, "turn_message_xid": turn,
-                "kind": kind, "options": json.loads(options), "seed": seed}
+        return {
+            "id": gid,
+            "status": status,
+            "version": version,
+            "channel_xid": channel_xid,
+            "result": json.loads(result) if result else None,
+            "turn_message_xid": turn,
+            "kind": kind,
+            "options": json.loads(options),
+            "seed": seed,
+        }
 
     def moves(self, game_id: int | None = None) -> list[StoredMove]:
         rows = self._rows(
             "SELECT game_id, version, seat, move, actor_xid FROM moves"
             " WHERE (? IS NULL OR game_id = ?) AND undone_at IS NULL ORDER BY game_id, version",
-            (game_id, game_id))
+            (game_id, game_id),
+        )
         return [StoredMove(r[0], r[1], r[2], json.loads(r[3]), r[4]) for r in rows]
 
     def snapshot_state(self, game_id: int) -> dict[str, Any] | None:
@@ -123,16 +135,14 @@ class Table:
 
 
 def ids_of(message: FakeMessage) -> list[str]:
-    return [c["custom_id"] for row in message.components for c in row.get("components", [])
-            if "custom_id" in c]
+    return [c["custom_id"] for row in message.components for c in row.get("components", []) if "custom_id" in c]
 
 
 def text_of(sent: Iterable[Sent]) -> str:
     return "\n".join(s.content or "" for s in sent)
 
 
-async def start_toy(fake: FakeDiscord, channel: str = "games", host: str = "alice",
-                    guest: str = "bob") -> Table:
+async def start_toy(fake: FakeDiscord, channel: str = "games", host: str = "alice", guest: str = "bob") -> Table:
     """/game new toy, Join by button, Start by button; waits for the first turn message."""
     lobby = await fake.slash("game", "new", game="toy", user=host, channel=channel)
     sent = await lobby.response(WAIT)
@@ -158,8 +168,7 @@ def status_message(fake: FakeDiscord, table: Table) -> FakeMessage | None:
 def turn_messages(fake: FakeDiscord, table: Table) -> list[FakeMessage]:
     """The channel messages that carry this game's public "Open my choices" button, oldest first."""
     prefix = f"open:{table.game_id}:"
-    return [m for m in fake.messages(table.channel)
-            if not m.ephemeral and any(i.startswith(prefix) for i in ids_of(m))]
+    return [m for m in fake.messages(table.channel) if not m.ephemeral and any(i.startswith(prefix) for i in ids_of(m))]
 
 
 def public_messages(fake: FakeDiscord, channel: str) -> list[FakeMessage]:
@@ -172,11 +181,14 @@ async def wait_turn(fake: FakeDiscord, table: Table, version: int, seconds: floa
     wanted = f"open:{table.game_id}:{version}"
     return await fake.wait_until(
         lambda: next((m for m in reversed(turn_messages(fake, table)) if wanted in ids_of(m)), None),
-        seconds, f"the turn message {wanted} in #{table.channel}")
+        seconds,
+        f"the turn message {wanted} in #{table.channel}",
+    )
 
 
-async def open_choices(fake: FakeDiscord, table: Table, user: str,
-                       turn: FakeMessage | None = None) -> InteractionHandle:
+async def open_choices(
+    fake: FakeDiscord, table: Table, user: str, turn: FakeMessage | None = None
+) -> InteractionHandle:
     """Click "Open my choices" (on ``turn`` or the newest turn message); returns the handle whose
     ephemeral answer holds the player's bid buttons."""
     message = turn or turn_messages(fake, table)[-1]
@@ -213,8 +225,9 @@ def refusal(handle: InteractionHandle) -> str | None:
 async def wait_answered(fake: FakeDiscord, handles: Iterable[InteractionHandle]) -> None:
     """Wait until every click was either acknowledged or refused with a sentence."""
     pending = list(handles)
-    await fake.wait_until(lambda: all(acknowledged(h) or refusal(h) for h in pending), WAIT,
-                          "every click to be acknowledged or refused")
+    await fake.wait_until(
+        lambda: all(acknowledged(h) or refusal(h) for h in pending), WAIT, "every click to be acknowledged or refused"
+    )
 
 
 async def bid(fake: FakeDiscord, table: Table, user: str, card: int) -> InteractionHandle:

@@ -62,8 +62,7 @@ async def test_simultaneous_clicks_play_exactly_one_move_per_seat(
 
     db = store_of(toy_bot)
     for table, pile in zip(tables, piles):
-        played = {user: [(card, h) for u, card, h in pile if u == user and acknowledged(h)]
-                  for user in table.players}
+        played = {user: [(card, h) for u, card, h in pile if u == user and acknowledged(h)] for user in table.players}
         assert all(len(v) == 1 for v in played.values()), {u: len(v) for u, v in played.items()}
         for user, _card, handle in pile:
             if acknowledged(handle):
@@ -75,7 +74,8 @@ async def test_simultaneous_clicks_play_exactly_one_move_per_seat(
                 assert NOT_PLAYING in why, why
         moves = db.moves(table.game_id)
         assert sorted((m.actor_xid, m.move["card"]) for m in moves) == sorted(
-            (user_id(fake, u), v[0][0]) for u, v in played.items())
+            (user_id(fake, u), v[0][0]) for u, v in played.items()
+        )
         assert db.game(table.game_id)["version"] == 2
         a, b = played[table.host][0][0], played[table.guest][0][0]
         await wait_turn(fake, table, 2)
@@ -105,14 +105,18 @@ async def test_simultaneous_joins_and_starts_seat_and_start_once(
 
     starts = [fake.make_click(lobby, f"lobby:{gid}:start", user="alice") for _ in range(5)]
     await asyncio.gather(*(fake.deliver(h) for h in starts))
-    await fake.wait_until(lambda: all(any(s.content or s.embeds for s in h.sent) or refusal(h)
-                                      for h in starts), WAIT, "answers to the starts")
+    await fake.wait_until(
+        lambda: all(any(s.content or s.embeds for s in h.sent) or refusal(h) for h in starts),
+        WAIT,
+        "answers to the starts",
+    )
     table = Table("games", gid, "alice", seated[0], lobby)
     await fake.wait_until(lambda: turn_messages(fake, table), WAIT, "the first turn message")
     refused = [refusal(h) for h in starts if refusal(h)]
     assert len(refused) == 4 and all(ALREADY_STARTED in r for r in refused), refused
-    turn_posts = [s for s in fake.sent
-                  if s.kind == "message" and any(c.startswith(f"open:{gid}:") for c in s.custom_ids)]
+    turn_posts = [
+        s for s in fake.sent if s.kind == "message" and any(c.startswith(f"open:{gid}:") for c in s.custom_ids)
+    ]
     assert len(turn_posts) == 1
     game = store_of(toy_bot).game(gid)
     assert game["status"] == "active" and game["version"] == 0

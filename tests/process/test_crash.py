@@ -97,8 +97,7 @@ async def test_kill9_mid_burst_loses_nothing_and_every_game_resumes(
             plans.append({table.host: (3, "ack"), table.guest: (1, states[i % 3])})
         else:
             plans.append({table.host: (3, "random"), table.guest: (1, "random")})
-    clicks = [c for group in await asyncio.gather(*(prepare(fake, t, p) for t, p in zip(tables, plans)))
-              for c in group]
+    clicks = [c for group in await asyncio.gather(*(prepare(fake, t, p) for t, p in zip(tables, plans))) for c in group]
     for c in clicks:
         if c.state == "held-ack":
             fake.delay(holds(c.handle.token, "PATCH", "@original"), HOLD_SECONDS)
@@ -122,8 +121,9 @@ async def test_kill9_mid_burst_loses_nothing_and_every_game_resumes(
     await fake.wait_until(lambda: any(c.handle.callback for c in wave), WAIT, "the wave to start")
     await bp.kill()
     told = {id(c) for c in clicks if acknowledged(c.handle)}
-    assert not any(acknowledged(c.handle) for c in clicks if c.state.startswith("held")), \
+    assert not any(acknowledged(c.handle) for c in clicks if c.state.startswith("held")), (
         "a held click was acknowledged: the holds did not work"
+    )
 
     # --- the store after kill -9 ------------------------------------------------------------------
     db = store_of(bp)
@@ -159,8 +159,9 @@ async def test_kill9_mid_burst_loses_nothing_and_every_game_resumes(
         key = (c.table.game_id, user_id(fake, c.user), c.card)
         again.append((c, key in keys, await fake.click(message, button, user=c.user)))
     assert {c.state for c, _, _ in again} >= {"held-ack", "held-defer"}
-    await fake.wait_until(lambda: all(acknowledged(r) or refusal(r) for _, _, r in again), WAIT,
-                          "answers to the re-clicked buttons")
+    await fake.wait_until(
+        lambda: all(acknowledged(r) or refusal(r) for _, _, r in again), WAIT, "answers to the re-clicked buttons"
+    )
     for c, was_stored, retry in again:
         if was_stored:  # played before the kill, never acknowledged: refused, not played twice
             assert not acknowledged(retry) and STALE in (refusal(retry) or ""), (c.state, refusal(retry))
@@ -187,9 +188,10 @@ async def test_kill9_mid_burst_loses_nothing_and_every_game_resumes(
             by_seat[m.seat].append(m.move["card"])
         assert by_seat == {0: [3, 1, 2], 1: [1, 2, 3]}
         await fake.wait_until(
-            lambda t=table: any("is over" in m.content for m in public_messages(fake, t.channel)), WAIT,
-            f"the end of the game in #{table.channel}")
-
+            lambda t=table: any("is over" in m.content for m in public_messages(fake, t.channel)),
+            WAIT,
+            f"the end of the game in #{table.channel}",
+        )
 
 
 async def test_move_committed_before_kill_is_posted_after_restart(
@@ -205,8 +207,11 @@ async def test_move_committed_before_kill_is_posted_after_restart(
     click = fake.make_click(opened, bid_id(opened, 1), user="bob")
     fake.delay(holds(click.token, "PATCH", "@original"), HOLD_SECONDS)  # the bot stalls after the commit
     await fake.deliver(click)
-    await fake.wait_until(lambda: fake.requests_matching(holds(click.token, "PATCH", "@original")), WAIT,
-                          "the bot to commit and stall on the acknowledgement")
+    await fake.wait_until(
+        lambda: fake.requests_matching(holds(click.token, "PATCH", "@original")),
+        WAIT,
+        "the bot to commit and stall on the acknowledgement",
+    )
     await bp.kill()
     assert store_of(bp).game(table.game_id)["version"] == 2
     await bp.restart()

@@ -76,7 +76,8 @@ async def test_turn_post_survives_429_and_500(fake_discord: FakeDiscord, toy_bot
     await poll(lambda: db.game(table.game_id)["turn_message_xid"] == turn.id, "the turn message id")
     opened = await open_choices(fake, table, "alice", turn)  # the new turn message works
     assert sorted(c for c in opened.callback.custom_ids if c.startswith("mv:")) == sorted(
-        [bid_id(opened, 1), bid_id(opened, 2)])
+        [bid_id(opened, 1), bid_id(opened, 2)]
+    )
 
 
 async def test_turn_post_that_never_answers_is_retried_with_the_same_nonce(
@@ -115,16 +116,18 @@ async def test_lost_turn_post_is_reposted_by_game_status(fake_discord: FakeDisco
     route = f"POST /channels/{fake.channel('games').id}/messages"
     fake.fail(route, status=503, code=0, message="Service Unavailable", times=operations.POST_ATTEMPTS)
     last = await bid(fake, table, "bob", 1)
-    await fake.wait_until(lambda: DISCORD_TROUBLE in unlinked(refusal(last) or ""), WAIT,
-                          "the sentence about the lost post")
+    await fake.wait_until(
+        lambda: DISCORD_TROUBLE in unlinked(refusal(last) or ""), WAIT, "the sentence about the lost post"
+    )
     assert [r.status for r in channel_posts(fake, "games", mark)] == [503] * operations.POST_ATTEMPTS
     assert reveals(fake, table) == []
     db = store_of(toy_bot)
     assert db.game(table.game_id)["version"] == 2 and len(db.moves(table.game_id)) == 2
 
     status = await fake.slash("game", "status", user="carol")  # anyone in the channel may ask
-    await fake.wait_until(lambda: any(REPOSTED in (s.content or "") for s in status.sent), WAIT,
-                          "the /game status answer")
+    await fake.wait_until(
+        lambda: any(REPOSTED in (s.content or "") for s in status.sent), WAIT, "the /game status answer"
+    )
     turn = await wait_turn(fake, table, 2)
     assert turn.attachments and turn.attachments[0].data.startswith(b"\x89PNG")
     await poll(lambda: db.game(table.game_id)["turn_message_xid"] == turn.id, "the turn message id")
@@ -151,7 +154,6 @@ async def test_click_delivered_twice_plays_once(fake_discord: FakeDiscord, toy_b
     assert "Alice has bid." in {s.content for s in click.sent if s.kind == "edit"}
     message = opened.original
     assert message is not None and not any(i.startswith("mv:") for i in ids_of(message))
-
 
 
 async def settled(fake: FakeDiscord, seconds: float = SETTLE_SECONDS) -> None:
@@ -199,8 +201,12 @@ async def test_slow_turn_post_does_not_leave_stale_controls(fake_discord: FakeDi
     newest = await wait_turn(fake, table, 4)
     db = store_of(toy_bot)
     await poll(lambda: db.game(table.game_id)["turn_message_xid"] == newest.id, "the newest turn message")
-    await poll(lambda: [m.id for m in public_messages(fake, "games")
-                        if any(i.startswith("open:") for i in ids_of(m))] == [newest.id],
-               "the older turn messages to lose their buttons")
+    await poll(
+        lambda: (
+            [m.id for m in public_messages(fake, "games") if any(i.startswith("open:") for i in ids_of(m))]
+            == [newest.id]
+        ),
+        "the older turn messages to lose their buttons",
+    )
     said = [m.content.splitlines()[0] for m in public_messages(fake, "games") if "Bids revealed" in m.content]
     assert said == [REVEAL, "Bids revealed: 1 against 2."]

@@ -40,8 +40,9 @@ async def test_toy_game_played_to_the_end_by_clicks(fake_discord: FakeDiscord, t
         await bid(fake, table, "bob", b)
         if number < len(bids):
             await wait_turn(fake, table, 2 * number)  # players act on the newest turn message
-    await fake.wait_until(lambda: any("is over" in m.content for m in public_messages(fake, "games")),
-                          WAIT, "the end message")
+    await fake.wait_until(
+        lambda: any("is over" in m.content for m in public_messages(fake, "games")), WAIT, "the end message"
+    )
 
     posted = [m.content for m in public_messages(fake, "games")]
     for a, b in bids:
@@ -51,16 +52,23 @@ async def test_toy_game_played_to_the_end_by_clicks(fake_discord: FakeDiscord, t
     # Alice won rounds 1 (3>1); Bob rounds 2 and 3: Bob first.
     assert ending.content.index(f"<@{bob}>") < ending.content.index(f"<@{alice}>")
     await fake.wait_until(
-        lambda: not any(i.startswith(("open:", "mv:")) for m in public_messages(fake, "games")
-                        for i in ids_of(m)),
-        WAIT, "no live controls left in the channel after the end")
+        lambda: not any(i.startswith(("open:", "mv:")) for m in public_messages(fake, "games") for i in ids_of(m)),
+        WAIT,
+        "no live controls left in the channel after the end",
+    )
 
     db = store_of(toy_bot)
     game = db.game(gid)
     assert game["status"] == "finished" and game["version"] == 6
     moves = db.moves(gid)
     assert [(m.seat, m.move["card"], m.actor_xid) for m in moves] == [
-        (0, 3, alice), (1, 1, bob), (0, 1, alice), (1, 2, bob), (0, 2, alice), (1, 3, bob)]
+        (0, 3, alice),
+        (1, 1, bob),
+        (0, 1, alice),
+        (1, 2, bob),
+        (0, 2, alice),
+        (1, 3, bob),
+    ]
     ranks = {s["seat"]: s["rank"] for s in game["result"]["seats"]}
     assert ranks == {0: 2, 1: 1}
     assert db.integrity() == "ok"

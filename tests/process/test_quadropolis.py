@@ -24,15 +24,13 @@ def take_menu(message: FakeMessage, gid: int) -> tuple[int, str, str, bool] | No
             cid = comp.get("custom_id", "")
             if comp.get("type") == 3 and cid.startswith(f"sel:{gid}:"):
                 for option in comp.get("options", []):
-                    found.append((int(cid.split(":")[2]), cid, option["value"],
-                                  "takes nothing" not in option["label"]))
+                    found.append((int(cid.split(":")[2]), cid, option["value"], "takes nothing" not in option["label"]))
     if not found:
         return None
     return next((f for f in found if f[3]), found[0])
 
 
-async def next_turn(fake: FakeDiscord, gid: int,
-                    after: int) -> tuple[FakeMessage, int, str, str, bool] | None:
+async def next_turn(fake: FakeDiscord, gid: int, after: int) -> tuple[FakeMessage, int, str, str, bool] | None:
     """The newest public take menu newer than version ``after``, or None once the game is over."""
 
     def find() -> Any:
@@ -48,16 +46,17 @@ async def next_turn(fake: FakeDiscord, gid: int,
     return None if found == ("over",) else found
 
 
-async def play_turn(fake: FakeDiscord, message: FakeMessage, select_id: str, value: str,
-                    takes: bool) -> InteractionHandle:
+async def play_turn(
+    fake: FakeDiscord, message: FakeMessage, select_id: str, value: str, takes: bool
+) -> InteractionHandle:
     """Alice takes with the select; if a tile was taken she builds it with the first offered button."""
     took = await fake.select(message, select_id, [value], user="alice")
     await took.response(WAIT)
     if not takes:
         return took
     step = await fake.wait_until(
-        lambda: next((s for s in took.sent if s.kind == "followup"), None),
-        WAIT, "the build step")
+        lambda: next((s for s in took.sent if s.kind == "followup"), None), WAIT, "the build step"
+    )
     assert step.ephemeral and step.custom_ids, f"no build buttons: {step}"
     assert json.loads(step.custom_ids[0].split(":", 4)[4])["kind"] in ("build", "discard")
     built = await fake.click(step, step.custom_ids[0], user="alice")
@@ -65,9 +64,7 @@ async def play_turn(fake: FakeDiscord, message: FakeMessage, select_id: str, val
     return built
 
 
-async def test_quadropolis_classic_against_ai_by_components(
-    fake_discord: FakeDiscord, toy_bot: BotProcess
-) -> None:
+async def test_quadropolis_classic_against_ai_by_components(fake_discord: FakeDiscord, toy_bot: BotProcess) -> None:
     """Alice plays a whole Classic game against the AI through the process: every human turn by a
     take select and a build button, every turn told with a picture, a final ranking with a picture;
     the store's move log replays to the stored result and the database is intact."""
@@ -95,8 +92,10 @@ async def test_quadropolis_classic_against_ai_by_components(
     assert ending.attachments and ending.attachments[0].data.startswith(PNG)
     assert f"<@{user_id(fake, 'alice')}>" in ending.content
     db = store_of(toy_bot)
-    await poll(lambda: not any(i.startswith(("sel:", "mv:")) for m in public_messages(fake, "games")
-                               for i in ids_of(m)), "the last controls to be removed")
+    await poll(
+        lambda: not any(i.startswith(("sel:", "mv:")) for m in public_messages(fake, "games") for i in ids_of(m)),
+        "the last controls to be removed",
+    )
     game = db.game(gid)
     assert game["status"] == "finished"
     rules = games.rules("quadropolis")

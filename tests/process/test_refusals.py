@@ -31,8 +31,9 @@ ABANDON_REFUSED = "Only the host or someone who can manage this server can aband
 NO_ATTACH = "I may not attach pictures in this channel"
 
 
-async def forged_click(fake: FakeDiscord, base: InteractionHandle, custom_id: str, *, user: str = "alice",
-                       values: list[str] | None = None) -> InteractionHandle:
+async def forged_click(
+    fake: FakeDiscord, base: InteractionHandle, custom_id: str, *, user: str = "alice", values: list[str] | None = None
+) -> InteractionHandle:
     """Deliver a click shaped like ``base`` (a real button click) with another custom_id: what a
     modified client could send. With ``values`` it claims to be a select menu."""
     message = fake.world.messages[int(base.payload["message"]["id"])]
@@ -70,15 +71,15 @@ async def test_forged_and_malformed_custom_ids_are_refused(fake_discord: FakeDis
         (f"open:{gid}", None, FORGED),
         ("x" * 100, None, FORGED),
         ("", None, FORGED),
-        ("mv:-1:0:t:{\"kind\":\"bid\"}", None, FORGED),
-        (f"sel:{gid}:0:{token}", ["{\"kind\":\"bid\",\"card\":3}"], FORGED),
+        ('mv:-1:0:t:{"kind":"bid"}', None, FORGED),
+        (f"sel:{gid}:0:{token}", ['{"kind":"bid","card":3}'], FORGED),
         (f"sel:{gid}:0:{token}:0", ["not json"], FORGED),
-        (f"sel:{gid}:0:{token}:0", ["{\"kind\":\"bid\",\"card\":3}", "{\"kind\":\"bid\",\"card\":2}"], FORGED),
-        (f"mv:999999:0:{token}:{{\"kind\":\"bid\",\"card\":3}}", None, "I cannot find game #999999."),
-        (f"mv:{gid}:99:{token}:{{\"kind\":\"bid\",\"card\":3}}", None, STALE),
-        (f"mv:{gid}:0:{token}:{{\"kind\":\"bid\",\"card\":9}}", None, "You do not hold card 9."),
-        (f"mv:{gid}:0:{token}:{{\"kind\":\"steal\"}}", None, "Sealed Bids only knows bids."),
-        (f"mv:{gid}:0:{token}:{{\"card\":[3],\"kind\":\"bid\"}}", None, "You do not hold card [3]."),
+        (f"sel:{gid}:0:{token}:0", ['{"kind":"bid","card":3}', '{"kind":"bid","card":2}'], FORGED),
+        (f'mv:999999:0:{token}:{{"kind":"bid","card":3}}', None, "I cannot find game #999999."),
+        (f'mv:{gid}:99:{token}:{{"kind":"bid","card":3}}', None, STALE),
+        (f'mv:{gid}:0:{token}:{{"kind":"bid","card":9}}', None, "You do not hold card 9."),
+        (f'mv:{gid}:0:{token}:{{"kind":"steal"}}', None, "Sealed Bids only knows bids."),
+        (f'mv:{gid}:0:{token}:{{"card":[3],"kind":"bid"}}', None, "You do not hold card [3]."),
     ]
     handles = [await forged_click(fake, real, cid, values=values) for cid, values, _ in cases]
     await fake.wait_until(lambda: all(refusal(h) for h in handles), WAIT, "a sentence for every forged id")
@@ -142,8 +143,9 @@ async def test_no_attach_files_still_plays_with_a_sentence(fake_discord: FakeDis
     table = await start_toy(fake, channel)
     first = turn_messages(fake, table)[-1]
     assert not first.attachments and NO_ATTACH in first.content
-    refused = [r for r in fake.requests_matching(f"POST /channels/{fake.channel(channel).id}/messages")
-               if r.status == 403]
+    refused = [
+        r for r in fake.requests_matching(f"POST /channels/{fake.channel(channel).id}/messages") if r.status == 403
+    ]
     assert refused and all(r.files for r in refused)
     for round_number, (a, b) in enumerate(((3, 1), (1, 2), (2, 3)), start=1):
         await bid(fake, table, "alice", a)
@@ -152,12 +154,16 @@ async def test_no_attach_files_still_plays_with_a_sentence(fake_discord: FakeDis
             turn = await wait_turn(fake, table, 2 * round_number)
             assert not turn.attachments and NO_ATTACH in turn.content
             assert f"Bids revealed: {a} against {b}." in turn.content
-    await fake.wait_until(lambda: any("is over" in m.content for m in public_messages(fake, channel)), WAIT,
-                          "the end of the game")
+    await fake.wait_until(
+        lambda: any("is over" in m.content for m in public_messages(fake, channel)), WAIT, "the end of the game"
+    )
     ending = next(m for m in public_messages(fake, channel) if "is over" in m.content)
     assert not ending.attachments and NO_ATTACH in ending.content
-    await fake.wait_until(lambda: any(NO_ATTACH in (s.content or "") for s in last.followups), WAIT,
-                          "the sentence to the player whose move was not pictured")
+    await fake.wait_until(
+        lambda: any(NO_ATTACH in (s.content or "") for s in last.followups),
+        WAIT,
+        "the sentence to the player whose move was not pictured",
+    )
     game = store_of(toy_bot).game(table.game_id)
     assert game["status"] == "finished" and game["version"] == 6
     assert all(not m.attachments for m in public_messages(fake, channel))

@@ -8,16 +8,7 @@ from pathlib import Path
 
 from bot.testing.fakediscord.server import FakeDiscord, RecordedRequest
 from tests.fakediscord.fixtures import BotProcessFactory
-from tests.process.conftest import (
-    BASE_ENV,
-    ENTRY,
-    WAIT,
-    bid,
-    poll,
-    public_messages,
-    start_toy,
-    wait_turn,
-)
+from tests.process.conftest import BASE_ENV, ENTRY, WAIT, bid, poll, public_messages, start_toy, wait_turn
 
 HOUR_MS = 3_600_000
 REMINDER = "has been waiting for you since"
@@ -29,9 +20,13 @@ def outbox(db_path: Path, kind: str, user_xid: int) -> list[tuple[str, str, int]
     """(status, nonce, attempts) of the community outbox rows of one kind for one player."""
     db = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True, timeout=10)
     try:
-        return [(r[0], r[1], int(r[2])) for r in db.execute(
-            "SELECT status, nonce, attempts FROM community_outbox WHERE kind = ? AND user_xid = ?"
-            " ORDER BY id", (kind, user_xid))]
+        return [
+            (r[0], r[1], int(r[2]))
+            for r in db.execute(
+                "SELECT status, nonce, attempts FROM community_outbox WHERE kind = ? AND user_xid = ? ORDER BY id",
+                (kind, user_xid),
+            )
+        ]
     finally:
         db.close()
 
@@ -59,15 +54,21 @@ async def test_reminder_claimed_before_kill9_is_sent_once_after_restart(
     table = await start_toy(fake, "games", "alice", "bob")
     other = await start_toy(fake, "general", "carol", "dave")
     await bid(fake, table, "alice", 3)
-    await fake.wait_until(lambda: any(LAST in m.content for m in public_messages(fake, "games")), WAIT,
-                          "the notice that Bob is the last to choose")
+    await fake.wait_until(
+        lambda: any(LAST in m.content for m in public_messages(fake, "games")),
+        WAIT,
+        "the notice that Bob is the last to choose",
+    )
 
     games_id = fake.channel("games").id
     bob = fake.user("bob").id
 
     def reminder_post(rec: RecordedRequest) -> bool:
-        return (rec.method == "POST" and rec.path == f"/channels/{games_id}/messages"
-                and REMINDER in str((rec.json or {}).get("content")))
+        return (
+            rec.method == "POST"
+            and rec.path == f"/channels/{games_id}/messages"
+            and REMINDER in str((rec.json or {}).get("content"))
+        )
 
     hold = fake.delay(reminder_post, 600.0)  # Discord never answers the first reminder post
     clock.write_text(str(13 * HOUR_MS))
@@ -79,8 +80,10 @@ async def test_reminder_claimed_before_kill9_is_sent_once_after_restart(
 
     await bp.restart()
     posted = await fake.wait_until(
-        lambda: [m for m in public_messages(fake, "games") if REMINDER in m.content], FIRST_PASS_SECONDS,
-        "the reminder after the restart")
+        lambda: [m for m in public_messages(fake, "games") if REMINDER in m.content],
+        FIRST_PASS_SECONDS,
+        "the reminder after the restart",
+    )
     assert len(posted) == 1 and f"<@{bob}>" in posted[0].content
     requests = fake.requests_matching(reminder_post)
     assert len(requests) == 2

@@ -114,7 +114,7 @@ async def play_out(fake: FakeDiscord, db: store.Store, table: Table, burst: Burs
             continue
         seats = {s.seat: s.user_xid for s in await db.seats(table.game_id)}
         round_no = len(moves) // 2
-        done = {m.seat for m in moves[2 * round_no:]}
+        done = {m.seat for m in moves[2 * round_no :]}
         todo = [users[u] for s, u in seats.items() if u in users and s not in done]
         if not todo:
             await asyncio.sleep(0.1)  # the AI's bid, or the reveal, is on its way
@@ -131,8 +131,9 @@ def set_clock(path: Path, offset_ms: int) -> None:
 
 async def outbox(db: store.Store, kind: str) -> list[tuple[str, int, str]]:
     """(nonce, attempts, status) of the outbox rows of one kind, oldest first."""
-    rows = await db.fetch_all("SELECT nonce, attempts, status FROM community_outbox WHERE kind = ? ORDER BY id",
-                              (kind,))
+    rows = await db.fetch_all(
+        "SELECT nonce, attempts, status FROM community_outbox WHERE kind = ? ORDER BY id", (kind,)
+    )
     return [(str(r[0]), int(r[1]), str(r[2])) for r in rows]
 
 
@@ -173,8 +174,10 @@ async def run_the_burst(fake: FakeDiscord, db: store.Store, a: BotProcess, b: Bo
     burst = Burst()
     humans = [await start_toy(fake, "games", "alice", "bob"), await start_toy(fake, "plaza", "alice", "bob")]
     against_ai = [await start_against_ai(fake, "general", "carol"), await start_against_ai(fake, "market", "dave")]
-    idle = [await start_against_ai(fake, channel, host)
-            for channel, host in (("lounge", "mona"), ("hall", "quinn"), ("park", "mona"), ("pier", "quinn"))]
+    idle = [
+        await start_against_ai(fake, channel, host)
+        for channel, host in (("lounge", "mona"), ("hall", "quinn"), ("park", "mona"), ("pier", "quinn"))
+    ]
     for table in humans:
         assert await try_bid(fake, table, "alice", 2, burst)
     await asyncio.sleep(2.0)  # the passes after these moves (notices) are over
@@ -182,8 +185,9 @@ async def run_the_burst(fake: FakeDiscord, db: store.Store, a: BotProcess, b: Bo
     # Everyone awaited has now waited 13 hours. A move on A's shard: A's next pass claims every due
     # reminder, and the first post hangs (Discord never answers it), so A is killed mid-claim.
     def reminder_post(rec: RecordedRequest) -> bool:
-        return rec.method == "POST" and rec.path.endswith("/messages") and REMINDER in str(
-            (rec.json or {}).get("content"))
+        return (
+            rec.method == "POST" and rec.path.endswith("/messages") and REMINDER in str((rec.json or {}).get("content"))
+        )
 
     hold = fake.delay(reminder_post, 600.0)
     set_clock(clock, 13 * HOUR_MS)
@@ -195,8 +199,9 @@ async def run_the_burst(fake: FakeDiscord, db: store.Store, a: BotProcess, b: Bo
     players = [asyncio.create_task(play_out(fake, db, t, burst)) for t in humans + against_ai]
     try:
         on_b = {t.game_id for t in (humans[1], against_ai[1])}
-        await fake.wait_until(lambda: len(burst.acked) >= 8 and sum(g in on_b for g, _, _ in burst.acked) >= 3, 30,
-                              "the burst")
+        await fake.wait_until(
+            lambda: len(burst.acked) >= 8 and sum(g in on_b for g, _, _ in burst.acked) >= 3, 30, "the burst"
+        )
         await asyncio.sleep(2.5)  # B's loop passes a second after each of its moves
         # B passed after its moves meanwhile, but A's claims are leased: nobody else posted them.
         assert len(fake.requests_matching(reminder_post)) == 1
@@ -249,8 +254,11 @@ async def run_the_burst(fake: FakeDiscord, db: store.Store, a: BotProcess, b: Bo
     # Nothing posted twice: one message per nonce, one turn message per game version, one end each.
     assert all(n == 1 for n in nonce_counts(fake).values())
     for table in humans + against_ai:
-        await fake.wait_until(lambda t=table: [m for m in public_messages(fake, t.channel) if "is over" in m.content],
-                              WAIT, f"the end of game {table.game_id}")
+        await fake.wait_until(
+            lambda t=table: [m for m in public_messages(fake, t.channel) if "is over" in m.content],
+            WAIT,
+            f"the end of game {table.game_id}",
+        )
         versions = Counter(i for m in turn_messages(fake, table) for i in ids_of(m) if i.startswith("open:"))
         assert all(n == 1 for n in versions.values()), versions
         assert len([m for m in public_messages(fake, table.channel) if "is over" in m.content]) == 1

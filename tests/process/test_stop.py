@@ -47,8 +47,12 @@ STOP_SECONDS = 20
 RESTARTING = "The bot is restarting; try again in a minute."
 ACK_DELAY = 2.0
 """Discord takes this long to accept each acknowledgement: the moves are in flight at the signal."""
-TABLES = (("games", "alice", "bob"), ("general", "carol", "dave"), ("lounge", "alice", "carol"),
-          ("hall", "bob", "dave"))
+TABLES = (
+    ("games", "alice", "bob"),
+    ("general", "carol", "dave"),
+    ("lounge", "alice", "carol"),
+    ("hall", "bob", "dave"),
+)
 
 
 async def gone(bp: BotProcess, seconds: float) -> int:
@@ -90,8 +94,9 @@ async def test_sigterm_mid_burst_finishes_the_moves_in_flight_and_exits_0(
     burst: list[tuple[Table, str, int, InteractionHandle]] = []
     for table in tables:
         for number, user in enumerate(table.players, start=1):
-            handle = await fake.click(opened[(table.game_id, user)], bid_id(opened[(table.game_id, user)], number),
-                                      user=user)
+            handle = await fake.click(
+                opened[(table.game_id, user)], bid_id(opened[(table.game_id, user)], number), user=user
+            )
             burst.append((table, user, number, handle))
     await fake.wait_until(lambda: hold.hits, WAIT, "a move committed, its acknowledgement in flight")
     assert not all(acknowledged(h) for *_, h in burst)  # the signal comes in the middle of the burst
@@ -211,15 +216,24 @@ async def poll_async(check: object, what: str, seconds: float = WAIT) -> None:
 async def health_of(bp: BotProcess) -> tuple[int, str]:
     """``python -m bot health`` run beside the bot, with its settings: (exit status, what it said)."""
     env = {k: v for k, v in bp.environment().items() if k != "DISCORD_TOKEN"}
-    proc = await asyncio.create_subprocess_exec(sys.executable, "-m", "bot", "health", cwd=bp.workdir, env=env,
-                                                stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT)
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "bot",
+        "health",
+        cwd=bp.workdir,
+        env=env,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.STDOUT,
+    )
     out, _ = await proc.communicate()
     assert proc.returncode is not None
     return proc.returncode, out.decode()
 
 
-async def test_health_follows_the_gateway_and_the_process(fake_discord: FakeDiscord,
-                                                          bot_process: BotProcessFactory) -> None:
+async def test_health_follows_the_gateway_and_the_process(
+    fake_discord: FakeDiscord, bot_process: BotProcessFactory
+) -> None:
     bp = await bot_process(entry=ENTRY, env=BASE_ENV)
     status, said = await health_of(bp)
     for _ in range(int(WAIT / 0.2)):  # the first heartbeat comes just after READY
@@ -243,8 +257,9 @@ async def test_health_follows_the_gateway_and_the_process(fake_discord: FakeDisc
     assert status == 1 and "is gone" in said, said
 
 
-async def test_sigterm_while_starting_exits_0_and_leaves_nothing(fake_discord: FakeDiscord,
-                                                                 bot_process: BotProcessFactory) -> None:
+async def test_sigterm_while_starting_exits_0_and_leaves_nothing(
+    fake_discord: FakeDiscord, bot_process: BotProcessFactory
+) -> None:
     """A signal while the bot logs in and syncs its commands: the set-up ends, the bot stops, exit 0."""
     bp = await bot_process(entry=ENTRY, env=BASE_ENV, wait_ready=False)
     await poll(lambda: "event loop:" in bp.log_text(), "the bot's event loop")

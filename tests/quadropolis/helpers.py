@@ -81,8 +81,7 @@ def build_city(state: QuadState, seat: int, stacks: dict[str, list[str]]) -> Non
 
 def build_squares(state: QuadState) -> dict[str, int]:
     """The build moves offered now: square -> floor."""
-    return {m["square"]: m.get("floor", 1) for m in RULES.legal_moves(state, state.current)
-            if m["kind"] == "build"}
+    return {m["square"]: m.get("floor", 1) for m in RULES.legal_moves(state, state.current) if m["kind"] == "build"}
 
 
 def first_of_type(mode: str, type_: str, **attrs: object) -> str:

@@ -9,23 +9,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot.rules.core import IllegalMove
-from bot.rules.quadropolis.allocation import (
-    best_allocation,
-    compile_city,
-    exhaustive,
-    exhaustive_allocation,
-    optimise,
-)
+from bot.rules.quadropolis.allocation import best_allocation, compile_city, exhaustive, exhaustive_allocation, optimise
 from bot.rules.quadropolis.samples import random_city
-from bot.rules.quadropolis.scoring import (
-    Allocation,
-    Grid,
-    ScoreSheet,
-    cost_bearing,
-    fill,
-    plain_parks,
-    score,
-)
+from bot.rules.quadropolis.scoring import Allocation, Grid, ScoreSheet, cost_bearing, fill, plain_parks, score
 from bot.rules.quadropolis.tiles import MODE_RULES, ModeRules
 from tests.quadropolis.helpers import CLASSIC, EXPERT
 
@@ -44,8 +30,7 @@ def brute_force(mode: ModeRules, grid: Grid, inhabitants: int, energy: int) -> S
             for counts in itertools.product(range(mode.shop_cap + 1), repeat=len(shops)):
                 for j in range(len(parks) + 1):
                     for absorbing in itertools.combinations(parks, j):
-                        alloc = Allocation(frozenset(active), tuple(zip(shops, counts)),
-                                           frozenset(absorbing))
+                        alloc = Allocation(frozenset(active), tuple(zip(shops, counts)), frozenset(absorbing))
                         try:
                             sheet = score(mode, grid, inhabitants, energy, alloc)
                         except IllegalMove:
@@ -84,8 +69,7 @@ def test_optimiser_equals_brute_force_on_small_cities(mode: ModeRules, seed: int
 
 @settings(max_examples=40, deadline=None)
 @given(MODES, st.integers(0, 2**32), st.integers(0, 14), st.integers(0, 14), st.booleans())
-def test_optimiser_equals_exhaustive_search(mode: ModeRules, seed: int, inh: int, nrg: int,
-                                            costly: bool) -> None:
+def test_optimiser_equals_exhaustive_search(mode: ModeRules, seed: int, inh: int, nrg: int, costly: bool) -> None:
     """With up to 9 cost-bearing buildings the optimum equals the subset enumeration (reference scorer)."""
     grid = random_city(mode, random.Random(seed), density=0.8, costly_only=costly, max_cost_bearing=9)
     assert best_allocation(mode, grid, inh, nrg).key() == reference_exhaustive(mode, grid, inh, nrg).key()
@@ -96,8 +80,7 @@ def test_optimiser_equals_exhaustive_on_full_cities() -> None:
     rnd = random.Random(7)
     for k in range(6):
         mode = CLASSIC if k % 2 else EXPERT
-        grid = random_city(mode, rnd, density=1.0, costly_only=k < 3, max_cost_bearing=14 if mode is EXPERT
-                           else None)
+        grid = random_city(mode, rnd, density=1.0, costly_only=k < 3, max_cost_bearing=14 if mode is EXPERT else None)
         inh, nrg = rnd.randint(0, 18), rnd.randint(0, 18)
         c = compile_city(mode, grid, inh, nrg)
         assert optimise(c).key == exhaustive(c).key
@@ -150,8 +133,17 @@ def test_total_is_sum_of_categories() -> None:
         sheet = best_allocation(mode, grid, rnd.randint(0, 15), rnd.randint(0, 15))
         assert sheet.total == sum(sheet.categories.values())
         assert sheet.categories["penalty"] <= 0
-        assert set(sheet.categories) == {"towers", "shops", "public_services", "parks", "factories",
-                                         "harbours", "offices", "monuments", "penalty"}
+        assert set(sheet.categories) == {
+            "towers",
+            "shops",
+            "public_services",
+            "parks",
+            "factories",
+            "harbours",
+            "offices",
+            "monuments",
+            "penalty",
+        }
 
 
 def test_modes_are_loaded() -> None:

@@ -28,8 +28,12 @@ def keys_used_in_package() -> set[str]:
     for path in PACKAGE.glob("*.py"):
         tree = ast.parse(path.read_text())
         for node in ast.walk(tree):
-            if (isinstance(node, ast.Call) and getattr(node.func, "id", getattr(node.func, "attr", ""))
-                    in {"IllegalMove", "GameOver", "NotYourTurn"} and node.args):
+            if (
+                isinstance(node, ast.Call)
+                and getattr(node.func, "id", getattr(node.func, "attr", ""))
+                in {"IllegalMove", "GameOver", "NotYourTurn"}
+                and node.args
+            ):
                 arg = node.args[0]
                 if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
                     keys.add(arg.value)
@@ -50,7 +54,7 @@ def test_catalogue_keys_are_prefixed_and_formattable() -> None:
     """All keys start with quadropolis.; every sentence (every form of a plural one) is a valid format string."""
     for key, text in CATALOGUE.items():
         assert key.startswith("quadropolis."), key
-        for form in ([text] if isinstance(text, str) else [v for k, v in text.items() if k != "plural"]):
+        for form in [text] if isinstance(text, str) else [v for k, v in text.items() if k != "plural"]:
             list(string.Formatter().parse(form))
 
 
@@ -66,8 +70,7 @@ def test_rules_registered_with_contract() -> None:
     rules = games.rules("quadropolis")
     assert rules is RULES
     assert rules.kind == "quadropolis" and rules.title_key == "quadropolis.title" and "quadropolis.title" in CATALOGUE
-    assert [(o.name, o.choices, o.default) for o in rules.option_specs] == [("mode", ("classic", "expert"),
-                                                                             "classic")]
+    assert [(o.name, o.choices, o.default) for o in rules.option_specs] == [("mode", ("classic", "expert"), "classic")]
     assert rules.ai_levels == ("random", "greedy", "strong")
     assert all(name in CATALOGUE for name in TIEBREAK_NAMES[1:])
 
@@ -95,15 +98,36 @@ def test_view_shape() -> None:
     """The view carries the documented sections and is JSON."""
     state = play("expert", 3, 4, steps=17)
     view = json.loads(json.dumps(RULES.view(state, None)))
-    for key in ("mode", "round", "rounds", "first_player", "mayor", "turn", "site", "architects",
-                "pending", "cities", "over", "result"):
+    for key in (
+        "mode",
+        "round",
+        "rounds",
+        "first_player",
+        "mayor",
+        "turn",
+        "site",
+        "architects",
+        "pending",
+        "cities",
+        "over",
+        "result",
+    ):
         assert key in view
     assert len(view["site"]["squares"]) == 5 and len(view["site"]["slots"]) == 20
     assert view["architects"]["pool"] is not None and view["architects"]["per_seat"] is None
     city = view["cities"][0]
     assert (city["rows"], city["columns"]) == (4, 5)
-    assert set(city["score"]["categories"]) == {"towers", "shops", "public_services", "parks", "factories",
-                                                "harbours", "offices", "monuments", "penalty"}
+    assert set(city["score"]["categories"]) == {
+        "towers",
+        "shops",
+        "public_services",
+        "parks",
+        "factories",
+        "harbours",
+        "offices",
+        "monuments",
+        "penalty",
+    }
     assert city["score"]["total"] == sum(city["score"]["categories"].values())
 
 
@@ -196,8 +220,9 @@ def test_undoable_until_a_new_site_is_dealt() -> None:
 
 
 def _sheet_result(totals: list[int], placed: list[int], empty: list[int]) -> core.Result:
-    return core.build_result(totals, [{} for _ in totals],
-                             [(p, -e) for p, e in zip(placed, empty)], names=TIEBREAK_NAMES)
+    return core.build_result(
+        totals, [{} for _ in totals], [(p, -e) for p, e in zip(placed, empty)], names=TIEBREAK_NAMES
+    )
 
 
 def test_TB1() -> None:

@@ -25,8 +25,16 @@ def test_manifest_per_type() -> None:
     by_type = Counter()
     for k in KINDS:
         by_type[k.type] += k.count
-    assert by_type == {"TOWER": 32, "SHOP": 15, "PUBLIC": 19, "PARK": 15, "FACTORY": 19, "HARBOR": 21,
-                       "OFFICE": 17, "MONUMENT": 4}
+    assert by_type == {
+        "TOWER": 32,
+        "SHOP": 15,
+        "PUBLIC": 19,
+        "PARK": 15,
+        "FACTORY": 19,
+        "HARBOR": 21,
+        "OFFICE": 17,
+        "MONUMENT": 4,
+    }
 
 
 CLASSIC_PER_ROUND = {
@@ -50,14 +58,26 @@ def test_classic_round_sets(round_no: int) -> None:
 
 EXPERT_KINDS = {
     # kind: counts for rounds 1..5 (spec 13.3)
-    "tower1": [2, 1, 1, 2, 0], "tower2": [3, 3, 3, 2, 3], "tower3": [1, 1, 1, 1, 2],
+    "tower1": [2, 1, 1, 2, 0],
+    "tower2": [3, 3, 3, 2, 3],
+    "tower3": [1, 1, 1, 1, 2],
     "shop": [3, 2, 3, 3, 3],
-    "public0": [1, 1, 1, 1, 1], "public1": [1, 2, 2, 1, 1], "public2": [1, 1, 1, 1, 1],
-    "park": [2, 2, 1, 2, 1], "playground": [1, 1, 1, 1, 1],
-    "factory1": [1, 0, 0, 0, 0], "factory2": [1, 2, 2, 2, 2], "factory3": [1, 1, 1, 1, 1],
-    "harbour_2i": [1, 1, 1, 0, 0], "harbour_2e": [1, 0, 1, 1, 0], "harbour_1i1e": [1, 2, 1, 1, 2],
-    "harbour_1vp": [1, 0, 0, 0, 0], "harbour_2vp": [0, 1, 1, 0, 0], "harbour_3vp": [0, 0, 0, 1, 2],
-    "office": [3, 3, 3, 4, 4], "monument": [0, 1, 1, 1, 1],
+    "public0": [1, 1, 1, 1, 1],
+    "public1": [1, 2, 2, 1, 1],
+    "public2": [1, 1, 1, 1, 1],
+    "park": [2, 2, 1, 2, 1],
+    "playground": [1, 1, 1, 1, 1],
+    "factory1": [1, 0, 0, 0, 0],
+    "factory2": [1, 2, 2, 2, 2],
+    "factory3": [1, 1, 1, 1, 1],
+    "harbour_2i": [1, 1, 1, 0, 0],
+    "harbour_2e": [1, 0, 1, 1, 0],
+    "harbour_1i1e": [1, 2, 1, 1, 2],
+    "harbour_1vp": [1, 0, 0, 0, 0],
+    "harbour_2vp": [0, 1, 1, 0, 0],
+    "harbour_3vp": [0, 0, 0, 1, 2],
+    "office": [3, 3, 3, 4, 4],
+    "monument": [0, 1, 1, 1, 1],
 }
 
 
@@ -91,8 +111,7 @@ def test_expert_round_sets(round_no: int) -> None:
     assert markers["4"] == 5 and markers["3-4"] == 4
     assert sum(kind_of(t).mayor for t in ids) == (1 if round_no <= 4 else 0)
     counts = Counter(expert_kind(t) for t in ids)
-    expected = {kind: per_round[round_no - 1] for kind, per_round in EXPERT_KINDS.items()
-                if per_round[round_no - 1]}
+    expected = {kind: per_round[round_no - 1] for kind, per_round in EXPERT_KINDS.items() if per_round[round_no - 1]}
     assert counts == expected
 
 
@@ -118,9 +137,10 @@ def test_tile_ids_are_unique_and_stable() -> None:
     assert "K08#2" in ids and kind_of("K08#2").id == "K08"
 
 
-@pytest.mark.parametrize(("slot", "value", "target"), [
-    ("L4", 3, (4, 3)), ("R4", 3, (4, 3)), ("R2", 1, (2, 5)), ("T2", 5, (5, 2)), ("B5", 4, (2, 5)),
-])
+@pytest.mark.parametrize(
+    ("slot", "value", "target"),
+    [("L4", 3, (4, 3)), ("R4", 3, (4, 3)), ("R2", 1, (2, 5)), ("T2", 5, (5, 2)), ("B5", 4, (2, 5))],
+)
 def test_slot_targets(slot: str, value: int, target: tuple[int, int]) -> None:
     """Spec 3.1 examples: the architect counts squares inwards from its own side."""
     r, c = slot_target(slot, value)

@@ -22,8 +22,16 @@ LANGUAGES = ("hu", "es", "ru", "pl")
 
 
 def _tile(type_: str, *, inhabitants: int = 0, energy: int = 0, vp: int = 0, mayor: bool = False) -> str:
-    return next(k.id for k in T.KINDS if k.type == type_ and k.gives_inh == inhabitants and k.gives_nrg == energy
-                and k.vp == vp and k.mayor == mayor and (k.type != "PARK" or k.absorbs))
+    return next(
+        k.id
+        for k in T.KINDS
+        if k.type == type_
+        and k.gives_inh == inhabitants
+        and k.gives_nrg == energy
+        and k.vp == vp
+        and k.mayor == mayor
+        and (k.type != "PARK" or k.absorbs)
+    )
 
 
 PUBLIC = tile_label(_tile("PUBLIC"))
@@ -45,51 +53,131 @@ def _build(tile: core.Term, **more: Any) -> dict[str, Any]:
 
 
 EXACT: list[tuple[str, str, dict[str, Any], str]] = [
-    ("pl", "quadropolis.move.take", _take(PUBLIC),
-     "P stawia architekta 2 na pozycji →3 i bierze budynek użyteczności publicznej."),
-    ("pl", "quadropolis.move.build_mayor", _build(MAYOR),
-     "P buduje blok mieszkalny burmistrza (+1 mieszkaniec) na polu B3 (architekt 2) i dostaje pionek burmistrza."),
-    ("pl", "quadropolis.move.stack", _build(TOWER, floor=2, building=TYPE_NAMES["TOWER"]),
-     "P dokłada blok mieszkalny (+2 mieszkańców) jako kondygnację 2 bloku mieszkalnego na polu B3 (architekt 2)."),
-    ("pl", "quadropolis.build.occupied", {"square": "B3", "building": TYPE_NAMES["SHOP"], "tile": TYPE_NAMES["PARK"]},
-     "Na polu B3 stoi już sklep, więc nie postawisz tam parku."),
-    ("pl", "quadropolis.build.out_of_reach", {"square": "C3", "architect": 2, "reach": CLASSIC_REACH},
-     "Architektem 2 możesz budować tylko w obrębie rzędu B albo kolumny 2, a pole C3 leży gdzie indziej."),
-    ("pl", "quadropolis.ui.where", {"tile": TOWER, "architect": 2},
-     "Gdzie budujesz blok mieszkalny (+2 mieszkańców)? (architekt 2)"),
-    ("ru", "quadropolis.move.take", _take(TOWER),
-     "P ставит архитектора 2 на место →3 и берёт многоэтажку (+2 жителя)."),
+    (
+        "pl",
+        "quadropolis.move.take",
+        _take(PUBLIC),
+        "P stawia architekta 2 na pozycji →3 i bierze budynek użyteczności publicznej.",
+    ),
+    (
+        "pl",
+        "quadropolis.move.build_mayor",
+        _build(MAYOR),
+        "P buduje blok mieszkalny burmistrza (+1 mieszkaniec) na polu B3 (architekt 2) i dostaje pionek burmistrza.",
+    ),
+    (
+        "pl",
+        "quadropolis.move.stack",
+        _build(TOWER, floor=2, building=TYPE_NAMES["TOWER"]),
+        "P dokłada blok mieszkalny (+2 mieszkańców) jako kondygnację 2 bloku mieszkalnego na polu B3 (architekt 2).",
+    ),
+    (
+        "pl",
+        "quadropolis.build.occupied",
+        {"square": "B3", "building": TYPE_NAMES["SHOP"], "tile": TYPE_NAMES["PARK"]},
+        "Na polu B3 stoi już sklep, więc nie postawisz tam parku.",
+    ),
+    (
+        "pl",
+        "quadropolis.build.out_of_reach",
+        {"square": "C3", "architect": 2, "reach": CLASSIC_REACH},
+        "Architektem 2 możesz budować tylko w obrębie rzędu B albo kolumny 2, a pole C3 leży gdzie indziej.",
+    ),
+    (
+        "pl",
+        "quadropolis.ui.where",
+        {"tile": TOWER, "architect": 2},
+        "Gdzie budujesz blok mieszkalny (+2 mieszkańców)? (architekt 2)",
+    ),
+    (
+        "ru",
+        "quadropolis.move.take",
+        _take(TOWER),
+        "P ставит архитектора 2 на место →3 и берёт многоэтажку (+2 жителя).",
+    ),
     ("ru", "quadropolis.move.build", _build(PUBLIC), "P строит коммунальную службу на клетке B3 (архитектор 2)."),
-    ("ru", "quadropolis.move.stack", _build(TOWER, floor=2, building=TYPE_NAMES["TOWER"]),
-     "P ставит многоэтажку (+2 жителя) поверх многоэтажки на клетке B3 (этаж 2, архитектор 2)."),
+    (
+        "ru",
+        "quadropolis.move.stack",
+        _build(TOWER, floor=2, building=TYPE_NAMES["TOWER"]),
+        "P ставит многоэтажку (+2 жителя) поверх многоэтажки на клетке B3 (этаж 2, архитектор 2).",
+    ),
     ("ru", "quadropolis.move.discard", {"player": "P", "tile": PUBLIC}, "P берёт и сбрасывает коммунальную службу."),
-    ("ru", "quadropolis.build.occupied", {"square": "B3", "building": TYPE_NAMES["SHOP"], "tile": TYPE_NAMES["PARK"]},
-     "На клетке B3 уже стоит магазин, поэтому парк сюда не поставить."),
-    ("ru", "quadropolis.build.out_of_reach", {"square": "C3", "architect": 2, "reach": CLASSIC_REACH},
-     "Архитектором 2 можно строить только в пределах ряда B или колонки 2, а клетка C3 туда не входит."),
-    ("ru", "quadropolis.ui.where", {"tile": MAYOR, "architect": 1},
-     "Где построить многоэтажку мэра (+1 житель)? (архитектор 1)"),
+    (
+        "ru",
+        "quadropolis.build.occupied",
+        {"square": "B3", "building": TYPE_NAMES["SHOP"], "tile": TYPE_NAMES["PARK"]},
+        "На клетке B3 уже стоит магазин, поэтому парк сюда не поставить.",
+    ),
+    (
+        "ru",
+        "quadropolis.build.out_of_reach",
+        {"square": "C3", "architect": 2, "reach": CLASSIC_REACH},
+        "Архитектором 2 можно строить только в пределах ряда B или колонки 2, а клетка C3 туда не входит.",
+    ),
+    (
+        "ru",
+        "quadropolis.ui.where",
+        {"tile": MAYOR, "architect": 1},
+        "Где построить многоэтажку мэра (+1 житель)? (архитектор 1)",
+    ),
     ("hu", "quadropolis.move.take", _take(TOWER), "P letette 2. építészét (→3), és elvett egy toronyházat (+2 lakos)."),
-    ("hu", "quadropolis.move.build", _build(PUBLIC),
-     "P felépített egy közigazgatási épületet a városa B3 mezőjén (2. építész)."),
-    ("hu", "quadropolis.move.stack", _build(TOWER, floor=2, building=TYPE_NAMES["TOWER"]),
-     "P ráépített egy toronyházat (+2 lakos) a városa B3 mezőjén álló toronyházra, 2. szintként (2. építész)."),
-    ("hu", "quadropolis.move.discard", {"player": "P", "tile": PUBLIC},
-     "P elvett, majd eldobott egy közigazgatási épületet."),
-    ("hu", "quadropolis.build.occupied", {"square": "B3", "building": TYPE_NAMES["SHOP"], "tile": TYPE_NAMES["PARK"]},
-     "A városod B3 mezőjén már áll egy üzlet, ezért nem építhetsz rá parkot."),
+    (
+        "hu",
+        "quadropolis.move.build",
+        _build(PUBLIC),
+        "P felépített egy közigazgatási épületet a városa B3 mezőjén (2. építész).",
+    ),
+    (
+        "hu",
+        "quadropolis.move.stack",
+        _build(TOWER, floor=2, building=TYPE_NAMES["TOWER"]),
+        "P ráépített egy toronyházat (+2 lakos) a városa B3 mezőjén álló toronyházra, 2. szintként (2. építész).",
+    ),
+    (
+        "hu",
+        "quadropolis.move.discard",
+        {"player": "P", "tile": PUBLIC},
+        "P elvett, majd eldobott egy közigazgatási épületet.",
+    ),
+    (
+        "hu",
+        "quadropolis.build.occupied",
+        {"square": "B3", "building": TYPE_NAMES["SHOP"], "tile": TYPE_NAMES["PARK"]},
+        "A városod B3 mezőjén már áll egy üzlet, ezért nem építhetsz rá parkot.",
+    ),
     ("es", "quadropolis.move.take", _take(PUBLIC), "P toma un servicio público con el arquitecto 2 desde →3."),
-    ("es", "quadropolis.move.build_mayor", _build(MAYOR),
-     "P construye el bloque de torres del alcalde (+1 habitante) en B3 con el arquitecto 2 y se queda con el peón de "
-     "alcalde."),
-    ("es", "quadropolis.move.stack", _build(TOWER, floor=2, building=TYPE_NAMES["TOWER"]),
-     "P añade un bloque de torres (+2 habitantes) en B3 con el arquitecto 2: ahora tiene 2 pisos."),
-    ("es", "quadropolis.build.occupied", {"square": "B3", "building": TYPE_NAMES["SHOP"], "tile": TYPE_NAMES["PARK"]},
-     "En B3 ya hay una tienda: ahí no puedes construir un parque."),
-    ("es", "quadropolis.build.out_of_reach", {"square": "C4", "architect": 3, "reach": EXPERT_REACH},
-     "Con el arquitecto 3 solo puedes construir en el campo 3 o el distrito 3, y C4 no está ahí."),
-    ("es", "quadropolis.ui.where", {"tile": TOWER, "architect": 2},
-     "¿Dónde construyes el bloque de torres (+2 habitantes)? (arquitecto 2)"),
+    (
+        "es",
+        "quadropolis.move.build_mayor",
+        _build(MAYOR),
+        "P construye el bloque de torres del alcalde (+1 habitante) en B3 con el arquitecto 2 y se queda con el "
+        "peón de alcalde.",
+    ),
+    (
+        "es",
+        "quadropolis.move.stack",
+        _build(TOWER, floor=2, building=TYPE_NAMES["TOWER"]),
+        "P añade un bloque de torres (+2 habitantes) en B3 con el arquitecto 2: ahora tiene 2 pisos.",
+    ),
+    (
+        "es",
+        "quadropolis.build.occupied",
+        {"square": "B3", "building": TYPE_NAMES["SHOP"], "tile": TYPE_NAMES["PARK"]},
+        "En B3 ya hay una tienda: ahí no puedes construir un parque.",
+    ),
+    (
+        "es",
+        "quadropolis.build.out_of_reach",
+        {"square": "C4", "architect": 3, "reach": EXPERT_REACH},
+        "Con el arquitecto 3 solo puedes construir en el campo 3 o el distrito 3, y C4 no está ahí.",
+    ),
+    (
+        "es",
+        "quadropolis.ui.where",
+        {"tile": TOWER, "architect": 2},
+        "¿Dónde construyes el bloque de torres (+2 habitantes)? (arquitecto 2)",
+    ),
 ]
 
 
@@ -107,21 +195,59 @@ def test_a_sentence_declines_the_tile_it_names(locale: str, key: str, params: di
 
 def test_menus_list_a_tile_in_the_nominative() -> None:
     """A take's option names the tile as a list item, the form a dictionary gives."""
-    for locale, name in (("pl", "budynek użyteczności publicznej"), ("ru", "коммунальная служба"),
-                         ("hu", "közigazgatási épület"), ("es", "servicio público")):
+    for locale, name in (
+        ("pl", "budynek użyteczności publicznej"),
+        ("ru", "коммунальная служба"),
+        ("hu", "közigazgatási épület"),
+        ("es", "servicio público"),
+    ):
         label = i18n.t("quadropolis.ui.take", locale, architect=2, slot=SLOT, what=i18n.resolve(PUBLIC, locale))
         assert label.endswith(": " + name), label
 
 
 TELEGRAPHIC = {
-    "hu": [r"Kapott:", r"\bsemmi\.", r"elvette \(építész:", r"felépítette:", r"ráépítette:", r"eldobta:",
-           r"^[A-E][1-5]:", r"nem kerülhet ez:", r"Elvéve:", r"Hová építed\?"],
-    "es": [r"ningún recurso", r"Recursos:", r"ha tomado:", r"de tipo", r"\(→\d\):", r"construir en:", r"estar en:",
-           r"^.*: ¿dónde lo construyes"],
-    "ru": [r"берёт здание:", r"Получено:", r"\bничего\.", r"взял:", r"не поставить:", r"Где строить:",
-           r"строить только здесь:", r"входить сюда:", r"взятое здание:"],
-    "pl": [r"bierze:", r"zysk:", r"odrzuca kafel:", r"Gdzie budujesz:", r"budujesz tylko tu:", r"w zasięgu:",
-           r"Tego kafla \("],
+    "hu": [
+        r"Kapott:",
+        r"\bsemmi\.",
+        r"elvette \(építész:",
+        r"felépítette:",
+        r"ráépítette:",
+        r"eldobta:",
+        r"^[A-E][1-5]:",
+        r"nem kerülhet ez:",
+        r"Elvéve:",
+        r"Hová építed\?",
+    ],
+    "es": [
+        r"ningún recurso",
+        r"Recursos:",
+        r"ha tomado:",
+        r"de tipo",
+        r"\(→\d\):",
+        r"construir en:",
+        r"estar en:",
+        r"^.*: ¿dónde lo construyes",
+    ],
+    "ru": [
+        r"берёт здание:",
+        r"Получено:",
+        r"\bничего\.",
+        r"взял:",
+        r"не поставить:",
+        r"Где строить:",
+        r"строить только здесь:",
+        r"входить сюда:",
+        r"взятое здание:",
+    ],
+    "pl": [
+        r"bierze:",
+        r"zysk:",
+        r"odrzuca kafel:",
+        r"Gdzie budujesz:",
+        r"budujesz tylko tu:",
+        r"w zasięgu:",
+        r"Tego kafla \(",
+    ],
 }
 """The "label: value" constructions the sentences used while a term could not be declined."""
 
@@ -155,8 +281,9 @@ def _texts(mode: str, seats: int, seed: int, locale: str) -> tuple[list[str], se
         texts += [labels.move_label("quadropolis", m, view, locale) or "" for m in RULES.legal_moves(state, seat)]
         pending = view.get("pending")
         if pending:
-            texts.append(i18n.t("quadropolis.ui.where", locale, tile=pending["tile"]["label"],
-                                architect=pending["architect"]))
+            texts.append(
+                i18n.t("quadropolis.ui.where", locale, tile=pending["tile"]["label"], architect=pending["architect"])
+            )
             for key, text in _refusals(state, seat, locale):
                 keys.add(key)
                 texts.append(text)

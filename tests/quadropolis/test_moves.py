@@ -22,8 +22,11 @@ from tests.quadropolis.helpers import (
 
 
 def takes(state, value: int | None = None) -> set[str]:  # type: ignore[no-untyped-def]
-    return {m["slot"] for m in RULES.legal_moves(state, state.current)
-            if m["kind"] == "take" and (value is None or m["architect"] == value)}
+    return {
+        m["slot"]
+        for m in RULES.legal_moves(state, state.current)
+        if m["kind"] == "take" and (value is None or m["architect"] == value)
+    }
 
 
 def refused(state, move, key: str) -> None:  # type: ignore[no-untyped-def]
@@ -232,8 +235,9 @@ def test_ML16() -> None:
 
 
 def _kinds(state, face_down: bool) -> list[str]:  # type: ignore[no-untyped-def]
-    return sorted({T.kind_of(t).id for t, d in zip(state.site, state.face_down) if d is face_down},
-                  key=lambda k: int(k[1:]))
+    return sorted(
+        {T.kind_of(t).id for t, d in zip(state.site, state.face_down) if d is face_down}, key=lambda k: int(k[1:])
+    )
 
 
 def test_ML17() -> None:
@@ -287,8 +291,7 @@ def test_example_9_5() -> None:
     """Worked example 9.5: a harbour showing 1 inhabitant + 1 energy gives them at once."""
     s = new_game("classic")
     seat = s.current
-    give_pending(s, next(k.id for k in T.KINDS if k.type == "HARBOR" and k.gives_inh == 1
-                         and k.gives_nrg == 1), 1)
+    give_pending(s, next(k.id for k in T.KINDS if k.type == "HARBOR" and k.gives_inh == 1 and k.gives_nrg == 1), 1)
     after = RULES.apply(s, seat, {"kind": "build", "square": "A1"})
     assert (after.seats[seat].inhabitants, after.seats[seat].energy) == (1, 1)
 

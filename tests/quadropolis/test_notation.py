@@ -98,8 +98,7 @@ def test_refusals_about_slots_name_them_by_arrows(locale: str) -> None:
             RULES.apply(state, seat, {"kind": "take", "architect": architect, "slot": slot})
         refused.append((slot, i18n.error_text(info.value, locale)))
         keys.append(info.value.key)
-    assert keys == ["quadropolis.take.slot_taken", "quadropolis.take.urbanist_row",
-                    "quadropolis.take.urbanist_column"]
+    assert keys == ["quadropolis.take.slot_taken", "quadropolis.take.urbanist_row", "quadropolis.take.urbanist_column"]
     for slot, text in refused:
         assert not SLOT_CODE.search(text) and not SITE_CODE.search(text), text
         assert slot_text(slot, locale) in text, text
@@ -134,15 +133,18 @@ def test_rules_and_help_teach_the_notation(locale: str) -> None:
     no stored code (a city square such as B3 is a city square: only the stacking example names one)."""
     pages = _pages(locale)
     assert len(pages) >= 8
-    help_keys = [key for key in i18n.catalogue("en")
-                 if key.startswith(("quadropolis.ui.", "cmd.quadropolis.")) or key == "quadropolis.option.mode"]
+    help_keys = [
+        key
+        for key in i18n.catalogue("en")
+        if key.startswith(("quadropolis.ui.", "cmd.quadropolis.")) or key == "quadropolis.option.mode"
+    ]
     texts = {**pages, **{key: i18n.t(key, locale) for key in help_keys}}
     for key, text in texts.items():
         assert not SITE_CODE.search(text) and not SIDE_CODE.search(text), text
         if key == "cmd.quadropolis.place.square.description":
             continue  # "e.g. B3": a city square, which is what the option asks for
         for found in re.finditer(r"\bB[1-5]\b", text):
-            assert text[found.end():].startswith(" ▲"), text  # the stacking example's city square
+            assert text[found.end() :].startswith(" ▲"), text  # the stacking example's city square
     turn = pages["quadropolis.rules.turn.1"]
     for arrow in ARROWS.values():
         assert f"{arrow}1" in turn and f"{arrow}5" in turn, (locale, arrow)
@@ -167,7 +169,7 @@ def test_the_glossary_teaches_the_same_notation(locale: str) -> None:
 
 
 def test_polish_counts_inhabitants_in_the_genitive_after_two_to_four() -> None:
-    """"+3 mieszkańców" (masculine-personal nouns take the genitive after 2-4), as after 5."""
+    """ "+3 mieszkańców" (masculine-personal nouns take the genitive after 2-4), as after 5."""
     assert i18n.t("quadropolis.gain.inhabitants", "pl", n=3) == "+3 mieszkańców"
     assert i18n.t("quadropolis.gain.inhabitants", "pl", n=5) == "+5 mieszkańców"
     assert i18n.t("quadropolis.gain.inhabitants", "pl", n=1) == "+1 mieszkaniec"
@@ -175,8 +177,9 @@ def test_polish_counts_inhabitants_in_the_genitive_after_two_to_four() -> None:
 
 @pytest.mark.parametrize("locale", LANGUAGES)
 @pytest.mark.parametrize("mode", ["classic", "expert"])
-def test_the_terminal_game_reads_no_stored_code(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                                capsys: pytest.CaptureFixture[str], locale: str, mode: str) -> None:
+def test_the_terminal_game_reads_no_stored_code(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], locale: str, mode: str
+) -> None:
     """`local quadropolis --lang <lang>` against an AI seat, always answering 1: its menus, summaries,
     status lines and ranking carry no stored code (pictures are left out: tests/render draws them)."""
     renderer = pictures.get("quadropolis")
@@ -184,8 +187,25 @@ def test_the_terminal_game_reads_no_stored_code(tmp_path: Path, monkeypatch: pyt
         monkeypatch.setattr(renderer, name, lambda *args, **kwargs: b"")
     answers = iter(["1"] * 400)
     monkeypatch.setattr("builtins.input", lambda prompt="": next(answers))
-    code = local.main(["quadropolis", "--mode", mode, "--players", "2", "--ai", "1", "--level", "greedy",
-                       "--lang", locale, "--db", str(tmp_path / "local.sqlite3"), "--out", str(tmp_path / "out")])
+    code = local.main(
+        [
+            "quadropolis",
+            "--mode",
+            mode,
+            "--players",
+            "2",
+            "--ai",
+            "1",
+            "--level",
+            "greedy",
+            "--lang",
+            locale,
+            "--db",
+            str(tmp_path / "local.sqlite3"),
+            "--out",
+            str(tmp_path / "out"),
+        ]
+    )
     out = capsys.readouterr().out
     assert code == 0
     take_word = i18n.t("quadropolis.ui.take", locale, architect=1, slot="", what="").split("1")[0]

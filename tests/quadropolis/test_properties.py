@@ -26,8 +26,11 @@ def random_move(rnd: random.Random, state: QuadState) -> Move:
     squares = [f"{chr(65 + r)}{c}" for r in range(mode.rows + 1) for c in range(mode.cols + 2)]
     squares += ["b2", " A1", "A01"]
     if kind == "take":
-        move: Move = {"kind": kind, "architect": rnd.choice([0, 1, 2, 3, 4, 5, 6, "1", None]),
-                      "slot": rnd.choice([*T.SLOTS, "L0", "Q1", 3])}
+        move: Move = {
+            "kind": kind,
+            "architect": rnd.choice([0, 1, 2, 3, 4, 5, 6, "1", None]),
+            "slot": rnd.choice([*T.SLOTS, "L0", "Q1", 3]),
+        }
     elif kind == "build":
         move = {"kind": kind, "square": rnd.choice([*squares, 7, "1A"])}
         if rnd.random() < 0.4:
@@ -119,8 +122,17 @@ def test_seeded_ai_games_complete(mode: str, players: int) -> None:
     result = RULES.result(state)
     for seat_result in result.seats:
         assert seat_result.total == sum(seat_result.breakdown.values())
-        assert list(seat_result.breakdown) == ["towers", "shops", "public_services", "parks", "factories",
-                                               "harbours", "offices", "monuments", "penalty"]
+        assert list(seat_result.breakdown) == [
+            "towers",
+            "shops",
+            "public_services",
+            "parks",
+            "factories",
+            "harbours",
+            "offices",
+            "monuments",
+            "penalty",
+        ]
     assert min(s.rank for s in result.seats) == 1
 
 
@@ -141,6 +153,7 @@ def test_ai_refuses_unknown_level() -> None:
 
 def test_replay_from_seed_reproduces_the_game() -> None:
     """Setup is a function of the seed: replaying the same moves gives the same state."""
+
     def run(seed: int) -> dict[str, Any]:
         state = RULES.setup({"mode": "classic"}, 2, seed)
         for k in range(20):

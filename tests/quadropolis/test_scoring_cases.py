@@ -122,8 +122,17 @@ def test_TC16() -> None:
 def test_TC17() -> None:
     """The full Classic city scores 58 with its fixed allocation, category by category."""
     s = fixed("classic", "T3 P T2 S3 / U1 T1 F H / H U0 S1 H1 / G T4 U2 H", 13, 7)
-    assert s.categories == {"towers": 20, "shops": 5, "public_services": 12, "parks": 9,
-                            "factories": 5, "harbours": 8, "offices": 0, "monuments": 0, "penalty": -1}
+    assert s.categories == {
+        "towers": 20,
+        "shops": 5,
+        "public_services": 12,
+        "parks": 9,
+        "factories": 5,
+        "harbours": 8,
+        "offices": 0,
+        "monuments": 0,
+        "penalty": -1,
+    }
     assert s.total == 58
 
 
@@ -190,8 +199,17 @@ def test_optimum_of_section_16_example() -> None:
     """Section 16: TC17's city scored optimally reaches 63 with C(3,1) off and 4 + 2 customers."""
     s = optimal("classic", "T3 P T2 S / U1 T1 F H / H U0 S1 H1 / G T4 U2 H", 13, 7)
     assert s.total == 63
-    assert s.categories == {"towers": 20, "shops": 9, "public_services": 12, "parks": 9,
-                            "factories": 5, "harbours": 8, "offices": 0, "monuments": 0, "penalty": 0}
+    assert s.categories == {
+        "towers": 20,
+        "shops": 9,
+        "public_services": 12,
+        "parks": 9,
+        "factories": 5,
+        "harbours": 8,
+        "offices": 0,
+        "monuments": 0,
+        "penalty": 0,
+    }
     assert s.inhabitants_on_buildings == 13 and s.empty_squares == 1
     assert s.allocation.absorbing == frozenset({(0, 1)})
     assert dict(s.allocation.customers) == {(0, 3): 4, (2, 2): 2}

@@ -12,9 +12,16 @@ HOST = 101
 
 async def test_full_game_through_the_service(service: Service) -> None:
     """A human (playing the first listed move) and a greedy AI finish an Expert game."""
-    info = await service.create_game(guild_xid=9, channel_xid=77, kind="quadropolis",
-                                     options={"mode": "expert"}, host_xid=HOST, host_name="Ana",
-                                     ai_seats=1, ai_level="greedy")
+    info = await service.create_game(
+        guild_xid=9,
+        channel_xid=77,
+        kind="quadropolis",
+        options={"mode": "expert"},
+        host_xid=HOST,
+        host_name="Ana",
+        ai_seats=1,
+        ai_level="greedy",
+    )
     gid = info.id
     await service.start(gid, HOST)
     summaries = []
@@ -40,9 +47,16 @@ async def test_full_game_through_the_service(service: Service) -> None:
 async def test_a_forged_allocate_through_the_service_is_a_sentence_and_stores_nothing(service: Service) -> None:
     """A hand-made "keep the building idle" move from the player whose turn it is: the service answers
     with the rules' sentence; the version, the move log and the stored game stay as they were."""
-    info = await service.create_game(guild_xid=9, channel_xid=78, kind="quadropolis",
-                                     options={"mode": "classic"}, host_xid=HOST, host_name="Ana",
-                                     ai_seats=1, ai_level="random")
+    info = await service.create_game(
+        guild_xid=9,
+        channel_xid=78,
+        kind="quadropolis",
+        options={"mode": "classic"},
+        host_xid=HOST,
+        host_name="Ana",
+        ai_seats=1,
+        ai_level="random",
+    )
     gid = info.id
     await service.start(gid, HOST)
     for _ in range(6):  # a few turns in, with a building in Ana's city

@@ -55,5 +55,7 @@ def test_the_badge_is_drawn_in_the_pictures_language() -> None:
     english = c.glyph_image("btc.house", 64, locale="en").tobytes()
     russian = c.glyph_image("btc.house", 64, locale="ru").tobytes()
     assert english != russian
-    assert c.glyph_image("btc.house", 64, letter=False, locale="en").tobytes() == \
-        c.glyph_image("btc.house", 64, letter=False, locale="ru").tobytes()
+    assert (
+        c.glyph_image("btc.house", 64, letter=False, locale="en").tobytes()
+        == c.glyph_image("btc.house", 64, letter=False, locale="ru").tobytes()
+    )

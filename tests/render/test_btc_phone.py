@@ -31,8 +31,11 @@ def views(btc_views: Any) -> list[tuple[str, dict[str, Any], int]]:  # noqa: F81
         out.append((f"{seats} players mid", RULES.view(_play(RULES, {}, seats, 31, 3 * seats), 0), 0))
         out.append((f"{seats} players end", RULES.view(_play(RULES, {}, seats, 32, None), 0), 0))
     sample = next(s for s in legibility.samples() if s.kind == "btc")
-    out += [("bench turn", sample.turn, sample.seat), ("bench board", sample.board, sample.seat),
-            ("bench end", sample.end, sample.seat)]
+    out += [
+        ("bench turn", sample.turn, sample.seat),
+        ("bench board", sample.board, sample.seat),
+        ("bench end", sample.end, sample.seat),
+    ]
     return out
 
 
@@ -47,13 +50,18 @@ def _draw(kind: str, view: dict[str, Any], seat: int, locale: str) -> tuple[Imag
     return img, drawn.on(img)
 
 
-def _problems(label: str, view: dict[str, Any], img: Image.Image, texts: list[c.DrawnText],
-              locale: str) -> list[str]:
+def _problems(label: str, view: dict[str, Any], img: Image.Image, texts: list[c.DrawnText], locale: str) -> list[str]:
     scale = c.IMAGE_WIDTH / img.width
-    found = [f"{label}: key fact {d.text!r} at {d.size * scale:.1f} px" for d in texts
-             if d.key and legibility.words(d.text) and d.size * scale < c.KEY_TEXT]
-    found += [f"{label}: {d.text!r} at {d.size * scale:.1f} px" for d in texts
-              if legibility.words(d.text) and d.size * scale < c.MIN_TEXT]
+    found = [
+        f"{label}: key fact {d.text!r} at {d.size * scale:.1f} px"
+        for d in texts
+        if d.key and legibility.words(d.text) and d.size * scale < c.KEY_TEXT
+    ]
+    found += [
+        f"{label}: {d.text!r} at {d.size * scale:.1f} px"
+        for d in texts
+        if legibility.words(d.text) and d.size * scale < c.MIN_TEXT
+    ]
     key = [d.text for d in texts if d.key]
     for name in b.player_names(view, NAMES, locale):
         if not any(name in text for text in key):

@@ -52,8 +52,10 @@ def test_every_mode_and_rare_line_too(lang: str, qp_views: Any, btc_views: Any, 
     for module, views in ((q, qp_views), (b, btc_views), (u, up_views)):
         for k, (view, seat) in enumerate(views):
             calls: list[tuple[str, str, tuple[Any, ...]]] = [
-                ("turn", "turn_image", (view, seat, names)), ("board", "board_image", (view, names)),
-                ("end", "end_image", (view, names))]
+                ("turn", "turn_image", (view, seat, names)),
+                ("board", "board_image", (view, names)),
+                ("end", "end_image", (view, names)),
+            ]
             if hasattr(module, "city_image"):
                 calls.append(("city", "city_image", (view, seat, names)))
             for kind, function, args in calls:
@@ -114,8 +116,9 @@ def test_a_name_cannot_reorder_the_turn_picture(module: Any) -> None:
     from bot.benches import quadropolis as bench_quadropolis
     from bot.benches import urbanpanic as bench_urbanpanic
 
-    bench, options = {b: (bench_btc, {}), q: (bench_quadropolis, {"mode": "classic"}),
-                      u: (bench_urbanpanic, {})}[module]
+    bench, options = {b: (bench_btc, {}), q: (bench_quadropolis, {"mode": "classic"}), u: (bench_urbanpanic, {})}[
+        module
+    ]
     view = bench.RULES.view(bench.sample_state(bench.RULES, options, 4, 1, 20), 0)
     drawn = []
     for names in (HOSTILE, PLAIN):

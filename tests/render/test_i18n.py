@@ -38,8 +38,10 @@ from render import urbanpanic as u
 
 ROOT = Path(__file__).resolve().parents[2]
 RENDER = ROOT / "render"
-CATALOGUES = [ROOT / "bot" / "locales" / "en" / "render.json",
-              *sorted((ROOT / "bot" / "locales" / "en").glob("*_render.json"))]
+CATALOGUES = [
+    ROOT / "bot" / "locales" / "en" / "render.json",
+    *sorted((ROOT / "bot" / "locales" / "en").glob("*_render.json")),
+]
 """The pictures' words: the shared ones and each game's own."""
 RENDER_ID = r"(?:render|[a-z]+\.render)\.[a-z_.]+[a-z_]"
 
@@ -49,6 +51,8 @@ def _english_render_catalogue() -> dict[str, Any]:
     for path in CATALOGUES:
         merged.update(json.loads(path.read_text(encoding="utf-8")))
     return merged
+
+
 GOLDEN = Path(__file__).with_name("data") / "golden"
 
 TEST_LOCALE = "zz-ZZ"
@@ -246,9 +250,7 @@ def up_views() -> list[tuple[dict[str, Any], int]]:
     basic_mid, basic_seat = out[0]
 
     def last_round(v: dict[str, Any]) -> None:
-        v.update(
-            current=basic_seat, over=False, points=1, architect_owed=True, last_turn=True, first_finisher=1
-        )
+        v.update(current=basic_seat, over=False, points=1, architect_owed=True, last_turn=True, first_finisher=1)
         v["main_board"]["slots"][0] = None
         v["players"][basic_seat]["finisher"] = True
         v["players"][basic_seat]["reachable"] = v["players"][basic_seat]["tiles"] - 1
@@ -376,8 +378,10 @@ def test_public_functions_take_a_locale() -> None:
             (q, ("turn_image", "city_image", "board_image", "end_image")),
             (b, ("turn_image", "board_image", "end_image")),
             (u, ("turn_image", "board_image", "end_image")),
-            *((pictures.get(kind), ("render_turn", "render_board", "render_end", "render_tiles"))
-              for kind in ("quadropolis", "btc", "urbanpanic")),
+            *(
+                (pictures.get(kind), ("render_turn", "render_board", "render_end", "render_tiles"))
+                for kind in ("quadropolis", "btc", "urbanpanic")
+            ),
             (pictures.get("quadropolis"), ("render_city",)),
             (scores, ("score_table",)),
         )
@@ -409,12 +413,14 @@ def test_a_wordier_language_still_fits(
 ) -> None:
     """With every picture word twice as long, nothing is cut off the bottom (the last row is background)."""
     english = i18n.catalogue("en")
+
     def longer(v: str) -> str:
         return f"{v} {v.split()[0]}ingszövegész" if len(v) > 2 else v
 
     wordy: dict[str, Any] = {
         k: (longer(v) if isinstance(v, str) else {c: longer(x) if c != "plural" else x for c, x in v.items()})
-        if re.fullmatch(RENDER_ID, k) else v
+        if re.fullmatch(RENDER_ID, k)
+        else v
         for k, v in english.items()
     }
     real_catalogue = i18n.catalogue

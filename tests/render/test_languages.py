@@ -74,8 +74,13 @@ def fits(img: Image.Image) -> bool:
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
-def test_every_picture_speaks_the_language(lang: str, drawn: list[str], qp_views: Any,  # noqa: F811
-                                           btc_views: Any, up_views: Any) -> None:  # noqa: F811
+def test_every_picture_speaks_the_language(
+    lang: str,
+    drawn: list[str],
+    qp_views: Any,  # noqa: F811
+    btc_views: Any,  # noqa: F811
+    up_views: Any,  # noqa: F811
+) -> None:
     """Turn, board, city and end pictures of every game, the tile references and a league table, drawn in one
     language: every drawn word is that language's (or the data's: names, city names, tile labels), and every
     picture fits."""
@@ -85,15 +90,23 @@ def test_every_picture_speaks_the_language(lang: str, drawn: list[str], qp_views
         for view, seat in views:
             data.append(view)
             images += _images(module, view, seat, locale=lang)
-        images.append(Image.open(io.BytesIO(pictures.get(module.__name__.rpartition('.')[2]).render_tiles(locale=lang))))
+        images.append(
+            Image.open(io.BytesIO(pictures.get(module.__name__.rpartition(".")[2]).render_tiles(locale=lang)))
+        )
 
     class Row:
         def __init__(self, name: str, n: int) -> None:
             self.name, self.games, self.wins, self.average_place, self.ordinal = name, n, n // 2, 1.5, 2.0 + n
 
-    images.append(Image.open(io.BytesIO(leagues.standings_png("Liga", "Quadropolis", [Row(n, i) for i, n in
-                                                                                   enumerate(NAMES)],
-                                                              rated=True, loc=lang))))
+    images.append(
+        Image.open(
+            io.BytesIO(
+                leagues.standings_png(
+                    "Liga", "Quadropolis", [Row(n, i) for i, n in enumerate(NAMES)], rated=True, loc=lang
+                )
+            )
+        )
+    )
     data.append(["Liga", "Quadropolis"])
     words = language_words(lang) | vocabulary(*data)
     assert foreign(drawn, words) == []

@@ -11,8 +11,11 @@ from bot.community.leagues import Standing
 from render import common as c
 from render.leagues import ROW_HEIGHT, standings_png
 
-ROWS = [Standing(1, "Ana", 4, 3, 5, 30.0, 2.0), Standing(2, "Bea", 4, 1, 7, 24.0, 2.5),
-        Standing(3, "Cem", 0, 0, 0, 25.0, 8.3)]
+ROWS = [
+    Standing(1, "Ana", 4, 3, 5, 30.0, 2.0),
+    Standing(2, "Bea", 4, 1, 7, 24.0, 2.5),
+    Standing(3, "Cem", 0, 0, 0, 25.0, 8.3),
+]
 
 
 def picture(data: bytes) -> Image.Image:

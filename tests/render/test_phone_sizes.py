@@ -27,15 +27,17 @@ def _small(draw: Callable[[], bytes]) -> tuple[list[tuple[str, float]], list[tup
     scale = c.IMAGE_WIDTH / width
     drawn = recorder.picture()
     keys = [(d.text, d.size * scale) for d in drawn if d.key and d.size * scale < c.KEY_TEXT]
-    words = [(d.text, d.size * scale) for d in drawn if any(ch.isalnum() for ch in d.text)
-             and d.size * scale < c.MIN_TEXT]
+    words = [
+        (d.text, d.size * scale) for d in drawn if any(ch.isalnum() for ch in d.text) and d.size * scale < c.MIN_TEXT
+    ]
     return keys, words, sum(1 for d in drawn if d.key)
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_story_charts_and_the_league_table_read_on_a_phone(lang: str) -> None:
-    shared = [(kind, draw) for kind, draw in legibility.pictures(lang) if kind.endswith(".story") or
-              kind == "league.table"]
+    shared = [
+        (kind, draw) for kind, draw in legibility.pictures(lang) if kind.endswith(".story") or kind == "league.table"
+    ]
     assert len(shared) == len(games.GAMES) + 1
     for kind, draw in shared:
         keys, words, key_count = _small(draw)

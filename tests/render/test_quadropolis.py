@@ -127,8 +127,12 @@ def _end_with_inactive_building() -> Any:
     """A finished game whose optimal allocation leaves a building inactive (random play: common)."""
     for seed in range(40):
         view = RULES.view(_play("classic", 4, seed, None, "random"), None)
-        if any(sq["building"] and not sq["building"]["active"] for city in view["cities"]
-               for row in city["squares"] for sq in row):
+        if any(
+            sq["building"] and not sq["building"]["active"]
+            for city in view["cities"]
+            for row in city["squares"]
+            for sq in row
+        ):
             return view
     pytest.fail("no seed in 0-39 gives an inactive building")
 

@@ -24,8 +24,19 @@ LANGUAGES = ("en", "hu", "es", "ru", "pl")
 SCRIPT = {"en": "LATIN", "hu": "LATIN", "es": "LATIN", "pl": "LATIN", "ru": "CYRILLIC"}
 TAKEN = {"A", "B", "C", "D"}
 """Letters the pictures already use: the city rows and the player markers (a Quadropolis table seats 4)."""
-LOOKALIKES = {"А": "A", "В": "B", "С": "C", "Е": "E", "К": "K", "М": "M", "Н": "H", "О": "O", "Р": "P",
-              "Т": "T", "Х": "X"}
+LOOKALIKES = {
+    "А": "A",
+    "В": "B",
+    "С": "C",
+    "Е": "E",
+    "К": "K",
+    "М": "M",
+    "Н": "H",
+    "О": "O",
+    "Р": "P",
+    "Т": "T",
+    "Х": "X",
+}
 """Cyrillic capitals drawn like a Latin one."""
 
 
@@ -64,8 +75,9 @@ def test_each_language_draws_its_marks(locale: str) -> None:
     kind = next(kind for kind, mark in q.marks(locale).items() if mark != english_marks[kind])
     key = f"quadropolis.{kind}"
     assert c.glyph_image(key, 64, locale=locale).tobytes() != c.glyph_image(key, 64).tobytes()
-    assert c.glyph_image(key, 64, letter=False, locale=locale).tobytes() == \
-        c.glyph_image(key, 64, letter=False).tobytes()
+    assert (
+        c.glyph_image(key, 64, letter=False, locale=locale).tobytes() == c.glyph_image(key, 64, letter=False).tobytes()
+    )
 
 
 def _view(mode: str, seats: int, seed: int, moves: int | None) -> Any:
@@ -89,8 +101,13 @@ def test_every_picture_draws_in_every_language(views: dict[str, Any], locale: st
     the English ones where the marks do."""
     mid, end = views["classic"], views["expert_end"]
     seat = mid["turn"]["seat"] or 0
-    pictures = [QP.render_turn(mid, seat, locale=locale), QP.render_city(mid, seat, locale=locale),
-                QP.render_board(mid, locale=locale), QP.render_end(end, locale=locale), QP.render_tiles(locale=locale)]
+    pictures = [
+        QP.render_turn(mid, seat, locale=locale),
+        QP.render_city(mid, seat, locale=locale),
+        QP.render_board(mid, locale=locale),
+        QP.render_end(end, locale=locale),
+        QP.render_tiles(locale=locale),
+    ]
     for data in pictures:
         assert Image.open(io.BytesIO(data)).size[0] >= c.MIN_WIDTH
     sheet = Image.open(io.BytesIO(QP.render_tiles(locale=locale))).convert("RGB")
@@ -99,8 +116,7 @@ def test_every_picture_draws_in_every_language(views: dict[str, Any], locale: st
 
 
 @pytest.mark.parametrize("locale", ["hu", "es", "ru", "pl"])
-def test_no_picture_draws_an_english_badge(views: dict[str, Any], locale: str,
-                                           monkeypatch: pytest.MonkeyPatch) -> None:
+def test_no_picture_draws_an_english_badge(views: dict[str, Any], locale: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """Every building tile drawn in a picture of ``locale`` (site, cities, pending tile, legend, score
     columns and the final table) carries that language's marks."""
     drawn: list[tuple[str, str]] = []

@@ -85,9 +85,7 @@ def _open(data: bytes) -> Image.Image:
     return img
 
 
-@pytest.mark.parametrize(
-    "key", ["basic_mid", "basic_end", "advanced_mid", "advanced_end", "party_mid", "party_end"]
-)
+@pytest.mark.parametrize("key", ["basic_mid", "basic_end", "advanced_mid", "advanced_end", "party_mid", "party_end"])
 def test_every_view_renders_every_image(games: dict[str, Any], key: str) -> None:
     """Turn, board and end images render from real views: PNG, at least 1000 px wide (portrait: one city per
     row, so up to about 900 px a player), under 400 KB."""
@@ -121,9 +119,7 @@ def test_tc14_cut_off_tiles_are_hatched_and_crossed() -> None:
         corner = img.getpixel((x0 + 3, y1 - 12))
         assert (corner in (u.CUT_PLOT, (214, 196, 188))) == cut, plot
         cross = img.crop((x1 - CELL // 4 - 3, y0 + 3, x1 - 3, y0 + 3 + CELL // 4))
-        has_ink = any(
-            cross.getpixel((x, y)) == c.INK for x in range(cross.width) for y in range(cross.height)
-        )
+        has_ink = any(cross.getpixel((x, y)) == c.INK for x in range(cross.width) for y in range(cross.height))
         assert has_ink == cut, plot
 
 

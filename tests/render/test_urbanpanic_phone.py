@@ -40,10 +40,16 @@ def _drawn(kind: str, view: Any, seat: int, lang: str) -> tuple[list[c.DrawnText
 
 
 def _problems(label: str, kind: str, view: Any, texts: list[c.DrawnText], scale: float) -> list[str]:
-    found = [f"{label}: key fact {d.text!r} at {d.size * scale:.1f} px" for d in texts
-             if d.key and legibility.words(d.text) and d.size * scale < c.KEY_TEXT]
-    found += [f"{label}: {d.text!r} at {d.size * scale:.1f} px" for d in texts
-              if legibility.words(d.text) and d.size * scale < c.MIN_TEXT]
+    found = [
+        f"{label}: key fact {d.text!r} at {d.size * scale:.1f} px"
+        for d in texts
+        if d.key and legibility.words(d.text) and d.size * scale < c.KEY_TEXT
+    ]
+    found += [
+        f"{label}: {d.text!r} at {d.size * scale:.1f} px"
+        for d in texts
+        if legibility.words(d.text) and d.size * scale < c.MIN_TEXT
+    ]
     key = [d.text for d in texts if d.key]
     players = view.get("players") or []
     for seat in range(len(players)):

@@ -62,21 +62,34 @@ def _btc_duplex_round() -> dict[str, Any]:
 
 
 def _duplex(a: str, b: str, number: int) -> dict[str, Any]:
-    return {"id": 900 + number, "kind": f"DUPLEX_H{number:02d}", "faces": [a.upper(), b.upper()],
-            "orientation": "horizontal",
-            "name": {"$term": "btc.tile.duplex", "a": {"$term": f"btc.tile.{a}"}, "b": {"$term": f"btc.tile.{b}"}}}
+    return {
+        "id": 900 + number,
+        "kind": f"DUPLEX_H{number:02d}",
+        "faces": [a.upper(), b.upper()],
+        "orientation": "horizontal",
+        "name": {"$term": "btc.tile.duplex", "a": {"$term": f"btc.tile.{a}"}, "b": {"$term": f"btc.tile.{b}"}},
+    }
 
 
 @pytest.mark.parametrize("locale", LANGUAGES)
 def test_btc_hand_and_to_place_labels_are_whole(locale: str) -> None:
-    """"dúplex fábrica y…", "дуплекс «офис и…": a tile's name under it wraps, never cut (nor the quote
+    """ "dúplex fábrica y…", "дуплекс «офис и…": a tile's name under it wraps, never cut (nor the quote
     left open), in the hand and among the tiles to place, with the city each goes to."""
     view = _btc_duplex_round()
-    long_ones = [_duplex("tavern_music", "tavern_drink", 1), _duplex("factory", "office", 2),
-                 _duplex("tavern_bed", "tavern_food", 3)]
-    view["you"] = {**view["you"], "hand": long_ones, "choice": [],
-                   "to_place": [{**long_ones[1], "city": view["cities"][0]["city"]},
-                                {**long_ones[2], "city": view["cities"][1]["city"]}]}
+    long_ones = [
+        _duplex("tavern_music", "tavern_drink", 1),
+        _duplex("factory", "office", 2),
+        _duplex("tavern_bed", "tavern_food", 3),
+    ]
+    view["you"] = {
+        **view["you"],
+        "hand": long_ones,
+        "choice": [],
+        "to_place": [
+            {**long_ones[1], "city": view["cities"][0]["city"]},
+            {**long_ones[2], "city": view["cities"][1]["city"]},
+        ],
+    }
     with c.record_text() as drawn:
         b.turn_image(view, 0, NAMES, locale=locale)
     cut = [d.full for d in drawn.texts if d.shortened]

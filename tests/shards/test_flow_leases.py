@@ -29,8 +29,9 @@ class Recorder:
     async def next_step(self, origin: Any, game_id: int) -> None:
         return None
 
-    async def announce(self, game_id: int, outcome: MoveOutcome | None, locale: str, *,
-                       repost: bool = False) -> str | None:
+    async def announce(
+        self, game_id: int, outcome: MoveOutcome | None, locale: str, *, repost: bool = False
+    ) -> str | None:
         self.announced.append((game_id, outcome.version if outcome is not None else None))
         return None
 
@@ -44,22 +45,24 @@ async def two_flows(open_db: Opener, clock: FakeClock) -> tuple[TurnFlow, TurnFl
         db = await open_db()
         recorder = Recorder()
         seeds = iter(range(1000, 100_000))
-        flow = TurnFlow(Service(db, clock, seed_source=lambda s=seeds: next(s)), recorder, leases=LeaseStore(db),
-                        owner=owner)
+        flow = TurnFlow(
+            Service(db, clock, seed_source=lambda s=seeds: next(s)), recorder, leases=LeaseStore(db), owner=owner
+        )
         out += [flow, recorder]
     return out[0], out[2], out[1], out[3]
 
 
-async def test_the_ai_of_a_dead_process_is_taken_over_once_its_lease_ran_out(open_db: Opener,
-                                                                           clock: FakeClock) -> None:
+async def test_the_ai_of_a_dead_process_is_taken_over_once_its_lease_ran_out(open_db: Opener, clock: FakeClock) -> None:
     a, b, _, told_b = await two_flows(open_db, clock)
-    info = await a.service.create_game(guild_xid=1, channel_xid=2, kind="toy", options={}, host_xid=7,
-                                       host_name="Ann", ai_seats=1)
+    info = await a.service.create_game(
+        guild_xid=1, channel_xid=2, kind="toy", options={}, host_xid=7, host_name="Ann", ai_seats=1
+    )
     await a.service.start(info.id, 7)
     gid = info.id
     # Process a took the game's AI work, then died (kill -9) before playing.
-    assert a.leases is not None and await a.leases.take(f"ai:{gid}", "a", clock.now_ms(),
-                                                          clock.now_ms() + LEASE_MS, gid)
+    assert a.leases is not None and await a.leases.take(
+        f"ai:{gid}", "a", clock.now_ms(), clock.now_ms() + LEASE_MS, gid
+    )
     b.schedule_ai(gid)
     await b.idle()
     assert (await b.service.game(gid)).version == 0  # b leaves it alone while a's lease runs
@@ -74,16 +77,18 @@ async def test_the_ai_of_a_dead_process_is_taken_over_once_its_lease_ran_out(ope
     assert await b.take_over() == 0 and await a.take_over() == 0  # done: the lease is gone
 
 
-async def test_an_untold_move_of_a_dead_process_is_told_before_the_ai_moves_on(open_db: Opener,
-                                                                             clock: FakeClock) -> None:
+async def test_an_untold_move_of_a_dead_process_is_told_before_the_ai_moves_on(
+    open_db: Opener, clock: FakeClock
+) -> None:
     a, b, told_a, told_b = await two_flows(open_db, clock)
-    info = await a.service.create_game(guild_xid=1, channel_xid=2, kind="toy", options={}, host_xid=7,
-                                       host_name="Ann", ai_seats=1)
+    info = await a.service.create_game(
+        guild_xid=1, channel_xid=2, kind="toy", options={}, host_xid=7, host_name="Ann", ai_seats=1
+    )
     await a.service.start(info.id, 7)
     gid = info.id
     assert a.leases is not None
     await a.leases.take(f"ai:{gid}", "a", clock.now_ms(), clock.now_ms() + LEASE_MS, gid)
-    await a.service.play_ai(gid)   # a played the AI's bid ...
+    await a.service.play_ai(gid)  # a played the AI's bid ...
     await a.service.move(gid, 7, {"kind": "bid", "card": 2})  # ... the reveal came, and a died untold
     assert told_a.announced == []
     clock.advance(LEASE_MS / 1000)
@@ -94,12 +99,14 @@ async def test_an_untold_move_of_a_dead_process_is_told_before_the_ai_moves_on(o
     assert game.version == 3 and game.settled_version == 3  # then the AI bid again
 
 
-async def test_a_party_timer_fires_once_and_a_dead_process_timer_is_fired_by_another(open_db: Opener,
-                                                                                   clock: FakeClock) -> None:
+async def test_a_party_timer_fires_once_and_a_dead_process_timer_is_fired_by_another(
+    open_db: Opener, clock: FakeClock
+) -> None:
     a, b, _, _ = await two_flows(open_db, clock)
     service = a.service
-    info = await service.create_game(guild_xid=1, channel_xid=2, kind="urbanpanic", options={"variant": "party"},
-                                     host_xid=7, host_name="Ann")
+    info = await service.create_game(
+        guild_xid=1, channel_xid=2, kind="urbanpanic", options={"variant": "party"}, host_xid=7, host_name="Ann"
+    )
     await service.join(info.id, 8, "Bo")
     await service.start(info.id, 7)
     gid = info.id
@@ -120,13 +127,11 @@ async def test_a_party_timer_fires_once_and_a_dead_process_timer_is_fired_by_ano
     assert await a.run_timers() == 0  # a, back, finds nothing to fire
 
 
-async def test_a_human_move_a_dead_process_never_told_is_told_by_another(open_db: Opener,
-                                                                        clock: FakeClock) -> None:
+async def test_a_human_move_a_dead_process_never_told_is_told_by_another(open_db: Opener, clock: FakeClock) -> None:
     """No AI in the game, so no lease: process a committed a bid and died before announcing it. Once
     a lease's time has passed, b tells it (once), and a live process's fresh moves are left alone."""
     a, b, told_a, told_b = await two_flows(open_db, clock)
-    info = await a.service.create_game(guild_xid=1, channel_xid=2, kind="toy", options={}, host_xid=7,
-                                       host_name="Ann")
+    info = await a.service.create_game(guild_xid=1, channel_xid=2, kind="toy", options={}, host_xid=7, host_name="Ann")
     await a.service.join(info.id, 8, "Bea")
     await a.service.start(info.id, 7)
     gid = info.id
@@ -150,8 +155,9 @@ async def test_a_shorter_lease_is_taken_over_sooner(open_db: Opener, clock: Fake
     a, b, _, told_b = await two_flows(open_db, clock)
     for flow in (a, b):
         flow.lease_ms = flow.service._store.lease_ms = 15_000
-    info = await a.service.create_game(guild_xid=1, channel_xid=2, kind="toy", options={}, host_xid=7,
-                                       host_name="Ann", ai_seats=1)
+    info = await a.service.create_game(
+        guild_xid=1, channel_xid=2, kind="toy", options={}, host_xid=7, host_name="Ann", ai_seats=1
+    )
     await a.service.start(info.id, 7)
     gid = info.id
     assert await a._take(f"ai:{gid}", gid)  # a holds the game's AI work for 15 s ...
@@ -172,8 +178,9 @@ async def test_a_stopping_process_hands_its_ai_and_timer_over_at_once(open_db: O
     takes both over at its next look, with no clock moved (a lease's length would be a minute)."""
     a, b, _, told_b = await two_flows(open_db, clock)
     a.ai_pause = 3600.0  # a's AI waits: the stop finds it between two moves
-    ai_game = await a.service.create_game(guild_xid=1, channel_xid=2, kind="toy", options={}, host_xid=7,
-                                          host_name="Ann", ai_seats=1)
+    ai_game = await a.service.create_game(
+        guild_xid=1, channel_xid=2, kind="toy", options={}, host_xid=7, host_name="Ann", ai_seats=1
+    )
     await a.service.start(ai_game.id, 7)
     a.schedule_ai(ai_game.id)
     assert a.leases is not None
@@ -181,8 +188,9 @@ async def test_a_stopping_process_hands_its_ai_and_timer_over_at_once(open_db: O
         if await a.leases.holder(f"ai:{ai_game.id}") is not None:
             break
         await asyncio.sleep(0.01)
-    party = await a.service.create_game(guild_xid=1, channel_xid=3, kind="urbanpanic",
-                                        options={"variant": "party"}, host_xid=7, host_name="Ann")
+    party = await a.service.create_game(
+        guild_xid=1, channel_xid=3, kind="urbanpanic", options={"variant": "party"}, host_xid=7, host_name="Ann"
+    )
     await a.service.join(party.id, 8, "Bo")
     await a.service.start(party.id, 7)
     _, _, moves = await a.service.legal_moves(party.id, 8)
@@ -215,8 +223,15 @@ async def test_a_stopping_process_gives_its_unsent_claims_back(open_db: Opener, 
     db_a, db_b = await open_db(), await open_db()
     outbox_a, outbox_b = OutboxStore(db_a), OutboxStore(db_b)
     now = clock.now_ms()
-    claimed = await outbox_a.claim([NewOutbox(kind="reminder", nonce="n1", game_id=None, seat=None, user_xid=7,
-                                              guild_xid=1, channel_xid=2, params={})], now, "a")
+    claimed = await outbox_a.claim(
+        [
+            NewOutbox(
+                kind="reminder", nonce="n1", game_id=None, seat=None, user_xid=7, guild_xid=1, channel_xid=2, params={}
+            )
+        ],
+        now,
+        "a",
+    )
     assert [r.nonce for r in claimed] == ["n1"]
     if db_a.dialect == POSTGRES:  # (a SQLite file has one process: another run's claims are a dead run's)
         assert await outbox_b.take_due("b", now, 10, max_attempts=5) == []  # a's, and live

@@ -58,8 +58,9 @@ async def test_two_processes_passing_at_once_send_each_reminder_once(open_db: Op
     assert [x for x in again[0] + again[1] if x.kind == "reminder"] == []
 
 
-async def test_a_claim_of_a_dead_process_is_taken_over_after_its_lease(open_db: Opener, clock: FakeClock,
-                                                                      engine: str) -> None:
+async def test_a_claim_of_a_dead_process_is_taken_over_after_its_lease(
+    open_db: Opener, clock: FakeClock, engine: str
+) -> None:
     """PostgreSQL: process b takes a's claims over once their lease ran out. SQLite (one process per
     file, its lock file says so): the next run takes an earlier run's claims at once."""
     a, b = await two_processes(open_db, clock)
@@ -74,7 +75,8 @@ async def test_a_claim_of_a_dead_process_is_taken_over_after_its_lease(open_db: 
         clock.advance(1)
     taken = await b.reminders.run_due(clock.now_ms())
     assert sorted((x.id, x.nonce, x.attempts, x.claim_boot) for x in taken) == sorted(
-        (x.id, x.nonce, 2, "process-b") for x in claimed)
+        (x.id, x.nonce, 2, "process-b") for x in claimed
+    )
     for x in taken:
         assert await b.reminders.mark_sent(x.id, 77)
     clock.advance(CLAIM_TIMEOUT_MS / 1000)
@@ -98,19 +100,25 @@ async def test_a_claim_is_given_up_after_its_attempts_whoever_took_it(open_db: O
 @pytest.mark.parametrize("engine", ["postgres"])
 async def test_a_queued_row_is_handed_to_one_process(open_db: Opener, clock: FakeClock) -> None:
     a, b = await two_processes(open_db, clock)
-    rows = [NewOutbox(kind="last", nonce=f"n{i}", game_id=None, seat=None, user_xid=None, guild_xid=None,
-                      channel_xid=1, params={}) for i in range(20)]
+    rows = [
+        NewOutbox(
+            kind="last", nonce=f"n{i}", game_id=None, seat=None, user_xid=None, guild_xid=None, channel_xid=1, params={}
+        )
+        for i in range(20)
+    ]
     await a.reminders.outbox.queue(rows, clock.now_ms())
-    got = await asyncio.gather(*(app.reminders.outbox.take_due(app.reminders.boot, clock.now_ms(), 7,
-                                                               max_attempts=3) for app in (a, b, a, b)))
+    got = await asyncio.gather(
+        *(app.reminders.outbox.take_due(app.reminders.boot, clock.now_ms(), 7, max_attempts=3) for app in (a, b, a, b))
+    )
     nonces = [x.nonce for batch in got for x in batch]
     assert len(nonces) == 20 and len(set(nonces)) == 20
 
 
 async def test_a_game_lease_has_one_owner_until_it_runs_out(open_db: Opener) -> None:
     one, two = LeaseStore(await open_db()), LeaseStore(await open_db())
-    results = await asyncio.gather(*(store.take("ai:7", owner, 1000, 2000, 7)
-                                     for store, owner in ((one, "a"), (two, "b"), (one, "a"), (two, "b"))))
+    results = await asyncio.gather(
+        *(store.take("ai:7", owner, 1000, 2000, 7) for store, owner in ((one, "a"), (two, "b"), (one, "a"), (two, "b")))
+    )
     assert sorted(set(results)) == [False, True] and results[0] == results[2] and results[1] == results[3]
     winner, loser = ("a", "b") if results[0] else ("b", "a")
     assert await one.holder("ai:7") == (winner, 2000)

@@ -35,8 +35,7 @@ class Played:
         self.names = NAMES[: self.seats]
 
     def build(self, moves: Any = None, **kwargs: Any) -> st.Story:
-        return st.build(self.kind, self.options, self.seats, self.seed, self.log if moves is None else moves,
-                        **kwargs)
+        return st.build(self.kind, self.options, self.seats, self.seed, self.log if moves is None else moves, **kwargs)
 
 
 @cache

@@ -53,8 +53,9 @@ def test_the_chart_opens_and_is_wide_enough_for_a_phone(game: Played) -> None:
     assert 800 < image.height < 2000
 
 
-def test_each_place_is_a_line_marked_by_its_shape_and_named(game: Played, monkeypatch: pytest.MonkeyPatch,
-                                                             marked: list[str]) -> None:
+def test_each_place_is_a_line_marked_by_its_shape_and_named(
+    game: Played, monkeypatch: pytest.MonkeyPatch, marked: list[str]
+) -> None:
     """Every place (Automas too) gets its player shape with its letter, and its name in the legend."""
     markers: list[tuple[str, tuple[int, int, int], str]] = []
     real = c.draw_marker
@@ -103,8 +104,16 @@ def _seesaw(changes: int) -> st.Story:
             scores.append((a, b))
     points = [st.Point(i, 0, i, s) for i, s in enumerate(scores)]
     places = (st.Place(0, 0), st.Place(1, 1))
-    return st.Story("quadropolis", "turn", places, tuple(points), tuple(st.lead_changes(points)),
-                    st.biggest_gain(points), tuple(st.ranking(None, points[-1].scores, places)), False)
+    return st.Story(
+        "quadropolis",
+        "turn",
+        places,
+        tuple(points),
+        tuple(st.lead_changes(points)),
+        st.biggest_gain(points),
+        tuple(st.ranking(None, points[-1].scores, places)),
+        False,
+    )
 
 
 def test_many_lead_changes_keep_the_last_and_the_longest() -> None:
@@ -227,9 +236,13 @@ def test_public_functions_take_a_locale() -> None:
 
 
 def _ids_in(path: Path) -> set[str]:
-    return {node.value for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
-            if isinstance(node, ast.Constant) and isinstance(node.value, str)
-            and re.fullmatch(r"story\.[a-z_]+\.[a-z_]+", node.value)}
+    return {
+        node.value
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.Constant)
+        and isinstance(node.value, str)
+        and re.fullmatch(r"story\.[a-z_]+\.[a-z_]+", node.value)
+    }
 
 
 def test_every_story_message_is_in_the_catalogue_and_every_entry_is_used() -> None:

@@ -74,13 +74,19 @@ def test_the_deciding_turn_is_when_the_winner_took_the_lead_for_good(game: Playe
     winners = [s.place for s in told.ranking if s.rank == 1]
     decisive = told.decisive
     if decisive is None:
-        assert len(winners) > 1 or not told.lead_changes or told.lead_changes[-1].place != winners[0] or any(
-            p.scores[winners[0]] < max(p.scores) for p in told.points[told.lead_changes[-1].turn:])
+        assert (
+            len(winners) > 1
+            or not told.lead_changes
+            or told.lead_changes[-1].place != winners[0]
+            or any(p.scores[winners[0]] < max(p.scores) for p in told.points[told.lead_changes[-1].turn :])
+        )
         return
     assert winners == [decisive.place] and decisive == told.lead_changes[-1]
-    assert all(p.scores[decisive.place] == max(p.scores) for p in told.points[decisive.turn:])
-    assert told.points[decisive.turn - 1].scores[decisive.place] < max(told.points[decisive.turn - 1].scores) or \
-        told.points[decisive.turn - 1].scores.count(max(told.points[decisive.turn - 1].scores)) > 1
+    assert all(p.scores[decisive.place] == max(p.scores) for p in told.points[decisive.turn :])
+    assert (
+        told.points[decisive.turn - 1].scores[decisive.place] < max(told.points[decisive.turn - 1].scores)
+        or told.points[decisive.turn - 1].scores.count(max(told.points[decisive.turn - 1].scores)) > 1
+    )
 
 
 def test_a_winner_caught_after_the_last_change_did_not_decide_it_then() -> None:
@@ -88,14 +94,30 @@ def test_a_winner_caught_after_the_last_change_did_not_decide_it_then() -> None:
     rows = [(0, 0, 0), (5, 0, 0), (5, 7, 7), (9, 7, 7)]
     points = [st.Point(i, 0, i, s) for i, s in enumerate(rows)]
     places = tuple(st.Place(i, i) for i in range(3))
-    told = st.Story("quadropolis", "turn", places, tuple(points), tuple(st.lead_changes(points)),
-                    st.biggest_gain(points), tuple(st.ranking(None, rows[-1], places)), True)
+    told = st.Story(
+        "quadropolis",
+        "turn",
+        places,
+        tuple(points),
+        tuple(st.lead_changes(points)),
+        st.biggest_gain(points),
+        tuple(st.ranking(None, rows[-1], places)),
+        True,
+    )
     assert [(c.turn, c.place) for c in told.lead_changes] == [(1, 0)]
     assert told.decisive is None
     steady = [(0, 0, 0), (5, 0, 0), (5, 5, 1), (9, 7, 7)]
     points = [st.Point(i, 0, i, s) for i, s in enumerate(steady)]
-    told = st.Story("quadropolis", "turn", places, tuple(points), tuple(st.lead_changes(points)),
-                    st.biggest_gain(points), tuple(st.ranking(None, steady[-1], places)), True)
+    told = st.Story(
+        "quadropolis",
+        "turn",
+        places,
+        tuple(points),
+        tuple(st.lead_changes(points)),
+        st.biggest_gain(points),
+        tuple(st.ranking(None, steady[-1], places)),
+        True,
+    )
     assert told.decisive == st.LeadChange(1, 0, None, 5)
 
 

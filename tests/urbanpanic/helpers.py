@@ -53,8 +53,9 @@ def stack_of(n: int) -> list[str]:
     return [FILLER[i % len(FILLER)] for i in range(n)]
 
 
-def player(board: list[str | None] | None = None, tracks: Sequence[int] = (0, 0, 0, 0, 0),
-           reserve: Sequence[str] = ()) -> Player:
+def player(
+    board: list[str | None] | None = None, tracks: Sequence[int] = (0, 0, 0, 0, 0), reserve: Sequence[str] = ()
+) -> Player:
     return Player(list(board) if board is not None else tiles.empty_board(), list(tracks), list(reserve))
 
 
@@ -157,8 +158,13 @@ def ref_score(b: Sequence[str | None], tracks: Sequence[int]) -> dict[str, Any]:
     elif j > r:
         inc -= j - r
         j = r
-    return {"final": (r, j, e, inc, s), "empty": empty, "unemployment": penalty,
-            "score": r + j + e + inc + s - empty - penalty, "reachable": sorted(seen - {"C3"})}
+    return {
+        "final": (r, j, e, inc, s),
+        "empty": empty,
+        "unemployment": penalty,
+        "score": r + j + e + inc + s - empty - penalty,
+        "reachable": sorted(seen - {"C3"}),
+    }
 
 
 def ref_tracks(b: Sequence[str | None]) -> tuple[int, ...]:

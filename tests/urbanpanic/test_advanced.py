@@ -26,11 +26,24 @@ TC16_P2 = (
     "A:NE..   P:N..W   G:NE..   F:NE.W   H:N..W",
 )
 TC16_TABLE = {
-    "G01": (1, 2, [1]), "G02": (4, 4, [0, 1]), "G03": (2, 1, [0]), "G04": (2, 1, [0]),
-    "G05": (4, 4, [0, 1]), "G06": (2, 1, [0]), "G07": (2, 3, [1]), "G08": (3, 2, [0]),
-    "G09": (5, 6, [1]), "G10": (6, 1, [0]), "G11": (2, 2, [0, 1]), "G12": (6, 6, [0, 1]),
-    "G13": (1, 9, [1]), "G14": (24, 13, [0]), "G15": (24, 20, [0]), "G16": (12, -3, [0]),
-    "G17": (2, 3, [1]), "G18": (None, None, [0]),
+    "G01": (1, 2, [1]),
+    "G02": (4, 4, [0, 1]),
+    "G03": (2, 1, [0]),
+    "G04": (2, 1, [0]),
+    "G05": (4, 4, [0, 1]),
+    "G06": (2, 1, [0]),
+    "G07": (2, 3, [1]),
+    "G08": (3, 2, [0]),
+    "G09": (5, 6, [1]),
+    "G10": (6, 1, [0]),
+    "G11": (2, 2, [0, 1]),
+    "G12": (6, 6, [0, 1]),
+    "G13": (1, 9, [1]),
+    "G14": (24, 13, [0]),
+    "G15": (24, 20, [0]),
+    "G16": (12, -3, [0]),
+    "G17": (2, 3, [1]),
+    "G18": (None, None, [0]),
 }
 
 
@@ -65,9 +78,15 @@ def test_TC16_every_goal_card(goal_id):
 def test_TC16_three_cards_dealt():
     """TC-16: with G02, G10 and G13 dealt, P1 scores 83 and P2 29."""
     b1, b2 = board(*TC16_P1), board(*TC16_P2)
-    s = State(variant="advanced",
-              players=[Player(b1, list(tiles.tracks_of(b1)), []), Player(b2, list(tiles.tracks_of(b2)), [])],
-              stack=[], slots=[None] * 4, goals=["G02", "G10", "G13"], first_finisher=0, over=True)
+    s = State(
+        variant="advanced",
+        players=[Player(b1, list(tiles.tracks_of(b1)), []), Player(b2, list(tiles.tracks_of(b2)), [])],
+        stack=[],
+        slots=[None] * 4,
+        goals=["G02", "G10", "G13"],
+        first_finisher=0,
+        over=True,
+    )
     res = RULES.result(s)
     assert [x.total for x in res.seats] == [83, 29]
     assert res.seats[0].breakdown["goals"] == 20 and res.seats[1].breakdown["goals"] == 20
@@ -78,15 +97,16 @@ def test_TC16_three_cards_dealt():
 
 def test_TC17_track_goals_after_the_unemployment_step():
     """TC-17: jobs 25 vs 22 before step 3 but 20 vs 22 after: G14 goes to P2 only."""
-    cities = [scoring.score_city(full_board(), (20, 25, 0, 0, 0)),
-              scoring.score_city(full_board(), (22, 22, 0, 0, 0))]
+    cities = [scoring.score_city(full_board(), (20, 25, 0, 0, 0)), scoring.score_city(full_board(), (22, 22, 0, 0, 0))]
     assert goals.winners("G14", cities, None) == [1]
 
 
 def test_TC18_zero_counts_do_not_win():
     """TC-18: without amusement parks nobody wins G06/G11; equal negative ecology is shared."""
-    cities = [scoring.score_city(full_board(), (10, 10, -3, 0, 0)),
-              scoring.score_city(full_board(code="HOU-NESW"), (10, 10, -3, 0, 0))]
+    cities = [
+        scoring.score_city(full_board(), (10, 10, -3, 0, 0)),
+        scoring.score_city(full_board(code="HOU-NESW"), (10, 10, -3, 0, 0)),
+    ]
     assert goals.winners("G06", cities, None) == []
     assert goals.winners("G11", cities, None) == []
     assert goals.winners("G13", cities, None) == [0, 1]
@@ -187,10 +207,12 @@ def test_TC20_stuck_player_after_a_spy_may_only_end_the_turn():
     assert s.players[0].tracks == [10, 12, -1, -2, -4] and s.points == 1
     assert RULES.legal_moves(s, 0) == [{"kind": "end_turn"}]
     built = tiles.square_name(next(i for i in tiles.PLOTS if s.players[0].board[i] == "HOU-NESW"))
-    for move in ({"kind": "planner", "tile": "HOU-NS", "plot": "B1"},
-                 {"kind": "engineer_reserve", "plot": built, "tile": "PRK-NE"},
-                 {"kind": "engineer_board", "plot": built, "other": "A1"},
-                 {"kind": "mayor"}):
+    for move in (
+        {"kind": "planner", "tile": "HOU-NS", "plot": "B1"},
+        {"kind": "engineer_reserve", "plot": built, "tile": "PRK-NE"},
+        {"kind": "engineer_board", "plot": built, "other": "A1"},
+        {"kind": "mayor"},
+    ):
         before = RULES.to_json(s)
         with pytest.raises(IllegalMove) as info:
             play(s, move)
@@ -230,7 +252,7 @@ def test_no_turn_builds_two_tiles_without_an_architect_after_a_spy():
                 if move["kind"] == "end_turn":
                     break
             if "spy" in turn_moves:
-                after_spy = turn_moves[turn_moves.index("spy") + 1:]
+                after_spy = turn_moves[turn_moves.index("spy") + 1 :]
                 assert set(after_spy) <= {"architect", "end_turn"}, (seed, turn_moves)
                 if "architect" not in turn_moves:
                     assert s.players[seat].tiles_on_board() - tiles_before <= 1

@@ -21,8 +21,13 @@ def ref_goal_winners(goal_id: str, boards, tracks, first_finisher):
     kept = []
     for b, sheet in zip(boards, sheets):
         names = set(sheet["reachable"])
-        kept.append({f"{'ABCDE'[i % 5]}{i // 5 + 1}": c.split("-")[0] for i, c in enumerate(b)
-                     if c is not None and f"{'ABCDE'[i % 5]}{i // 5 + 1}" in names})
+        kept.append(
+            {
+                f"{'ABCDE'[i % 5]}{i // 5 + 1}": c.split("-")[0]
+                for i, c in enumerate(b)
+                if c is not None and f"{'ABCDE'[i % 5]}{i // 5 + 1}" in names
+            }
+        )
 
     def largest(city, typ):
         cells = {n for n, t in city.items() if t == typ}
@@ -134,8 +139,11 @@ def test_greedy_builds_the_useful_tile():
 
 def test_greedy_repairs_a_loose_tile():
     """After the Architect, greedy uses the Engineer to connect the TC-07 tiles."""
-    me = player(board=board_with({"C2": "HOU-EW", "D3": "POW-NS"}), tracks=(4, 1, -2, 2, -2),
-                reserve=["HOU-NS", "HOU-EW", "HOU-NSW"])
+    me = player(
+        board=board_with({"C2": "HOU-EW", "D3": "POW-NS"}),
+        tracks=(4, 1, -2, 2, -2),
+        reserve=["HOU-NS", "HOU-EW", "HOU-NSW"],
+    )
     state = turn_state([me], architect_done=True, points=2)
     move = RULES.ai_move(state, 0, "greedy", 1)
     assert move == {"kind": "engineer_board", "plot": "C2", "other": "D3"}
@@ -163,8 +171,7 @@ def test_minimal_move_D26():
 
 def test_minimal_move_stuck_player_ends_turn():
     """D-26: a player who cannot take the Architect simply ends the turn."""
-    me = player(board=full_board(empty=("B1",)), tracks=(0, 0, 0, -5, 0),
-                reserve=["HOU-NS", "HOU-EW", "PRK-NE"])
+    me = player(board=full_board(empty=("B1",)), tracks=(0, 0, 0, -5, 0), reserve=["HOU-NS", "HOU-EW", "PRK-NE"])
     state = turn_state([me])
     assert ai.minimal_move(RULES, state) == {"kind": "end_turn"}
 
@@ -185,8 +192,11 @@ def test_bench_quick_figures():
 
 def test_greedy_unblocks_a_stuck_city():
     """Stuck at ecology −5 with three factories in reserve, greedy swaps a power plant out (D-10)."""
-    me = player(board=board_with({"C2": "POW-NS", "B3": "HOU-NESW"}), tracks=(4, 1, -5, 2, -2),
-                reserve=["FAC-NW", "FAC-NS", "FAC-NEW"])
+    me = player(
+        board=board_with({"C2": "POW-NS", "B3": "HOU-NESW"}),
+        tracks=(4, 1, -5, 2, -2),
+        reserve=["FAC-NW", "FAC-NS", "FAC-NEW"],
+    )
     state = turn_state([me])
     assert {"kind": "end_turn"} in RULES.legal_moves(state, 0)
     move = RULES.ai_move(state, 0, "greedy", 1)

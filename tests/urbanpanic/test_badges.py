@@ -102,8 +102,9 @@ def test_a_drawn_badge_shows_only_the_readers_letter() -> None:
 
 
 @pytest.mark.parametrize("locale", ["pl", "ru"])
-def test_the_tile_sheet_names_each_building_with_the_readers_letter(locale: str,
-                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_tile_sheet_names_each_building_with_the_readers_letter(
+    locale: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """/game tiles: each building beside its badge letter and its name, both in the reader's language."""
     drawn: list[str] = []
     real = c.draw_fitted

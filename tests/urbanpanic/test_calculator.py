@@ -23,8 +23,17 @@ def test_TC14_file_scores_44():
     """The TC-14 city with its tracks scores 44 with the full breakdown."""
     out = score_text(doc())
     assert out["total"] == 44
-    assert out["categories"] == {"residents": 20, "jobs": 20, "ecology": -1, "income": 8, "satisfaction": 1,
-                                 "empty_plots": -4, "unemployment": 0, "goals": 0, "bonus": 0}
+    assert out["categories"] == {
+        "residents": 20,
+        "jobs": 20,
+        "ecology": -1,
+        "income": 8,
+        "satisfaction": 1,
+        "empty_plots": -4,
+        "unemployment": 0,
+        "goals": 0,
+        "bonus": 0,
+    }
     assert [r["plot"] for r in out["removed"]] == ["D1", "D4"]
     assert out["removed"][0] == {"plot": "D1", "tile": "POW-EW", "lost": [0, 1, 0, 4, 0]}
     assert out["tracks_source"] == "given" and out["jobs_cut"] == 2
@@ -46,28 +55,46 @@ def test_board_rows_round_trip():
     assert parse_city(board_rows(b)) == b
 
 
-@pytest.mark.parametrize(("text", "key", "words"), [
-    ("{nope", "urbanpanic.calc.bad_json", ["not valid JSON"]),
-    ("[1, 2]", "urbanpanic.calc.not_object", ["city"]),
-    (json.dumps({"city": list(TC14), "colour": "red"}), "urbanpanic.calc.unknown_field", ["colour"]),
-    (json.dumps({"city": list(TC14[:4])}), "urbanpanic.calc.rows", ["found 4"]),
-    (json.dumps({"city": [*TC14[:4], 5]}), "urbanpanic.calc.row_type", ["Row 5"]),
-    (json.dumps({"city": [*TC14[:4], "G:NE.. H:.E.W"]}), "urbanpanic.calc.columns", ["Row 5", "found 2"]),
-    (json.dumps({"city": [TC14[0].replace("F:.ES.", "F:XES."), *TC14[1:]]}), "urbanpanic.calc.bad_token",
-     ["B1", "F:XES."]),
-    (json.dumps({"city": [*TC14[:2], TC14[2].replace("CENTRE", "------"), *TC14[3:]]}),
-     "urbanpanic.calc.centre_missing", ["C3"]),
-    (json.dumps({"city": [TC14[0].replace("------", "CENTRE"), *TC14[1:]]}), "urbanpanic.calc.centre_elsewhere",
-     ["E1"]),
-    (json.dumps({"city": [TC14[0].replace("G:.ES.", "G:N.S."), *TC14[1:]]}), "urbanpanic.calc.no_such_tile",
-     ["A1", "park ↑↓"]),
-    (json.dumps({"city": ["O:NESW " * 5] * 2 + ["O:NESW O:NESW CENTRE O:NESW O:NESW"] + ["------ " * 5] * 2}),
-     "urbanpanic.calc.too_many", ["E1", "office ↑→↓←"]),
-    (doc(tracks=[1, 2, 3]), "urbanpanic.calc.tracks", ["five whole numbers"]),
-    (doc(tracks=[-1, 0, 0, 0, 0]), "urbanpanic.calc.track_negative", ["residents"]),
-    (doc(goals_won=["G99"]), "urbanpanic.calc.goals", ["G99"]),
-    (doc(finisher="yes"), "urbanpanic.calc.finisher", ["true or false"]),
-])
+@pytest.mark.parametrize(
+    ("text", "key", "words"),
+    [
+        ("{nope", "urbanpanic.calc.bad_json", ["not valid JSON"]),
+        ("[1, 2]", "urbanpanic.calc.not_object", ["city"]),
+        (json.dumps({"city": list(TC14), "colour": "red"}), "urbanpanic.calc.unknown_field", ["colour"]),
+        (json.dumps({"city": list(TC14[:4])}), "urbanpanic.calc.rows", ["found 4"]),
+        (json.dumps({"city": [*TC14[:4], 5]}), "urbanpanic.calc.row_type", ["Row 5"]),
+        (json.dumps({"city": [*TC14[:4], "G:NE.. H:.E.W"]}), "urbanpanic.calc.columns", ["Row 5", "found 2"]),
+        (
+            json.dumps({"city": [TC14[0].replace("F:.ES.", "F:XES."), *TC14[1:]]}),
+            "urbanpanic.calc.bad_token",
+            ["B1", "F:XES."],
+        ),
+        (
+            json.dumps({"city": [*TC14[:2], TC14[2].replace("CENTRE", "------"), *TC14[3:]]}),
+            "urbanpanic.calc.centre_missing",
+            ["C3"],
+        ),
+        (
+            json.dumps({"city": [TC14[0].replace("------", "CENTRE"), *TC14[1:]]}),
+            "urbanpanic.calc.centre_elsewhere",
+            ["E1"],
+        ),
+        (
+            json.dumps({"city": [TC14[0].replace("G:.ES.", "G:N.S."), *TC14[1:]]}),
+            "urbanpanic.calc.no_such_tile",
+            ["A1", "park ↑↓"],
+        ),
+        (
+            json.dumps({"city": ["O:NESW " * 5] * 2 + ["O:NESW O:NESW CENTRE O:NESW O:NESW"] + ["------ " * 5] * 2}),
+            "urbanpanic.calc.too_many",
+            ["E1", "office ↑→↓←"],
+        ),
+        (doc(tracks=[1, 2, 3]), "urbanpanic.calc.tracks", ["five whole numbers"]),
+        (doc(tracks=[-1, 0, 0, 0, 0]), "urbanpanic.calc.track_negative", ["residents"]),
+        (doc(goals_won=["G99"]), "urbanpanic.calc.goals", ["G99"]),
+        (doc(finisher="yes"), "urbanpanic.calc.finisher", ["true or false"]),
+    ],
+)
 def test_bad_input_gets_a_sentence(text, key, words):
     """Bad input is refused with a sentence that names the plot or row and the problem."""
     with pytest.raises(IllegalMove) as info:

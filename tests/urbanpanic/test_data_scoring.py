@@ -45,14 +45,26 @@ def test_manifest_counts_per_type():
 
 def test_passage_mix_spec_5_2():
     """Each type's crossroads / T / corner / straight counts and rotation symmetry follow table 5.2."""
-    mix = {"HOU": (4, 3, 1, 2), "OFF": (4, 2, 1, 1), "AMU": (0, 1, 1, 2), "FAC": (0, 2, 3, 2),
-           "POW": (0, 1, 2, 3), "PRK": (4, 3, 2, 0)}
-    classes = {"cross": ["NESW"], "t": ["NES", "ESW", "NSW", "NEW"], "corner": ["NE", "ES", "SW", "NW"],
-               "straight": ["NS", "EW"]}
+    mix = {
+        "HOU": (4, 3, 1, 2),
+        "OFF": (4, 2, 1, 1),
+        "AMU": (0, 1, 1, 2),
+        "FAC": (0, 2, 3, 2),
+        "POW": (0, 1, 2, 3),
+        "PRK": (4, 3, 2, 0),
+    }
+    classes = {
+        "cross": ["NESW"],
+        "t": ["NES", "ESW", "NSW", "NEW"],
+        "corner": ["NE", "ES", "SW", "NW"],
+        "straight": ["NS", "EW"],
+    }
     for typ, (cross, t, corner, straight) in mix.items():
+
         def count(p: str, typ: str = typ) -> int:
             k = tiles.KINDS.get(f"{typ}-{p}")
             return k.count if k else 0
+
         assert [count(p) for p in classes["cross"]] == [cross]
         assert [count(p) for p in classes["t"]] == [t] * 4
         assert [count(p) for p in classes["corner"]] == [corner] * 4
@@ -78,8 +90,11 @@ def test_data_files_are_plain_json_and_drive_the_engine(monkeypatch):
         json.loads((PACKAGE / name).read_text(encoding="utf-8"))
     bad = json.loads((PACKAGE / "tiles.json").read_text(encoding="utf-8"))
     bad["tiles"][0]["count"] += 1
-    monkeypatch.setattr(tiles, "_load", lambda name: bad if name == "tiles.json" else json.loads(
-        (PACKAGE / name).read_text(encoding="utf-8")))
+    monkeypatch.setattr(
+        tiles,
+        "_load",
+        lambda name: bad if name == "tiles.json" else json.loads((PACKAGE / name).read_text(encoding="utf-8")),
+    )
     with pytest.raises(ValueError, match="HOU has 25 tiles"):
         tiles._load_manifest()
 
@@ -195,8 +210,14 @@ def test_TC14_full_scoring_of_a_realistic_city():
 
 
 def _table_state(boards: list[list[str | None]], tracks: list[tuple[int, ...]]) -> State:
-    return State(variant="basic", players=[Player(b, list(t), []) for b, t in zip(boards, tracks)],
-                 stack=[], slots=[None] * 4, over=True, end_reason="full_city")
+    return State(
+        variant="basic",
+        players=[Player(b, list(t), []) for b, t in zip(boards, tracks)],
+        stack=[],
+        slots=[None] * 4,
+        over=True,
+        end_reason="full_city",
+    )
 
 
 def test_TC15_tie_break_on_fewer_empty_plots():
@@ -213,14 +234,17 @@ def test_TC15_tie_break_on_fewer_empty_plots():
     assert res.decided_by == "shared"
 
 
-@pytest.mark.parametrize(("typ", "code", "expected"), [
-    ("HOU", "HOU-NW", (6, 10, 0, 0, 0)),
-    ("OFF", "OFF-NW", (10, 8, 0, -2, 0)),
-    ("AMU", "AMU-NW", (10, 9, 0, 0, -4)),
-    ("FAC", "FAC-NW", (10, 7, 0, -3, 0)),
-    ("POW", "POW-NW", (10, 9, 0, -4, 0)),
-    ("PRK", "PRK-NW", (10, 10, -3, 0, -1)),
-])
+@pytest.mark.parametrize(
+    ("typ", "code", "expected"),
+    [
+        ("HOU", "HOU-NW", (6, 10, 0, 0, 0)),
+        ("OFF", "OFF-NW", (10, 8, 0, -2, 0)),
+        ("AMU", "AMU-NW", (10, 9, 0, 0, -4)),
+        ("FAC", "FAC-NW", (10, 7, 0, -3, 0)),
+        ("POW", "POW-NW", (10, 9, 0, -4, 0)),
+        ("PRK", "PRK-NW", (10, 10, -3, 0, -1)),
+    ],
+)
 def test_TC25_removal_of_each_type(typ, code, expected):
     """TC-25: an unreachable tile of each type takes back exactly its positive legend entries."""
     city = scoring.score_city(board_with({"A1": code}), (10, 10, 0, 0, 0))
@@ -244,8 +268,11 @@ def test_reference_scorer_agrees_on_the_spec_cities():
 
 def test_quick_score_equals_full_scoring():
     """The AI's quick scorer equals the full scoring sheet on the spec cities."""
-    for b, t in [(board(*TC14), (20, 26, -1, 17, 1)), (full_board(), (20, 14, 2, 3, 1)),
-                 (full_board(empty=("A1",)), (12, 19, 0, 6, 2))]:
+    for b, t in [
+        (board(*TC14), (20, 26, -1, 17, 1)),
+        (full_board(), (20, 14, 2, 3, 1)),
+        (full_board(empty=("A1",)), (12, 19, 0, 6, 2)),
+    ]:
         assert scoring.quick_score(b, t) == scoring.score_city(b, t).base
 
 

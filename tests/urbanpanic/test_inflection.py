@@ -59,20 +59,25 @@ def test_polish_take_and_build_put_the_tile_in_the_accusative() -> None:
     assert summary(state, build, "pl") == "Ann buduje fabrykę ↑→ na polu A1."
     assert label(state, build, "pl") == "Zbuduj fabrykę ↑→ na polu A1"
     state = reserve_state("POW-NS")
-    assert label(state, {"kind": "planner", "tile": "POW-NS", "plot": "B2"}, "pl") == \
-        "Zbuduj elektrownię ↑↓ na polu B2"
+    assert label(state, {"kind": "planner", "tile": "POW-NS", "plot": "B2"}, "pl") == "Zbuduj elektrownię ↑↓ na polu B2"
     # plural type words keep their plural accusative
     assert i18n.t("urbanpanic.ui.take", "pl", tile=tiles.tile_term("HOU-NESW")) == "Weź mieszkania ↑→↓←"
 
 
 def test_polish_refusals_use_the_genitive_of_negation() -> None:
     state = reserve_state("PRK-SW")
-    assert refusal(state, {"kind": "planner", "tile": "FAC-NE", "plot": "A1"}, "pl") == \
-        "W Twojej rezerwie nie ma fabryki ↑→."
-    assert i18n.t("urbanpanic.floor", "pl", track=tiles.track_term("ecology"), value=-6, floor=-5) == \
-        "Ten ruch obniżyłby ekologię do -6, poniżej limitu -5."
-    assert i18n.t("urbanpanic.option.party_minutes.party_only", "pl", variant=tiles.variant_term("basic")) == \
-        "Limit czasu dotyczy tylko wariantu imprezowego; w wariancie podstawowym nie ma zegara."
+    assert (
+        refusal(state, {"kind": "planner", "tile": "FAC-NE", "plot": "A1"}, "pl")
+        == "W Twojej rezerwie nie ma fabryki ↑→."
+    )
+    assert (
+        i18n.t("urbanpanic.floor", "pl", track=tiles.track_term("ecology"), value=-6, floor=-5)
+        == "Ten ruch obniżyłby ekologię do -6, poniżej limitu -5."
+    )
+    assert (
+        i18n.t("urbanpanic.option.party_minutes.party_only", "pl", variant=tiles.variant_term("basic"))
+        == "Limit czasu dotyczy tylko wariantu imprezowego; w wariancie podstawowym nie ma zegara."
+    )
 
 
 def test_polish_discord_questions_keep_the_forms_of_tile_names() -> None:
@@ -82,8 +87,9 @@ def test_polish_discord_questions_keep_the_forms_of_tile_names() -> None:
     assert i18n.t("urbanpanic.ui.ask.planner_plot", "pl", tile=name) == "Gdzie budujesz fabrykę ↑→?"
     state = reserve_state("FAC-NE", "PRK-SW")
     moves = RULES.legal_moves(state, 0)
-    menu = PRESENTER.step_menu(Step(1, 1, "p", ("FAC-NE",)), moves, RULES.view(state, 0), "pl", 1, 1,
-                               choices_token(moves))
+    menu = PRESENTER.step_menu(
+        Step(1, 1, "p", ("FAC-NE",)), moves, RULES.view(state, 0), "pl", 1, 1, choices_token(moves)
+    )
     assert menu is not None and menu[0] == "Gdzie budujesz fabrykę ↑→?"
     prompt = PRESENTER.prompt(moves, RULES.view(state, 0), "pl")
     assert "Twoja rezerwa: fabryka ↑→, park ↓←." in prompt
@@ -91,8 +97,10 @@ def test_polish_discord_questions_keep_the_forms_of_tile_names() -> None:
 
 def test_polish_turn_summary_reads_as_one_sentence() -> None:
     actions = [{"kind": "architect", "slot": 2, "tile": "FAC-NE"}, {"kind": "planner", "plot": "B3", "tile": "FAC-NE"}]
-    assert PRESENTER.turn_sentence("Ann", actions, None, "pl") == \
-        "Ann w tej turze bierze fabrykę ↑→ (miejsce 2), buduje fabrykę ↑→ na polu B3."
+    assert (
+        PRESENTER.turn_sentence("Ann", actions, None, "pl")
+        == "Ann w tej turze bierze fabrykę ↑→ (miejsce 2), buduje fabrykę ↑→ na polu B3."
+    )
 
 
 # -- Russian ---------------------------------------------------------------------------------------------
@@ -106,12 +114,17 @@ def test_russian_take_build_and_refuse_in_their_cases() -> None:
     build = {"kind": "planner", "tile": "POW-NS", "plot": "A1"}
     assert label(state, build, "ru") == "Построить электростанцию ↑↓ на A1"
     assert summary(state, build, "ru") == "Ann строит электростанцию ↑↓ на участке A1."
-    assert refusal(state, {"kind": "planner", "tile": "FAC-NE", "plot": "A1"}, "ru") == \
-        "В вашем резерве нет фабрики ↑→."
-    assert i18n.t("urbanpanic.floor", "ru", track=tiles.track_term("income"), value=-6, floor=-5) == \
-        "Так шкала дохода опустится до -6, ниже предела -5."
-    assert i18n.t("urbanpanic.option.party_goals.party_only", "ru", variant=tiles.variant_term("advanced")) == \
-        "Этот переключатель только для вечеринки; в продвинутой игре правила сами решают, нужны ли карты целей."
+    assert (
+        refusal(state, {"kind": "planner", "tile": "FAC-NE", "plot": "A1"}, "ru") == "В вашем резерве нет фабрики ↑→."
+    )
+    assert (
+        i18n.t("urbanpanic.floor", "ru", track=tiles.track_term("income"), value=-6, floor=-5)
+        == "Так шкала дохода опустится до -6, ниже предела -5."
+    )
+    assert (
+        i18n.t("urbanpanic.option.party_goals.party_only", "ru", variant=tiles.variant_term("advanced"))
+        == "Этот переключатель только для вечеринки; в продвинутой игре правила сами решают, нужны ли карты целей."
+    )
 
 
 def test_russian_engineer_replaces_with_the_instrumental() -> None:
@@ -133,18 +146,22 @@ def _board_with_park() -> list[str | None]:
 def test_hungarian_puts_the_accusative_suffix_on_the_type_word() -> None:
     state = turn_state(slots=["POW-NS", "OFF-NESW", "HOU-NS", "PRK-SW"])
     assert label(state, {"kind": "architect", "slot": 1}, "hu") == "Vegyél el egy erőművet ↑↓ (1. hely)"
-    assert summary(state, {"kind": "architect", "slot": 1}, "hu") == \
-        "Ann elvett egy erőművet ↑↓ a főtábla 1. helyéről."
+    assert summary(state, {"kind": "architect", "slot": 1}, "hu") == "Ann elvett egy erőművet ↑↓ a főtábla 1. helyéről."
     state = reserve_state("FAC-NE")
     build = {"kind": "planner", "tile": "FAC-NE", "plot": "A1"}
     assert label(state, build, "hu") == "Építs egy gyárat ↑→ (A1)"
     assert summary(state, build, "hu") == "Ann épített egy gyárat ↑→ (A1)."
-    assert i18n.t("urbanpanic.ui.ask.planner_plot", "hu", tile=tile_name("HOU-NESW", "hu")) == \
-        "Hová építesz lakást ↑→↓←?"
-    assert refusal(state, {"kind": "planner", "tile": "OFF-NESW", "plot": "A1"}, "hu") == \
-        "Nincs iroda ↑→↓← a tartalékodban."
-    assert i18n.t("urbanpanic.floor", "hu", track=tiles.track_term("ecology"), value=-6, floor=-5) == \
-        "Ezzel a lépéssel ökológiában -6 lenne az értéked, az alsó határ (-5) alatt."
+    assert (
+        i18n.t("urbanpanic.ui.ask.planner_plot", "hu", tile=tile_name("HOU-NESW", "hu")) == "Hová építesz lakást ↑→↓←?"
+    )
+    assert (
+        refusal(state, {"kind": "planner", "tile": "OFF-NESW", "plot": "A1"}, "hu")
+        == "Nincs iroda ↑→↓← a tartalékodban."
+    )
+    assert (
+        i18n.t("urbanpanic.floor", "hu", track=tiles.track_term("ecology"), value=-6, floor=-5)
+        == "Ezzel a lépéssel ökológiában -6 lenne az értéked, az alsó határ (-5) alatt."
+    )
 
 
 # -- Spanish ---------------------------------------------------------------------------------------------
@@ -152,19 +169,26 @@ def test_hungarian_puts_the_accusative_suffix_on_the_type_word() -> None:
 
 def test_spanish_articles_agree_with_the_type_word() -> None:
     state = turn_state(slots=["AMU-NEW", "POW-NS", "HOU-NS", "PRK-SW"])
-    assert summary(state, {"kind": "architect", "slot": 1}, "es") == \
-        "Ann toma el parque de atracciones ↑→← del espacio 1."
+    assert (
+        summary(state, {"kind": "architect", "slot": 1}, "es") == "Ann toma el parque de atracciones ↑→← del espacio 1."
+    )
     assert label(state, {"kind": "architect", "slot": 2}, "es") == "Tomar la central eléctrica ↑↓ (espacio 2)"
     state = reserve_state("FAC-NE")
     build = {"kind": "planner", "tile": "FAC-NE", "plot": "A1"}
     assert label(state, build, "es") == "Construir una fábrica ↑→ en A1"
     assert summary(state, build, "es") == "Ann construye una fábrica ↑→ en A1."
-    assert i18n.t("urbanpanic.ui.planner", "es", tile=tiles.tile_term("PRK-SW"), plot="B2") == \
-        "Construir un parque ↓← en B2"
-    assert refusal(state, {"kind": "planner", "tile": "HOU-NS", "plot": "A1"}, "es") == \
-        "No tienes una vivienda ↑↓ en tu reserva."
-    assert i18n.t("urbanpanic.floor", "es", track=tiles.track_term("income"), value=-6, floor=-5) == \
-        "Eso bajaría los ingresos a -6, por debajo del límite de -5."
+    assert (
+        i18n.t("urbanpanic.ui.planner", "es", tile=tiles.tile_term("PRK-SW"), plot="B2")
+        == "Construir un parque ↓← en B2"
+    )
+    assert (
+        refusal(state, {"kind": "planner", "tile": "HOU-NS", "plot": "A1"}, "es")
+        == "No tienes una vivienda ↑↓ en tu reserva."
+    )
+    assert (
+        i18n.t("urbanpanic.floor", "es", track=tiles.track_term("income"), value=-6, floor=-5)
+        == "Eso bajaría los ingresos a -6, por debajo del límite de -5."
+    )
 
 
 def test_english_reads_as_before() -> None:
@@ -172,8 +196,10 @@ def test_english_reads_as_before() -> None:
     build = {"kind": "planner", "tile": "FAC-NE", "plot": "A1"}
     assert summary(state, build, "en") == "Ann built factory ↑→ on A1."
     assert label(state, build, "en") == "Build factory ↑→ on A1"
-    assert i18n.t("urbanpanic.floor", "en", track=tiles.track_term("income"), value=-6, floor=-5) == \
-        "That would push your income to -6, below the limit of -5."
+    assert (
+        i18n.t("urbanpanic.floor", "en", track=tiles.track_term("income"), value=-6, floor=-5)
+        == "That would push your income to -6, below the limit of -5."
+    )
 
 
 # -- seeded games: no tile after a colon -------------------------------------------------------------------
@@ -231,8 +257,12 @@ def test_no_summary_or_label_puts_a_tile_after_a_colon(variant: str, seats: int,
 @pytest.mark.parametrize("locale", OTHER_LANGUAGES)
 def test_the_colon_check_would_catch_the_old_sentences(locale: str) -> None:
     """The check above is not vacuous: the sentences as they were read "…: fabryka ↑→"."""
-    old = {"pl": "AI 1 bierze z miejsca 4: lunapark ↑→←.", "ru": "Построить на A1: жильё ↑→↓←",
-           "hu": "Építés (A1): lakás ↑→↓←", "es": "Construir en A1: fábrica ↑→"}
+    old = {
+        "pl": "AI 1 bierze z miejsca 4: lunapark ↑→←.",
+        "ru": "Построить на A1: жильё ↑→↓←",
+        "hu": "Építés (A1): lakás ↑→↓←",
+        "es": "Construir en A1: fábrica ↑→",
+    }
     assert colon_tile(locale).search(old[locale])
 
 
@@ -240,8 +270,9 @@ def test_the_colon_check_would_catch_the_old_sentences(locale: str) -> None:
 def test_every_tile_label_fits_a_button(locale: str) -> None:
     """The longest type word in its longest form, the most arrows and the longest seat name still fit."""
     longest = max(tiles.KINDS, key=lambda code: len(tile_name(code, locale)) + len(code))
-    state = turn_state([player(reserve=[longest])], seats=3, variant="advanced",
-                       slots=[longest, longest, longest, longest])
+    state = turn_state(
+        [player(reserve=[longest])], seats=3, variant="advanced", slots=[longest, longest, longest, longest]
+    )
     state.players[1].reserve = [longest]
     view = RULES.view(state, 0)
     for move in RULES.legal_moves(state, 0):

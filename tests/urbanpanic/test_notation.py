@@ -79,10 +79,12 @@ def _refusals(state: Any, seat: int, locale: str) -> list[str]:
     me = state.players[seat]
     absent = next(code for code in tiles.KINDS if code not in (me.reserve or []) and code not in state.open_table)
     empty = tiles.square_name(next(iter(me.empty_plots()), 0))
-    tries: list[dict[str, Any]] = [{"kind": "planner", "tile": absent, "plot": empty},
-                                   {"kind": "take", "tile": absent}, {"kind": "draw"},
-                                   {"kind": "spy", "victim": (seat + 1) % len(state.players), "tile": absent,
-                                    "plot": empty}]
+    tries: list[dict[str, Any]] = [
+        {"kind": "planner", "tile": absent, "plot": empty},
+        {"kind": "take", "tile": absent},
+        {"kind": "draw"},
+        {"kind": "spy", "victim": (seat + 1) % len(state.players), "tile": absent, "plot": empty},
+    ]
     out = []
     for move in tries:
         try:
@@ -141,14 +143,31 @@ def test_the_rules_help_teaches_the_same_notation(locale: str) -> None:
 @pytest.mark.parametrize("variant", [v for v, _ in VARIANTS])
 @pytest.mark.parametrize("locale", LANGUAGES)
 def test_the_terminal_names_tiles_in_the_players_notation(
-        variant: str, locale: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-        capsys: pytest.CaptureFixture[str]) -> None:
+    variant: str, locale: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     """`python -m bot local urbanpanic --lang <locale>`: every menu and announcement of a whole game."""
     answers = iter(["1"] * 600)
     monkeypatch.setattr("builtins.input", lambda prompt="": next(answers))
     monkeypatch.setattr(local.Terminal, "picture", lambda self, *args, **kwargs: None)  # pictures: elsewhere
-    code = local.main(["urbanpanic", "--variant", variant, "--players", "2", "--ai", "1", "--level", "random",
-                       "--lang", locale, "--db", str(tmp_path / "up.sqlite3"), "--out", str(tmp_path / "out")])
+    code = local.main(
+        [
+            "urbanpanic",
+            "--variant",
+            variant,
+            "--players",
+            "2",
+            "--ai",
+            "1",
+            "--level",
+            "random",
+            "--lang",
+            locale,
+            "--db",
+            str(tmp_path / "up.sqlite3"),
+            "--out",
+            str(tmp_path / "out"),
+        ]
+    )
     out = capsys.readouterr().out
     assert code == 0, out
     assert any(a in out for a in tiles.ARROWS.values())
@@ -163,8 +182,10 @@ def test_the_notation_reads_in_every_language() -> None:
         assert tile_name("FAC-NE", locale) == text
     assert i18n.resolve(tiles.tile_term("HOU-NESW"), "pl") == "mieszkania ↑→↓←"
     assert i18n.resolve(tiles.tile_term("PRK-SW"), "es") == "parque ↓←"
-    assert i18n.t("urbanpanic.move.architect", "pl", player="AI 1", slot=4, tile=tiles.tile_term("AMU-NEW")) == \
-        "AI 1 bierze lunapark ↑→← z miejsca 4."
+    assert (
+        i18n.t("urbanpanic.move.architect", "pl", player="AI 1", slot=4, tile=tiles.tile_term("AMU-NEW"))
+        == "AI 1 bierze lunapark ↑→← z miejsca 4."
+    )
     assert tiles.tile_term("banana") == "banana"
 
 
@@ -184,13 +205,16 @@ def test_moves_states_and_turn_logs_keep_the_codes() -> None:
     assert code in tiles.KINDS
     after = RULES.apply(state, seat, {"kind": "architect", "slot": 1})
     after = RULES.apply(after, seat, {"kind": "planner", "tile": code, "plot": "A1"})
-    assert after.turn_log == [{"kind": "architect", "slot": 1, "tile": code},
-                              {"kind": "planner", "plot": "A1", "tile": code}]
+    assert after.turn_log == [
+        {"kind": "architect", "slot": 1, "tile": code},
+        {"kind": "planner", "plot": "A1", "tile": code},
+    ]
     saved = json.dumps(RULES.to_json(after))
     assert code in saved and core.TERM_KEY not in saved
     assert RULES.view(after, None)["players"][seat]["grid"][0][0]["tile"] == code  # type: ignore[index]
-    key, params = RULES.describe(state, seat, {"kind": "architect", "slot": 1}, RULES.apply(state, seat, {
-        "kind": "architect", "slot": 1}))
+    key, params = RULES.describe(
+        state, seat, {"kind": "architect", "slot": 1}, RULES.apply(state, seat, {"kind": "architect", "slot": 1})
+    )
     assert params["tile"] == tiles.tile_term(code)
     json.dumps(params)
     assert code not in i18n.t(key, "en", player="Ann", **params)

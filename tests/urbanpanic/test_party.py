@@ -163,8 +163,14 @@ def test_untimed_moves_work():
 def test_TC24_party_scoring():
     """TC-24: counts × legend, steps 1–3, +5 to the finisher: P1 68, P2 9, P3 44; a held tile is lost."""
     boards = [board(*TC16_P1), board(*TC16_P2), board(*TC14)]
-    s = State(variant="party", players=[Player(b, [0] * 5, []) for b in boards], stack=[],
-              first_finisher=0, timer_at=1_000, first_at=0)
+    s = State(
+        variant="party",
+        players=[Player(b, [0] * 5, []) for b in boards],
+        stack=[],
+        first_finisher=0,
+        timer_at=1_000,
+        first_at=0,
+    )
     s.players[1].hand = "HOU-NESW"
     late = refused(s, 1, {"kind": "place", "plot": "D1", "at": 1_000 + PARTY_TIMER_MS}, "urbanpanic.party.time_up")
     assert late.key == "urbanpanic.party.time_up"
@@ -221,13 +227,16 @@ def test_goal_cards_switched_on_in_the_party_game():
     assert result.seats[0].breakdown["goals"] == 0
 
 
-@pytest.mark.parametrize("options, key", [
-    ({"variant": "party", "party_minutes": "7"}, "urbanpanic.option.party_minutes.bad"),
-    ({"variant": "party", "party_minutes": "-1"}, "urbanpanic.option.party_minutes.bad"),
-    ({"variant": "party", "party_goals": "yes"}, "urbanpanic.option.party_goals.bad"),
-    ({"variant": "basic", "party_minutes": "30"}, "urbanpanic.option.party_minutes.party_only"),
-    ({"variant": "advanced", "party_goals": "on"}, "urbanpanic.option.party_goals.party_only"),
-])
+@pytest.mark.parametrize(
+    "options, key",
+    [
+        ({"variant": "party", "party_minutes": "7"}, "urbanpanic.option.party_minutes.bad"),
+        ({"variant": "party", "party_minutes": "-1"}, "urbanpanic.option.party_minutes.bad"),
+        ({"variant": "party", "party_goals": "yes"}, "urbanpanic.option.party_goals.bad"),
+        ({"variant": "basic", "party_minutes": "30"}, "urbanpanic.option.party_minutes.party_only"),
+        ({"variant": "advanced", "party_goals": "on"}, "urbanpanic.option.party_goals.party_only"),
+    ],
+)
 def test_party_options_refused_with_a_sentence(options, key):
     """A bad party option is refused with its own catalogue sentence."""
     with pytest.raises(IllegalMove) as info:

@@ -40,8 +40,12 @@ def random_position(variant: str, seats: int, seed: int, steps: int) -> State:
 def candidate_moves(state: State, rnd: random.Random, count: int) -> list[dict]:
     """Random moves from the whole vocabulary, most of them illegal."""
     codes = sorted(tiles.KINDS)
-    near = [c for p in state.players for c in p.reserve] + list(state.open_table) + \
-        [c for c in state.slots if c] + [p.hand for p in state.players if p.hand]
+    near = (
+        [c for p in state.players for c in p.reserve]
+        + list(state.open_table)
+        + [c for c in state.slots if c]
+        + [p.hand for p in state.players if p.hand]
+    )
     values = {
         "slot": lambda: rnd.choice([0, 1, 2, 3, 4, 5, "1", None]),
         "tile": lambda: rnd.choice(near or codes) if rnd.random() < 0.7 else rnd.choice([*codes, "X", 3]),
@@ -83,8 +87,12 @@ def check_position(state: State, rnd: random.Random) -> None:
 
 
 @settings(max_examples=80, deadline=None)
-@given(variant=st.sampled_from(["basic", "advanced", "party"]), seats=st.integers(2, 4),
-       seed=st.integers(0, 2**31), steps=st.integers(0, 300))
+@given(
+    variant=st.sampled_from(["basic", "advanced", "party"]),
+    seats=st.integers(2, 4),
+    seed=st.integers(0, 2**31),
+    steps=st.integers(0, 300),
+)
 def test_legal_moves_are_exactly_the_accepted_moves(variant, seats, seed, steps):
     """Listed moves apply; random unlisted moves (any seat) are refused with a sentence."""
     state = random_position(variant, seats, seed, steps)
@@ -92,8 +100,12 @@ def test_legal_moves_are_exactly_the_accepted_moves(variant, seats, seed, steps)
 
 
 @settings(max_examples=40, deadline=None)
-@given(variant=st.sampled_from(["basic", "advanced", "party"]), seats=st.integers(2, 4),
-       seed=st.integers(0, 2**31), steps=st.integers(0, 200))
+@given(
+    variant=st.sampled_from(["basic", "advanced", "party"]),
+    seats=st.integers(2, 4),
+    seed=st.integers(0, 2**31),
+    steps=st.integers(0, 200),
+)
 def test_json_round_trip_and_apply_does_not_mutate(variant, seats, seed, steps):
     """to_json/from_json round-trip exactly (through JSON text); apply leaves its input untouched."""
     state = random_position(variant, seats, seed, steps)
@@ -164,8 +176,12 @@ def test_illegal_move_keys_are_all_catalogued():
     for path in PACKAGE.glob("*.py"):
         tree = ast.parse(path.read_text("utf-8"))
         for node in ast.walk(tree):
-            if isinstance(node, ast.Call) and getattr(node.func, "attr", getattr(node.func, "id", "")) in (
-                    "IllegalMove", "NotYourTurn", "GameOver") and node.args:
+            if (
+                isinstance(node, ast.Call)
+                and getattr(node.func, "attr", getattr(node.func, "id", ""))
+                in ("IllegalMove", "NotYourTurn", "GameOver")
+                and node.args
+            ):
                 arg = node.args[0]
                 assert isinstance(arg, ast.Constant), f"{path.name}:{node.lineno} uses a computed key"
                 keys.add(arg.value)
@@ -207,11 +223,14 @@ def test_package_is_pure():
                 names = [node.module or ""]
             for name in names:
                 top = name.split(".")[0]
-                ok = top in allowed_stdlib or name == "bot.rules" or name == "bot.rules.core" \
+                ok = (
+                    top in allowed_stdlib
+                    or name == "bot.rules"
+                    or name == "bot.rules.core"
                     or name.startswith("bot.rules.urbanpanic")
+                )
                 assert ok, f"{path.name} imports {name}"
-    assert not re.search(r"\btime\.|datetime|open\(", "".join(
-        p.read_text("utf-8") for p in PACKAGE.glob("*.py")))
+    assert not re.search(r"\btime\.|datetime|open\(", "".join(p.read_text("utf-8") for p in PACKAGE.glob("*.py")))
 
 
 def test_registry_and_protocol_attributes():
@@ -229,11 +248,14 @@ def test_bad_move_shapes_refused():
     """Non-dict moves, unknown kinds, missing or extra fields and a bad "at" are refused with sentences."""
     state = RULES.setup({}, 2, 1)
     seat = state.current
-    for move, key in [("architect", "urbanpanic.bad_move"), ({"kind": "fly"}, "urbanpanic.unknown_move"),
-                      ({"kind": "architect"}, "urbanpanic.bad_move"),
-                      ({"kind": "architect", "slot": 1, "x": 2}, "urbanpanic.bad_move"),
-                      ({"kind": "architect", "slot": 1, "at": "noon"}, "urbanpanic.bad_move"),
-                      ({"kind": 5}, "urbanpanic.unknown_move")]:
+    for move, key in [
+        ("architect", "urbanpanic.bad_move"),
+        ({"kind": "fly"}, "urbanpanic.unknown_move"),
+        ({"kind": "architect"}, "urbanpanic.bad_move"),
+        ({"kind": "architect", "slot": 1, "x": 2}, "urbanpanic.bad_move"),
+        ({"kind": "architect", "slot": 1, "at": "noon"}, "urbanpanic.bad_move"),
+        ({"kind": 5}, "urbanpanic.unknown_move"),
+    ]:
         try:
             RULES.apply(state, seat, move)  # type: ignore[arg-type]
         except IllegalMove as err:

@@ -67,6 +67,7 @@ def test_unseen_tiles_are_counted_from_the_view():
 @pytest.mark.parametrize("variant, seats", [("basic", 2), ("advanced", 2), ("party", 3)])
 def test_strong_plays_whole_games_legally_and_deterministically(variant, seats):
     """Strong seats finish a game with legal moves only, and the same seed plays the same game."""
+
     def game() -> list[core.Move]:
         state = RULES.setup({"variant": variant}, seats, 8)
         moves = []
@@ -86,8 +87,9 @@ def test_strong_plays_whole_games_legally_and_deterministically(variant, seats):
 
 def test_strong_takes_the_architect_after_a_spy_or_ends_the_turn():
     """D-10: after its Spy the strong AI only takes the Architect (or ends the turn when stuck)."""
-    s = turn_state([player(tracks=(4, 3, 0, 1, -1), reserve=["HOU-NS"]), player(reserve=["PRK-NES", "FAC-EW"])],
-                   variant="advanced")
+    s = turn_state(
+        [player(tracks=(4, 3, 0, 1, -1), reserve=["HOU-NS"]), player(reserve=["PRK-NES", "FAC-EW"])], variant="advanced"
+    )
     s = play(s, {"kind": "spy", "victim": 1, "tile": "PRK-NES", "plot": "B2"})
     assert RULES.ai_move(s, 0, "strong", 1)["kind"] == "architect"
 
@@ -111,8 +113,10 @@ def test_bench_strong_figures_name_their_setup():
     timings: dict[str, list[float]] = {}
     out = bench.versus("party", "strong", "greedy", 2, 1, timings)
     assert out["urbanpanic.ai.party.strong_vs_greedy.chance"] == 0.5
-    assert out["urbanpanic.ai.party.strong_vs_greedy.setup"] == \
-        "one strong seat (rotating) against 1 greedy seat, 2-player party games"
+    assert (
+        out["urbanpanic.ai.party.strong_vs_greedy.setup"]
+        == "one strong seat (rotating) against 1 greedy seat, 2-player party games"
+    )
     four = bench.versus("basic", "strong", "random", 4, 1, timings)
     assert four["urbanpanic.ai.basic.strong_vs_random.seats_4.chance"] == 0.25
     assert timings["strong"]

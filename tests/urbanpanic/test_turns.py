@@ -92,8 +92,7 @@ def test_TC03_floor_on_planner():
 
 def test_TC04_full_reserve_forces_a_planner_before_the_architect():
     """TC-04: full reserve: Architect refused; Mayor allowed, then Engineer refused; Planner, Architect."""
-    me = player(board=board_with({"A1": "PRK-NESW", "B1": "PRK-NESW"}),
-                reserve=["PRK-NES", "PRK-ESW", "PRK-NE"])
+    me = player(board=board_with({"A1": "PRK-NESW", "B1": "PRK-NESW"}), reserve=["PRK-NES", "PRK-ESW", "PRK-NE"])
     s = turn_state([me])
     refused(s, ARCH, "urbanpanic.architect.reserve_full")
     refused(s, END, "urbanpanic.end_turn.owed")
@@ -143,8 +142,12 @@ def test_TC05_mayor_mayor_architect():
 def test_TC05_planner_then_engineer_board():
     """TC-05: PLANNER then ENGINEER_BOARD leaves 1 point and an empty reserve, so it is allowed."""
     me = player(board=board_with({"A1": "PRK-NESW", "B1": "HOU-NESW"}), reserve=["PRK-NES"])
-    s = play(turn_state([me]), {"kind": "planner", "tile": "PRK-NES", "plot": "E5"},
-             {"kind": "engineer_board", "plot": "A1", "other": "E5"}, ARCH)
+    s = play(
+        turn_state([me]),
+        {"kind": "planner", "tile": "PRK-NES", "plot": "E5"},
+        {"kind": "engineer_board", "plot": "A1", "other": "E5"},
+        ARCH,
+    )
     assert s.points == 0 and s.architect_done
 
 
@@ -314,8 +317,9 @@ def test_stalemate_counter_resets_on_a_productive_turn():
 
 def test_seed_example_turn_8_8():
     """8.8: with 3 reserve tiles: Engineer, Planner, Architect; a Mayor as second action would be refused."""
-    me = player(board=board_with({"C2": "HOU-NS"}), tracks=(4, 0, 0, -2, -1),
-                reserve=["PRK-NES", "PRK-ESW", "OFF-NESW"])
+    me = player(
+        board=board_with({"C2": "HOU-NS"}), tracks=(4, 0, 0, -2, -1), reserve=["PRK-NES", "PRK-ESW", "OFF-NESW"]
+    )
     s = play(turn_state([me]), {"kind": "engineer_reserve", "plot": "C2", "tile": "OFF-NESW"})
     assert s.players[0].tracks == [0, 2, 0, 2, -1]
     refused(s, MAYOR, "urbanpanic.owed.architect")

@@ -11,8 +11,12 @@ from bot.rules.urbanpanic import viewtypes
 from bot.rules.urbanpanic.rules import RULES
 from tests.viewshape import Shape
 
-STATES = [(variant, seats, moves) for variant in ("basic", "advanced", "party") for seats in (2, 4)
-          for moves in (0, 1, 9, 40, None)]
+STATES = [
+    (variant, seats, moves)
+    for variant in ("basic", "advanced", "party")
+    for seats in (2, 4)
+    for moves in (0, 1, 9, 40, None)
+]
 """Every variant, the smallest and largest tables: the start, one move, mid-game, late, and the end."""
 
 

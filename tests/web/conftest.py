@@ -57,10 +57,26 @@ async def site(service: Service) -> AsyncIterator[Site]:
     await server.stop()
 
 
-async def new_game(service: Service, kind: str, *, host: str = "Host", ai: int = 1, locale: str = "en",
-                   options: dict[str, Any] | None = None) -> int:
-    info = await service.create_game(guild_xid=None, channel_xid=None, kind=kind, options=options or {},
-                                     host_xid=1, host_name=host, ai_seats=ai, ai_level=None, locale=locale)
+async def new_game(
+    service: Service,
+    kind: str,
+    *,
+    host: str = "Host",
+    ai: int = 1,
+    locale: str = "en",
+    options: dict[str, Any] | None = None,
+) -> int:
+    info = await service.create_game(
+        guild_xid=None,
+        channel_xid=None,
+        kind=kind,
+        options=options or {},
+        host_xid=1,
+        host_name=host,
+        ai_seats=ai,
+        ai_level=None,
+        locale=locale,
+    )
     return (await service.start(info.id, 1)).id
 
 

@@ -56,6 +56,7 @@ class Recorder:
     def __getattr__(self, name: str) -> Any:
         async def other(*args: Any, **kwargs: Any) -> None:
             self.told.append((name, 0, None))
+
         return other
 
 
@@ -88,8 +89,7 @@ class Board:
         """A browser signed in as the user by a sign-in link (its button's POST)."""
         browser = await self.browser()
         raw = await self.app.sessions.link_token(user_xid, game_id)
-        async with browser.post(f"{self.base}/signin/{raw}", headers={"Origin": self.base},
-                                allow_redirects=False) as r:
+        async with browser.post(f"{self.base}/signin/{raw}", headers={"Origin": self.base}, allow_redirects=False) as r:
             assert r.status == 303, await r.text()
         return browser
 
@@ -98,8 +98,9 @@ class Board:
             assert r.status == 200
             return await r.json()  # type: ignore[no-any-return]
 
-    async def post_move(self, browser: aiohttp.ClientSession, game_id: int, body: Any, *,
-                        csrf: str | None, origin: str | None = "self") -> tuple[int, dict[str, Any]]:
+    async def post_move(
+        self, browser: aiohttp.ClientSession, game_id: int, body: Any, *, csrf: str | None, origin: str | None = "self"
+    ) -> tuple[int, dict[str, Any]]:
         headers = {"Content-Type": "application/json"}
         if origin is not None:
             headers["Origin"] = self.base if origin == "self" else origin
@@ -111,14 +112,26 @@ class Board:
 
 async def everything(store: Store) -> dict[str, list[Any]]:
     """Every row of every table (SQLite), to see that a refusal changed nothing."""
-    names = [r[0] for r in await store.fetch_all(
-        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")]
+    names = [
+        r[0]
+        for r in await store.fetch_all(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name"
+        )
+    ]
     return {name: sorted(map(repr, await store.fetch_all(f"SELECT * FROM {name}"))) for name in names}
 
 
 async def two_player_game(service: Service, kind: str = "quadropolis", **options: Any) -> int:
-    info = await service.create_game(guild_xid=None, channel_xid=None, kind=kind, options=options,
-                                     host_xid=ALICE, host_name="Alice", ai_seats=0, locale="en")
+    info = await service.create_game(
+        guild_xid=None,
+        channel_xid=None,
+        kind=kind,
+        options=options,
+        host_xid=ALICE,
+        host_name="Alice",
+        ai_seats=0,
+        locale="en",
+    )
     await service.join(info.id, BOB, "Bob")
     return (await service.start(info.id, ALICE)).id
 

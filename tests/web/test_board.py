@@ -35,8 +35,9 @@ BUTTON_PICKS = ("button", "take", "action", "swap", "spy")
 
 
 def info_of(kind: str, options: dict[str, Any], seats: int) -> GameInfo:
-    game = store.GameRow(1, None, None, kind, options, 1, "active", 0, None, 0, 0, 0, None, None, None, None,
-                         None, None)
+    game = store.GameRow(
+        1, None, None, kind, options, 1, "active", 0, None, 0, 0, 0, None, None, None, None, None, None
+    )
     return GameInfo(game, tuple(store.SeatRow(1, i, 100 + i, None, f"Player {i}", False, 0) for i in range(seats)))
 
 
@@ -63,8 +64,9 @@ def options_of(step: dict[str, Any]) -> list[tuple[dict[str, Any], dict[str, Any
 
 
 @pytest.mark.parametrize(("kind", "options", "seats"), GAMES, ids=lambda v: str(v))
-def test_the_leaves_are_the_legal_moves_and_every_target_is_large_enough(kind: str, options: dict[str, Any],
-                                                                          seats: int) -> None:
+def test_the_leaves_are_the_legal_moves_and_every_target_is_large_enough(
+    kind: str, options: dict[str, Any], seats: int
+) -> None:
     rules = games.rules(kind)
     info = info_of(kind, rules.normalise_options(options), seats)
     checked = 0
@@ -98,13 +100,16 @@ def test_the_leaves_are_the_legal_moves_and_every_target_is_large_enough(kind: s
 
 
 @pytest.mark.parametrize(("kind", "options", "seats"), GAMES[::3], ids=lambda v: str(v))
-def test_the_picture_is_the_turn_picture_of_the_seats_own_view(kind: str, options: dict[str, Any],
-                                                               seats: int) -> None:
+def test_the_picture_is_the_turn_picture_of_the_seats_own_view(kind: str, options: dict[str, Any], seats: int) -> None:
     game = games.get(kind)
     info = info_of(kind, game.rules.normalise_options(options), seats)
     for state, seat in positions(kind, options, seats)[:3]:
-        plain = pictures.get(kind).render_turn(game.rules.view(state, seat), seat,  # type: ignore[union-attr]
-                                          [info.name(i) for i in range(seats)], locale="en")
+        plain = pictures.get(kind).render_turn(
+            game.rules.view(state, seat),
+            seat,  # type: ignore[union-attr]
+            [info.name(i) for i in range(seats)],
+            locale="en",
+        )
         assert board.play_picture(info, seat, state, "en") == plain
         data = board.play_data(info, seat, state, "en")
         assert (data["width"], data["height"]) == board.png_size(plain)

@@ -68,11 +68,13 @@ class Table:
 
     async def page(self, request: web.Request) -> web.Response:
         seat = int(request.match_info["seat"])
-        html = ('<!doctype html><html lang="en"><head><meta charset="utf-8">'
-                '<meta name="viewport" content="width=device-width, initial-scale=1">'
-                '<title>Play</title><link rel="stylesheet" href="/static/web.css">'
-                '<script src="/static/board.js" defer></script></head><body>'
-                f'<main id="live" data-seat="{seat}" data-play="/s/{seat}/play.json"></main></body></html>')
+        html = (
+            '<!doctype html><html lang="en"><head><meta charset="utf-8">'
+            '<meta name="viewport" content="width=device-width, initial-scale=1">'
+            '<title>Play</title><link rel="stylesheet" href="/static/web.css">'
+            '<script src="/static/board.js" defer></script></head><body>'
+            f'<main id="live" data-seat="{seat}" data-play="/s/{seat}/play.json"></main></body></html>'
+        )
         return web.Response(text=html, content_type="text/html")
 
     async def static(self, request: web.Request) -> web.Response:
@@ -106,8 +108,9 @@ class Table:
         if done is not None:
             return web.json_response(done)
         try:
-            outcome = await self.service.move(self.game_id, self.users[seat], body["move"],
-                                              expected_version=int(body["version"]))
+            outcome = await self.service.move(
+                self.game_id, self.users[seat], body["move"], expected_version=int(body["version"])
+            )
         except GameError as error:
             return web.json_response({"error": error_text(error, self.locale)}, status=422)
         answer = {"ok": True, "version": outcome.version}
@@ -129,8 +132,17 @@ async def served(table: Table) -> AsyncIterator[str]:
 
 
 async def new_table(service: Service, kind: str, humans: int, options: dict[str, Any] | None = None) -> Table:
-    info = await service.create_game(guild_xid=None, channel_xid=None, kind=kind, options=options or {},
-                                     host_xid=1, host_name="Ann", ai_seats=0, ai_level=None, locale="en")
+    info = await service.create_game(
+        guild_xid=None,
+        channel_xid=None,
+        kind=kind,
+        options=options or {},
+        host_xid=1,
+        host_name="Ann",
+        ai_seats=0,
+        ai_level=None,
+        locale="en",
+    )
     for user in range(2, humans + 1):
         await service.join(info.id, user, f"Player {user}")
     started = await service.start(info.id, 1)
@@ -151,8 +163,11 @@ async def targets_fit(page: Page) -> int:
 async def tell_version(watched: dict[int, Watched], version: int) -> None:
     """What web.js does on a live update: the ``cityversion`` event on #live."""
     for w in watched.values():
-        await w.page.evaluate("v => document.getElementById('live').dispatchEvent("
-                              "new CustomEvent('cityversion', {detail: {version: v}}))", version)
+        await w.page.evaluate(
+            "v => document.getElementById('live').dispatchEvent("
+            "new CustomEvent('cityversion', {detail: {version: v}}))",
+            version,
+        )
 
 
 async def tap_a_move(page: Page, rng: random.Random) -> dict[str, Any]:
@@ -293,6 +308,7 @@ def round_changes(service: Service, table: Table) -> Any:
     async def changed() -> bool:
         view = (await service.snapshot(table.game_id)).view(None)
         return bool(view.get("round", 1) != 1)
+
     return changed
 
 

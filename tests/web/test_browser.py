@@ -11,8 +11,13 @@ from tests.web.conftest import Site, new_game, play
 
 pytestmark = pytest.mark.browser
 
-HOSTILE = ['<script>alert(1)</script>', '"><img src=x onerror=alert(2)>', "**bold** __u__ `code` @everyone <@123>",
-           "\u202eevil\u202c \u200fשלום\u200f", "x" * 90]
+HOSTILE = [
+    "<script>alert(1)</script>",
+    '"><img src=x onerror=alert(2)>',
+    "**bold** __u__ `code` @everyone <@123>",
+    "\u202eevil\u202c \u200fשלום\u200f",
+    "x" * 90,
+]
 
 
 async def test_hostile_names_are_shown_as_text(site: Site, service: Service) -> None:

@@ -19,8 +19,7 @@ from tests.web.test_live_page import ISOLATED, RLO_NAME
 pytestmark = pytest.mark.browser
 
 
-async def test_league_and_player_pages_on_a_phone_and_a_desktop(site: Site, service: Service,
-                                                                clock: FakeClock) -> None:
+async def test_league_and_player_pages_on_a_phone_and_a_desktop(site: Site, service: Service, clock: FakeClock) -> None:
     community = compose(service, boot="first")
     league_id = await rated_league(community, service, clock, ana=HOSTILE)
     league = site.base + links.path_league(SECRET, league_id)
@@ -33,7 +32,8 @@ async def test_league_and_player_pages_on_a_phone_and_a_desktop(site: Site, serv
                     """async () => { for (const i of document.images) { i.scrollIntoView();
                                       await i.decode().catch(() => {}); }
                                      window.scrollTo(0, 0);
-                                     return Array.from(document.images).map(i => [i.complete, i.naturalWidth]); }""")
+                                     return Array.from(document.images).map(i => [i.complete, i.naturalWidth]); }"""
+                )
                 assert images and all(done and width > 0 for done, width in images), images
                 assert await w.page.evaluate("document.querySelectorAll('img[src=\"x\"]').length") == 0
                 assert await w.page.evaluate("document.querySelectorAll('script').length") == 0
@@ -53,8 +53,9 @@ async def test_league_and_player_pages_on_a_phone_and_a_desktop(site: Site, serv
         assert not w.errors, w.errors
 
 
-async def test_an_unclosed_right_to_left_override_stays_in_the_name(site: Site, service: Service,
-                                                                    clock: FakeClock) -> None:
+async def test_an_unclosed_right_to_left_override_stays_in_the_name(
+    site: Site, service: Service, clock: FakeClock
+) -> None:
     """The league and player pages with a name whose right-to-left override is never closed: each place
     the name is shown isolates it (its own element, FSI … PDI in the title and alt texts) and the words
     after it keep their order."""

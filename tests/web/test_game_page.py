@@ -51,9 +51,17 @@ async def test_page_speaks_the_asked_language(site: Site, service: Service) -> N
 async def test_bad_links_get_a_friendly_404(site: Site, service: Service) -> None:
     gid = await new_game(service, "quadropolis")
     good = site.game(gid)
-    for url in (good[:-1] + ("A" if good[-1] != "A" else "B"), good.replace(f"/g/{gid}/", f"/g/{gid + 1}/"),
-                "/g/999/abc", "/g/1", "/nothing", "/static/../../etc/passwd", "/static/%2e%2e%2fsettings.py",
-                "/g/" + "9" * 30 + "/x", f"{good}/v0/t99.png"):
+    for url in (
+        good[:-1] + ("A" if good[-1] != "A" else "B"),
+        good.replace(f"/g/{gid}/", f"/g/{gid + 1}/"),
+        "/g/999/abc",
+        "/g/1",
+        "/nothing",
+        "/static/../../etc/passwd",
+        "/static/%2e%2e%2fsettings.py",
+        "/g/" + "9" * 30 + "/x",
+        f"{good}/v0/t99.png",
+    ):
         r, body = await site.get(url, allow_redirects=False)
         assert r.status == 404, url
         assert b"Page not found" in body and b"Traceback" not in body, url
@@ -64,8 +72,17 @@ async def test_bad_links_get_a_friendly_404(site: Site, service: Service) -> Non
 
 
 async def test_a_lobby_has_no_page(site: Site, service: Service) -> None:
-    info = await service.create_game(guild_xid=None, channel_xid=None, kind="quadropolis", options={},
-                                     host_xid=1, host_name="Host", ai_seats=1, ai_level=None, locale="en")
+    info = await service.create_game(
+        guild_xid=None,
+        channel_xid=None,
+        kind="quadropolis",
+        options={},
+        host_xid=1,
+        host_name="Host",
+        ai_seats=1,
+        ai_level=None,
+        locale="en",
+    )
     r, _ = await site.get(site.game(info.id))
     assert r.status == 404
 
@@ -127,8 +144,11 @@ async def test_events_follow_the_game_with_one_poller(site: Site, service: Servi
     gid = await new_game(service, "quadropolis")
     other = await new_game(service, "quadropolis")
     url = site.game(gid) + "/events"
-    async with site.session.get(url) as one, site.session.get(url) as two, \
-            site.session.get(site.game(other) + "/events") as three:
+    async with (
+        site.session.get(url) as one,
+        site.session.get(url) as two,
+        site.session.get(site.game(other) + "/events") as three,
+    ):
         assert one.headers["Content-Type"] == "text/event-stream" and one.headers["X-Accel-Buffering"] == "no"
         assert (await read_event(one))["version"] == 0 and (await read_event(two))["version"] == 0
         assert (await read_event(three))["version"] == 0
@@ -220,6 +240,7 @@ async def test_streams_are_limited_per_address(service: Service) -> None:
     try:
         from bot.web.links import path_game
         from tests.web.conftest import SECRET
+
         url = f"http://127.0.0.1:{server.port}{path_game(SECRET, gid)}/events"
         async with aiohttp.ClientSession() as s, s.get(url) as a, s.get(url) as b:
             assert a.status == b.status == 200
@@ -236,6 +257,7 @@ async def test_requests_are_rate_limited_per_address(service: Service) -> None:
     try:
         from bot.web.links import path_game
         from tests.web.conftest import SECRET
+
         url = f"http://127.0.0.1:{server.port}{path_game(SECRET, gid)}"
         async with aiohttp.ClientSession() as s:
             statuses = []

@@ -63,8 +63,9 @@ async def walk(site: Site, gid: int, *, every_turn: bool) -> str:
 
 
 @pytest.mark.parametrize("kind", sorted(SEATS))
-async def test_no_hidden_information_on_the_pages(site: Site, service: Service, seat_views: list[tuple[str, Any]],
-                                                  kind: str) -> None:
+async def test_no_hidden_information_on_the_pages(
+    site: Site, service: Service, seat_views: list[tuple[str, Any]], kind: str
+) -> None:
     gid = await new_game(service, kind, ai=SEATS[kind] - 1)
     played = quiet = 0
     for phase in PHASES:
@@ -85,8 +86,9 @@ async def test_no_hidden_information_on_the_pages(site: Site, service: Service, 
             state = rules.apply(state, row.seat, dict(row.move))
             after = rules.awaiting(state)
             key, params = rules.describe(before, row.seat, row.move, state)
-            if not rules.is_over(state) and style.quiet_after(key, row.seat, after, after - awaited,
-                                                              rules.view(state, None)):
+            if not rules.is_over(state) and style.quiet_after(
+                key, row.seat, after, after - awaited, rules.view(state, None)
+            ):
                 told = html.escape(t(key, info.game.locale, player=info.name(row.seat), **params))
                 assert told not in page, (kind, phase, told)
                 quiet += 1

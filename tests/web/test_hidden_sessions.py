@@ -44,8 +44,9 @@ async def walk(board: Board, browser: aiohttp.ClientSession, gid: int, *, signed
 
 
 @pytest.mark.parametrize("kind", sorted(SEATS))
-async def test_a_signed_in_seat_sees_its_own_view_and_no_other(board: Board, service: Service,
-                                                             seat_views: list[tuple[str, Any]], kind: str) -> None:
+async def test_a_signed_in_seat_sees_its_own_view_and_no_other(
+    board: Board, service: Service, seat_views: list[tuple[str, Any]], kind: str
+) -> None:
     gid = await new_game(service, kind, ai=SEATS[kind] - 1)
     seat_browser = await board.signed_in(HOST, gid)
     spectator = await board.browser()

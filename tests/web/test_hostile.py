@@ -78,17 +78,24 @@ def close_with_reset(sock: socket.socket) -> None:
 
 
 async def test_hostile_requests_get_short_guarded_answers_and_no_traceback(
-        site: Site, service: Service, caplog: pytest.LogCaptureFixture) -> None:
+    site: Site, service: Service, caplog: pytest.LogCaptureFixture
+) -> None:
     debug(caplog)
     gid = await new_game(service, "quadropolis")
     await play(service, gid, 2)
     path = site.game(gid).removeprefix(site.base)
     port = site.server.port
     long_url = b"GET " + path.encode() + b"?x=" + b"a" * 8192 + b" HTTP/1.1\r\nHost: x\r\n\r\n"
-    long_header = (b"GET " + path.encode() + b" HTTP/1.1\r\nHost: x\r\nX-Big: " + b"b" * 8192
-                   + b"\r\nConnection: close\r\n\r\n")
-    many_headers = (b"GET " + path.encode() + b" HTTP/1.1\r\nHost: x\r\n"
-                    + b"".join(b"X-H%d: %s\r\n" % (i, b"c" * 1000) for i in range(8)) + b"Connection: close\r\n\r\n")
+    long_header = (
+        b"GET " + path.encode() + b" HTTP/1.1\r\nHost: x\r\nX-Big: " + b"b" * 8192 + b"\r\nConnection: close\r\n\r\n"
+    )
+    many_headers = (
+        b"GET "
+        + path.encode()
+        + b" HTTP/1.1\r\nHost: x\r\n"
+        + b"".join(b"X-H%d: %s\r\n" % (i, b"c" * 1000) for i in range(8))
+        + b"Connection: close\r\n\r\n"
+    )
     bad_method = b"BR@W " + path.encode() + b" HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
     not_http = b"\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03" + b"\x00" * 64 + b"\r\n\r\n"  # a TLS hello
     status, headers, _ = await raw(port, many_headers)  # 8 KB of headers, each of a size the server reads
@@ -101,8 +108,10 @@ async def test_hostile_requests_get_short_guarded_answers_and_no_traceback(
         assert len(body) < MAX_ANSWER and b"aaaa" not in body and b"bbbb" not in body and b"cccc" not in body
         assert b"Traceback" not in body and b"BR@W" not in body
     for method in (b"DELETE", b"PUT", b"OPTIONS", b"PATCH", b"TRACE"):
-        status, headers, body = await raw(port, method + b" " + path.encode()
-                                          + b" HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+        status, headers, body = await raw(
+            port,
+            method + b" " + path.encode() + b" HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\nConnection: close\r\n\r\n",
+        )
         assert status in (404, 405), (method, status)
         guarded(headers)
         assert len(body) < MAX_ANSWER
@@ -118,8 +127,18 @@ async def test_every_answer_carries_the_security_headers(site: Site, service: Se
     _, body = await site.get(game)
     src = html.unescape(re.search(r'<img id="board" src="([^"]+)"', body.decode())[1])  # type: ignore[index]
     answers = []
-    for url in (game, src, src.replace("&m=", "&m=old"), game + "/t1.png", game + "/nothing", "/nothing",
-                "/static/web.js", "/static/web.css", "/favicon.ico", game + "?turn=1&lang=ru"):
+    for url in (
+        game,
+        src,
+        src.replace("&m=", "&m=old"),
+        game + "/t1.png",
+        game + "/nothing",
+        "/nothing",
+        "/static/web.js",
+        "/static/web.css",
+        "/favicon.ico",
+        game + "?turn=1&lang=ru",
+    ):
         r, _ = await site.get(url, allow_redirects=False)
         answers.append((url, r.status, {k.lower(): v for k, v in r.headers.items()}))
     async with site.session.head(game) as r:
@@ -135,8 +154,9 @@ async def test_every_answer_carries_the_security_headers(site: Site, service: Se
             raise AssertionError(url) from exc
 
 
-async def test_a_viewer_gone_mid_stream_is_quiet(site: Site, service: Service,
-                                                 caplog: pytest.LogCaptureFixture) -> None:
+async def test_a_viewer_gone_mid_stream_is_quiet(
+    site: Site, service: Service, caplog: pytest.LogCaptureFixture
+) -> None:
     """A closed tab (a reset, or a polite close) in the middle of a live stream: the stream ends, its place
     is freed, and nothing above DEBUG is logged, no traceback at all."""
     debug(caplog)

@@ -105,8 +105,9 @@ async def test_the_address_links_alt_text_and_scores_follow_the_slider(site: Sit
         await page.wait_for_function(f"() => document.getElementById('turn').value === '{last}'")
         assert "turn=" not in page.url
         # Typing in a text field steps nothing.
-        await page.evaluate("() => { const i = document.createElement('input'); i.id = 'typing';"
-                            " document.body.prepend(i); }")
+        await page.evaluate(
+            "() => { const i = document.createElement('input'); i.id = 'typing'; document.body.prepend(i); }"
+        )
         await page.locator("#typing").focus()
         await page.keyboard.press("ArrowLeft")
         assert (await state(page))["value"] == str(last)
@@ -295,11 +296,11 @@ async def test_the_page_tells_whether_it_is_live(site: Site, service: Service) -
         await page.evaluate(HIDDEN, False)
         assert await page.title() == title
         await site.server.stop()
-        await page.wait_for_function("() => document.getElementById('livetext').textContent === "
-                                     "'Not live — reload to retry'", timeout=20_000)
+        await page.wait_for_function(
+            "() => document.getElementById('livetext').textContent === 'Not live — reload to retry'", timeout=20_000
+        )
         assert await page.locator("#livetext").is_visible()
         assert await page.evaluate("document.getElementById('dot')?.dataset.state") == "off"
-
 
 
 async def test_a_browser_without_shared_workers_holds_its_own_stream(site: Site, service: Service) -> None:

@@ -27,8 +27,9 @@ def open_stream(url: str) -> socket.socket:
     return sock
 
 
-def test_a_tab_closed_mid_stream_prints_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                               capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_tab_closed_mid_stream_prints_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     out: list[str] = []
     err: list[str] = []
     answers = 0
@@ -54,8 +55,22 @@ def test_a_tab_closed_mid_stream_prints_nothing(tmp_path: Path, monkeypatch: pyt
     # As in the terminal: no handler is set up, so a record of WARNING or above would print on stderr
     # (logging's last resort) rather than land in pytest's capture.
     monkeypatch.setattr(logging.root, "handlers", [])
-    code = local.main(["quadropolis", "--ai", "1", "--level", "random", "--web", "--web-port", "0",
-                       "--db", str(tmp_path / "local.sqlite3"), "--out", str(tmp_path / "out")])
+    code = local.main(
+        [
+            "quadropolis",
+            "--ai",
+            "1",
+            "--level",
+            "random",
+            "--web",
+            "--web-port",
+            "0",
+            "--db",
+            str(tmp_path / "local.sqlite3"),
+            "--out",
+            str(tmp_path / "out"),
+        ]
+    )
     err.append(capsys.readouterr().err)
     assert code == 0
     assert "".join(err) == "", "".join(err)

@@ -20,8 +20,9 @@ from bot.store import Store
 from tests.web.signedin import data_standin, picture_standin
 
 
-def request(url: str, method: str = "GET", body: Any = None, headers: dict[str, str] | None = None
-            ) -> tuple[int, dict[str, str], bytes]:
+def request(
+    url: str, method: str = "GET", body: Any = None, headers: dict[str, str] | None = None
+) -> tuple[int, dict[str, str], bytes]:
     host, port, path = re.fullmatch(r"http://([\d.]+):(\d+)(/\S*)", url).groups()  # type: ignore[union-attr]
     connection = http.client.HTTPConnection(host, int(port), timeout=10)
     try:
@@ -32,10 +33,12 @@ def request(url: str, method: str = "GET", body: Any = None, headers: dict[str, 
         connection.close()
 
 
-def test_the_terminal_seat_plays_on_the_page(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                            capsys: pytest.CaptureFixture[str]) -> None:
-    monkeypatch.setattr("bot.web.moves._board", lambda name: {"play_picture": picture_standin,
-                                                              "play_data": data_standin}[name])
+def test_the_terminal_seat_plays_on_the_page(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(
+        "bot.web.moves._board", lambda name: {"play_picture": picture_standin, "play_data": data_standin}[name]
+    )
     out: list[str] = []
     posted: list[Any] = []
     answers = 0
@@ -57,9 +60,12 @@ def test_the_terminal_seat_plays_on_the_page(tmp_path: Path, monkeypatch: pytest
             data = json.loads(body)
             assert status == 200 and data["seat"] == 0 and data["play"]["regions"]
             move = data["play"]["regions"][-1]["move"]
-            status, _, body = request(page[0] + "/move", "POST", json.dumps(
-                {"version": data["version"], "move": move, "key": "terminal-seat-1"}),
-                {"Origin": origin, "Cookie": cookie, "X-CSRF-Token": data["csrf"], "Content-Type": "application/json"})
+            status, _, body = request(
+                page[0] + "/move",
+                "POST",
+                json.dumps({"version": data["version"], "move": move, "key": "terminal-seat-1"}),
+                {"Origin": origin, "Cookie": cookie, "X-CSRF-Token": data["csrf"], "Content-Type": "application/json"},
+            )
             assert status == 200, body
             posted.append(move)
         if answers == 6:
@@ -68,8 +74,22 @@ def test_the_terminal_seat_plays_on_the_page(tmp_path: Path, monkeypatch: pytest
 
     monkeypatch.setattr("builtins.input", answer)
     db = tmp_path / "local.sqlite3"
-    code = local.main(["quadropolis", "--ai", "1", "--level", "random", "--web", "--web-port", "0",
-                       "--db", str(db), "--out", str(tmp_path / "out")])
+    code = local.main(
+        [
+            "quadropolis",
+            "--ai",
+            "1",
+            "--level",
+            "random",
+            "--web",
+            "--web-port",
+            "0",
+            "--db",
+            str(db),
+            "--out",
+            str(tmp_path / "out"),
+        ]
+    )
     printed = "".join(out) + capsys.readouterr().out
     assert code == 0
     assert t("web.local.signin", "en", url="") in printed

@@ -1,4 +1,4 @@
-""""Sign in with Discord" against the fake Discord (issue 38): the consent's redirect, the token exchange with
+""" "Sign in with Discord" against the fake Discord (issue 38): the consent's redirect, the token exchange with
 PKCE and ``/users/@me`` with the token; a wrong ``state`` and a denied consent sign no one in and change no
 table; without the two settings there is no button and no route."""
 
@@ -41,8 +41,12 @@ async def site(service: Service) -> AsyncIterator[Site]:
     app = compose(service)
     port = free_port()
     base = f"http://127.0.0.1:{port}"
-    oauth = OAuth(fake.oauth.client_id, fake.oauth.client_secret, authorize_url=fake.url + "/oauth2/authorize",
-                  api_url=fake.api_url)
+    oauth = OAuth(
+        fake.oauth.client_id,
+        fake.oauth.client_secret,
+        authorize_url=fake.url + "/oauth2/authorize",
+        api_url=fake.api_url,
+    )
     fake.oauth.redirect_uris.add(base + "/signin/discord/done")
     server = WebServer(app, Links(base, SECRET), host="127.0.0.1", port=port, extra_routes=oauth.routes)
     await server.start()
@@ -121,17 +125,24 @@ def test_the_secret_never_shows() -> None:
     assert "very-secret-value" not in repr(oauth) and "very-secret-value" not in str(vars(oauth).keys())
 
 
-@pytest.mark.parametrize(("env", "ok"), [
-    ({}, True), ({"DISCORD_CLIENT_ID": "112233445566778899", "DISCORD_CLIENT_SECRET": "s3cr3t"}, True),
-    ({"DISCORD_CLIENT_ID": "112233445566778899"}, False), ({"DISCORD_CLIENT_SECRET": "s3cr3t"}, False),
-    ({"DISCORD_CLIENT_ID": "my-app", "DISCORD_CLIENT_SECRET": "s3cr3t"}, False),
-])
+@pytest.mark.parametrize(
+    ("env", "ok"),
+    [
+        ({}, True),
+        ({"DISCORD_CLIENT_ID": "112233445566778899", "DISCORD_CLIENT_SECRET": "s3cr3t"}, True),
+        ({"DISCORD_CLIENT_ID": "112233445566778899"}, False),
+        ({"DISCORD_CLIENT_SECRET": "s3cr3t"}, False),
+        ({"DISCORD_CLIENT_ID": "my-app", "DISCORD_CLIENT_SECRET": "s3cr3t"}, False),
+    ],
+)
 def test_the_two_settings_go_together(tmp_path: Path, env: dict[str, str], ok: bool) -> None:
     load = lambda: settings.load({"DISCORD_TOKEN": "abc", **env}, env_file=tmp_path / "none.env")  # noqa: E731
     if ok:
         got = load()
-        assert (got.discord_client_id, got.discord_client_secret) == (env.get("DISCORD_CLIENT_ID", ""),
-                                                                      env.get("DISCORD_CLIENT_SECRET", ""))
+        assert (got.discord_client_id, got.discord_client_secret) == (
+            env.get("DISCORD_CLIENT_ID", ""),
+            env.get("DISCORD_CLIENT_SECRET", ""),
+        )
     else:
         with pytest.raises(settings.SettingsError) as refused:
             load()

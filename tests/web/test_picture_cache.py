@@ -58,8 +58,9 @@ class Drawn:
         return any(name.split()[0] in text for text in self.texts[digest])
 
 
-async def test_no_cached_picture_names_a_forgotten_player(site: Site, service: Service,
-                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_no_cached_picture_names_a_forgotten_player(
+    site: Site, service: Service, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A finished game (its end picture and story chart) and a turn of its replay, seen in one browser;
     seen again, every picture comes from the browser's cache; after forget-me, seen again: no picture
     shown draws the old name, and each is one the server drew after the forget-me."""

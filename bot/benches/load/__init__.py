@@ -93,8 +93,9 @@ ENTRY = "bot.testing.entry:main"
 log = logging.getLogger(__name__)
 
 
-async def measure_process(channels: int, seconds: float, workdir: Path, *, database_url: str | None = None,
-                          prefix: str = "load.process") -> dict[str, Any]:
+async def measure_process(
+    channels: int, seconds: float, workdir: Path, *, database_url: str | None = None, prefix: str = "load.process"
+) -> dict[str, Any]:
     """The real bot process; on ``database_url`` (PostgreSQL) instead of its SQLite file when given."""
     from bot.testing.fakediscord import schema
     from bot.testing.fakediscord.process import BotProcess
@@ -113,8 +114,14 @@ async def measure_process(channels: int, seconds: float, workdir: Path, *, datab
         bot0, fake0, requests0 = process_cpu_seconds(bp.pid), time.process_time(), len(fake.requests)
         with validation_cpu(schema) as validation:
             await asyncio.wait_for(drive(fake, names, seconds, run), seconds + MODE_GRACE_SECONDS)
-        cpu = cpu_figures(prefix, run, process_cpu_seconds(bp.pid) - bot0, time.process_time() - fake0,
-                          validation[0], len(fake.requests) - requests0)
+        cpu = cpu_figures(
+            prefix,
+            run,
+            process_cpu_seconds(bp.pid) - bot0,
+            time.process_time() - fake0,
+            validation[0],
+            len(fake.requests) - requests0,
+        )
     finally:
         await bp.stop()
         await fake.stop()
@@ -131,13 +138,19 @@ async def measure_inprocess(channels: int, seconds: float, workdir: Path) -> dic
     entry.install()
     # After the toy game is registered: the /game commands' game choices are read when cogs are imported.
     from cogs.app import CityBot
+
     fake = await FakeDiscord().start()
     names = world_channels(fake, channels)
     undo = launch.configure(fake.url)
     db_path = workdir / "load-inprocess.sqlite3"
-    settings = Settings(token=fake.token, database_path=db_path, dev_guild_id=fake.world.guild_id,
-                        log_level=logging.WARNING, ai_pause_seconds=0.0,
-                        web_port=None)  # no web pages: the load bench measures the moves alone
+    settings = Settings(
+        token=fake.token,
+        database_path=db_path,
+        dev_guild_id=fake.world.guild_id,
+        log_level=logging.WARNING,
+        ai_pause_seconds=0.0,
+        web_port=None,
+    )  # no web pages: the load bench measures the moves alone
     bot = CityBot(settings)
     run = Run()
     quiet = quieten()
@@ -182,8 +195,10 @@ async def gather_figures(quick: bool) -> dict[str, Any]:
     out: dict[str, Any] = {"load.channels": channels, "load.window_s": seconds}
     with tempfile.TemporaryDirectory(prefix="citybot-load-") as tmp:
         steps: list[tuple[str, Callable[[int, float, Path], Awaitable[dict[str, Any]]]]] = [
-            ("load.process", measure_process), ("load.inprocess", measure_inprocess),
-            ("load.postgres.process", measure_postgres)]
+            ("load.process", measure_process),
+            ("load.inprocess", measure_inprocess),
+            ("load.postgres.process", measure_postgres),
+        ]
         for prefix, step in steps:
             out.update(await run_mode(prefix, step, channels, seconds, Path(tmp)))
     try:
@@ -198,8 +213,9 @@ async def gather_figures(quick: bool) -> dict[str, Any]:
         a, b = out.get(f"load.process.{key}"), out.get(f"load.inprocess.{key}")
         out[f"load.ratio.{key}"] = round(a / b, 2) if a and b and b == b and a == a else None
     modes = [m for m in ("load.process", "load.inprocess", "load.postgres.process") if f"{m}.skipped" not in out]
-    out["load.checked"] = all(out.get(f"{m}.{k}") == 0 for m in modes for k in ("lost", "duplicated", "errors")) \
-        and all(out.get(f"{m}.integrity_ok") == 1 for m in modes)
+    out["load.checked"] = all(
+        out.get(f"{m}.{k}") == 0 for m in modes for k in ("lost", "duplicated", "errors")
+    ) and all(out.get(f"{m}.integrity_ok") == 1 for m in modes)
     return out
 
 
@@ -207,8 +223,13 @@ NO_POSTGRES = "no PostgreSQL"
 """The figure ``load.postgres.process.skipped`` when PostgreSQL's server programs are not installed."""
 
 
-async def run_mode(prefix: str, step: Callable[[int, float, Path], Awaitable[dict[str, Any]]], channels: int,
-                   seconds: float, workdir: Path) -> dict[str, Any]:
+async def run_mode(
+    prefix: str,
+    step: Callable[[int, float, Path], Awaitable[dict[str, Any]]],
+    channels: int,
+    seconds: float,
+    workdir: Path,
+) -> dict[str, Any]:
     """One mode's figures. Without PostgreSQL's server programs its mode is skipped with one line on
     standard error (``skipped: no PostgreSQL``) and ``<mode>.skipped`` in the JSON; any other failure is
     ``<mode>.first_error``, with its traceback in the log: one engine failing is a figure, not the end."""
@@ -235,8 +256,15 @@ async def measure_floor(count: int) -> dict[str, Any]:
         channel = fake.channel(world_channels(fake, 1)[0]).id
         fake0 = time.process_time()
         child = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "bot.testing.restfloor", fake.url, fake.token, str(channel), str(count),
-            stdout=asyncio.subprocess.PIPE)
+            sys.executable,
+            "-m",
+            "bot.testing.restfloor",
+            fake.url,
+            fake.token,
+            str(channel),
+            str(count),
+            stdout=asyncio.subprocess.PIPE,
+        )
         out, _ = await asyncio.wait_for(child.communicate(), MODE_GRACE_SECONDS)
         fake_ms = 1000 * (time.process_time() - fake0) / (2 * count + 1)
     finally:
@@ -245,9 +273,11 @@ async def measure_floor(count: int) -> dict[str, Any]:
         raise RuntimeError(f"the floor process ended with {child.returncode}")
     figures = json.loads(out.decode().strip().splitlines()[-1])
     each = (figures["edit_cpu_ms_per_request"] + figures["post_cpu_ms_per_request"]) / 2
-    return {**{f"load.floor.discordpy_{k}": v for k, v in figures.items()},
-            "load.floor.discordpy_cpu_ms_per_request": round(each, 3),
-            "load.floor.fake_cpu_ms_per_request": round(fake_ms, 3)}
+    return {
+        **{f"load.floor.discordpy_{k}": v for k, v in figures.items()},
+        "load.floor.discordpy_cpu_ms_per_request": round(each, 3),
+        "load.floor.fake_cpu_ms_per_request": round(fake_ms, 3),
+    }
 
 
 def floor_per_move(out: dict[str, Any]) -> dict[str, Any]:
@@ -257,8 +287,10 @@ def floor_per_move(out: dict[str, Any]) -> dict[str, Any]:
     if not each or not per_move:
         return {}
     floor = each * per_move
-    return {"load.floor.discordpy_cpu_ms_per_move": round(floor, 2),
-            "load.floor.discordpy_bound_moves_per_s": round(1000 / floor, 1)}
+    return {
+        "load.floor.discordpy_cpu_ms_per_move": round(floor, 2),
+        "load.floor.discordpy_bound_moves_per_s": round(1000 / floor, 1),
+    }
 
 
 async def measure_postgres(channels: int, seconds: float, workdir: Path) -> dict[str, Any]:

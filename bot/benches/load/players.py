@@ -69,9 +69,8 @@ class Tracker:
 
     async def _loop(self) -> None:
         while not self.stopping:
-            await self.fake.wait_until(lambda: self.stopping or len(self.fake.sent) > self.cursor, 3600.0,
-                                       "sends")
-            new = self.fake.sent[self.cursor:]
+            await self.fake.wait_until(lambda: self.stopping or len(self.fake.sent) > self.cursor, 3600.0, "sends")
+            new = self.fake.sent[self.cursor :]
             self.cursor += len(new)
             for sent in new:
                 self._index(sent)
@@ -126,16 +125,14 @@ class Tracker:
         return handle
 
 
-async def play_games(fake: Any, tracker: Tracker, channel: str, host: str, guest: str,
-                     deadline: float) -> None:
+async def play_games(fake: Any, tracker: Tracker, channel: str, host: str, guest: str, deadline: float) -> None:
     """Games back to back in one channel until ``deadline``: at least one, and the last one finished."""
     run = tracker.run
     users = {host: fake.user(host).id, guest: fake.user(guest).id}
     played = 0
     while played == 0 or time.monotonic() < deadline:
         played += 1
-        lobby = await tracker.deliver(fake.make_slash("game", "new", game="toy", user=host, channel=channel),
-                                      "new")
+        lobby = await tracker.deliver(fake.make_slash("game", "new", game="toy", user=host, channel=channel), "new")
         sent = await tracker.wait(("callback", lobby.id))
         gid = int(next(c for c in sent.custom_ids if c.endswith(":join")).split(":")[1])
         run.games.append(gid)
@@ -147,11 +144,13 @@ async def play_games(fake: Any, tracker: Tracker, channel: str, host: str, guest
         for a, b in BIDS:
             turn = await tracker.wait(("turn", gid, version))
             for user, card in ((host, a), (guest, b)):
-                opened = await tracker.deliver(fake.make_click(turn, f"open:{gid}:{version}", user=user),
-                                               "open")
+                opened = await tracker.deliver(fake.make_click(turn, f"open:{gid}:{version}", user=user), "open")
                 private = await tracker.wait(("callback", opened.id))
-                button = next(c for c in private.custom_ids
-                              if c.startswith("mv:") and json.loads(c.split(":", 4)[4])["card"] == card)
+                button = next(
+                    c
+                    for c in private.custom_ids
+                    if c.startswith("mv:") and json.loads(c.split(":", 4)[4])["card"] == card
+                )
                 click = await tracker.deliver(fake.make_click(private, button, user=user), "bid")
                 t0 = tracker.created[click.id]
                 await tracker.wait(("ack", click.id))

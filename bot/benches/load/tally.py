@@ -40,7 +40,8 @@ async def check_postgres(url: str, run: Run) -> dict[str, int]:
         finished = await conn.fetchval("SELECT COUNT(*) FROM games WHERE status = 'finished' AND version = 6")
         gaps = await conn.fetchval(
             "SELECT COUNT(*) FROM games g WHERE g.status = 'finished'"
-            " AND g.version <> (SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id)")
+            " AND g.version <> (SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id)"
+        )
     finally:
         await conn.close()
     return compare([tuple(r) for r in rows], run, gaps == 0, int(finished))
@@ -122,16 +123,19 @@ def validation_cpu(schema: Any) -> Iterator[list[float]]:
         schema.validate = original
 
 
-def cpu_figures(prefix: str, run: Run, bot_s: float, fake_s: float, validation_s: float,
-                requests: int = 0) -> dict[str, Any]:
+def cpu_figures(
+    prefix: str, run: Run, bot_s: float, fake_s: float, validation_s: float, requests: int = 0
+) -> dict[str, Any]:
     """CPU per move, and what the bot asked of Discord per move: ``requests_per_move`` (REST calls,
     callbacks included) and ``interactions_per_move`` (what players sent). ``bound_moves_per_s``: the
     most one process could play if it had a core to itself (the event loop is one thread)."""
     moves = max(1, len(run.acked))
     bot_ms = 1000 * bot_s / moves
-    return {f"{prefix}.cpu_ms_per_move.bot": round(bot_ms, 2),
-            f"{prefix}.cpu_ms_per_move.fake": round(1000 * fake_s / moves, 2),
-            f"{prefix}.fake_validation_ms_per_move": round(1000 * validation_s / moves, 2),
-            f"{prefix}.requests_per_move": round(requests / moves, 2),
-            f"{prefix}.interactions_per_move": round(run.interactions / moves, 2),
-            f"{prefix}.bound_moves_per_s": round(1000 / bot_ms, 1) if bot_ms > 0 else None}
+    return {
+        f"{prefix}.cpu_ms_per_move.bot": round(bot_ms, 2),
+        f"{prefix}.cpu_ms_per_move.fake": round(1000 * fake_s / moves, 2),
+        f"{prefix}.fake_validation_ms_per_move": round(1000 * validation_s / moves, 2),
+        f"{prefix}.requests_per_move": round(requests / moves, 2),
+        f"{prefix}.interactions_per_move": round(run.interactions / moves, 2),
+        f"{prefix}.bound_moves_per_s": round(1000 / bot_ms, 1) if bot_ms > 0 else None,
+    }

@@ -65,7 +65,8 @@ def spots(state: BtcState, tile: int, city: int) -> tuple[bool, list[core.Cell]]
     occupied = state.cities[city].cells.keys()
     others = [
         G.shape_of(kind_of(state, x.tile))
-        for p in state.players for x in p.pending
+        for p in state.players
+        for x in p.pending
         if x.city == city and x.tile != tile and kind_of(state, x.tile).shape == T.DUPLEX
     ]
     found = G.legal_anchors(occupied, G.shape_of(kind), others)
@@ -82,8 +83,7 @@ def you_first_cities(state: BtcState, seat: int) -> list[int]:
     out = []
     for city in cities_of(state, seat):
         other = partner(state, seat, city)
-        if other is not None and city not in p.waits and bound_for(state, seat, city) \
-                and bound_for(state, other, city):
+        if other is not None and city not in p.waits and bound_for(state, seat, city) and bound_for(state, other, city):
             out.append(city)
     return out
 

@@ -146,16 +146,20 @@ def greedy_move(state: BtcState, seat: int, moves: list[Move], rnd: random.Rando
         scores = result.seats[0].details["cities"]
         return _pick(moves, lambda m: scores["left" if m["city"] == E.LEFT_CITY else "right"][m["type"]], rnd)
     if kind == "choose" and "tiles" in moves[0]:
+
         def chosen(m: Move) -> float:
             a, b = m["tiles"]
             return max(ev.pair_value(a, b), ev.pair_value(b, a))
+
         return _pick(moves, chosen, rnd)
     if kind in ("choose", "assign"):
+
         def assigned(m: Move) -> float:
             value = ev.pair_value(int(m["left"]), int(m["right"]))
             if "auto" in m:
                 value -= AUTOMACITY_WEIGHT * _automacity_gain(state, int(m["auto"]))
             return value
+
         return _pick(moves, assigned, rnd)
     placements = [m for m in moves if m["kind"] in ("place", "turned")]
     return _pick(placements, lambda m: _place_value(ev, m), rnd)

@@ -55,8 +55,9 @@ def gain(city: City, index: int, counts: Sequence[int], face: str) -> int:
     return best - before
 
 
-def choose(hand: Sequence[int], tiles: Sequence[str], column: Sequence[str], city: City, index: int,
-           counts: Sequence[int]) -> tuple[int, str]:
+def choose(
+    hand: Sequence[int], tiles: Sequence[str], column: Sequence[str], city: City, index: int, counts: Sequence[int]
+) -> tuple[int, str]:
     """The tile an Automa picks from ``hand`` for city ``index`` with a card column (10.7).
 
     Returns (tile number, symbol that decided). ``counts`` are the factory counts of all cities.

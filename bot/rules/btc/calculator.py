@@ -51,8 +51,11 @@ def _factory_value(data: dict[str, Any], own: int) -> int:
     if others is not None and rank is not None:
         raise IllegalMove("btc.calc.both_factory_inputs")
     if others is not None:
-        if not isinstance(others, list) or len(others) > MAX_OTHER_CITIES or not all(
-                isinstance(n, int) and not isinstance(n, bool) and 0 <= n <= SIDE * SIDE for n in others):
+        if (
+            not isinstance(others, list)
+            or len(others) > MAX_OTHER_CITIES
+            or not all(isinstance(n, int) and not isinstance(n, bool) and 0 <= n <= SIDE * SIDE for n in others)
+        ):
             raise IllegalMove("btc.calc.factories")
         return scoring.per_factory(own, [own, *others])
     if rank is not None:
@@ -83,8 +86,12 @@ def score_text(text: str) -> dict[str, Any]:
     except jsonin.JsonLimit as err:
         raise IllegalMove(err.key, **err.params) from None
     except ValueError as err:  # json.JSONDecodeError
-        raise IllegalMove("btc.calc.json", line=getattr(err, "lineno", 1), col=getattr(err, "colno", 1),
-                          problem=getattr(err, "msg", str(err))) from None
+        raise IllegalMove(
+            "btc.calc.json",
+            line=getattr(err, "lineno", 1),
+            col=getattr(err, "colno", 1),
+            problem=getattr(err, "msg", str(err)),
+        ) from None
     if not isinstance(data, dict):
         raise IllegalMove("btc.calc.object")
     return score_city(data)

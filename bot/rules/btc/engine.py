@@ -116,8 +116,9 @@ def new_game(options: Mapping[str, str], seat_count: int, seed: int) -> BtcState
         players = 2
     else:
         order = list(range(SOLO_PLAYERS))
-        cities = [City(T.SOLO_CITY_NAMES[i], [i, (i + 1) % SOLO_PLAYERS], grid=i != AUTOMACITY)
-                  for i in range(SOLO_PLAYERS)]
+        cities = [
+            City(T.SOLO_CITY_NAMES[i], [i, (i + 1) % SOLO_PLAYERS], grid=i != AUTOMACITY) for i in range(SOLO_PLAYERS)
+        ]
         players = SOLO_PLAYERS
     state = BtcState(
         mode=mode,
@@ -168,8 +169,7 @@ def legal_moves(state: BtcState, seat: int) -> list[Move]:
     if state.phase == "assign":
         hand = state.players[0].hand
         if state.mode == SOLO_SIMPLE:
-            return [{"kind": "assign", "left": a, "right": b, "auto": c}
-                    for a, b, c in itertools.permutations(hand, 3)]
+            return [{"kind": "assign", "left": a, "right": b, "auto": c} for a, b, c in itertools.permutations(hand, 3)]
         return [{"kind": "assign", "left": a, "right": b} for a, b in itertools.permutations(hand, 2)]
     if can_choose(state, seat):
         hand = state.players[seat].hand

@@ -135,8 +135,9 @@ def _automa_turn(state: BtcState) -> None:
     for entry, shared in zip(entries, (LEFT_CITY, RIGHT_CITY), strict=True):
         hand = state.players[entry["automa"]].hand
         card = T.AUTOMA_CARD_BY_ID[entry["card"]]
-        tile, symbol = automa.choose(hand, state.tiles, card.shared, state.cities[shared], shared,
-                                     factory_counts(state))
+        tile, symbol = automa.choose(
+            hand, state.tiles, card.shared, state.cities[shared], shared, factory_counts(state)
+        )
         hand.remove(tile)
         state.players[0].pending.append(Pending(tile, shared))
         entry.update(shared=tile, shared_tile=state.tiles[tile], shared_by=symbol, shared_city=shared)
@@ -144,8 +145,7 @@ def _automa_turn(state: BtcState) -> None:
         hand = state.players[entry["automa"]].hand
         card = T.AUTOMA_CARD_BY_ID[entry["card"]]
         city = state.cities[AUTOMACITY]
-        tile, symbol = automa.choose(hand, state.tiles, card.automacity, city, AUTOMACITY,
-                                     factory_counts(state))
+        tile, symbol = automa.choose(hand, state.tiles, card.automacity, city, AUTOMACITY, factory_counts(state))
         hand.remove(tile)
         _place_loose(city, state, tile)
         entry.update(automacity=tile, automacity_tile=state.tiles[tile], automacity_by=symbol)

@@ -68,18 +68,14 @@ def bounds(cells: Iterable[Cell]) -> tuple[int, int, int, int] | None:
 def problem(occupied: Collection[Cell], covered: Sequence[Cell]) -> str | None:
     """Why a tile may not cover these cells (a catalogue key suffix), or None when it may (6.2)."""
     if not occupied:
-        return None if covered[0] == CENTER and all(core.in_grid(x, FRAME, FRAME) for x in covered) \
-            else "first_centre"
+        return None if covered[0] == CENTER and all(core.in_grid(x, FRAME, FRAME) for x in covered) else "first_centre"
     if any(x in occupied for x in covered):
         return "occupied"
-    if not any(
-        (r + dr, c + dc) in occupied for r, c in covered for dr, dc in core.ORTHOGONAL
-    ):
+    if not any((r + dr, c + dc) in occupied for r, c in covered for dr, dc in core.ORTHOGONAL):
         return "not_touching"
     box = bounds([*occupied, *covered])
     assert box is not None
-    if box[1] - box[0] >= SIDE or box[3] - box[2] >= SIDE or not all(
-            core.in_grid(x, FRAME, FRAME) for x in covered):
+    if box[1] - box[0] >= SIDE or box[3] - box[2] >= SIDE or not all(core.in_grid(x, FRAME, FRAME) for x in covered):
         return "too_big"
     return None
 
@@ -104,7 +100,9 @@ def anchors(occupied: Collection[Cell], shape: Shape) -> list[Cell]:
                 if a in found:
                     continue
                 if all(
-                    x not in occupied and lo_r <= x[0] <= hi_r and lo_c <= x[1] <= hi_c
+                    x not in occupied
+                    and lo_r <= x[0] <= hi_r
+                    and lo_c <= x[1] <= hi_c
                     and core.in_grid(x, FRAME, FRAME)
                     for x in cover(a, shape)
                 ):

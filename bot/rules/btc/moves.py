@@ -76,8 +76,11 @@ def _choose(state: BtcState, seat: int, move: Mapping[str, Any]) -> None:
     else:
         _fields(move, "tiles")
         picked = move["tiles"]
-        if not isinstance(picked, list) or len(picked) != 2 or not all(
-                isinstance(t, int) and not isinstance(t, bool) for t in picked):
+        if (
+            not isinstance(picked, list)
+            or len(picked) != 2
+            or not all(isinstance(t, int) and not isinstance(t, bool) for t in picked)
+        ):
             raise IllegalMove("btc.choose.two")
         for t in picked:
             _from_hand(p.hand, t)

@@ -59,8 +59,9 @@ def city_totals(state: BtcState, scores: list[dict[str, int]] | None = None) -> 
     return [scoring.total(s) + modifier(state, i) for i, s in enumerate(scores)]
 
 
-def standing(totals: Sequence[int], buildings: Sequence[Sequence[int]], left: int, right: int,
-             two_player: bool) -> tuple[int, tuple[int, ...]]:
+def standing(
+    totals: Sequence[int], buildings: Sequence[Sequence[int]], left: int, right: int, two_player: bool
+) -> tuple[int, tuple[int, ...]]:
     """(final score, tie-break key) of a player from the totals and building counts of every city.
 
     3-7 players and solo (8.8): the lower city, then the higher city, then buildings over both
@@ -101,21 +102,28 @@ def _table_result(state: BtcState) -> tuple[Result, list[dict[str, Any]]]:
         finals.append(final)
         breakdowns.append(breakdown)
         tiebreaks.append(tiebreak)
-        details.append({
-            "left_city": left,
-            "right_city": right,
-            "lower_city": lower_city,
-            "cities": {
-                "left": {**scores[left], "modifier": modifier(state, left), "total": totals[left]},
-                "right": {**scores[right], "modifier": modifier(state, right), "total": totals[right]},
-            },
-            "higher": max(totals[left], totals[right]),
-            "buildings": dict(zip(scoring.CATEGORIES, tiebreak[-len(T.TYPES):], strict=True)),
-        })
+        details.append(
+            {
+                "left_city": left,
+                "right_city": right,
+                "lower_city": lower_city,
+                "cities": {
+                    "left": {**scores[left], "modifier": modifier(state, left), "total": totals[left]},
+                    "right": {**scores[right], "modifier": modifier(state, right), "total": totals[right]},
+                },
+                "higher": max(totals[left], totals[right]),
+                "buildings": dict(zip(scoring.CATEGORIES, tiebreak[-len(T.TYPES) :], strict=True)),
+            }
+        )
     result = core.build_result(finals, breakdowns, tiebreaks, names=tiebreak_names(two), details=details)
     cities = [
-        {"city": i, "name": city_term(c.name), "categories": scores[i], "modifier": modifier(state, i),
-         "total": totals[i]}
+        {
+            "city": i,
+            "name": city_term(c.name),
+            "categories": scores[i],
+            "modifier": modifier(state, i),
+            "total": totals[i],
+        }
         for i, c in enumerate(state.cities)
     ]
     return result, cities
@@ -128,9 +136,7 @@ def game_result(state: BtcState) -> Result:
     if not is_solo(state):
         return replace(table, details=details)
     human = table.seats[0]
-    details["automas"] = [
-        {**s.to_json(), "name": automa_term(s.seat)} for s in table.seats[1:]
-    ]
+    details["automas"] = [{**s.to_json(), "name": automa_term(s.seat)} for s in table.seats[1:]]
     details["difficulty"] = int(state.options.get("difficulty", "4"))
     seat_details = dict(human.details)
     if state.options.get("campaign", "off") != "off":
@@ -158,6 +164,11 @@ def campaign_summary(state: BtcState, won: bool) -> dict[str, Any]:
         scores = city_scores(state)
         category, city = state.bonus["type"], state.bonus["city"]
         points = scores[city][category] * (2 if won else 1)
-        out.update(bonus_type=category, bonus_city=city, bonus=points, total=cp + points,
-                   used_after=[c for c in scoring.CATEGORIES if c in used or c == category])
+        out.update(
+            bonus_type=category,
+            bonus_city=city,
+            bonus=points,
+            total=cp + points,
+            used_after=[c for c in scoring.CATEGORIES if c in used or c == category],
+        )
     return out

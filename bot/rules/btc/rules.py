@@ -92,8 +92,7 @@ class BetweenTwoCities(core.GameRules[BtcState]):
         return S.from_json(data)
 
     # -- helpers for front-ends ------------------------------------------------------------
-    def describe(self, before: BtcState, seat: int, move: Move,
-                 after: BtcState) -> tuple[str, dict[str, Any]]:
+    def describe(self, before: BtcState, seat: int, move: Move, after: BtcState) -> tuple[str, dict[str, Any]]:
         return views.describe(before, seat, move, after)
 
     def undoable(self, before: BtcState, seat: int, move: Move, after: BtcState) -> bool:

@@ -113,11 +113,16 @@ class BtcState:
             tiles=self.tiles,
             next_single=self.next_single,
             next_duplex=self.next_duplex,
-            cities=[City(c.name, list(c.builders), c.grid, dict(c.cells), list(c.loose))
-                    for c in self.cities],
+            cities=[City(c.name, list(c.builders), c.grid, dict(c.cells), list(c.loose)) for c in self.cities],
             players=[
-                Player(list(p.hand), list(p.choice), list(p.outgoing),
-                       [Pending(x.tile, x.city) for x in p.pending], list(p.placed), list(p.waits))
+                Player(
+                    list(p.hand),
+                    list(p.choice),
+                    list(p.outgoing),
+                    [Pending(x.tile, x.city) for x in p.pending],
+                    list(p.placed),
+                    list(p.waits),
+                )
                 for p in self.players
             ],
             stage=self.stage,
@@ -198,8 +203,7 @@ def from_json(data: Mapping[str, Any]) -> BtcState:
             name=str(c["name"]),
             builders=[int(b) for b in c["builders"]],
             grid=bool(c["grid"]),
-            cells={(int(r), int(col)): (str(face), int(tile), int(half))
-                   for r, col, face, tile, half in c["cells"]},
+            cells={(int(r), int(col)): (str(face), int(tile), int(half)) for r, col, face, tile, half in c["cells"]},
             loose=[(str(face), int(tile), int(half)) for face, tile, half in c["loose"]],
         )
         for c in data["cities"]

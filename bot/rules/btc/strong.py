@@ -132,7 +132,7 @@ against greedy seats on seed set 54000: noise around the unscaled share."""
 
 def _binomial(n: int, p: float) -> list[tuple[int, float]]:
     """(k, chance) of k successes in ``n`` trials of chance ``p``, the negligible tails dropped."""
-    out = [(k, math.comb(n, k) * p ** k * (1 - p) ** (n - k)) for k in range(n + 1)]
+    out = [(k, math.comb(n, k) * p**k * (1 - p) ** (n - k)) for k in range(n + 1)]
     kept = [(k, q) for k, q in out if q >= 1e-3] or [(0, 1.0)]
     total = sum(q for _, q in kept)
     return [(k, q / total) for k, q in kept]
@@ -146,6 +146,8 @@ def greedy_evidence(x: float, n: int) -> float:
     mr, mg = _RANDOM_BASE[n], _GREEDY_BASE[n]
     sd = 1.0 + 0.35 * n
     return ((x - mr) ** 2 - (x - mg) ** 2) / (2 * sd * sd)
+
+
 FULL = G.SIDE * G.SIDE
 ROLLOUTS = 32
 """3-7 players: sampled futures per draft choice (0: the one-ply value alone decides), spent by
@@ -210,10 +212,11 @@ def expected_best(gains: list[tuple[float, float]], draws: int) -> float:
     out = 0.0
     below = 0.0
     for gain, p in sorted(gains):
-        at_most = (below + p) ** draws - below ** draws
+        at_most = (below + p) ** draws - below**draws
         out += gain * at_most
         below += p
     return out
+
 
 _TYPE = {code: f.type for code, f in T.FACES.items()}
 _SINGLE_FACES: tuple[str, ...] = tuple(sorted({k.faces[0] for k in T.KINDS.values() if k.shape == T.SINGLE}))
@@ -223,7 +226,9 @@ TAVERN_FACES: tuple[str, ...] = tuple(sorted(code for code, f in T.FACES.items()
 
 _ADJ: dict[Cell, tuple[Cell, Cell, Cell, Cell]] = {
     (r, c): ((r - 1, c), (r, c + 1), (r + 1, c), (r, c - 1))
-    for r in range(-1, G.FRAME + 1) for c in range(-1, G.FRAME + 1)}
+    for r in range(-1, G.FRAME + 1)
+    for c in range(-1, G.FRAME + 1)
+}
 """The four neighbours of every cell of the frame and its border (looked up, not built: the rollouts
 ask millions of times)."""
 
@@ -352,8 +357,9 @@ class CityModel:
         factories = bt["factory"]
         out = 0
         if kind != "house" and not bt[kind]:  # a new type: every house away from factories gains
-            out += sum(1 for h in houses if not self._near(h, "factory")
-                       and not (kind == "factory" and cell in _ADJ[h]))
+            out += sum(
+                1 for h in houses if not self._near(h, "factory") and not (kind == "factory" and cell in _ADJ[h])
+            )
         if kind == "shop":
             shops = frozenset(bt["shop"])
             out += scoring.best_shop_split(shops | {cell}) - scoring.best_shop_split(shops)
@@ -363,7 +369,8 @@ class CityModel:
             after[code] += 1
             out += scoring.tavern_points(after.values()) - before
             out += T.OFFICE_TAVERN_BONUS * sum(
-                1 for o in _ADJ[cell] if o in bt["office"] and not self._near(o, "tavern"))
+                1 for o in _ADJ[cell] if o in bt["office"] and not self._near(o, "tavern")
+            )
         elif kind == "office":
             n = len(bt["office"])
             out += scoring.office_set_points(n + 1) - scoring.office_set_points(n)
@@ -420,8 +427,11 @@ class CityModel:
         elif kind == "park":
             for cell in self.open:
                 groups = {self.group_of[x] for x in _ADJ[cell] if x in self.group_of}
-                g = new + scoring.park_group_points(1 + sum(self.group_size[i] for i in groups)) \
+                g = (
+                    new
+                    + scoring.park_group_points(1 + sum(self.group_size[i] for i in groups))
                     - sum(scoring.park_group_points(self.group_size[i]) for i in groups)
+                )
                 if g > best:
                     best, where = g, cell
         elif kind == "factory":
@@ -448,21 +458,30 @@ class CityModel:
         out: dict[str, float] = {}
         shops = frozenset(bt["shop"])
         base_shops = scoring.best_shop_split(shops)
-        out["SHOP"] = sum(scoring.best_shop_split(shops | {c}) for c in opened) / n - base_shops \
-            + (new_type if not shops else 0)
+        out["SHOP"] = (
+            sum(scoring.best_shop_split(shops | {c}) for c in opened) / n - base_shops + (new_type if not shops else 0)
+        )
         offices = bt["office"]
-        lonely_offices = sum(sum(1 for o in _ADJ[c] if o in offices and not self._near(o, "tavern"))
-                             for c in opened) / n
+        lonely_offices = (
+            sum(sum(1 for o in _ADJ[c] if o in offices and not self._near(o, "tavern")) for c in opened) / n
+        )
         before = scoring.tavern_points(self.tavern_kinds.values())
         for code in TAVERN_FACES:
             after = Counter(self.tavern_kinds)
             after[code] += 1
-            out[code] = scoring.tavern_points(after.values()) - before \
-                + T.OFFICE_TAVERN_BONUS * lonely_offices + (new_type if not bt["tavern"] else 0)
+            out[code] = (
+                scoring.tavern_points(after.values())
+                - before
+                + T.OFFICE_TAVERN_BONUS * lonely_offices
+                + (new_type if not bt["tavern"] else 0)
+            )
         k = len(offices)
-        out["OFFICE"] = scoring.office_set_points(k + 1) - scoring.office_set_points(k) \
-            + T.OFFICE_TAVERN_BONUS * sum(1 for c in opened if self._near(c, "tavern")) / n \
+        out["OFFICE"] = (
+            scoring.office_set_points(k + 1)
+            - scoring.office_set_points(k)
+            + T.OFFICE_TAVERN_BONUS * sum(1 for c in opened if self._near(c, "tavern")) / n
             + (new_type if not offices else 0)
+        )
         parks = 0
         for c in opened:
             groups = {self.group_of[x] for x in _ADJ[c] if x in self.group_of}
@@ -470,8 +489,7 @@ class CityModel:
             parks += scoring.park_group_points(1 + sum(sizes)) - sum(scoring.park_group_points(x) for x in sizes)
         out["PARK"] = parks / n + (new_type if not bt["park"] else 0)
         hit = sum(sum(1 for h in _ADJ[c] if h in lonely_set) for c in opened) / n
-        out["FACTORY"] = hit * (_HOUSE_ALONE - self.present) \
-            + (max(new_type - hit, 0) if not bt["factory"] else 0)
+        out["FACTORY"] = hit * (_HOUSE_ALONE - self.present) + (max(new_type - hit, 0) if not bt["factory"] else 0)
         factories = bt["factory"]
         near = sum(1 for c in opened if any(x in factories for x in _ADJ[c])) / n
         out["HOUSE"] = near * _HOUSE_ALONE + (1 - near) * self.present
@@ -487,21 +505,28 @@ class CityModel:
         out: dict[str, int] = {}
         shops = frozenset(bt["shop"])
         base_shops = scoring.best_shop_split(shops)
-        out["SHOP"] = max(scoring.best_shop_split(shops | {c}) for c in opened) - base_shops \
-            + (new_type if not shops else 0)
+        out["SHOP"] = (
+            max(scoring.best_shop_split(shops | {c}) for c in opened) - base_shops + (new_type if not shops else 0)
+        )
         offices = bt["office"]
-        lonely_offices = max(sum(1 for o in _ADJ[c] if o in offices and not self._near(o, "tavern"))
-                             for c in opened)
+        lonely_offices = max(sum(1 for o in _ADJ[c] if o in offices and not self._near(o, "tavern")) for c in opened)
         before = scoring.tavern_points(self.tavern_kinds.values())
         for code in TAVERN_FACES:
             after = Counter(self.tavern_kinds)
             after[code] += 1
-            out[code] = scoring.tavern_points(after.values()) - before \
-                + T.OFFICE_TAVERN_BONUS * lonely_offices + (new_type if not bt["tavern"] else 0)
+            out[code] = (
+                scoring.tavern_points(after.values())
+                - before
+                + T.OFFICE_TAVERN_BONUS * lonely_offices
+                + (new_type if not bt["tavern"] else 0)
+            )
         n = len(offices)
-        out["OFFICE"] = scoring.office_set_points(n + 1) - scoring.office_set_points(n) \
-            + T.OFFICE_TAVERN_BONUS * any(self._near(c, "tavern") for c in opened) \
+        out["OFFICE"] = (
+            scoring.office_set_points(n + 1)
+            - scoring.office_set_points(n)
+            + T.OFFICE_TAVERN_BONUS * any(self._near(c, "tavern") for c in opened)
             + (new_type if not offices else 0)
+        )
         best_park = 0
         for c in opened:
             groups = {self.group_of[x] for x in _ADJ[c] if x in self.group_of}
@@ -510,8 +535,7 @@ class CityModel:
             best_park = max(best_park, delta)
         out["PARK"] = best_park + (new_type if not bt["park"] else 0)
         worst = min(sum(1 for h in _ADJ[c] if h in lonely_set) for c in opened)
-        out["FACTORY"] = worst * (_HOUSE_ALONE - self.present) \
-            + (max(new_type - worst, 0) if not bt["factory"] else 0)
+        out["FACTORY"] = worst * (_HOUSE_ALONE - self.present) + (max(new_type - worst, 0) if not bt["factory"] else 0)
         factories = bt["factory"]
         all_near = all(any(x in factories for x in _ADJ[c]) for c in opened)
         out["HOUSE"] = _HOUSE_ALONE if all_near else max(self.present, _HOUSE_ALONE if factories else 0)
@@ -541,8 +565,10 @@ class Knowledge:
                 faces[T.KINDS[kind].faces[0]] += n
         total = sum(faces.values())
         self.dist: list[tuple[str, float]] = (
-            [(face, n / total) for face, n in sorted(faces.items())] if total else
-            [(face, 1 / len(_SINGLE_FACES)) for face in _SINGLE_FACES])
+            [(face, n / total) for face, n in sorted(faces.items())]
+            if total
+            else [(face, 1 / len(_SINGLE_FACES)) for face in _SINGLE_FACES]
+        )
 
 
 class Planner:
@@ -557,7 +583,8 @@ class Planner:
         self.partner = PARTNER if state.mode == E.STANDARD else 0.0
         """Only 3-7 players share a city with a partner who lays tiles in it."""
         self.faces: dict[int, Faces] = {
-            c: {cell: spot[0] for cell, spot in state.cities[c].cells.items()} for c in self.cities}
+            c: {cell: spot[0] for cell, spot in state.cities[c].cells.items()} for c in self.cities
+        }
         self._values: dict[frozenset[tuple[Cell, str]], float] = {}
         self._now: dict[frozenset[tuple[Cell, str]], float] = {}
         self.rivals: list[tuple[int, int]] = []
@@ -567,11 +594,15 @@ class Planner:
         from the points of every city this seat does not build (all the evidence pooled)."""
         if state.mode == E.STANDARD:
             self.rivals = [E.cities_of(state, p) for p in range(len(state.players)) if p != player]
-            self.others = {c: float(scoring.total(scoring.score_grid(
-                {cell: spot[0] for cell, spot in city.cells.items()}, 0)))
-                for c, city in enumerate(state.cities)}
-            llr = sum(greedy_evidence(self.others[c], city.size())
-                      for c, city in enumerate(state.cities) if c not in self.cities)
+            self.others = {
+                c: float(scoring.total(scoring.score_grid({cell: spot[0] for cell, spot in city.cells.items()}, 0)))
+                for c, city in enumerate(state.cities)
+            }
+            llr = sum(
+                greedy_evidence(self.others[c], city.size())
+                for c, city in enumerate(state.cities)
+                if c not in self.cities
+            )
             self.greedy = 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, EVIDENCE * llr))))
             left = sum(FULL - c.size() for c in state.cities) / len(state.cities)
             self.spread = SPREAD_BASE + SPREAD_PER_CELL * left
@@ -607,8 +638,9 @@ class Planner:
             return hit
         none_more: list[tuple[int, float]] = [(0, 1.0)]
         mine = none_more if final and city in self.cities else self.future[city]
-        others = [(m, none_more if final and o in self.cities else self.future[o])
-                  for o, m in enumerate(counts) if o != city]
+        others = [
+            (m, none_more if final and o in self.cities else self.future[o]) for o, m in enumerate(counts) if o != city
+        ]
         table = T.FACTORY_PER_BUILDING  # the printed 4 / 3 / 2: every rank below second pays alike
         first, second, rest = table[0], table[min(1, len(table) - 1)], table[min(2, len(table) - 1)]
         value = 0.0
@@ -619,8 +651,12 @@ class Planner:
             above = sorted({m + k for m, fut in others for k, _ in fut if m + k > x})
             one = 0.0  # the cities with more all end level: second place
             for v in above:
-                one += math.prod(b + sum(p for k, p in fut if m + k == v)
-                                 for b, (m, fut) in zip(at_most, others, strict=True)) - alone
+                one += (
+                    math.prod(
+                        b + sum(p for k, p in fut if m + k == v) for b, (m, fut) in zip(at_most, others, strict=True)
+                    )
+                    - alone
+                )
             value += chance * (first * alone + second * one + rest * (1.0 - alone - one))
         self._per_factory[key] = value
         return value
@@ -658,8 +694,12 @@ class Planner:
             value += POTENTIAL * expected_best(gains, CHOICES)
             if self.partner:
                 means: Mapping[str, float] = model.mean_gains()
-                value += self.partner * (FULL - len(faces)) / 2 * sum(
-                    p * (means[face] + (fac if _TYPE[face] == "factory" else 0)) for face, p in self.dist)
+                value += (
+                    self.partner
+                    * (FULL - len(faces))
+                    / 2
+                    * sum(p * (means[face] + (fac if _TYPE[face] == "factory" else 0)) for face, p in self.dist)
+                )
         self._values[key] = value
         self._now[key] = float(model.base)
         return value
@@ -698,8 +738,9 @@ class Planner:
             self._best[key] = best
         return best
 
-    def objective(self, values: Mapping[int, float], added: Mapping[int, int],
-                  layouts: Mapping[int, Faces] | None = None) -> float:
+    def objective(
+        self, values: Mapping[int, float], added: Mapping[int, int], layouts: Mapping[int, Faces] | None = None
+    ) -> float:
         """The seat's worth from its cities' layout values and the factories added to each."""
         counts = list(self.counts)
         for city, n in added.items():
@@ -719,15 +760,21 @@ class Planner:
         higher city, so the player (the lower of Left and Right) wins when its lower city ends above
         Automacity (projected from its points per face so far, plus ``auto_bonus``)."""
         assert self.automacity is not None
-        projected = [t + RATE * max(0, FULL - self.state.cities[c].size() - 1)
-                     for t, c in zip(totals, self.cities, strict=True)]
+        projected = [
+            t + RATE * max(0, FULL - self.state.cities[c].size() - 1) for t, c in zip(totals, self.cities, strict=True)
+        ]
         low = min(projected)
         rival = self.automacity + self.auto_bonus
         chance = 1.0 / (1.0 + math.exp(-(low - rival) / self.spread))
         return chance + SCORE_WEIGHT * (LOWER_WEIGHT * min(totals) + max(totals))
 
-    def win_chance(self, mine: Mapping[int, float], counts: list[int],
-                   layouts: Mapping[int, Faces] | None = None, final: bool = False) -> float:
+    def win_chance(
+        self,
+        mine: Mapping[int, float],
+        counts: list[int],
+        layouts: Mapping[int, Faces] | None = None,
+        final: bool = False,
+    ) -> float:
         """3-7 players: the chance to finish first, from every city's projected final score.
 
         A city is projected as its score now plus ``RATE`` per empty cell (this seat's cities: their
@@ -799,8 +846,13 @@ def _best_cell(model: CityModel, face: str) -> tuple[int, Cell]:
     return model.best_for(face)
 
 
-def _simulate(pl: Planner, city: int, model: CityModel, draws: tuple[list[list[str]], list[str], list[float],
-              list[float]], factories: int) -> tuple[float, int]:
+def _simulate(
+    pl: Planner,
+    city: int,
+    model: CityModel,
+    draws: tuple[list[list[str]], list[str], list[float], list[float]],
+    factories: int,
+) -> tuple[float, int]:
     """(points gained factories aside, factories added) when the rest of ``city`` is filled: in turn,
     the partner lays a drawn face (at its best cell with the chance that the others play greedily,
     else at random) and this seat the best of ``CHOICES`` drawn faces at its best cell (duplexes
@@ -825,7 +877,7 @@ def _simulate(pl: Planner, city: int, model: CityModel, draws: tuple[list[list[s
             value = g + (fac if _TYPE[face] == "factory" else 0.0)
             j += 1
         else:
-            value, cell, face = -10.0**6, model.open[0], ours[i][0]
+            value, cell, face = -(10.0**6), model.open[0], ours[i][0]
             for option in ours[i]:
                 g, at = _best_cell(model, option)
                 v = g + (fac if _TYPE[option] == "factory" else 0.0)
@@ -842,8 +894,15 @@ def _simulate(pl: Planner, city: int, model: CityModel, draws: tuple[list[list[s
     return gained, added
 
 
-def _rollout_sum(pl: Planner, layouts: Mapping[int, Faces], added: Mapping[int, int],
-                 models: Mapping[int, CityModel], samples: Samples, start: int, stop: int) -> float:
+def _rollout_sum(
+    pl: Planner,
+    layouts: Mapping[int, Faces],
+    added: Mapping[int, int],
+    models: Mapping[int, CityModel],
+    samples: Samples,
+    start: int,
+    stop: int,
+) -> float:
     """The summed win chance over the sampled futures ``start`` to ``stop`` of both cities, each grown
     from a copy of its model in ``models`` (the layouts, built once per choice)."""
     total = 0.0
@@ -857,8 +916,9 @@ def _rollout_sum(pl: Planner, layouts: Mapping[int, Faces], added: Mapping[int, 
             g, extra = _simulate(pl, c, models[c].copy(), per[c], counts[c])
             gains[c] = g
             counts[c] += extra
-        finals = {c: pl.now(layouts[c], c) + gains[c] + counts[c] * pl.per_factory(c, counts, final=True)
-                  for c in pl.cities}
+        finals = {
+            c: pl.now(layouts[c], c) + gains[c] + counts[c] * pl.per_factory(c, counts, final=True) for c in pl.cities
+        }
         total += pl.win_chance(finals, counts, final=True)
     return total
 
@@ -877,8 +937,9 @@ def _pair_value(pl: Planner, left_tile: int, right_tile: int) -> float:
     left, right = pl.cities
     kl, kr = E.kind_of(pl.state, left_tile), E.kind_of(pl.state, right_tile)
     (vl, fl), (vr, fr) = pl.best(kl, left), pl.best(kr, right)
-    return pl.objective({left: vl, right: vr}, {left: _factories(kl.faces), right: _factories(kr.faces)},
-                        {left: fl, right: fr})
+    return pl.objective(
+        {left: vl, right: vr}, {left: _factories(kl.faces), right: _factories(kr.faces)}, {left: fl, right: fr}
+    )
 
 
 def _rollout_pick(pl: Planner, moves: list[Move], value: Callable[[Move], float], rnd: random.Random) -> Move:
@@ -901,8 +962,11 @@ def _rollout_pick(pl: Planner, moves: list[Move], value: Callable[[Move], float]
             a, b = int(m["left"]), int(m["right"])
         ka, kb = E.kind_of(pl.state, a), E.kind_of(pl.state, b)
         layouts = {left: pl.best(ka, left)[1], right: pl.best(kb, right)[1]}
-        return (layouts, {left: _factories(ka.faces), right: _factories(kb.faces)},
-                {c: CityModel(layouts[c], scored=False) for c in pl.cities})
+        return (
+            layouts,
+            {left: _factories(ka.faces), right: _factories(kb.faces)},
+            {c: CityModel(layouts[c], scored=False) for c in pl.cities},
+        )
 
     plans = [plan(m) for m in ranked]
     sums = [0.0] * len(ranked)
@@ -916,7 +980,7 @@ def _rollout_pick(pl: Planner, moves: list[Move], value: Callable[[Move], float]
         if done >= ROLLOUTS:
             break
         if len(alive) > 2:
-            alive = sorted(alive, key=lambda i: -sums[i])[:(len(alive) + 1) // 2]
+            alive = sorted(alive, key=lambda i: -sums[i])[: (len(alive) + 1) // 2]
         stop *= 2
     return ranked[max(alive, key=lambda i: sums[i])]
 
@@ -972,16 +1036,20 @@ def strong_move(state: BtcState, seat: int, moves: list[Move], rnd: random.Rando
         return _pick(moves, lambda m: scores["left" if m["city"] == E.LEFT_CITY else "right"][m["type"]], rnd)
     pl = Planner(state, seat)
     if kind == "choose" and "tiles" in moves[0]:
+
         def chosen(m: Move) -> float:
             a, b = m["tiles"]
             return max(_pair_value(pl, a, b), _pair_value(pl, b, a))
+
         if ROLLOUTS and pl.rivals:
             return _rollout_pick(pl, moves, chosen, rnd)
         return _pick(moves, chosen, rnd)
     if kind in ("choose", "assign"):
+
         def assigned(m: Move) -> float:
             pl.auto_bonus = float(_automacity_gain(state, int(m["auto"]))) if "auto" in m else 0.0
             return _pair_value(pl, int(m["left"]), int(m["right"]))
+
         if ROLLOUTS and pl.rivals:
             return _rollout_pick(pl, moves, assigned, rnd)
         return _pick(moves, assigned, rnd)

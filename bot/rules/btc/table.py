@@ -73,9 +73,12 @@ class Stage:
 STAGES: dict[str, tuple[Stage, ...]] = {
     STANDARD: (Stage(1, "", False, 1), Stage(2, "", True, 0), Stage(3, "", False, -1)),
     TWO_PLAYER: (
-        Stage(1, "a", False, 1), Stage(1, "b", False, 1),
-        Stage(2, "a", True, 0), Stage(2, "b", True, 0),
-        Stage(3, "a", False, -1), Stage(3, "b", False, -1),
+        Stage(1, "a", False, 1),
+        Stage(1, "b", False, 1),
+        Stage(2, "a", True, 0),
+        Stage(2, "b", True, 0),
+        Stage(3, "a", False, -1),
+        Stage(3, "b", False, -1),
     ),
     SOLO_FULL: (Stage(1, "", False, 1), Stage(2, "", True, 0, 2), Stage(3, "", False, -1)),
     SOLO_SIMPLE: (Stage(1, "", False, 0, 3), Stage(2, "", True, 0, 1), Stage(3, "", False, 0, 3)),

@@ -94,11 +94,9 @@ def _load_tiles() -> tuple[dict[str, Face], dict[str, TileKind]]:
 FACES, KINDS = _load_tiles()
 FACE_BY_TOKEN: dict[str, str] = {f.token: code for code, f in FACES.items()}
 
-SINGLE_POOL: tuple[str, ...] = tuple(
-    k.id for k in KINDS.values() if k.shape == SINGLE for _ in range(k.count))
+SINGLE_POOL: tuple[str, ...] = tuple(k.id for k in KINDS.values() if k.shape == SINGLE for _ in range(k.count))
 """Every single tile as its kind id (108 in the base game), in manifest order."""
-DUPLEX_POOL: tuple[str, ...] = tuple(
-    k.id for k in KINDS.values() if k.shape == DUPLEX for _ in range(k.count))
+DUPLEX_POOL: tuple[str, ...] = tuple(k.id for k in KINDS.values() if k.shape == DUPLEX for _ in range(k.count))
 """Every duplex tile as its kind id (24 in the base game), in manifest order."""
 
 

@@ -78,8 +78,7 @@ def _rows(city: City) -> tuple[list[str], str | None]:
         return [], None
     r0, c0 = box[0], box[2]
     rows = [
-        " ".join(T.FACES[city.cells[(r, c)][0]].token if (r, c) in city.cells else "."
-                 for c in range(c0, c0 + G.SIDE))
+        " ".join(T.FACES[city.cells[(r, c)][0]].token if (r, c) in city.cells else "." for c in range(c0, c0 + G.SIDE))
         for r in range(r0, r0 + G.SIDE)
     ]
     return rows, core.cell_name((r0, c0))
@@ -89,7 +88,9 @@ def _city(state: BtcState, index: int, scores: dict[str, int], counts: list[int]
     city = state.cities[index]
     incoming: list[BtcIncoming] = [
         {**tile_info(state, x.tile), "from": player}
-        for player, p in enumerate(state.players) for x in p.pending if x.city == index
+        for player, p in enumerate(state.players)
+        for x in p.pending
+        if x.city == index
     ]
     out: BtcCity = {
         "city": index,
@@ -110,16 +111,20 @@ def _city(state: BtcState, index: int, scores: dict[str, int], counts: list[int]
         out["cells"] = _cells(state, city)
         out["rows"] = rows
         out["origin"] = origin
-        out["open"] = ([core.cell_name(a) for a in G.anchors(city.cells.keys(), G.SINGLE_SHAPE)]
-                       if city.size() < G.SIDE * G.SIDE else [])
+        out["open"] = (
+            [core.cell_name(a) for a in G.anchors(city.cells.keys(), G.SINGLE_SHAPE)]
+            if city.size() < G.SIDE * G.SIDE
+            else []
+        )
     else:
         out["loose"] = [{"face": code, "tile": tile, "half": half} for code, tile, half in city.loose]
     return out
 
 
 def _to_place(state: BtcState, player: int) -> list[BtcPlaceTile]:
-    return [{**tile_info(state, x.tile), "city": None if x.city == FREE else x.city}
-            for x in state.players[player].pending]
+    return [
+        {**tile_info(state, x.tile), "city": None if x.city == FREE else x.city} for x in state.players[player].pending
+    ]
 
 
 def _player(state: BtcState, index: int) -> BtcPlayer:
@@ -196,8 +201,7 @@ def _add_solo(state: BtcState, out: BtcView) -> None:
         out["campaign"] = {
             "length": int(state.options["campaign"]),
             "game": int(state.options["campaign_game"]),
-            "used_before": [E.LETTER_CATEGORY[x] for x in state.options["campaign_used"]
-                            if x in E.LETTER_CATEGORY],
+            "used_before": [E.LETTER_CATEGORY[x] for x in state.options["campaign_used"] if x in E.LETTER_CATEGORY],
             "bonus_choices": [[cat, c] for cat, c in E.bonus_choices(state)],
             "summary": cast(BtcCampaignSummary | None, result.seats[0].details.get("campaign")),
         }
@@ -271,8 +275,10 @@ def _revealed(before: BtcState, after: BtcState) -> list[core.Term]:
     for i, p in enumerate(after.players):
         fixed = [x for x in p.pending if x.city != FREE]
         if fixed:
-            names = [core.term("btc.reveal.for", tile=E.tile_name(after, x.tile), city=E.city_name(after, x.city))
-                     for x in fixed]
+            names = [
+                core.term("btc.reveal.for", tile=E.tile_name(after, x.tile), city=E.city_name(after, x.city))
+                for x in fixed
+            ]
         else:
             names = [E.tile_name(after, x.tile) for x in p.pending]
         both = core.term("btc.reveal.pair", a=names[0], b=names[1]) if len(names) == 2 else names[0]
@@ -290,14 +296,21 @@ def _card_number(card: str) -> str:
 def _automa_steps(before: BtcState, after: BtcState) -> list[core.Term]:
     """What each Automa did, as terms: "Automarta (card 12) gives Left City a shop and builds a park in
     Automacity"."""
-    return [core.term("btc.automa.step", name=E.automa_term(e["automa"]), card=_card_number(str(e["card"])),
-                      city=E.city_name(after, e["shared_city"]), shared=E.tile_name(after, e["shared"]),
-                      built=E.tile_name(after, e["automacity"]), automacity=E.city_name(after, E.AUTOMACITY))
-            for e in after.automa_log[len(before.automa_log):]]
+    return [
+        core.term(
+            "btc.automa.step",
+            name=E.automa_term(e["automa"]),
+            card=_card_number(str(e["card"])),
+            city=E.city_name(after, e["shared_city"]),
+            shared=E.tile_name(after, e["shared"]),
+            built=E.tile_name(after, e["automacity"]),
+            automacity=E.city_name(after, E.AUTOMACITY),
+        )
+        for e in after.automa_log[len(before.automa_log) :]
+    ]
 
 
-def describe(before: BtcState, seat: int, move: dict[str, Any],
-             after: BtcState) -> tuple[str, dict[str, Any]]:
+def describe(before: BtcState, seat: int, move: dict[str, Any], after: BtcState) -> tuple[str, dict[str, Any]]:
     """A public one-line summary. A commit says only who has chosen, unless it completes the
     reveal, which then lists every revealed choice."""
     kind = move.get("kind")
@@ -332,8 +345,11 @@ def describe(before: BtcState, seat: int, move: dict[str, Any],
             "right_city": E.city_name(after, E.RIGHT_CITY),
         }
         if "auto" in move:
-            return "btc.move.assign_simple", {**params, "auto": E.tile_name(after, int(move["auto"])),
-                                              "automacity": E.city_name(after, E.AUTOMACITY)}
+            return "btc.move.assign_simple", {
+                **params,
+                "auto": E.tile_name(after, int(move["auto"])),
+                "automacity": E.city_name(after, E.AUTOMACITY),
+            }
         return "btc.move.assign", params
     if kind == "bonus":
         summary = E.game_result(after).seats[0].details.get("campaign") or {}

@@ -33,9 +33,10 @@ class BtcPlaceTile(BtcTile):
     city: int | None
 
 
-BtcIncoming = TypedDict("BtcIncoming", {
-    "id": int, "kind": str, "faces": list[str], "orientation": Orientation | None, "name": Term, "from": int,
-})
+BtcIncoming = TypedDict(
+    "BtcIncoming",
+    {"id": int, "kind": str, "faces": list[str], "orientation": Orientation | None, "name": Term, "from": int},
+)
 """A revealed or assigned tile bound for a city: a tile and ``from``, who brings it (functional form:
 ``from`` is a keyword)."""
 

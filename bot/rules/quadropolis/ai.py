@@ -74,8 +74,9 @@ def place(grid: Grid, cell: Cell, kind: T.TileKind) -> Grid:
 
 
 @lru_cache(maxsize=16384)
-def heuristic_value(mode_name: str, grid: Grid, inhabitants: int, energy: int, remaining: float,
-                    weights: Weights = GREEDY) -> float:
+def heuristic_value(
+    mode_name: str, grid: Grid, inhabitants: int, energy: int, remaining: float, weights: Weights = GREEDY
+) -> float:
     """How good a city is with ``remaining`` (0..1) of the player's turns still to come.
 
     Every building counts as activated; each resource missing for that costs points, from
@@ -137,8 +138,7 @@ def remaining_after(state: QuadState, seat: int) -> float:
     return round(max(0, total - done) / total, 4)
 
 
-def seat_value(state: QuadState, seat: int, remaining: float | None = None,
-               weights: Weights = GREEDY) -> float:
+def seat_value(state: QuadState, seat: int, remaining: float | None = None, weights: Weights = GREEDY) -> float:
     """A seat's city value (exact at the end of the game)."""
     player = state.seats[seat]
     if remaining is None:
@@ -186,12 +186,19 @@ class Evaluator:
     def placement(self, cell: Cell, kind: T.TileKind, exact: bool = False) -> float:
         key = (cell, signature(kind))
         if exact:
-            return self.value(place(self.grid, cell, kind), self.player.inhabitants + kind.gives_inh,
-                               self.player.energy + kind.gives_nrg, exact=True)
+            return self.value(
+                place(self.grid, cell, kind),
+                self.player.inhabitants + kind.gives_inh,
+                self.player.energy + kind.gives_nrg,
+                exact=True,
+            )
         value = self.memo.get(key)
         if value is None:
-            value = self.value(place(self.grid, cell, kind), self.player.inhabitants + kind.gives_inh,
-                                self.player.energy + kind.gives_nrg)
+            value = self.value(
+                place(self.grid, cell, kind),
+                self.player.inhabitants + kind.gives_inh,
+                self.player.energy + kind.gives_nrg,
+            )
             if kind.mayor:
                 value += self.mayor_value
             self.memo[key] = value
@@ -236,8 +243,7 @@ def target_tile(state: QuadState, move: Move) -> str | None:
     return None if tile is None or state.face_down[index] else tile
 
 
-def take_values(state: QuadState, seat: int,
-                weights: Weights = GREEDY) -> list[tuple[float, Move]]:
+def take_values(state: QuadState, seat: int, weights: Weights = GREEDY) -> list[tuple[float, Move]]:
     """Every take move with the value of the city it leads to (with the best build)."""
     ev = Evaluator(state, seat, weights)
     cache: dict[tuple[Signature, int], float] = {}
@@ -271,8 +277,7 @@ def pick(scored: list[tuple[float, Move]], rnd: random.Random) -> Move:
     return best[rnd.randrange(len(best))]
 
 
-def greedy_move(state: QuadState, seat: int, rnd: random.Random,
-                weights: Weights = GREEDY) -> Move:
+def greedy_move(state: QuadState, seat: int, rnd: random.Random, weights: Weights = GREEDY) -> Move:
     if state.phase == PHASE_BUILD:
         assert state.pending is not None
         return Evaluator(state, seat, weights).best_build(state.pending, state.pending_architect)[1]
@@ -284,8 +289,7 @@ def greedy_move(state: QuadState, seat: int, rnd: random.Random,
 # ---------------------------------------------------------------------------------------------
 
 
-def play_turn(state: QuadState, seat: int,
-              chooser: Callable[[QuadState], Move]) -> QuadState:
+def play_turn(state: QuadState, seat: int, chooser: Callable[[QuadState], Move]) -> QuadState:
     """Play one whole turn of ``seat`` (take, then build or discard) with ``chooser``."""
     state = E.apply(state, seat, chooser(state))
     if state.phase == PHASE_BUILD and state.current == seat:

@@ -30,12 +30,7 @@ from bot.rules.core import Cell
 from bot.rules.quadropolis.compiled import Compiled as Compiled
 from bot.rules.quadropolis.compiled import Key as Key
 from bot.rules.quadropolis.compiled import compile_city as compile_city
-from bot.rules.quadropolis.scoring import (
-    Grid,
-    ScoreSheet,
-    fill,
-    score,
-)
+from bot.rules.quadropolis.scoring import Grid, ScoreSheet, fill, score
 from bot.rules.quadropolis.search import Best as Best
 from bot.rules.quadropolis.search import _greedy
 from bot.rules.quadropolis.search import exhaustive as exhaustive
@@ -49,8 +44,9 @@ from bot.rules.quadropolis.tiles import MODE_RULES, ModeRules
 # ---------------------------------------------------------------------------------------------
 
 
-def best_allocation(mode: ModeRules, grid: Grid, inhabitants: int, energy: int,
-                    forced_off: Iterable[Cell] = ()) -> ScoreSheet:
+def best_allocation(
+    mode: ModeRules, grid: Grid, inhabitants: int, energy: int, forced_off: Iterable[Cell] = ()
+) -> ScoreSheet:
     """The player's best allocation, scored by the reference scorer (spec 8.12, D-24).
 
     Among equal totals it has the most inhabitants on buildings, then the fewest empty squares.
@@ -60,13 +56,11 @@ def best_allocation(mode: ModeRules, grid: Grid, inhabitants: int, energy: int,
 
 
 @lru_cache(maxsize=4096)
-def _best_cached(mode_name: str, grid: Grid, inhabitants: int, energy: int,
-                 forced_off: frozenset[Cell]) -> ScoreSheet:
+def _best_cached(mode_name: str, grid: Grid, inhabitants: int, energy: int, forced_off: frozenset[Cell]) -> ScoreSheet:
     mode = MODE_RULES[mode_name]
     c = compile_city(mode, grid, inhabitants, energy, forced_off)
     best = optimise(c)
-    sheet = score(mode, grid, inhabitants, energy, fill(mode, grid, inhabitants, energy,
-                                                        c.active_cells(best.mask)))
+    sheet = score(mode, grid, inhabitants, energy, fill(mode, grid, inhabitants, energy, c.active_cells(best.mask)))
     assert sheet.key() == (best.key[0], best.key[1], best.key[2] - c.squares), (sheet.key(), best.key)
     return sheet
 
@@ -82,5 +76,4 @@ def exhaustive_allocation(mode: ModeRules, grid: Grid, inhabitants: int, energy:
     """The same optimum found by enumerating every affordable subset (the baseline)."""
     c = compile_city(mode, grid, inhabitants, energy)
     best = exhaustive(c)
-    return score(mode, grid, inhabitants, energy, fill(mode, grid, inhabitants, energy,
-                                                       c.active_cells(best.mask)))
+    return score(mode, grid, inhabitants, energy, fill(mode, grid, inhabitants, energy, c.active_cells(best.mask)))

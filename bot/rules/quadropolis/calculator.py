@@ -33,8 +33,7 @@ def score_given(mode: ModeRules, city: ParsedCity, inhabitants: int, energy: int
     (``quadropolis.alloc.*``) when it needs more than the pool."""
     active = [cell for cell in cost_bearing(city.grid) if cell not in city.inactive]
     customers = {cell: n for cell, n in city.customers.items() if cell not in city.inactive}
-    return score(mode, city.grid, inhabitants, energy,
-                 fill(mode, city.grid, inhabitants, energy, active, customers))
+    return score(mode, city.grid, inhabitants, energy, fill(mode, city.grid, inhabitants, energy, active, customers))
 
 
 def sheet_json(sheet: ScoreSheet, city: ParsedCity) -> dict[str, Any]:
@@ -76,8 +75,9 @@ def _check_token_lengths(rows: list[Any]) -> None:
             continue  # parse_city names the row
         for c, token in enumerate(row.split()):
             if len(token) > MAX_TOKEN:
-                raise IllegalMove("quadropolis.calc.unknown_token", row=r + 1, column=c + 1,
-                                  token=token[:MAX_TOKEN] + "…")
+                raise IllegalMove(
+                    "quadropolis.calc.unknown_token", row=r + 1, column=c + 1, token=token[:MAX_TOKEN] + "…"
+                )
 
 
 def read_input(text: str) -> tuple[ModeRules, ParsedCity, int, int, str]:
@@ -87,8 +87,12 @@ def read_input(text: str) -> tuple[ModeRules, ParsedCity, int, int, str]:
     except jsonin.JsonLimit as error:
         raise IllegalMove(error.key, **error.params) from None
     except ValueError as error:  # json.JSONDecodeError
-        raise IllegalMove("quadropolis.calc.bad_json", row=getattr(error, "lineno", 1),
-                          column=getattr(error, "colno", 1), problem=getattr(error, "msg", str(error))) from None
+        raise IllegalMove(
+            "quadropolis.calc.bad_json",
+            row=getattr(error, "lineno", 1),
+            column=getattr(error, "colno", 1),
+            problem=getattr(error, "msg", str(error)),
+        ) from None
     if not isinstance(data, dict):
         raise IllegalMove("quadropolis.calc.not_object")
     unknown = sorted(set(data) - set(FIELDS))

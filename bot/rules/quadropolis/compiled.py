@@ -8,14 +8,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from bot.rules.core import Cell, neighbours
-from bot.rules.quadropolis.scoring import (
-    ALWAYS_ACTIVE,
-    COST_BEARING,
-    COST_ENERGY,
-    COST_INHABITANT,
-    Grid,
-    grid_cells,
-)
+from bot.rules.quadropolis.scoring import ALWAYS_ACTIVE, COST_BEARING, COST_ENERGY, COST_INHABITANT, Grid, grid_cells
 from bot.rules.quadropolis.tiles import ModeRules
 
 Key = tuple[int, int, int]
@@ -180,7 +173,7 @@ def _chunk_tables(values: list[int], n: int) -> list[list[int]]:
     """Sums of ``values`` over the set bits of each byte of a mask, one table per byte."""
     tables = []
     for start in range(0, n, 8):
-        chunk = values[start:start + 8]
+        chunk = values[start : start + 8]
         table = [0] * (1 << len(chunk))
         for byte in range(1, len(table)):
             low = byte & -byte
@@ -189,8 +182,9 @@ def _chunk_tables(values: list[int], n: int) -> list[list[int]]:
     return tables
 
 
-def _resource_tables(mode: ModeRules, inhabitants: int, energy: int, shops: int,
-                     parks: int) -> tuple[list[list[int]], list[int]]:
+def _resource_tables(
+    mode: ModeRules, inhabitants: int, energy: int, shops: int, parks: int
+) -> tuple[list[list[int]], list[int]]:
     """Value of spare inhabitants (as concentrated customers, else -1 each) and of spare energy."""
     cap = mode.shop_cap
     r_inh = []
@@ -214,13 +208,14 @@ def _code_at(grid: Grid, cell: Cell) -> str:
 def _switchable_cells(grid: Grid, inhabitants: int, energy: int, off: set[Cell]) -> list[Cell]:
     """The cost-bearing buildings a search may switch, in grid order: not forced off, and with a
     cost the pool can pay (a building whose cost never fits is off in every allocation)."""
-    return [cell for cell, b in grid_cells(grid)
-            if b.code in COST_BEARING and cell not in off
-            and b.cost[0] <= inhabitants and b.cost[1] <= energy]
+    return [
+        cell
+        for cell, b in grid_cells(grid)
+        if b.code in COST_BEARING and cell not in off and b.cost[0] <= inhabitants and b.cost[1] <= energy
+    ]
 
 
-def _building_terms(mode: ModeRules, grid: Grid,
-                    cells: list[Cell]) -> tuple[int, int, int, int, list[int], list[int]]:
+def _building_terms(mode: ModeRules, grid: Grid, cells: list[Cell]) -> tuple[int, int, int, int, list[int], list[int]]:
     """Per switchable building: the cost and shop masks, its own points when on (towers, printed
     VP, monument neighbours) and the monument penalty it may be spared. Returns ``(inh_mask,
     nrg_mask, shop_mask, fh_mask, linear, monument_penalty)``."""
@@ -280,8 +275,9 @@ def _fixed_terms(mode: ModeRules, grid: Grid, index: dict[Cell, int]) -> tuple[i
     return constant, always_present, park_masks
 
 
-def _factory_terms(mode: ModeRules, grid: Grid, cells: list[Cell], index: dict[Cell, int],
-                   linear: list[int]) -> list[tuple[int, tuple[tuple[int, int], ...]]]:
+def _factory_terms(
+    mode: ModeRules, grid: Grid, cells: list[Cell], index: dict[Cell, int], linear: list[int]
+) -> list[tuple[int, tuple[tuple[int, int], ...]]]:
     """Each switchable factory as ``(bit, ((weight, neighbour mask), ...))`` over its switchable
     neighbours; its always-active neighbours' points are added to ``linear`` (changed in place)."""
     rows, cols = len(grid), len(grid[0])
@@ -352,8 +348,9 @@ def _office_terms(grid: Grid, cells: list[Cell], index: dict[Cell, int]) -> list
     return offices
 
 
-def compile_city(mode: ModeRules, grid: Grid, inhabitants: int, energy: int,
-                 forced_off: Iterable[Cell] = ()) -> Compiled:
+def compile_city(
+    mode: ModeRules, grid: Grid, inhabitants: int, energy: int, forced_off: Iterable[Cell] = ()
+) -> Compiled:
     """Compile a city; buildings in ``forced_off`` stay off (a player's own choice)."""
     cells = _switchable_cells(grid, inhabitants, energy, set(forced_off))
     index = {cell: i for i, cell in enumerate(cells)}
@@ -364,10 +361,27 @@ def compile_city(mode: ModeRules, grid: Grid, inhabitants: int, energy: int,
     n_parks = sum(1 for _, b in grid_cells(grid) if b.code == "P")
     r_inh, r_nrg = _resource_tables(mode, inhabitants, energy, shop_mask.bit_count(), n_parks)
     return Compiled(
-        mode=mode, grid=grid, inhabitants=inhabitants, energy=energy, cells=cells, n=len(cells),
-        inh_mask=inh_mask, nrg_mask=nrg_mask, shop_mask=shop_mask, fh_mask=fh_mask, linear=linear,
-        monument_penalty=monument_penalty, constant=constant, always_present=always_present,
-        park_masks=park_masks, factories=factories, district_masks=_district_masks(mode, grid, cells),
-        harbour_segments=segments, offices=_office_terms(grid, cells, index), r_inh=r_inh, r_nrg=r_nrg,
-        squares=len(grid) * len(grid[0]), row_segments=row_segments,
+        mode=mode,
+        grid=grid,
+        inhabitants=inhabitants,
+        energy=energy,
+        cells=cells,
+        n=len(cells),
+        inh_mask=inh_mask,
+        nrg_mask=nrg_mask,
+        shop_mask=shop_mask,
+        fh_mask=fh_mask,
+        linear=linear,
+        monument_penalty=monument_penalty,
+        constant=constant,
+        always_present=always_present,
+        park_masks=park_masks,
+        factories=factories,
+        district_masks=_district_masks(mode, grid, cells),
+        harbour_segments=segments,
+        offices=_office_terms(grid, cells, index),
+        r_inh=r_inh,
+        r_nrg=r_nrg,
+        squares=len(grid) * len(grid[0]),
+        row_segments=row_segments,
     )

@@ -38,8 +38,16 @@ MOVE_FIELDS = {
 }
 NO_MANUAL_ALLOCATION = "allocate"
 """The move kind earlier versions offered to keep a building idle; now always refused (D-24)."""
-KIND_IDS = {"TOWER": "tower", "SHOP": "shop", "PUBLIC": "public", "PARK": "park", "FACTORY": "factory",
-            "HARBOR": "harbour", "OFFICE": "office", "MONUMENT": "monument"}
+KIND_IDS = {
+    "TOWER": "tower",
+    "SHOP": "shop",
+    "PUBLIC": "public",
+    "PARK": "park",
+    "FACTORY": "factory",
+    "HARBOR": "harbour",
+    "OFFICE": "office",
+    "MONUMENT": "monument",
+}
 """Tile type -> the id of its name in the catalogue (``quadropolis.tile.kind.<id>``)."""
 TYPE_NAMES = {kind: core.term(f"quadropolis.tile.kind.{name}") for kind, name in KIND_IDS.items()}
 """A building's name as a term (``quadropolis.tile.kind.*``: "tower block")."""
@@ -67,8 +75,7 @@ def prepare_site(mode: str, players: int, seed: int, round_no: int) -> tuple[lis
     return site, face_down
 
 
-def eligible(mode: T.ModeRules, city: list[list[list[str]]], tile_id: str,
-             value: int) -> list[tuple[Cell, int]]:
+def eligible(mode: T.ModeRules, city: list[list[list[str]]], tile_id: str, value: int) -> list[tuple[Cell, int]]:
     """Where a tile taken with architect ``value`` may be built (spec 6.4), as (square, floor).
 
     Floor 1 is a new building on an empty square (location match needed, D-5); floor h+1 stacks
@@ -177,15 +184,29 @@ def new_game(opts: Mapping[str, Any], seat_count: int, seed: int) -> QuadState:
     first = core.rng(seed, "first player").randrange(seat_count)  # D-19
     site, face_down = prepare_site(mode.name, seat_count, seed, 1)
     seats = [
-        PlayerState(city=[[[] for _ in range(mode.cols)] for _ in range(mode.rows)],
-                    architects=[] if mode.shared_pool else list(mode.architects))
+        PlayerState(
+            city=[[[] for _ in range(mode.cols)] for _ in range(mode.rows)],
+            architects=[] if mode.shared_pool else list(mode.architects),
+        )
         for _ in range(seat_count)
     ]
     return QuadState(
-        mode=mode.name, players=seat_count, seed=seed, round=1, first=first, mayor=first, turn=0,
-        phase=PHASE_TAKE, site=site, face_down=face_down, slots={},
+        mode=mode.name,
+        players=seat_count,
+        seed=seed,
+        round=1,
+        first=first,
+        mayor=first,
+        turn=0,
+        phase=PHASE_TAKE,
+        site=site,
+        face_down=face_down,
+        slots={},
         pool=[seat_count] * len(mode.architects) if mode.shared_pool else [],
-        urbanist=None, pending=None, pending_architect=0, seats=seats,
+        urbanist=None,
+        pending=None,
+        pending_architect=0,
+        seats=seats,
     )
 
 
@@ -199,8 +220,10 @@ def legal_moves(state: QuadState, seat: int) -> list[Move]:
         assert slots and values, "a legal slot and a free architect always exist (D-17)"
         return [{"kind": "take", "architect": v, "slot": s} for v in values for s in slots]
     assert state.pending is not None
-    moves = [build_move(cell, floor) for cell, floor in
-             eligible(state.rules, state.seats[seat].city, state.pending, state.pending_architect)]
+    moves = [
+        build_move(cell, floor)
+        for cell, floor in eligible(state.rules, state.seats[seat].city, state.pending, state.pending_architect)
+    ]
     moves.append({"kind": "discard"})
     return moves
 
@@ -252,12 +275,14 @@ def _check_take(state: QuadState, seat: int, move: Move) -> tuple[int, str]:
     if not isinstance(slot, str) or slot not in T.SLOTS:
         raise IllegalMove("quadropolis.take.bad_slot", slot=str(slot))
     if slot in state.slots:
-        raise IllegalMove("quadropolis.take.slot_taken", slot=T.slot_term(slot),
-                          architect=state.slots[slot][0])
+        raise IllegalMove("quadropolis.take.slot_taken", slot=T.slot_term(slot), architect=state.slots[slot][0])
     if T.slot_blocked(slot, state.urbanist):
         axis, index = T.slot_line(slot)
-        raise IllegalMove("quadropolis.take.urbanist_row" if axis == "row" else "quadropolis.take.urbanist_column",
-                          slot=T.slot_term(slot), line=index + 1)
+        raise IllegalMove(
+            "quadropolis.take.urbanist_row" if axis == "row" else "quadropolis.take.urbanist_column",
+            slot=T.slot_term(slot),
+            line=index + 1,
+        )
     return value, slot
 
 
@@ -300,20 +325,28 @@ def _check_build(state: QuadState, seat: int, move: Move) -> Cell:
         if has_floor:
             raise IllegalMove("quadropolis.build.floor_on_empty", square=name)
         if not mode.reaches(cell, value):
-            raise IllegalMove("quadropolis.build.out_of_reach", square=name, architect=value,
-                              reach=reach_text(mode, value))
+            raise IllegalMove(
+                "quadropolis.build.out_of_reach", square=name, architect=value, reach=reach_text(mode, value)
+            )
         return cell
     below = T.kind_of(stack[-1])
     if kind.type not in mode.stackable or below.type != kind.type:
-        raise IllegalMove("quadropolis.build.occupied", square=name, building=TYPE_NAMES[below.type],
-                          tile=TYPE_NAMES[kind.type])
+        raise IllegalMove(
+            "quadropolis.build.occupied", square=name, building=TYPE_NAMES[below.type], tile=TYPE_NAMES[kind.type]
+        )
     height = len(stack)
     if height >= mode.max_height:
-        raise IllegalMove("quadropolis.build.full", square=name, building=TYPE_NAMES[below.type],
-                          floors=mode.max_height)
+        raise IllegalMove(
+            "quadropolis.build.full", square=name, building=TYPE_NAMES[below.type], floors=mode.max_height
+        )
     if not mode.reaches(cell, value) and height + 1 != value:
-        raise IllegalMove("quadropolis.build.stack_out_of_reach", square=name, architect=value,
-                          floor=height + 1, reach=reach_text(mode, value))
+        raise IllegalMove(
+            "quadropolis.build.stack_out_of_reach",
+            square=name,
+            architect=value,
+            floor=height + 1,
+            reach=reach_text(mode, value),
+        )
     if not has_floor:
         raise IllegalMove("quadropolis.build.floor_needed", square=name, floor=height + 1)
     floor = int_field(move, "floor", "quadropolis.build.bad_floor")
@@ -384,7 +417,12 @@ def game_result(state: QuadState) -> core.Result:
         breakdowns=[{k: s.categories[k] for k in CATEGORIES} for s in sheets],
         tiebreaks=[(s.inhabitants_on_buildings, -s.empty_squares) for s in sheets],
         names=TIEBREAK_NAMES,
-        details=[{"inhabitants_on_buildings": s.inhabitants_on_buildings,
-                  "empty_squares": s.empty_squares, "provisional": not state.over}
-                 for s in sheets],
+        details=[
+            {
+                "inhabitants_on_buildings": s.inhabitants_on_buildings,
+                "empty_squares": s.empty_squares,
+                "provisional": not state.over,
+            }
+            for s in sheets
+        ],
     )

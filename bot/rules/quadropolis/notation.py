@@ -43,8 +43,9 @@ def parse_city(mode: ModeRules, rows: Sequence[str]) -> ParsedCity:
             raise IllegalMove("quadropolis.calc.row_not_text", row=r + 1)
         tokens = text.split()
         if len(tokens) != mode.cols:
-            raise IllegalMove("quadropolis.calc.column_count", row=r + 1, expected=mode.cols, got=len(tokens),
-                              mode=mode.name)
+            raise IllegalMove(
+                "quadropolis.calc.column_count", row=r + 1, expected=mode.cols, got=len(tokens), mode=mode.name
+            )
         out: list[Building | None] = []
         for c, token in enumerate(tokens):
             where = {"row": r + 1, "column": c + 1, "token": token}
@@ -88,8 +89,9 @@ def parse_city(mode: ModeRules, rows: Sequence[str]) -> ParsedCity:
     return ParsedCity(tuple(grid), frozenset(inactive), customers)
 
 
-def format_city(grid: Grid, inactive: frozenset[Cell] = frozenset(),
-                customers: dict[Cell, int] | None = None) -> list[str]:
+def format_city(
+    grid: Grid, inactive: frozenset[Cell] = frozenset(), customers: dict[Cell, int] | None = None
+) -> list[str]:
     """The inverse of :func:`parse_city`: one string per row."""
     out = []
     for r, row in enumerate(grid):

@@ -76,8 +76,7 @@ class QuadropolisRules(GameRules[QuadState]):
         return QuadState.from_json(data)
 
     # -- front-end helpers -------------------------------------------------------------------
-    def describe(self, before: QuadState, seat: int, move: Move,
-                 after: QuadState) -> tuple[str, dict[str, Any]]:
+    def describe(self, before: QuadState, seat: int, move: Move, after: QuadState) -> tuple[str, dict[str, Any]]:
         return views.describe(before, seat, move)
 
     def undoable(self, before: QuadState, seat: int, move: Move, after: QuadState) -> bool:

@@ -24,8 +24,13 @@ def random_building(mode: ModeRules, rnd: random.Random, codes: str) -> Building
     return Building(code, height, vp)
 
 
-def random_city(mode: ModeRules, rnd: random.Random, density: float = 1.0,
-                costly_only: bool = False, max_cost_bearing: int | None = None) -> Grid:
+def random_city(
+    mode: ModeRules,
+    rnd: random.Random,
+    density: float = 1.0,
+    costly_only: bool = False,
+    max_cost_bearing: int | None = None,
+) -> Grid:
     """A city with each square built with probability ``density``.
 
     ``costly_only`` uses only buildings that need resources (the hardest case for the optimiser);

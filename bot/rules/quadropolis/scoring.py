@@ -12,8 +12,7 @@ from dataclasses import dataclass, field
 from bot.rules.core import Cell, IllegalMove, connected_groups, neighbours
 from bot.rules.quadropolis.tiles import TYPE_OF_CODE, ModeRules
 
-CATEGORIES = ("towers", "shops", "public_services", "parks", "factories", "harbours", "offices",
-              "monuments", "penalty")
+CATEGORIES = ("towers", "shops", "public_services", "parks", "factories", "harbours", "offices", "monuments", "penalty")
 """Breakdown keys, exactly as spec section 16 names them; they sum to the total."""
 
 COST_INHABITANT = frozenset("UFHO")
@@ -112,8 +111,9 @@ def longest_run(cells_: set[Cell], horizontal: bool) -> int:
     return best
 
 
-def check_allocation(mode: ModeRules, grid: Grid, inhabitants: int, energy: int,
-                     allocation: Allocation) -> tuple[int, int]:
+def check_allocation(
+    mode: ModeRules, grid: Grid, inhabitants: int, energy: int, allocation: Allocation
+) -> tuple[int, int]:
     """Validate an allocation; returns (inhabitants used, energy used) or raises IllegalMove."""
     used_inh = 0
     used_nrg = 0
@@ -147,8 +147,9 @@ def cell_label(cell: Cell) -> str:
     return f"C({cell[0] + 1},{cell[1] + 1})"
 
 
-def categories(mode: ModeRules, present: Mapping[Cell, Building], rows: int, cols: int,
-               customers: Mapping[Cell, int]) -> dict[str, int]:
+def categories(
+    mode: ModeRules, present: Mapping[Cell, Building], rows: int, cols: int, customers: Mapping[Cell, int]
+) -> dict[str, int]:
     """Points per category (penalty 0) for the buildings still standing after removal (8.1-8.9)."""
     cats = dict.fromkeys(CATEGORIES, 0)
 
@@ -211,8 +212,14 @@ def score(mode: ModeRules, grid: Grid, inhabitants: int, energy: int, allocation
     )
 
 
-def fill(mode: ModeRules, grid: Grid, inhabitants: int, energy: int, active: Iterable[Cell],
-         customers: Mapping[Cell, int] | None = None) -> Allocation:
+def fill(
+    mode: ModeRules,
+    grid: Grid,
+    inhabitants: int,
+    energy: int,
+    active: Iterable[Cell],
+    customers: Mapping[Cell, int] | None = None,
+) -> Allocation:
     """Complete a choice of activated buildings into the best allocation for it.
 
     Spare inhabitants become customers, filling one activated shop to the cap before the next
@@ -229,8 +236,11 @@ def fill(mode: ModeRules, grid: Grid, inhabitants: int, energy: int, active: Ite
         inh, nrg = b.cost
         inh_left -= inh
         nrg_left -= nrg
-    shops = sorted(cell for cell in active_set if grid[cell[0]][cell[1]] is not None
-                   and grid[cell[0]][cell[1]].code == "S")  # type: ignore[union-attr]
+    shops = sorted(
+        cell
+        for cell in active_set
+        if grid[cell[0]][cell[1]] is not None and grid[cell[0]][cell[1]].code == "S"  # type: ignore[union-attr]
+    )
     placed: list[tuple[Cell, int]] = []
     if customers is None:
         for cell in shops:

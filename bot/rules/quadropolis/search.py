@@ -193,7 +193,8 @@ def _all_on_bound(c: Compiled) -> Callable[[int, int, int, int, int], int]:
         lo_i = max(0, spare_i - (undecided & inh_mask).bit_count())
         lo_e = max(0, spare_e - (undecided & nrg_mask).bit_count())
         best_r = max(r_inh[r][s_cap] for r in range(lo_i, spare_i + 1)) + max(
-            r_nrg[r] for r in range(lo_e, spare_e + 1))
+            r_nrg[r] for r in range(lo_e, spare_e + 1)
+        )
         top = c.structure(on | undecided, with_monument_penalty=False)
         m = on & fh_mask
         i = 0
@@ -207,8 +208,9 @@ def _all_on_bound(c: Compiled) -> Callable[[int, int, int, int, int], int]:
     return all_on
 
 
-def _knapsack_bound(c: Compiled, marg: list[int], inh_only: list[int], nrg_only: list[int],
-                    both: list[int]) -> Callable[[int, int, int, int, int, int], int]:
+def _knapsack_bound(
+    c: Compiled, marg: list[int], inh_only: list[int], nrg_only: list[int], both: list[int]
+) -> Callable[[int, int, int, int, int, int], int]:
     """Bound (b) of a node as a function ``(on, undecided, spare_i, spare_e, s_on, u_shops) ->
     total``: what is on, plus the best affordable set of undecided buildings, each counted at its
     marginal upper bound; with b energy-only buildings on, at most b more shops. Offices count at
@@ -217,8 +219,9 @@ def _knapsack_bound(c: Compiled, marg: list[int], inh_only: list[int], nrg_only:
     r_inh, r_nrg = c.r_inh, c.r_nrg
     office_top = office_tops(c)
     factory_groups = {bit.bit_length() - 1: groups for bit, groups in c.factories}
-    harbour_mask = sum(1 << i for i, cell in enumerate(c.cells)
-                       if (b := c.grid[cell[0]][cell[1]]) is not None and b.code == "H")
+    harbour_mask = sum(
+        1 << i for i, cell in enumerate(c.cells) if (b := c.grid[cell[0]][cell[1]]) is not None and b.code == "H"
+    )
     caps = harbour_caps(c.mode.harbour_lines, harbour_mask.bit_count()) if harbour_mask else []
     prefix = _prefix_sums
 
@@ -252,8 +255,7 @@ def _knapsack_bound(c: Compiled, marg: list[int], inh_only: list[int], nrg_only:
             for b in range(min(len(pb) - 1, spare_e - k) + 1):
                 shops = s_on + min(u_shops, b)
                 if shops not in best_a:
-                    best_a[shops] = max(pa[a] + h_cap[a] + r_inh[spare_i - k - a][shops]
-                                        for a in range(a_top + 1))
+                    best_a[shops] = max(pa[a] + h_cap[a] + r_inh[spare_i - k - a][shops] for a in range(a_top + 1))
                 value = pc[k] + pb[b] + r_nrg[spare_e - k - b] + best_a[shops]
                 if ub_b is None or value > ub_b:
                     ub_b = value
@@ -287,8 +289,9 @@ def _node_bound(c: Compiled, marg: list[int]) -> Callable[[int, int], Key]:
         s_on = (on & shop_mask).bit_count()
         u_shops = (undecided & shop_mask).bit_count()
         s_cap = s_on + min(u_shops, spare_e)
-        ub_total = min(all_on(on, undecided, spare_i, spare_e, s_cap),
-                       knapsack(on, undecided, spare_i, spare_e, s_on, u_shops))
+        ub_total = min(
+            all_on(on, undecided, spare_i, spare_e, s_cap), knapsack(on, undecided, spare_i, spare_e, s_on, u_shops)
+        )
         # Each building switched on needs a resource: at most as many more as the pool allows.
         u_i = (undecided & inh_only_mask).bit_count()
         u_e = (undecided & nrg_only_mask).bit_count()
@@ -303,8 +306,9 @@ def _node_bound(c: Compiled, marg: list[int]) -> Callable[[int, int], Key]:
     return bound
 
 
-def _branch_and_bound(c: Compiled, order: list[int], bound: Callable[[int, int], Key],
-                      start_mask: int, start_key: Key) -> Best:
+def _branch_and_bound(
+    c: Compiled, order: list[int], bound: Callable[[int, int], Key], start_mask: int, start_key: Key
+) -> Best:
     """Depth-first search fixing building ``order[depth]`` on, then off, at each depth; a node
     whose bound does not beat the best key so far (first ``start_key``) is cut."""
     n = c.n

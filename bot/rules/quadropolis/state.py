@@ -103,12 +103,24 @@ class QuadState:
 
     def clone(self) -> QuadState:
         return QuadState(
-            mode=self.mode, players=self.players, seed=self.seed, round=self.round, first=self.first,
-            mayor=self.mayor, turn=self.turn, phase=self.phase, site=list(self.site),
-            face_down=list(self.face_down), slots={k: list(v) for k, v in self.slots.items()},
-            pool=list(self.pool), urbanist=self.urbanist, pending=self.pending,
-            pending_architect=self.pending_architect, seats=[p.clone() for p in self.seats],
-            discarded=list(self.discarded), returned=list(self.returned),
+            mode=self.mode,
+            players=self.players,
+            seed=self.seed,
+            round=self.round,
+            first=self.first,
+            mayor=self.mayor,
+            turn=self.turn,
+            phase=self.phase,
+            site=list(self.site),
+            face_down=list(self.face_down),
+            slots={k: list(v) for k, v in self.slots.items()},
+            pool=list(self.pool),
+            urbanist=self.urbanist,
+            pending=self.pending,
+            pending_architect=self.pending_architect,
+            seats=[p.clone() for p in self.seats],
+            discarded=list(self.discarded),
+            returned=list(self.returned),
         )
 
     def to_json(self) -> dict[str, Any]:

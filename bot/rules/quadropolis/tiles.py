@@ -30,12 +30,20 @@ PLAYER_MARKERS_FACE_UP: dict[int, frozenset[str]] = {
 
 TYPES = ("TOWER", "SHOP", "PUBLIC", "PARK", "FACTORY", "HARBOR", "OFFICE", "MONUMENT")
 
-CODE_OF_TYPE = {"TOWER": "T", "SHOP": "S", "PUBLIC": "U", "FACTORY": "F", "HARBOR": "H",
-                "OFFICE": "O", "MONUMENT": "M"}
+CODE_OF_TYPE = {"TOWER": "T", "SHOP": "S", "PUBLIC": "U", "FACTORY": "F", "HARBOR": "H", "OFFICE": "O", "MONUMENT": "M"}
 """Letter of each building type in the notation of spec section 15 (parks: ``P`` or ``G``)."""
 
-TYPE_OF_CODE = {"T": "TOWER", "S": "SHOP", "U": "PUBLIC", "P": "PARK", "G": "PARK", "F": "FACTORY",
-                "H": "HARBOR", "O": "OFFICE", "M": "MONUMENT"}
+TYPE_OF_CODE = {
+    "T": "TOWER",
+    "S": "SHOP",
+    "U": "PUBLIC",
+    "P": "PARK",
+    "G": "PARK",
+    "F": "FACTORY",
+    "H": "HARBOR",
+    "O": "OFFICE",
+    "M": "MONUMENT",
+}
 
 
 @dataclass(frozen=True)
@@ -151,9 +159,7 @@ def _mode_rules(name: str, raw: dict[str, Any]) -> ModeRules:
 _MODES_RAW = _load("modes.json")
 MODE_RULES: dict[str, ModeRules] = {name: _mode_rules(name, _MODES_RAW[name]) for name in MODES}
 
-KINDS: tuple[TileKind, ...] = tuple(
-    TileKind(**row) for row in _load("tiles.json")["kinds"]
-)
+KINDS: tuple[TileKind, ...] = tuple(TileKind(**row) for row in _load("tiles.json")["kinds"])
 KIND_BY_ID: dict[str, TileKind] = {k.id: k for k in KINDS}
 
 
@@ -204,8 +210,12 @@ def slot_target(slot: str, value: int) -> Cell:
     return (SITE_SIZE - value, index)
 
 
-SLOT_TERMS = {"L": "quadropolis.slot.L", "R": "quadropolis.slot.R", "T": "quadropolis.slot.T",
-              "B": "quadropolis.slot.B"}
+SLOT_TERMS = {
+    "L": "quadropolis.slot.L",
+    "R": "quadropolis.slot.R",
+    "T": "quadropolis.slot.T",
+    "B": "quadropolis.slot.B",
+}
 """The catalogue id of each side's slots as players read them (an arrow the way the architect points and
 the row or column number: ``→3`` for L3, ``←3`` for R3, ``↓3`` for T3, ``↑3`` for B3)."""
 

@@ -58,9 +58,17 @@ def tile_label(tile_id: str) -> core.Term:
 
 def tile_json(tile_id: str) -> QuadTile:
     k = T.kind_of(tile_id)
-    return {"id": tile_id, "type": cast(TileType, k.type), "code": k.code, "inhabitants": k.gives_inh,
-            "energy": k.gives_nrg, "vp": k.vp, "mayor": k.mayor, "absorbs": k.absorbs,
-            "label": tile_label(tile_id)}
+    return {
+        "id": tile_id,
+        "type": cast(TileType, k.type),
+        "code": k.code,
+        "inhabitants": k.gives_inh,
+        "energy": k.gives_nrg,
+        "vp": k.vp,
+        "mayor": k.mayor,
+        "absorbs": k.absorbs,
+        "label": tile_label(tile_id),
+    }
 
 
 def _gains(inhabitants: int, energy: int) -> list[core.Term]:
@@ -124,8 +132,12 @@ def view(state: QuadState, seat: int | None) -> QuadView:
         "rounds": mode.rounds,
         "first_player": state.first,
         "mayor": state.mayor,
-        "turn": {"seat": None if state.over else state.current, "phase": cast(Phase, state.phase),
-                 "number": state.turn + 1, "of": mode.turns_per_round * state.players},
+        "turn": {
+            "seat": None if state.over else state.current,
+            "phase": cast(Phase, state.phase),
+            "number": state.turn + 1,
+            "of": mode.turns_per_round * state.players,
+        },
         "site": _site(state),
         "architects": _architects(state),
         "pending": _pending(state),
@@ -141,8 +153,7 @@ def _site(state: QuadState) -> QuadSite:
         row: list[QuadSiteSquare] = []
         for c in range(T.SITE_SIZE):
             i = site_index((r, c))
-            entry: QuadSiteSquare = {"square": T.site_name((r, c)), "row": r + 1, "column": c + 1,
-                                     "state": "empty"}
+            entry: QuadSiteSquare = {"square": T.site_name((r, c)), "row": r + 1, "column": c + 1, "state": "empty"}
             tile = state.site[i]
             if tile is None:
                 entry["state"] = "empty"
@@ -156,9 +167,11 @@ def _site(state: QuadState) -> QuadSite:
     slots: dict[str, QuadSlot | None] = dict.fromkeys(T.SLOTS)
     for slot, (value, owner) in state.slots.items():
         slots[slot] = {"architect": value, "seat": owner}
-    urbanist: QuadUrbanist | None = None if state.urbanist is None else {
-        "square": T.site_name(state.urbanist), "row": state.urbanist[0] + 1,
-        "column": state.urbanist[1] + 1}
+    urbanist: QuadUrbanist | None = (
+        None
+        if state.urbanist is None
+        else {"square": T.site_name(state.urbanist), "row": state.urbanist[0] + 1, "column": state.urbanist[1] + 1}
+    )
     return {"squares": site_rows, "slots": slots, "open_slots": E.open_slots(state), "urbanist": urbanist}
 
 
@@ -174,11 +187,17 @@ def _architects(state: QuadState) -> QuadArchitects:
 def _pending(state: QuadState) -> QuadPending | None:
     if state.pending is None:
         return None
-    return {"seat": state.current, "tile": tile_json(state.pending),
-            "architect": state.pending_architect,
-            "destinations": [{"square": square_name(cell), "floor": floor} for cell, floor in
-                             E.eligible(state.rules, state.seats[state.current].city, state.pending,
-                                        state.pending_architect)]}
+    return {
+        "seat": state.current,
+        "tile": tile_json(state.pending),
+        "architect": state.pending_architect,
+        "destinations": [
+            {"square": square_name(cell), "floor": floor}
+            for cell, floor in E.eligible(
+                state.rules, state.seats[state.current].city, state.pending, state.pending_architect
+            )
+        ],
+    }
 
 
 def _city(state: QuadState, s: int, player: PlayerState) -> QuadCity:
@@ -194,15 +213,28 @@ def _city(state: QuadState, s: int, player: PlayerState) -> QuadCity:
             building: QuadBuilding | None = None
             if b is not None:
                 costly = b.code in COST_BEARING
-                building = {"type": cast(TileType, b.type), "code": b.code, "floors": b.height,
-                            "top": tile_json(stack[-1]), "vp": b.vp, "cost_bearing": costly,
-                            "active": (not costly) or (r, c) in sheet.allocation.active}
-            city_row.append({"square": name, "district": mode.district((r, c)),
-                             "field": mode.field((r, c)), "building": building})
+                building = {
+                    "type": cast(TileType, b.type),
+                    "code": b.code,
+                    "floors": b.height,
+                    "top": tile_json(stack[-1]),
+                    "vp": b.vp,
+                    "cost_bearing": costly,
+                    "active": (not costly) or (r, c) in sheet.allocation.active,
+                }
+            city_row.append(
+                {"square": name, "district": mode.district((r, c)), "field": mode.field((r, c)), "building": building}
+            )
         squares.append(city_row)
-    return {"seat": s, "rows": mode.rows, "columns": mode.cols,
-            "inhabitants": player.inhabitants, "energy": player.energy,
-            "squares": squares, "score": _score_json(sheet, state, player)}
+    return {
+        "seat": s,
+        "rows": mode.rows,
+        "columns": mode.cols,
+        "inhabitants": player.inhabitants,
+        "energy": player.energy,
+        "squares": squares,
+        "score": _score_json(sheet, state, player),
+    }
 
 
 def _score_json(sheet: ScoreSheet, state: QuadState, player: PlayerState) -> QuadScore:
@@ -248,8 +280,12 @@ def describe(before: QuadState, seat: int, move: Move) -> tuple[str, dict[str, A
     if kind == "build":
         assert before.pending is not None
         k = T.kind_of(before.pending)
-        params.update(tile=tile_label(before.pending), square=move["square"],
-                      gain=_gain_text(k.gives_inh, k.gives_nrg), architect=before.pending_architect)
+        params.update(
+            tile=tile_label(before.pending),
+            square=move["square"],
+            gain=_gain_text(k.gives_inh, k.gives_nrg),
+            architect=before.pending_architect,
+        )
         if "floor" in move:
             params.update(floor=move["floor"], building=TYPE_NAMES[k.type])
             key = "quadropolis.move.stack"

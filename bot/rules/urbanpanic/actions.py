@@ -51,8 +51,7 @@ def _built_plot(player: Player, name: object) -> int:
 def _floor(after: Tracks) -> None:
     breach = tiles.floor_breach(after)
     if breach is not None:
-        raise IllegalMove("urbanpanic.floor", track=tiles.track_term(breach[0]), value=breach[1],
-                          floor=tiles.FLOOR)
+        raise IllegalMove("urbanpanic.floor", track=tiles.track_term(breach[0]), value=breach[1], floor=tiles.FLOOR)
 
 
 def _keep(ok: bool) -> None:
@@ -173,8 +172,12 @@ def _do_spy(state: State, move: Move) -> State:
     _after_spy(state)
     _spend(state, SPY_COST)
     victim = move["victim"]
-    if (not isinstance(victim, int) or isinstance(victim, bool) or not 0 <= victim < state.seats
-            or victim == state.current):
+    if (
+        not isinstance(victim, int)
+        or isinstance(victim, bool)
+        or not 0 <= victim < state.seats
+        or victim == state.current
+    ):
         raise IllegalMove("urbanpanic.spy.victim", victim=str(victim))
     code = tiles.kind(move["tile"]).code
     if code not in state.players[victim].reserve:

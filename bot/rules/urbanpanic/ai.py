@@ -43,6 +43,7 @@ UNBLOCK_AT = -6.0
 PARTY_TAKE_AT = 2.0
 """Party: take an open-table tile worth at least this; else draw a fresh one."""
 
+
 def choose(rules: core.GameRules[State], state: State, seat: int, level: str, seed: int) -> Move:
     """The AI's move for ``seat``; IllegalMove for an unknown level or a seat that cannot move."""
     if level not in rules.ai_levels:
@@ -123,8 +124,7 @@ def _greedy_turn(state: State, seat: int, legal: list[Move]) -> Move:
     return legal[0]
 
 
-def _best_of(by_kind: dict[str, list[Move]], kind: str,
-             gain_of: Callable[[Move], float]) -> tuple[float, Move | None]:
+def _best_of(by_kind: dict[str, list[Move]], kind: str, gain_of: Callable[[Move], float]) -> tuple[float, Move | None]:
     """The legal move of ``kind`` with the highest gain (the first of equals)."""
     best: tuple[float, Move | None] = (float("-inf"), None)
     for m in by_kind.get(kind, ()):

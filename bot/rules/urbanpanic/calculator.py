@@ -91,23 +91,30 @@ def parse_city(rows: object) -> list[str | None]:
             continue
         used[code] = used.get(code, 0) + 1
         if used[code] > tiles.KINDS[code].count:
-            raise IllegalMove("urbanpanic.calc.too_many", plot=tiles.square_name(index), tile=tiles.tile_term(code),
-                              count=tiles.KINDS[code].count)
+            raise IllegalMove(
+                "urbanpanic.calc.too_many",
+                plot=tiles.square_name(index),
+                tile=tiles.tile_term(code),
+                count=tiles.KINDS[code].count,
+            )
     return board
 
 
 def _tracks(value: object) -> tiles.Tracks:
-    if (not isinstance(value, list) or len(value) != 5
-            or any(not isinstance(v, int) or isinstance(v, bool) for v in value)):
+    if (
+        not isinstance(value, list)
+        or len(value) != 5
+        or any(not isinstance(v, int) or isinstance(v, bool) for v in value)
+    ):
         raise IllegalMove("urbanpanic.calc.tracks")
     for i in (0, 1):
         if value[i] < 0:
-            raise IllegalMove("urbanpanic.calc.track_negative", track=tiles.track_term(tiles.TRACKS[i]),
-                              value=value[i])
+            raise IllegalMove("urbanpanic.calc.track_negative", track=tiles.track_term(tiles.TRACKS[i]), value=value[i])
     for i, v in enumerate(value):
         if not -MAX_TRACK <= v <= MAX_TRACK:
-            raise IllegalMove("urbanpanic.calc.track_too_far", track=tiles.track_term(tiles.TRACKS[i]), value=v,
-                              most=MAX_TRACK)
+            raise IllegalMove(
+                "urbanpanic.calc.track_too_far", track=tiles.track_term(tiles.TRACKS[i]), value=v, most=MAX_TRACK
+            )
     return (value[0], value[1], value[2], value[3], value[4])
 
 
@@ -135,8 +142,9 @@ def score_city_data(data: object) -> dict[str, Any]:
     if not isinstance(finisher, bool):
         raise IllegalMove("urbanpanic.calc.finisher")
     city = scoring.score_city(board, tracks)
-    categories = city.breakdown(goals=tiles.GOAL_POINTS * len(goals_won),
-                                bonus=scoring.FINISHER_BONUS if finisher else 0)
+    categories = city.breakdown(
+        goals=tiles.GOAL_POINTS * len(goals_won), bonus=scoring.FINISHER_BONUS if finisher else 0
+    )
     return {
         "total": sum(categories.values()),
         "categories": categories,
@@ -153,8 +161,9 @@ def score_text(text: str) -> dict[str, Any]:
     except jsonin.JsonLimit as exc:
         raise exc.refusal() from None
     except json.JSONDecodeError as exc:
-        raise IllegalMove("urbanpanic.calc.bad_json", problem=f"{exc.msg} at line {exc.lineno}, column {exc.colno}") \
-            from None
+        raise IllegalMove(
+            "urbanpanic.calc.bad_json", problem=f"{exc.msg} at line {exc.lineno}, column {exc.colno}"
+        ) from None
     except ValueError as exc:
         raise IllegalMove("urbanpanic.calc.bad_json", problem=str(exc)[:80]) from None
     return score_city_data(data)
@@ -168,7 +177,6 @@ def board_rows(board: Sequence[str | None]) -> list[str]:
         for c in range(tiles.SIZE):
             index = r * tiles.SIZE + c
             code = board[index]
-            tokens.append("CENTRE" if index == tiles.CENTRE else "------" if code is None
-                          else tiles.code_token(code))
+            tokens.append("CENTRE" if index == tiles.CENTRE else "------" if code is None else tiles.code_token(code))
         rows.append(" ".join(tokens))
     return rows

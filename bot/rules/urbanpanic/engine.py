@@ -22,6 +22,7 @@ first timed move (start of the 15-minute safety cap) and when it fills the first
 ``"at"`` only ends when every city is full or a ``timeout`` move is applied (tests do this).
 Basic and advanced games ignore ``"at"``.
 """
+
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
@@ -60,8 +61,7 @@ MOVE_FIELDS: dict[str, frozenset[str]] = {
     "drop": frozenset(),
     "timeout": frozenset(),
 }
-TURN_KINDS = frozenset({"architect", "planner", "engineer_board", "engineer_reserve", "mayor", "spy",
-                        "end_turn"})
+TURN_KINDS = frozenset({"architect", "planner", "engineer_board", "engineer_reserve", "mayor", "spy", "end_turn"})
 TIEBREAK_NAMES = ("urbanpanic.tiebreak.score", "urbanpanic.tiebreak.empty_plots")
 PARTY_MINUTES = ("5", "10", "15", "20", "30", "45", "60")
 """The party game's safety cap a host may choose, in minutes (12.4: 15 unless configured)."""
@@ -83,8 +83,14 @@ def new_game(chosen: Mapping[str, Any], seat_count: int, seed: int) -> State:
     if variant == "advanced" or (variant == "party" and chosen["party_goals"] == "on"):
         goals = core.shuffled(sorted(tiles.GOALS), seed, "urbanpanic", "goals")[: seat_count + 1]
     if variant == "party":
-        return State(variant="party", players=players, stack=deck, points=0, goals=goals,
-                     cap_ms=int(chosen["party_minutes"]) * 60_000)
+        return State(
+            variant="party",
+            players=players,
+            stack=deck,
+            points=0,
+            goals=goals,
+            cap_ms=int(chosen["party_minutes"]) * 60_000,
+        )
     slots: list[str | None] = [deck.pop() for _ in range(tiles.SLOT_COUNT)]
     start = core.rng(seed, "urbanpanic", "start").randrange(seat_count)
     return State(variant=variant, players=players, stack=deck, slots=slots, goals=goals, current=start)
@@ -123,13 +129,14 @@ def _turn_moves(state: State) -> list[Move]:
     if points >= 1 and empties:
         for code in reserve_codes:
             after = tiles.add(p.tracks, KINDS[code].deltas)
-            if placeable(p.tracks, code) and turn.keeps_architect(
-                    without(p.reserve, code), after, turn.empty - 1, 1):
+            if placeable(p.tracks, code) and turn.keeps_architect(without(p.reserve, code), after, turn.empty - 1, 1):
                 out += [{"kind": "planner", "tile": code, "plot": name} for name in empties]
     if points >= 1 and len(built) >= 2 and turn.keeps_architect(p.reserve, p.tracks, turn.empty, 1):
         out += [
             {"kind": "engineer_board", "plot": tiles.square_name(a), "other": tiles.square_name(b)}
-            for a in built for b in built if a != b
+            for a in built
+            for b in built
+            if a != b
         ]
     if points >= 1:
         for i in built:
@@ -138,10 +145,14 @@ def _turn_moves(state: State) -> list[Move]:
             for code in reserve_codes:
                 after = tiles.add(tiles.add(p.tracks, KINDS[here].deltas, -1), KINDS[code].deltas)
                 if tiles.floor_breach(after) is None and turn.keeps_architect(
-                        swap_in_reserve(p.reserve, code, here), after, turn.empty, 1):
+                    swap_in_reserve(p.reserve, code, here), after, turn.empty, 1
+                ):
                     out.append({"kind": "engineer_reserve", "plot": tiles.square_name(i), "tile": code})
-    if points >= 1 and len(state.stack) >= tiles.SLOT_COUNT and turn.keeps_architect(
-            p.reserve, p.tracks, turn.empty, 1, faceup=True):
+    if (
+        points >= 1
+        and len(state.stack) >= tiles.SLOT_COUNT
+        and turn.keeps_architect(p.reserve, p.tracks, turn.empty, 1, faceup=True)
+    ):
         out.append({"kind": "mayor"})
     if state.variant == "advanced" and points >= SPY_COST and empties:
         for victim, other in enumerate(state.players):
@@ -149,10 +160,8 @@ def _turn_moves(state: State) -> list[Move]:
                 continue
             for code in dict.fromkeys(other.reserve):
                 after = tiles.add(p.tracks, KINDS[code].deltas)
-                if placeable(p.tracks, code) and turn.keeps_architect(
-                        p.reserve, after, turn.empty - 1, SPY_COST):
-                    out += [{"kind": "spy", "victim": victim, "tile": code, "plot": name}
-                            for name in empties]
+                if placeable(p.tracks, code) and turn.keeps_architect(p.reserve, after, turn.empty - 1, SPY_COST):
+                    out += [{"kind": "spy", "victim": victim, "tile": code, "plot": name} for name in empties]
     if not turn.owed:
         out.append({"kind": "end_turn"})
     return out
@@ -231,8 +240,7 @@ def score(state: State) -> scoring.TableScore:
         tracks: list[Sequence[int]] = [tiles.tracks_of(b) for b in boards]
     else:
         tracks = [p.tracks for p in state.players]
-    return scoring.score_table(boards, tracks, state.goals, state.first_finisher,
-                               finisher_bonus=state.party)
+    return scoring.score_table(boards, tracks, state.goals, state.first_finisher, finisher_bonus=state.party)
 
 
 def game_result(state: State) -> core.Result:
@@ -247,10 +255,13 @@ def game_result(state: State) -> core.Result:
         for seat, (city, won) in enumerate(zip(table.cities, table.goals_won))
     ]
     res = core.build_result(
-        list(table.totals), table.breakdowns(), tiebreaks=[(-c.empty,) for c in table.cities],
-        names=TIEBREAK_NAMES, details=details)
-    return replace(res, details={"end_reason": state.end_reason, "over": state.over,
-                                 "goals": list(state.goals)})
+        list(table.totals),
+        table.breakdowns(),
+        tiebreaks=[(-c.empty,) for c in table.cities],
+        names=TIEBREAK_NAMES,
+        details=details,
+    )
+    return replace(res, details={"end_reason": state.end_reason, "over": state.over, "goals": list(state.goals)})
 
 
 def describe(before: State, seat: int, move: Move, after: State) -> tuple[str, dict[str, Any]]:
@@ -261,8 +272,10 @@ def describe(before: State, seat: int, move: Move, after: State) -> tuple[str, d
     for key in ("slot", "plot", "other", "victim"):
         if key in move:
             params[key] = move[key]
-    params.update((key, tiles.tile_term(code) if code is not None else "?")
-                  for key, code in _named_tiles(before, seat, move).items())
+    params.update(
+        (key, tiles.tile_term(code) if code is not None else "?")
+        for key, code in _named_tiles(before, seat, move).items()
+    )
     if kind == "architect":
         if after.trigger_b and not before.trigger_b:
             return "urbanpanic.move.architect.last", params
@@ -276,8 +289,7 @@ def describe(before: State, seat: int, move: Move, after: State) -> tuple[str, d
         return "urbanpanic.move.timeout", params
     elif kind not in MOVE_FIELDS:
         return "urbanpanic.move.unknown", params
-    if kind in ("planner", "spy", "place") and after.first_finisher is not None \
-            and before.first_finisher is None:
+    if kind in ("planner", "spy", "place") and after.first_finisher is not None and before.first_finisher is None:
         return f"urbanpanic.move.{kind}.full", params
     return f"urbanpanic.move.{kind}", params
 

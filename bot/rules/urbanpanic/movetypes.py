@@ -101,6 +101,18 @@ class UpTimeout(TypedDict):
     at: NotRequired[int]
 
 
-UpMove = (UpArchitect | UpPlanner | UpEngineerBoard | UpEngineerReserve | UpMayor | UpSpy | UpEndTurn | UpDraw
-          | UpTake | UpPlace | UpDrop | UpTimeout)
+UpMove = (
+    UpArchitect
+    | UpPlanner
+    | UpEngineerBoard
+    | UpEngineerReserve
+    | UpMayor
+    | UpSpy
+    | UpEndTurn
+    | UpDraw
+    | UpTake
+    | UpPlace
+    | UpDrop
+    | UpTimeout
+)
 """Every move of Urban Panic."""

@@ -25,8 +25,7 @@ class UrbanPanicRules(core.GameRules[State]):
     title_key = "urbanpanic.title"
     option_specs = (
         OptionSpec("variant", VARIANTS, "basic", help_key="urbanpanic.option.variant"),
-        OptionSpec("party_minutes", PARTY_MINUTES, PARTY_MINUTES_DEFAULT,
-                   help_key="urbanpanic.option.party_minutes"),
+        OptionSpec("party_minutes", PARTY_MINUTES, PARTY_MINUTES_DEFAULT, help_key="urbanpanic.option.party_minutes"),
         OptionSpec("party_goals", ("off", "on"), "off", help_key="urbanpanic.option.party_goals"),
     )
     ai_levels = ai.LEVELS
@@ -49,11 +48,13 @@ class UrbanPanicRules(core.GameRules[State]):
         out = super().normalise_options(options)
         if out["variant"] != "party":
             if minutes != PARTY_MINUTES_DEFAULT:
-                raise IllegalMove("urbanpanic.option.party_minutes.party_only",
-                                  variant=tiles.variant_term(str(out["variant"])))
+                raise IllegalMove(
+                    "urbanpanic.option.party_minutes.party_only", variant=tiles.variant_term(str(out["variant"]))
+                )
             if switch != "off":
-                raise IllegalMove("urbanpanic.option.party_goals.party_only",
-                                  variant=tiles.variant_term(str(out["variant"])))
+                raise IllegalMove(
+                    "urbanpanic.option.party_goals.party_only", variant=tiles.variant_term(str(out["variant"]))
+                )
         return out
 
     # -- setup -------------------------------------------------------------------------------

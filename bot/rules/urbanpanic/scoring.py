@@ -152,8 +152,6 @@ def score_table(
     """Steps 1–6 for every seat. ``finisher_bonus``: the party game's +5 to ``first_finisher``."""
     cities = tuple(score_city(b, t) for b, t in zip(boards, tracks))
     won = goals.evaluate(goal_ids, cities, first_finisher)
-    bonus = tuple(
-        FINISHER_BONUS if finisher_bonus and seat == first_finisher else 0 for seat in range(len(cities))
-    )
+    bonus = tuple(FINISHER_BONUS if finisher_bonus and seat == first_finisher else 0 for seat in range(len(cities)))
     totals = tuple(c.base + tiles.GOAL_POINTS * len(g) + b for c, g, b in zip(cities, won, bonus))
     return TableScore(cities, won, bonus, totals)

@@ -49,13 +49,16 @@ class Player:
         return [i for i in tiles.PLOTS if self.board[i] is None]
 
     def to_json(self) -> dict[str, Any]:
-        return {"board": list(self.board), "tracks": list(self.tracks), "reserve": list(self.reserve),
-                "hand": self.hand}
+        return {
+            "board": list(self.board),
+            "tracks": list(self.tracks),
+            "reserve": list(self.reserve),
+            "hand": self.hand,
+        }
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Player:
-        return cls(list(data["board"]), [int(v) for v in data["tracks"]], list(data["reserve"]),
-                   data.get("hand"))
+        return cls(list(data["board"]), [int(v) for v in data["tracks"]], list(data["reserve"]), data.get("hand"))
 
 
 @dataclass

@@ -59,6 +59,7 @@ PARTY_FLOOR = -1.0
 PARTY_TAKE_EDGE = 0.0
 """Party: an open tile is taken when worth at least a fresh draw plus this."""
 
+
 def unseen(state: State, seat: int) -> list[str]:
     """The tiles ``seat`` has not seen, as a sorted list of codes (the stack's contents in turn games,
     the pool plus other hands in the party game)."""
@@ -106,8 +107,9 @@ class _TurnSearch:
         self.others = [(i, p) for i, p in enumerate(state.players) if i != seat]
         self.other_scores = [scoring.score_city(p.board, p.tracks) for _, p in self.others]
         self.goal_ids = [g for g in state.goals if tiles.GOALS[g].kind != "first_finished"]
-        self.rival_best = {g: max((goals.measure(g, c) for c in self.other_scores), default=None)
-                           for g in self.goal_ids}
+        self.rival_best = {
+            g: max((goals.measure(g, c) for c in self.other_scores), default=None) for g in self.goal_ids
+        }
         self._goal_values: dict[tuple[tuple[str | None, ...], tuple[int, ...]], float] = {}
         self._values: dict[tuple[tuple[str | None, ...], tuple[int, ...]], float] = {}
 
@@ -124,8 +126,13 @@ class _TurnSearch:
 
     # -- value -----------------------------------------------------------------------------
     def value(self, node: _Node) -> float:
-        owed = not node.architect and ach(any(s is not None for s in node.slots), node.reserve, node.tracks,
-                                          sum(1 for i in tiles.PLOTS if node.board[i] is None), node.points)
+        owed = not node.architect and ach(
+            any(s is not None for s in node.slots),
+            node.reserve,
+            node.tracks,
+            sum(1 for i in tiles.PLOTS if node.board[i] is None),
+            node.points,
+        )
         if owed:
             return float("-inf")
         g = self.gains(node)
@@ -187,9 +194,22 @@ class _TurnSearch:
                 if not self.advanced and drawn < len(self.stack):
                     slots[i] = self.stack[drawn]
                     drawn += 1
-                out.append(({"kind": "architect", "slot": i + 1},
-                            _Node(node.board, node.tracks, [*node.reserve, code], slots, node.points - 1, True,
-                                  node.spied, drawn, node.victims)))
+                out.append(
+                    (
+                        {"kind": "architect", "slot": i + 1},
+                        _Node(
+                            node.board,
+                            node.tracks,
+                            [*node.reserve, code],
+                            slots,
+                            node.points - 1,
+                            True,
+                            node.spied,
+                            drawn,
+                            node.victims,
+                        ),
+                    )
+                )
         if node.spied:
             return out
         if node.points >= 1 and empty:
@@ -204,9 +224,22 @@ class _TurnSearch:
                 for square in squares:
                     board = list(node.board)
                     board[square] = code
-                    out.append(({"kind": "planner", "tile": code, "plot": tiles.square_name(square)},
-                                _Node(board, after, rest, node.slots, node.points - 1, node.architect, False,
-                                      node.drawn, node.victims)))
+                    out.append(
+                        (
+                            {"kind": "planner", "tile": code, "plot": tiles.square_name(square)},
+                            _Node(
+                                board,
+                                after,
+                                rest,
+                                node.slots,
+                                node.points - 1,
+                                node.architect,
+                                False,
+                                node.drawn,
+                                node.victims,
+                            ),
+                        )
+                    )
         if self.advanced and node.points >= SPY_COST and empty:
             g = self.gains(node)
             best: tuple[float, Move, _Node] | None = None
@@ -224,17 +257,47 @@ class _TurnSearch:
                     victims[victim] = list(reserve)
                     victims[victim].remove(code)
                     move = {"kind": "spy", "victim": victim, "tile": code, "plot": tiles.square_name(spots[0][1])}
-                    best = (spots[0][0], move, _Node(board, after, list(node.reserve), node.slots,
-                                                      node.points - SPY_COST, node.architect, True, node.drawn,
-                                                      victims))
+                    best = (
+                        spots[0][0],
+                        move,
+                        _Node(
+                            board,
+                            after,
+                            list(node.reserve),
+                            node.slots,
+                            node.points - SPY_COST,
+                            node.architect,
+                            True,
+                            node.drawn,
+                            victims,
+                        ),
+                    )
             if best is not None:
                 out.append((best[1], best[2]))
-        if root and node.points >= 1 and len(self.stack) - node.drawn >= tiles.SLOT_COUNT and \
-                keeps(node.reserve, node.tracks, empty, 1) and node.drawn + tiles.SLOT_COUNT <= len(self.stack):
-            fresh: list[str | None] = list(self.stack[node.drawn:node.drawn + tiles.SLOT_COUNT])
-            out.append(({"kind": "mayor"}, _Node(node.board, node.tracks, node.reserve, fresh, node.points - 1,
-                                                 node.architect, False, node.drawn + tiles.SLOT_COUNT,
-                                                 node.victims)))
+        if (
+            root
+            and node.points >= 1
+            and len(self.stack) - node.drawn >= tiles.SLOT_COUNT
+            and keeps(node.reserve, node.tracks, empty, 1)
+            and node.drawn + tiles.SLOT_COUNT <= len(self.stack)
+        ):
+            fresh: list[str | None] = list(self.stack[node.drawn : node.drawn + tiles.SLOT_COUNT])
+            out.append(
+                (
+                    {"kind": "mayor"},
+                    _Node(
+                        node.board,
+                        node.tracks,
+                        node.reserve,
+                        fresh,
+                        node.points - 1,
+                        node.architect,
+                        False,
+                        node.drawn + tiles.SLOT_COUNT,
+                        node.victims,
+                    ),
+                )
+            )
         return out
 
     def best_value(self, node: _Node) -> float:
@@ -249,9 +312,17 @@ class _TurnSearch:
 
 def _root(state: State, seat: int) -> _Node:
     me = state.players[seat]
-    return _Node(list(me.board), tiles.add(me.tracks, tiles.ZERO), list(me.reserve), list(state.slots), state.points,
-                 state.architect_done, any(e.get("kind") == "spy" for e in state.turn_log), 0,
-                 {i: list(p.reserve) for i, p in enumerate(state.players) if i != seat and p.reserve})
+    return _Node(
+        list(me.board),
+        tiles.add(me.tracks, tiles.ZERO),
+        list(me.reserve),
+        list(state.slots),
+        state.points,
+        state.architect_done,
+        any(e.get("kind") == "spy" for e in state.turn_log),
+        0,
+        {i: list(p.reserve) for i, p in enumerate(state.players) if i != seat and p.reserve},
+    )
 
 
 def _move_key(move: Move) -> tuple[tuple[str, object], ...]:
@@ -286,8 +357,9 @@ def turn_move(state: State, seat: int, legal: list[Move], seed: int) -> Move:
     return legal_keys[max(keys, key=lambda k: totals[k])]
 
 
-def _engineer_candidates(state: State, seat: int, legal: list[Move], search: _TurnSearch,
-                         root: _Node) -> list[tuple[Move, _Node]]:
+def _engineer_candidates(
+    state: State, seat: int, legal: list[Move], search: _TurnSearch, root: _Node
+) -> list[tuple[Move, _Node]]:
     """The best Engineer swap of each kind (reserve, board) by immediate value, as plan starts."""
     me = state.players[seat]
     base = search.root_gains.base
@@ -306,8 +378,11 @@ def _engineer_candidates(state: State, seat: int, legal: list[Move], search: _Tu
         if best is None or gain > best[0]:
             reserve = list(me.reserve)
             reserve[reserve.index(m["tile"])] = here
-            best = (gain, m, _Node(board, after, reserve, root.slots, root.points - 1, root.architect, False, 0,
-                                   root.victims))
+            best = (
+                gain,
+                m,
+                _Node(board, after, reserve, root.slots, root.points - 1, root.architect, False, 0, root.victims),
+            )
     if best is not None:
         out.append((best[1], best[2]))
     linked = tiles.reachable(me.board)
@@ -324,8 +399,21 @@ def _engineer_candidates(state: State, seat: int, legal: list[Move], search: _Tu
             board[a], board[b] = board[b], board[a]
             gain = evaluate(board, me.tracks) - base
             if best is None or gain > best[0]:
-                best = (gain, m, _Node(board, tiles.add(me.tracks, tiles.ZERO), list(me.reserve), root.slots,
-                                       root.points - 1, root.architect, False, 0, root.victims))
+                best = (
+                    gain,
+                    m,
+                    _Node(
+                        board,
+                        tiles.add(me.tracks, tiles.ZERO),
+                        list(me.reserve),
+                        root.slots,
+                        root.points - 1,
+                        root.architect,
+                        False,
+                        0,
+                        root.victims,
+                    ),
+                )
         if best is not None:
             out.append((best[1], best[2]))
     return out

@@ -76,8 +76,13 @@ def _load_legend() -> tuple[tuple[str, ...], tuple[str, ...], int, dict[str, Til
     types: dict[str, TileType] = {}
     for row in data["types"]:
         deltas = tuple(int(row["deltas"][t]) for t in track_ids)
-        tt = TileType(str(row["id"]), str(row["letter"]), str(row["name"]), int(row["count"]),
-                      (deltas[0], deltas[1], deltas[2], deltas[3], deltas[4]))
+        tt = TileType(
+            str(row["id"]),
+            str(row["letter"]),
+            str(row["name"]),
+            int(row["count"]),
+            (deltas[0], deltas[1], deltas[2], deltas[3], deltas[4]),
+        )
         if tt.id in types:
             raise ValueError(f"legend.json: type {tt.id} is listed twice")
         types[tt.id] = tt
@@ -97,8 +102,7 @@ ZERO: Tracks = (0, 0, 0, 0, 0)
 
 def add(a: Sequence[int], b: Sequence[int], sign: int = 1) -> Tracks:
     """a + sign * b for track vectors."""
-    return (a[0] + sign * b[0], a[1] + sign * b[1], a[2] + sign * b[2], a[3] + sign * b[3],
-            a[4] + sign * b[4])
+    return (a[0] + sign * b[0], a[1] + sign * b[1], a[2] + sign * b[2], a[3] + sign * b[3], a[4] + sign * b[4])
 
 
 def floor_breach(tracks: Sequence[int]) -> tuple[str, int] | None:
@@ -244,8 +248,9 @@ def _load_goals() -> tuple[int, dict[str, Goal]]:
     data = _load("goals.json")
     goals: dict[str, Goal] = {}
     for row in data["goals"]:
-        g = Goal(str(row["id"]), str(row["title"]), str(row["kind"]), str(row.get("type", "")),
-                 str(row.get("track", "")))
+        g = Goal(
+            str(row["id"]), str(row["title"]), str(row["kind"]), str(row.get("type", "")), str(row.get("track", ""))
+        )
         if g.kind in ("district", "count") and g.type not in TYPES:
             raise ValueError(f"goals.json: {g.id} names unknown type {g.type!r}")
         if g.kind == "track" and g.track not in TRACKS:

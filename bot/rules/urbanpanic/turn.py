@@ -55,18 +55,19 @@ class Turn:
         self.faceup = any(s is not None for s in state.slots)
         self.empty = tiles.PLOT_COUNT - self.player.tiles_on_board()
         self.owed = not state.architect_done and ach(
-            self.faceup, self.player.reserve, self.player.tracks, self.empty, state.points)
+            self.faceup, self.player.reserve, self.player.tracks, self.empty, state.points
+        )
         """The Architect is still owed and still possible: further actions must keep it possible."""
         self.spied = spied(state)
         """A Spy was used this turn: only the Architect (if possible) and END_TURN remain (D-10)."""
 
-    def keeps_architect(self, reserve: Sequence[str], tracks: Sequence[int], empty: int, cost: int,
-                        faceup: bool | None = None) -> bool:
+    def keeps_architect(
+        self, reserve: Sequence[str], tracks: Sequence[int], empty: int, cost: int, faceup: bool | None = None
+    ) -> bool:
         """Rule 8.2.1 for an action costing ``cost`` that leaves this reserve, tracks and plots."""
         if not self.owed:
             return True
-        return ach(self.faceup if faceup is None else faceup, reserve, tracks, empty,
-                   self.state.points - cost)
+        return ach(self.faceup if faceup is None else faceup, reserve, tracks, empty, self.state.points - cost)
 
 
 def spied(state: State) -> bool:
@@ -85,6 +86,5 @@ def awaiting(state: State) -> frozenset[int]:
     if state.over:
         return frozenset()
     if state.party:
-        return frozenset(
-            seat for seat, p in enumerate(state.players) if p.tiles_on_board() < tiles.PLOT_COUNT)
+        return frozenset(seat for seat, p in enumerate(state.players) if p.tiles_on_board() < tiles.PLOT_COUNT)
     return frozenset({state.current})

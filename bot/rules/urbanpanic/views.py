@@ -80,8 +80,9 @@ def _legend() -> UpLegend:
         "tracks": list(tiles.TRACKS),
         "letters": list(tiles.TRACK_LETTERS),
         "floor": tiles.FLOOR,
-        "types": [{"id": t.id, "letter": t.letter, "name": t.name, "deltas": list(t.deltas)}
-                  for t in tiles.TYPES.values()],
+        "types": [
+            {"id": t.id, "letter": t.letter, "name": t.name, "deltas": list(t.deltas)} for t in tiles.TYPES.values()
+        ],
     }
 
 
@@ -99,8 +100,15 @@ def _grid(board: list[str | None], linked: set[int]) -> list[list[UpCell]]:
                 row.append(None)
             else:
                 k = KINDS[code]
-                row.append({"plot": tiles.square_name(index), "tile": code, "type": k.type,
-                            "passages": k.passages, "reachable": index in linked})
+                row.append(
+                    {
+                        "plot": tiles.square_name(index),
+                        "tile": code,
+                        "type": k.type,
+                        "passages": k.passages,
+                        "reachable": index in linked,
+                    }
+                )
         grid.append(row)
     return grid
 
@@ -127,20 +135,27 @@ def _player(state: State, i: int, p: Player, seat: int | None) -> UpPlayer:
 def _party_part(state: State, out: UpView) -> None:
     deadline = state.deadline()
     out["current"] = None
-    out["party"] = {"pool": len(state.stack), "open_table": list(state.open_table),
-                    "deadline": deadline,
-                    "timer_running": deadline is not None and state.first_finisher is not None}
+    out["party"] = {
+        "pool": len(state.stack),
+        "open_table": list(state.open_table),
+        "deadline": deadline,
+        "timer_running": deadline is not None and state.first_finisher is not None,
+    }
 
 
 def _turn_part(state: State, out: UpView) -> None:
-    out["main_board"] = {"slots": list(state.slots), "stack": len(state.stack),
-                         "discard": list(state.discard)}
+    out["main_board"] = {"slots": list(state.slots), "stack": len(state.stack), "discard": list(state.discard)}
     out["current"] = None if state.over else state.current
     out["points"] = state.points
     out["architect_done"] = state.architect_done
     out["architect_owed"] = E.architect_owed(state)
     out["last_turn"] = state.trigger_b
     out["turn_log"] = [cast(UpAction, dict(entry)) for entry in state.turn_log]
-    out["previous_turn"] = None if state.previous_turn is None else cast(UpPreviousTurn, {
-        **state.previous_turn,
-        "actions": [dict(entry) for entry in state.previous_turn["actions"]]})
+    out["previous_turn"] = (
+        None
+        if state.previous_turn is None
+        else cast(
+            UpPreviousTurn,
+            {**state.previous_turn, "actions": [dict(entry) for entry in state.previous_turn["actions"]]},
+        )
+    )

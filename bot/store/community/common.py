@@ -26,16 +26,16 @@ def _is_id(value: Any, user_xid: int) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and value == user_xid
 
 
-async def rewrite_json(db: Tx, table: str, keys: Sequence[str], column: str, user_xid: int,
-                       change: Callable[[Any], Any]) -> set[tuple[Any, ...]]:
+async def rewrite_json(
+    db: Tx, table: str, keys: Sequence[str], column: str, user_xid: int, change: Callable[[Any], Any]
+) -> set[tuple[Any, ...]]:
     """Rewrite a JSON column in every row whose text mentions the user id; returns the keys of the
     rows changed.
 
     ``table``, ``keys`` and ``column`` are constants of the calling module, never user input.
     """
     key_list = ", ".join(keys)
-    rows = await db.fetch_all(f"SELECT {key_list}, {column} FROM {table} WHERE {column} LIKE ?",
-                              (f"%{user_xid}%",))
+    rows = await db.fetch_all(f"SELECT {key_list}, {column} FROM {table} WHERE {column} LIKE ?", (f"%{user_xid}%",))
     changed: set[tuple[Any, ...]] = set()
     where = " AND ".join(f"{k} = ?" for k in keys)
     for row in rows:

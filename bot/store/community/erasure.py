@@ -20,8 +20,21 @@ from typing import Any
 from bot.store import LEASE_MS, TableStore
 from bot.store.claims import take_due
 
-EDIT_COLUMNS = ("id", "request", "kind", "game_id", "version", "channel_xid", "message_xid", "created_at",
-                "status", "claim_boot", "lease_until", "attempts", "done_at")
+EDIT_COLUMNS = (
+    "id",
+    "request",
+    "kind",
+    "game_id",
+    "version",
+    "channel_xid",
+    "message_xid",
+    "created_at",
+    "status",
+    "claim_boot",
+    "lease_until",
+    "attempts",
+    "done_at",
+)
 OPEN = ("planned", "queued", "claimed")
 PRIORITY = {"lobby": 0, "status": 1, "note": 2, "turn": 3, "recap": 4}
 """Which edits come first when a request has more than its cap: what everyone sees at a glance."""
@@ -68,12 +81,15 @@ class ErasureStore(TableStore):
             await db.execute(
                 "INSERT INTO game_posts (message_xid, game_id, channel_xid, kind, version) VALUES (?, ?, ?, ?, ?)"
                 " ON CONFLICT (message_xid) DO UPDATE SET kind = excluded.kind, version = excluded.version",
-                (message_xid, game_id, channel_xid, kind, version))
+                (message_xid, game_id, channel_xid, kind, version),
+            )
 
     async def posts(self, game_id: int) -> list[tuple[str, int, int, int]]:
         """A game's recorded posts as (kind, version, channel, message), oldest first."""
-        rows = await self._all("SELECT kind, version, channel_xid, message_xid FROM game_posts WHERE game_id = ?"
-                               " ORDER BY message_xid", (game_id,))
+        rows = await self._all(
+            "SELECT kind, version, channel_xid, message_xid FROM game_posts WHERE game_id = ? ORDER BY message_xid",
+            (game_id,),
+        )
         return [(str(r[0]), int(r[1]), int(r[2]), int(r[3])) for r in rows]
 
     async def messages_naming(self, user_xid: int) -> list[PlannedEdit]:
@@ -86,7 +102,8 @@ class ErasureStore(TableStore):
             "SELECT id, channel_xid, lobby_message_xid, status_message_xid, turn_message_xid, version FROM games g"
             " WHERE channel_xid IS NOT NULL AND (host_xid = ?"
             " OR EXISTS (SELECT 1 FROM seats s WHERE s.game_id = g.id AND s.user_xid = ?)) ORDER BY id",
-            (user_xid, user_xid))
+            (user_xid, user_xid),
+        )
         for gid, channel, lobby, status, turn, version in games:
             gid, channel = int(gid), int(channel)
             if lobby is not None:
@@ -106,8 +123,10 @@ class ErasureStore(TableStore):
             "SELECT game_id, channel_xid, message_xid FROM community_undo WHERE message_xid IS NOT NULL"
             " AND channel_xid IS NOT NULL AND (proposer_xid = ? OR voters LIKE ?)",
         ):
-            out += [PlannedEdit("note", None if r[0] is None else int(r[0]), None, int(r[1]), int(r[2]))
-                    for r in await self._all(sql, (user_xid, like))]
+            out += [
+                PlannedEdit("note", None if r[0] is None else int(r[0]), None, int(r[1]), int(r[2]))
+                for r in await self._all(sql, (user_xid, like))
+            ]
         return out
 
     async def plan(self, request: str, edits: Sequence[PlannedEdit], at: int) -> int:
@@ -115,55 +134,88 @@ class ErasureStore(TableStore):
         waiting for an edit of another request is left to that one (it shows the game as it is when it
         is made). Returns the edits recorded."""
         async with self.store.transaction() as db:
-            waiting = {int(r[0]) for r in await db.fetch_all(
-                "SELECT message_xid FROM privacy_edits WHERE status = 'queued'")} if edits else set()
-            rows = [(request, e.kind, e.game_id, e.version, e.channel_xid, e.message_xid, at)
-                    for e in edits if e.message_xid not in waiting]
+            waiting = (
+                {int(r[0]) for r in await db.fetch_all("SELECT message_xid FROM privacy_edits WHERE status = 'queued'")}
+                if edits
+                else set()
+            )
+            rows = [
+                (request, e.kind, e.game_id, e.version, e.channel_xid, e.message_xid, at)
+                for e in edits
+                if e.message_xid not in waiting
+            ]
             await db.executemany(
                 "INSERT INTO privacy_edits (request, kind, game_id, version, channel_xid, message_xid, created_at)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?)", rows)
+                " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                rows,
+            )
             return len(rows)
 
     async def queue(self, request: str) -> int:
         """The request's player is forgotten: its edits may be taken."""
         async with self.store.transaction() as db:
             return await db.execute(
-                "UPDATE privacy_edits SET status = 'queued' WHERE request = ? AND status = 'planned'", (request,))
+                "UPDATE privacy_edits SET status = 'queued' WHERE request = ? AND status = 'planned'", (request,)
+            )
 
-    async def take_due(self, owner: str, now: int, limit: int, *, max_attempts: int,
-                       lease_ms: int = LEASE_MS) -> list[EditRow]:
+    async def take_due(
+        self, owner: str, now: int, limit: int, *, max_attempts: int, lease_ms: int = LEASE_MS
+    ) -> list[EditRow]:
         """Take up to ``limit`` edits nobody holds, each with a lease (:func:`bot.store.claims.take_due`);
         an edit tried ``max_attempts`` times is given up (``failed``), even one a pass handed back."""
         async with self.store.transaction() as db:
-            return await take_due(db, "privacy_edits", EDIT_COLUMNS, _edit, owner=owner, now=now, limit=limit,
-                                  max_attempts=max_attempts, lease_ms=lease_ms, give_up_queued=True)
+            return await take_due(
+                db,
+                "privacy_edits",
+                EDIT_COLUMNS,
+                _edit,
+                owner=owner,
+                now=now,
+                limit=limit,
+                max_attempts=max_attempts,
+                lease_ms=lease_ms,
+                give_up_queued=True,
+            )
 
     async def finish(self, edit_id: int, owner: str, status: str, at: int) -> bool:
         """An edit made (``done``), its message gone (``gone``) or refused for good (``failed``): never
         taken again. Only the claim's owner finishes it (False: it was taken over meanwhile)."""
         async with self.store.transaction() as db:
-            return await db.execute(
-                "UPDATE privacy_edits SET status = ?, done_at = ? WHERE id = ? AND status = 'claimed'"
-                " AND claim_boot = ?", (status, at, edit_id, owner)) == 1
+            return (
+                await db.execute(
+                    "UPDATE privacy_edits SET status = ?, done_at = ? WHERE id = ? AND status = 'claimed'"
+                    " AND claim_boot = ?",
+                    (status, at, edit_id, owner),
+                )
+                == 1
+            )
 
     async def retry(self, edit_id: int, owner: str) -> bool:
         """A passing problem (a 5xx, a rate limit, no answer in time): offered again by a later pass."""
         async with self.store.transaction() as db:
-            return await db.execute(
-                "UPDATE privacy_edits SET status = 'queued', claim_boot = '', lease_until = 0 WHERE id = ?"
-                " AND status = 'claimed' AND claim_boot = ?", (edit_id, owner)) == 1
+            return (
+                await db.execute(
+                    "UPDATE privacy_edits SET status = 'queued', claim_boot = '', lease_until = 0 WHERE id = ?"
+                    " AND status = 'claimed' AND claim_boot = ?",
+                    (edit_id, owner),
+                )
+                == 1
+            )
 
     async def progress(self, request: str | None = None) -> dict[str, int]:
         """Edits by status (of one request, or all)."""
         rows = await self._all(
             "SELECT status, COUNT(*) FROM privacy_edits WHERE CAST(? AS TEXT) IS NULL OR request = ? GROUP BY status",
-            (request, request))
+            (request, request),
+        )
         return {str(r[0]): int(r[1]) for r in rows}
 
     async def edits(self, request: str | None = None) -> list[EditRow]:
         rows = await self._all(
             f"SELECT {', '.join(EDIT_COLUMNS)} FROM privacy_edits WHERE CAST(? AS TEXT) IS NULL OR request = ?"
-            " ORDER BY id", (request, request))
+            " ORDER BY id",
+            (request, request),
+        )
         return [_edit(r) for r in rows]
 
     async def prune(self, before: int) -> int:
@@ -171,4 +223,6 @@ class ErasureStore(TableStore):
         async with self.store.transaction() as db:
             return await db.execute(
                 "DELETE FROM privacy_edits WHERE (status IN ('done', 'gone', 'failed') AND done_at < ?)"
-                " OR (status = 'planned' AND created_at < ?)", (before, before))
+                " OR (status = 'planned' AND created_at < ?)",
+                (before, before),
+            )

@@ -13,18 +13,26 @@ class FollowerStore(TableStore):
 
     async def follow(self, game_id: int, user_xid: int, at: int) -> bool:
         async with self.store.transaction() as db:
-            return await db.execute(
-                "INSERT INTO community_followers (game_id, user_xid, since) VALUES (?, ?, ?)"
-                " ON CONFLICT DO NOTHING", (game_id, user_xid, at)) > 0
+            return (
+                await db.execute(
+                    "INSERT INTO community_followers (game_id, user_xid, since) VALUES (?, ?, ?)"
+                    " ON CONFLICT DO NOTHING",
+                    (game_id, user_xid, at),
+                )
+                > 0
+            )
 
     async def unfollow(self, game_id: int, user_xid: int) -> bool:
         async with self.store.transaction() as db:
-            return await db.execute("DELETE FROM community_followers WHERE game_id = ? AND user_xid = ?",
-                                    (game_id, user_xid)) > 0
+            return (
+                await db.execute(
+                    "DELETE FROM community_followers WHERE game_id = ? AND user_xid = ?", (game_id, user_xid)
+                )
+                > 0
+            )
 
     async def followers(self, game_id: int) -> list[int]:
-        rows = await self._all("SELECT user_xid FROM community_followers WHERE game_id = ? ORDER BY since",
-                               (game_id,))
+        rows = await self._all("SELECT user_xid FROM community_followers WHERE game_id = ? ORDER BY since", (game_id,))
         return [int(r[0]) for r in rows]
 
     async def forget_user(self, user_xid: int) -> int:

@@ -136,11 +136,7 @@ def embed_problems(embeds: Sequence[Any], path: Path) -> list[Problem]:
 
 
 def message_problems(
-    payload: Mapping[str, Any],
-    file_count: int = 0,
-    *,
-    creating: bool,
-    prefix: Path = (),
+    payload: Mapping[str, Any], file_count: int = 0, *, creating: bool, prefix: Path = ()
 ) -> tuple[list[Problem], bool]:
     """What Discord refuses in a message body beyond (or besides) its OpenAPI description:
     (problems, empty), ``empty`` meaning "Cannot send an empty message" (50006) when ``creating``.

@@ -61,8 +61,9 @@ class FakeOAuth:
     refused: list[str] = field(default_factory=list)
     """Why each refused request was refused (a test reads it)."""
 
-    def add_routes(self, app: web.Application,
-                   api_handler: Callable[[web.Request], Awaitable[web.StreamResponse]]) -> None:
+    def add_routes(
+        self, app: web.Application, api_handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
+    ) -> None:
         self._api = api_handler
         app.router.add_route("GET", "/oauth2/authorize", self.authorize)
         app.router.add_route("POST", "/api/v{version}/oauth2/token", self.token)
@@ -108,8 +109,15 @@ class FakeOAuth:
             return self._bad("code_verifier does not match", error="invalid_grant")
         access = secrets.token_urlsafe(24)
         self.tokens[access] = grant.user_id
-        return web.json_response({"access_token": access, "token_type": "Bearer", "expires_in": 604800,
-                                  "refresh_token": secrets.token_urlsafe(24), "scope": "identify"})
+        return web.json_response(
+            {
+                "access_token": access,
+                "token_type": "Bearer",
+                "expires_in": 604800,
+                "refresh_token": secrets.token_urlsafe(24),
+                "scope": "identify",
+            }
+        )
 
     async def me(self, request: web.Request) -> web.StreamResponse:
         given = request.headers.get("Authorization", "")

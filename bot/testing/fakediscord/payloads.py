@@ -483,9 +483,7 @@ class World:
         return user
 
     def add_role(self, name: str, permissions: int = 0) -> FakeRole:
-        role = FakeRole(
-            id=next(self._fixed_ids()), name=name, permissions=permissions, position=len(self.roles)
-        )
+        role = FakeRole(id=next(self._fixed_ids()), name=name, permissions=permissions, position=len(self.roles))
         self.roles[role.id] = role
         return role
 
@@ -605,17 +603,13 @@ def default_world(token: str = "fake-bot-token") -> World:
         guild_name="City Hall",
         token=token,
     )
-    world.roles[guild_id] = FakeRole(
-        id=guild_id, name="@everyone", permissions=EVERYONE_PERMISSIONS, position=0
-    )
+    world.roles[guild_id] = FakeRole(id=guild_id, name="@everyone", permissions=EVERYONE_PERMISSIONS, position=0)
     moderator = world.add_role("Moderator", MANAGE_GUILD | MANAGE_MESSAGES | MANAGE_THREADS)
     world.add_role("Player", 0)
     bot_role = world.add_role("CityBuilders", EVERYONE_PERMISSIONS | MANAGE_MESSAGES | MANAGE_THREADS)
     bot_role.managed = True
     bot_role.bot_id = app_id
-    world.users[app_id] = FakeUser(
-        id=app_id, username="CityBuilders", global_name=None, bot=True, roles=[bot_role.id]
-    )
+    world.users[app_id] = FakeUser(id=app_id, username="CityBuilders", global_name=None, bot=True, roles=[bot_role.id])
     owner = world.add_user("olive", roles=())
     world.owner_id = owner.id
     world.add_user("mona", roles=[moderator.id])
@@ -657,14 +651,7 @@ def user_payload(user: FakeUser) -> dict[str, Any]:
 
 def client_user_payload(user: FakeUser) -> dict[str, Any]:
     """``GET /users/@me`` for the bot."""
-    return {
-        **user_payload(user),
-        "verified": True,
-        "mfa_enabled": False,
-        "locale": "en-US",
-        "email": None,
-        "bio": "",
-    }
+    return {**user_payload(user), "verified": True, "mfa_enabled": False, "locale": "en-US", "email": None, "bio": ""}
 
 
 def member_payload(
@@ -730,12 +717,7 @@ def channel_payload(world: World, channel: FakeChannel) -> dict[str, Any]:
         "parent_id": str(channel.parent_id) if channel.parent_id else None,
         "flags": 0,
         "permission_overwrites": [
-            {
-                "id": str(o["id"]),
-                "type": int(o.get("type", 0)),
-                "allow": str(o["allow"]),
-                "deny": str(o["deny"]),
-            }
+            {"id": str(o["id"]), "type": int(o.get("type", 0)), "allow": str(o["allow"]), "deny": str(o["deny"])}
             for o in channel.overwrites
         ],
     }
@@ -966,12 +948,7 @@ def registered_command(world: World, scope: int | None, command: Mapping[str, An
         "integration_types": [0],
         **dict(command),
     }
-    data.update(
-        id=str(cmd_id),
-        application_id=str(world.application_id),
-        type=ctype,
-        version=str(world.new_id()),
-    )
+    data.update(id=str(cmd_id), application_id=str(world.application_id), type=ctype, version=str(world.new_id()))
     if scope is not None:
         data["guild_id"] = str(scope)
     else:
@@ -986,9 +963,7 @@ def find_command(world: World, name: str, *, ctype: int = 1) -> tuple[int | None
             if command["name"] == name and int(command.get("type", 1)) == ctype:
                 return scope, command
     if not any(world.commands.values()):
-        raise PayloadError(
-            "the bot has not registered any command (no PUT .../commands recorded): sync the tree first"
-        )
+        raise PayloadError("the bot has not registered any command (no PUT .../commands recorded): sync the tree first")
     names = sorted({c["name"] for cmds in world.commands.values() for c in cmds})
     raise PayloadError(f"no registered command {name!r}; registered: {names}")
 
@@ -1173,18 +1148,10 @@ def command_data(
         if name == focused:
             if not spec.get("autocomplete"):
                 raise PayloadError(f"{where}: option {name!r} has no autocomplete")
-            current.append(
-                {"type": int(spec["type"]), "name": name, "value": str(values[name]), "focused": True}
-            )
+            current.append({"type": int(spec["type"]), "name": name, "value": str(values[name]), "focused": True})
             continue
         value = convert_option(
-            world,
-            spec,
-            values[name],
-            resolved=resolved,
-            user=user,
-            channel=channel,
-            new_attachment=new_attachment,
+            world, spec, values[name], resolved=resolved, user=user, channel=channel, new_attachment=new_attachment
         )
         current.append({"type": int(spec["type"]), "name": name, "value": value})
     data: dict[str, Any] = {
@@ -1200,9 +1167,7 @@ def command_data(
     return data, command
 
 
-def check_command_visible(
-    world: World, command: Mapping[str, Any], user: FakeUser, channel: FakeChannel
-) -> None:
+def check_command_visible(world: World, command: Mapping[str, Any], user: FakeUser, channel: FakeChannel) -> None:
     """Refuse what the Discord client would not even offer: commands the user lacks permission
     for (``default_member_permissions``) or guild-only commands in a DM."""
     needed = command.get("default_member_permissions")
@@ -1270,9 +1235,7 @@ def select_values(
     lo = int(component.get("min_values", 1))
     hi = int(component.get("max_values", 1))
     if not lo <= len(values) <= hi:
-        raise PayloadError(
-            f"select {component.get('custom_id')!r} takes {lo}..{hi} values, got {len(values)}"
-        )
+        raise PayloadError(f"select {component.get('custom_id')!r} takes {lo}..{hi} values, got {len(values)}")
     if ctype == C_STRING_SELECT:
         offered = [o["value"] for o in component.get("options", [])]
         for value in values:
@@ -1322,11 +1285,7 @@ def modal_submit_components(modal: Mapping[str, Any], values: Mapping[str, Any])
             return {"type": C_ROW, "id": comp.get("id", 0), "components": inner}
         if ctype == C_LABEL:
             inner_comp = fill(comp["component"])
-            return (
-                None
-                if inner_comp is None
-                else {"type": C_LABEL, "id": comp.get("id", 0), "component": inner_comp}
-            )
+            return None if inner_comp is None else {"type": C_LABEL, "id": comp.get("id", 0), "component": inner_comp}
         custom_id = comp.get("custom_id")
         if custom_id is None:
             return None
@@ -1350,9 +1309,7 @@ def modal_submit_components(modal: Mapping[str, Any], values: Mapping[str, Any])
     out = [x for x in (fill(c) for c in modal.get("components", [])) if x is not None]
     unknown = set(values) - known
     if unknown:
-        raise PayloadError(
-            f"modal {modal.get('custom_id')!r} has no inputs {sorted(unknown)}; has {sorted(known)}"
-        )
+        raise PayloadError(f"modal {modal.get('custom_id')!r} has no inputs {sorted(unknown)}; has {sorted(known)}")
     return out
 
 

@@ -113,9 +113,7 @@ class BotProcess:
 
         def ready() -> bool:
             if self.proc is not None and self.proc.returncode is not None:
-                raise AssertionError(
-                    f"{self.name} exited with {self.proc.returncode} before READY\n{self.log_tail()}"
-                )
+                raise AssertionError(f"{self.name} exited with {self.proc.returncode} before READY\n{self.log_tail()}")
             return self.fake.gateway.ready_count > self._ready_before and self.fake.gateway.connected
 
         await self.fake.wait_until(ready, timeout, f"{self.name} to connect and get READY")

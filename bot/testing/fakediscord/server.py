@@ -276,9 +276,7 @@ class Sent:
 
     def __str__(self) -> str:
         extra = f" type={self.callback_type}" if self.callback_type is not None else ""
-        return (
-            f"<Sent {self.kind}{extra} content={self.content!r} files={self.filenames} ids={self.custom_ids}>"
-        )
+        return f"<Sent {self.kind}{extra} content={self.content!r} files={self.filenames} ids={self.custom_ids}>"
 
 
 # --------------------------------------------------------------------------------------------------
@@ -439,9 +437,7 @@ class FakeGateway:
         self.current = conn
         self.fake.notify()
         try:
-            await conn.send(
-                {"op": 10, "s": None, "t": None, "d": {"heartbeat_interval": self.heartbeat_interval_ms}}
-            )
+            await conn.send({"op": 10, "s": None, "t": None, "d": {"heartbeat_interval": self.heartbeat_interval_ms}})
             async for msg in ws:
                 if msg.type == WSMsgType.TEXT:
                     await self._on_message(conn, json.loads(msg.data))
@@ -496,7 +492,9 @@ class FakeGateway:
                 return
         shard = data.get("shard")
         if shard is not None and not (
-            isinstance(shard, list) and len(shard) == 2 and all(type(n) is int for n in shard)
+            isinstance(shard, list)
+            and len(shard) == 2
+            and all(type(n) is int for n in shard)
             and 0 <= shard[0] < shard[1]
         ):
             await conn.ws.close(code=4010, message=b"Invalid shard.")
@@ -536,9 +534,7 @@ class FakeGateway:
         members = world.members()
         if data.get("user_ids"):
             wanted = (
-                {int(u) for u in data["user_ids"]}
-                if isinstance(data["user_ids"], list)
-                else {int(data["user_ids"])}
+                {int(u) for u in data["user_ids"]} if isinstance(data["user_ids"], list) else {int(data["user_ids"])}
             )
             members = [m for m in members if m.id in wanted]
         else:
@@ -575,11 +571,19 @@ class FakeGateway:
         """The newest identified connection (of the shard that ``guild_id``'s events go to)."""
         conn = self.current
         if any(c.session is not None and c.session.shard is not None for c in self.connections):
-            conn = next((c for c in reversed(self.connections)
-                         if not c.closed and c.session is not None and self._covers(c.session, guild_id)), None)
+            conn = next(
+                (
+                    c
+                    for c in reversed(self.connections)
+                    if not c.closed and c.session is not None and self._covers(c.session, guild_id)
+                ),
+                None,
+            )
         if conn is None or conn.closed or conn.session is None:
-            raise RuntimeError("no identified gateway connection (is the bot process connected?)"
-                               + (f" for guild {guild_id}" if guild_id is not None else ""))
+            raise RuntimeError(
+                "no identified gateway connection (is the bot process connected?)"
+                + (f" for guild {guild_id}" if guild_id is not None else "")
+            )
         return conn
 
     @staticmethod
@@ -591,8 +595,10 @@ class FakeGateway:
 
     def shard_connected(self, shard_id: int) -> bool:
         """Whether a live, identified connection runs this shard."""
-        return any(not c.closed and c.session is not None and c.session.shard is not None
-                   and c.session.shard[0] == shard_id for c in self.connections)
+        return any(
+            not c.closed and c.session is not None and c.session.shard is not None and c.session.shard[0] == shard_id
+            for c in self.connections
+        )
 
     async def dispatch(self, name: str, payload: Any, *, guild_id: int | None = None) -> int:
         """Send a DISPATCH event to the newest connection (of ``guild_id``'s shard, when the client
@@ -624,9 +630,7 @@ class FakeGateway:
         )
 
     async def wait_resumed(self, count: int = 1, timeout: float = READY_TIMEOUT) -> None:  # noqa: ASYNC109
-        await self.fake.wait_until(
-            lambda: self.resumed_count >= count, timeout, f"RESUMED sent {count} time(s)"
-        )
+        await self.fake.wait_until(lambda: self.resumed_count >= count, timeout, f"RESUMED sent {count} time(s)")
 
     async def close_all(self) -> None:
         for conn in self.connections:
@@ -789,8 +793,7 @@ class FakeDiscord:
     def describe(self, last: int = 15) -> str:
         """A short text of recent activity (shown in timeouts and on test failure)."""
         lines = [
-            f"fake discord at {self.url}: {len(self.requests)} request(s), "
-            f"gateway READY x{self.gateway.ready_count}"
+            f"fake discord at {self.url}: {len(self.requests)} request(s), gateway READY x{self.gateway.ready_count}"
         ]
         lines += [f"  {r}" for r in self.requests[-last:]]
         if self.refusals:
@@ -814,9 +817,7 @@ class FakeDiscord:
         key = self.world.guild_id if scope == "guild" else scope
         return list(self.world.commands.get(key if not isinstance(key, str) else None, []))
 
-    def messages(
-        self, channel: ChannelRef | None = None, *, include_deleted: bool = False
-    ) -> list[FakeMessage]:
+    def messages(self, channel: ChannelRef | None = None, *, include_deleted: bool = False) -> list[FakeMessage]:
         """Stored messages, oldest first (optionally of one channel)."""
         channel_id = None if channel is None else self.channel(channel).id
         return [
@@ -828,11 +829,7 @@ class FakeDiscord:
     def dms(self, user: UserRef) -> list[FakeMessage]:
         """Messages the bot sent to a user's DM channel."""
         channel_id = self.world.dm_channels.get(self.user(user).id)
-        return (
-            []
-            if channel_id is None
-            else [m for m in self.world.messages.values() if m.channel_id == channel_id]
-        )
+        return [] if channel_id is None else [m for m in self.world.messages.values() if m.channel_id == channel_id]
 
     # ---- failure switches ----------------------------------------------------------------------
 
@@ -871,9 +868,7 @@ class FakeDiscord:
         self.switches.append(switch)
         return switch
 
-    def rate_limit(
-        self, match: Match, *, times: int = 1, retry_after: float = 0.05, is_global: bool = False
-    ) -> Switch:
+    def rate_limit(self, match: Match, *, times: int = 1, retry_after: float = 0.05, is_global: bool = False) -> Switch:
         """429 with ``retry_after`` and a ``Via`` header (discord.py then sleeps and retries)."""
         return self.fail(
             match,
@@ -887,9 +882,7 @@ class FakeDiscord:
 
     def server_error(self, match: Match, *, status: int = 500, times: int = 1) -> Switch:
         """5xx (500/502/504 make discord.py retry after 1 s, 3 s, ...; others raise at once)."""
-        return self.fail(
-            match, status=status, times=times, message=f"{status}: Server Error", name="server_error"
-        )
+        return self.fail(match, status=status, times=times, message=f"{status}: Server Error", name="server_error")
 
     def delay(self, match: Match, seconds: float, *, times: int = 1) -> Switch:
         """Hold the next matching requests ``seconds`` before answering them normally."""
@@ -900,12 +893,7 @@ class FakeDiscord:
     def unknown_interaction(self, match: Match = "POST /interactions/**", *, times: int = 1) -> Switch:
         """404 Unknown interaction (10062), as when the 3-second window was missed."""
         return self.fail(
-            match,
-            status=404,
-            code=10062,
-            message="Unknown interaction",
-            times=times,
-            name="unknown_interaction",
+            match, status=404, code=10062, message="Unknown interaction", times=times, name="unknown_interaction"
         )
 
     def already_acknowledged(self, match: Match = "POST /interactions/**", *, times: int = 1) -> Switch:
@@ -922,12 +910,7 @@ class FakeDiscord:
     def missing_permissions(self, match: Match, *, times: int = 1) -> Switch:
         """403 Missing Permissions (50013)."""
         return self.fail(
-            match,
-            status=403,
-            code=50013,
-            message="Missing Permissions",
-            times=times,
-            name="missing_permissions",
+            match, status=403, code=50013, message="Missing Permissions", times=times, name="missing_permissions"
         )
 
     # ---- building and delivering interactions --------------------------------------------------
@@ -1058,11 +1041,7 @@ class FakeDiscord:
         return message
 
     def make_click(
-        self,
-        message: FakeMessage | InteractionHandle | Sent | int,
-        custom_id: str,
-        *,
-        user: UserRef = "alice",
+        self, message: FakeMessage | InteractionHandle | Sent | int, custom_id: str, *, user: UserRef = "alice"
     ) -> InteractionHandle:
         """Build a button click on a stored message (a message, its id, a Sent, or an interaction
         handle meaning its @original)."""
@@ -1074,9 +1053,7 @@ class FakeDiscord:
             raise PayloadError(f"button {custom_id!r} is disabled")
         who = self.user(user)
         data = {"custom_id": custom_id, "component_type": P.C_BUTTON, "id": comp.get("id", 0)}
-        return self._new_interaction(
-            P.IT_COMPONENT, data, who, self.world.channels[msg.channel_id], message=msg
-        )
+        return self._new_interaction(P.IT_COMPONENT, data, who, self.world.channels[msg.channel_id], message=msg)
 
     def make_select(
         self,
@@ -1107,11 +1084,7 @@ class FakeDiscord:
         return self._new_interaction(P.IT_COMPONENT, data, who, channel, message=msg)
 
     def make_modal(
-        self,
-        source: InteractionHandle,
-        values: Mapping[str, Any] | None = None,
-        *,
-        user: UserRef | None = None,
+        self, source: InteractionHandle, values: Mapping[str, Any] | None = None, *, user: UserRef | None = None
     ) -> InteractionHandle:
         """Build the submission of the modal the bot opened in answer to ``source``.
 
@@ -1164,9 +1137,7 @@ class FakeDiscord:
     async def click(self, message: Any, custom_id: str, **kwargs: Any) -> InteractionHandle:
         return await self.deliver(self.make_click(message, custom_id, **kwargs))
 
-    async def select(
-        self, message: Any, custom_id: str, values: Sequence[Any], **kwargs: Any
-    ) -> InteractionHandle:
+    async def select(self, message: Any, custom_id: str, values: Sequence[Any], **kwargs: Any) -> InteractionHandle:
         return await self.deliver(self.make_select(message, custom_id, values, **kwargs))
 
     async def modal(
@@ -1284,9 +1255,7 @@ class FakeDiscord:
         if status == 204:
             return web.Response(status=204, headers=dict(headers or {}))
         return web.Response(
-            status=status,
-            body=json.dumps(body).encode(),
-            headers={"Content-Type": JSON_TYPE, **(headers or {})},
+            status=status, body=json.dumps(body).encode(), headers={"Content-Type": JSON_TYPE, **(headers or {})}
         )
 
     def _finish(
@@ -1417,9 +1386,7 @@ class FakeDiscord:
             out.append(attachment)
         return out
 
-    def _validate(
-        self, body: Mapping[str, Any], rec: RecordedRequest, *, creating: bool, kept_files: int = 0
-    ) -> None:
+    def _validate(self, body: Mapping[str, Any], rec: RecordedRequest, *, creating: bool, kept_files: int = 0) -> None:
         """Discord's message rules beyond the schema (bot/testing/fakediscord/limits.py); ``kept_files``:
         attachments an edit keeps besides the uploaded ones."""
         for part in rec.files:
@@ -1633,9 +1600,7 @@ class FakeDiscord:
         del self.world.commands[scope][i]
         return 204, None
 
-    async def _get_command_permissions(
-        self, rec: RecordedRequest, app_id: str, guild_id: str | None = None
-    ) -> Any:
+    async def _get_command_permissions(self, rec: RecordedRequest, app_id: str, guild_id: str | None = None) -> Any:
         self._scope(app_id, guild_id)
         return []
 
@@ -1646,10 +1611,7 @@ class FakeDiscord:
         inter = world.interactions.get(int(interaction_id)) if interaction_id.isdigit() else None
         if inter is None or inter.token != token or token in self.refused_tokens:
             raise ApiError(404, 10062, "Unknown interaction")
-        if (
-            self.interaction_deadline is not None
-            and self.clock() - inter.created > self.interaction_deadline
-        ):
+        if self.interaction_deadline is not None and self.clock() - inter.created > self.interaction_deadline:
             raise ApiError(404, 10062, "Unknown interaction")
         if inter.acknowledged:
             raise ApiError(400, 40060, "Interaction has already been acknowledged.")
@@ -1657,9 +1619,7 @@ class FakeDiscord:
         ctype = int(body.get("type") or 0)
         data: dict[str, Any] = dict(body.get("data") or {})
         if ctype not in P.CALLBACKS_ALLOWED.get(inter.type, frozenset()):
-            raise invalid_form(
-                {"type": f"callback type {ctype} is invalid for interaction type {inter.type}"}
-            )
+            raise invalid_form({"type": f"callback type {ctype} is invalid for interaction type {inter.type}"})
         if ctype in (P.CB_DEFERRED_UPDATE, P.CB_UPDATE) and inter.message_id is None:
             raise invalid_form({"type": "this interaction has no message to update"})
         channel = self._channel_or_404(str(inter.channel_id))  # deleted since: 10003, as Discord answers
@@ -1682,9 +1642,7 @@ class FakeDiscord:
                 raise invalid_form(problems)
             inter.choices = choices
         elif ctype == P.CB_MODAL:
-            missing = {
-                k: v for k, v in (("custom_id", "required"), ("title", "required")) if not data.get(k)
-            }
+            missing = {k: v for k, v in (("custom_id", "required"), ("title", "required")) if not data.get(k)}
             if missing:
                 raise invalid_form(missing)
             inter.modal = data
@@ -1693,13 +1651,7 @@ class FakeDiscord:
         if message is not None:
             inter.original_message_id = message.id
         self._add_sent(
-            "callback",
-            rec,
-            data,
-            callback_type=ctype,
-            interaction_id=inter.id,
-            channel_id=channel.id,
-            message=message,
+            "callback", rec, data, callback_type=ctype, interaction_id=inter.id, channel_id=channel.id, message=message
         )
         if rec.query.get("with_response") not in ("1", "true", "True"):
             return 204, None
@@ -1720,8 +1672,12 @@ class FakeDiscord:
         body = self._body(rec)
         channel = self._channel_or_404(str(inter.channel_id))
         original = self.world.messages.get(inter.original_message_id) if inter.original_message_id else None
-        if (inter.callback_type == P.CB_DEFERRED_MESSAGE and original is not None and original.loading
-                and not original.deleted):  # deleted "thinking...": the follow-up is a message of its own
+        if (
+            inter.callback_type == P.CB_DEFERRED_MESSAGE
+            and original is not None
+            and original.loading
+            and not original.deleted
+        ):  # deleted "thinking...": the follow-up is a message of its own
             self._validate(body, rec, creating=True)
             message = self._edit(rec, body, original)  # the first follow-up replaces "thinking..."
         else:
@@ -1732,33 +1688,23 @@ class FakeDiscord:
             return P.message_payload(self.world, message)
         return 204, None
 
-    async def _get_webhook_message(
-        self, rec: RecordedRequest, app_id: str, token: str, message_id: str
-    ) -> Any:
+    async def _get_webhook_message(self, rec: RecordedRequest, app_id: str, token: str, message_id: str) -> Any:
         inter = self._interaction_for_token(app_id, token)
         return P.message_payload(self.world, self._webhook_message(inter, message_id))
 
-    async def _edit_webhook_message(
-        self, rec: RecordedRequest, app_id: str, token: str, message_id: str
-    ) -> Any:
+    async def _edit_webhook_message(self, rec: RecordedRequest, app_id: str, token: str, message_id: str) -> Any:
         inter = self._interaction_for_token(app_id, token)
         message = self._webhook_message(inter, message_id)
         body = self._body(rec)
         self._edit(rec, body, message)
-        self._add_sent(
-            "edit", rec, body, interaction_id=inter.id, channel_id=message.channel_id, message=message
-        )
+        self._add_sent("edit", rec, body, interaction_id=inter.id, channel_id=message.channel_id, message=message)
         return P.message_payload(self.world, message)
 
-    async def _delete_webhook_message(
-        self, rec: RecordedRequest, app_id: str, token: str, message_id: str
-    ) -> Any:
+    async def _delete_webhook_message(self, rec: RecordedRequest, app_id: str, token: str, message_id: str) -> Any:
         inter = self._interaction_for_token(app_id, token)
         message = self._webhook_message(inter, message_id)
         message.deleted = True
-        self._add_sent(
-            "delete", rec, {}, interaction_id=inter.id, channel_id=message.channel_id, message=message
-        )
+        self._add_sent("delete", rec, {}, interaction_id=inter.id, channel_id=message.channel_id, message=message)
         return 204, None
 
     # ---- REST handlers: channels and messages --------------------------------------------------
@@ -1824,9 +1770,7 @@ class FakeDiscord:
             self._require(channel, P.READ_MESSAGE_HISTORY)
         limit = max(1, min(100, int(rec.query.get("limit", "50"))))
         found = [
-            m
-            for m in self.world.messages.values()
-            if m.channel_id == channel.id and not m.deleted and not m.ephemeral
+            m for m in self.world.messages.values() if m.channel_id == channel.id and not m.deleted and not m.ephemeral
         ]
         if "before" in rec.query:
             found = [m for m in found if m.id < int(rec.query["before"])]
@@ -1863,9 +1807,7 @@ class FakeDiscord:
         self._add_sent("message_delete", rec, {}, channel_id=channel.id, message=message)
         return 204, None
 
-    async def _create_thread(
-        self, rec: RecordedRequest, channel_id: str, message_id: str | None = None
-    ) -> Any:
+    async def _create_thread(self, rec: RecordedRequest, channel_id: str, message_id: str | None = None) -> Any:
         parent = self._channel_or_404(channel_id)
         if parent.type != P.CH_TEXT:
             raise ApiError(400, 50024, "Cannot execute action on this channel type")
@@ -1893,9 +1835,7 @@ class FakeDiscord:
         self.world.channels[thread.id] = thread
         return 201, P.channel_payload(self.world, thread)
 
-    async def _no_content_in_channel(
-        self, rec: RecordedRequest, channel_id: str, user_id: str | None = None
-    ) -> Any:
+    async def _no_content_in_channel(self, rec: RecordedRequest, channel_id: str, user_id: str | None = None) -> Any:
         self._channel_or_404(channel_id)
         return 204, None
 
@@ -1995,10 +1935,42 @@ def validate_commands(commands: Sequence[Any]) -> dict[str, str]:
     return problems
 
 
-DISCORD_LOCALES = frozenset({
-    "id", "da", "de", "en-GB", "en-US", "es-ES", "es-419", "fr", "hr", "it", "lt", "hu", "nl", "no", "pl", "pt-BR",
-    "ro", "fi", "sv-SE", "vi", "tr", "cs", "el", "bg", "ru", "uk", "hi", "th", "zh-CN", "ja", "zh-TW", "ko",
-})
+DISCORD_LOCALES = frozenset(
+    {
+        "id",
+        "da",
+        "de",
+        "en-GB",
+        "en-US",
+        "es-ES",
+        "es-419",
+        "fr",
+        "hr",
+        "it",
+        "lt",
+        "hu",
+        "nl",
+        "no",
+        "pl",
+        "pt-BR",
+        "ro",
+        "fi",
+        "sv-SE",
+        "vi",
+        "tr",
+        "cs",
+        "el",
+        "bg",
+        "ru",
+        "uk",
+        "hi",
+        "th",
+        "zh-CN",
+        "ja",
+        "zh-TW",
+        "ko",
+    }
+)
 """The locales Discord accepts as keys of ``name_localizations`` and ``description_localizations``."""
 
 
@@ -2020,9 +1992,7 @@ def _check_named(problems: dict[str, str], where: str, obj: Mapping[str, Any]) -
             problems[f"{where}.description_localizations.{locale}"] = "Must be between 1 and 100 in length."
 
 
-def _check_options(
-    problems: dict[str, str], where: str, options: Sequence[Mapping[str, Any]], depth: int
-) -> None:
+def _check_options(problems: dict[str, str], where: str, options: Sequence[Mapping[str, Any]], depth: int) -> None:
     if len(options) > 25:
         problems[f"{where}.options"] = "Must be 25 or fewer in length."
     optional_seen = False

@@ -109,9 +109,7 @@ def build_bot(db_path: str, guild_id: int | None) -> commands.Bot:
     @game.command(name="new", description="Open a table")
     @app_commands.describe(game="Which game", seats="How many seats")
     @app_commands.autocomplete(game=game_names)
-    async def new(
-        interaction: discord.Interaction, game: str, seats: app_commands.Range[int, 2, 4] = 2
-    ) -> None:
+    async def new(interaction: discord.Interaction, game: str, seats: app_commands.Range[int, 2, 4] = 2) -> None:
         await interaction.response.defer(thinking=True)
         await interaction.followup.send(f"table for {game} with {seats} seats", view=TableView())
 

@@ -1,4 +1,5 @@
 """Regression: /game abandon leaves the status message saying the game waits for a player."""
+
 from tests.discord.conftest import Harness
 from tests.discord.test_play_toy import start_toy
 

@@ -1,5 +1,6 @@
 """Regression: /game forget-me while the user is awaited: the AI takes the seat but nobody schedules
 it."""
+
 from tests.discord.conftest import Harness
 from tests.discord.test_play_toy import start_toy
 
@@ -7,7 +8,7 @@ from tests.discord.test_play_toy import start_toy
 async def test_forget_me_while_awaited_lets_the_ai_move(harness: Harness) -> None:
     """Forgotten while awaited: the AI plays that seat at once instead of the game stalling."""
     h = harness
-    gid = await start_toy(h)            # alice and bob both awaited (secret bids)
+    gid = await start_toy(h)  # alice and bob both awaited (secret bids)
     before = await h.service.info(gid)
     assert before.awaiting == {0, 1}
     await (await h.fake.slash("game", "forget-me", confirm=True, user="alice")).response()

@@ -1,5 +1,6 @@
 """Regression: /quadropolis take is played even when Discord refused its acknowledgement (the player
 was shown "The application did not respond"), unlike a button click (move_click)."""
+
 from tests.discord.conftest import Harness
 from tests.discord.test_quadropolis import start
 

@@ -1,6 +1,7 @@
 """Regression: after a crash, resume_ai starts the AI before resume_announcements has told the move
 that was committed but never announced. The AI plays first; the crash's move is never told, the AI's
 move is told twice."""
+
 import dataclasses
 
 from cogs.app import CityBot

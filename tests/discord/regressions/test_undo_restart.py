@@ -1,5 +1,6 @@
 """Regression: an undo bumps the version but is never 'settled': after a restart the bot announces the
 previous (older) move again as if it had just been played."""
+
 from cogs.app import CityBot
 from tests.discord.conftest import Harness
 from tests.discord.test_quadropolis import first_option, play_turn, start
@@ -18,7 +19,7 @@ async def test_restart_after_undo_announces_nothing_old(harness: Harness) -> Non
     info = await h.service.info(gid)
     turn = next(m for m in h.channel_messages() if m.id == info.game.turn_message_xid)
     cid, value, _ = first_option(turn)
-    await (await h.fake.select(turn, cid, [value], user="alice")).response()   # alice's take
+    await (await h.fake.select(turn, cid, [value], user="alice")).response()  # alice's take
     await h.settle()
     await (await h.fake.slash("game", "undo", user="alice")).response()
     await h.settle()
