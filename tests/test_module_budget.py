@@ -12,6 +12,7 @@ MOST_LINES = 420
 FAKE_DISCORD = "the fake Discord, test kit that is not in the wheel (pyproject.toml leaves bot.testing out)"
 EXEMPT = {
     "bot/rules/btc/strong.py": "the strong AI of Between Two Cities: one search whose parts share its sampled state",
+    "bot/rules/urbanpanic/strong.py": "the strong AI of Urban Panic: one lookahead whose parts share its state",
     "bot/testing/fakediscord/server.py": f"{FAKE_DISCORD}: Discord's REST routes and gateway, one server",
     "bot/testing/fakediscord/payloads.py": f"{FAKE_DISCORD}: one factory per object Discord sends",
     "bot/testing/fakediscord/schema.py": f"{FAKE_DISCORD}: request bodies checked against Discord's description",
