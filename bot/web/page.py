@@ -127,8 +127,9 @@ def body(
         **{f"live_{k}": t(f"web.live.{k}", locale) for k in LIVE_KEYS},
         **{f"new_{cat}": form for cat, form in plural_forms("web.game.new_moves", locale)},
     }
-    if seat is not None:
-        live.update(seat=str(seat), play=f"{base}/play.json")
+    if seat is not None:  # the tab's title says when it is this seat's turn (the script keeps it so)
+        yours = "1" if g.status == "active" and seat in info.awaiting else "0"
+        live.update(seat=str(seat), play=f"{base}/play.json", yours=yours, your_turn=t("web.live.your_turn", locale))
     parts = [
         f'<header><h1>{text(title)}</h1><p class="livebar jsonly"><span id="dot" class="dot" '
         f'data-state="connecting"></span> <span id="livetext" class="livetext" role="status">'

@@ -54,3 +54,33 @@ async def test_a_sign_in_link_opens_the_seats_own_page(board: Board, service: Se
         assert "You are not signed in on this browser." in await w.page.content()
         await w.page.goto(board.game(gid))
         assert await w.page.get_attribute("#live", "data-seat") is None
+
+
+async def test_the_tab_title_says_when_it_is_the_signed_in_seats_turn(board: Board, service: Service) -> None:
+    """Signed in, the tab's title begins "Your turn" while the game waits for this seat, and follows the game
+    live: gone once the seat has moved, back when the other seat has; a spectator's title never says it."""
+    board.server.door.picture = small_picture
+    gid = await two_player_game(service)
+    raw = await board.app.sessions.link_token(ALICE, gid)
+    async with chromium() as browser:
+        w = await open_page(browser, f"{board.base}/signin/{raw}", PHONE)
+        await w.page.get_by_role("button", name="Sign in and open the game").click()
+        await w.page.wait_for_url(board.game(gid))
+        spectator = await open_page(browser, board.game(gid), PHONE)
+        seen = set()
+        for _ in range(4):
+            info = await service.info(gid)
+            mine = 0 in info.awaiting
+            seen.add(mine)
+            check = (
+                "() => document.title.startsWith('Your turn — ')"
+                if mine
+                else "() => !document.title.includes('Your turn')"
+            )
+            await w.page.wait_for_function(check, timeout=10_000)
+            assert "Your turn" not in await spectator.page.title()
+            await service.play_for(gid, min(info.awaiting))
+            await w.page.wait_for_function(
+                f"() => Number(document.querySelector('#live').dataset.version) > {info.game.version}", timeout=10_000
+            )
+        assert seen == {True, False}

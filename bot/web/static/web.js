@@ -262,7 +262,8 @@ if (typeof document === "undefined") {
         });
         if (keepEnd) { toEnd(); } else { list.scrollTop = keepScroll; }
       }
-      if (document.hidden && last > before) { hiddenMoves += last - before; title(); }
+      if (document.hidden && last > before) { hiddenMoves += last - before; }
+      title();
       show(follow ? last : Math.min(shown(), last), !follow);
       if (follow && window.location.search.indexOf("turn=") >= 0) {
         history.replaceState({ turn: last }, "", urlOf(last));
@@ -270,7 +271,11 @@ if (typeof document === "undefined") {
       if (data("status") !== "active") { stop(); }
     }
 
-    function title() { document.title = hiddenMoves > 0 ? "(" + hiddenMoves + ") " + baseTitle : baseTitle; }
+    function title() {  // "(2) …" for moves a hidden tab missed; "Your turn — …" while a signed-in seat is awaited
+      var yours = data("yours") === "1" ? data("your-turn") + " — " : "";
+      document.title = (hiddenMoves > 0 ? "(" + hiddenMoves + ") " : "") + yours + baseTitle;
+    }
+    title();
     document.addEventListener("visibilitychange", function () {
       if (!document.hidden) { hiddenMoves = 0; title(); }
     });
@@ -284,7 +289,7 @@ if (typeof document === "undefined") {
       busy = true;
       var url = new URL(window.location.href);
       url.searchParams.delete("turn");
-      fetch(url.toString(), { cache: "no-store", credentials: "omit" }).then(function (r) {
+      fetch(url.toString(), { cache: "no-store", credentials: data("seat") ? "same-origin" : "omit" }).then(function (r) {
         return r.ok ? r.text() : null;
       }).then(function (text) {
         if (!text) { return; }
