@@ -21,8 +21,8 @@ Player names are not in the view; pass them as ``names`` (by seat), else "Player
 ``btc.render.*``) in the keyword ``locale`` (default English); city names, tile names and Automa
 names in the view are the rules'.
 
-The package's parts: :mod:`render.btc.base`, :mod:`render.btc.city`, :mod:`render.btc.players`,
-:mod:`render.btc.images`; this module only re-exports them.
+The package's parts: :mod:`render.btc.base`, :mod:`render.btc.grid`, :mod:`render.btc.city`,
+:mod:`render.btc.players`, :mod:`render.btc.ranking`, :mod:`render.btc.images`; this module only re-exports them.
 """
 
 from __future__ import annotations

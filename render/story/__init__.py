@@ -13,8 +13,8 @@
 Every word drawn comes from the message catalogue (``story.*``) in the ``locale`` passed; player
 names are passed in, Automas are named by the game's data. :func:`recap` does it all from a log.
 
-The chart is :mod:`render.story.chart`, the animation :mod:`render.story.animation`; this module re-exports
-their names and puts them together.
+The chart is :mod:`render.story.chart` (its names and moments :mod:`render.story.words`), the animation
+:mod:`render.story.animation`; this module re-exports their names and puts them together.
 """
 
 from __future__ import annotations
