@@ -36,9 +36,8 @@ def request(
 def test_the_terminal_seat_plays_on_the_page(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.setattr(
-        "bot.web.moves._board", lambda name: {"play_picture": picture_standin, "play_data": data_standin}[name]
-    )
+    monkeypatch.setattr("bot.web.board.play_picture", picture_standin)
+    monkeypatch.setattr("bot.web.board.play_data", data_standin)
     out: list[str] = []
     posted: list[Any] = []
     answers = 0
