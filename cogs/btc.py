@@ -7,6 +7,9 @@ cog's (the lobby message is :func:`cogs.lobby.lobby_embed` / ``lobby_view``, exa
 ``/game new`` posts it). After the game's last placement the player chooses the campaign bonus
 from their private choices (or with ``/btc campaign bonus``); when the game ends the record moves
 on and a line in the game's channel says what the game counted and what is next.
+
+The campaign's words (mode and bonus type names, a bonus's label, the status lines, the channel line) are
+:mod:`cogs.btc_texts`, whose names are re-exported here.
 """
 
 from __future__ import annotations
@@ -20,23 +23,21 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import errors
-from bot.btc_campaigns import (
-    FORFEIT,
-    CampaignError,
-    CampaignGameRow,
-    CampaignRow,
-    Campaigns,
-    CampaignStatus,
-    Recorded,
-    is_campaign_game,
-)
-from bot.i18n import resolve, t
+from bot.btc_campaigns import CampaignError, Campaigns, CampaignStatus, Recorded, is_campaign_game
+from bot.i18n import t
 from bot.rules.btc.movetypes import BtcBonus
 from bot.rules.btc.viewtypes import BtcView
 from bot.rules.core import of_kind
 from bot.service import GameInfo, MoveOutcome
 from cogs import lobby, operations, weblinks
 from cogs.announcer import announcer
+from cogs.btc_texts import _city_name as _city_name
+from cogs.btc_texts import bonus_label as bonus_label
+from cogs.btc_texts import game_line as game_line
+from cogs.btc_texts import mode_name as mode_name
+from cogs.btc_texts import next_text as next_text
+from cogs.btc_texts import recorded_text as recorded_text
+from cogs.btc_texts import type_name as type_name
 from cogs.common import EMBED_COLOUR, locale_of, mention, public_locale, shown_name
 from cogs.limits import CHOICE_NAME, cut
 from cogs.play import choice_value, play, typed_move
@@ -54,14 +55,6 @@ END_POST_POLL_SECONDS = 0.05
 RECENT_END_MS = 60_000
 """A game that ended longer ago than this is announced at once (as is one counted late, at start-up)."""
 CITY_WORDS = {"left": 0, "right": 2}
-
-
-def mode_name(mode: str, loc: str) -> str:
-    return t(f"btc.campaign.mode.{mode}", loc)
-
-
-def type_name(category: str, loc: str) -> str:
-    return t(f"btc.campaign.type.{category}", loc)
 
 
 class BtcCog(commands.Cog):
@@ -367,109 +360,6 @@ class BtcCog(commands.Cog):
             if row.turn_message_xid != old_turn_message:
                 return
             await asyncio.sleep(END_POST_POLL_SECONDS)
-
-
-def _city_name(view: BtcView, city: int, locale: str = "en") -> str:
-    for c in view.get("cities", []):
-        if c.get("city") == city:
-            return str(resolve(c.get("name", city), locale))
-    return str(city)
-
-
-def bonus_label(move: BtcBonus, view: BtcView, loc: str) -> str:
-    """ "parks from Left City: 20 points" (doubled when the game is won)."""
-    city = move["city"]
-    scores: dict[str, int] = next((c.get("scores", {}) for c in view.get("cities", []) if c.get("city") == city), {})
-    campaign = view.get("campaign")
-    summary = campaign.get("summary") if campaign else None
-    won = bool(summary.get("won") if summary else False)
-    points = int(scores.get(move["type"], 0)) * (2 if won else 1)
-    return t(
-        "btc.campaign.bonus_label",
-        loc,
-        type=type_name(str(move["type"]), loc),
-        city=_city_name(view, city, loc),
-        points=points,
-    )
-
-
-def game_line(g: CampaignGameRow, loc: str) -> str:
-    if g.outcome == FORFEIT:
-        return t(
-            "btc.campaign.status.forfeit_line", loc, number=g.number, type=type_name(g.bonus_type, loc), game=g.game_id
-        )
-    line = t(
-        "btc.campaign.status.game_line",
-        loc,
-        number=g.number,
-        score=g.score,
-        outcome=t("btc.campaign.won" if g.won else "btc.campaign.lost", loc),
-        type=type_name(g.bonus_type, loc),
-        bonus=g.bonus,
-        total=g.total,
-        game=g.game_id,
-    )
-    if g.automas:
-        automas = ", ".join(f"{resolve(a['name'], loc)} {a['total']}" for a in g.automas)
-        line += "\n" + t("btc.campaign.status.automas", loc, automas=automas)
-    return line
-
-
-def next_text(c: CampaignRow, open_game: GameInfo | None, loc: str) -> str:
-    if not c.running:
-        return t("btc.campaign.status.next_none", loc)
-    if open_game is not None:
-        state = t(f"btc.campaign.status.{open_game.game.status}", loc)
-        channel = f"<#{open_game.game.channel_xid}>" if open_game.game.channel_xid else "-"
-        return t("btc.campaign.status.next_open", loc, game=c.next_game, id=open_game.id, channel=channel, state=state)
-    return t("btc.campaign.status.next_new", loc, game=c.next_game)
-
-
-def recorded_text(recorded: Recorded, loc: str) -> str:
-    """The channel line for a counted campaign game, and what comes next (or the outcome)."""
-    c, g = recorded.campaign, recorded.game
-    player = mention(c.user_xid)
-    if g.outcome == FORFEIT:
-        lines = [
-            t(
-                "btc.campaign.recorded_forfeit",
-                loc,
-                player=player,
-                game=g.number,
-                length=c.length,
-                type=type_name(g.bonus_type, loc),
-                sum=c.total,
-            )
-        ]
-    else:
-        outcome = t("btc.campaign.won_doubled" if g.won else "btc.campaign.lost", loc)
-        lines = [
-            t(
-                "btc.campaign.recorded",
-                loc,
-                player=player,
-                game=g.number,
-                length=c.length,
-                score=g.points,
-                outcome=outcome,
-                type=type_name(g.bonus_type, loc),
-                bonus=g.bonus,
-                total=g.total,
-                sum=c.total,
-            )
-        ]
-    if recorded.complete:
-        lines.append(t("btc.campaign.complete", loc, total=c.total, length=c.length))
-        best = recorded.best_before
-        if best is None:
-            lines.append(t("btc.campaign.best_first", loc))
-        elif c.total > best:
-            lines.append(t("btc.campaign.best_new", loc, best=best))
-        else:
-            lines.append(t("btc.campaign.best_old", loc, best=best))
-    else:
-        lines.append(t("btc.campaign.next_hint", loc, game=c.next_game, length=c.length))
-    return "\n".join(lines)
 
 
 async def setup(bot: CityBot) -> None:

@@ -22,36 +22,28 @@ that is already over is skipped.
 Time comes from ``service.clock`` (epoch ms, UTC). Time the bot was down is credited to every open
 wait at start-up (:meth:`Reminders.resume`), so it never counts against a player.
 
-What one wait owes at a moment is decided by the pure planner, :mod:`bot.community.planner` (its names are
-re-exported here).
+What one wait owes at a moment is decided by the pure planner, :mod:`bot.community.planner`; the player's
+commands to the loop (snooze, away, the games waiting for them) are :class:`bot.community.waiting.PlayerWaits`,
+which :class:`Reminders` extends. The names of both are re-exported here.
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from bot import errors, games
-from bot.community.base import (
-    ACTING_RETRY_MS,
-    ACTING_STATES,
-    DAY_MS,
-    DEFAULT_BATCH,
-    HOUR_MS,
-    MINUTE_MS,
-    Action,
-    CommunityError,
-    Feature,
-    new_outbox,
-)
+from bot.community.base import ACTING_RETRY_MS, ACTING_STATES, DAY_MS, DEFAULT_BATCH, MINUTE_MS, Action, new_outbox
 from bot.community.planner import MAX_REMINDER_GAP_MS as MAX_REMINDER_GAP_MS
 from bot.community.planner import Plan as Plan
 from bot.community.planner import WaitContext as WaitContext
 from bot.community.planner import next_reminder_at as next_reminder_at
 from bot.community.planner import plan_wait as plan_wait
 from bot.community.settings import PassCache, Preferences
-from bot.community.votes import Votes, deadline_at
+from bot.community.votes import Votes
+from bot.community.waiting import MineEntry as MineEntry
+from bot.community.waiting import PlayerWaits as PlayerWaits
 from bot.service import GameInfo, MoveOutcome, Service
 from bot.store import LEASE_MS
 from bot.store.community import outbox as outbox_store
@@ -75,21 +67,12 @@ META_WATERMARK = "reconcile_watermark"
 META_INSTALLED = "installed_at"
 
 
-@dataclass(frozen=True)
-class MineEntry:
-    info: GameInfo
-    seat: int
-    since: int
-    deadline: int | None
-    snoozed_until: int | None
-
-
 # =============================================================================================
 # The loop
 # =============================================================================================
 
 
-class Reminders(Feature):
+class Reminders(PlayerWaits):
     """The reminder loop over the service: waits follow the games, passes plan and claim actions."""
 
     personal_columns = wait_store.PERSONAL_COLUMNS + outbox_store.PERSONAL_COLUMNS
@@ -388,67 +371,6 @@ class Reminders(Feature):
             return None
         await self.mark_sent(action.id)
         return outcome
-
-    # -- player commands ---------------------------------------------------------------------
-    async def snooze(
-        self, user_xid: int, hours: float, *, game_id: int | None = None, guild_xid: int | None = None
-    ) -> tuple[int, int]:
-        """No reminders for ``hours`` in one game (or all the player's games on the server).
-        Deadlines still run. Returns (waits snoozed, until)."""
-        if not 0 < hours <= 24 * 7:
-            raise CommunityError("community.error.snooze_range", high=24 * 7)
-        until = self.now + int(hours * HOUR_MS)
-        count = await self.db.snooze(user_xid, until, game_id=game_id, guild_xid=guild_xid)
-        if count == 0:
-            raise CommunityError("community.error.nothing_to_snooze")
-        return count, until
-
-    async def set_away(self, guild_xid: int, user_xid: int, days: float) -> tuple[int | None, bool]:
-        """Go away for ``days`` (0: back now). Returns (until or None, deadlines paused)."""
-        settings = await self.preferences.server_settings(guild_xid)
-        now = self.now
-        if days <= 0:
-            if not await self.db.end_away(guild_xid, user_xid, now):
-                raise CommunityError("community.error.not_away")
-            return None, settings.away_pauses_deadlines
-        if days > settings.away_max_days:
-            raise CommunityError("community.error.away_too_long", days=settings.away_max_days)
-        current = await self.db.away(guild_xid, user_xid)
-        until = now + int(days * DAY_MS)
-        if current is not None:
-            if until - current.since > settings.away_max_days * DAY_MS:
-                raise CommunityError("community.error.away_too_long", days=settings.away_max_days)
-            await self.db.start_away(
-                guild_xid, user_xid, since=current.since, until=until, pauses_deadlines=current.pauses_deadlines
-            )
-            return until, current.pauses_deadlines
-        await self.db.start_away(
-            guild_xid, user_xid, since=now, until=until, pauses_deadlines=settings.away_pauses_deadlines
-        )
-        return until, settings.away_pauses_deadlines
-
-    async def mine(self, guild_xid: int, user_xid: int) -> list[MineEntry]:
-        """Every game on the server waiting for this player, longest waiting first."""
-        out = []
-        for game in await self.service.game_rows(
-            guild_xid=guild_xid, statuses=("active",), user_xid=user_xid, limit=200
-        ):
-            if game.paused_at is not None:
-                continue  # its channel was deleted: it waits for nobody
-            info = await self.service.info(game.id)
-            seat = info.seat_of(user_xid)
-            if seat is None or seat.is_ai or seat.seat not in info.awaiting:
-                continue
-            wait = await self.db.wait(game.id, seat.seat)
-            settings = await self.preferences.of_game(info.game)
-            others = any(s.user_xid is not None and not s.is_ai and s.seat != seat.seat for s in info.seats)
-            since = wait.since if wait is not None else (game.awaiting_since or game.updated_at)
-            deadline = deadline_at(wait, settings, others) if wait is not None else None
-            if wait is not None and wait.deadline_state != "pending":
-                deadline = None
-            out.append(MineEntry(info, seat.seat, since, deadline, wait.snoozed_until if wait is not None else None))
-        out.sort(key=lambda e: e.since)
-        return out
 
     # -- privacy -----------------------------------------------------------------------------
     async def forget_user(self, user_xid: int) -> int:

@@ -6,8 +6,9 @@ then hands over to :func:`bot.__main__.main` unchanged. The presenter draws a ti
 board so that turn posts are uploads, as with the real games (needed for the Attach Files cases).
 
 ``PROCESS_POST_TIMEOUT`` and ``PROCESS_POST_BACKOFF`` (seconds), when set, replace
-:data:`cogs.operations.POST_TIMEOUT_SECONDS` and ``POST_BACKOFF_SECONDS`` so the tests of Discord
-failures run in seconds instead of minutes (the retries and their doubling stay as they are).
+:data:`cogs.operations.base.POST_TIMEOUT_SECONDS` and ``POST_BACKOFF_SECONDS`` (where every Discord call reads
+them) so the tests of Discord failures run in seconds instead of minutes (the retries and their doubling stay as
+they are).
 ``PROCESS_CLOCK_FILE``, when set, names a file holding milliseconds added to the bot's clock
 (:class:`bot.service.SystemClock`), read at every reading: a test moves the bot's time forward by
 writing it, and the offset survives a kill and a restart as the real clock would.
@@ -39,7 +40,8 @@ def install() -> None:
     """Register the toy game and its presenter in this process (idempotent)."""
     from bot import games
     from bot.testing.toygame import RULES
-    from cogs import operations, presenters
+    from cogs import presenters
+    from cogs.operations import base as operations_base
 
     class ToyPresenter(presenters.Presenter[Any]):
         """The toy game's bids are secret: each player opens their choices privately."""
@@ -63,8 +65,8 @@ def install() -> None:
         ("PROCESS_POST_BACKOFF", "POST_BACKOFF_SECONDS"),
     ):
         value = os.environ.get(variable, "").strip()
-        if value and hasattr(operations, constant):
-            setattr(operations, constant, float(value))
+        if value and hasattr(operations_base, constant):
+            setattr(operations_base, constant, float(value))
 
 
 def shift_clock(path: Path) -> None:

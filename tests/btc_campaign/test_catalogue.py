@@ -14,6 +14,8 @@ ROOT = Path(__file__).resolve().parents[2]
 LOGIC = ROOT / "bot" / "btc_campaigns.py"
 STORE = ROOT / "bot" / "store" / "btc_campaigns.py"
 COG = ROOT / "cogs" / "btc.py"
+COGS = (COG, *sorted((ROOT / "cogs").glob("btc_*.py")))
+"""The cog and its own modules (``cogs/btc_*.py``: its words, :mod:`cogs.btc_texts`)."""
 CATALOGUE = ROOT / "bot" / "locales" / "en" / "btc_campaign.json"
 LITERAL_KEY = re.compile(r"""["'](btc\.campaign\.[a-z_.]+)["']""")
 FAMILY_KEY = re.compile(r"""f["'](btc\.campaign\.[a-z_.]+)\{""")
@@ -28,7 +30,7 @@ def _imports(path: Path) -> list[str]:
 def test_every_literal_key_is_in_the_catalogue() -> None:
     """Each literal btc.campaign.* id in the logic and the cog has an English sentence."""
     english = i18n.catalogue("en")
-    used = {k for p in (LOGIC, COG) for k in LITERAL_KEY.findall(p.read_text("utf-8"))}
+    used = {k for p in (LOGIC, *COGS) for k in LITERAL_KEY.findall(p.read_text("utf-8"))}
     assert used
     assert not sorted(k for k in used if k not in english)
 
@@ -37,7 +39,7 @@ def test_every_refusal_key_is_in_the_catalogue() -> None:
     """Every CampaignError(...) in the package names a key of the catalogue."""
     english = i18n.catalogue("en")
     pattern = re.compile(r"""CampaignError\(\s*["']([a-z_.]+)["']""")
-    keys = {k for p in (LOGIC, COG) for k in pattern.findall(p.read_text("utf-8"))}
+    keys = {k for p in (LOGIC, *COGS) for k in pattern.findall(p.read_text("utf-8"))}
     assert {
         "btc.campaign.error.none",
         "btc.campaign.error.running",
@@ -50,7 +52,7 @@ def test_every_refusal_key_is_in_the_catalogue() -> None:
 def test_every_family_of_keys_is_complete() -> None:
     """Keys built at run time (modes, building types, campaign states, game states) all exist."""
     english = i18n.catalogue("en")
-    families = {prefix for p in (LOGIC, COG) for prefix in FAMILY_KEY.findall(p.read_text("utf-8"))}
+    families = {prefix for p in (LOGIC, *COGS) for prefix in FAMILY_KEY.findall(p.read_text("utf-8"))}
     expected = {
         "btc.campaign.mode.": (E.SOLO_SIMPLE, E.SOLO_FULL),
         "btc.campaign.type.": tuple(E.LETTER_CATEGORY.values()),
@@ -78,8 +80,9 @@ def test_layers() -> None:
     """The logic and store import no Discord; the cog imports no store; SQL only in bot/store/."""
     for path in (LOGIC, STORE):
         assert not any(n == "discord" or n.startswith("discord.") for n in _imports(path)), path
-    assert not any(n.startswith("bot.store") or n == "aiosqlite" for n in _imports(COG))
-    for path in (LOGIC, COG):
+    for cog in COGS:
+        assert not any(n.startswith("bot.store") or n == "aiosqlite" for n in _imports(cog)), cog
+    for path in (LOGIC, *COGS):
         assert not re.search(r'"(SELECT|INSERT|UPDATE|DELETE) ', path.read_text("utf-8")), path
     assert re.search(r'"(SELECT|INSERT|UPDATE|DELETE) ', STORE.read_text("utf-8"))
 
