@@ -131,8 +131,11 @@ class PostingAnnouncer:
         presenter = pictures.get(outcome.info.game.kind)
         names = [s.name for s in outcome.info.seats]
         if presenter is not None:
-            acting = outcome.seat if outcome.seat >= 0 else None
-            await asyncio.to_thread(presenter.render_turn, snap.view(None), acting, names, locale=locale)
+            view = snap.view(None)
+            if outcome.seat >= 0:
+                await asyncio.to_thread(presenter.render_turn, view, outcome.seat, names, locale=locale)
+            else:
+                await asyncio.to_thread(presenter.render_board, view, names, locale=locale)
         self.posted.setdefault(outcome.version, time.perf_counter())
         return None
 
@@ -515,9 +518,9 @@ async def _taps(folder: Path, quick: bool) -> dict[str, Any]:
                 if now.game.status != "active":
                     break
                 seat = min(now.awaiting)
-                user = now.seats[seat].user_xid
-                assert user is not None
-                browser = seats[user]
+                mover = now.seats[seat].user_xid
+                assert mover is not None
+                browser = seats[mover]
                 async with browser.get(page + "/play.json") as r:
                     data = await r.json()
                 move = _tapped(data["play"], random.Random(n))
