@@ -12,6 +12,7 @@ import argparse
 import asyncio
 import socket
 import sys
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -30,6 +31,8 @@ from render import pictures
 LOCAL_USER_BASE = 1
 TERMINAL = "terminal"
 """The origin of every move played here: each one is shown as it happens."""
+PAGE = "page"
+"""The origin of a move made on the page (``--web``): the terminal tells it as it tells its own."""
 DEFAULT_DB = "data/local.sqlite3"
 PAGE_HOST = "127.0.0.1"
 """``--web`` serves this machine only."""
@@ -60,6 +63,12 @@ class Terminal:
         """The page's links (``--web``)."""
         self.interactive = sys.stdin is not None and sys.stdin.isatty()
         """Whether a person types at this terminal (hot-seat hands wait for Enter and a cleared screen)."""
+        self.page_moved = asyncio.Event()
+        """Set when a move was made on the page (``--web``): the prompt shown gives way to the game's next step."""
+        self.lines: StandardInput | None = None
+        """``--web``: standard input read line by line in a thread, so a prompt can give way to the page."""
+        self.prompting = False
+        """A prompt waits on its line (``--web``): what the page's move prints starts a new line."""
 
     def folder_for(self, kind: str, game_id: int | str) -> Path:
         self.folder = self.out_root / f"{kind}-{game_id}"
@@ -92,6 +101,7 @@ class Terminal:
             else await self.service.snapshot(outcome.info.id, outcome.version)
         )
         names = [s.name for s in outcome.info.seats]
+        self.leave_prompt()
         for line in games.get(outcome.info.game.kind).tell(key, params, snap.view(None), self.locale, names):
             print(line)
 
@@ -122,13 +132,24 @@ class Terminal:
     async def show_status(self, game_id: int, locale: str, outcome: MoveOutcome | None = None) -> None:
         return None
 
-    # -- input ------------------------------------------------------------------------------------
-    async def ask(self, prompt: str, options: list[str]) -> int:
-        """:meth:`choose`; while the pages are served (``--web``) the typing waits in a thread, so the
-        event loop goes on serving them."""
-        if self.web is None:
+    # -- input ---------------------------------------------------------------------------------------
+    async def ask(self, prompt: str, options: list[str]) -> int | None:
+        """:meth:`choose`. While the pages are served (``--web``) the event loop goes on serving them, and
+        a move made on the page meanwhile (:attr:`page_moved`) ends the prompt: None, the game goes on."""
+        if self.lines is None:
             return self.choose(prompt, options)
-        return await asyncio.to_thread(self.choose, prompt, options)
+        self.show_options(options)
+        while True:
+            print(t("local.prompt", self.locale, prompt=prompt, last=len(options)) + " ", end="", flush=True)
+            self.prompting = True
+            raw = await self.lines.next_line(self.page_moved)
+            if raw is None:
+                self.leave_prompt()  # the page moved (and said so on a line of its own)
+                return None
+            self.prompting = False
+            index = self.read_choice(raw, len(options))
+            if index is not None:
+                return index
 
     async def hand_over(self, player: str) -> None:
         """Hot-seat at one terminal: before a hand is shown, the screen is passed on. At a terminal, the
@@ -136,10 +157,11 @@ class Terminal:
         with it); with input from a file or a pipe nobody looks, and nothing waits."""
         if not self.interactive:
             return
-        if self.web is None:
+        if self.lines is None:
             self.wait_for_enter(t("local.hand_over", self.locale, player=player))
         else:
-            await asyncio.to_thread(self.wait_for_enter, t("local.hand_over", self.locale, player=player))
+            print(t("local.hand_over", self.locale, player=player) + " ", end="", flush=True)
+            self.check_quit(await self.lines.next_line(None) or "")
         print(CLEAR_SCREEN, end="", flush=True)
 
     def wait_for_enter(self, prompt: str) -> None:
@@ -147,31 +169,114 @@ class Terminal:
             raw = input(prompt + " ")
         except EOFError:
             raise Quit(end_of_input=True) from None
+        self.check_quit(raw)
+
+    @staticmethod
+    def check_quit(raw: str) -> None:
         if raw.strip().lower() in ("q", "quit", "exit"):
             raise Quit(end_of_input=False)
 
     async def keep_page(self) -> None:
         """``--web`` after the last move: the page stays up, showing the result and the story, until the
         player presses Enter (or the input ends)."""
+        assert self.lines is not None
+        print(t("local.web_stays", self.locale) + " ", end="", flush=True)
         try:
-            await asyncio.to_thread(self.wait_for_enter, t("local.web_stays", self.locale))
+            self.check_quit(await self.lines.next_line(None) or "")
         except Quit as stop:
             if stop.end_of_input:
                 print()  # the cursor was left on the prompt's line
 
-    def choose(self, prompt: str, options: list[str]) -> int:
+    def leave_prompt(self) -> None:
+        """A move made on the page while a prompt waits: what follows starts a new line."""
+        if self.prompting:
+            print()
+            self.prompting = False
+
+    def show_options(self, options: list[str]) -> None:
         for i, text in enumerate(options, start=1):
             print(f"  {i:3d}. {text}")
+
+    def read_choice(self, raw: str, last: int) -> int | None:
+        """The index a typed line names (a Quit for ``q``), or None after saying to type a number."""
+        raw = raw.strip()
+        self.check_quit(raw)
+        if raw.isdigit() and 1 <= int(raw) <= last:
+            return int(raw) - 1
+        print("  " + t("local.type_a_number", self.locale))
+        return None
+
+    def choose(self, prompt: str, options: list[str]) -> int:
+        self.show_options(options)
         while True:
             try:
-                raw = input(t("local.prompt", self.locale, prompt=prompt, last=len(options)) + " ").strip()
+                raw = input(t("local.prompt", self.locale, prompt=prompt, last=len(options)) + " ")
             except EOFError:
                 raise Quit(end_of_input=True) from None
-            if raw.lower() in ("q", "quit", "exit"):
-                raise Quit(end_of_input=False)
-            if raw.isdigit() and 1 <= int(raw) <= len(options):
-                return int(raw) - 1
-            print("  " + t("local.type_a_number", self.locale))
+            index = self.read_choice(raw, len(options))
+            if index is not None:
+                return index
+
+
+class StandardInput:
+    """Standard input's lines for ``--web``, read by one daemon thread (a blocked read never holds the
+    process at its end, as a worker of ``asyncio.to_thread`` would), one line each time a prompt asks, and
+    handed to the event loop. A line that comes after its prompt gave way to a move made on the page, before
+    the next prompt was shown, was meant for the old menu: it is dropped, never applied to the new one."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
+        self.pending: asyncio.Task[str | None] | None = None
+        self.superseded = False
+        self.ended = False
+        self.wanted = threading.Semaphore(0)
+        threading.Thread(target=self._read, args=(loop,), name="local-stdin", daemon=True).start()
+
+    def _read(self, loop: asyncio.AbstractEventLoop) -> None:
+        while True:
+            self.wanted.acquire()
+            try:
+                line: str | None = input()
+            except EOFError:
+                line = None
+            try:
+                loop.call_soon_threadsafe(self.queue.put_nowait, line)
+            except RuntimeError:  # the loop is closed: the program ends
+                return
+            if line is None:
+                return
+
+    def _ask(self) -> asyncio.Task[str | None]:
+        if self.pending is None:
+            self.wanted.release()
+            self.pending = asyncio.ensure_future(self.queue.get())
+        return self.pending
+
+    async def next_line(self, interrupt: asyncio.Event | None) -> str | None:
+        """The next line typed (a Quit at the end of input), or None as soon as ``interrupt`` is set."""
+        if self.ended:
+            raise Quit(end_of_input=True)
+        if self.superseded and self.pending is not None and self.pending.done() and self.pending.result() is not None:
+            self.pending = None  # typed for the menu the page's move replaced
+        self.superseded = False
+        pending = self._ask()
+        waits: set[asyncio.Future[Any]] = {pending}
+        stop = asyncio.ensure_future(interrupt.wait()) if interrupt is not None else None
+        if stop is not None:
+            waits.add(stop)
+        try:
+            await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            if stop is not None:
+                stop.cancel()
+        if not pending.done() or (interrupt is not None and interrupt.is_set()):
+            self.superseded = True
+            return None  # interrupted: a line still coming was typed for this prompt
+        line, self.pending = pending.result(), None
+        if line is None:
+            self.ended = True
+            raise Quit(end_of_input=True)
+        return line
 
 
 async def resumed(service: Service, game_id: int) -> Any:
@@ -276,7 +381,22 @@ class PageSource:
     service: Service
     store: store.Store
     sessions: Sessions
-    flow: TurnFlow
+    flow: PageFlow
+
+
+class PageFlow:
+    """The turn flow as the page's move door sees it: a move made on the page is told at the terminal as
+    its own moves are (the origin :data:`PAGE`), and the terminal's prompt gives way to the game's next step."""
+
+    def __init__(self, flow: TurnFlow, term: Terminal) -> None:
+        self.flow = flow
+        self.term = term
+
+    async def after_move(self, outcome: MoveOutcome, origin: Any = None) -> str | None:
+        try:
+            return await self.flow.after_move(outcome, PAGE if origin is None else origin)
+        finally:
+            self.term.page_moved.set()
 
 
 def check_port(port: int) -> None:
@@ -296,7 +416,10 @@ async def start_pages(term: Terminal, db: store.Store, service: Service, port: i
     printed once the game exists)."""
     secret = await signing_key("", db)
     server = WebServer(
-        PageSource(service, db, Sessions(service, SessionStore(db)), flow), Links("", secret), host=PAGE_HOST, port=port
+        PageSource(service, db, Sessions(service, SessionStore(db)), PageFlow(flow, term)),
+        Links("", secret),
+        host=PAGE_HOST,
+        port=port,
     )
     try:
         await server.start()
@@ -304,6 +427,7 @@ async def start_pages(term: Terminal, db: store.Store, service: Service, port: i
         await server.stop()
         raise cli.UsageError("cli.local.web_port_busy", port=port, problem=exc.strerror or str(exc)) from None
     term.web = server
+    term.lines = StandardInput(asyncio.get_running_loop())
     term.web_links = Links(f"http://{PAGE_HOST}:{server.port}", secret)
 
 
@@ -331,6 +455,7 @@ async def play_on(
             continue
         seat_row = humans_waiting[0]
         user = seat_row.user_xid
+        term.page_moved.clear()  # a move on the page from now on ends this prompt
         assert user is not None
         _, seat, moves = await service.legal_moves(info.id, user)
         snap = await service.snapshot(info.id)
@@ -356,6 +481,8 @@ async def play_on(
         )
         index = await term.ask(t("local.your_move", locale, player=seat_row.name), [text for _, text in offered])
         ai_owes_a_move = True
+        if index is None:
+            continue  # the move was made on the page (and told there): the game's next step
         try:
             # The version the menu was made at: a move made meanwhile on the page (--web) makes it stale.
             out = await service.move(info.id, user, moves[offered[index][0]], expected_version=snap.version)

@@ -1,6 +1,6 @@
 """`local --web` without Discord (issue 38): beside the page's address the terminal prints a sign-in link for its
-own seat; the page, signed in by it, plays that seat's move, the terminal tells it (and its menu made before
-it is refused with a sentence, then offered anew), and the terminal's next moves reach the page."""
+own seat; the page, signed in by it, plays that seat's move, the terminal tells it (its menu made before gives
+way: the line typed at it is not applied to the next menu), and the terminal's next moves reach the page."""
 
 from __future__ import annotations
 
@@ -92,7 +92,8 @@ def test_the_terminal_seat_plays_on_the_page(
     printed = "".join(out) + capsys.readouterr().out
     assert code == 0
     assert t("web.local.signin", "en", url="") in printed
-    assert t("error.stale", "en") in printed  # the terminal's menu from before the page's move
+    assert t("error.stale", "en") not in printed  # the terminal's menu from before the page's move gave way
+    assert re.search(r"^Player 1 took .*\.$", printed.split(t("web.local.signin", "en", url=""))[1], re.M)  # told
 
     async def first_moves() -> tuple[list[Any], list[Any]]:
         store = await Store.open(db)

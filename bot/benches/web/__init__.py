@@ -29,9 +29,19 @@ the same process (one event loop serves and reads: the figures include the viewe
   was shown (each turn once per name: the least any cache can download), ``web.viewer_redirects`` the
   redirects it followed (a few hundred bytes each, no picture).
 
+- ``web.tap_commit_p95_ms`` (and ``_p50``): a move made on the board (issue 38), from its request (``POST
+  {base}/move`` sent by a signed-in seat, with the session's cookie, CSRF token and idempotency key, as the
+  board's script sends it) to the store's ``commit_move`` returning; ``web.tap_post_p95_ms`` (and ``_p50``):
+  from the same request to the channel's turn post, with ``TAP_VIEWERS`` viewers' event streams open on that
+  game (each viewer loads the page again on every version event, as the page's script does). The channel is
+  an announcer that draws the turn's picture as the Discord announcer does (in a thread) and timestamps its
+  post (the upload to Discord itself is not counted). ``TAPS`` moves of a 2-player Quadropolis game, the two
+  seats signed in, one move after the other's post; ``web.tap_answer_p95_ms`` the request's own answer.
+
 Goals: page p95 at most 100 ms; event p95 at most 1 s; ``web.viewer_picture_bytes`` equal to
-``web.viewer_distinct_bytes`` (each turn's picture downloaded once per name change, not once per move).
-``--quick``: 100 games, 10 viewers, 20 streams.
+``web.viewer_distinct_bytes`` (each turn's picture downloaded once per name change, not once per move);
+tap to commit p95 at most 150 ms, tap to the channel's post p95 at most 500 ms.
+``--quick``: 100 games, 10 viewers, 20 streams, 12 taps (still 50 viewers).
 """
 
 from __future__ import annotations
@@ -57,9 +67,16 @@ from bot.benches.web.clients import VIEWER_MOVES as VIEWER_MOVES
 from bot.benches.web.clients import CachingViewer as CachingViewer
 from bot.benches.web.clients import _events as _events
 from bot.benches.web.clients import _pages as _pages
+from bot.benches.web.clients import _pct as _pct
 from bot.benches.web.clients import _viewer as _viewer
 from bot.benches.web.clients import declared as declared
 from bot.benches.web.clients import watched_kind as watched_kind
+from bot.benches.web.taps import TAP_KIND as TAP_KIND
+from bot.benches.web.taps import TAP_VIEWERS as TAP_VIEWERS
+from bot.benches.web.taps import TAPS as TAPS
+from bot.benches.web.taps import PlaySource as PlaySource
+from bot.benches.web.taps import PostingAnnouncer as PostingAnnouncer
+from bot.benches.web.taps import _taps as _taps
 from bot.service import Service
 from bot.web.context import LRU
 from bot.web.game import Timelines
@@ -79,11 +96,6 @@ THINK_SECONDS = 1.0
 class Source:
     service: Service
     store: store.Store
-
-
-def _pct(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return round(ordered[min(len(ordered) - 1, int(q * len(ordered)))], 2)
 
 
 async def _fill(service: Service, count: int) -> list[int]:
@@ -262,5 +274,6 @@ async def _postgres_or_skip(quick: bool) -> dict[str, Any]:
 def figures(quick: bool = False) -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as tmp:
         out = asyncio.run(_measure(Path(tmp), quick))
+        out.update(asyncio.run(_taps(Path(tmp), quick)))
     out.update(asyncio.run(_postgres_or_skip(quick)))
     return out

@@ -199,3 +199,8 @@ async def _events(
             r.close()
     mover._store.commit_move = commit_move  # type: ignore[method-assign]
     return delays, per_stream
+
+
+def _pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return round(ordered[min(len(ordered) - 1, int(q * len(ordered)))], 2)

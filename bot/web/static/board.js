@@ -109,6 +109,8 @@
 
   function show() {
     section.hidden = !play;
+    var still = document.getElementById("mine-picture");  // the page's own picture of the seat: the same board
+    if (still) { still.style.display = play ? "none" : ""; }
     if (!play) { layer.replaceChildren(); buttons.replaceChildren(); return; }
     var now = step();
     heading.textContent = text("your_move");
