@@ -154,7 +154,7 @@ def body(
         mine, mine_alt = f"{base}/play.png?v={g.version}&{q}", t("web.play.mine_alt", locale, seat=info.name(seat))
         parts.append(
             f'<section class="mine" id="mine"><h2>{text(t("web.play.mine", locale))}</h2>'
-            f'<img id="play" src="{attr(mine)}" alt="{attr(mine_alt)}">'
+            f'<img id="mine-picture" src="{attr(mine)}" alt="{attr(mine_alt)}">'
             f'<p><a href="/sessions?{attr(q)}">{text(t("web.sessions.title", locale))}</a></p></section>'
         )
     # The replay: the slider, the picture's counter, the links, news of moves, the move and the picture.

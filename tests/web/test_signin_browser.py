@@ -39,13 +39,13 @@ async def test_a_sign_in_link_opens_the_seats_own_page(board: Board, service: Se
         await w.page.get_by_role("button", name="Sign in and open the game").click()
         await w.page.wait_for_url(board.game(gid))
         assert await w.page.get_attribute("#live", "data-seat") == "0"
-        await w.page.wait_for_function("document.querySelector('#play').complete")
-        assert await w.page.evaluate("document.querySelector('#play').naturalWidth") == 390
+        await w.page.wait_for_function("document.querySelector('#mine-picture').complete")
+        assert await w.page.evaluate("document.querySelector('#mine-picture').naturalWidth") == 390
         await w.no_horizontal_scroll()
         assert not w.dialogs and real_errors(w.errors) == [], (w.dialogs, w.errors)
         spectator = await open_page(browser, board.game(gid), PHONE)
         assert await spectator.page.get_attribute("#live", "data-seat") is None
-        assert await spectator.page.locator("#play").count() == 0
+        assert await spectator.page.locator("#mine-picture").count() == 0
         # The sessions page: one session, this browser's; "Sign out" ends it.
         await w.page.goto(f"{board.base}/sessions")
         assert await w.page.locator("ul.sessions li").count() == 1
