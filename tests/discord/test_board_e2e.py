@@ -150,6 +150,8 @@ class Table:
         assert version > before, "the tapped move was not made"
         self.after.append(posts(h, self.channel, self.gid))
         await until(self.spectator.page, f"Number(document.getElementById('live').dataset.version) == {version}", 10)
+        for w in self.pages.values():  # each seat's own view (its hand) follows too
+            await until(w.page, f"document.getElementById('mine-picture').src.includes('v={version}&')", 10)
 
     async def check(self) -> None:
         for w in [*self.pages.values(), self.spectator]:
