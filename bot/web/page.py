@@ -129,7 +129,9 @@ def body(
     }
     if seat is not None:  # the tab's title says when it is this seat's turn (the script keeps it so)
         yours = "1" if g.status == "active" and seat in info.awaiting else "0"
-        live.update(seat=str(seat), play=f"{base}/play.json", yours=yours, your_turn=t("web.live.your_turn", locale))
+        live.update(
+            seat=str(seat), play=f"{base}/play.json?{q}", yours=yours, your_turn=t("web.live.your_turn", locale)
+        )
     parts = [
         f'<header><h1>{text(title)}</h1><p class="livebar jsonly"><span id="dot" class="dot" '
         f'data-state="connecting"></span> <span id="livetext" class="livetext" role="status">'

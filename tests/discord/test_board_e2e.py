@@ -87,7 +87,7 @@ async def board_ready(page: Page, version: int) -> None:
         page,
         "(() => { const p = document.querySelector('section.play');"
         " const img = p && p.querySelector('img.playpic');"
-        f" return !!p && !p.hidden && !!img && img.src.endsWith('v={version}')"
+        f" return !!p && !p.hidden && !!img && /[?&]v={version}(&|$)/.test(img.src)"
         " && p.querySelectorAll('.playtarget, .playchoice').length > 0; })()",
         10.0,
     )
@@ -115,7 +115,9 @@ async def confirm(page: Page) -> None:
     """Confirm, once the chosen move is told on the page (and lit on the picture)."""
     confirm = page.locator("section.play .playconfirm")
     assert (await page.locator("section.play .playsaid").text_content() or "").startswith("You play: ")
-    async with page.expect_response(lambda r: r.url.endswith("/move") and r.request.method == "POST") as sent:
+    async with page.expect_response(
+        lambda r: r.url.split("?")[0].endswith("/move") and r.request.method == "POST"
+    ) as sent:
         await confirm.click()  # its answer comes once the turn flow has told the channel
     answer = await sent.value
     assert answer.status == 200, await answer.text()
@@ -303,3 +305,32 @@ async def test_an_urban_panic_party_round_on_the_board(web_harness: Harness) -> 
     _, gid = await play_by_taps(h, "urbanpanic", "party", ["alice", "bob"], 4, both_placed, limit=16)
     kinds = {m["kind"] for _, m in await h.service.move_log(gid)}
     assert "draw" in kinds
+
+
+async def test_the_board_speaks_the_pages_language(web_harness: Harness) -> None:
+    """A seat's page in another language (its language link, ``?lang=hu``) shows its board in that language too:
+    the step's words, the picture drawn in it, and the move's answer."""
+    from bot.i18n import t
+
+    h = web_harness
+    gid = await lobby_game(h, "quadropolis", "classic", ["alice", "bob"], "general")
+    seat = min((await h.service.info(gid)).awaiting)
+    user = ("alice", "bob")[seat]
+    async with chromium() as browser:
+        w = await sign_in(h, browser, user, gid)
+        page = w.page
+        await page.locator('a[hreflang="hu"]').click()
+        await page.wait_for_url("**lang=hu**")
+        await board_ready(page, 0)
+        assert await page.locator("section.play .playhead").text_content() == t("web.board.your_move", "hu")
+        assert "lang=hu" in (await page.locator("section.play img.playpic").get_attribute("src") or "")
+        play = await play_json(page, 0)
+        assert play["texts"]["confirm"] == t("web.board.confirm", "hu")
+        # The move goes with the page's language (a refusal's sentence would be in it).
+        while not await page.locator("section.play .playconfirm").count():
+            await page.locator("section.play .playtarget, section.play .playchoice").first.click()
+        async with page.expect_response(lambda r: r.request.method == "POST") as sent:
+            await page.locator("section.play .playconfirm").click()
+        answer = await sent.value
+        assert answer.status == 200 and "lang=hu" in answer.url, answer.url
+        assert not w.errors, w.errors
