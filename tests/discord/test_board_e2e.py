@@ -23,6 +23,8 @@ from tests.web.browser import PHONE, Watched, chromium, open_page
 pytestmark = pytest.mark.browser
 
 SEED = 424242
+WAIT = 30.0
+"""Seconds a page may take to follow a move on a loaded machine (a wait, not a timed assertion)."""
 Posts = list[tuple[str, list[bytes]]]
 
 
@@ -89,7 +91,7 @@ async def board_ready(page: Page, version: int) -> None:
         " const img = p && p.querySelector('img.playpic');"
         f" return !!p && !p.hidden && !!img && /[?&]v={version}(&|$)/.test(img.src)"
         " && p.querySelectorAll('.playtarget, .playchoice').length > 0; })()",
-        10.0,
+        WAIT,
     )
 
 
@@ -151,9 +153,9 @@ class Table:
         version = (await h.service.info(self.gid)).game.version
         assert version > before, "the tapped move was not made"
         self.after.append(posts(h, self.channel, self.gid))
-        await until(self.spectator.page, f"Number(document.getElementById('live').dataset.version) == {version}", 10)
+        await until(self.spectator.page, f"Number(document.getElementById('live').dataset.version) == {version}", WAIT)
         for w in self.pages.values():  # each seat's own view (its hand) follows too
-            await until(w.page, f"document.getElementById('mine-picture').src.includes('v={version}&')", 10)
+            await until(w.page, f"document.getElementById('mine-picture').src.includes('v={version}&')", WAIT)
 
     async def check(self) -> None:
         for w in [*self.pages.values(), self.spectator]:
