@@ -129,7 +129,9 @@ def body(
     }
     if seat is not None:  # the tab's title says when it is this seat's turn (the script keeps it so)
         yours = "1" if g.status == "active" and seat in info.awaiting else "0"
-        live.update(seat=str(seat), play=f"{base}/play.json", yours=yours, your_turn=t("web.live.your_turn", locale))
+        live.update(
+            seat=str(seat), play=f"{base}/play.json?{q}", yours=yours, your_turn=t("web.live.your_turn", locale)
+        )
     parts = [
         f'<header><h1>{text(title)}</h1><p class="livebar jsonly"><span id="dot" class="dot" '
         f'data-state="connecting"></span> <span id="livetext" class="livetext" role="status">'
@@ -154,7 +156,7 @@ def body(
         mine, mine_alt = f"{base}/play.png?v={g.version}&{q}", t("web.play.mine_alt", locale, seat=info.name(seat))
         parts.append(
             f'<section class="mine" id="mine"><h2>{text(t("web.play.mine", locale))}</h2>'
-            f'<img id="mine-picture" src="{attr(mine)}" alt="{attr(mine_alt)}"><div id="play"></div>'
+            f'<img id="mine-picture" src="{attr(mine)}" alt="{attr(mine_alt)}">'
             f'<p><a href="/sessions?{attr(q)}">{text(t("web.sessions.title", locale))}</a></p></section>'
         )
     # The replay: the slider, the picture's counter, the links, news of moves, the move and the picture.

@@ -17,7 +17,7 @@ from bot import local
 from bot.i18n import t
 from bot.local import terminal
 from bot.store import Store
-from tests.web.signedin import data_standin, picture_standin
+from bot.web.board import leaves
 
 
 def request(
@@ -36,8 +36,6 @@ def request(
 def test_the_terminal_seat_plays_on_the_page(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.setattr("bot.web.board.play_picture", picture_standin)
-    monkeypatch.setattr("bot.web.board.play_data", data_standin)
     out: list[str] = []
     posted: list[Any] = []
     answers = 0
@@ -58,7 +56,7 @@ def test_the_terminal_seat_plays_on_the_page(
             status, _, body = request(page[0] + "/play.json", headers={"Cookie": cookie})
             data = json.loads(body)
             assert status == 200 and data["seat"] == 0 and data["play"]["regions"]
-            move = data["play"]["regions"][-1]["move"]
+            move = leaves(data["play"]["root"])[-1]  # the last choice the board offers
             status, _, body = request(
                 page[0] + "/move",
                 "POST",

@@ -65,7 +65,7 @@ async def test_the_page_cache_keeps_private_and_public_pages_apart(board: Board,
     seats = [re.search(r'data-seat="(\d+)"', p) for p in pages]
     assert [m[1] if m else None for m in seats] == ["0", None, "1", None, "0"]
     assert 'src="/static/board.js"' in pages[0] and 'src="/static/board.js"' not in pages[1]
-    assert f'data-play="{board.links.game(gid)[len(board.base) :]}/play.json"' in pages[0]
+    assert f'data-play="{board.links.game(gid)[len(board.base) :]}/play.json?lang=en"' in pages[0]
     assert "play.png" not in pages[1] and "play.png" not in pages[3]
 
 

@@ -1,6 +1,6 @@
 /* The board as a place to tap (issue 38). On a signed-in seat's page (<main id="live" data-seat="N"
-   data-play="{base}/play.json">) this script reads play.json ({version, seat, csrf, play}), shows the
-   seat's own picture ({base}/play.png) and lays a button over each region of the current step (scaled
+   data-play="{base}/play.json?lang=xx">) this script reads play.json ({version, seat, csrf, play}), shows the
+   seat's own picture ({base}/play.png, in the page's language as play.json and the move's answer) and lays a button over each region of the current step (scaled
    with the picture's shown size, the step's zoom box enlarged to the frame's width), plus plain buttons
    for the choices that have no place on the picture. A chosen move is shown (its targets lit, its
    sentence) before it is sent: Confirm posts it to {base}/move with the game's version, the CSRF token
@@ -13,6 +13,8 @@
   if (!live || !live.getAttribute("data-play")) { return; }
   var playUrl = new URL(live.getAttribute("data-play"), window.location.href);
   var base = playUrl.toString().replace(/play\.json(?:[?#].*)?$/, "");
+  var lang = playUrl.searchParams.get("lang");  // the page's language, for the picture and the move's answer
+  var query = lang ? "lang=" + encodeURIComponent(lang) : "";
   var styles = document.createElement("link");
   styles.rel = "stylesheet";
   styles.href = "/static/board.css";
@@ -84,7 +86,7 @@
       chosen = null;
       key = "";
       problem.textContent = "";
-      if (play && play.width) { picture.src = base + "play.png?v=" + encodeURIComponent(String(version)); }
+      if (play && play.width) { picture.src = base + "play.png?v=" + encodeURIComponent(String(version)) + (query ? "&" + query : ""); }
       show();
     }).catch(function () { /* the next version's event tries again */ }).then(function () {
       loading = false;
@@ -173,7 +175,7 @@
     if (!chosen || sending) { return; }
     sending = true;
     show();
-    fetch(base + "move", {
+    fetch(base + "move" + (query ? "?" + query : ""), {
       method: "POST",
       credentials: "same-origin",
       cache: "no-store",

@@ -234,7 +234,7 @@ if (typeof document === "undefined") {
       last = parseInt(data("last"), 10);
       readTurns();
       // Whose turn and the result come as they are now; the scores are set for the turn shown below.
-      ["glance", "result"].forEach(function (name) {
+      ["glance", "result", "mine"].forEach(function (name) {
         var mine = live.querySelector("section." + name);
         var theirs = fresh.querySelector("section." + name);
         if (mine && theirs) { mine.replaceWith(document.importNode(theirs, true)); }
