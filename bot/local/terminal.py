@@ -10,42 +10,33 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import socket
 import sys
-import threading
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from bot import cli, errors, games, labels, store
-from bot.community.sessions import Sessions
 from bot.i18n import error_text, t
 from bot.local.choices import distinct
+from bot.local.pages import PAGE as PAGE
+from bot.local.pages import PAGE_HOST as PAGE_HOST
+from bot.local.pages import PageFlow as PageFlow
+from bot.local.pages import PageSource as PageSource
+from bot.local.pages import check_port as check_port
+from bot.local.pages import start_pages as start_pages
+from bot.local.stdin import Quit as Quit
+from bot.local.stdin import StandardInput as StandardInput
 from bot.service import MoveOutcome, Service
-from bot.store.sessions import SessionStore
 from bot.turnflow import TurnFlow
-from bot.web.links import Links, signing_key
+from bot.web.links import Links
 from bot.web.server import WebServer
 from render import pictures
 
 LOCAL_USER_BASE = 1
 TERMINAL = "terminal"
 """The origin of every move played here: each one is shown as it happens."""
-PAGE = "page"
-"""The origin of a move made on the page (``--web``): the terminal tells it as it tells its own."""
 DEFAULT_DB = "data/local.sqlite3"
-PAGE_HOST = "127.0.0.1"
-"""``--web`` serves this machine only."""
 CLEAR_SCREEN = "\033[H\033[2J\033[3J"
 """Cursor home, clear the screen and its scroll-back (ANSI/VT100, which every terminal in use reads)."""
-
-
-class Quit(Exception):
-    """The player typed ``q`` or closed the input: the game stays saved, to go on with ``--resume``."""
-
-    def __init__(self, end_of_input: bool) -> None:
-        super().__init__("quit")
-        self.end_of_input = end_of_input
 
 
 class Terminal:
@@ -218,67 +209,6 @@ class Terminal:
                 return index
 
 
-class StandardInput:
-    """Standard input's lines for ``--web``, read by one daemon thread (a blocked read never holds the
-    process at its end, as a worker of ``asyncio.to_thread`` would), one line each time a prompt asks, and
-    handed to the event loop. A line that comes after its prompt gave way to a move made on the page, before
-    the next prompt was shown, was meant for the old menu: it is dropped, never applied to the new one."""
-
-    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
-        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
-        self.pending: asyncio.Task[str | None] | None = None
-        self.superseded = False
-        self.ended = False
-        self.wanted = threading.Semaphore(0)
-        threading.Thread(target=self._read, args=(loop,), name="local-stdin", daemon=True).start()
-
-    def _read(self, loop: asyncio.AbstractEventLoop) -> None:
-        while True:
-            self.wanted.acquire()
-            try:
-                line: str | None = input()
-            except EOFError:
-                line = None
-            try:
-                loop.call_soon_threadsafe(self.queue.put_nowait, line)
-            except RuntimeError:  # the loop is closed: the program ends
-                return
-            if line is None:
-                return
-
-    def _ask(self) -> asyncio.Task[str | None]:
-        if self.pending is None:
-            self.wanted.release()
-            self.pending = asyncio.ensure_future(self.queue.get())
-        return self.pending
-
-    async def next_line(self, interrupt: asyncio.Event | None) -> str | None:
-        """The next line typed (a Quit at the end of input), or None as soon as ``interrupt`` is set."""
-        if self.ended:
-            raise Quit(end_of_input=True)
-        if self.superseded and self.pending is not None and self.pending.done() and self.pending.result() is not None:
-            self.pending = None  # typed for the menu the page's move replaced
-        self.superseded = False
-        pending = self._ask()
-        waits: set[asyncio.Future[Any]] = {pending}
-        stop = asyncio.ensure_future(interrupt.wait()) if interrupt is not None else None
-        if stop is not None:
-            waits.add(stop)
-        try:
-            await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
-        finally:
-            if stop is not None:
-                stop.cancel()
-        if not pending.done() or (interrupt is not None and interrupt.is_set()):
-            self.superseded = True
-            return None  # interrupted: a line still coming was typed for this prompt
-        line, self.pending = pending.result(), None
-        if line is None:
-            self.ended = True
-            raise Quit(end_of_input=True)
-        return line
-
-
 async def resumed(service: Service, game_id: int) -> Any:
     """A terminal game of this database that is still being played (``--resume ID``), or a UsageError."""
     try:
@@ -371,64 +301,6 @@ async def play(args: argparse.Namespace, checked: tuple[str, dict[str, Any], int
         if term.web is not None:
             await term.web.stop()
         await db.close()
-
-
-@dataclass(frozen=True)
-class PageSource:
-    """What the game page reads (:class:`bot.web.context.Source`): the terminal's own service and store, the
-    sessions of its sign-in link and the terminal's turn flow (a move made on the page is told here too)."""
-
-    service: Service
-    store: store.Store
-    sessions: Sessions
-    flow: PageFlow
-
-
-class PageFlow:
-    """The turn flow as the page's move door sees it: a move made on the page is told at the terminal as
-    its own moves are (the origin :data:`PAGE`), and the terminal's prompt gives way to the game's next step."""
-
-    def __init__(self, flow: TurnFlow, term: Terminal) -> None:
-        self.flow = flow
-        self.term = term
-
-    async def after_move(self, outcome: MoveOutcome, origin: Any = None) -> str | None:
-        try:
-            return await self.flow.after_move(outcome, PAGE if origin is None else origin)
-        finally:
-            self.term.page_moved.set()
-
-
-def check_port(port: int) -> None:
-    """``--web --web-port PORT``: a UsageError, before anything is made, if something listens there."""
-    if port == 0:
-        return
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
-        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as the server will: only a listener counts
-        try:
-            probe.bind((PAGE_HOST, port))
-        except OSError as exc:
-            raise cli.UsageError("cli.local.web_port_busy", port=port, problem=exc.strerror or str(exc)) from None
-
-
-async def start_pages(term: Terminal, db: store.Store, service: Service, port: int, flow: TurnFlow) -> None:
-    """``--web``: serve the game pages on this machine (the address and the terminal seat's sign-in link are
-    printed once the game exists)."""
-    secret = await signing_key("", db)
-    server = WebServer(
-        PageSource(service, db, Sessions(service, SessionStore(db)), PageFlow(flow, term)),
-        Links("", secret),
-        host=PAGE_HOST,
-        port=port,
-    )
-    try:
-        await server.start()
-    except OSError as exc:
-        await server.stop()
-        raise cli.UsageError("cli.local.web_port_busy", port=port, problem=exc.strerror or str(exc)) from None
-    term.web = server
-    term.lines = StandardInput(asyncio.get_running_loop())
-    term.web_links = Links(f"http://{PAGE_HOST}:{server.port}", secret)
 
 
 async def play_on(

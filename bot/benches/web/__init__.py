@@ -35,7 +35,7 @@ the same process (one event loop serves and reads: the figures include the viewe
   from the same request to the channel's turn post, with ``TAP_VIEWERS`` viewers' event streams open on that
   game (each viewer loads the page again on every version event, as the page's script does). The channel is
   an announcer that draws the turn's picture as the Discord announcer does (in a thread) and timestamps its
-  post (the upload to Discord itself is not counted). ``TAPS`` moves of a 2-player Quadropolis game, the two
+  post (the upload to Discord itself is not counted). ``TAPS`` moves of a 2-player game (the watched one), the two
   seats signed in, one move after the other's post; ``web.tap_answer_p95_ms`` the request's own answer.
 
 Goals: page p95 at most 100 ms; event p95 at most 1 s; ``web.viewer_picture_bytes`` equal to
@@ -71,7 +71,6 @@ from bot.benches.web.clients import _pct as _pct
 from bot.benches.web.clients import _viewer as _viewer
 from bot.benches.web.clients import declared as declared
 from bot.benches.web.clients import watched_kind as watched_kind
-from bot.benches.web.taps import TAP_KIND as TAP_KIND
 from bot.benches.web.taps import TAP_VIEWERS as TAP_VIEWERS
 from bot.benches.web.taps import TAPS as TAPS
 from bot.benches.web.taps import PlaySource as PlaySource

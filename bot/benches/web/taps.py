@@ -14,7 +14,7 @@ import aiohttp
 from yarl import URL
 
 from bot import store
-from bot.benches.web.clients import SECRET, _pct
+from bot.benches.web.clients import SECRET, _pct, watched_kind
 from bot.community.sessions import Sessions
 from bot.service import MoveOutcome, Service
 from bot.store.sessions import SessionStore
@@ -27,7 +27,6 @@ from render import pictures
 
 TAPS, QUICK_TAPS = 60, 12
 TAP_VIEWERS = 50
-TAP_KIND = "quadropolis"
 
 
 @dataclass(frozen=True)
@@ -122,7 +121,7 @@ async def _taps(folder: Path, quick: bool) -> dict[str, Any]:
         info = await service.create_game(
             guild_xid=None,
             channel_xid=None,
-            kind=TAP_KIND,
+            kind=watched_kind(),
             options={},
             host_xid=1,
             host_name="Tapper 1",
