@@ -155,7 +155,11 @@ class Table:
         self.after.append(posts(h, self.channel, self.gid))
         await until(self.spectator.page, f"Number(document.getElementById('live').dataset.version) == {version}", WAIT)
         for w in self.pages.values():  # each seat's own view (its hand) follows too
-            await until(w.page, f"document.getElementById('mine-picture').src.includes('v={version}&')", WAIT)
+            await until(  # this version's picture, or a later one's when two versions came close together
+                w.page,
+                f"Number((/[?&]v=(\\d+)/.exec(document.getElementById('mine-picture').src) || [0, 0])[1]) >= {version}",
+                WAIT,
+            )
 
     async def check(self) -> None:
         for w in [*self.pages.values(), self.spectator]:
