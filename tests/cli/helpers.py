@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import io
 import os
@@ -93,3 +94,16 @@ def one_sentence(err: str) -> str:
 
     assert lines[0].startswith(tuple(f"{t('cli.error_prefix', lang)}: " for lang in languages())), err
     return lines[0]
+
+
+async def local_web(tmp_path: Path, *game: str) -> asyncio.subprocess.Process:
+    """``python -m bot local GAME… --web`` as a child process on any free port, its database and pictures in
+    ``tmp_path``, its standard input, output and errors piped."""
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bot", "local", *game, "--web", "--web-port", "0",
+        "--db", str(tmp_path / "local.sqlite3"), "--out", str(tmp_path / "out"),
+        cwd=str(ROOT), env=environment(),
+        stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+    )  # fmt: skip
+    assert proc.stdin is not None and proc.stdout is not None
+    return proc

@@ -8,13 +8,12 @@ from __future__ import annotations
 import asyncio
 import random
 import re
-import sys
 from pathlib import Path
 
 import pytest
 
 from bot.i18n import t
-from tests.cli.helpers import ROOT, environment
+from tests.cli.helpers import local_web
 from tests.web.browser import PHONE, chromium, open_page
 from tests.web.test_board_browser import tap_a_move
 
@@ -25,30 +24,7 @@ MOVES_AT_MOST = 200
 
 
 async def test_a_whole_local_game_played_by_taps_on_the_board(tmp_path: Path) -> None:
-    proc = await asyncio.create_subprocess_exec(
-        sys.executable,
-        "-m",
-        "bot",
-        "local",
-        "quadropolis",
-        "--players",
-        "2",
-        "--ai",
-        "1",
-        "--web",
-        "--web-port",
-        "0",
-        "--db",
-        str(tmp_path / "local.sqlite3"),
-        "--out",
-        str(tmp_path / "out"),
-        cwd=str(ROOT),
-        env=environment(),
-        stdin=asyncio.subprocess.PIPE,
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.PIPE,
-    )
-    assert proc.stdin is not None and proc.stdout is not None
+    proc = await local_web(tmp_path, "quadropolis", "--players", "2", "--ai", "1")
     player = t("local.player", "en", n=1)
     stays = t("local.web_stays", "en")
     link: asyncio.Future[str] = asyncio.get_running_loop().create_future()

@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import re
-import sys
 from pathlib import Path
 
 import pytest
 
 from bot.i18n import t
-from tests.cli.helpers import ROOT, environment
+from tests.cli.helpers import local_web
 from tests.web.browser import DESKTOP, chromium, open_page
 
 pytestmark = pytest.mark.browser
@@ -23,30 +22,7 @@ async def test_local_web_shows_the_result_after_the_last_move(tmp_path: Path) ->
     """A whole game of `local quadropolis --ai 1 --web` typed at its prompt, the page open in a browser from
     the first move: after the last move the terminal says the page stays up and how to close it, the open
     page shows the result, and Enter closes it (exit 0)."""
-    proc = await asyncio.create_subprocess_exec(
-        sys.executable,
-        "-m",
-        "bot",
-        "local",
-        "quadropolis",
-        "--ai",
-        "1",
-        "--level",
-        "random",
-        "--web",
-        "--web-port",
-        "0",
-        "--db",
-        str(tmp_path / "local.sqlite3"),
-        "--out",
-        str(tmp_path / "out"),
-        cwd=str(ROOT),
-        env=environment(),
-        stdin=asyncio.subprocess.PIPE,
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.PIPE,
-    )
-    assert proc.stdin is not None and proc.stdout is not None
+    proc = await local_web(tmp_path, "quadropolis", "--ai", "1", "--level", "random")
     stays = t("local.web_stays", "en")
     address: asyncio.Future[str] = asyncio.get_running_loop().create_future()
     over = asyncio.Event()
