@@ -5,6 +5,7 @@ desktop, no console error and no horizontal scroll."""
 from __future__ import annotations
 
 import asyncio
+import time
 from typing import Any
 
 import pytest
@@ -126,3 +127,27 @@ async def test_a_secret_bid_stays_off_the_page_until_revealed(web_harness: Harne
             assert b"card" not in chunk and b"3 against" not in chunk
         await bid(h, gid, "bob", 1)
         assert "Bids revealed: 3 against 1." in await page()
+
+
+async def test_the_page_catches_up_when_its_reads_are_refused_for_a_while(web_harness: Harness) -> None:
+    """Under a burst of requests from one address the server answers 429 with Retry-After. The news of a
+    move comes once on the stream, so the page must try its read (and the picture) again, not stay behind."""
+    from bot.web.watch import RateLimit
+
+    h = web_harness
+    gid = await start(h, "classic", ["alice"], ai=1)
+    names = {h.fake.user("alice").id: "alice"}
+    assert h.bot.web is not None
+    async with chromium() as browser:
+        w = await open_page(browser, posted_link(h, gid), DESKTOP)
+        page = w.page
+        await until(page, "document.getElementById('dot').dataset.state === 'on'")
+        h.bot.web.limit = RateLimit(rate=0.7, burst=1.0)
+        h.bot.web.limit._buckets["127.0.0.1"] = (0.0, time.monotonic())  # the bucket is empty
+        await play_turn(h, gid, names)
+        version = (await h.service.info(gid)).game.version
+        await until(page, f"Number(document.getElementById('live').dataset.version) == {version}", 20)
+        await until(
+            page, "document.querySelector('#board').complete && document.querySelector('#board').naturalWidth > 0", 20
+        )
+        assert await page.evaluate("window.performance.getEntriesByType('navigation').length") == 1

@@ -72,13 +72,26 @@
     return Array.prototype.map.call(bytes, function (b) { return (b + 256).toString(16).slice(1); }).join("");
   }
 
+  var misses = 0;
+  var retrying = null;
+  function retryLater(r) {  // a refused (429) or failed read is tried again: the version's news came once
+    misses += 1;
+    var after = r && parseFloat(r.headers.get("Retry-After"));
+    var ms = (after > 0 ? after * 1000 : 500 * Math.pow(2, Math.min(misses, 6))) + Math.random() * 250;
+    if (retrying === null && misses <= 12) { retrying = setTimeout(function () { retrying = null; load(); }, ms); }
+  }
+
   function load() {
     if (loading) { again = true; return; }
     loading = true;
+    var answer = null;
     fetch(playUrl.toString(), { cache: "no-store", credentials: "same-origin" }).then(function (r) {
+      answer = r;
       return r.ok ? r.json() : null;
     }).then(function (body) {
-      if (!body || body.version === version) { return; }
+      if (!body) { retryLater(answer); return; }
+      misses = 0;
+      if (body.version === version) { return; }
       version = body.version;
       csrf = body.csrf || "";
       play = body.play || null;
@@ -88,7 +101,7 @@
       problem.textContent = "";
       if (play && play.width) { picture.src = base + "play.png?v=" + encodeURIComponent(String(version)) + (query ? "&" + query : ""); }
       show();
-    }).catch(function () { /* the next version's event tries again */ }).then(function () {
+    }).catch(function () { retryLater(answer); }).then(function () {
       loading = false;
       if (again) { again = false; load(); }
     });

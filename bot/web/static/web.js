@@ -280,22 +280,50 @@ if (typeof document === "undefined") {
       if (!document.hidden) { hiddenMoves = 0; title(); }
     });
 
+    // A picture refused or lost on the way (429 under a burst of requests, a dropped connection) is asked
+    // for again a few times, after a growing pause, instead of staying a broken image.
+    live.addEventListener("error", function (e) {
+      var img = e.target;
+      if (!img || img.tagName !== "IMG" || !img.src) { return; }
+      var src = img.src;
+      var tries = img.getAttribute("data-src-tried") === src ? parseInt(img.getAttribute("data-tries"), 10) : 0;
+      if (tries >= 4) { return; }
+      img.setAttribute("data-src-tried", src);
+      img.setAttribute("data-tries", String(tries + 1));
+      setTimeout(function () { if (img.src === src) { img.src = src; } }, 1000 * Math.pow(2, tries));
+    }, true);
+
     if (!window.EventSource || !window.fetch) { return; }
     var busy = false;
     var again = false;
 
+    // A refused read (429: too many at once from this address) or a failed one is tried again after its
+    // Retry-After or a growing pause: the news of a version is told once, so it must not be dropped.
+    var misses = 0;
+    var retrying = null;
+    function retryLater(r) {
+      misses += 1;
+      var after = r && parseFloat(r.headers.get("Retry-After"));
+      var ms = (after > 0 ? after * 1000 : 500 * Math.pow(2, Math.min(misses, 6))) + Math.random() * 250;
+      if (retrying === null && data("status") === "active") {
+        retrying = setTimeout(function () { retrying = null; refresh(); }, ms);
+      }
+    }
     function refresh() {
       if (busy) { again = true; return; }
       busy = true;
       var url = new URL(window.location.href);
       url.searchParams.delete("turn");
+      var answer = null;
       fetch(url.toString(), { cache: "no-store", credentials: data("seat") ? "same-origin" : "omit" }).then(function (r) {
+        answer = r;
         return r.ok ? r.text() : null;
       }).then(function (text) {
-        if (!text) { return; }
+        if (!text) { retryLater(answer); return; }
+        misses = 0;
         var fresh = new DOMParser().parseFromString(text, "text/html").getElementById("live");
         if (fresh && parseInt(fresh.getAttribute("data-version"), 10) >= version) { merge(fresh); }
-      }).catch(function () { /* the next event tries again */ }).then(function () {
+      }).catch(function () { retryLater(answer); }).then(function () {
         busy = false;
         if (again) { again = false; refresh(); }
       });
