@@ -112,6 +112,13 @@ def browser_missing() -> str | None:
     return f"Chromium is not installed at {CHROMIUM}: apt-get install chromium"
 
 
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
+    """``-n auto`` (pyproject's addopts): half as many workers again as the machine has cores. Most tests wait
+    (on the fake Discord, a browser, a child process) more than they compute, so one worker a core would
+    leave the cores idle; ``-n 0`` runs the suite in one process."""
+    return max(2, (os.cpu_count() or 1) * 3 // 2)
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Every PostgreSQL test carries the ``postgres`` marker (``-m postgres`` / ``-m "not postgres"``).
     Without the server programs they are skipped with one line saying how to install them, unless
