@@ -32,6 +32,7 @@ from typing import Any
 from aiohttp import web
 
 from bot import games
+from bot.community.sessions import SessionRow
 from bot.errors import GameError
 from bot.i18n import t
 from bot.service import GameInfo, MoveOutcome
@@ -111,6 +112,8 @@ class WebServer:
         """PostgreSQL: the store's listener of every process's moves (None on SQLite)."""
         self.timelines = pages.Timelines()
         self.pages: LRU[tuple[Any, ...], bytes] = LRU(PAGE_CACHE)
+        self._building: dict[tuple[Any, ...], asyncio.Future[bytes | None]] = {}
+        """The pages being built now, by key: a request for one of them waits for that build."""
         self.streams: dict[str, int] = {}
         self.open_streams = 0
         self._closing = asyncio.Event()
@@ -281,34 +284,57 @@ class WebServer:
         )
         text = self.pages.get(key)
         if text is None:
-            info = await self._game(request)
-            if info is None:
+            # The viewers of a game all ask for its new page as one move is heard: one of them builds it, the
+            # others wait for that build (shielded: a viewer who leaves does not cancel it for the rest).
+            running = self._building.get(key)
+            if running is None:
+                running = asyncio.ensure_future(self._build_page(request, key, game.version, locale, seat, session))
+                self._building[key] = running
+                running.add_done_callback(lambda _: self._building.pop(key, None))
+            text = await asyncio.shield(running)
+            if text is None:
                 return self.ctx.not_found(locale)
-            timeline = await self.timeline(info)
-            last = len(timeline.frames) - 1
-            shown = int(raw) if raw.isdigit() and len(raw) <= 6 else last
-            base = self._base(info)
-            extra = {"turn": str(shown)} if "turn" in request.query else None
-            body = page.body(
-                info,
-                timeline,
-                base,
-                locale,
-                shown,
-                languages_html=self.ctx.language_links(locale, base, extra),
-                story=games.get(info.game.kind).story is not None,
-                seat=seat,
-            )
-            title = t("web.game.title", locale, game=t(games.get(info.game.kind).title_key, locale), id=info.id)
-            scripts = '<script src="/static/web.js" defer></script>'
-            if session is not None:
-                scripts += '<script src="/static/board.js" defer></script>'
-            text = self.ctx.html(title, body, locale, head_extra=scripts)
-            if info.game.version == game.version:
-                self.pages.put(key, text)
         response = self.ctx.respond(text)
         response.headers["Vary"] = "Cookie"
         return response
+
+    async def _build_page(
+        self,
+        request: web.Request,
+        key: tuple[Any, ...],
+        version: int,
+        locale: str,
+        seat: int | None,
+        session: SessionRow | None,
+    ) -> bytes | None:
+        """The game page of ``key`` (None: the game is gone), kept in the cache when still current."""
+        raw = request.query.get("turn", "")
+        info = await self._game(request)
+        if info is None:
+            return None
+        timeline = await self.timeline(info)
+        last = len(timeline.frames) - 1
+        shown = int(raw) if raw.isdigit() and len(raw) <= 6 else last
+        base = self._base(info)
+        extra = {"turn": str(shown)} if "turn" in request.query else None
+        body = page.body(
+            info,
+            timeline,
+            base,
+            locale,
+            shown,
+            languages_html=self.ctx.language_links(locale, base, extra),
+            story=games.get(info.game.kind).story is not None,
+            seat=seat,
+        )
+        title = t("web.game.title", locale, game=t(games.get(info.game.kind).title_key, locale), id=info.id)
+        scripts = '<script src="/static/web.js" defer></script>'
+        if session is not None:
+            scripts += '<script src="/static/board.js" defer></script>'
+        text = self.ctx.html(title, body, locale, head_extra=scripts)
+        if info.game.version == version:
+            self.pages.put(key, text)
+        return text
 
     async def no_icon(self, request: web.Request) -> web.StreamResponse:
         """No icon (a browser asks for one on every page; a 404 would be a console error)."""

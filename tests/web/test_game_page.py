@@ -8,6 +8,7 @@ import json
 import re
 
 import aiohttp
+import pytest
 
 from bot import store
 from bot.service import Service
@@ -295,3 +296,26 @@ async def test_a_renamed_seat_shows_at_once(site: Site, service: Service) -> Non
     assert b"Zebulon Quartz" not in after and b"Forgotten player" in after
     _, new_png = await site.get(src)
     assert new_png != old_png
+
+
+async def test_viewers_asking_at_once_for_a_new_page_share_one_build(
+    site: Site, service: Service, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A move wakes every viewer, and they all ask for the new page at once: one of them builds it and the
+    others are served that build (50 builds at once were what kept a tap's turn post waiting)."""
+    from bot.web import page
+
+    gid = await new_game(service, "quadropolis")
+    await play(service, gid, 3)
+    built: list[int] = []
+    body = page.body
+
+    def counted(*args: object, **kwargs: object) -> str:
+        built.append(1)
+        return body(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(page, "body", counted)
+    answers = await asyncio.gather(*(site.get(site.game(gid)) for _ in range(20)))
+    assert {r.status for r, _ in answers} == {200}
+    assert len({text for _, text in answers}) == 1
+    assert len(built) == 1
