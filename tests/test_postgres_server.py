@@ -33,7 +33,8 @@ def pytest_without_postgres(*args: str, ci: bool) -> subprocess.CompletedProcess
 
     env = {k: v for k, v in os.environ.items() if k != "CI"} | ({"CI": "1"} if ci else {})
     return subprocess.run(
-        [sys.executable, "-c", HIDDEN, "-p", "no:cacheprovider", *args],
+        # In one process (-n 0): the server programs are hidden in this process only, not in xdist's workers.
+        [sys.executable, "-c", HIDDEN, "-p", "no:cacheprovider", "-n", "0", *args],
         cwd=ROOT,
         env=env,
         capture_output=True,

@@ -9,7 +9,6 @@ from __future__ import annotations
 import asyncio
 import json
 import re
-import time
 from typing import Any
 
 import pytest
@@ -137,7 +136,6 @@ async def play_human_turn(h: Harness, gid: int, user: str, seat: int) -> int:
 
 async def test_basic_game_one_human_one_ai_to_the_end(h: Harness) -> None:
     """A whole basic game by components: one channel message per turn, every step private."""
-    started = time.monotonic()
     gid = await start(h, "basic", ["alice"], ai=1)
     alice = h.fake.user("alice").id
     info = await h.service.info(gid)
@@ -162,7 +160,6 @@ async def test_basic_game_one_human_one_ai_to_the_end(h: Harness) -> None:
     assert all("ended the turn" in line or "'s turn: " in line for line in told), told
     if pictures.get(PRESENTER.kind) is not None:
         assert all(m.attachments and m.attachments[0].data.startswith(PNG) for m in posts)
-    assert time.monotonic() - started < 25, "keep the whole game quick"
     assert clicks > 10
 
 

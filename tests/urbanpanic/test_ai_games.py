@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
 from bot.benches import urbanpanic as bench
@@ -178,9 +176,7 @@ def test_minimal_move_stuck_player_ends_turn():
 
 def test_bench_quick_figures():
     """The bench's quick run produces every figure and finds no broken invariant."""
-    started = time.perf_counter()
-    figures = bench.figures(quick=True)
-    assert time.perf_counter() - started < 20
+    figures = bench.figures(quick=True)  # its time is the bench's to measure, not a test's
     assert all(key.startswith("urbanpanic.") for key in figures)
     games = figures["urbanpanic.games"]
     assert set(games) == {f"{v}/{n}" for v in ("basic", "advanced", "party") for n in (2, 3, 4)}
