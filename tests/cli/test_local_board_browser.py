@@ -55,7 +55,15 @@ async def test_a_whole_local_game_played_by_taps_on_the_board(tmp_path: Path) ->
             page = w.page
             while made < MOVES_AT_MOST:
                 # The seat's next move on its board, or the end of the game (the AI's moves come between).
-                await page.locator(".playtarget, .playchoice, .result").first.wait_for(timeout=120_000)
+                try:
+                    await page.locator(".playtarget, .playchoice, .result").first.wait_for(timeout=120_000)
+                except Exception as exc:  # what the page and the terminal were at, to find why
+                    state = await page.evaluate(
+                        "() => { const l = document.getElementById('live'), p = document.getElementById('play');"
+                        " return [l && l.dataset.version, l && l.dataset.status, l && l.dataset.yours,"
+                        " document.getElementById('livetext').textContent, p && p.hidden]; }"
+                    )
+                    raise AssertionError(f"no target after {made} moves: {state}; terminal: {seen[-1500:]}") from exc
                 if await page.locator(".result").count():
                     break
                 told = len(seen)
