@@ -18,7 +18,6 @@ page, its event stream's first event, ``play.json``, ``play.png`` and the turn p
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 import html
 import json
@@ -36,8 +35,8 @@ from bot.rules.btc.audit import ids_in
 from bot.web.game import build_timeline
 from bot.web.watch import RateLimit
 from render import pictures
-from tests.discord.conftest import Harness, _is_bot_task, web_harness
-from tests.discord.test_board_e2e import lobby_game
+from tests.discord.conftest import Harness, web_harness
+from tests.discord.test_board_e2e import lobby_game, settled
 from tests.web.hiddenprobe import allowed, differences, own_parts, private_part, sentences_of, twin
 from tests.web.test_hidden import seat_views
 from tests.web.test_hidden_board import btc_named
@@ -45,16 +44,6 @@ from tests.web.test_hidden_board import btc_named
 __all__ = ["seat_views", "web_harness"]
 CHANNEL = "general"
 EVENT = re.compile(rb'retry: 2000\nevent: version\ndata: \{"version": (\d+)\}\n\n')
-
-
-async def settled(h: Harness) -> None:
-    """The bot's work after a move done (the turn flow told the channel before it returned; what it left running,
-    if anything, has ended): :meth:`Harness.settle` without its fixed pauses, as the probe makes hundreds of moves."""
-    for _ in range(6000):
-        if not any(not t.done() and _is_bot_task(t) for t in asyncio.all_tasks() if t is not asyncio.current_task()):
-            return
-        await asyncio.sleep(0.005)
-    raise AssertionError("the bot did not settle")
 
 
 @dataclass(frozen=True)
