@@ -13,8 +13,8 @@ page, its event stream's first event, ``play.json``, ``play.png`` and the turn p
   other seat's private view and every hidden order (bag, stack, face-down tiles, Automa deck) change (a twin);
 - a signed-out viewer gets no ``play.json`` or ``play.png``, and its event is the version alone;
 - everyone's turn pictures are the same bytes, drawn from the public view, and the channel's where the channel
-  draws the same turn (Quadropolis, Urban Panic: Between Two Cities' channel shows the whole table instead); the
-  move list, signed in or out, is what the channel told, post for post."""
+  draws the same turn (Quadropolis, Urban Panic: Between Two Cities' channel shows the whole table instead); at the
+  end the story chart is the channel's; the move list, signed in or out, is what the channel told, post for post."""
 
 from __future__ import annotations
 
@@ -142,6 +142,8 @@ class Probe:
     looked: set[str] = field(default_factory=set)
     private: int = 0
     """Seats' views seen holding more than the public view."""
+    storied: bool = False
+    """The finished game's story chart compared."""
     secrets: int = 0
     """Probes where another seat held a private view (or a hidden order changed in the twin)."""
 
@@ -255,6 +257,7 @@ class Probe:
                 assert not btc_named(mine.data + mine.page, answer) & others, (s, sorted(others))
             await self.same_without_secrets(browser, s, state, views[s], public_view, (mine.data, mine.png))
         await self.pictures(public.page)
+        await self.story(public.page)
 
     async def same_without_secrets(
         self, browser: aiohttp.ClientSession, seat: int, state: Any, mine: Any, public: Any, seen: tuple[str, bytes]
@@ -311,6 +314,21 @@ class Probe:
             if frame.sentence is not None or n == 0:  # a quiet tail is compared again once told
                 self.pictured = n + 1
 
+    async def story(self, page: str) -> None:
+        """At the end, the story chart: the same bytes for every viewer, the channel's."""
+        found = re.search(r'<img class="story" src="([^"]+)"', page)
+        if found is None:
+            return
+        shown = set()
+        for browser in [self.public, *self.browsers.values()]:
+            assert browser is not None
+            async with browser.get(self.h.bot.web_links.base_url + html.unescape(found[1])) as r:
+                assert r.status == 200
+                shown.add(await r.read())
+        stories = [a.data for m in self.h.channel_messages(CHANNEL) if len(m.attachments) > 1 for a in m.attachments]
+        assert len(shown) == 1 and shown.pop() in stories, (self.kind, "the story chart differs")
+        self.storied = True
+
 
 def drawn(info: Any, state: Any, seat: int | None, *, end: bool) -> bytes:
     """A picture drawn here from the public view of a state: the end, a seat's turn, or the whole table."""
@@ -357,4 +375,5 @@ async def test_every_viewer_sees_its_own_view_and_no_other_in_every_phase(
         await probe.close()
     assert mode.phases <= probe.looked, sorted(mode.phases - probe.looked)
     assert probe.secrets, "the probe looked while something was hidden"
+    assert probe.storied == (games.get(mode.game).story is not None)
     assert bool(probe.private) == mode.private, ("whether a seat's view held more than the public one", probe.private)
