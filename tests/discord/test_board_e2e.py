@@ -19,7 +19,6 @@ from playwright.async_api import Browser, Page
 from bot.i18n import t
 from tests.discord.conftest import Harness, _is_bot_task
 from tests.discord.test_quadropolis import play_turn
-from tests.discord.test_web_browser import until
 from tests.web.browser import PHONE, Watched, chromium, open_page
 
 pytestmark = pytest.mark.browser
@@ -50,6 +49,16 @@ async def told(h: Harness) -> None:
     await settled(h)
     await h.bot.get_cog("RemindersCog").tick()  # type: ignore[union-attr]
     await settled(h)
+
+
+async def until(page: Page, expression: str, seconds: float = WAIT) -> None:
+    """Wait for a condition on the page, read every 20 ms (``tests.discord.test_web_browser.until`` reads every 50
+    ms: here every move waits three times, for its board, the spectator's page and each seat's picture)."""
+    for _ in range(int(seconds / 0.02)):
+        if await page.evaluate(expression):
+            return
+        await asyncio.sleep(0.02)
+    raise AssertionError(f"never true: {expression}")
 
 
 def canonical(value: Any) -> Any:
