@@ -11,11 +11,15 @@ tells it before it is sent. ``static/board.js`` lays the options over the pictur
 A target must be at least :data:`TARGET` CSS pixels on a :data:`PHONE_WIDTH` px wide phone: a step whose
 regions are smaller on the whole picture names a ``zoom`` box, the part of the picture the script
 enlarges to the phone's width for that step; options that would stay too small even then are buttons.
-Only the seat's own data is here: the page serves it to that seat's session alone."""
+Only the seat's own data is here: the page serves it to that seat's session alone. ``play_data`` draws the picture
+for its regions and ``play.png`` asks for the same picture next: :data:`kept` keeps the last drawings by game, seat,
+language and names, each served again only for the very state object it was drawn from."""
 
 from __future__ import annotations
 
 import struct
+import threading
+from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -34,22 +38,61 @@ TARGET = 44
 PAD = 12
 """Picture pixels kept around a zoomed step's regions."""
 TEXTS = ("confirm", "back", "sending", "failed", "your_move", "chosen")
+KEPT = 16
+"""Seats' drawings kept (:class:`Kept`)."""
 
 
 def _names(info: GameInfo) -> list[str]:
     return [info.name(seat) for seat in range(len(info.seats))]
 
 
+class Kept:
+    """The last drawings of seats' pictures, each with the very state object it was drawn from. A page asks for
+    ``play.json`` (the regions) and ``play.png`` (the picture) of one version one after the other, and the service
+    reads the same state object for both (its cache of the game's current state), so the second is the first's
+    drawing; any other state (another version, another object of the same version) is drawn anew. A kept state
+    is held, so no other object can take its identity while it is kept."""
+
+    def __init__(self, size: int = KEPT) -> None:
+        self.size = size
+        self._items: OrderedDict[tuple[Any, ...], tuple[Any, bytes, dict[str, Box]]] = OrderedDict()
+        self._lock = threading.Lock()  # the drawings are made in worker threads
+
+    def get(self, key: tuple[Any, ...], state: Any) -> tuple[bytes, dict[str, Box]] | None:
+        with self._lock:
+            kept = self._items.get(key)
+            if kept is None or kept[0] is not state:
+                return None
+            self._items.move_to_end(key)
+            return kept[1], dict(kept[2])
+
+    def put(self, key: tuple[Any, ...], state: Any, png: bytes, regions: dict[str, Box]) -> None:
+        with self._lock:
+            self._items[key] = (state, png, dict(regions))
+            self._items.move_to_end(key)
+            while len(self._items) > self.size:
+                self._items.popitem(last=False)
+
+
+kept = Kept()
+
+
 def drawn(info: GameInfo, seat: int, state: Any, locale: str) -> tuple[bytes, dict[str, Box]]:
-    """The seat's turn picture (PNG) and the regions drawn on it, by id."""
+    """The seat's turn picture (PNG) and the regions drawn on it, by id (the same state's last drawing for the
+    seat, language and names, if :data:`kept`)."""
     game = games.get(info.game.kind)
     renderer = pictures.get(info.game.kind)
     if renderer is None:  # a game without pictures: no picture, every choice a button
         return b"", {}
+    key = (info.id, info.game.kind, seat, locale, tuple(_names(info)))
+    found = kept.get(key, state)
+    if found is not None:
+        return found
     view = game.rules.view(state, seat)
     with record_text() as recorder:
         png = renderer.render_turn(view, seat, _names(info), locale=locale)
         regions = {region.id: region.box for region in recorder.picture_regions()}
+    kept.put(key, state, png, regions)
     return png, regions
 
 

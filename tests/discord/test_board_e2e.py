@@ -8,6 +8,7 @@ spectator's page has followed to the game's version."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
 from typing import Any
@@ -15,9 +16,9 @@ from typing import Any
 import pytest
 from playwright.async_api import Browser, Page
 
-from tests.discord.conftest import Harness
+from bot.i18n import t
+from tests.discord.conftest import Harness, _is_bot_task
 from tests.discord.test_quadropolis import play_turn
-from tests.discord.test_web_browser import until
 from tests.web.browser import PHONE, Watched, chromium, open_page
 
 pytestmark = pytest.mark.browser
@@ -28,12 +29,36 @@ WAIT = 30.0
 Posts = list[tuple[str, list[bytes]]]
 
 
+async def settled(h: Harness) -> None:
+    """The bot's own background work finished, as :meth:`Harness.settle` waits for it, looking every 5 ms rather
+    than pausing 20 ms twice (a whole game waits for it after every move, and its twin too): quiet at two looks in
+    a row, so a task started by the last one's end is waited for too."""
+    quiet = False
+    for _ in range(6000):
+        busy = any(not t.done() and _is_bot_task(t) for t in asyncio.all_tasks() if t is not asyncio.current_task())
+        if not busy and quiet:
+            return
+        quiet = not busy
+        await asyncio.sleep(0.005)
+    raise AssertionError("the bot did not settle")
+
+
 async def told(h: Harness) -> None:
     """The bot's work after a move done, and the notices it owes now sent (the reminders' pass runs after a
     move on a short delay: here at once, so a fast twin and a slow tapped game owe the same)."""
-    await h.settle()
+    await settled(h)
     await h.bot.get_cog("RemindersCog").tick()  # type: ignore[union-attr]
-    await h.settle()
+    await settled(h)
+
+
+async def until(page: Page, expression: str, seconds: float = WAIT) -> None:
+    """Wait for a condition on the page, read every 20 ms (``tests.discord.test_web_browser.until`` reads every 50
+    ms: here every move waits three times, for its board, the spectator's page and each seat's picture)."""
+    for _ in range(int(seconds / 0.02)):
+        if await page.evaluate(expression):
+            return
+        await asyncio.sleep(0.02)
+    raise AssertionError(f"never true: {expression}")
 
 
 def canonical(value: Any) -> Any:
@@ -131,6 +156,8 @@ class Table:
     def __init__(self, h: Harness, gid: int, channel: str, pages: dict[int, Watched], spectator: Watched) -> None:
         self.h, self.gid, self.channel, self.pages, self.spectator = h, gid, channel, pages, spectator
         self.after: list[Posts] = []
+        self.result: list[str] = []
+        """The spectator's page's result lines, at the end."""
 
     async def move(self, seat: int, move: dict[str, Any] | None = None, rng: random.Random | None = None) -> None:
         """The seat's next move by taps: ``move`` (found in play.json's steps), or random taps (``rng``) on the
@@ -170,6 +197,7 @@ class Table:
         await fresh.goto(self.spectator.page.url)
         told = await fresh.locator("#moves li").all_text_contents()
         assert await self.spectator.page.locator("#moves li").all_text_contents() == told
+        self.result = await self.spectator.page.locator("section.result .ranking li").all_text_contents()
 
 
 async def open_table(h: Harness, browser: Browser, gid: int, channel: str, users: list[str]) -> Table:
@@ -272,12 +300,25 @@ async def test_a_three_player_between_two_cities_round_with_its_reveal(web_harne
     assert any("Everyone reveals: " in text for text, _ in table.after[-1])  # the reveal, told as after clicks
 
 
-async def test_solo_between_two_cities_against_the_automa_its_first_round(web_harness: Harness) -> None:
-    """The first round of a solo game (a whole game is eight times as long: too long for CI): the Automa's part
-    told in the channel as after a click."""
+async def never(gid: int) -> bool:
+    return False
+
+
+@pytest.mark.parametrize("mode", ["solo_full", "solo_simple"])
+async def test_a_whole_solo_between_two_cities_game_against_the_automa(web_harness: Harness, mode: str) -> None:
+    """A whole solo game against the Automa, its three rounds by taps: each move's posts are a click's (the
+    Automa's part told the same), the spectator's page follows to the end, and the channel tells the result its
+    page shows."""
     h = web_harness
-    _, gid = await play_by_taps(h, "btc", "solo_full", ["alice"], 9, round_over(h))
-    assert (await h.service.snapshot(gid)).view(None).get("round") == 2
+    table, gid = await play_by_taps(h, "btc", mode, ["alice"], 9, never)
+    info = await h.service.info(gid)
+    assert info.game.status == "finished" and (await h.service.snapshot(gid)).view(None).get("round") == 3
+    mention = f"<@{h.fake.user('alice').id}>"
+    title = t("end.title", "en", game="N")  # the game's number made neutral, as in every post compared
+    ending = [text.split("\n") for text, _ in table.after[-1] if title in text]
+    assert len(ending) == 1, table.after[-1]
+    shown = [line.replace(info.name(0), mention) for line in table.result]
+    assert len(shown) == 3 and ending[0][ending[0].index(title) + 1 :] == shown, (ending, shown)
 
 
 def turn_over(h: Harness, seat: int = 0) -> Any:
@@ -316,8 +357,6 @@ async def test_an_urban_panic_party_round_on_the_board(web_harness: Harness) -> 
 async def test_the_board_speaks_the_pages_language(web_harness: Harness) -> None:
     """A seat's page in another language (its language link, ``?lang=hu``) shows its board in that language too:
     the step's words, the picture drawn in it, and the move's answer."""
-    from bot.i18n import t
-
     h = web_harness
     gid = await lobby_game(h, "quadropolis", "classic", ["alice", "bob"], "general")
     seat = min((await h.service.info(gid)).awaiting)

@@ -26,7 +26,9 @@ from bot.rules.btc import tiles as btc_tiles
 from bot.rules.btc.audit import ids_in, secret_tiles
 from bot.service import GameInfo, Service
 from bot.web import board as real_board
+from render import pictures
 from tests.web.conftest import new_game, play
+from tests.web.hiddenprobe import twin
 from tests.web.signedin import Board, board
 from tests.web.test_hidden import PHASES, SEATS, seat_views
 
@@ -194,3 +196,42 @@ async def test_between_two_cities_board_does_not_depend_on_other_seats_secrets(
             compared += 1
         await play(service, gid, 1)
     assert compared >= 3, compared
+
+
+async def test_a_seats_drawing_serves_its_own_state_only(
+    board: Board, service: Service, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``play.json`` (its regions) and ``play.png`` of one version share one drawing (``board.kept``: the service
+    reads the same state for both); a move, or another state of the same version whose seat's hand differs, is
+    drawn anew: a kept drawing is never another state's."""
+    board.server.door.picture = real_board.play_picture
+    board.server.door.data = real_board.play_data
+    renderer = pictures.get("btc")
+    assert renderer is not None
+    drawings: list[int] = []
+    original = renderer.render_turn
+
+    def counted(view: Any, seat: int, names: list[str], **kwargs: Any) -> bytes:
+        drawings.append(seat)
+        return original(view, seat, names, **kwargs)
+
+    monkeypatch.setattr(renderer, "render_turn", counted)
+    gid = await new_game(service, "btc", ai=SEATS["btc"] - 1)
+    browser = await board.signed_in(HOST, gid)
+    for _ in range(2):  # the set-up, then after everyone chose (seat 0 places)
+        assert "play" in await board.play_json(browser, gid)
+        async with browser.get(board.game(gid) + "/play.png") as r:
+            png = await r.read()
+        snap = await service.snapshot(gid)
+        names = [snap.info.name(s) for s in range(len(snap.info.seats))]
+        assert len(drawings) == 1 and png == original(games.rules("btc").view(snap.state, 0), 0, names, locale="en")
+        del drawings[:]
+        await play(service, gid, SEATS["btc"])
+    snap = await service.snapshot(gid)
+    other = twin("btc", snap.state, 1)  # seat 0's hand changed (as seen by seat 1), the same version
+    assert games.rules("btc").view(other, 0) != games.rules("btc").view(snap.state, 0)
+    first = real_board.drawn(snap.info, 0, snap.state, "en")
+    again = real_board.drawn(snap.info, 0, snap.state, "en")
+    changed = real_board.drawn(snap.info, 0, other, "en")
+    assert again == first and len(drawings) == 2 and changed[0] != first[0]
+    assert changed[0] == original(games.rules("btc").view(other, 0), 0, names, locale="en")
