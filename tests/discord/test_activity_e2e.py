@@ -7,6 +7,7 @@ a click makes, and the other player's Discord click arrives in the frame without
 
 from __future__ import annotations
 
+import os
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -25,6 +26,8 @@ pytestmark = pytest.mark.browser
 
 DESKTOP = {"width": 1280, "height": 800}
 SCREENSHOT = Path(__file__).resolve().parents[2] / "docs" / "activity-phone.png"
+"""The README's picture of the Activity at phone size: written there with UPDATE_SCREENSHOTS=1 (else the test
+makes it in its own folder)."""
 
 
 @pytest.fixture
@@ -104,7 +107,9 @@ async def check_frame_fits(activity: Activity, viewport: dict[str, int]) -> None
     assert inner[0] <= inner[1], inner
 
 
-async def quadropolis_turn(h: Harness, browser: Browser, viewport: dict[str, int], platform: str) -> None:
+async def quadropolis_turn(
+    h: Harness, browser: Browser, viewport: dict[str, int], platform: str, picture: Path
+) -> None:
     names = {h.fake.user("alice").id: "alice", h.fake.user("bob").id: "bob"}
     gid = await new_game(h, "quadropolis", "classic", ["alice", "bob"], "games")
     info = await h.service.info(gid)
@@ -144,9 +149,8 @@ async def quadropolis_turn(h: Harness, browser: Browser, viewport: dict[str, int
     await until(game, f"Number(document.getElementById('live').dataset.version) >= {done}", WAIT)
     await board_ready(game, done)  # and it is the player's turn again, on the board
     assert await game.evaluate("window.stayed === true") and await activity.shell.evaluate("window.stayed === true")
-    if viewport == PHONE:
-        SCREENSHOT.parent.mkdir(exist_ok=True)
-        await activity.page.screenshot(path=str(SCREENSHOT))
+    shot = await activity.page.screenshot(path=str(picture))
+    assert shot.startswith(b"\x89PNG")
     assert not activity.errors, activity.errors
     await activity.page.context.close()
 
@@ -172,10 +176,13 @@ async def between_two_cities_pick(h: Harness, browser: Browser, viewport: dict[s
 
 @pytest.mark.parametrize(("viewport", "platform"), [(PHONE, "mobile"), (DESKTOP, "desktop")], ids=["phone", "desktop"])
 async def test_the_board_in_discord_from_a_turn_post(
-    activity_harness: Harness, viewport: dict[str, int], platform: str
+    activity_harness: Harness, viewport: dict[str, int], platform: str, tmp_path: Path
 ) -> None:
     h = activity_harness
+    picture = tmp_path / "activity.png"
+    if viewport == PHONE and os.environ.get("UPDATE_SCREENSHOTS") == "1":
+        picture = SCREENSHOT
     async with discord_chromium() as browser:
-        await quadropolis_turn(h, browser, viewport, platform)
+        await quadropolis_turn(h, browser, viewport, platform, picture)
         await between_two_cities_pick(h, browser, viewport, platform)
     assert not h.fake.refusals and not h.fake.internal_errors, (h.fake.refusals, h.fake.internal_errors)
