@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 from playwright.async_api import Browser, Frame
 
+from bot.i18n import t
 from bot.testing.fakediscord.payloads import CB_LAUNCH_ACTIVITY
 from tests.conftest import FakeClock
 from tests.discord.activity_standin import WAIT, Activity, discord_chromium, open_activity, run_harness
@@ -186,3 +187,25 @@ async def test_the_board_in_discord_from_a_turn_post(
         await quadropolis_turn(h, browser, viewport, platform, picture)
         await between_two_cities_pick(h, browser, viewport, platform)
     assert not h.fake.refusals and not h.fake.internal_errors, (h.fake.refusals, h.fake.internal_errors)
+
+
+async def test_a_refused_consent_shows_the_public_board_and_why(activity_harness: Harness) -> None:
+    """The user says no to Discord's consent: the channel's public board, one sentence why they cannot play,
+    no session, and no move offered."""
+    h = activity_harness
+    gid = await new_game(h, "quadropolis", "classic", ["alice", "bob"], "games")
+    info = await h.service.info(gid)
+    player = next(s for s in info.seats if s.seat in info.awaiting)
+    name = "alice" if player.user_xid == int(h.fake.user("alice").id) else "bob"
+    instance_id = await launch(h, gid, "games", name)
+    async with discord_chromium() as browser:
+        activity = await open_activity(h, browser, name, instance_id, PHONE, consent=False, platform="mobile")
+        game = await activity.game()
+        said = await activity.shell.locator("#activity-status").text_content()
+        assert said == t("web.activity.refused", "en")
+        await until(game, f"Number(document.getElementById('live').dataset.version) == {info.game.version}", WAIT)
+        assert await game.locator("section.play").count() == 0 and await game.locator("#board").count() == 1
+        assert not activity.errors, activity.errors
+        messages = [m for m in await activity.messages() if m.get("from") == "frame"]
+        assert [m["message"][1].get("cmd") for m in messages[1:]] == ["AUTHORIZE"]  # nothing more was asked
+    assert await h.service._store.fetch_all("SELECT * FROM web_sessions") == []
