@@ -14,6 +14,7 @@ from typing import Any
 import aiohttp
 import pytest
 
+from bot import settings
 from bot.i18n import t
 from bot.testing.fakediscord.activity import REFUSALS
 from bot.testing.fakediscord.payloads import CB_LAUNCH_ACTIVITY
@@ -226,3 +227,35 @@ async def test_when_discord_refuses_the_launch_the_user_gets_the_sign_in_link(
     assert sent.ephemeral and f"{base(h)}/signin/" in (sent.content or "")
     assert h.fake.activities.refused == [click.id] and not h.fake.activities.instances
     assert click.callback is not None and click.callback.callback_type != CB_LAUNCH_ACTIVITY
+
+
+FULL = {
+    "DISCORD_CLIENT_ID": "112233445566778899",
+    "DISCORD_CLIENT_SECRET": "s3cr3t",
+    "WEB_BASE_URL": "https://games.example.org",
+}
+
+
+@pytest.mark.parametrize(
+    ("env", "got"),
+    [
+        ({}, False),
+        (FULL, False),
+        ({**FULL, "ACTIVITY": "off"}, False),
+        ({**FULL, "ACTIVITY": " ON "}, True),
+        ({**FULL, "ACTIVITY": "yes"}, "cli.settings.activity"),
+        ({"ACTIVITY": "on"}, "cli.settings.activity_needs"),
+        ({**FULL, "WEB_BASE_URL": "", "ACTIVITY": "on"}, "cli.settings.activity_needs"),
+        ({**FULL, "WEB_PORT": "off", "ACTIVITY": "on"}, "cli.settings.activity_needs"),
+    ],
+)
+def test_the_activity_setting(tmp_path: Path, env: dict[str, str], got: bool | str) -> None:
+    """``ACTIVITY``: on or off (default off); on needs the OAuth2 pair, ``WEB_BASE_URL`` and the pages."""
+    load = lambda: settings.load({"DISCORD_TOKEN": "abc", **env}, env_file=tmp_path / "none.env")  # noqa: E731
+    if isinstance(got, bool):
+        assert load().activity is got
+    else:
+        with pytest.raises(settings.SettingsError) as refused:
+            load()
+        assert str(refused.value) == t(got, "en", value=env.get("ACTIVITY", "").strip())
+    assert settings.BY_NAME["ACTIVITY"].default == "off"
