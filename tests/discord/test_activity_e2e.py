@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from playwright.async_api import Browser, Frame
@@ -37,7 +38,34 @@ async def activity_harness(tmp_path: Path, clock: FakeClock, database: str | Pat
         yield h
 
 
+SEED = 393939
+Posts = list[tuple[str, list[bytes]]]
+
+
+def posts(h: Harness, channel: str, gid: int) -> Posts:
+    """What the channel shows: each message's text (its game number made neutral) and its pictures."""
+    return [
+        ((m.content or "").replace(f"#{gid}", "#N"), [a.data for a in m.attachments])
+        for m in h.channel_messages(channel)
+    ]
+
+
+async def twin_by_clicks_flow(h: Harness, moves: list[tuple[int, dict[str, Any]]], channel: str) -> Posts:
+    """The same game (the same seed and players) in a channel of its own, the same moves each made through a
+    click's door (``Service.move``, then the turn flow, as ``cogs.play`` does): what its channel shows."""
+    h.fake.world.add_channel(channel)
+    gid = await new_game(h, "quadropolis", "classic", ["alice", "bob"], channel)
+    for seat, move in moves:
+        info = await h.service.info(gid)
+        plain = {k: v for k, v in move.items() if k != "at"}
+        outcome = await h.service.move(gid, info.seats[seat].user_xid, plain, expected_version=info.game.version)
+        await h.bot.flow.after_move(outcome, None)
+        await h.settle()
+    return posts(h, channel, gid)
+
+
 async def new_game(h: Harness, game: str, mode: str, users: list[str], channel: str) -> int:
+    h.service._seed_source = lambda: SEED  # the same tiles and seats in a game and its twin
     lobby = await h.fake.slash("game", "new", game=game, mode=mode, user=users[0], channel=channel)
     await lobby.response()
     gid = int((await h.service.game_in_channel(h.fake.channel(channel).id)).id)
@@ -137,6 +165,8 @@ async def quadropolis_turn(
             break
     after = await h.service.info(gid)
     assert after.game.version > version and first not in after.awaiting
+    # The channel is told exactly as after the same moves made by clicks (its twin, the same seed).
+    assert posts(h, "games", gid) == await twin_by_clicks_flow(h, await h.service.move_log(gid), "twin")
     posted = h.channel_messages("games")[before:]
     turn_post = next(m for m in posted if m.id == after.game.turn_message_xid)
     assert turn_post.attachments and f"<@{after.seats[next(iter(after.awaiting))].user_xid}>" in turn_post.content
