@@ -63,6 +63,8 @@ FRAMED = "/activity"
 """The Activity's copy of a game page: ``/activity/g/<game>/<token>``."""
 INSTANCE = re.compile(r"[A-Za-z0-9_:.-]{1,100}")
 CODE = re.compile(r"[A-Za-z0-9_.~-]{1,512}")
+SESSIONS_LINK = re.compile(rb'<p><a href="/sessions\?[^"<>]*">[^<>]*</a></p>')
+"""The game page's link to the sessions page, which Discord's frame cannot show (it denies framing)."""
 MAX_BODY = 2048
 LIST_LIMIT = 8
 """A user's games listed when the channel has none, at most."""
@@ -111,7 +113,8 @@ class Activity:
         self.instance = instance
         self.origin = f"https://{oauth.client_id}.discordsays.com"
         """The Activity's own origin, behind Discord's proxy."""
-        self.per_address = RateLimit(1.0, 10.0)
+        self.per_address = RateLimit(5.0, 30.0)
+        """Sign-ins per address (behind Discord's proxy, many users may share one)."""
         self.server: Any = None
         self._files = {
             name: resources.files("bot.web").joinpath("static", "activity", name).read_bytes() for name in STATIC
@@ -149,7 +152,8 @@ class Activity:
         response = await self.server.game_page(request)
         if isinstance(response, web.Response) and response.status == 200 and isinstance(response.body, bytes):
             base = request.path.removeprefix(FRAMED)
-            response.body = response.body.replace(f'href="{base}'.encode(), f'href="{FRAMED}{base}'.encode())
+            body = response.body.replace(f'href="{base}'.encode(), f'href="{FRAMED}{base}'.encode())
+            response.body = SESSIONS_LINK.sub(b"", body)  # the sessions page is the site's: never framed
         return framed(response)
 
     async def static(self, request: web.Request) -> web.StreamResponse:

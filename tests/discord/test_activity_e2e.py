@@ -153,6 +153,9 @@ async def quadropolis_turn(
     await activity.shell.evaluate("window.stayed = true")  # gone if the Activity's page reloads
     await game.evaluate("window.stayed = true")
     await check_frame_fits(activity, viewport)
+    assert await game.locator("a[href^='/sessions']").count() == 0  # a page Discord's frame cannot show
+    hrefs = await game.eval_on_selector_all("a[href^='/']", "links => links.map(a => a.getAttribute('href'))")
+    assert hrefs and all(h.startswith("/activity/g/") for h in hrefs), hrefs  # its own links stay inside
 
     # The player's turn by taps inside Discord's frame: the channel gets the turn post a click makes.
     before = len(h.channel_messages("games"))
