@@ -55,7 +55,7 @@ def client_file(name: str) -> str:
 
 
 async def run_harness(
-    tmp_path: Path, clock: FakeClock, database: str | Path, *, activity: bool = True
+    tmp_path: Path, clock: FakeClock, database: str | Path, *, activity: bool = True, dev_guild: bool = True
 ) -> AsyncIterator[Harness]:
     """The bot with its pages, ``DISCORD_CLIENT_ID``/``_SECRET`` the fake's application and ``ACTIVITY``."""
     url = database if isinstance(database, str) else None
@@ -67,7 +67,7 @@ async def run_harness(
     settings = Settings(
         token=fake.token,
         database_path=Path(database) if url is None else tmp_path / "unused.sqlite3",
-        dev_guild_id=fake.world.guild_id,
+        dev_guild_id=fake.world.guild_id if dev_guild else None,
         log_level=logging.INFO,
         ai_pause_seconds=0.0,
         database_url=url,

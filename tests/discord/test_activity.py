@@ -194,6 +194,21 @@ async def test_the_entry_point_command_is_registered_beside_the_slash_commands(a
     assert not h.fake.refusals
 
 
+async def test_the_entry_point_goes_with_the_global_commands_in_one_overwrite(
+    tmp_path: Path, clock: FakeClock, database: str | Path
+) -> None:
+    """Without a development server the commands are global: the Entry Point is in the same bulk overwrite
+    (Discord refuses one that drops an app's Entry Point)."""
+    async for h in run_harness(tmp_path, clock, database, dev_guild=False):
+        await h.bot.sync_commands()
+        registered = h.fake.commands(None)
+        assert [c["name"] for c in registered if c.get("type") == 4] == ["launch"]
+        assert any(c["name"] == "game" for c in registered) and not h.fake.commands("guild")
+        puts = [r for r in h.fake.requests if r.method == "PUT" and r.path.endswith("/commands")]
+        assert puts and any(c.get("type") == 4 for c in puts[-1].json)
+        assert not h.fake.refusals
+
+
 async def test_with_activity_off_the_button_gives_the_sign_in_link(activity_off: Harness) -> None:
     h = activity_off
     gid = await new_game(h, "quadropolis", "classic", ["alice", "bob"], "games")
