@@ -183,6 +183,11 @@ async def quadropolis_turn(
     await until(game, f"Number(document.getElementById('live').dataset.version) >= {done}", WAIT)
     await board_ready(game, done)  # and it is the player's turn again, on the board
     assert await game.evaluate("window.stayed === true") and await activity.shell.evaluate("window.stayed === true")
+    if platform == "desktop":  # Discord's picture-in-picture frame: only the board stays
+        assert await activity.page.evaluate("window.standin.event('ACTIVITY_LAYOUT_MODE_UPDATE', {layout_mode: 1})")
+        await until(activity.shell, "document.getElementById('activity').dataset.layout === '1'", WAIT)
+        assert not await activity.shell.locator("#activity-people").is_visible()
+        assert await activity.shell.locator("#activity-game").is_visible()
     shot = await activity.page.screenshot(path=str(picture))
     assert shot.startswith(b"\x89PNG")
     assert not activity.errors, activity.errors

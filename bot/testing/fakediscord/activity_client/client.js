@@ -10,7 +10,8 @@
      test, window.standinAuthenticate), GET_ACTIVITY_INSTANCE_CONNECTED_PARTICIPANTS, SUBSCRIBE and
      UNSUBSCRIBE; anything else is an ERROR;
    - window.standin.participants(list): the participants change, dispatched to a subscribed frame
-     (ACTIVITY_INSTANCE_PARTICIPANTS_UPDATE).
+     (ACTIVITY_INSTANCE_PARTICIPANTS_UPDATE); window.standin.event(evt, data): any other event, to a frame
+     subscribed to it (ACTIVITY_LAYOUT_MODE_UPDATE, ORIENTATION_UPDATE).
 
    Every message is recorded in window.standin.log for the test. Messages whose origin is not the frame's, or
    whose source is not the frame's window, are dropped, as Discord's client drops them. */
@@ -92,6 +93,10 @@
   window.standin = {
     log: log,
     subscribed: subscribed,
+    event: function (evt, data) {  // another event to a subscribed frame (a layout or orientation change)
+      if (subscribed[evt]) { dispatch(evt, data); }
+      return !!subscribed[evt];
+    },
     participants: function (list) {
       participants = list;
       if (subscribed.ACTIVITY_INSTANCE_PARTICIPANTS_UPDATE) {
