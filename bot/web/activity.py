@@ -216,6 +216,9 @@ class Activity:
         if instance is None or user_xid not in instance.users:
             log.info("activity: user not in the instance it named (or Discord knows no such instance)")
             return self.refuse(403, "web.activity.not_here", locale)
+        before = await self.auth.session(request)
+        if before is not None and before.user_xid == user_xid:  # the same frame signing in again: one session
+            await sessions.end(user_xid, before.id_hash)
         raw = await sessions.start(user_xid, "discord")  # Discord's OAuth2, as "Sign in with Discord"
         answer: dict[str, Any] = {"access_token": access_token, "user": {"id": str(user_xid)}}
         answer.update(await self._where(instance, user_xid, locale))

@@ -92,6 +92,28 @@ async def test_a_code_buys_a_session_bound_to_the_instance_and_the_channels_game
     assert sorted(g["url"].split("/")[2] for g in body["games"]) == sorted([str(gid), str(other)])
 
 
+async def test_signing_in_again_in_the_same_frame_replaces_its_session(activity_harness: Harness) -> None:
+    """An Activity opened again (its page signs in again with its cookie) keeps one session, not one a launch."""
+    h = activity_harness
+    _, instance_id, player = await launched(h)
+    code = h.fake.oauth.activity_code(player, h.fake.oauth.client_id)
+    status, _, cookies = await post(h, "/api/token", {"code": code, "instance_id": instance_id}, base(h))
+    assert status == 200
+    jar = cookies[0].split(";", 1)[0]
+    code = h.fake.oauth.activity_code(player, h.fake.oauth.client_id)
+    async with (
+        aiohttp.ClientSession() as client,
+        client.post(
+            base(h) + "/api/token",
+            json={"code": code, "instance_id": instance_id},
+            headers={"Origin": base(h), "Cookie": jar},
+        ) as r,
+    ):
+        assert r.status == 200
+    [row] = await sessions(h)
+    assert row[1] == int(h.fake.user(player).id)
+
+
 async def test_a_code_discord_rejects_is_refused_and_changes_nothing(activity_harness: Harness) -> None:
     h = activity_harness
     _, instance_id, _ = await launched(h)
