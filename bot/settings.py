@@ -29,6 +29,7 @@ from bot.settingsread import _digits as _digits
 from bot.settingsread import check_database_path as check_database_path
 from bot.settingsread import check_image as check_image
 from bot.settingsread import database_path as database_path
+from bot.settingsread import read_activity as read_activity
 from bot.settingsread import read_env_file as read_env_file
 from bot.settingsread import read_oauth as read_oauth
 from bot.settingsread import read_shards as read_shards
@@ -99,6 +100,7 @@ TABLE: tuple[Setting, ...] = (
     Setting("TRUSTED_PROXIES", "text", example="172.16.0.0/12"),
     Setting("DISCORD_CLIENT_ID", "id", example="1" * 18),
     Setting("DISCORD_CLIENT_SECRET", "text", secret=True),
+    Setting("ACTIVITY", "choice", "off", example="on"),
 )
 """Every setting the bot reads, once (``.env.example``, the README's table and ``python -m bot --help``
 are made from it; ``tests/test_deploy.py`` and ``tests/cli/test_settings.py`` check)."""
@@ -144,6 +146,8 @@ class Settings:
     :func:`bot.store.web.secret`)."""
     discord_client_id: str = ""  # DISCORD_CLIENT_ID and _SECRET: "Sign in with Discord" (both, or no button)
     discord_client_secret: str = ""
+    activity: bool = False
+    """``ACTIVITY``: the board as a Discord Activity (issue 39), launched by "Play on the board" (off: the link)."""
 
     @property
     def database(self) -> str | Path:
@@ -223,6 +227,10 @@ def load(environ: Mapping[str, str] | None = None, env_file: Path | None = None)
     web_base_url = read_web_base_url(env.get("WEB_BASE_URL", ""))
     web_secret = read_web_secret(env.get("WEB_SECRET", ""))
     trusted_proxies = read_trusted_proxies(env.get("TRUSTED_PROXIES", ""))
+    oauth = read_oauth(env)
+    activity = read_activity(env.get("ACTIVITY", ""))
+    if activity and not (oauth["discord_client_id"] and web_base_url and web_port is not None):
+        raise SettingsError("cli.settings.activity_needs")
     return Settings(
         token=token,
         database_path=db_path,
@@ -240,7 +248,8 @@ def load(environ: Mapping[str, str] | None = None, env_file: Path | None = None)
         web_base_url=web_base_url,
         web_secret=web_secret,
         trusted_proxies=trusted_proxies,
-        **read_oauth(env),
+        **oauth,
+        activity=activity,
     )
 
 

@@ -78,6 +78,14 @@ def read_oauth(env: Mapping[str, str]) -> dict[str, str]:
     return {"discord_client_id": cid, "discord_client_secret": secret}
 
 
+def read_activity(text: str) -> bool:
+    """``ACTIVITY`` (issue 39): ``on`` or ``off`` (empty: off), the board as a Discord Activity."""
+    value = text.strip().lower()
+    if value not in ("", "on", WEB_OFF):
+        raise SettingsError("cli.settings.activity", value=text.strip()[:40])
+    return value == "on"
+
+
 def read_web_port(text: str) -> int | None:
     """``WEB_PORT``: a port from 1 to 65535, or ``off`` (None: no pages); empty: the default."""
     text = text.strip()

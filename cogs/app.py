@@ -21,10 +21,11 @@ from bot.service import Clock, Service
 from bot.settings import Settings
 from bot.store import Store
 from bot.turnflow import TurnFlow
+from bot.web.activity import Activity
 from bot.web.links import Links, signing_key
 from bot.web.oauth import OAuth
 from bot.web.server import WebServer
-from cogs import community, operations
+from cogs import activity, community, operations
 from cogs.announcer import DiscordAnnouncer, announcer
 from cogs.channels import PermissionWatch
 from cogs.commandlinks import LINKS
@@ -154,6 +155,9 @@ class CityBot(commands.AutoShardedBot):
                 authorize_url=api.rsplit("/api/", 1)[0] + "/oauth2/authorize",
                 api_url=api,
             )
+        board_activity = None
+        if oauth is not None and self.settings.activity:  # the board as an Activity (issue 39)
+            board_activity = Activity(oauth, lambda instance_id: activity.instance(self, instance_id))
         server = WebServer(
             self.app,
             self.web_links,
@@ -161,6 +165,7 @@ class CityBot(commands.AutoShardedBot):
             port=self.settings.web_port,
             trusted_proxies=self.settings.trusted_proxies,
             extra_routes=oauth.routes if oauth is not None else None,
+            activity=board_activity,
         )
         try:
             await server.start()
@@ -181,6 +186,10 @@ class CityBot(commands.AutoShardedBot):
             guild = discord.Object(id=self.settings.dev_guild_id)
             self.tree.copy_global_to(guild=guild)
             synced = await self.tree.sync(guild=guild)
+            if self.settings.activity:  # the App Launcher's Entry Point is global only
+                await activity.add_entry_point(self.http, self.application_id or 0)
+        elif self.settings.activity:  # the Entry Point command beside the slash commands (issue 39)
+            synced = await activity.sync_global(self.tree, self.http, self.application_id or 0)
         else:
             synced = await self.tree.sync()
         log.info("synced %d commands", len(synced))

@@ -70,8 +70,14 @@ def client_address(peer: str | None, forwarded: str, trusted: Sequence[Network])
 
 
 async def add_headers(request: web.Request, response: web.StreamResponse) -> None:
-    """``on_response_prepare``: every answer of the application gets the security headers and no ``Server``."""
+    """``on_response_prepare``: every answer of the application gets the security headers and no ``Server``.
+    An answer that set its own ``frame-ancestors`` (the Activity's pages, :mod:`bot.web.activity`) is not
+    given ``X-Frame-Options: DENY``, which would override it; every other answer is."""
+    own = response.headers.get("Content-Security-Policy", "")
+    framable = "frame-ancestors" in own and "frame-ancestors 'none'" not in own
     for name, value in SECURITY_HEADERS.items():
+        if name == "X-Frame-Options" and framable:
+            continue
         response.headers.setdefault(name, value)
     response.headers.popall(hdrs.SERVER, None)
 

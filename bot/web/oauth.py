@@ -131,14 +131,20 @@ class OAuth:
 
     async def _user(self, code: str, verifier: str) -> int | None:
         """The Discord user of a code: its access token read ``/users/@me`` once, then it is dropped."""
-        form = {
-            "grant_type": "authorization_code",
-            "code": code,
-            "redirect_uri": self.redirect_uri,
-            "code_verifier": verifier,
-            "client_id": self.client_id,
-            "client_secret": self._secret,
-        }
+        found = await self.exchange(code, verifier=verifier, redirect_uri=self.redirect_uri)
+        return None if found is None else found[0]
+
+    async def exchange(self, code: str, *, verifier: str | None, redirect_uri: str | None) -> tuple[int, str] | None:
+        """A code bought at Discord's token endpoint, then ``/users/@me`` read once with its access token:
+        (the user's id, the access token), or None. "Sign in with Discord" drops the token at once; the
+        Activity (:mod:`bot.web.activity`, whose code comes from the SDK's ``authorize``, without a redirect
+        or PKCE) hands it back to its page alone, for the SDK's ``authenticate``. Neither is logged."""
+        form = {"grant_type": "authorization_code", "code": code}
+        if redirect_uri is not None:
+            form["redirect_uri"] = redirect_uri
+        if verifier is not None:
+            form["code_verifier"] = verifier
+        form.update({"client_id": self.client_id, "client_secret": self._secret})
         timeout = aiohttp.ClientTimeout(total=TIMEOUT_SECONDS)
         try:
             async with aiohttp.ClientSession(timeout=timeout) as client:
@@ -158,4 +164,6 @@ class OAuth:
             log.info("sign in with Discord: Discord could not be asked (%s)", type(exc).__name__)
             return None
         ident = user.get("id") if isinstance(user, dict) else None
-        return int(ident) if isinstance(ident, str) and ident.isdigit() and len(ident) <= 20 else None
+        if not (isinstance(ident, str) and ident.isdigit() and len(ident) <= 20):
+            return None
+        return int(ident), token

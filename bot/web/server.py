@@ -92,6 +92,7 @@ class WebServer:
         slow_poll: float = SAFETY_POLL_SECONDS,
         trusted_proxies: Iterable[str | Network] = (),
         extra_routes: Callable[[WebContext, Auth], list[web.RouteDef]] | None = None,
+        activity: Any = None,
     ) -> None:
         self.ctx = WebContext(app, links)
         self.auth = Auth(self.ctx, getattr(app, "sessions", None))
@@ -99,6 +100,8 @@ class WebServer:
         self.door = MoveDoor(self.auth, self._game, lambda: getattr(app, "flow", None), self.address)
         """The signed-in seat's board and its moves (the composition root's turn flow tells them)."""
         self.extra_routes = extra_routes
+        self.activity = activity
+        """The board as a Discord Activity (:class:`bot.web.activity.Activity`, issue 39), or None."""
         self.host = host
         self.port = port
         self.limit = RateLimit(rate, burst)
@@ -145,6 +148,8 @@ class WebServer:
         routes.extend(community.routes(self.ctx))  # the league and player pages
         if self.extra_routes is not None:
             routes.extend(self.extra_routes(self.ctx, self.auth))  # "Sign in with Discord" (bot.web.oauth)
+        if self.activity is not None:
+            routes.extend(self.activity.routes(self))  # the Activity's page, its API and framed game pages
         application.add_routes(routes)
         return application
 

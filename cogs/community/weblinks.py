@@ -1,6 +1,7 @@
 """``/game link``: the link to a game's web page (this channel's game, or a game of this server by number),
 with a button to the asker's own player page, and the asker's own single-use sign-in link (issue 38); private.
-A turn post's "Play on the board" button (``board:<game>``) answers privately with that sign-in link. Both
+A turn post's "Play on the board" button (``board:<game>``) answers privately with that sign-in link, or, with
+``ACTIVITY=on``, launches the board as a Discord Activity (issue 39; refused by Discord: the link). Both
 acknowledge first and make the link after (a refused acknowledgement makes none). Without ``WEB_BASE_URL``
 ``/game link`` says the pages have no public address."""
 
@@ -13,7 +14,7 @@ from discord import app_commands
 
 from bot import errors
 from bot.i18n import t
-from cogs import operations, weblinks
+from cogs import activity, operations, weblinks
 from cogs.community.common import GameSubcommands, locale_of
 
 if TYPE_CHECKING:
@@ -39,6 +40,8 @@ class LinksCog(GameSubcommands):
         if not raw.isdigit() or len(raw) > 19:
             await operations.reply(interaction, t("error.stale", loc))
             return
+        if activity.enabled(self.bot) and await activity.launch(interaction):
+            return  # the board opens inside Discord (issue 39); refused: the sign-in link below
         if not await operations.defer(interaction):
             return  # Discord refused: no link is made
         url = await weblinks.signin_url(self.bot, interaction.user.id, int(raw), loc)

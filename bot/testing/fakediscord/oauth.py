@@ -45,8 +45,10 @@ def me_problems(body: Any) -> list[str]:
 @dataclass
 class Grant:
     user_id: int
-    redirect_uri: str
-    challenge: str
+    redirect_uri: str | None
+    """None: a code of the Embedded App SDK's ``authorize`` (an Activity, issue 39), which has no redirect."""
+    challenge: str | None
+    """None: no PKCE (an Activity's code)."""
 
 
 @dataclass
@@ -92,6 +94,17 @@ class FakeOAuth:
             back = {"code": code, **back}
         return web.Response(status=302, headers={"Location": f"{q['redirect_uri']}?{urlencode(back)}"})
 
+    def activity_code(self, user: Any, client_id: str) -> str | None:
+        """The code the Discord client gives an Activity's ``authorize`` (scope ``identify``) for a user who
+        consents (None: an unknown client id, refused as Discord would). Bought without a redirect or a
+        verifier, once."""
+        if client_id != self.client_id:
+            self.refused.append("unknown client_id")
+            return None
+        code = secrets.token_urlsafe(16)
+        self.codes[code] = Grant(int(self.fake.user(user).id), None, None)
+        return code
+
     async def token(self, request: web.Request) -> web.StreamResponse:
         if request.content_type != "application/x-www-form-urlencoded":
             return self._bad("a form body expected")
@@ -105,8 +118,10 @@ class FakeOAuth:
             return self._bad("invalid code or redirect_uri", error="invalid_grant")
         verifier = str(form.get("code_verifier", ""))
         made = base64.urlsafe_b64encode(hashlib.sha256(verifier.encode()).digest()).decode().rstrip("=")
-        if made != grant.challenge:
+        if grant.challenge is not None and made != grant.challenge:
             return self._bad("code_verifier does not match", error="invalid_grant")
+        if grant.challenge is None and "code_verifier" in form:
+            return self._bad("a code_verifier for a code without a challenge", error="invalid_grant")
         access = secrets.token_urlsafe(24)
         self.tokens[access] = grant.user_id
         return web.json_response(

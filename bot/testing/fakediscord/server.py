@@ -38,6 +38,7 @@ from aiohttp.multipart import content_disposition_filename, parse_content_dispos
 from bot.testing.fakediscord import limits as L
 from bot.testing.fakediscord import payloads as P
 from bot.testing.fakediscord import schema as S
+from bot.testing.fakediscord.activity import CB_LAUNCH_ACTIVITY, FakeActivities
 from bot.testing.fakediscord.oauth import FakeOAuth
 from bot.testing.fakediscord.payloads import (
     FakeAttachment,
@@ -670,6 +671,8 @@ class FakeDiscord:
         self.gateway = FakeGateway(self, heartbeat_interval_ms)
         self.oauth = FakeOAuth(self)
         """OAuth2: the consent redirect, the token exchange and a Bearer token's /users/@me (issue 38)."""
+        self.activities = FakeActivities(self.world)
+        """Activities: the LAUNCH_ACTIVITY callback's instances and their route (issue 39)."""
         self.requests: list[RecordedRequest] = []
         self.sent: list[Sent] = []
         self.switches: list[Switch] = []
@@ -1165,6 +1168,7 @@ class FakeDiscord:
             r("PATCH", prefix + "/commands/{command_id}", self._patch_command)
             r("DELETE", prefix + "/commands/{command_id}", self._delete_command)
         r("POST", "/interactions/{interaction_id}/{token}/callback", self._interaction_callback)
+        r("GET", "/applications/{app_id}/activity-instances/{instance_id}", self._get_activity_instance)
         r("POST", "/webhooks/{app_id}/{token}", self._followup)
         r("GET", "/webhooks/{app_id}/{token}/messages/{message_id}", self._get_webhook_message)
         r("PATCH", "/webhooks/{app_id}/{token}/messages/{message_id}", self._edit_webhook_message)
@@ -1625,7 +1629,13 @@ class FakeDiscord:
         channel = self._channel_or_404(str(inter.channel_id))  # deleted since: 10003, as Discord answers
         message: FakeMessage | None = None
         loading = False
-        if ctype == P.CB_MESSAGE:
+        launched = None
+        if ctype == CB_LAUNCH_ACTIVITY:
+            launched = self.activities.launch(inter)
+            if launched is None:
+                assert self.activities.refusal is not None
+                raise ApiError(*self.activities.refusal)
+        elif ctype == P.CB_MESSAGE:
             message = self._create_message(rec, data, channel, interaction=inter)
         elif ctype == P.CB_DEFERRED_MESSAGE:
             flags = P.FLAG_LOADING | (int(data.get("flags") or 0) & P.FLAG_EPHEMERAL)
@@ -1656,6 +1666,8 @@ class FakeDiscord:
         if rec.query.get("with_response") not in ("1", "true", "True"):
             return 204, None
         answer: dict[str, Any] = {"interaction": {"id": str(inter.id), "type": inter.type}}
+        if launched is not None:
+            return self.activities.answer(answer["interaction"], launched)
         if message is not None:
             answer["interaction"].update(
                 response_message_id=str(message.id),
@@ -1664,6 +1676,14 @@ class FakeDiscord:
             )
             answer["resource"] = {"type": ctype, "message": P.message_payload(world, message)}
         return answer
+
+    async def _get_activity_instance(self, rec: RecordedRequest, app_id: str, instance_id: str) -> Any:
+        if app_id != str(self.world.application_id):
+            raise ApiError(404, 10002, "Unknown Application")
+        body = self.activities.instance_payload(instance_id)
+        if body is None:
+            raise ApiError(404, 10070, "Unknown Activity Instance")
+        return body
 
     async def _followup(self, rec: RecordedRequest, app_id: str, token: str) -> Any:
         inter = self._interaction_for_token(app_id, token)
