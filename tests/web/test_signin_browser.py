@@ -4,6 +4,7 @@ sees the public page, and the sessions page signs the first out again."""
 
 from __future__ import annotations
 
+import asyncio
 import io
 from typing import Any
 
@@ -84,3 +85,46 @@ async def test_the_tab_title_says_when_it_is_the_signed_in_seats_turn(board: Boa
                 f"() => Number(document.querySelector('#live').dataset.version) > {info.game.version}", timeout=10_000
             )
         assert seen == {True, False}
+
+
+async def test_the_seats_own_picture_stays_hidden_while_its_board_is_shown(board: Board, service: Service) -> None:
+    """The seat's own picture is the board it taps: shown once, not twice. A new version merges the page's
+    "Your view" section in again; when that merge comes after the board has read its new choices, the
+    picture must stay hidden all the same."""
+    from bot.web.board import play_data
+
+    board.server.door.picture, board.server.door.data = small_picture, play_data
+    gid = await two_player_game(service)
+    info = await service.info(gid)
+    seat = info.seat_of(ALICE)
+    assert seat is not None
+    while seat.seat not in (await service.info(gid)).awaiting:  # Bob's first turn, if his is first
+        await service.play_for(gid, 1 - seat.seat)
+    raw = await board.app.sessions.link_token(ALICE, gid)
+    async with chromium() as browser:
+        w = await open_page(browser, f"{board.base}/signin/{raw}", PHONE)
+        page = w.page
+        await page.get_by_role("button", name="Sign in and open the game").click()
+        await page.wait_for_url(board.game(gid))
+        shown = "() => !document.getElementById('play').hidden && document.querySelector('.playtarget, .playchoice')"
+        await page.wait_for_function(shown)
+        assert not await page.locator("#mine-picture").is_visible()
+        assert not await page.locator("#mine h2").is_visible()
+        merged = []
+
+        async def late(route: Any) -> None:  # the page's own read of its new version comes after the board's
+            if route.request.resource_type == "fetch" and "/play." not in route.request.url:
+                await asyncio.sleep(1.0)
+                merged.append(route.request.url)
+            await route.continue_()
+
+        await page.route(board.game(gid) + "*", late)
+        version = (await service.info(gid)).game.version
+        await service.play_for(gid, seat.seat)  # Alice's take: her build comes next, on the board
+        assert seat.seat in (await service.info(gid)).awaiting
+        await page.wait_for_function(f"() => Number(document.getElementById('live').dataset.version) > {version}")
+        await page.wait_for_function(shown)
+        assert merged
+        assert not await page.locator("#mine-picture").is_visible()
+        assert not await page.locator("#mine h2").is_visible()
+        assert not w.errors, w.errors

@@ -124,8 +124,9 @@
 
   function show() {
     section.hidden = !play;
-    var still = document.getElementById("mine-picture");  // the page's own picture of the seat: the same board
-    if (still) { still.style.display = play ? "none" : ""; }
+    // The page's own picture of the seat is the same board: hidden (with its heading) while the board is shown,
+    // by a class on #live that web.js's merge of a new version keeps (it replaces the section itself).
+    live.classList.toggle("playing", !!play);
     if (!play) { layer.replaceChildren(); buttons.replaceChildren(); return; }
     var now = step();
     heading.textContent = text("your_move");
