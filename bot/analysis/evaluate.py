@@ -1,0 +1,160 @@
+"""Every decision of a finished game weighed as the deciding seat could see it (see :mod:`bot.analysis`).
+
+For one decision (a seat, the state before its move, what it had seen): the candidates are the played move,
+the rollout policy's choice and the strong AI's choice (a bounded set, never every legal move: see the README),
+each judged on the same ``samples`` determinizations (:meth:`GameRules.determinize`: what the seat could not see
+dealt again) by ``rollouts`` games played to the end by the rollout policy, with the same random streams for
+every candidate (common random numbers, so the comparison is not drowned in the deal's noise). A candidate's
+value is the mean of the seat's final margin over the best opponent.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from bot.rules import core
+from bot.rules.core import GameError, GameRules, Move
+
+POLICY = "greedy"
+"""The rollout policy: the rules' own greedy AI (its agreement with the strong AI: the analysis bench)."""
+REFERENCE = "strong"
+"""The AI whose choice is always a candidate besides the policy's."""
+THINK_MS = (400, 2500)
+"""Games that use time: each rolled-out move comes this many simulated ms after the seat's previous one."""
+MAX_ROLLOUT = 5000
+"""A rollout longer than this many moves is a bug in a game's rules (none is near it)."""
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One decision's candidates and their values (expected margins), in the order tried: the played move
+    first. ``values[i]`` is ``candidates[i]``'s."""
+
+    candidates: tuple[Move, ...]
+    values: tuple[float, ...]
+
+    @property
+    def played(self) -> float:
+        return self.values[0]
+
+    @property
+    def best_index(self) -> int:
+        """The best candidate; the played move on a tie (so a move as good as the best loses nothing)."""
+        top = max(self.values)
+        return next(i for i, v in enumerate(self.values) if v >= top)
+
+
+def bare(move: Move) -> Move:
+    """A move without the time the service stamped on it."""
+    return {k: v for k, v in move.items() if k != "at"}
+
+
+def same(a: Move, b: Move) -> bool:
+    return json.dumps(bare(a), sort_keys=True) == json.dumps(bare(b), sort_keys=True)
+
+
+def margin(rules: GameRules[Any], state: Any, seat: int) -> float:
+    """``seat``'s total minus the best other total (its total alone when it has no opponent)."""
+    totals = {s.seat: s.total for s in rules.result(state).seats}
+    others = [total for other, total in totals.items() if other != seat]
+    mine = totals.get(seat, 0)
+    return float(mine - max(others)) if others else float(mine)
+
+
+def rollout(rules: GameRules[Any], state: Any, seed: int, now: int, horizon: int | None = None) -> Any:
+    """``state`` played to the end by the rollout policy (timed games: on a simulated clock from ``now``), or
+    for ``horizon`` moves when the game's data sets one (then the margin is the game's provisional one)."""
+    rnd = core.rng(seed, "analysis", "clock")
+    clock: dict[int, int] = {}
+    steps = 0
+    while not rules.is_over(state) and (horizon is None or steps < horizon):
+        if steps > MAX_ROLLOUT:
+            raise RuntimeError(f"{rules.kind}: no end after {MAX_ROLLOUT} rolled-out moves")
+        steps += 1
+        awaited = rules.awaiting(state)
+        if rules.uses_time:
+            for seat in awaited:
+                clock.setdefault(seat, now + rnd.randint(*THINK_MS))
+            due_at = min([clock[s] for s in awaited] or [now + THINK_MS[1]])
+            due = rules.system_move(state, due_at)
+            if due is not None or not awaited:
+                state = rules.apply(state, core.SYSTEM_SEAT, {**(due or {"kind": "timeout"}), "at": due_at})
+                continue
+            seat = min(awaited, key=lambda s: (clock[s], s))
+        else:
+            seat = min(awaited)
+        move = dict(rules.ai_move(state, seat, POLICY, core.derive_seed(seed, "analysis", steps)))
+        if rules.uses_time:
+            move["at"] = clock[seat]
+            clock[seat] += rnd.randint(*THINK_MS)
+        state = rules.apply(state, seat, move)
+    return state
+
+
+def stamped(rules: GameRules[Any], move: Move, now: int) -> Move:
+    return {**bare(move), "at": now} if rules.uses_time else bare(move)
+
+
+def candidates(rules: GameRules[Any], state: Any, seat: int, played: Move, seed: int) -> list[Move]:
+    """The played move, then the policy's and the reference AI's choices when they differ from it."""
+    out = [bare(played)]
+    for level in (POLICY, REFERENCE):
+        if level not in rules.ai_levels:
+            continue
+        choice = bare(rules.ai_move(state, seat, level, core.derive_seed(seed, "analysis", "choice", level)))
+        if not any(same(choice, c) for c in out):
+            out.append(choice)
+    return out
+
+
+def weigh(
+    rules: GameRules[Any],
+    state: Any,
+    seat: int,
+    played: Move,
+    known: Any,
+    seed: int,
+    samples: int,
+    rollouts: int,
+    now: int = 0,
+    horizon: int | None = None,
+) -> Decision:
+    """The values of the candidate moves of ``seat`` in ``state`` (see the module's docstring). Depends on
+    ``state`` only through what ``seat`` may see: every sample is a determinization. When the played move is
+    the only candidate its loss is 0 whatever its value, which then only draws the turning points: one sample
+    and one rollout serve."""
+    worlds = [rules.determinize(state, seat, known, core.derive_seed(seed, "analysis", "world", 0))]
+    moves = candidates(rules, worlds[0], seat, played, seed)
+    if len(moves) == 1:
+        samples = rollouts = 1
+    for j in range(1, samples):
+        worlds.append(rules.determinize(state, seat, known, core.derive_seed(seed, "analysis", "world", j)))
+    totals = [0.0] * len(moves)
+    for j, world in enumerate(worlds):
+        for r in range(rollouts):
+            stream = core.derive_seed(seed, "analysis", "rollout", j, r)
+            for i, move in enumerate(moves):
+                after = rules.apply(world, seat, stamped(rules, move, now))
+                totals[i] += margin(rules, rollout(rules, after, stream, now, horizon), seat)
+    count = samples * rollouts
+    return Decision(tuple(moves), tuple(total / count for total in totals))
+
+
+def said(rules: GameRules[Any], state: Any, seat: int, move: Move, now: int) -> tuple[str, dict[str, Any]]:
+    """The rules' public sentence of ``move`` played in ``state``."""
+    try:
+        return rules.describe(state, seat, move, rules.apply(state, seat, stamped(rules, move, now)))
+    except GameError:
+        return ("move.generic", {"seat": core.seat_ref(seat), "kind": str(move.get("kind", "?"))})
+
+
+def replay(rules: GameRules[Any], state: Any, moves: Sequence[tuple[int, Move]]) -> list[Any]:
+    """The states before each move and the last one after (GameError if a move does not replay)."""
+    states = [state]
+    for seat, move in moves:
+        state = rules.apply(state, seat, move)
+        states.append(state)
+    return states
