@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from bot.rules import core
@@ -35,10 +35,16 @@ class Decision:
 
     candidates: tuple[Move, ...]
     values: tuple[float, ...]
+    chosen: dict[str, int] = field(default_factory=dict)
+    """Which candidate each AI chose (``{"greedy": 0, "strong": 1}``: greedy played as the seat did)."""
 
     @property
     def played(self) -> float:
         return self.values[0]
+
+    def loss(self, index: int = 0) -> float:
+        """The loss of candidate ``index`` (the played move by default): the best value minus its own."""
+        return max(self.values) - self.values[index]
 
     @property
     def best_index(self) -> int:
@@ -98,16 +104,22 @@ def stamped(rules: GameRules[Any], move: Move, now: int) -> Move:
     return {**bare(move), "at": now} if rules.uses_time else bare(move)
 
 
-def candidates(rules: GameRules[Any], state: Any, seat: int, played: Move, seed: int) -> list[Move]:
-    """The played move, then the policy's and the reference AI's choices when they differ from it."""
+def candidates(
+    rules: GameRules[Any], state: Any, seat: int, played: Move, seed: int
+) -> tuple[list[Move], dict[str, int]]:
+    """The played move, then the policy's and the reference AI's choices when they differ from it; and which
+    candidate each AI chose (level -> index)."""
     out = [bare(played)]
+    chosen: dict[str, int] = {}
     for level in (POLICY, REFERENCE):
         if level not in rules.ai_levels:
             continue
         choice = bare(rules.ai_move(state, seat, level, core.derive_seed(seed, "analysis", "choice", level)))
-        if not any(same(choice, c) for c in out):
+        index = next((i for i, c in enumerate(out) if same(choice, c)), len(out))
+        if index == len(out):
             out.append(choice)
-    return out
+        chosen[level] = index
+    return out, chosen
 
 
 def weigh(
@@ -127,7 +139,7 @@ def weigh(
     the only candidate its loss is 0 whatever its value, which then only draws the turning points: one sample
     and one rollout serve."""
     worlds = [rules.determinize(state, seat, known, core.derive_seed(seed, "analysis", "world", 0))]
-    moves = candidates(rules, worlds[0], seat, played, seed)
+    moves, chosen = candidates(rules, worlds[0], seat, played, seed)
     if len(moves) == 1:
         samples = rollouts = 1
     for j in range(1, samples):
@@ -140,7 +152,7 @@ def weigh(
                 after = rules.apply(world, seat, stamped(rules, move, now))
                 totals[i] += margin(rules, rollout(rules, after, stream, now, horizon), seat)
     count = samples * rollouts
-    return Decision(tuple(moves), tuple(total / count for total in totals))
+    return Decision(tuple(moves), tuple(total / count for total in totals), chosen)
 
 
 def said(rules: GameRules[Any], state: Any, seat: int, move: Move, now: int) -> tuple[str, dict[str, Any]]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -84,7 +85,5 @@ class GameAnalysis:
 
     def to_json(self) -> dict[str, Any]:
         """The analysis as plain JSON data (tuples as lists)."""
-        data = asdict(self)
-        for move in data["moves"]:
-            move["best_said"] = list(move["best_said"])
+        data: dict[str, Any] = json.loads(json.dumps(asdict(self)))
         return data
