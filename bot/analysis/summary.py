@@ -26,33 +26,30 @@ TURNING_POINTS = 3
 
 
 @cache
-def _thresholds(package: str) -> dict[str, float]:
+def _data(package: str) -> dict[str, Any]:
     try:
         text = resources.files(package).joinpath("analysis.json").read_text(encoding="utf-8")
     except (FileNotFoundError, ModuleNotFoundError, TypeError):
-        return dict(DEFAULT)
-    data = json.loads(text)
-    return {key: float(data[key]) for key in DEFAULT}
+        return {}
+    data: dict[str, Any] = json.loads(text)
+    return data
 
 
-@cache
-def _horizon(package: str) -> int | None:
-    try:
-        text = resources.files(package).joinpath("analysis.json").read_text(encoding="utf-8")
-    except (FileNotFoundError, ModuleNotFoundError, TypeError):
-        return None
-    value = json.loads(text).get("horizon")
-    return None if value is None else int(value)
+def data(rules: GameRules[Any]) -> dict[str, Any]:
+    """The game's ``analysis.json`` (in its rules package; empty without one)."""
+    return _data(type(rules).__module__.rpartition(".")[0])
+
+
+def thresholds(rules: GameRules[Any]) -> dict[str, float]:
+    """The game's ``small``, ``medium``, ``large`` and ``scale`` (:data:`DEFAULT` without its own)."""
+    own = data(rules)
+    return {key: float(own.get(key, value)) for key, value in DEFAULT.items()}
 
 
 def horizon(rules: GameRules[Any]) -> int | None:
     """How many moves a rollout plays before the game's provisional margin is read (None: to the end)."""
-    return _horizon(type(rules).__module__.rpartition(".")[0])
-
-
-def thresholds(rules: GameRules[Any]) -> dict[str, float]:
-    """The game's ``small``, ``medium``, ``large`` and ``scale`` (``analysis.json`` in its rules package)."""
-    return _thresholds(type(rules).__module__.rpartition(".")[0])
+    value = data(rules).get("horizon")
+    return None if value is None else int(value)
 
 
 def miss(loss: float, limits: dict[str, float]) -> str:

@@ -407,20 +407,12 @@ class GameRules(Generic[S]):
         """Epoch ms at which :meth:`system_move` will have something to do, if any."""
         return None
 
-    # -- what a seat knows (the after-game analysis, :mod:`bot.analysis`) ---------------------
     def observe(self, state: S, seat: int, known: Any) -> Any:
-        """What ``seat`` has seen so far, once it has seen ``state`` too (``known``: what it had seen
-        before, None at the start). A game whose hidden information is all in the state (a face-down
-        stack's order) keeps nothing; one where a seat remembers what it was shown and may no longer
-        see (Between Two Cities' hands passed on) keeps that. JSON-able."""
-        return None
+        """For the after-game analysis: what ``seat`` has seen (JSON-able), ``state`` included (``known``: before)."""
 
     def determinize(self, state: S, seat: int, known: Any, seed: int) -> S:
-        """A state ``seat`` cannot tell from ``state``: everything hidden from it (the order of what is
-        still to be drawn, other seats' hands and unrevealed choices) dealt again at random (``seed``)
-        from what it could not see, so the result depends only on what the seat saw (``known``) and the
-        seed, never on the hidden truth. Unrevealed choices of a simultaneous step are taken back, so
-        the other seats choose again. The default suits a game with nothing hidden."""
+        """A state ``seat`` cannot tell from ``state``: all it cannot see (draw order, others' hands and
+        unrevealed choices, which are taken back) dealt again from ``seed``, never from the hidden truth."""
         return state
 
     def active_result(self, state: S) -> Result | None:
