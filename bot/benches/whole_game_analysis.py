@@ -1,4 +1,5 @@
-"""The after-game analysis (:mod:`bot.analysis`): what it costs, how steady it is, and whether it is honest.
+"""The after-game analysis (:mod:`bot.analysis`; ``python -m bot.bench --only analysis`` picks this module by that
+part of its name): what it costs, how steady it is, and whether it is honest.
 
 Figures (``analysis.<kind>.<choice>.<n>p``), for a seeded game of every game whose ``analysis.json`` names
 its bench (the game's options and seats there), played by the greedy AI, analysed in this one process (one
