@@ -88,3 +88,22 @@ def test_a_determinization_keeps_what_the_seat_saw() -> None:
     world = rules.determinize(state, seat, None, 99)
     assert sorted(world.stack) == sorted(state.stack) and world.stack != state.stack
     assert dataclasses.replace(world, stack=state.stack) == state
+
+
+def test_a_hand_passed_on_is_remembered() -> None:
+    """Between Two Cities: the tiles a seat passed on stay known to it (their kinds are never dealt again),
+    while the kinds of a hand it never held are."""
+    rules = games.rules("btc")
+    state = rules.setup({}, 3, 8)
+    known = rules.observe(state, 0, None)
+    passed = sorted(state.players[0].hand)[2:]
+    for seat in range(3):
+        hand = sorted(state.players[seat].hand)
+        state = rules.apply(state, seat, {"kind": "choose", "tiles": hand[:2]})
+        known = rules.observe(state, 0, known)
+    assert not set(passed) & set(state.players[0].hand) and set(passed) <= set(known)
+    unseen = [t for t in range(108) if t not in known]
+    for seed in range(5):
+        world = rules.determinize(state, 0, known, seed)
+        assert all(world.tiles[t] == state.tiles[t] for t in known)
+    assert any(rules.determinize(state, 0, known, seed).tiles[t] != state.tiles[t] for seed in range(5) for t in unseen)
