@@ -70,34 +70,53 @@ def margin(rules: GameRules[Any], state: Any, seat: int) -> float:
     return float(mine - max(others)) if others else float(mine)
 
 
-def rollout(rules: GameRules[Any], state: Any, seed: int, now: int, horizon: int | None = None) -> Any:
-    """``state`` played to the end by the rollout policy (timed games: on a simulated clock from ``now``), or
-    for ``horizon`` moves when the game's data sets one (then the margin is the game's provisional one)."""
+def rollout(
+    rules: GameRules[Any], state: Any, seed: int, now: int, horizon: int | None = None, seat: int | None = None
+) -> Any:
+    """``state`` (just after ``seat``'s move) played to the end by the rollout policy (timed games: on a
+    simulated clock from ``now``). With a ``horizon`` (the game's data), the rollout stops after that many
+    moves at the next start of ``seat``'s turn (it is awaited after another seat's move; at most twice the
+    horizon), so that every candidate is read at the same point of the round, and the margin is the game's
+    provisional one."""
     rnd = core.rng(seed, "analysis", "clock")
     clock: dict[int, int] = {}
-    steps = 0
-    while not rules.is_over(state) and (horizon is None or steps < horizon):
+    steps, last = 0, seat
+    while not rules.is_over(state):
+        if (
+            horizon is not None
+            and steps >= horizon
+            and (steps >= 2 * horizon or _turn_starts(rules, state, seat, last))
+        ):
+            break
         if steps > MAX_ROLLOUT:
             raise RuntimeError(f"{rules.kind}: no end after {MAX_ROLLOUT} rolled-out moves")
         steps += 1
         awaited = rules.awaiting(state)
         if rules.uses_time:
-            for seat in awaited:
-                clock.setdefault(seat, now + rnd.randint(*THINK_MS))
-            due_at = min([clock[s] for s in awaited] or [now + THINK_MS[1]])
-            due = rules.system_move(state, due_at)
-            if due is not None or not awaited:
-                state = rules.apply(state, core.SYSTEM_SEAT, {**(due or {"kind": "timeout"}), "at": due_at})
+            for who in awaited:
+                clock.setdefault(who, now + rnd.randint(*THINK_MS))
+            due_at = min(clock[s] for s in awaited) if awaited else rules.timer_deadline(state)
+            due = None if due_at is None else rules.system_move(state, due_at)
+            if due is not None:
+                state = rules.apply(state, core.SYSTEM_SEAT, {**due, "at": due_at})
                 continue
-            seat = min(awaited, key=lambda s: (clock[s], s))
+            if not awaited:
+                break  # nobody can move and no timer will: only a broken game comes here
+            mover = min(awaited, key=lambda s: (clock[s], s))
         else:
-            seat = min(awaited)
-        move = dict(rules.ai_move(state, seat, POLICY, core.derive_seed(seed, "analysis", steps)))
+            mover = min(awaited)
+        move = dict(rules.ai_move(state, mover, POLICY, core.derive_seed(seed, "analysis", steps)))
         if rules.uses_time:
-            move["at"] = clock[seat]
-            clock[seat] += rnd.randint(*THINK_MS)
-        state = rules.apply(state, seat, move)
+            move["at"] = clock[mover]
+            clock[mover] += rnd.randint(*THINK_MS)
+        state = rules.apply(state, mover, move)
+        last = mover
     return state
+
+
+def _turn_starts(rules: GameRules[Any], state: Any, seat: int | None, last: int | None) -> bool:
+    """Whether ``seat``'s turn starts now: it is awaited, after another seat's move."""
+    return seat in rules.awaiting(state) and last != seat
 
 
 def stamped(rules: GameRules[Any], move: Move, now: int) -> Move:
@@ -150,7 +169,7 @@ def weigh(
             stream = core.derive_seed(seed, "analysis", "rollout", j, r)
             for i, move in enumerate(moves):
                 after = rules.apply(world, seat, stamped(rules, move, now))
-                totals[i] += margin(rules, rollout(rules, after, stream, now, horizon), seat)
+                totals[i] += margin(rules, rollout(rules, after, stream, now, horizon, seat), seat)
     count = samples * rollouts
     return Decision(tuple(moves), tuple(total / count for total in totals), chosen)
 
