@@ -31,12 +31,6 @@ from bot.analysis import evaluate, summary
 from bot.benches.story import play_logged
 from bot.rules import core
 
-CASES = (
-    ("quadropolis", {"mode": "classic"}, 4),
-    ("btc", {"mode": "standard"}, 5),
-    ("urbanpanic", {"variant": "advanced"}, 4),
-)
-QUICK_SEATS = {"quadropolis": 2, "btc": 3, "urbanpanic": 2}
 SEED = 40
 HONESTY_SAMPLES = 4
 HONESTY_POSITIONS = 30
