@@ -15,8 +15,8 @@ the first decision from half the game on, where the random, greedy and strong AI
 at ``HONESTY_SAMPLES`` samples: each level's average loss and the paired differences with their standard errors
 (``random_minus_greedy``, ``greedy_minus_strong``, ``*_se``; significant when above twice the error).
 
-``--quick``: each game at its smaller table (``small_seats``), the default budget against twice it,
-and ten honesty positions at one sample.
+``--quick`` (CI): each game at its smaller table (``small_seats``), one sample against two, and five honesty
+positions at one sample.
 """
 
 from __future__ import annotations
@@ -63,16 +63,16 @@ def _agreement(kind: str, options: Mapping[str, str], seats: int, log: Any, numb
     return round(same / max(1, len(numbers)), 3)
 
 
-def cost(kind: str, options: Mapping[str, str], seats: int, factor: int) -> dict[str, Any]:
+def cost(kind: str, options: Mapping[str, str], seats: int, factor: int, budget: analysis.Budget) -> dict[str, Any]:
     _, log = play_logged(kind, options, seats, SEED, "greedy")
-    base, seconds, cpu = _timed(kind, options, seats, log, analysis.DEFAULT_BUDGET)
-    more, more_seconds, _ = _timed(kind, options, seats, log, analysis.DEFAULT_BUDGET.times(factor))
+    base, seconds, cpu = _timed(kind, options, seats, log, budget)
+    more, more_seconds, _ = _timed(kind, options, seats, log, budget.times(factor))
     shifts = [abs(a.loss - b.loss) for a, b in zip(base.moves, more.moves, strict=True)]
     name = _name(kind, options, seats)
     return {
         f"{name}.moves": len(log),
         f"{name}.decisions": len(base.moves),
-        f"{name}.budget": f"{analysis.DEFAULT_BUDGET.samples} samples x {analysis.DEFAULT_BUDGET.rollouts} rollouts",
+        f"{name}.budget": f"{budget.samples} samples x {budget.rollouts} rollouts",
         f"{name}.seconds": round(seconds, 1),
         f"{name}.cpu_seconds": round(cpu, 1),
         f"{name}.x{factor}_seconds": round(more_seconds, 1),
@@ -142,8 +142,11 @@ def cases() -> list[tuple[str, dict[str, str], int, int]]:
 def figures(quick: bool = False) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for kind, options, seats, small in cases():
-        out.update(cost(kind, options, small if quick else seats, 2 if quick else 4))
+        if quick:
+            out.update(cost(kind, options, small, 2, analysis.Budget(samples=1)))
+        else:
+            out.update(cost(kind, options, seats, 4, analysis.DEFAULT_BUDGET))
     for kind, options, _, small in cases():
-        positions, samples = (10, 1) if quick else (HONESTY_POSITIONS, HONESTY_SAMPLES)
+        positions, samples = (5, 1) if quick else (HONESTY_POSITIONS, HONESTY_SAMPLES)
         out.update(honesty(kind, options, small, positions, samples))
     return out
