@@ -1,5 +1,6 @@
 """The command line: ``python -m bot`` runs the bot; ``python -m bot local`` plays in a terminal;
-``python -m bot score`` scores a physical game's city. ``python -m bot --help`` says how."""
+``python -m bot score`` scores a physical game's city; ``python -m bot analyse`` weighs a finished game's
+moves. ``python -m bot --help`` says how."""
 
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ from bot.settings import ENV_FILE, SettingsError, check_database_path, load, unk
 if TYPE_CHECKING:
     from cogs.app import CityBot
 
-COMMANDS = ("local", "score", "settings", "health")
+COMMANDS = ("local", "score", "analyse", "settings", "health")
 DISTRIBUTION = "citybuilders-bot"
 """The package's name as installed (pyproject.toml), whose version `--version` prints."""
 
@@ -277,6 +278,10 @@ def dispatch(args: list[str]) -> int:
         from bot.score import command as score_command
 
         return score_command(rest)
+    if head == "analyse":
+        from bot.analyse import command as analyse_command
+
+        return analyse_command(rest)
     if head == "settings":
         from bot.settingsdoc import command as settings_command
 

@@ -407,6 +407,14 @@ class GameRules(Generic[S]):
         """Epoch ms at which :meth:`system_move` will have something to do, if any."""
         return None
 
+    def observe(self, state: S, seat: int, known: Any) -> Any:
+        """For the after-game analysis: what ``seat`` has seen (JSON-able), ``state`` included (``known``: before)."""
+
+    def determinize(self, state: S, seat: int, known: Any, seed: int) -> S:
+        """A state ``seat`` cannot tell from ``state``: all it cannot see (draw order, others' hands and
+        unrevealed choices, which are taken back) dealt again from ``seed``, never from the hidden truth."""
+        return state
+
     def active_result(self, state: S) -> Result | None:
         """The result if the game is over, else None."""
         return self.result(state) if self.is_over(state) else None

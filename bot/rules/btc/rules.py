@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from bot.rules import core
-from bot.rules.btc import ai, views
+from bot.rules.btc import ai, hidden, views
 from bot.rules.btc import engine as E
 from bot.rules.btc import state as S
 from bot.rules.btc.state import BtcState
@@ -101,6 +101,14 @@ class BetweenTwoCities(core.GameRules[BtcState]):
 
     def ai_move(self, state: BtcState, seat: int, level: str, seed: int) -> Move:
         return ai.choose_move(state, seat, level, seed)
+
+    def observe(self, state: BtcState, seat: int, known: Any) -> list[int]:
+        """The tile numbers ``seat`` has seen, hands passed on included (see :mod:`.hidden`)."""
+        return hidden.observe(state, seat, known)
+
+    def determinize(self, state: BtcState, seat: int, known: Any, seed: int) -> BtcState:
+        """Unseen kinds dealt again, the others' unrevealed choices taken back (see :mod:`.hidden`)."""
+        return hidden.determinize(state, seat, known, seed)
 
 
 RULES = BetweenTwoCities()

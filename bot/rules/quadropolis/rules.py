@@ -11,7 +11,7 @@ from typing import Any
 
 from bot.rules import core
 from bot.rules.core import GameRules, IllegalMove, Move, OptionSpec
-from bot.rules.quadropolis import ai, views
+from bot.rules.quadropolis import ai, hidden, views
 from bot.rules.quadropolis import engine as E
 from bot.rules.quadropolis.scoring import ScoreSheet
 from bot.rules.quadropolis.state import QuadState
@@ -85,6 +85,10 @@ class QuadropolisRules(GameRules[QuadState]):
 
     def ai_move(self, state: QuadState, seat: int, level: str, seed: int) -> Move:
         return ai.choose(state, seat, level, seed)
+
+    def determinize(self, state: QuadState, seat: int, known: Any, seed: int) -> QuadState:
+        """Later rounds' sites and this round's face-down tiles dealt again (see :mod:`.hidden`)."""
+        return hidden.determinize(state, seed)
 
 
 RULES = QuadropolisRules()

@@ -11,7 +11,7 @@ from typing import Any
 
 from bot.rules import core
 from bot.rules.core import IllegalMove, Move, OptionSpec
-from bot.rules.urbanpanic import ai, scoring, tiles, views
+from bot.rules.urbanpanic import ai, hidden, scoring, tiles, views
 from bot.rules.urbanpanic import engine as E
 from bot.rules.urbanpanic.engine import PARTY_MINUTES, PARTY_MINUTES_DEFAULT
 from bot.rules.urbanpanic.state import VARIANTS, State
@@ -137,6 +137,11 @@ class UrbanPanicRules(core.GameRules[State]):
     def ai_move(self, state: State, seat: int, level: str, seed: int) -> Move:
         """A legal move for ``seat`` by the AI ``level`` ("random", "greedy" or "strong"), deterministic in seed."""
         return ai.choose(self, state, seat, level, seed)
+
+    def determinize(self, state: State, seat: int, known: Any, seed: int) -> State:
+        """The stack (party: the pool and the others' hands) dealt again from what ``seat`` has not seen
+        (see :mod:`.hidden`)."""
+        return hidden.determinize(state, seat, seed)
 
 
 RULES = UrbanPanicRules()

@@ -1,0 +1,152 @@
+"""The after-game analysis (:mod:`bot.analysis`; ``python -m bot.bench --only analysis`` picks this module by that
+part of its name): what it costs, how steady it is, and whether it is honest.
+
+Figures (``analysis.<kind>.<choice>.<n>p``), for a seeded game of every game whose ``analysis.json`` names
+its bench (the game's options and seats there), played by the greedy AI, analysed in this one process (one
+core) at the default budget: ``moves``, ``decisions``, ``seconds`` (wall) and ``cpu_seconds``, the same at four
+times the samples (``x4_seconds``), and how far the figures move between the two: ``mean_move_loss_shift`` (the
+mean absolute change of a move's loss), ``largest_move_loss_shift``, ``average_loss_shift`` and
+``accuracy_shift`` (the largest change of a player's average loss and accuracy), ``same_best_move`` (the share
+of decisions whose best move is the same); and ``policy_agreement``: the share of the game's decisions where
+the rollout policy (greedy) chooses as the strong AI does.
+
+Honesty (``analysis.honesty.<kind>``): thirty seeded games at the smaller table (``small_seats``), in each
+the first decision from half the game on, where the random, greedy and strong AI's moves are weighed together
+at ``HONESTY_SAMPLES`` samples: each level's average loss and the paired differences with their standard errors
+(``random_minus_greedy``, ``greedy_minus_strong``, ``*_se``; significant when above twice the error).
+
+``--quick`` (CI): each game at its smaller table (``small_seats``), one sample against two, and five honesty
+positions at one sample.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+from collections.abc import Mapping
+from typing import Any
+
+from bot import analysis, games
+from bot.analysis import evaluate, summary
+from bot.benches.story import play_logged
+from bot.rules import core
+
+SEED = 40
+HONESTY_SAMPLES = 4
+HONESTY_POSITIONS = 30
+
+
+def _name(kind: str, options: Mapping[str, str], seats: int) -> str:
+    return f"analysis.{kind}.{next(iter(options.values()))}.{seats}p"
+
+
+def _timed(
+    kind: str, options: Mapping[str, str], seats: int, log: Any, budget: analysis.Budget
+) -> tuple[Any, float, float]:
+    wall, cpu = time.perf_counter(), time.process_time()
+    result = analysis.analyse(kind, options, seats, SEED, log, budget)
+    return result, time.perf_counter() - wall, time.process_time() - cpu
+
+
+def _agreement(kind: str, options: Mapping[str, str], seats: int, log: Any, numbers: set[int]) -> float:
+    """The share of the decisions ``numbers`` where greedy and strong choose the same move."""
+    rules = games.rules(kind)
+    state = rules.setup(options, seats, SEED)
+    same = 0
+    for number, (seat, move) in enumerate(log, start=1):
+        if number in numbers:
+            seed = core.derive_seed(SEED, "bench", number)
+            same += evaluate.same(
+                rules.ai_move(state, seat, "greedy", seed), rules.ai_move(state, seat, "strong", seed)
+            )
+        state = rules.apply(state, seat, move)
+    return round(same / max(1, len(numbers)), 3)
+
+
+def cost(kind: str, options: Mapping[str, str], seats: int, factor: int, budget: analysis.Budget) -> dict[str, Any]:
+    _, log = play_logged(kind, options, seats, SEED, "greedy")
+    base, seconds, cpu = _timed(kind, options, seats, log, budget)
+    more, more_seconds, _ = _timed(kind, options, seats, log, budget.times(factor))
+    shifts = [abs(a.loss - b.loss) for a, b in zip(base.moves, more.moves, strict=True)]
+    name = _name(kind, options, seats)
+    return {
+        f"{name}.moves": len(log),
+        f"{name}.decisions": len(base.moves),
+        f"{name}.budget": f"{budget.samples} samples x {budget.rollouts} rollouts",
+        f"{name}.seconds": round(seconds, 1),
+        f"{name}.cpu_seconds": round(cpu, 1),
+        f"{name}.x{factor}_seconds": round(more_seconds, 1),
+        f"{name}.mean_move_loss_shift": round(statistics.mean(shifts), 2) if shifts else 0.0,
+        f"{name}.largest_move_loss_shift": round(max(shifts, default=0.0), 2),
+        f"{name}.average_loss_shift": round(
+            max(abs(a.average_loss - b.average_loss) for a, b in zip(base.players, more.players, strict=True)), 2
+        ),
+        f"{name}.accuracy_shift": round(
+            max(abs(a.accuracy - b.accuracy) for a, b in zip(base.players, more.players, strict=True)), 1
+        ),
+        f"{name}.same_best_move": round(
+            sum(a.best_move == b.best_move for a, b in zip(base.moves, more.moves, strict=True)) / max(1, len(shifts)),
+            3,
+        ),
+        f"{name}.average_losses": [p.average_loss for p in base.players],
+        f"{name}.accuracies": [p.accuracy for p in base.players],
+        f"{name}.policy_agreement": _agreement(kind, options, seats, log, {m.number for m in base.moves}),
+    }
+
+
+def _position(kind: str, options: Mapping[str, str], seats: int, seed: int, fraction: float) -> tuple[Any, int, int]:
+    rules = games.rules(kind)
+    _, log = play_logged(kind, options, seats, seed, "greedy")
+    state = rules.setup(options, seats, seed)
+    for index, (seat, move) in enumerate(log):
+        if index >= int(len(log) * fraction) and seat >= 0 and len(rules.legal_moves(state, seat)) > 1:
+            return state, seat, int(move.get("at", 0))
+        state = rules.apply(state, seat, move)
+    raise RuntimeError("no decision left")
+
+
+def honesty(kind: str, options: Mapping[str, str], seats: int, positions: int, samples: int) -> dict[str, Any]:
+    rules = games.rules(kind)
+    horizon = summary.horizon(rules)
+    losses: dict[str, list[float]] = {"random": [], "greedy": [], "strong": []}
+    for game in range(positions):
+        state, seat, now = _position(kind, options, seats, 1000 + game, 0.5)
+        move = rules.ai_move(state, seat, "random", core.derive_seed(game, "random"))
+        decision = evaluate.weigh(
+            rules, state, seat, move, None, core.derive_seed(game, "weigh"), samples, 1, now, horizon
+        )
+        losses["random"].append(decision.loss(0))
+        for level in ("greedy", "strong"):
+            losses[level].append(decision.loss(decision.chosen[level]))
+    name = f"analysis.honesty.{kind}"
+    out: dict[str, Any] = {f"{name}.positions": positions, f"{name}.samples": samples, f"{name}.seats": seats}
+    for level, values in losses.items():
+        out[f"{name}.{level}_loss"] = round(statistics.mean(values), 2)
+    for worse, better in (("random", "greedy"), ("greedy", "strong")):
+        gaps = [w - b for w, b in zip(losses[worse], losses[better], strict=True)]
+        out[f"{name}.{worse}_minus_{better}"] = round(statistics.mean(gaps), 2)
+        out[f"{name}.{worse}_minus_{better}_se"] = round(statistics.stdev(gaps) / len(gaps) ** 0.5, 2)
+    return out
+
+
+def cases() -> list[tuple[str, dict[str, str], int, int]]:
+    """(kind, options, seats, smaller table's seats) of every game whose ``analysis.json`` names its bench."""
+    out = []
+    for kind in games.available():
+        bench = summary.data(games.rules(kind)).get("bench")
+        if bench:
+            out.append((kind, dict(bench["options"]), int(bench["seats"]), int(bench["small_seats"])))
+    return out
+
+
+def figures(quick: bool = False) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for kind, options, seats, small in cases():
+        if quick:
+            out.update(cost(kind, options, small, 2, analysis.Budget(samples=1)))
+        else:
+            out.update(cost(kind, options, seats, 4, analysis.DEFAULT_BUDGET))
+    for kind, options, _, small in cases():
+        positions, samples = (5, 1) if quick else (HONESTY_POSITIONS, HONESTY_SAMPLES)
+        out.update(honesty(kind, options, small, positions, samples))
+    return out
