@@ -3,7 +3,9 @@ Discord or the terminal, OAuth2 states, and each session's idempotency keys; for
 
 Every secret handed out (a cookie's id, a link's token, a state) is 32 random bytes, base64url; the store
 keeps only its hash (:mod:`bot.store.sessions`). A session lasts :data:`SESSION_DAYS`; a sign-in link
-:data:`LINK_MINUTES` and once.
+:data:`LINK_MINUTES` and once. A session the Discord Activity opens (issue 39) is bound to its instance and
+lasts :data:`ACTIVITY_HOURS` at most (and less: it ends when Discord no longer knows the instance, see
+:mod:`bot.web.activity`).
 """
 
 from __future__ import annotations
@@ -11,13 +13,15 @@ from __future__ import annotations
 import secrets
 from typing import ClassVar
 
-from bot.community.base import DAY_MS, MINUTE_MS, Feature
+from bot.community.base import DAY_MS, HOUR_MS, MINUTE_MS, Feature
 from bot.service import Service
 from bot.store.sessions import MoveRecord, SessionRow, SessionStore, digest
 
-__all__ = ["LINK_MINUTES", "SESSION_DAYS", "MoveRecord", "SessionRow", "Sessions", "digest"]
+__all__ = ["ACTIVITY_HOURS", "LINK_MINUTES", "SESSION_DAYS", "MoveRecord", "SessionRow", "Sessions", "digest"]
 
 SESSION_DAYS = 30
+ACTIVITY_HOURS = 12
+"""The longest an Activity's session lives on the server (its instance may end it sooner)."""
 LINK_MINUTES = 10
 STATE_MINUTES = 10
 """An OAuth2 consent not finished within this long is refused."""
@@ -50,6 +54,18 @@ class Sessions(Feature):
         now = self.now
         await self.rows.add_session(raw, user_xid, how, now, now + SESSION_DAYS * DAY_MS)
         return raw
+
+    async def start_activity(self, user_xid: int, instance_id: str) -> str:
+        """A session of the user bound to an Activity's instance, for :data:`ACTIVITY_HOURS`; it replaces the
+        user's earlier session of the same instance. Returns the cookie's id."""
+        raw = new_secret()
+        now = self.now
+        await self.rows.add_session(raw, user_xid, "activity", now, now + ACTIVITY_HOURS * HOUR_MS, instance_id)
+        return raw
+
+    async def end_instance(self, instance_id: str) -> int:
+        """Ends every session of an Activity's instance that has ended; how many."""
+        return await self.rows.end_instance(instance_id)
 
     async def find(self, raw_id: str) -> SessionRow | None:
         """The live session of a cookie's id, or None."""

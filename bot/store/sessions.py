@@ -1,10 +1,11 @@
-"""Who is signed in on the web pages (tables of migration 012, issue 38): sessions, single-use sign-in links,
-OAuth2 states and the moves a session made (idempotency keys).
+"""Who is signed in on the web pages (tables of migrations 012 and 013, issues 38 and 39): sessions, single-use
+sign-in links, OAuth2 states and the moves a session made (idempotency keys).
 
 Only a hash of every random secret is stored (sha256 hex of the cookie's id, the link's token, the OAuth2
 state), so a copy of the database signs no one in. Each write is one statement or one transaction: a
 sign-in link is used by a compare-and-set (``used_at IS NULL``), so two browsers opening it together sign in
-once.
+once. A session the Discord Activity opened (``how = 'activity'``) keeps its instance's id: a new one for the
+same user and instance replaces the old in the same transaction, and an instance's end ends them all.
 """
 
 from __future__ import annotations
@@ -27,6 +28,8 @@ class SessionRow:
     how: str
     created_at: int
     expires_at: int
+    instance_id: str | None = None
+    """The Discord Activity's instance the session is bound to (only ``how == "activity"``)."""
 
 
 @dataclass(frozen=True)
@@ -37,19 +40,27 @@ class MoveRecord:
     version: int
 
 
-_SESSION = "SELECT id_hash, user_xid, how, created_at, expires_at FROM web_sessions"
+_SESSION = "SELECT id_hash, user_xid, how, created_at, expires_at, instance_id FROM web_sessions"
 
 
 class SessionStore(TableStore):
     """The tables ``web_sessions``, ``web_signins``, ``web_oauth`` and ``web_moves``."""
 
     # -- sessions ----------------------------------------------------------------------------------
-    async def add_session(self, raw_id: str, user_xid: int, how: str, now: int, expires_at: int) -> None:
+    async def add_session(
+        self, raw_id: str, user_xid: int, how: str, now: int, expires_at: int, instance_id: str | None = None
+    ) -> None:
+        """A new session; one bound to an instance replaces the user's earlier session of that instance."""
         async with self.store.transaction() as db:
             await db.execute("DELETE FROM web_sessions WHERE expires_at <= ?", (now,))
+            if instance_id is not None:
+                await db.execute(
+                    "DELETE FROM web_sessions WHERE user_xid = ? AND instance_id = ?", (user_xid, instance_id)
+                )
             await db.execute(
-                "INSERT INTO web_sessions (id_hash, user_xid, how, created_at, expires_at) VALUES (?, ?, ?, ?, ?)",
-                (digest(raw_id), user_xid, how, now, expires_at),
+                "INSERT INTO web_sessions (id_hash, user_xid, how, created_at, expires_at, instance_id)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                (digest(raw_id), user_xid, how, now, expires_at, instance_id),
             )
 
     async def session(self, raw_id: str, now: int) -> SessionRow | None:
@@ -72,6 +83,11 @@ class SessionStore(TableStore):
         """Ends every session of the user (sign out everywhere); how many ended."""
         async with self.store.transaction() as db:
             return await db.execute("DELETE FROM web_sessions WHERE user_xid = ?", (user_xid,))
+
+    async def end_instance(self, instance_id: str) -> int:
+        """Ends every session bound to an Activity's instance (it has ended); how many ended."""
+        async with self.store.transaction() as db:
+            return await db.execute("DELETE FROM web_sessions WHERE instance_id = ?", (instance_id,))
 
     async def forget_user(self, user_xid: int) -> int:
         """Forget-me: every session and unused sign-in link of the user (their moves' keys go with the sessions)."""

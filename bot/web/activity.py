@@ -31,6 +31,14 @@ The session cookie: Discord's frame is a cross-site frame (the page is ``discord
 ``SameSite=None; Secure; Partitioned``: sent only to the Activity's own host (``<application id>.discordsays
 .com``, never the site's own, whose cookie stays ``Lax``), kept apart per top-level site (CHIPS), and without an
 age, so it ends with the Activity's browser session.
+
+The session is bound to the instance (``how = 'activity'`` with its ``instance_id``, migration 013): it lasts
+:data:`bot.community.sessions.ACTIVITY_HOURS` on the server at most; a new sign-in of the same user in the same
+instance replaces it (another instance gets a session of its own); and it ends with the instance. Discord is
+asked whether the instance still runs (:meth:`Activity.live`) when the session opens a game page here or
+makes a move, at most once every :data:`CHECK_MS` per instance (never for a picture or the live stream), and on
+``api/token`` for the user's sessions of other instances; when Discord no longer knows it, every session of
+that instance ends and the request gets one sentence (``web.activity.ended``).
 """
 
 from __future__ import annotations
@@ -66,6 +74,10 @@ CODE = re.compile(r"[A-Za-z0-9_.~-]{1,512}")
 SESSIONS_LINK = re.compile(rb'<p><a href="/sessions\?[^"<>]*">[^<>]*</a></p>')
 """The game page's link to the sessions page, which Discord's frame cannot show (it denies framing)."""
 MAX_BODY = 2048
+CHECK_MS = 60_000
+"""How long Discord's word that an instance still runs is trusted before it is asked again."""
+CHECKED_LIMIT = 1024
+"""Instances remembered as running, at most (the oldest is forgotten first)."""
 LIST_LIMIT = 8
 """A user's games listed when the channel has none, at most."""
 PRIVATE = {"Cache-Control": "no-store", "Vary": "Cookie"}
@@ -116,6 +128,8 @@ class Activity:
         self.per_address = RateLimit(5.0, 30.0)
         """Sign-ins per address (behind Discord's proxy, many users may share one)."""
         self.server: Any = None
+        self._running: dict[str, int] = {}
+        """Instance id -> when (the sessions' clock, ms) Discord last said it runs."""
         self._files = {
             name: resources.files("bot.web").joinpath("static", "activity", name).read_bytes() for name in STATIC
         }
@@ -133,6 +147,7 @@ class Activity:
         Activity's origin too."""
         self.server = server
         server.auth.origins.add(self.origin)
+        server.auth.instance_live = self.live
         game = FRAMED + r"/g/{game_id:\d{1,18}}/{token:[A-Za-z0-9_-]{1,64}}"
         return [
             web.get("/", self.page),
@@ -149,6 +164,9 @@ class Activity:
 
     async def game_page(self, request: web.Request) -> web.StreamResponse:
         """The game page, as the server makes it, with its own links kept inside the Activity."""
+        session = await self.auth.session(request)
+        if session is not None and not await self.auth.still_bound(session):
+            return framed(self.auth.refused(self.auth.ctx.locale(request), "web.activity.ended"))
         response = await self.server.game_page(request)
         if isinstance(response, web.Response) and response.status == 200 and isinstance(response.body, bytes):
             base = request.path.removeprefix(FRAMED)
@@ -216,16 +234,46 @@ class Activity:
         if instance is None or user_xid not in instance.users:
             log.info("activity: user not in the instance it named (or Discord knows no such instance)")
             return self.refuse(403, "web.activity.not_here", locale)
+        self._seen(asked["instance_id"], sessions.now)
         before = await self.auth.session(request)
-        if before is not None and before.user_xid == user_xid:  # the same frame signing in again: one session
-            await sessions.end(user_xid, before.id_hash)
-        raw = await sessions.start(user_xid, "discord")  # Discord's OAuth2, as "Sign in with Discord"
+        if before is not None and before.user_xid == user_xid and before.instance_id is None:
+            await sessions.end(user_xid, before.id_hash)  # this frame's session from before sessions were bound
+        for other in {row.instance_id for row in await sessions.listed(user_xid)} - {None, asked["instance_id"]}:
+            assert other is not None
+            await self.live(other)  # the user's sessions of instances that have ended end now
+        # The user's earlier session of this instance (the same frame signing in again) is replaced.
+        raw = await sessions.start_activity(user_xid, asked["instance_id"])
         answer: dict[str, Any] = {"access_token": access_token, "user": {"id": str(user_xid)}}
         answer.update(await self._where(instance, user_xid, locale))
         response = web.json_response(answer, headers=PRIVATE)
         # Written out: Python's cookie morsels (before 3.14) know no ``Partitioned``; the id is base64url.
         response.headers.add("Set-Cookie", f"{COOKIE}={raw}; Path=/; HttpOnly; Secure; SameSite=None; Partitioned")
         return response
+
+    # -- the instance's life -------------------------------------------------------------------------
+    def _seen(self, instance_id: str, now: int) -> None:
+        self._running.pop(instance_id, None)
+        self._running[instance_id] = now
+        while len(self._running) > CHECKED_LIMIT:
+            del self._running[next(iter(self._running))]
+
+    async def live(self, instance_id: str) -> bool:
+        """Whether Discord still knows an instance (asked at most once every :data:`CHECK_MS`); when it does
+        not, every session bound to it ends."""
+        sessions = self.auth.sessions
+        if sessions is None:
+            return False
+        now = sessions.now
+        seen = self._running.get(instance_id)
+        if seen is not None and 0 <= now - seen < CHECK_MS:
+            return True
+        if await self.instance(instance_id) is not None:
+            self._seen(instance_id, now)
+            return True
+        self._running.pop(instance_id, None)
+        ended = await sessions.end_instance(instance_id)
+        log.info("activity: an instance has ended; %d session(s) of it ended", ended)
+        return False
 
     async def public(self, request: web.Request) -> web.StreamResponse:
         """Consent refused: the public board of the instance's channel, and no session."""

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import hmac
 import html
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -57,6 +57,9 @@ class Auth:
         """"Sign in with Discord" on the sessions page (set by :mod:`bot.web.oauth` when it is configured)."""
         self.origins: set[str] = set()
         """Other origins whose POSTs are the site's own: the Activity's, behind Discord's proxy (issue 39)."""
+        self.instance_live: Callable[[str], Awaitable[bool]] | None = None
+        """Whether an Activity's instance still runs (set by :mod:`bot.web.activity`; it ends the instance's
+        sessions when Discord no longer knows it)."""
 
     # -- the cookie --------------------------------------------------------------------------------
     @property
@@ -81,6 +84,13 @@ class Auth:
         found = await self.sessions.find(raw) if raw.isascii() else None
         request[SESSION_KEY] = found
         return found
+
+    async def still_bound(self, session: SessionRow) -> bool:
+        """Whether a session may still be used: always, unless it is bound to an Activity's instance that
+        Discord no longer knows (then every session of that instance has just ended)."""
+        if session.instance_id is None or self.instance_live is None:
+            return True
+        return await self.instance_live(session.instance_id)
 
     # -- CSRF --------------------------------------------------------------------------------------
     def csrf(self, session: SessionRow) -> str:

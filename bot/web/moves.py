@@ -5,7 +5,8 @@ the regions and choices of :func:`bot.web.board.play_data`) and ``POST {base}/mo
 A move from the page goes where a Discord click goes: :meth:`bot.service.Service.move` with the version the page
 saw (a stale one: 409), then the composition root's turn flow (:meth:`bot.turnflow.TurnFlow.after_move`, with
 the front-end's announcer: the channel gets the same post as after a click, and the old controls go stale).
-Before it: the Origin check and the session's CSRF token, the per-user and per-address limits, the game and the
+Before it: the Origin check and the session's CSRF token (a Discord Activity's session: its instance still
+running, :meth:`bot.web.auth.Auth.still_bound`), the per-user and per-address limits, the game and the
 seat of the session's user, and the move among the seat's legal moves now (else 422). An idempotency key per
 session makes a retried request count once: the same key and the same request answer the first outcome again;
 the same key for another request is refused. A refusal is one sentence in the page's language and changes
@@ -127,6 +128,8 @@ class MoveDoor:
             return self.refuse(403, "web.play.signed_out", locale)
         if not self.auth.csrf_ok(session, request.headers.get("X-CSRF-Token", "")[:64]):
             return self.refuse(403, "web.play.csrf", locale)
+        if not await self.auth.still_bound(session):  # an Activity's session whose instance has ended
+            return self.refuse(403, "web.activity.ended", locale)
         if not self.per_user.allow(str(session.user_xid)) or not self.per_address.allow(self.address(request)):
             response = self.refuse(429, "web.busy.text", locale)
             response.headers["Retry-After"] = "1"

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 
-from bot.community.sessions import LINK_MINUTES, SESSION_DAYS, MoveRecord, Sessions, digest
+from bot.community.sessions import ACTIVITY_HOURS, LINK_MINUTES, SESSION_DAYS, MoveRecord, Sessions, digest
 from bot.service import Service
 from bot.store.sessions import SessionStore
 from tests.conftest import FakeClock
@@ -82,3 +82,32 @@ async def test_sign_out_one_and_everywhere(service: Service) -> None:
     assert await sessions.find(a) is None and await sessions.find(b) is not None
     assert await sessions.end_all(7) == 2
     assert await sessions.find(c) is None
+
+
+async def test_an_activity_session_is_bound_to_its_instance(service: Service, clock: FakeClock) -> None:
+    """Migration 013: one session per user and instance, :data:`ACTIVITY_HOURS` at most, ended with its
+    instance (the others untouched), and by forget-me."""
+    sessions = sessions_of(service)
+    first = await sessions.start_activity(7, "i-1")
+    again = await sessions.start_activity(7, "i-1")  # replaces the first
+    other = await sessions.start_activity(7, "i-2")
+    someone = await sessions.start_activity(8, "i-1")
+    web = await sessions.start(7, "discord")
+    assert await sessions.find(first) is None
+    found = await sessions.find(again)
+    assert found is not None and (found.how, found.instance_id) == ("activity", "i-1")
+    assert sorted((s.how, s.instance_id) for s in await sessions.listed(7)) == [
+        ("activity", "i-1"),
+        ("activity", "i-2"),
+        ("discord", None),
+    ]
+    assert await sessions.end_instance("i-1") == 2
+    assert await sessions.find(again) is None and await sessions.find(someone) is None
+    assert await sessions.find(other) is not None and await sessions.find(web) is not None
+    clock.advance(ACTIVITY_HOURS * 3600 - 1)
+    assert await sessions.find(other) is not None
+    clock.advance(1)
+    assert await sessions.find(other) is None and await sessions.find(web) is not None
+    last = await sessions.start_activity(7, "i-3")
+    await sessions.forget_user(7)
+    assert await sessions.find(last) is None and await sessions.find(web) is None
