@@ -144,3 +144,17 @@ async def test_forget_me_ends_an_activity_session(activity_harness: Harness) -> 
     await h.bot.app.forget(int(h.fake.user(player).id))
     assert await sessions(h) == []
     assert await h.bot.app.sessions.find(cookie.split("=", 1)[1]) is None
+
+
+async def test_signing_in_elsewhere_ends_the_sessions_of_ended_instances(
+    activity_harness: Harness, clock: FakeClock
+) -> None:
+    h = activity_harness
+    _, instance_id, player = await launched(h)
+    await sign_in(h, player, instance_id)
+    other_game = await new_game(h, "quadropolis", "classic", ["alice", "bob"], "general")
+    other = await launch(h, other_game, "general", player)
+    del h.fake.activities.instances[instance_id]
+    clock.advance(CHECK_MS / 1000 + 1)
+    await sign_in(h, player, other)
+    assert [row[2] for row in await bound(h)] == [other]
