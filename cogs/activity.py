@@ -12,11 +12,12 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+import aiohttp
 import discord
 from discord import app_commands
 
 from bot.i18n import normalise_locale, t
-from bot.web.activity import Instance
+from bot.web.activity import Instance, InstanceUnknown
 from cogs import weblinks
 
 log = logging.getLogger(__name__)
@@ -80,7 +81,8 @@ async def add_entry_point(http: Any, application_id: int) -> None:
 
 
 async def instance(bot: Any, instance_id: str) -> Instance | None:
-    """Discord's answer about an Activity's instance (None: unknown, or Discord could not be asked)."""
+    """Discord's answer about an Activity's instance (None: Discord knows no such instance; ``InstanceUnknown``:
+    Discord could not be asked, or answered with another error)."""
     route = discord.http.Route(
         "GET",
         "/applications/{application_id}/activity-instances/{instance_id}",
@@ -89,9 +91,12 @@ async def instance(bot: Any, instance_id: str) -> Instance | None:
     )
     try:
         data = await bot.http.request(route)
-    except discord.HTTPException as exc:
-        log.info("activity: Discord answered %s about an instance", exc.status)
+    except discord.NotFound:
+        log.info("activity: Discord knows no such instance")
         return None
+    except (discord.HTTPException, aiohttp.ClientError, TimeoutError) as exc:  # not an answer about the instance
+        log.info("activity: Discord could not be asked about an instance: %s", type(exc).__name__)
+        raise InstanceUnknown from exc
     location = data.get("location") if isinstance(data, dict) else None
     channel = location.get("channel_id") if isinstance(location, dict) else None
     if not isinstance(channel, str) or not channel.isdigit():

@@ -108,7 +108,12 @@ class Instance:
 
 
 InstanceLookup = Callable[[str], Awaitable[Instance | None]]
-"""An instance id -> Discord's answer (None: Discord knows no such instance, or could not be asked)."""
+"""An instance id -> Discord's answer (None: Discord knows no such instance). It raises :class:`InstanceUnknown`
+when Discord could not be asked (down, slow, another error): no session ends for that."""
+
+
+class InstanceUnknown(Exception):
+    """Discord could not say whether an instance runs (a network error, a timeout, an error other than 404)."""
 
 
 def framed(response: web.StreamResponse) -> web.StreamResponse:
@@ -230,7 +235,10 @@ class Activity:
         if found is None:
             return self.refuse(403, "web.activity.code_refused", locale)
         user_xid, access_token = found
-        instance = await self.instance(asked["instance_id"])
+        try:
+            instance = await self.instance(asked["instance_id"])
+        except InstanceUnknown:
+            return self.refuse(503, "web.activity.failed", locale)
         if instance is None or user_xid not in instance.users:
             log.info("activity: user not in the instance it named (or Discord knows no such instance)")
             return self.refuse(403, "web.activity.not_here", locale)
@@ -267,7 +275,11 @@ class Activity:
         seen = self._running.get(instance_id)
         if seen is not None and 0 <= now - seen < CHECK_MS:
             return True
-        if await self.instance(instance_id) is not None:
+        try:
+            found = await self.instance(instance_id)
+        except InstanceUnknown:
+            return True  # Discord could not be asked: the session stays (its 12 hours still bound it)
+        if found is not None:
             self._seen(instance_id, now)
             return True
         self._running.pop(instance_id, None)
@@ -281,7 +293,10 @@ class Activity:
         asked = await self._asked(request, locale)
         if isinstance(asked, web.Response):
             return asked
-        instance = await self.instance(asked["instance_id"])
+        try:
+            instance = await self.instance(asked["instance_id"])
+        except InstanceUnknown:
+            return self.refuse(503, "web.activity.failed", locale)
         if instance is None:
             return self.refuse(403, "web.activity.not_here", locale)
         where = await self._where(instance, None, locale)

@@ -158,3 +158,20 @@ async def test_signing_in_elsewhere_ends_the_sessions_of_ended_instances(
     clock.advance(CHECK_MS / 1000 + 1)
     await sign_in(h, player, other)
     assert [row[2] for row in await bound(h)] == [other]
+
+
+async def test_a_discord_that_cannot_be_asked_ends_no_session(activity_harness: Harness, clock: FakeClock) -> None:
+    """Only Discord's "no such instance" ends an Activity's sessions: an error or an outage while the bot asks
+    leaves the session as it was (its 12 hours still bound it): the move is weighed, not refused as ended."""
+    h = activity_harness
+    gid, instance_id, player = await launched(h)
+    cookie = await sign_in(h, player, instance_id)
+    page = h.bot.web_links.game(gid)
+    assert page is not None
+    status, text = await get(h, page + "/play.json", cookie)
+    data = json.loads(text)
+    clock.advance(CHECK_MS / 1000 + 1)  # the check is due
+    h.fake.fail(f"GET /applications/*/activity-instances/{instance_id}", status=403, code=50001, times=5)
+    status, answer = await move(h, page, cookie, data["csrf"], data["version"])
+    assert (status, answer) == (422, {"error": t("web.play.illegal", "en")})  # signed in: the move itself is refused
+    assert [row[2] for row in await bound(h)] == [instance_id]
