@@ -33,6 +33,7 @@ from urllib.parse import urlsplit, urlunsplit
 import aiosqlite
 import asyncpg  # type: ignore[import-untyped]
 
+from bot.store.counters import COUNTERS
 from bot.store.groupcommit import GroupCommit
 from bot.store.listen import MOVES_CHANNEL as MOVES_CHANNEL
 from bot.store.listen import NOTIFY_MOVE as NOTIFY_MOVE
@@ -163,6 +164,8 @@ class SqliteEngine:
         """Writers queued at the same moment share one commit (:mod:`bot.store.groupcommit`)."""
 
     async def execute(self, sql: str, params: Iterable[Any] = ()) -> int:
+        COUNTERS.statements += 1
+        COUNTERS.round_trips += 1
         try:
             cur = await self.conn.execute(to_sqlite(sql), tuple(params))
         except sqlite3.IntegrityError as exc:
@@ -172,6 +175,8 @@ class SqliteEngine:
         return max(0, int(cur.rowcount))
 
     async def executemany(self, sql: str, rows: Iterable[Iterable[Any]]) -> None:
+        COUNTERS.statements += 1
+        COUNTERS.round_trips += 1
         try:
             await self.conn.executemany(to_sqlite(sql), [tuple(r) for r in rows])
         except sqlite3.IntegrityError as exc:
@@ -184,6 +189,8 @@ class SqliteEngine:
         return rows[0] if rows else None
 
     async def fetch_all(self, sql: str, params: Iterable[Any] = ()) -> list[Row]:
+        COUNTERS.statements += 1
+        COUNTERS.round_trips += 1
         try:
             return list(await self.conn.execute_fetchall(to_sqlite(sql), tuple(params)))
         except sqlite3.IntegrityError as exc:  # an INSERT ... RETURNING
@@ -241,18 +248,24 @@ class PostgresTx:
         self.conn = conn
 
     async def execute(self, sql: str, params: Iterable[Any] = ()) -> int:
+        COUNTERS.statements += 1
+        COUNTERS.round_trips += 1
         try:
             return _count(await self.conn.execute(to_postgres(sql), *params))
         except asyncpg.IntegrityConstraintViolationError as exc:
             raise _pg_integrity(exc) from None
 
     async def executemany(self, sql: str, rows: Iterable[Iterable[Any]]) -> None:
+        COUNTERS.statements += 1
+        COUNTERS.round_trips += 1  # asyncpg pipelines the rows: one wait for all of them
         try:
             await self.conn.executemany(to_postgres(sql), [tuple(r) for r in rows])
         except asyncpg.IntegrityConstraintViolationError as exc:
             raise _pg_integrity(exc) from None
 
     async def fetch_one(self, sql: str, params: Iterable[Any] = ()) -> Row | None:
+        COUNTERS.statements += 1
+        COUNTERS.round_trips += 1
         try:
             row: Row | None = await self.conn.fetchrow(to_postgres(sql), *params)
             return row
@@ -260,6 +273,8 @@ class PostgresTx:
             raise _pg_integrity(exc) from None
 
     async def fetch_all(self, sql: str, params: Iterable[Any] = ()) -> list[Row]:
+        COUNTERS.statements += 1
+        COUNTERS.round_trips += 1
         try:
             return list(await self.conn.fetch(to_postgres(sql), *params))
         except asyncpg.IntegrityConstraintViolationError as exc:
@@ -273,18 +288,31 @@ class PostgresEngine:
     dialect = POSTGRES
     for_update = " FOR UPDATE"
 
-    def __init__(self, pool: Any) -> None:
+    def __init__(self, pool: Any, *, reset_trips: int = 1) -> None:
         self.pool = pool
+        self.reset_trips = reset_trips
+        """Round trips a connection's return to the pool costs (asyncpg's default reset: one query)."""
+
+    def _acquired(self, trips: int) -> None:
+        COUNTERS.acquisitions += 1
+        COUNTERS.round_trips += trips + self.reset_trips
 
     async def fetch_one(self, sql: str, params: Iterable[Any] = ()) -> Row | None:
+        self._acquired(1)
+        COUNTERS.statements += 1
         row: Row | None = await self.pool.fetchrow(to_postgres(sql), *params)
         return row
 
     async def fetch_all(self, sql: str, params: Iterable[Any] = ()) -> list[Row]:
+        self._acquired(1)
+        COUNTERS.statements += 1
         return list(await self.pool.fetch(to_postgres(sql), *params))
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[PostgresTx]:
+        self._acquired(2)  # BEGIN and COMMIT (or ROLLBACK)
+        COUNTERS.transactions += 1
+        COUNTERS.commits += 1
         async with self.pool.acquire() as conn, conn.transaction():
             yield PostgresTx(conn)
 

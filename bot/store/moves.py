@@ -9,6 +9,7 @@ import json
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
+from bot.store.counters import COUNTERS
 from bot.store.database import CONNECT_TIMEOUT, Database
 from bot.store.engine import NOTIFY_MOVE, POSTGRES, MoveListener, Tx, move_payload
 from bot.store.errors import StaleVersion
@@ -155,6 +156,7 @@ class MoveLog(Database):
         own transaction (sent by the server at its commit, never for a rolled-back one), so every process's
         :meth:`listen_moves` hears of it. SQLite (one process per file): nothing."""
         if db.dialect == POSTGRES:
+            COUNTERS.notifies += 1
             await db.fetch_one(NOTIFY_MOVE, (move_payload(game_id, version),))
 
     async def listen_moves(

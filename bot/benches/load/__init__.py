@@ -72,8 +72,10 @@ from bot.benches.load.tally import check_postgres as check_postgres
 from bot.benches.load.tally import check_store as check_store
 from bot.benches.load.tally import compare as compare
 from bot.benches.load.tally import cpu_figures as cpu_figures
+from bot.benches.load.tally import db_figures as db_figures
 from bot.benches.load.tally import pct as pct
 from bot.benches.load.tally import process_cpu_seconds as process_cpu_seconds
+from bot.benches.load.tally import read_counters as read_counters
 from bot.benches.load.tally import summarise as summarise
 from bot.benches.load.tally import validation_cpu as validation_cpu
 
@@ -103,7 +105,8 @@ async def measure_process(
 
     fake = await FakeDiscord().start()
     names = world_channels(fake, channels)
-    env = {"AI_PAUSE_SECONDS": "0"}
+    counters_file = workdir / f"{prefix}.counters.json"
+    env = {"AI_PAUSE_SECONDS": "0", "PROCESS_STORE_COUNTERS": str(counters_file)}
     if database_url is not None:
         env["DATABASE_URL"] = database_url
     bp = BotProcess(fake, workdir, name=prefix.replace(".", "-"), entry=ENTRY, env=env, log_level="WARNING")
@@ -111,9 +114,11 @@ async def measure_process(
     try:
         await bp.start()
         await bp.wait_ready()
+        counted0 = await read_counters(bp.pid, counters_file)
         bot0, fake0, requests0 = process_cpu_seconds(bp.pid), time.process_time(), len(fake.requests)
         with validation_cpu(schema) as validation:
             await asyncio.wait_for(drive(fake, names, seconds, run), seconds + MODE_GRACE_SECONDS)
+        counted = db_figures(prefix, counted0, await read_counters(bp.pid, counters_file), len(run.acked))
         cpu = cpu_figures(
             prefix,
             run,
@@ -126,7 +131,7 @@ async def measure_process(
         await bp.stop()
         await fake.stop()
     checked = check_store(bp.db_path, run) if database_url is None else await check_postgres(database_url, run)
-    return {**summarise(prefix, run, checked), **cpu}
+    return {**summarise(prefix, run, checked), **cpu, **counted}
 
 
 async def measure_inprocess(channels: int, seconds: float, workdir: Path) -> dict[str, Any]:
