@@ -144,6 +144,11 @@ class Engine(Protocol):
     def transaction(self) -> AbstractAsyncContextManager[Tx]:
         """``async with engine.transaction() as tx`` (a :class:`Tx`); rolled back on any error."""
 
+    async def write_one(self, sql: str, params: Iterable[Any] = ()) -> list[Row]:
+        """One write that is a whole transaction by itself (a single statement, its ``RETURNING`` rows
+        returned): PostgreSQL runs it on its own (one round trip: no ``BEGIN``, no ``COMMIT``, the statement
+        is atomic); SQLite as a writer of its queue (:meth:`transaction`)."""
+
     async def scrub(self, tables: Iterable[str]) -> None:
         """After a forget-me, outside any transaction: the old bytes of changed rows leave the disk
         (SQLite: a ``TRUNCATE`` checkpoint of the write-ahead log; PostgreSQL: ``VACUUM`` of ``tables``)."""
@@ -202,6 +207,10 @@ class SqliteEngine:
         same moment share one commit (one fsync), each in its own savepoint (:mod:`bot.store.groupcommit`)."""
         async with self.writers.transaction():
             yield self
+
+    async def write_one(self, sql: str, params: Iterable[Any] = ()) -> list[Row]:
+        async with self.transaction() as tx:
+            return await tx.fetch_all(sql, params)
 
     async def scrub(self, tables: Iterable[str]) -> None:
         """After a forget-me: the write-ahead log's old frames (which still hold the rows as they were)
@@ -281,6 +290,15 @@ class PostgresTx:
             raise _pg_integrity(exc) from None
 
 
+async def keep_session(conn: Any) -> None:
+    """The pool's reset of a connection given back: nothing beyond asyncpg's own (which rolls back a transaction
+    left open and drops the connection's listeners), instead of its default query (advisory locks unlocked,
+    cursors closed, ``UNLISTEN *``, ``RESET ALL``), one more round trip per acquisition. The store leaves none of
+    those behind: its only advisory lock is transaction-scoped (the migration's), it sets no session setting,
+    opens no cursor, and listens on a connection of its own outside the pool (:class:`MoveListener`)."""
+    del conn
+
+
 class PostgresEngine:
     """An asyncpg pool. Writers run side by side; what must not interleave is guarded inside the SQL
     (the version check in ``UPDATE ... WHERE version = ?``, ``FOR UPDATE`` row locks, unique keys)."""
@@ -288,10 +306,11 @@ class PostgresEngine:
     dialect = POSTGRES
     for_update = " FOR UPDATE"
 
-    def __init__(self, pool: Any, *, reset_trips: int = 1) -> None:
+    def __init__(self, pool: Any, *, reset_trips: int = 0) -> None:
         self.pool = pool
         self.reset_trips = reset_trips
-        """Round trips a connection's return to the pool costs (asyncpg's default reset: one query)."""
+        """Round trips a connection's return to the pool costs: none with :func:`keep_session` as the pool's
+        reset (asyncpg's default reset is one more query per acquisition)."""
 
     def _acquired(self, trips: int) -> None:
         COUNTERS.acquisitions += 1
@@ -307,6 +326,15 @@ class PostgresEngine:
         self._acquired(1)
         COUNTERS.statements += 1
         return list(await self.pool.fetch(to_postgres(sql), *params))
+
+    async def write_one(self, sql: str, params: Iterable[Any] = ()) -> list[Row]:
+        self._acquired(1)
+        COUNTERS.statements += 1
+        COUNTERS.commits += 1
+        try:
+            return list(await self.pool.fetch(to_postgres(sql), *params))
+        except asyncpg.IntegrityConstraintViolationError as exc:
+            raise _pg_integrity(exc) from None
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[PostgresTx]:

@@ -130,10 +130,12 @@ class GameTables(Database):
 
     async def settle(self, game_id: int, version: int) -> None:
         """Record that the moves up to ``version`` were announced (never moves backwards)."""
-        async with self._writing(game_id, seats=False) as db:
-            await db.execute(
-                "UPDATE games SET settled_version = GREATEST(settled_version, ?) WHERE id = ?", (version, game_id)
-            )
+        await self._write_one(
+            "UPDATE games SET settled_version = GREATEST(settled_version, ?) WHERE id = ?",
+            (version, game_id),
+            game_id,
+            seats=False,
+        )
 
     async def count_games(self) -> int:
         row = await self._one("SELECT COUNT(*) FROM games")
@@ -146,8 +148,7 @@ class GameTables(Database):
             raise ValueError(f"cannot update {sorted(bad)}")
         sets = ", ".join(f"{k} = ?" for k in fields)
         values = [dumps(v) if k in JSON_GAME_COLUMNS and v is not None else v for k, v in fields.items()]
-        async with self._writing(game_id, seats=False) as db:
-            await db.execute(f"UPDATE games SET {sets} WHERE id = ?", (*values, game_id))
+        await self._write_one(f"UPDATE games SET {sets} WHERE id = ?", (*values, game_id), game_id, seats=False)
 
     # -- seats -------------------------------------------------------------------------------
     async def seats(self, game_id: int) -> list[SeatRow]:
