@@ -163,6 +163,23 @@ class GameTables(Database):
             keep.append(("seats", seats))
         return list(seats)
 
+    async def game_and_seats(self, game_id: int) -> tuple[GameRow, list[SeatRow]] | None:
+        """A game and its seats (None for an unknown game). PostgreSQL: one statement (one round trip, and one
+        moment's view of both); SQLite: :meth:`get_game` and :meth:`seats`, from the kept rows when they are."""
+        if self.rows is not None:
+            game = await self.get_game(game_id)
+            return None if game is None else (game, await self.seats(game_id))
+        rows = await self._all(
+            f"SELECT {', '.join('g.' + c for c in GAME_COLUMNS)}, s.game_id, s.seat, s.user_xid, s.ai_level,"
+            " s.name, s.resigned, s.joined_at FROM games g LEFT JOIN seats s ON s.game_id = g.id"
+            " WHERE g.id = ? ORDER BY s.seat",
+            (game_id,),
+        )
+        if not rows:
+            return None
+        width = len(GAME_COLUMNS)
+        return game_row(rows[0][:width]), [seat_row(r[width:]) for r in rows if r[width] is not None]
+
     async def _read_seats(self, game_id: int) -> tuple[SeatRow, ...]:
         rows = await self._all(
             "SELECT game_id, seat, user_xid, ai_level, name, resigned, joined_at FROM seats"
