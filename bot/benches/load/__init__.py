@@ -19,6 +19,17 @@ again (a closed loop), so the rate measured is what the bot sustains, not what w
   that cannot run for another reason (a bot that does not start) is reported as
   ``load.<mode>.first_error``; the bench still ends normally.
 
+SQLite and PostgreSQL side by side (:mod:`bot.benches.load.sidebyside`): a full run plays both process
+modes ``REPEATS`` times in alternating order; each mode's usual names carry its median repetition, with the
+spread of the repetitions (``.runs``, ``.min``, ``.max``, ``.stdev``) and the machine's load average as
+each began; ``load.ratio.postgres_to_sqlite.moves_per_s`` and ``.cpu_ms_per_move`` compare the medians.
+
+What the bot asks of its database per move (:mod:`bot.store.counters`, read from the bot process with
+``kill -USR2``): ``<mode>.db.round_trips_per_move``, ``statements_per_move``, ``transactions_per_move``,
+``commits_per_move``, ``acquisitions_per_move`` (PostgreSQL's pool) and ``notifies_per_move``. On
+PostgreSQL, ``<mode>.server.*`` says what the server did meanwhile besides answering (autovacuum runs,
+checkpoints), one of the suspects when repetitions differ.
+
 Where the CPU goes: ``cpu_ms_per_move.bot`` is the bot process's CPU time (user + system) per
 acknowledged move, ``cpu_ms_per_move.fake`` this process's (the fake Discord and the simulated
 players, which share the machine with the bot), and ``fake_validation_ms_per_move`` the part of the
@@ -68,6 +79,8 @@ from bot.benches.load.players import Tracker as Tracker
 from bot.benches.load.players import drive as drive
 from bot.benches.load.players import play_games as play_games
 from bot.benches.load.players import world_channels as world_channels
+from bot.benches.load.sidebyside import REPEATS as REPEATS
+from bot.benches.load.sidebyside import side_by_side as side_by_side
 from bot.benches.load.tally import check_postgres as check_postgres
 from bot.benches.load.tally import check_store as check_store
 from bot.benches.load.tally import compare as compare
@@ -197,15 +210,19 @@ def quieten() -> Callable[[], None]:
 async def gather_figures(quick: bool) -> dict[str, Any]:
     channels = QUICK_CHANNELS if quick else CHANNELS
     seconds = QUICK_SECONDS if quick else SECONDS
-    out: dict[str, Any] = {"load.channels": channels, "load.window_s": seconds}
+    repeats = 1 if quick else REPEATS
+    out: dict[str, Any] = {"load.channels": channels, "load.window_s": seconds, "load.repeats": repeats}
+    process_modes: dict[str, Callable[[int, float, Path], Awaitable[dict[str, Any]]]] = {
+        "load.process": measure_process,
+        "load.postgres.process": measure_postgres,
+    }
+
+    async def step(prefix: str, channels: int, seconds: float, workdir: Path) -> dict[str, Any]:
+        return await run_mode(prefix, process_modes[prefix], channels, seconds, workdir)
+
     with tempfile.TemporaryDirectory(prefix="citybot-load-") as tmp:
-        steps: list[tuple[str, Callable[[int, float, Path], Awaitable[dict[str, Any]]]]] = [
-            ("load.process", measure_process),
-            ("load.inprocess", measure_inprocess),
-            ("load.postgres.process", measure_postgres),
-        ]
-        for prefix, step in steps:
-            out.update(await run_mode(prefix, step, channels, seconds, Path(tmp)))
+        out.update(await side_by_side(step, channels, seconds, Path(tmp), repeats))
+        out.update(await run_mode("load.inprocess", measure_inprocess, channels, seconds, Path(tmp)))
     try:
         out.update(await measure_floor(QUICK_FLOOR_REQUESTS if quick else FLOOR_REQUESTS))
         out.update(floor_per_move(out))

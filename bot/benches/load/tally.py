@@ -45,9 +45,19 @@ async def check_postgres(url: str, run: Run) -> dict[str, int]:
             "SELECT COUNT(*) FROM games g WHERE g.status = 'finished'"
             " AND g.version <> (SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id)"
         )
+        # What the server did besides answering, since it started (a suspect when repetitions differ).
+        vacuums = await conn.fetchrow(
+            "SELECT COALESCE(SUM(autovacuum_count), 0), COALESCE(SUM(autoanalyze_count), 0) FROM pg_stat_user_tables"
+        )
+        checkpoints = await conn.fetchval("SELECT checkpoints_timed + checkpoints_req FROM pg_stat_bgwriter")
     finally:
         await conn.close()
-    return compare([tuple(r) for r in rows], run, gaps == 0, int(finished))
+    server = {
+        "server.autovacuums": int(vacuums[0]),
+        "server.autoanalyzes": int(vacuums[1]),
+        "server.checkpoints": int(checkpoints),
+    }
+    return {**compare([tuple(r) for r in rows], run, gaps == 0, int(finished)), **server}
 
 
 def compare(rows: list[Any], run: Run, integrity_ok: bool, finished: int) -> dict[str, int]:
