@@ -130,6 +130,13 @@ class PostgresServer:
             raise
         return server
 
+    def pid(self) -> int | None:
+        """The server's main process (``postmaster.pid``'s first line), None when it is not running."""
+        try:
+            return int((self.data / "postmaster.pid").read_text().split()[0])
+        except (OSError, ValueError, IndexError):
+            return None
+
     def _command(self, program: str, *args: str) -> list[str]:
         cmd = [str(self.bindir / program), *args]
         if self.run_as:

@@ -90,6 +90,7 @@ from bot.benches.load.tally import pct as pct
 from bot.benches.load.tally import process_cpu_seconds as process_cpu_seconds
 from bot.benches.load.tally import read_counters as read_counters
 from bot.benches.load.tally import summarise as summarise
+from bot.benches.load.tally import tree_cpu_seconds as tree_cpu_seconds
 from bot.benches.load.tally import validation_cpu as validation_cpu
 
 CHANNELS = 100
@@ -109,7 +110,13 @@ log = logging.getLogger(__name__)
 
 
 async def measure_process(
-    channels: int, seconds: float, workdir: Path, *, database_url: str | None = None, prefix: str = "load.process"
+    channels: int,
+    seconds: float,
+    workdir: Path,
+    *,
+    database_url: str | None = None,
+    prefix: str = "load.process",
+    server_pid: Callable[[], int | None] = lambda: None,
 ) -> dict[str, Any]:
     """The real bot process; on ``database_url`` (PostgreSQL) instead of its SQLite file when given."""
     from bot.testing.fakediscord import schema
@@ -129,9 +136,13 @@ async def measure_process(
         await bp.wait_ready()
         counted0 = await read_counters(bp.pid, counters_file)
         bot0, fake0, requests0 = process_cpu_seconds(bp.pid), time.process_time(), len(fake.requests)
+        server0 = tree_cpu_seconds(server_pid())
         with validation_cpu(schema) as validation:
             await asyncio.wait_for(drive(fake, names, seconds, run), seconds + MODE_GRACE_SECONDS)
         counted = db_figures(prefix, counted0, await read_counters(bp.pid, counters_file), len(run.acked))
+        if server_pid() is not None:
+            spent = tree_cpu_seconds(server_pid()) - server0
+            counted[f"{prefix}.cpu_ms_per_move.server"] = round(1000 * spent / max(1, len(run.acked)), 2)
         cpu = cpu_figures(
             prefix,
             run,
@@ -322,7 +333,9 @@ async def measure_postgres(channels: int, seconds: float, workdir: Path) -> dict
     server = await asyncio.to_thread(PostgresServer.start, fsync=True)
     try:
         url = await asyncio.to_thread(server.create_database)
-        return await measure_process(channels, seconds, workdir, database_url=url, prefix="load.postgres.process")
+        return await measure_process(
+            channels, seconds, workdir, database_url=url, prefix="load.postgres.process", server_pid=server.pid
+        )
     finally:
         await asyncio.to_thread(server.stop)
 

@@ -116,6 +116,25 @@ def process_cpu_seconds(pid: int | None) -> float:
         return 0.0
 
 
+def tree_cpu_seconds(pid: int | None) -> float:
+    """CPU time of a server process and its children (user + system): its own, its children's that ended
+    (``cutime``, ``cstime``) and the running children's; 0 when it cannot be read."""
+    if pid is None:
+        return 0.0
+    tick = os.sysconf("SC_CLK_TCK")
+    total = 0.0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        if int(stat.parent.name) == pid:
+            total += sum(int(f) for f in fields[11:15]) / tick
+        elif fields[1] == str(pid):
+            total += (int(fields[11]) + int(fields[12])) / tick
+    return total
+
+
 @contextlib.contextmanager
 def validation_cpu(schema: Any) -> Iterator[list[float]]:
     """CPU seconds this process spends in the fake's body validation meanwhile (``[seconds]``)."""
