@@ -55,9 +55,16 @@ class ServiceBase:
             raise errors.UnknownGame(game=game_id)
         return game
 
+    async def _game_and_seats(self, game_id: int) -> tuple[store.GameRow, list[store.SeatRow]]:
+        """The game and its seats in one reading (one round trip on PostgreSQL)."""
+        found = await self._store.game_and_seats(game_id)
+        if found is None:
+            raise errors.UnknownGame(game=game_id)
+        return found
+
     async def info(self, game_id: int) -> GameInfo:
-        game = await self._game(game_id)
-        seats = tuple(await self._store.seats(game_id))
+        game, listed = await self._game_and_seats(game_id)
+        seats = tuple(listed)
         awaiting: frozenset[int] = frozenset()
         if game.status == "active":
             state = await self._state(game)

@@ -46,12 +46,11 @@ class Play(ServiceBase):
         listeners (reminders, undo) run: a front-end starts the player's acknowledgement there.
         """
         async with self._lock(game_id):
-            game = await self._game(game_id)
+            game, seats = await self._game_and_seats(game_id)
             if game.status == "lobby":
                 raise errors.NotInLobby("error.not_started")
             if game.status != "active":
                 raise errors.GameOver()
-            seats = await self._store.seats(game_id)
             seat = next((s for s in seats if s.user_xid == user_xid), None)
             if seat is None:
                 raise errors.NotInGame()

@@ -13,7 +13,18 @@ from typing import Any, Self
 
 import aiosqlite
 
-from bot.store.engine import POSTGRES, SQLITE, Engine, PostgresEngine, SqliteEngine, Tx, is_url, redact
+from bot.store.engine import (
+    POSTGRES,
+    SQLITE,
+    Engine,
+    PostgresEngine,
+    Row,
+    SqliteEngine,
+    Tx,
+    is_url,
+    keep_session,
+    redact,
+)
 from bot.store.errors import DatabaseUnreachable
 from bot.store.files import lock_database, pg_problem, prepare, sqlite_problem, unlock_database
 from bot.store.groupcommit import GroupCommit
@@ -94,7 +105,9 @@ class Database:
         import asyncpg  # type: ignore[import-untyped]
 
         try:
-            pool = await asyncpg.create_pool(url, min_size=1, max_size=pool_size, timeout=CONNECT_TIMEOUT)
+            pool = await asyncpg.create_pool(
+                url, min_size=1, max_size=pool_size, timeout=CONNECT_TIMEOUT, reset=keep_session
+            )
         except (OSError, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError, ValueError) as exc:
             raise DatabaseUnreachable(pg_problem(exc)) from None
         store = cls(PostgresEngine(pool), url)
@@ -183,6 +196,16 @@ class Database:
         allows (SQLite: zeroed as deleted, then the write-ahead log checkpointed and truncated;
         PostgreSQL: ``VACUUM`` of ``tables``; see README, "Privacy")."""
         await self._engine.scrub(tables)
+
+    async def _write_one(self, sql: str, params: Iterable[Any], *game_ids: int, seats: bool = True) -> list[Row]:
+        """One statement that is a whole write (:meth:`Engine.write_one`: on PostgreSQL one round trip, no
+        ``BEGIN``/``COMMIT``), with :meth:`_writing`'s care of the kept rows when it writes ``games`` or ``seats``
+        (``game_ids``, ``seats`` as there). Returns its ``RETURNING`` rows."""
+        if self.rows is None:
+            return await self._engine.write_one(sql, tuple(params))
+        changing = self.rows.changing(*game_ids, seats=seats) if game_ids else self.rows.changing_all()
+        with changing:
+            return await self._engine.write_one(sql, tuple(params))
 
     @asynccontextmanager
     async def _writing(self, *game_ids: int, seats: bool = True) -> AsyncIterator[Tx]:

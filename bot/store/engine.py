@@ -33,6 +33,7 @@ from urllib.parse import urlsplit, urlunsplit
 import aiosqlite
 import asyncpg  # type: ignore[import-untyped]
 
+from bot.store.counters import COUNTERS
 from bot.store.groupcommit import GroupCommit
 from bot.store.listen import MOVES_CHANNEL as MOVES_CHANNEL
 from bot.store.listen import NOTIFY_MOVE as NOTIFY_MOVE
@@ -143,6 +144,11 @@ class Engine(Protocol):
     def transaction(self) -> AbstractAsyncContextManager[Tx]:
         """``async with engine.transaction() as tx`` (a :class:`Tx`); rolled back on any error."""
 
+    async def write_one(self, sql: str, params: Iterable[Any] = ()) -> list[Row]:
+        """One write that is a whole transaction by itself (a single statement, its ``RETURNING`` rows
+        returned): PostgreSQL runs it on its own (one round trip: no ``BEGIN``, no ``COMMIT``, the statement
+        is atomic); SQLite as a writer of its queue (:meth:`transaction`)."""
+
     async def scrub(self, tables: Iterable[str]) -> None:
         """After a forget-me, outside any transaction: the old bytes of changed rows leave the disk
         (SQLite: a ``TRUNCATE`` checkpoint of the write-ahead log; PostgreSQL: ``VACUUM`` of ``tables``)."""
@@ -163,6 +169,8 @@ class SqliteEngine:
         """Writers queued at the same moment share one commit (:mod:`bot.store.groupcommit`)."""
 
     async def execute(self, sql: str, params: Iterable[Any] = ()) -> int:
+        COUNTERS.statements += 1
+        COUNTERS.round_trips += 1
         try:
             cur = await self.conn.execute(to_sqlite(sql), tuple(params))
         except sqlite3.IntegrityError as exc:
@@ -172,6 +180,8 @@ class SqliteEngine:
         return max(0, int(cur.rowcount))
 
     async def executemany(self, sql: str, rows: Iterable[Iterable[Any]]) -> None:
+        COUNTERS.statements += 1
+        COUNTERS.round_trips += 1
         try:
             await self.conn.executemany(to_sqlite(sql), [tuple(r) for r in rows])
         except sqlite3.IntegrityError as exc:
@@ -184,6 +194,8 @@ class SqliteEngine:
         return rows[0] if rows else None
 
     async def fetch_all(self, sql: str, params: Iterable[Any] = ()) -> list[Row]:
+        COUNTERS.statements += 1
+        COUNTERS.round_trips += 1
         try:
             return list(await self.conn.execute_fetchall(to_sqlite(sql), tuple(params)))
         except sqlite3.IntegrityError as exc:  # an INSERT ... RETURNING
@@ -195,6 +207,10 @@ class SqliteEngine:
         same moment share one commit (one fsync), each in its own savepoint (:mod:`bot.store.groupcommit`)."""
         async with self.writers.transaction():
             yield self
+
+    async def write_one(self, sql: str, params: Iterable[Any] = ()) -> list[Row]:
+        async with self.transaction() as tx:
+            return await tx.fetch_all(sql, params)
 
     async def scrub(self, tables: Iterable[str]) -> None:
         """After a forget-me: the write-ahead log's old frames (which still hold the rows as they were)
@@ -241,18 +257,24 @@ class PostgresTx:
         self.conn = conn
 
     async def execute(self, sql: str, params: Iterable[Any] = ()) -> int:
+        COUNTERS.statements += 1
+        COUNTERS.round_trips += 1
         try:
             return _count(await self.conn.execute(to_postgres(sql), *params))
         except asyncpg.IntegrityConstraintViolationError as exc:
             raise _pg_integrity(exc) from None
 
     async def executemany(self, sql: str, rows: Iterable[Iterable[Any]]) -> None:
+        COUNTERS.statements += 1
+        COUNTERS.round_trips += 1  # asyncpg pipelines the rows: one wait for all of them
         try:
             await self.conn.executemany(to_postgres(sql), [tuple(r) for r in rows])
         except asyncpg.IntegrityConstraintViolationError as exc:
             raise _pg_integrity(exc) from None
 
     async def fetch_one(self, sql: str, params: Iterable[Any] = ()) -> Row | None:
+        COUNTERS.statements += 1
+        COUNTERS.round_trips += 1
         try:
             row: Row | None = await self.conn.fetchrow(to_postgres(sql), *params)
             return row
@@ -260,10 +282,21 @@ class PostgresTx:
             raise _pg_integrity(exc) from None
 
     async def fetch_all(self, sql: str, params: Iterable[Any] = ()) -> list[Row]:
+        COUNTERS.statements += 1
+        COUNTERS.round_trips += 1
         try:
             return list(await self.conn.fetch(to_postgres(sql), *params))
         except asyncpg.IntegrityConstraintViolationError as exc:
             raise _pg_integrity(exc) from None
+
+
+async def keep_session(conn: Any) -> None:
+    """The pool's reset of a connection given back: nothing beyond asyncpg's own (which rolls back a transaction
+    left open and drops the connection's listeners), instead of its default query (advisory locks unlocked,
+    cursors closed, ``UNLISTEN *``, ``RESET ALL``), one more round trip per acquisition. The store leaves none of
+    those behind: its only advisory lock is transaction-scoped (the migration's), it sets no session setting,
+    opens no cursor, and listens on a connection of its own outside the pool (:class:`MoveListener`)."""
+    del conn
 
 
 class PostgresEngine:
@@ -273,18 +306,41 @@ class PostgresEngine:
     dialect = POSTGRES
     for_update = " FOR UPDATE"
 
-    def __init__(self, pool: Any) -> None:
+    def __init__(self, pool: Any, *, reset_trips: int = 0) -> None:
         self.pool = pool
+        self.reset_trips = reset_trips
+        """Round trips a connection's return to the pool costs: none with :func:`keep_session` as the pool's
+        reset (asyncpg's default reset is one more query per acquisition)."""
+
+    def _acquired(self, trips: int) -> None:
+        COUNTERS.acquisitions += 1
+        COUNTERS.round_trips += trips + self.reset_trips
 
     async def fetch_one(self, sql: str, params: Iterable[Any] = ()) -> Row | None:
+        self._acquired(1)
+        COUNTERS.statements += 1
         row: Row | None = await self.pool.fetchrow(to_postgres(sql), *params)
         return row
 
     async def fetch_all(self, sql: str, params: Iterable[Any] = ()) -> list[Row]:
+        self._acquired(1)
+        COUNTERS.statements += 1
         return list(await self.pool.fetch(to_postgres(sql), *params))
+
+    async def write_one(self, sql: str, params: Iterable[Any] = ()) -> list[Row]:
+        self._acquired(1)
+        COUNTERS.statements += 1
+        COUNTERS.commits += 1
+        try:
+            return list(await self.pool.fetch(to_postgres(sql), *params))
+        except asyncpg.IntegrityConstraintViolationError as exc:
+            raise _pg_integrity(exc) from None
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[PostgresTx]:
+        self._acquired(2)  # BEGIN and COMMIT (or ROLLBACK)
+        COUNTERS.transactions += 1
+        COUNTERS.commits += 1
         async with self.pool.acquire() as conn, conn.transaction():
             yield PostgresTx(conn)
 

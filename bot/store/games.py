@@ -130,10 +130,12 @@ class GameTables(Database):
 
     async def settle(self, game_id: int, version: int) -> None:
         """Record that the moves up to ``version`` were announced (never moves backwards)."""
-        async with self._writing(game_id, seats=False) as db:
-            await db.execute(
-                "UPDATE games SET settled_version = GREATEST(settled_version, ?) WHERE id = ?", (version, game_id)
-            )
+        await self._write_one(
+            "UPDATE games SET settled_version = GREATEST(settled_version, ?) WHERE id = ?",
+            (version, game_id),
+            game_id,
+            seats=False,
+        )
 
     async def count_games(self) -> int:
         row = await self._one("SELECT COUNT(*) FROM games")
@@ -146,8 +148,7 @@ class GameTables(Database):
             raise ValueError(f"cannot update {sorted(bad)}")
         sets = ", ".join(f"{k} = ?" for k in fields)
         values = [dumps(v) if k in JSON_GAME_COLUMNS and v is not None else v for k, v in fields.items()]
-        async with self._writing(game_id, seats=False) as db:
-            await db.execute(f"UPDATE games SET {sets} WHERE id = ?", (*values, game_id))
+        await self._write_one(f"UPDATE games SET {sets} WHERE id = ?", (*values, game_id), game_id, seats=False)
 
     # -- seats -------------------------------------------------------------------------------
     async def seats(self, game_id: int) -> list[SeatRow]:
@@ -161,6 +162,23 @@ class GameTables(Database):
             seats = await self._read_seats(game_id)
             keep.append(("seats", seats))
         return list(seats)
+
+    async def game_and_seats(self, game_id: int) -> tuple[GameRow, list[SeatRow]] | None:
+        """A game and its seats (None for an unknown game). PostgreSQL: one statement (one round trip, and one
+        moment's view of both); SQLite: :meth:`get_game` and :meth:`seats`, from the kept rows when they are."""
+        if self.rows is not None:
+            game = await self.get_game(game_id)
+            return None if game is None else (game, await self.seats(game_id))
+        rows = await self._all(
+            f"SELECT {', '.join('g.' + c for c in GAME_COLUMNS)}, s.game_id, s.seat, s.user_xid, s.ai_level,"
+            " s.name, s.resigned, s.joined_at FROM games g LEFT JOIN seats s ON s.game_id = g.id"
+            " WHERE g.id = ? ORDER BY s.seat",
+            (game_id,),
+        )
+        if not rows:
+            return None
+        width = len(GAME_COLUMNS)
+        return game_row(rows[0][:width]), [seat_row(r[width:]) for r in rows if r[width] is not None]
 
     async def _read_seats(self, game_id: int) -> tuple[SeatRow, ...]:
         rows = await self._all(

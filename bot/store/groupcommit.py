@@ -26,6 +26,8 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
+from bot.store.counters import COUNTERS
+
 log = logging.getLogger(__name__)
 
 MAX_GROUP = 256
@@ -71,10 +73,12 @@ class GroupCommit:
             self._flusher = asyncio.create_task(self._flush(), name="store-group-commit")
             raise
         self._queued -= 1
+        COUNTERS.transactions += 1
         try:
             # The group's first writer needs no savepoint: should it fail, the whole transaction is
             # its own and is rolled back.
             first = self._group is None
+            COUNTERS.round_trips += 1
             if first:
                 await self._conn.execute("BEGIN IMMEDIATE")
                 self._group = _Group()
@@ -88,8 +92,10 @@ class GroupCommit:
                 if first:
                     self._group = None
                     group.done.set_result(None)  # nobody else joined it
+                    COUNTERS.round_trips += 1
                     await self._conn.execute("ROLLBACK")
                 else:
+                    COUNTERS.round_trips += 2
                     await self._conn.execute("ROLLBACK TO writer")
                     await self._conn.execute("RELEASE writer")
                 raise
@@ -115,6 +121,8 @@ class GroupCommit:
 
     async def _commit(self, group: _Group) -> None:
         self._group = None
+        COUNTERS.round_trips += 1
+        COUNTERS.commits += 1
         commit = asyncio.ensure_future(self._conn.execute("COMMIT"))
         try:
             await asyncio.shield(commit)

@@ -5,12 +5,14 @@ moves and snapshot read back, and the live updates (every watched game's version
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
+from bot.store.counters import COUNTERS
 from bot.store.database import CONNECT_TIMEOUT, Database
-from bot.store.engine import NOTIFY_MOVE, POSTGRES, MoveListener, Tx, move_payload
+from bot.store.engine import MOVES_CHANNEL, NOTIFY_MOVE, POSTGRES, MoveListener, Tx, move_payload
 from bot.store.errors import StaleVersion
 from bot.store.rows import MoveRow, dumps
 
@@ -18,6 +20,28 @@ SAVE_SNAPSHOT = (
     "INSERT INTO snapshots (game_id, version, state) VALUES (?, ?, ?)"
     " ON CONFLICT (game_id) DO UPDATE SET version = excluded.version, state = excluded.state"
 )
+
+
+@functools.lru_cache(maxsize=8)
+def move_statement(sets: str) -> str:
+    """PostgreSQL's move in one statement (one round trip, a transaction by itself; four texts at most, each
+    prepared once per connection): the game row updated only at the expected version while active (a second
+    process committing the same version waits for the row lock, then matches nothing), the move appended,
+    the snapshot saved and the move announced (``NOTIFY``, sent at the statement's commit) only if it was.
+    Parameters: ``sets``' values, the game, the expected version, seat, move, at, actor, state. Its one row
+    counts the games updated (0: stale, nothing written)."""
+    return (
+        f"WITH game AS (UPDATE games SET {sets} WHERE id = ? AND version = ? AND status = 'active'"
+        " RETURNING id, version),"
+        " appended AS (INSERT INTO moves (game_id, version, seat, move, at, actor_xid)"
+        " SELECT id, version, CAST(? AS BIGINT), CAST(? AS TEXT), CAST(? AS BIGINT), CAST(? AS BIGINT) FROM game"
+        " RETURNING version),"
+        " saved AS (INSERT INTO snapshots (game_id, version, state) SELECT id, version, CAST(? AS TEXT) FROM game"
+        " ON CONFLICT (game_id) DO UPDATE SET version = excluded.version, state = excluded.state RETURNING version),"
+        f" told AS (SELECT pg_notify('{MOVES_CHANNEL}', CAST(id AS TEXT) || ':' || CAST(version AS TEXT)) FROM game)"
+        " SELECT (SELECT COUNT(*) FROM game), (SELECT COUNT(*) FROM appended), (SELECT COUNT(*) FROM saved),"
+        " (SELECT COUNT(*) FROM told)"
+    )
 
 
 class MoveLog(Database):
@@ -55,15 +79,25 @@ class MoveLog(Database):
         StaleVersion (and nothing written) if the game is not active at ``expected_version``.
         """
         new_version = expected_version + 1
+        sets = ["version = ?", "updated_at = ?"]
+        params: list[Any] = [new_version, at]
+        if awaiting_changed:
+            sets.append("awaiting_since = ?")
+            params.append(at)
+        if result is not None:
+            sets += ["status = 'finished'", "finished_at = ?", "result = ?"]
+            params += [at, dumps(result)]
+        if self.dialect == POSTGRES:
+            # One statement, so one round trip and its own transaction: the same checks and writes as below.
+            COUNTERS.notifies += 1
+            done = await self._write_one(
+                move_statement(", ".join(sets)),
+                (*params, game_id, expected_version, seat, dumps(move), at, actor_xid, dumps(state)),
+            )
+            if not done or int(done[0][0]) == 0:
+                raise StaleVersion(f"game {game_id} is not at version {expected_version}")
+            return new_version
         async with self._writing(game_id, seats=False) as db:
-            sets = ["version = ?", "updated_at = ?"]
-            params: list[Any] = [new_version, at]
-            if awaiting_changed:
-                sets.append("awaiting_since = ?")
-                params.append(at)
-            if result is not None:
-                sets += ["status = 'finished'", "finished_at = ?", "result = ?"]
-                params += [at, dumps(result)]
             # The version check is this UPDATE's WHERE, inside the transaction: on PostgreSQL a second
             # process committing the same version waits for the row, then matches nothing.
             changed = await db.execute(
@@ -155,6 +189,7 @@ class MoveLog(Database):
         own transaction (sent by the server at its commit, never for a rolled-back one), so every process's
         :meth:`listen_moves` hears of it. SQLite (one process per file): nothing."""
         if db.dialect == POSTGRES:
+            COUNTERS.notifies += 1
             await db.fetch_one(NOTIFY_MOVE, (move_payload(game_id, version),))
 
     async def listen_moves(

@@ -9,6 +9,7 @@ board so that turn posts are uploads, as with the real games (needed for the Att
 :data:`cogs.operations.base.POST_TIMEOUT_SECONDS` and ``POST_BACKOFF_SECONDS`` (where every Discord call reads
 them) so the tests of Discord failures run in seconds instead of minutes (the retries and their doubling stay as
 they are).
+``PROCESS_STORE_COUNTERS``, when set, names the file ``kill -USR2`` writes the store's counters to.
 ``PROCESS_CLOCK_FILE``, when set, names a file holding milliseconds added to the bot's clock
 (:class:`bot.service.SystemClock`), read at every reading: a test moves the bot's time forward by
 writing it, and the offset survives a kill and a restart as the real clock would.
@@ -105,9 +106,31 @@ def dump_tasks_on_sigusr1() -> None:
     signal.signal(signal.SIGUSR1, dump)
 
 
+def write_counters_on_sigusr2(path: Path) -> None:
+    """``kill -USR2 <pid>`` writes the store's counters (:mod:`bot.store.counters`) to ``path`` as JSON, with a
+    ``seq`` that grows at each writing (the load bench reads them at the start and end of its window)."""
+    import json
+    import signal
+
+    from bot.store.counters import COUNTERS
+
+    written = [0]
+
+    def write(*_: Any) -> None:
+        written[0] += 1
+        part = path.with_name(path.name + ".part")
+        part.write_text(json.dumps({**COUNTERS.snapshot(), "seq": written[0]}))
+        part.replace(path)
+
+    signal.signal(signal.SIGUSR2, write)
+
+
 def main() -> int:
     install()
     dump_tasks_on_sigusr1()
+    counters = os.environ.get("PROCESS_STORE_COUNTERS", "").strip()
+    if counters:
+        write_counters_on_sigusr2(Path(counters))
     from bot.__main__ import main as bot_main
 
     return bot_main([])

@@ -25,6 +25,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Self
 
@@ -73,11 +74,14 @@ class PostgresServer:
     # -- starting and stopping ---------------------------------------------------------------
 
     @classmethod
-    def start(cls, *, fsync: bool = True, max_connections: int = 200) -> Self:
+    def start(
+        cls, *, fsync: bool = True, max_connections: int = 200, settings: Mapping[str, str] | None = None
+    ) -> Self:
         """Initialise a data folder and start the server; waits until it accepts connections.
 
         ``fsync=False`` is for tests that never crash the server itself (much faster commits);
-        figures that compare engines keep it on, like SQLite's ``synchronous=FULL``.
+        figures that compare engines keep it on, like SQLite's ``synchronous=FULL``. ``settings``: more
+        server settings (``name: value``), after these.
         """
         bindir = find_binaries()
         run_as = SUPERUSER if os.geteuid() == 0 else None
@@ -104,6 +108,7 @@ class PostgresServer:
                 f" -c fsync={'on' if fsync else 'off'}"
                 f" -c synchronous_commit={'on' if fsync else 'off'}"
                 f" -c full_page_writes={'on' if fsync else 'off'}"
+                + "".join(f" -c {name}={value}" for name, value in (settings or {}).items())
             )
             server._run(
                 "pg_ctl",
@@ -129,6 +134,13 @@ class PostgresServer:
             server.stop()
             raise
         return server
+
+    def pid(self) -> int | None:
+        """The server's main process (``postmaster.pid``'s first line), None when it is not running."""
+        try:
+            return int((self.data / "postmaster.pid").read_text().split()[0])
+        except (OSError, ValueError, IndexError):
+            return None
 
     def _command(self, program: str, *args: str) -> list[str]:
         cmd = [str(self.bindir / program), *args]

@@ -19,6 +19,17 @@ again (a closed loop), so the rate measured is what the bot sustains, not what w
   that cannot run for another reason (a bot that does not start) is reported as
   ``load.<mode>.first_error``; the bench still ends normally.
 
+SQLite and PostgreSQL side by side (:mod:`bot.benches.load.sidebyside`): a full run plays both process
+modes ``REPEATS`` times in alternating order; each mode's usual names carry its median repetition, with the
+spread of the repetitions (``.runs``, ``.min``, ``.max``, ``.stdev``) and the machine's load average as
+each began; ``load.ratio.postgres_to_sqlite.moves_per_s`` and ``.cpu_ms_per_move`` compare the medians.
+
+What the bot asks of its database per move (:mod:`bot.store.counters`, read from the bot process with
+``kill -USR2``): ``<mode>.db.round_trips_per_move``, ``statements_per_move``, ``transactions_per_move``,
+``commits_per_move``, ``acquisitions_per_move`` (PostgreSQL's pool) and ``notifies_per_move``. On
+PostgreSQL, ``<mode>.server.*`` says what the server did meanwhile besides answering (autovacuum runs,
+checkpoints), one of the suspects when repetitions differ.
+
 Where the CPU goes: ``cpu_ms_per_move.bot`` is the bot process's CPU time (user + system) per
 acknowledged move, ``cpu_ms_per_move.fake`` this process's (the fake Discord and the simulated
 players, which share the machine with the bot), and ``fake_validation_ms_per_move`` the part of the
@@ -68,13 +79,18 @@ from bot.benches.load.players import Tracker as Tracker
 from bot.benches.load.players import drive as drive
 from bot.benches.load.players import play_games as play_games
 from bot.benches.load.players import world_channels as world_channels
+from bot.benches.load.sidebyside import REPEATS as REPEATS
+from bot.benches.load.sidebyside import side_by_side as side_by_side
 from bot.benches.load.tally import check_postgres as check_postgres
 from bot.benches.load.tally import check_store as check_store
 from bot.benches.load.tally import compare as compare
 from bot.benches.load.tally import cpu_figures as cpu_figures
+from bot.benches.load.tally import db_figures as db_figures
 from bot.benches.load.tally import pct as pct
 from bot.benches.load.tally import process_cpu_seconds as process_cpu_seconds
+from bot.benches.load.tally import read_counters as read_counters
 from bot.benches.load.tally import summarise as summarise
+from bot.benches.load.tally import tree_cpu_seconds as tree_cpu_seconds
 from bot.benches.load.tally import validation_cpu as validation_cpu
 
 CHANNELS = 100
@@ -94,7 +110,13 @@ log = logging.getLogger(__name__)
 
 
 async def measure_process(
-    channels: int, seconds: float, workdir: Path, *, database_url: str | None = None, prefix: str = "load.process"
+    channels: int,
+    seconds: float,
+    workdir: Path,
+    *,
+    database_url: str | None = None,
+    prefix: str = "load.process",
+    server_pid: Callable[[], int | None] = lambda: None,
 ) -> dict[str, Any]:
     """The real bot process; on ``database_url`` (PostgreSQL) instead of its SQLite file when given."""
     from bot.testing.fakediscord import schema
@@ -103,7 +125,8 @@ async def measure_process(
 
     fake = await FakeDiscord().start()
     names = world_channels(fake, channels)
-    env = {"AI_PAUSE_SECONDS": "0"}
+    counters_file = workdir / f"{prefix}.counters.json"
+    env = {"AI_PAUSE_SECONDS": "0", "PROCESS_STORE_COUNTERS": str(counters_file)}
     if database_url is not None:
         env["DATABASE_URL"] = database_url
     bp = BotProcess(fake, workdir, name=prefix.replace(".", "-"), entry=ENTRY, env=env, log_level="WARNING")
@@ -111,9 +134,15 @@ async def measure_process(
     try:
         await bp.start()
         await bp.wait_ready()
+        counted0 = await read_counters(bp.pid, counters_file)
         bot0, fake0, requests0 = process_cpu_seconds(bp.pid), time.process_time(), len(fake.requests)
+        server0 = tree_cpu_seconds(server_pid())
         with validation_cpu(schema) as validation:
             await asyncio.wait_for(drive(fake, names, seconds, run), seconds + MODE_GRACE_SECONDS)
+        counted = db_figures(prefix, counted0, await read_counters(bp.pid, counters_file), len(run.acked))
+        if server_pid() is not None:
+            spent = tree_cpu_seconds(server_pid()) - server0
+            counted[f"{prefix}.cpu_ms_per_move.server"] = round(1000 * spent / max(1, len(run.acked)), 2)
         cpu = cpu_figures(
             prefix,
             run,
@@ -126,7 +155,7 @@ async def measure_process(
         await bp.stop()
         await fake.stop()
     checked = check_store(bp.db_path, run) if database_url is None else await check_postgres(database_url, run)
-    return {**summarise(prefix, run, checked), **cpu}
+    return {**summarise(prefix, run, checked), **cpu, **counted}
 
 
 async def measure_inprocess(channels: int, seconds: float, workdir: Path) -> dict[str, Any]:
@@ -192,15 +221,19 @@ def quieten() -> Callable[[], None]:
 async def gather_figures(quick: bool) -> dict[str, Any]:
     channels = QUICK_CHANNELS if quick else CHANNELS
     seconds = QUICK_SECONDS if quick else SECONDS
-    out: dict[str, Any] = {"load.channels": channels, "load.window_s": seconds}
+    repeats = 1 if quick else REPEATS
+    out: dict[str, Any] = {"load.channels": channels, "load.window_s": seconds, "load.repeats": repeats}
+    process_modes: dict[str, Callable[[int, float, Path], Awaitable[dict[str, Any]]]] = {
+        "load.process": measure_process,
+        "load.postgres.process": measure_postgres,
+    }
+
+    async def step(prefix: str, channels: int, seconds: float, workdir: Path) -> dict[str, Any]:
+        return await run_mode(prefix, process_modes[prefix], channels, seconds, workdir)
+
     with tempfile.TemporaryDirectory(prefix="citybot-load-") as tmp:
-        steps: list[tuple[str, Callable[[int, float, Path], Awaitable[dict[str, Any]]]]] = [
-            ("load.process", measure_process),
-            ("load.inprocess", measure_inprocess),
-            ("load.postgres.process", measure_postgres),
-        ]
-        for prefix, step in steps:
-            out.update(await run_mode(prefix, step, channels, seconds, Path(tmp)))
+        out.update(await side_by_side(step, channels, seconds, Path(tmp), repeats))
+        out.update(await run_mode("load.inprocess", measure_inprocess, channels, seconds, Path(tmp)))
     try:
         out.update(await measure_floor(QUICK_FLOOR_REQUESTS if quick else FLOOR_REQUESTS))
         out.update(floor_per_move(out))
@@ -300,7 +333,9 @@ async def measure_postgres(channels: int, seconds: float, workdir: Path) -> dict
     server = await asyncio.to_thread(PostgresServer.start, fsync=True)
     try:
         url = await asyncio.to_thread(server.create_database)
-        return await measure_process(channels, seconds, workdir, database_url=url, prefix="load.postgres.process")
+        return await measure_process(
+            channels, seconds, workdir, database_url=url, prefix="load.postgres.process", server_pid=server.pid
+        )
     finally:
         await asyncio.to_thread(server.stop)
 

@@ -5,9 +5,11 @@ Split from :mod:`bot.benches.load` (the module budget, ARCHITECTURE.md), which r
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import os
+import signal
 import sqlite3
 import time
 from collections.abc import Iterator
@@ -15,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.benches.load.players import Run
+from bot.store.counters import per_unit
 
 
 def check_store(db_path: Path, run: Run) -> dict[str, int]:
@@ -42,9 +45,19 @@ async def check_postgres(url: str, run: Run) -> dict[str, int]:
             "SELECT COUNT(*) FROM games g WHERE g.status = 'finished'"
             " AND g.version <> (SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id)"
         )
+        # What the server did besides answering, since it started (a suspect when repetitions differ).
+        vacuums = await conn.fetchrow(
+            "SELECT COALESCE(SUM(autovacuum_count), 0), COALESCE(SUM(autoanalyze_count), 0) FROM pg_stat_user_tables"
+        )
+        checkpoints = await conn.fetchval("SELECT checkpoints_timed + checkpoints_req FROM pg_stat_bgwriter")
     finally:
         await conn.close()
-    return compare([tuple(r) for r in rows], run, gaps == 0, int(finished))
+    server = {
+        "server.autovacuums": int(vacuums[0]),
+        "server.autoanalyzes": int(vacuums[1]),
+        "server.checkpoints": int(checkpoints),
+    }
+    return {**compare([tuple(r) for r in rows], run, gaps == 0, int(finished)), **server}
 
 
 def compare(rows: list[Any], run: Run, integrity_ok: bool, finished: int) -> dict[str, int]:
@@ -103,6 +116,25 @@ def process_cpu_seconds(pid: int | None) -> float:
         return 0.0
 
 
+def tree_cpu_seconds(pid: int | None) -> float:
+    """CPU time of a server process and its children (user + system): its own, its children's that ended
+    (``cutime``, ``cstime``) and the running children's; 0 when it cannot be read."""
+    if pid is None:
+        return 0.0
+    tick = os.sysconf("SC_CLK_TCK")
+    total = 0.0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        if int(stat.parent.name) == pid:
+            total += sum(int(f) for f in fields[11:15]) / tick
+        elif fields[1] == str(pid):
+            total += (int(fields[11]) + int(fields[12])) / tick
+    return total
+
+
 @contextlib.contextmanager
 def validation_cpu(schema: Any) -> Iterator[list[float]]:
     """CPU seconds this process spends in the fake's body validation meanwhile (``[seconds]``)."""
@@ -139,3 +171,38 @@ def cpu_figures(
         f"{prefix}.interactions_per_move": round(run.interactions / moves, 2),
         f"{prefix}.bound_moves_per_s": round(1000 / bot_ms, 1) if bot_ms > 0 else None,
     }
+
+
+COUNTERS_WAIT_SECONDS = 10.0
+
+
+async def read_counters(pid: int | None, path: Path) -> dict[str, int]:
+    """The bot process's store counters (:mod:`bot.store.counters`) now: ``kill -USR2`` makes it write them
+    to ``path`` (:mod:`bot.testing.entry`); waits for a newer writing than the one there. Empty if none came."""
+    if pid is None:
+        return {}
+
+    def written() -> dict[str, int]:
+        try:
+            return {k: int(v) for k, v in json.loads(path.read_text()).items()}
+        except (OSError, ValueError, AttributeError):
+            return {}
+
+    before = written().get("seq", 0)
+    os.kill(pid, signal.SIGUSR2)
+    deadline = time.monotonic() + COUNTERS_WAIT_SECONDS
+    while time.monotonic() < deadline:
+        got = written()  # a few hundred bytes of a local file: no thread needed
+        if got.get("seq", 0) > before:
+            return {k: v for k, v in got.items() if k != "seq"}
+        await asyncio.sleep(0.02)
+    return {}
+
+
+def db_figures(prefix: str, before: dict[str, int], after: dict[str, int], moves: int) -> dict[str, Any]:
+    """What the bot asked of its database per acknowledged move in the window: ``db.<counter>_per_move``
+    (round trips, statements, transactions, commits, pool acquisitions, NOTIFYs; see
+    :mod:`bot.store.counters`). Nothing when the counters could not be read."""
+    if not before or not after:
+        return {f"{prefix}.db.unread": 1}
+    return {f"{prefix}.db.{name}_per_move": value for name, value in per_unit(before, after, moves).items()}

@@ -77,12 +77,11 @@ class ErasureStore(TableStore):
 
     async def record_post(self, game_id: int, kind: str, channel_xid: int, message_xid: int, version: int) -> None:
         """Remember one of the bot's posts about a game (a repost of the same message updates it)."""
-        async with self.store.transaction() as db:
-            await db.execute(
-                "INSERT INTO game_posts (message_xid, game_id, channel_xid, kind, version) VALUES (?, ?, ?, ?, ?)"
-                " ON CONFLICT (message_xid) DO UPDATE SET kind = excluded.kind, version = excluded.version",
-                (message_xid, game_id, channel_xid, kind, version),
-            )
+        await self.store.connection.write_one(
+            "INSERT INTO game_posts (message_xid, game_id, channel_xid, kind, version) VALUES (?, ?, ?, ?, ?)"
+            " ON CONFLICT (message_xid) DO UPDATE SET kind = excluded.kind, version = excluded.version",
+            (message_xid, game_id, channel_xid, kind, version),
+        )
 
     async def posts(self, game_id: int) -> list[tuple[str, int, int, int]]:
         """A game's recorded posts as (kind, version, channel, message), oldest first."""

@@ -1,0 +1,159 @@
+"""What a move asks of the database (issue 42), counted by the store's own counters (bot/store/counters.py):
+on PostgreSQL a move is one round trip (the version check, the move, the snapshot and the NOTIFY in one
+statement, no BEGIN/COMMIT, no reset query when the connection goes back to the pool), a game and its seats
+are one statement, and none of it weakens a guarantee (a stale move writes and announces nothing, a
+transaction that failed leaves its connection clean). The load bench's side-by-side figures are checked
+here too."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import asyncpg
+import pytest
+
+from bot import store
+from bot.benches.load import sidebyside
+from bot.store.counters import COUNTERS, per_unit
+from bot.store.engine import MOVES_CHANNEL
+from bot.testing.postgres import PostgresServer
+from tests.conftest import fresh_postgres_database
+from tests.test_store_engines import ANA, BEA, started_game
+
+
+def move_args(version: int, *, result: dict[str, Any] | None = None) -> dict[str, Any]:
+    return {
+        "expected_version": version,
+        "seat": 0,
+        "move": {"card": version},
+        "at": 100 + version,
+        "actor_xid": ANA,
+        "state": {"turn": version + 1},
+        "awaiting_changed": True,
+        "result": result,
+    }
+
+
+async def test_a_move_on_postgres_is_one_round_trip(postgres_server: PostgresServer) -> None:
+    """One statement, one round trip, one pool acquisition, one NOTIFY, no transaction of its own; the game,
+    the move and the snapshot are all written, and a finishing move finishes the game the same way."""
+    db = await store.Store.open(await fresh_postgres_database(postgres_server))
+    try:
+        game_id = await started_game(db)
+        before = COUNTERS.snapshot()
+        assert await db.commit_move(game_id, **move_args(0)) == 1
+        spent = per_unit(before, COUNTERS.snapshot(), 1)
+        assert (spent["round_trips"], spent["statements"], spent["acquisitions"]) == (1, 1, 1)
+        assert (spent["transactions"], spent["notifies"]) == (0, 1)
+        assert await db.snapshot(game_id) == (1, {"turn": 1})
+        assert [(m.version, m.move, m.actor_xid) for m in await db.moves(game_id)] == [(1, {"card": 0}, ANA)]
+        game = await db.get_game(game_id)
+        assert game is not None and (game.version, game.updated_at, game.awaiting_since) == (1, 100, 100)
+        assert await db.commit_move(game_id, **move_args(1, result={"winner": 0})) == 2
+        game = await db.get_game(game_id)
+        assert game is not None and (game.status, game.finished_at, game.result) == ("finished", 101, {"winner": 0})
+    finally:
+        await db.close()
+
+
+async def test_a_stale_move_on_postgres_writes_and_announces_nothing(postgres_server: PostgresServer) -> None:
+    """A move at a version the game has left is StaleVersion: no move, no snapshot, and no notification (the
+    first one a listener hears is the next real move's)."""
+    url = await fresh_postgres_database(postgres_server)
+    db = await store.Store.open(url)
+    heard: asyncio.Queue[str] = asyncio.Queue()
+    listener = await asyncpg.connect(url)
+    await listener.add_listener(MOVES_CHANNEL, lambda *args: heard.put_nowait(args[-1]))
+    try:
+        game_id = await started_game(db)
+        with pytest.raises(store.StaleVersion):
+            await db.commit_move(game_id, **move_args(3))
+        assert await db.moves(game_id) == [] and await db.snapshot(game_id) == (0, {"turn": 0})
+        await db.commit_move(game_id, **move_args(0))
+        assert await asyncio.wait_for(heard.get(), 10) == f"{game_id}:1"
+    finally:
+        await listener.close()
+        await db.close()
+
+
+@pytest.mark.parametrize("engine", ["sqlite", "postgres"])
+async def test_a_game_and_its_seats_in_one_reading(db: store.Store) -> None:
+    """``game_and_seats`` is ``get_game`` and ``seats`` together (one statement on PostgreSQL); a game
+    without seats has none and an unknown game is None."""
+    game_id = await started_game(db)
+    before = COUNTERS.snapshot()
+    found = await db.game_and_seats(game_id)
+    if db.dialect == store.POSTGRES:
+        assert per_unit(before, COUNTERS.snapshot(), 1)["statements"] == 1
+    assert found == (await db.get_game(game_id), await db.seats(game_id))
+    assert found is not None and [s.user_xid for s in found[1]] == [ANA, BEA]
+    empty = await db.create_game(guild_xid=1, channel_xid=6, kind="toy", options={}, seed=1, host_xid=ANA, at=1)
+    assert await db.game_and_seats(empty.id) == (await db.get_game(empty.id), [])
+    assert await db.game_and_seats(10**12) is None
+
+
+async def test_postgres_reads_cost_one_round_trip_and_a_failed_transaction_leaves_its_connection_clean(
+    postgres_server: PostgresServer,
+) -> None:
+    """No reset query when a connection goes back to the pool (a read is one round trip), yet a transaction
+    that failed is rolled back before its connection is used again (a pool of one: the same connection)."""
+    url = await fresh_postgres_database(postgres_server)
+    db = await store.Store.open(url, pool_size=1)
+    try:
+        game_id = await started_game(db)
+        before = COUNTERS.snapshot()
+        for _ in range(3):
+            await db.get_game(game_id)
+        assert per_unit(before, COUNTERS.snapshot(), 3)["round_trips"] == 1
+        with pytest.raises(RuntimeError):
+            async with db.transaction() as tx:
+                await tx.execute("UPDATE games SET updated_at = 999 WHERE id = ?", (game_id,))
+                raise RuntimeError("the writer failed")
+        game = await db.get_game(game_id)
+        assert game is not None and game.updated_at != 999
+        other = await asyncpg.connect(url)  # the row is not locked by a transaction left open
+        try:
+            await other.execute("SET lock_timeout = '5s'")
+            assert await other.execute("UPDATE games SET updated_at = 7 WHERE id = $1", game_id) == "UPDATE 1"
+        finally:
+            await other.close()
+    finally:
+        await db.close()
+
+
+async def test_a_move_on_sqlite_is_counted_as_one_writer(db_path: Any) -> None:
+    """SQLite's counters: a move is one writer's transaction of three statements, no pool, no NOTIFY."""
+    db = await store.Store.open(db_path)
+    try:
+        game_id = await started_game(db)
+        before = COUNTERS.snapshot()
+        await db.commit_move(game_id, **move_args(0))
+        spent = per_unit(before, COUNTERS.snapshot(), 1)
+        assert (spent["transactions"], spent["statements"], spent["commits"]) == (1, 3, 1)
+        assert (spent["acquisitions"], spent["notifies"]) == (0, 0)
+        assert spent["round_trips"] == 5  # BEGIN IMMEDIATE, three statements, COMMIT
+    finally:
+        await db.close()
+
+
+def test_the_bench_takes_the_median_run_the_spread_and_the_ratios() -> None:
+    """Each mode's figures are its median repetition's, with every repetition's value, min, max and stdev;
+    lost moves are summed over the repetitions; the ratios compare PostgreSQL's medians with SQLite's."""
+
+    def run(mode: str, rate: float, cpu: float, lost: int = 0) -> dict[str, Any]:
+        return {f"{mode}.moves_per_s": rate, f"{mode}.cpu_ms_per_move.bot": cpu, f"{mode}.lost": lost}
+
+    lite = [run("load.process", r, c) for r, c in ((100.0, 5.0), (120.0, 6.0), (110.0, 5.5))]
+    pg = [run("load.postgres.process", r, c, lost) for r, c, lost in ((90.0, 6.0, 0), (80.0, 7.0, 1), (100.0, 6.5, 0))]
+    combined = sidebyside.combine("load.process", lite)
+    assert combined["load.process.moves_per_s"] == 110.0 and combined["load.process.cpu_ms_per_move.bot"] == 5.5
+    assert combined["load.process.moves_per_s.runs"] == [100.0, 120.0, 110.0]
+    assert (combined["load.process.moves_per_s.min"], combined["load.process.moves_per_s.max"]) == (100.0, 120.0)
+    assert combined["load.process.moves_per_s.stdev"] == 10.0 and combined["load.process.runs"] == 3
+    assert sidebyside.combine("load.postgres.process", pg)["load.postgres.process.lost"] == 1
+    ratios = sidebyside.ratios(lite, pg)
+    assert ratios["load.ratio.postgres_to_sqlite.moves_per_s"] == round(90 / 110, 2)
+    assert ratios["load.ratio.postgres_to_sqlite.cpu_ms_per_move"] == round(6.5 / 5.5, 2)
+    assert ratios["load.ratio.postgres_to_sqlite.moves_per_s.min"] == round(80 / 120, 2)
+    assert ratios["load.ratio.postgres_to_sqlite.moves_per_s.max"] == round(100 / 110, 2)
