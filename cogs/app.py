@@ -254,10 +254,12 @@ class CityBot(commands.AutoShardedBot):
         return task
 
     def _launched(self) -> bool:
-        """Whether discord.py has connected every shard of this process (it fills ``shard_ids`` as it
-        starts launching them)."""
+        """Whether discord.py has connected every shard of this process. It fills ``shard_ids`` once the
+        gateway's address came, and until then they are empty: no shard to launch yet is not every shard
+        launched (a stop in that moment closed the client under the launch, and discord.py logged a
+        traceback as it retried)."""
         ids = getattr(self._connection, "shard_ids", None)
-        return ids is not None and len(self.shards) >= len(ids)
+        return bool(ids) and len(self.shards) >= len(ids)
 
     def gateway_connected(self) -> bool:
         """Whether every shard of this process is connected to the gateway."""

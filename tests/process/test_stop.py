@@ -269,6 +269,23 @@ async def test_sigterm_while_starting_exits_0_and_leaves_nothing(
     assert "Traceback" not in bp.log_text() and left_behind(bp) == []
 
 
+async def test_sigterm_while_discord_names_its_gateway_waits_for_the_launch_and_logs_no_traceback(
+    fake_discord: FakeDiscord, bot_process: BotProcessFactory
+) -> None:
+    """The signal comes after the set-up, while Discord is still naming its gateway (no shard to launch yet,
+    which is not every shard launched): the stop waits for the launch before it closes the client, so
+    discord.py never retries a connection on a closed client and logs no traceback; exit 0."""
+    fake_discord.delay("GET /gateway/bot", 3.0)
+    bp = await bot_process(entry=ENTRY, env=BASE_ENV, wait_ready=False)
+    await poll(lambda: "synced" in bp.log_text(), "the commands synced")
+    assert bp.proc is not None
+    bp.proc.send_signal(signal.SIGTERM)
+    assert await gone(bp, STOP_SECONDS + WAIT) == 0, bp.log_tail()
+    assert "Traceback" not in bp.log_text() and "Retrying" not in bp.log_text(), bp.log_tail()
+    assert len(fake_discord.gateway.connections) == 1  # the launch the stop waited for (no retry)
+    assert left_behind(bp) == []
+
+
 async def test_work_that_outlives_stop_seconds_is_cut_off_and_told_at_the_next_start(
     fake_discord: FakeDiscord, bot_process: BotProcessFactory
 ) -> None:
