@@ -20,6 +20,8 @@ from typing import Any, cast
 from bot import games as game_registry
 from bot import store
 from bot.benches.store import bare_insert_commit_ms, percentile
+from bot.rules.core import of_kind
+from bot.rules.quadropolis.movetypes import QuadBuild, QuadDiscard, QuadTake
 from bot.rules.quadropolis.viewtypes import QuadView
 from bot.service import Service
 
@@ -65,11 +67,11 @@ async def _measure(folder: Path, quick: bool) -> dict[str, Any]:
             user = info.seats[seat].user_xid
             assert user is not None
             _, _, moves = await service.legal_moves(gid, user)
-            take = next(m for m in moves if m["kind"] == "take")
+            take = of_kind(moves, QuadTake)[0]
             out = await service.move(gid, user, take)
             if seat in out.info.awaiting:
                 _, _, moves = await service.legal_moves(gid, user)
-                await service.move(gid, user, next(m for m in moves if m["kind"] in ("build", "discard")))
+                await service.move(gid, user, (of_kind(moves, QuadBuild) + of_kind(moves, QuadDiscard))[0])
             snap = await service.snapshot(gid)
             t1 = time.perf_counter()
             png = qp_render.render_turn(cast(QuadView, snap.view(None)), seat, [s.name for s in info.seats])
