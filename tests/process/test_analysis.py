@@ -1,0 +1,104 @@
+"""The after-game analysis's queue across processes (issue 40) on PostgreSQL: a process killed with SIGKILL while
+its worker weighs a game leaves a claim that another process takes over once its lease has run out, and two
+processes started together over one database weigh every queued game exactly once between them."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import subprocess
+import sys
+from collections.abc import AsyncIterator, Iterator
+
+import pytest
+
+from bot.composition import App, compose
+from bot.service import Service
+from bot.store import Store
+from bot.testing.postgres import PostgresServer
+from tests.community.test_analyses import quadropolis_game
+from tests.conftest import ROOT, FakeClock, fresh_postgres_database
+
+LEASE_MS = 3000
+WAIT = 120.0
+
+
+@pytest.fixture
+async def queued(postgres_server: PostgresServer, clock: FakeClock) -> AsyncIterator[tuple[str, App]]:
+    """A fresh PostgreSQL database and the composition root over it (the test's own process)."""
+    url = await fresh_postgres_database(postgres_server)
+    db = await Store.open(url)
+    app = compose(Service(db, clock), boot="test")
+    try:
+        yield url, app
+    finally:
+        app.analyses.close()
+        await db.close()
+
+
+@pytest.fixture
+def runners() -> Iterator[list[subprocess.Popen[str]]]:
+    """Start runners in their own process groups; whatever is left of them (their workers too) is killed."""
+    started: list[subprocess.Popen[str]] = []
+    yield started
+    for proc in started:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+
+
+def runner(runners: list[subprocess.Popen[str]], url: str, boot: str) -> subprocess.Popen[str]:
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "tests.process.analysis_runner", url, boot, str(LEASE_MS)],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    runners.append(proc)
+    return proc
+
+
+async def finished(proc: subprocess.Popen[str]) -> list[int]:
+    """The games a runner kept, once it exits by itself."""
+    out, _ = await asyncio.to_thread(proc.communicate, timeout=WAIT)
+    assert proc.returncode == 0
+    return [int(line.split()[1]) for line in out.splitlines() if line.startswith("kept ")]
+
+
+async def test_a_runner_killed_mid_analysis_is_taken_over_and_the_game_weighed_once(
+    queued: tuple[str, App], runners: list[subprocess.Popen[str]]
+) -> None:
+    url, app = queued
+    game = await quadropolis_game(app.service)
+    doomed = runner(runners, url, "doomed")
+    for _ in range(int(WAIT / 0.05)):
+        row = await app.analyses.get(game)
+        if row is not None and row.status == "claimed":
+            break
+        await asyncio.sleep(0.05)
+    assert row is not None and row.status == "claimed" and row.claim_boot == "doomed"
+    os.killpg(doomed.pid, signal.SIGKILL)  # the process and its worker, mid-weighing
+    await asyncio.to_thread(doomed.wait)
+    row = await app.analyses.get(game)
+    assert row is not None and row.status == "claimed" and row.result is None  # nothing was kept
+
+    assert await finished(runner(runners, url, "heir")) == [game]  # after the dead claim's lease ran out
+    row = await app.analyses.get(game)
+    assert row is not None and row.status == "done" and row.claim_boot == "heir" and row.attempts == 2
+    assert [p["seat"] for p in row.result["players"]] == [0, 1]  # type: ignore[index]
+
+
+async def test_two_runners_on_one_database_weigh_every_game_exactly_once(
+    queued: tuple[str, App], runners: list[subprocess.Popen[str]]
+) -> None:
+    url, app = queued
+    played = [await quadropolis_game(app.service) for _ in range(3)]
+    first, second = runner(runners, url, "first"), runner(runners, url, "second")
+    kept = await asyncio.gather(finished(first), finished(second))
+    assert sorted(kept[0] + kept[1]) == sorted(played)
+    assert not set(kept[0]) & set(kept[1])
+    for game in played:
+        row = await app.analyses.get(game)
+        assert row is not None and row.status == "done" and row.attempts == 1
