@@ -25,7 +25,7 @@ import asyncio
 import contextlib
 import logging
 import multiprocessing
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
@@ -39,6 +39,8 @@ from bot.store.community.outbox import NewOutbox
 
 log = logging.getLogger(__name__)
 
+READY = "analysis_ready"
+"""The community outbox's action of a kept analysis: the channel hears it is ready."""
 MAX_ATTEMPTS = 3
 """A game whose weighing failed this many times (a crash of its worker, each time) is given up."""
 RENEW_PARTS = 3
@@ -51,6 +53,15 @@ def compute(
     """A worker process's job: the game weighed (:func:`bot.analysis.analyse`) as JSON."""
     budget = analysis.Budget(samples=samples, rollouts=analysis.DEFAULT_BUDGET.rollouts)
     return analysis.analyse(kind, options, seats, seed, list(moves), budget).to_json()
+
+
+def ready_notice(info: GameInfo) -> NewOutbox | None:
+    """The channel's notice of a kept analysis (none for a game without a channel, or whose channel is gone);
+    its nonce is the game's, so it is posted once. It names no player: the words are made when it is posted."""
+    g = info.game
+    if g.channel_xid is None or g.paused_at is not None:
+        return None
+    return NewOutbox(READY, f"analysis{g.id}", g.id, None, None, g.guild_xid, g.channel_xid, {})
 
 
 class Analyses:
@@ -75,8 +86,9 @@ class Analyses:
         self.stopping = False
         self.kick: Callable[[], None] | None = None
         """Set by the driving layer: start a pass soon (a game was queued)."""
-        self.notice: Callable[[GameInfo], NewOutbox | None] | None = None
-        """Set by the Discord layer: the notice to queue with a game's kept analysis, in the same transaction."""
+        self.announce = False
+        """Set by the Discord layer: a kept analysis queues the channel's :data:`READY` notice in the same
+        transaction (the community outbox: posted once, by whichever process passes first)."""
         self.on_done: list[Callable[[int], Awaitable[None]]] = []
         """Told each game whose analysis this process just kept."""
         self._pool: ProcessPoolExecutor | None = None
@@ -164,7 +176,7 @@ class Analyses:
             return False
         if result is None:
             return False  # taken over meanwhile: the other process keeps its own
-        notice = self.notice(info) if self.notice is not None else None
+        notice = ready_notice(info) if self.announce else None
         if not await self.db.finish(row.id, self.boot, result, self.now, notice):
             return False
         for listener in list(self.on_done):
@@ -205,3 +217,25 @@ class Analyses:
         for process in processes:  # a weighing under way would hold the exit for up to a minute
             with contextlib.suppress(Exception):
                 process.terminate()
+
+
+# -- what a kept analysis says about a seat (the front-ends word it) --------------------------------------
+MISSES_SHOWN = 3
+"""A player's own biggest misses shown by ``/game analysis``."""
+
+
+def player_figures(result: Mapping[str, Any], seat: int) -> dict[str, Any] | None:
+    """A seat's accuracy, average loss and misses (None: the seat had no decision)."""
+    return next((p for p in result.get("players", ()) if p.get("seat") == seat), None)
+
+
+def own_misses(result: Mapping[str, Any], seat: int, count: int = MISSES_SHOWN) -> list[dict[str, Any]]:
+    """A seat's ``count`` weighed moves that lost most (a loss above 0), biggest first, earlier first on a tie."""
+    lost = [m for m in result.get("moves", ()) if m.get("seat") == seat and float(m.get("loss", 0)) > 0]
+    return sorted(lost, key=lambda m: (-float(m["loss"]), int(m["number"])))[:count]
+
+
+def biggest_turn(result: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The turning point where the expected margin swung most (None: none)."""
+    points = list(result.get("turning_points", ()))
+    return max(points, key=lambda p: (abs(float(p["swing"])), -int(p["number"]))) if points else None

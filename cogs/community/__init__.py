@@ -42,6 +42,6 @@ async def setup(bot: CityBot) -> None:
         LeaguesCog(bot),
         ErasureCog(bot),
         LinksCog(bot),
-        AnalysisCog(bot),
+        AnalysisCog(bot, loop),
     ):
         await bot.add_cog(cog)
