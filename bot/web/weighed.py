@@ -4,7 +4,7 @@ player's accuracy in the result, for a finished game whose analysis is kept (:mo
 A mark is a symbol and a number, never a colour alone: ✓ the best move found, ≈ a loss under the game's
 small threshold, ?! a small miss, ? a medium one, ?? a large one (the chess annotator's signs), then the
 points of expected margin the move lost; its title and a hidden text say the same in words for a screen
-reader. The colour only repeats the symbol. A move of the list that is a whole turn (Urban Panic's) carries
+reader. The colour only repeats the symbol. A move of the list that is a whole turn (a game of long turns) carries
 the sum of its decisions' losses and the largest miss among them; a move nobody chose (a single legal move,
 a system move) carries no mark.
 """
