@@ -1,15 +1,19 @@
-"""The after-game analysis's queue across processes (issue 40) on PostgreSQL: a process killed with SIGKILL while
-its worker weighs a game leaves a claim that another process takes over once its lease has run out, and two
-processes started together over one database weigh every queued game exactly once between them."""
+"""The after-game analysis's queue across processes (issue 40): a process killed with SIGKILL while its worker
+weighs a game leaves a claim that the next process takes over (on PostgreSQL once its lease has run out; a
+SQLite file has one process, so at the next start), and two processes started together over one PostgreSQL
+database weigh every queued game exactly once between them."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import signal
+import sqlite3
 import subprocess
 import sys
 from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
 
 import pytest
 
@@ -102,3 +106,36 @@ async def test_two_runners_on_one_database_weigh_every_game_exactly_once(
     for game in played:
         row = await app.analyses.get(game)
         assert row is not None and row.status == "done" and row.attempts == 1
+
+
+async def test_on_sqlite_a_runner_killed_mid_analysis_is_resumed_at_the_next_start(
+    tmp_path: Path, clock: FakeClock, runners: list[subprocess.Popen[str]]
+) -> None:
+    path = tmp_path / "bot.sqlite3"
+    db = await Store.open(path)
+    app = compose(Service(db, clock), boot="test")
+    game = await quadropolis_game(app.service)
+    await db.close()  # the file admits one process: the runner's
+
+    def state() -> tuple[str, str] | None:
+        with contextlib.closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=5)) as read:
+            row = read.execute("SELECT status, claim_boot FROM game_analyses WHERE game_id = ?", (game,)).fetchone()
+        return None if row is None else (str(row[0]), str(row[1]))
+
+    doomed = runner(runners, str(path), "doomed")
+    for _ in range(int(WAIT / 0.05)):
+        if state() == ("claimed", "doomed"):
+            break
+        await asyncio.sleep(0.05)
+    assert state() == ("claimed", "doomed")
+    os.killpg(doomed.pid, signal.SIGKILL)  # the process and its worker, mid-weighing
+    await asyncio.to_thread(doomed.wait)
+    assert state() == ("claimed", "doomed")  # nothing was kept
+
+    assert await finished(runner(runners, str(path), "heir")) == [game]  # at once: the dead run's claim
+    db = await Store.open(path)
+    try:
+        row = await compose(Service(db, clock), boot="check").analyses.get(game)
+    finally:
+        await db.close()
+    assert row is not None and row.status == "done" and row.claim_boot == "heir" and row.attempts == 2
