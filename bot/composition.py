@@ -10,7 +10,8 @@ Subscriptions, in order:
 - after every committed move: the reminder loop (waits follow the turn), then undo proposals
   (older ones expire);
 - when a game ends by any path: the reminder loop (waits and votes close), undo proposals, leagues
-  (count it), Between Two Cities campaigns (count it);
+  (count it), Between Two Cities campaigns (count it), then the after-game analysis (queue it, as the
+  server's ``analysis`` setting says: after the leagues, so a league game is known as one);
 - on a privacy request (:meth:`bot.service.Service.forget_user`, after the service anonymised the
   player's seats): every feature's ``forget_user``, each returning the records it changed;
 - when the bot records a turn post's id (:meth:`bot.service.Service.set_messages`): erasure keeps it.
@@ -27,6 +28,7 @@ import weakref
 from dataclasses import dataclass
 
 from bot.btc_campaigns import Campaigns
+from bot.community.analyses import Analyses
 from bot.community.base import Feature
 from bot.community.erasure import Erasure, Forgotten
 from bot.community.followers import Followers
@@ -41,6 +43,7 @@ from bot.service import Clock, Service
 from bot.settings import Settings
 from bot.store import Store
 from bot.store.btc_campaigns import CampaignStore
+from bot.store.community.analyses import AnalysisStore
 from bot.store.community.erasure import ErasureStore
 from bot.store.community.followers import FollowerStore
 from bot.store.community.leagues import LeagueStore
@@ -85,6 +88,8 @@ class App:
     """Forget-me's edits of the bot's own posts (it holds no player's id or name: not a feature)."""
     sessions: Sessions
     """Who is signed in on the web pages (sessions, sign-in links; forget-me ends them)."""
+    analyses: Analyses
+    """The after-game analysis: its queue and worker pool (results by seat: no player's id or name, not a feature)."""
 
     @property
     def features(self) -> tuple[Feature, ...]:
@@ -132,7 +137,7 @@ class App:
         await self.store.close()
 
 
-def compose(service: Service, *, boot: str | None = None, ai_pause: float = 0.0) -> App:
+def compose(service: Service, *, boot: str | None = None, ai_pause: float = 0.0, analysis_workers: int = 1) -> App:
     """Build every feature over an existing service and subscribe each once (AlreadyComposed if
     this service already has its features)."""
     if service in _composed:
@@ -164,9 +169,11 @@ def compose(service: Service, *, boot: str | None = None, ai_pause: float = 0.0)
         ),
         erasure=Erasure(service, ErasureStore(db), boot=boot),
         sessions=Sessions(service, SessionStore(db)),
+        analyses=Analyses(service, preferences, AnalysisStore(db), boot=boot, workers=analysis_workers),
     )
     service.move_listeners.extend((app.reminders.on_move, app.undo.on_move))
     service.end_listeners.extend((app.reminders.on_end, app.undo.on_end, app.leagues.on_end, app.campaigns.on_end))
+    service.end_listeners.append(app.analyses.on_end)  # after the leagues: a league game is counted by then
     service.forget_listeners.extend(f.forget_user for f in app.features)
     service.message_listeners.append(app.erasure.on_messages)
     return app
@@ -178,7 +185,12 @@ async def build(settings: Settings, clock: Clock | None = None, *, boot: str | N
     db = await Store.open(settings.database, pool_size=settings.pool_size)
     db.lease_ms = settings.lease_seconds * 1000
     try:
-        return compose(Service(db, clock), boot=boot, ai_pause=settings.ai_pause_seconds)
+        return compose(
+            Service(db, clock),
+            boot=boot,
+            ai_pause=settings.ai_pause_seconds,
+            analysis_workers=settings.analysis_workers,
+        )
     except BaseException:
         await db.close()
         raise

@@ -102,6 +102,8 @@ class StopReport:
     """Games whose AI seats, untold moves or timers another process (or the next start) takes over."""
     handed_claims: int = 0
     """Claimed reminders and notices given back unsent."""
+    handed_analyses: int = 0
+    """Games being analysed, given back to the queue (another process, or the next start, weighs them)."""
     seconds: float = 0.0
     in_time: bool = True
 
@@ -117,7 +119,7 @@ class StopReport:
         return [
             done,
             f"stop: handed over to {whom}: the AI seats, timers or untold moves of games {games};"
-            f" {self.handed_claims} claimed reminder(s) or notice(s)",
+            f" {self.handed_claims} claimed reminder(s) or notice(s); {self.handed_analyses} analysis(es) under way",
         ]
 
 
@@ -141,6 +143,7 @@ async def stop(app: App, drain: Drain, seconds: float) -> StopReport:
         report.handed_games = await flow.hand_over()
         await drain.cancel_left()
         report.handed_claims = await app.reminders.hand_over()
+        report.handed_analyses = await app.analyses.hand_over()
     except Exception:
         log.exception("stop: could not hand the leases over (they run out by themselves)")
     report.seconds = time.monotonic() - started

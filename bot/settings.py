@@ -45,6 +45,8 @@ LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 DEFAULT_AI_PAUSE_SECONDS = 2.0
 MAX_AI_PAUSE_SECONDS = 3600
 DEFAULT_POOL_SIZE = 10
+DEFAULT_ANALYSIS_WORKERS = 1
+MAX_ANALYSIS_WORKERS = 16
 DEFAULT_LEASE_SECONDS = 60
 MIN_LEASE_SECONDS = 10
 MAX_LEASE_SECONDS = 3600
@@ -101,6 +103,7 @@ TABLE: tuple[Setting, ...] = (
     Setting("DISCORD_CLIENT_ID", "id", example="1" * 18),
     Setting("DISCORD_CLIENT_SECRET", "text", secret=True),
     Setting("ACTIVITY", "choice", "off", example="on"),
+    Setting("ANALYSIS_WORKERS", "int", str(DEFAULT_ANALYSIS_WORKERS), 0, MAX_ANALYSIS_WORKERS),
 )
 """Every setting the bot reads, once (``.env.example``, the README's table and ``python -m bot --help``
 are made from it; ``tests/test_deploy.py`` and ``tests/cli/test_settings.py`` check)."""
@@ -148,6 +151,8 @@ class Settings:
     discord_client_secret: str = ""
     activity: bool = False
     """``ACTIVITY``: the board as a Discord Activity (issue 39), launched by "Play on the board" (off: the link)."""
+    analysis_workers: int = DEFAULT_ANALYSIS_WORKERS
+    """``ANALYSIS_WORKERS``: worker processes weighing finished games (issue 40; 0: this process weighs none)."""
 
     @property
     def database(self) -> str | Path:
@@ -222,6 +227,7 @@ def load(environ: Mapping[str, str] | None = None, env_file: Path | None = None)
     pool_size = whole_number(env, "DATABASE_POOL_SIZE", "cli.settings.pool_size")
     lease_seconds = whole_number(env, "LEASE_SECONDS", "cli.settings.lease")
     stop_seconds = whole_number(env, "STOP_SECONDS", "cli.settings.whole_number")
+    analysis_workers = whole_number(env, "ANALYSIS_WORKERS", "cli.settings.whole_number")
     web_port = read_web_port(env.get("WEB_PORT", ""))
     web_host = read_web_host(env.get("WEB_HOST", ""))
     web_base_url = read_web_base_url(env.get("WEB_BASE_URL", ""))
@@ -250,6 +256,7 @@ def load(environ: Mapping[str, str] | None = None, env_file: Path | None = None)
         trusted_proxies=trusted_proxies,
         **oauth,
         activity=activity,
+        analysis_workers=analysis_workers,
     )
 
 

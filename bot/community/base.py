@@ -35,6 +35,7 @@ KINDS = {
     "extended": "announce that the players gave the late player more time",
     "deadline_passed": "announce a deadline passed with nothing to do (no AI, or policy 'none')",
     "undo_expired": "edit an undo proposal: the game moved on",
+    "analysis_ready": "post a finished game's analysis summary in its channel (bot.community.analyses)",
 }
 
 

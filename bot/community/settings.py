@@ -21,6 +21,8 @@ from bot.store.community.settings import SettingsStore
 log = logging.getLogger(__name__)
 
 POLICIES = ("vote", "ai_move", "ai_takeover", "none")
+ANALYSIS_SCOPES = ("all", "league", "off")
+"""The server setting ``analysis``: which finished games are weighed by themselves (:mod:`bot.community.analyses`)."""
 
 
 @dataclass(frozen=True)
@@ -47,6 +49,7 @@ SETTING_SPECS: dict[str, SettingSpec] = {
         SettingSpec("away_max_days", int, 1, 365, False),
         SettingSpec("away_pauses_deadlines", bool, 0, 1, False),
         SettingSpec("recap_gif", bool, 0, 1, False),
+        SettingSpec("analysis", str, 0, 0, False, ANALYSIS_SCOPES),
     )
 }
 
@@ -77,6 +80,8 @@ class Settings:
     """Server: a player away has their deadlines paused (else only their reminders stop)."""
     recap_gif: bool = True
     """Server: the end-of-game recap includes the animation of the cities growing (else the chart only)."""
+    analysis: str = "all"
+    """Server: which finished games are analysed by themselves: ``all``, ``league`` (counted in a league), ``off``."""
 
     @property
     def reminder_ms(self) -> int:

@@ -15,13 +15,14 @@ import dataclasses
 import functools
 import html
 import json
+from collections.abc import Mapping
 from typing import Any
 
 from bot import games
 from bot.i18n import catalogue, t
 from bot.results import ranking_lines
 from bot.service import GameInfo
-from bot.web import pictures
+from bot.web import pictures, weighed
 from bot.web.game import STATUS_KEYS, Timeline, counter, scores, sentence, view_of
 from render import pictures as render_pictures
 
@@ -80,12 +81,14 @@ def body(
     languages_html: str,
     story: bool,
     seat: int | None = None,
+    analysis: Mapping[str, Any] | None = None,
 ) -> str:
     """The game page's body at turn ``shown``: the live mark and the languages, whose turn and the scores
     (of the turn shown), the replay (slider, picture counter, links, news of moves, the move's sentence and
     the picture), at the end the result and the story chart, and the move list (oldest first). ``seat``: the
     signed-in viewer's seat (issue 38): its own picture (``{base}/play.png``) and where the page's board script
-    reads its choices (``data-play``); None for everyone else (the public page, unchanged)."""
+    reads its choices (``data-play``); None for everyone else (the public page, unchanged). ``analysis``: a
+    finished game's kept analysis (issue 40): each move's mark and each player's accuracy (:mod:`bot.web.weighed`)."""
     real = info
     info = marked(info)
     g = info.game
@@ -197,6 +200,13 @@ def body(
         parts.append(f'<section class="result"><h2>{text(t("web.game.result", locale))}</h2><ul class="ranking">')
         parts.extend(f"<li>{text(line)}</li>" for line in lines[1:])
         parts.append("</ul>")
+        if analysis is not None:
+            parts.append(
+                f'<h3 id="accuracy-h">{text(t("web.analysis.heading", locale))}</h3>'
+                f'<ul class="accuracy" id="accuracy" aria-labelledby="accuracy-h">'
+            )
+            parts.extend(f"<li>{text(line)}</li>" for line in weighed.players_lines(info, analysis, locale))
+            parts.append(f'</ul><p class="anote">{text(t("web.analysis.note", locale))}</p>')
         if story:
             story_src = pictures.story_url(base, locale, pictures.story_mark(real, timeline, locale))
             parts.append(f'<img class="story" src="{attr(story_src)}" alt="{attr(t("web.game.story_alt", locale))}">')
@@ -206,13 +216,16 @@ def body(
         f'<section class="moves"><h2 id="moves-h">{text(t("web.game.moves", locale))}</h2>'
         f'<ol id="moves" tabindex="0" aria-labelledby="moves-h">'
     )
+    losses = weighed.frame_marks(timeline, analysis) if analysis is not None and g.status == "finished" else {}
     for f in timeline.frames[1:]:
         if f.sentence is None:
             continue  # the board as it stands after quiet moves: a turn of the replay, not a move
         current = ' aria-current="step"' if f.turn == shown else ""
         parts.append(
             f'<li value="{f.turn}" data-turn="{f.turn}"{current}><a href="{attr(base)}?turn={f.turn}&amp;'
-            f'{attr(q)}"><span class="say">{text(sentence(info, f, locale))}</span></a></li>'
+            f'{attr(q)}"><span class="say">{text(sentence(info, f, locale))}</span></a>'
+            + (weighed.mark_html(*losses[f.turn], locale) if f.turn in losses else "")
+            + "</li>"
         )
     parts.append("</ol></section></main>")
     return "".join(parts)

@@ -37,7 +37,7 @@ from bot.errors import GameError
 from bot.i18n import t
 from bot.service import GameInfo, MoveOutcome
 from bot.store import MoveListener
-from bot.web import community, page
+from bot.web import community, page, weighed
 from bot.web import game as pages
 from bot.web.auth import Auth
 from bot.web.context import LRU, SECURITY_HEADERS, WebContext
@@ -276,10 +276,12 @@ class WebServer:
         session = await self.auth.session(request)
         seat = next((s.seat for s in seats if session is not None and s.user_xid == session.user_xid), None)
         raw = request.query.get("turn", "")
+        analysed = game.status == "finished" and await weighed.kept(self.ctx.app, game_id) is not None
         # A private page (a signed-in seat's) is keyed by its session too: never served to another session.
         key = (
             game_id,
             game.version,
+            analysed,
             game.status,
             names,
             locale,
@@ -331,6 +333,7 @@ class WebServer:
             languages_html=self.ctx.language_links(locale, base, extra),
             story=games.get(info.game.kind).story is not None,
             seat=seat,
+            analysis=await weighed.kept(self.ctx.app, info.id) if info.game.status == "finished" else None,
         )
         title = t("web.game.title", locale, game=t(games.get(info.game.kind).title_key, locale), id=info.id)
         scripts = '<script src="/static/web.js" defer></script>'

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from cogs.community.analysis import AnalysisCog
 from cogs.community.erasure import ErasureCog
 from cogs.community.followers import FollowersCog
 from cogs.community.history import HistoryCog
@@ -41,5 +42,6 @@ async def setup(bot: CityBot) -> None:
         LeaguesCog(bot),
         ErasureCog(bot),
         LinksCog(bot),
+        AnalysisCog(bot, loop),
     ):
         await bot.add_cog(cog)

@@ -10,7 +10,7 @@ from discord import app_commands
 
 from bot import errors
 from bot.community.base import CommunityError
-from bot.community.settings import POLICIES, SETTING_SPECS, Settings
+from bot.community.settings import ANALYSIS_SCOPES, POLICIES, SETTING_SPECS, Settings
 from bot.i18n import t
 from cogs import operations
 from cogs.common import EMBED_COLOUR, language_choices
@@ -23,6 +23,8 @@ if TYPE_CHECKING:
 def setting_value(name: str, value: Any, loc: str) -> str:
     if name == "timeout_policy":
         return t(f"community.policy.{value}", loc)
+    if name == "analysis":
+        return t(f"community.analysis_scope.{value}", loc)
     if isinstance(value, bool):
         return t("community.yes" if value else "community.no", loc)
     if name == "deadline_hours" and not value:
@@ -118,10 +120,15 @@ class SettingsCog(GameSubcommands):
         away_max_days="Server: longest vacation",
         away_pauses_deadlines="Server: vacations pause deadlines",
         recap_gif="Server: the end-of-game recap shows the cities growing (an animation)",
+        analysis="Server: which finished games are analysed move by move on their own",
         language="This game's language for its posts and pictures (host or server managers)",
     )
     @app_commands.choices(
         timeout_policy=[app_commands.Choice(name=p.replace("_", " "), value=p) for p in POLICIES],
+        analysis=[
+            app_commands.Choice(name=n, value=v)
+            for n, v in zip(("every game", "league games", "only when asked"), ANALYSIS_SCOPES, strict=True)
+        ],
         language=language_choices(),
     )
     async def game_settings(
@@ -139,6 +146,7 @@ class SettingsCog(GameSubcommands):
         away_max_days: app_commands.Range[int, 1, 365] | None = None,
         away_pauses_deadlines: bool | None = None,
         recap_gif: bool | None = None,
+        analysis: str | None = None,
         language: str | None = None,
     ) -> None:
         """See or change reminders, deadlines and the timeout rule (this game, or the server)."""
@@ -158,6 +166,7 @@ class SettingsCog(GameSubcommands):
                 away_max_days,
                 away_pauses_deadlines,
                 recap_gif,
+                analysis,
             )
         )
         if not await operations.defer(interaction, ephemeral=not changing):
@@ -180,6 +189,7 @@ class SettingsCog(GameSubcommands):
                         away_max_days,
                         away_pauses_deadlines,
                         recap_gif,
+                        analysis,
                     )
                 )
                 and not server
@@ -199,6 +209,7 @@ class SettingsCog(GameSubcommands):
                 "away_max_days": away_max_days,
                 "away_pauses_deadlines": away_pauses_deadlines,
                 "recap_gif": recap_gif,
+                "analysis": analysis,
             }.items()
             if v is not None
         }

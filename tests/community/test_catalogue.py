@@ -8,7 +8,7 @@ from pathlib import Path
 
 from bot import i18n
 from bot.community.base import KINDS
-from bot.community.settings import POLICIES, SETTING_SPECS
+from bot.community.settings import ANALYSIS_SCOPES, POLICIES, SETTING_SPECS
 from bot.community.votes import VOTE_CHOICES
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -40,6 +40,7 @@ def test_every_family_of_keys_is_complete() -> None:
         "community.vote.button.": VOTE_CHOICES,
         "community.vote.closed.": (*VOTE_CHOICES, "moved", "ended"),
         "community.league.col.": ("player", "games", "wins", "place", "rating"),
+        "community.analysis_scope.": ANALYSIS_SCOPES,
     }
     assert families == set(expected), families
     missing = [prefix + name for prefix, names in expected.items() for name in names if prefix + name not in english]

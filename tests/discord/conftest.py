@@ -98,10 +98,17 @@ def free_port() -> int:
 
 
 async def _harness(
-    tmp_path: Path, clock: FakeClock, database: str | Path, *, web: bool, base_url: str | None = None
+    tmp_path: Path,
+    clock: FakeClock,
+    database: str | Path,
+    *,
+    web: bool,
+    base_url: str | None = None,
+    analysis_workers: int = 0,
 ) -> AsyncIterator[Harness]:
     """The bot against a fake Discord; ``web``: its pages served on a free port; ``base_url``: the
-    ``WEB_BASE_URL`` its links name (default: the served pages' address, or none)."""
+    ``WEB_BASE_URL`` its links name (default: the served pages' address, or none); ``analysis_workers``:
+    the after-game analysis's worker processes (none unless a test weighs games: tests/discord/test_analysis.py)."""
     url = database if isinstance(database, str) else None
     fake = await FakeDiscord().start()
     old_base = discord.http.Route.BASE
@@ -116,6 +123,7 @@ async def _harness(
         database_url=url,
         web_port=port,
         web_base_url=base_url if base_url is not None else f"http://127.0.0.1:{port}" if port is not None else "",
+        analysis_workers=analysis_workers,
     )
     bot = CityBot(settings, clock=clock)
     try:

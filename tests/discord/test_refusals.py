@@ -234,6 +234,18 @@ async def game_settings(h: Harness) -> Act:
     return slash(h, "game", "settings", server=True, deadline_hours=1.0, user="mona")
 
 
+async def game_analysis(h: Harness) -> Act:
+    """/game analysis of a finished game the server did not weigh by itself: queued once Discord took it."""
+    await (await h.fake.slash("game", "settings", server=True, analysis="off", user="mona")).response()
+    await h.settle()
+    gid = await start_toy(h)
+    for card_a, card_b in ((3, 1), (1, 2), (2, 3)):
+        await h.service.move(gid, uid(h, "alice"), {"kind": "bid", "card": card_a})
+        await h.service.move(gid, uid(h, "bob"), {"kind": "bid", "card": card_b})
+    assert (await h.service.game(gid)).status == "finished"
+    return slash(h, "game", "analysis", game=gid, user="alice")
+
+
 async def game_snooze(h: Harness) -> Act:
     await start_toy(h)
     await reminders(h).tick()
@@ -399,6 +411,7 @@ COMMANDS: dict[str, Case] = {
     "game unfollow": Case(game_unfollow),
     "game notify": Case(game_notify),
     "game settings": Case(game_settings),
+    "game analysis": Case(game_analysis),
     "game snooze": Case(game_snooze),
     "game away": Case(game_away),
     "league create": Case(league_create),

@@ -26,7 +26,8 @@ from tests.fakediscord.fixtures import BotProcess, BotProcessFactory, bot_proces
 __all__ = ["bot_process", "fake_discord"]
 
 ENTRY = "bot.testing.entry:main"
-BASE_ENV = {"AI_PAUSE_SECONDS": "0", "PROCESS_POST_BACKOFF": "0.1"}
+BASE_ENV = {"AI_PAUSE_SECONDS": "0", "PROCESS_POST_BACKOFF": "0.1", "ANALYSIS_WORKERS": "0"}
+"""The toy game's bots weigh no finished game (tests/process/test_analysis.py runs the analysis's own workers)."""
 WAIT = 15.0
 """Generous waits: the machine is shared; the tests assert on what happened, never on how fast."""
 
