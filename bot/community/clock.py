@@ -17,7 +17,7 @@ then turn changes, gifts and pauses. So a move committed 1 ms before the bank ru
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 HOUR_MS = 3_600_000
@@ -42,6 +42,14 @@ class TimeControl:
 
 
 OFF = TimeControl(0)
+DAY_MS = 24 * HOUR_MS
+PRESETS: dict[str, TimeControl] = {
+    "off": OFF,
+    "3d+1d": TimeControl(3 * DAY_MS, DAY_MS, 7 * DAY_MS),
+    "1d+12h": TimeControl(DAY_MS, 12 * HOUR_MS, 3 * DAY_MS),
+}
+"""The time controls a game or a server chooses from (the ``clock`` setting): no bank; 3 days, plus 1 day a
+finished turn, at most 7 days; 1 day, plus 12 hours a finished turn, at most 3 days."""
 
 
 @dataclass(frozen=True)
@@ -227,12 +235,3 @@ def _ends_turn(turns: list[Turn], versions: list[int], move: Move) -> bool:
         return False
     before = turns[i - 1].seats if i > 0 else frozenset()
     return move.seat in before and turns[i].seats != before
-
-
-def control_of(values: Mapping[str, float]) -> TimeControl:
-    """The time control of a game's settings (``clock_bank_hours``, ``clock_increment_hours``, ``clock_cap_hours``)."""
-    return TimeControl.from_hours(
-        float(values.get("clock_bank_hours", 0) or 0),
-        float(values.get("clock_increment_hours", 0) or 0),
-        float(values.get("clock_cap_hours", 0) or 0),
-    )

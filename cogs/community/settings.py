@@ -14,6 +14,7 @@ from bot.community.settings import POLICIES, SETTING_SPECS, Settings
 from bot.i18n import t
 from cogs import operations
 from cogs.common import EMBED_COLOUR, language_choices
+from cogs.community.clocks import clock_choices
 from cogs.community.common import GameSubcommands, is_admin, locale_of, number
 
 if TYPE_CHECKING:
@@ -23,6 +24,8 @@ if TYPE_CHECKING:
 def setting_value(name: str, value: Any, loc: str) -> str:
     if name == "timeout_policy":
         return t(f"community.policy.{value}", loc)
+    if name == "clock":
+        return t(f"community.clock.{value}", loc)
     if isinstance(value, bool):
         return t("community.yes" if value else "community.no", loc)
     if name == "deadline_hours" and not value:
@@ -111,6 +114,7 @@ class SettingsCog(GameSubcommands):
         deadline_hours="The game's speed: one move per this many hours (0: no deadline)",
         timeout_policy="What happens at the deadline",
         vote_hours="How long a timeout vote stays open",
+        clock="Each player's time bank",
         max_reminders="Server: reminders per player per turn",
         backoff="Server: each reminder waits this many times longer",
         min_reminder_hours="Server: the shortest interval a game may set",
@@ -123,6 +127,7 @@ class SettingsCog(GameSubcommands):
     @app_commands.choices(
         timeout_policy=[app_commands.Choice(name=p.replace("_", " "), value=p) for p in POLICIES],
         language=language_choices(),
+        clock=clock_choices(),
     )
     async def game_settings(
         self,
@@ -132,6 +137,7 @@ class SettingsCog(GameSubcommands):
         deadline_hours: app_commands.Range[float, 0.0, 1440.0] | None = None,
         timeout_policy: str | None = None,
         vote_hours: app_commands.Range[float, 1.0, 168.0] | None = None,
+        clock: str | None = None,
         max_reminders: app_commands.Range[int, 0, 10] | None = None,
         backoff: app_commands.Range[float, 1.0, 4.0] | None = None,
         min_reminder_hours: app_commands.Range[float, 1.0, 168.0] | None = None,
@@ -151,6 +157,7 @@ class SettingsCog(GameSubcommands):
                 deadline_hours,
                 timeout_policy,
                 vote_hours,
+                clock,
                 max_reminders,
                 backoff,
                 min_reminder_hours,
@@ -173,6 +180,8 @@ class SettingsCog(GameSubcommands):
                         deadline_hours,
                         timeout_policy,
                         vote_hours,
+                        clock,
+                        clock,
                         max_reminders,
                         backoff,
                         min_reminder_hours,
@@ -192,6 +201,7 @@ class SettingsCog(GameSubcommands):
                 "deadline_hours": deadline_hours,
                 "timeout_policy": timeout_policy,
                 "vote_hours": vote_hours,
+                "clock": clock,
                 "max_reminders": max_reminders,
                 "backoff": backoff,
                 "min_reminder_hours": min_reminder_hours,
