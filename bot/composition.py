@@ -28,6 +28,7 @@ from dataclasses import dataclass
 
 from bot.btc_campaigns import Campaigns
 from bot.community.base import Feature
+from bot.community.clocks import Clocks
 from bot.community.erasure import Erasure, Forgotten
 from bot.community.followers import Followers
 from bot.community.history import History
@@ -41,6 +42,7 @@ from bot.service import Clock, Service
 from bot.settings import Settings
 from bot.store import Store
 from bot.store.btc_campaigns import CampaignStore
+from bot.store.community.clocks import ClockStore
 from bot.store.community.erasure import ErasureStore
 from bot.store.community.followers import FollowerStore
 from bot.store.community.leagues import LeagueStore
@@ -85,6 +87,8 @@ class App:
     """Forget-me's edits of the bot's own posts (it holds no player's id or name: not a feature)."""
     sessions: Sessions
     """Who is signed in on the web pages (sessions, sign-in links; forget-me ends them)."""
+    clocks: Clocks
+    """The players' time banks (issue 41), computed from committed records (it keeps no id of its own)."""
 
     @property
     def features(self) -> tuple[Feature, ...]:
@@ -143,7 +147,8 @@ def compose(service: Service, *, boot: str | None = None, ai_pause: float = 0.0)
     waits, outbox = WaitStore(db), OutboxStore(db)
     preferences = Preferences(service, SettingsStore(db), waits)
     votes = Votes(service, preferences, VoteStore(db), waits, outbox, boot=boot)
-    reminders = Reminders(service, preferences, votes, waits, outbox, boot=boot)
+    clocks = Clocks(service, ClockStore(db))
+    reminders = Reminders(service, preferences, votes, waits, outbox, boot=boot, clocks=clocks)
     app = App(
         store=db,
         service=service,
@@ -164,7 +169,9 @@ def compose(service: Service, *, boot: str | None = None, ai_pause: float = 0.0)
         ),
         erasure=Erasure(service, ErasureStore(db), boot=boot),
         sessions=Sessions(service, SessionStore(db)),
+        clocks=clocks,
     )
+    reminders.rated = app.leagues.rated
     service.move_listeners.extend((app.reminders.on_move, app.undo.on_move))
     service.end_listeners.extend((app.reminders.on_end, app.undo.on_end, app.leagues.on_end, app.campaigns.on_end))
     service.forget_listeners.extend(f.forget_user for f in app.features)

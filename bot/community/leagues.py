@@ -87,6 +87,25 @@ class Leagues(Feature):
             except Exception:
                 log.exception("league %s could not count game %s", league.id, info.id)
 
+    async def rated(self, info: GameInfo) -> bool:
+        """Whether the game would count in a rated league of its server (every human seat a member, two
+        at least): a clock that runs out there may forfeit the seat (timeout policy ``forfeit``)."""
+        g = info.game
+        humans = [s.user_xid for s in info.seats if s.user_xid is not None]
+        if len(humans) < 2:
+            return False
+        for league in await self.db.leagues(g.guild_xid or 0, g.kind):
+            if not league.rated:
+                continue
+            if league.mode is not None:
+                specs = games.rules(g.kind).option_specs
+                if not specs or g.options.get(specs[0].name) != league.mode:
+                    continue
+            members = await self.db.members(league.id)
+            if all(u in members for u in humans):
+                return True
+        return False
+
     async def create_league(
         self,
         guild_xid: int,

@@ -21,7 +21,7 @@ from bot.store.community.settings import SettingsStore
 
 log = logging.getLogger(__name__)
 
-POLICIES = ("vote", "ai_move", "ai_takeover", "none")
+POLICIES = ("vote", "ai_move", "ai_takeover", "forfeit", "none")
 
 
 @dataclass(frozen=True)
@@ -62,7 +62,8 @@ class Settings:
     deadline_hours: float = 72.0
     """The game's speed: one move per this many hours (0: no deadline)."""
     timeout_policy: str = "vote"
-    """At the deadline: ``vote`` (the other players decide), ``ai_move``, ``ai_takeover``, ``none``."""
+    """At the deadline: ``vote`` (the other players decide), ``ai_move``, ``ai_takeover``, ``forfeit`` (in a
+    rated league's game the late player forfeits; elsewhere the others vote), ``none``."""
     vote_hours: float = 24.0
     """How long a timeout vote stays open."""
     clock: str = "off"
