@@ -23,6 +23,7 @@ from bot.service import GameInfo, Service
 from bot.turnflow import TurnFlow
 from cogs import limits, lobby, operations, rulebook, weblinks
 from cogs.announcer import DiscordAnnouncer, announcer
+from cogs.clocks import clock_choices
 from cogs.common import (
     EMBED_COLOUR,
     game_choices,
@@ -33,7 +34,6 @@ from cogs.common import (
     public_locale,
     shown_name,
 )
-from cogs.community.clocks import clock_choices
 from cogs.community.erasure import forgotten_text
 from cogs.limits import CHOICE_NAME, cut
 from render import pictures

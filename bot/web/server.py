@@ -331,6 +331,7 @@ class WebServer:
             languages_html=self.ctx.language_links(locale, base, extra),
             story=games.get(info.game.kind).story is not None,
             seat=seat,
+            banks=await page.banks_of(self.ctx.app, info),
         )
         title = t("web.game.title", locale, game=t(games.get(info.game.kind).title_key, locale), id=info.id)
         scripts = '<script src="/static/web.js" defer></script>'

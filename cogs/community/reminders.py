@@ -21,6 +21,7 @@ from bot.community.settings import POLICIES
 from bot.i18n import t
 from bot.service import GameInfo, MoveOutcome
 from cogs import limits, operations, presenters
+from cogs.clocks import left_text
 from cogs.common import EMBED_COLOUR, game_title, mention
 from cogs.community.common import GameSubcommands, channel_link, locale_of, stamp
 
@@ -188,6 +189,8 @@ class RemindersCog(GameSubcommands):
                     deadline=stamp(p["deadline"]),
                 )
             )
+        if p.get("bank_left") is not None:
+            lines.append(t("community.reminder.bank", loc, left=left_text(int(p["bank_left"]), loc)))
         lines.append(t("community.reminder.hint", loc))
         await self.send(action, "\n".join(lines), mentions=[action.user_xid] if action.user_xid else [])
 

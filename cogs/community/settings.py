@@ -13,8 +13,8 @@ from bot.community.base import CommunityError
 from bot.community.settings import POLICIES, SETTING_SPECS, Settings
 from bot.i18n import t
 from cogs import operations
+from cogs.clocks import clock_choices
 from cogs.common import EMBED_COLOUR, language_choices
-from cogs.community.clocks import clock_choices
 from cogs.community.common import GameSubcommands, is_admin, locale_of, number
 
 if TYPE_CHECKING:

@@ -10,6 +10,7 @@ from bot.community.base import CommunityError
 from bot.community.settings import check_setting, merge_settings
 from tests.community.conftest import Harness
 from tests.community.test_discord import cog, slash
+from tests.discord.test_play_toy import bid, start_toy
 
 
 async def test_a_server_default_and_a_game_of_its_own(harness: Harness) -> None:
@@ -50,3 +51,63 @@ def test_a_time_control_is_a_checked_setting() -> None:
         check_setting("clock", "forever")
     assert merge_settings({"clock": "3d+1d"}).time_control.bank_ms == 3 * 24 * 3_600_000
     assert merge_settings({"clock": "3d+1d"}, {"clock": "off"}).time_control.on is False
+
+
+async def clock_game(h: Harness, clock: str = "1d+12h") -> int:
+    """A toy game with a time bank; Alice bids at once, so Bob is the one awaited."""
+    await slash(h, "game", "settings", user="mona", server=True, clock=clock, reminder_hours=12.0)
+    gid = await start_toy(h)
+    await cog(h).tick()
+    await bid(h, gid, "alice", 3)
+    await cog(h).tick()
+    return gid
+
+
+async def status_embeds(h: Harness) -> list[object]:
+    handle = await h.fake.slash("game", "status", user="carol")
+    await handle.response()
+    await h.settle()
+    return [e for m in handle.sent for e in m.embeds]
+
+
+async def test_the_turn_post_and_the_status_show_the_banks(harness: Harness) -> None:
+    """The turn post shows both banks counting down to a Discord timestamp (both choose at once: 24 hours
+    each, running out 24 hours after the start). After Alice's bid, `/game status` shows her bank resting at
+    24 + 12 hours and Bob's still running."""
+    h = harness
+    start = h.clock.now_ms()
+    gid = await clock_game(h)
+    when = f"<t:{(start + 24 * 3_600_000) // 1000}:R>"
+    info = await h.service.info(gid)
+    turn = next(m for m in h.channel_messages() if m.id == info.game.turn_message_xid)
+    assert f"⏳ Alice: 24 hours in the bank, runs out {when}\n⏳ Bob: 24 hours in the bank, runs out {when}" in (
+        turn.content
+    )
+    h.clock.advance(3 * 3600)
+    status = json.dumps(await status_embeds(h), ensure_ascii=False)
+    assert "⏳ Alice: 36 hours in the bank" in status
+    assert f"⏳ Bob: 21 hours in the bank, runs out {when}" in status
+
+
+async def test_the_reminder_says_what_is_left(harness: Harness) -> None:
+    h = harness
+    await clock_game(h)
+    h.clock.advance(12 * 3600)
+    await cog(h).tick()
+    reminder = h.channel_messages()[-1].content
+    assert "Your time bank: 12 hours left." in reminder
+
+
+async def test_the_banks_in_polish(harness: Harness) -> None:
+    """A game in Polish: the turn post's banks, and the reminder, in Polish."""
+    h = harness
+    h.fake.world.guild_locale = "pl"
+    h.fake.user("carol").locale = "pl"  # who asks for the status
+    gid = await clock_game(h)
+    info = await h.service.info(gid)
+    turn = next(m for m in h.channel_messages() if m.id == info.game.turn_message_xid)
+    assert "⏳ Bob: w puli 24 godziny, skończy się <t:" in turn.content
+    assert "⏳ Alice: w puli 36 godzin" in json.dumps(await status_embeds(h), ensure_ascii=False)
+    h.clock.advance(13 * 3600)
+    await cog(h).tick()
+    assert "Twoja pula czasu: 11 godzin." in h.channel_messages()[-1].content
