@@ -147,7 +147,7 @@ def compose(service: Service, *, boot: str | None = None, ai_pause: float = 0.0)
     waits, outbox = WaitStore(db), OutboxStore(db)
     preferences = Preferences(service, SettingsStore(db), waits)
     votes = Votes(service, preferences, VoteStore(db), waits, outbox, boot=boot)
-    clocks = Clocks(service, ClockStore(db))
+    clocks = Clocks(service, ClockStore(db), preferences, waits)
     reminders = Reminders(service, preferences, votes, waits, outbox, boot=boot, clocks=clocks)
     app = App(
         store=db,

@@ -4,20 +4,24 @@ bank of a game now, computed by the pure :mod:`bot.community.clock` from the rec
 from __future__ import annotations
 
 from bot import games
-from bot.community.base import DAY_MS, Feature
+from bot.community.base import DAY_MS, HOUR_MS, CommunityError, Feature
 from bot.community.clock import Gift, History, Move, Pause, SeatClock, TimeControl, Turn, clocks
+from bot.community.settings import Preferences
 from bot.service import GameInfo, Service
 from bot.store.community.clocks import ClockStore
-from bot.store.community.reminders import WaitRow
+from bot.store.community.reminders import WaitRow, WaitStore
 
 
 class Clocks(Feature):
     """The clocks' records and figures. It keeps no player's id of its own (a vacation's record is the
     reminder loop's, forgotten with it), so forget-me has nothing to do here."""
 
-    def __init__(self, service: Service, db: ClockStore) -> None:
+    def __init__(self, service: Service, db: ClockStore, preferences: Preferences, waits: WaitStore) -> None:
         super().__init__(service)
         self.db = db
+        self.preferences = preferences
+        self.waits = waits
+        """A gift plans the game's waits again (a bank that grew runs out later)."""
 
     async def forget_user(self, user_xid: int) -> int:
         del user_xid
@@ -80,6 +84,31 @@ class Clocks(Feature):
                 expires = None
         return expires, seat.bank_ms
 
+    async def give_time(self, game_id: int, giver_xid: int, to_xid: int, hours: float) -> tuple[GameInfo, int, int]:
+        """``/game give-time``: the giver's opponent gets ``hours`` more in their bank, at most once a day from
+        the same giver. Returns (the game, the seat given to, the ms); CommunityError (a sentence) for a game
+        without a bank, a giver or a player who is not an opponent in it, or a second gift within a day."""
+        info = await self.service.info(game_id)
+        if info.game.status != "active":
+            raise CommunityError("community.error.give_time_over")
+        if not (await self.preferences.of_game(info.game)).time_control.on:
+            raise CommunityError("community.error.give_time_no_bank")
+        giver, to = info.seat_of(giver_xid), info.seat_of(to_xid)
+        if giver is None or giver.resigned:
+            raise CommunityError("community.error.give_time_not_playing")
+        if to is None or to.seat == giver.seat or to.is_ai:
+            raise CommunityError("community.error.give_time_not_opponent")
+        if not 0 < hours <= MAX_GIFT_HOURS:
+            raise CommunityError("community.error.give_time_hours", most=MAX_GIFT_HOURS)
+        ms, now = int(hours * HOUR_MS), self.now
+        if not await self.db.give(game_id, giver.seat, to.seat, ms, at=now, day_ms=GIFT_EVERY_MS):
+            last = await self.db.last_gift(game_id, giver.seat, to.seat) or now
+            raise CommunityError("community.error.give_time_daily", again=last + GIFT_EVERY_MS)
+        await self.waits.reschedule_game(game_id, now)
+        return info, to.seat, ms
+
 
 GIFT_EVERY_MS = DAY_MS
 """A player gives time to the same opponent at most once in this long."""
+MAX_GIFT_HOURS = 72
+"""The most one gift may add."""

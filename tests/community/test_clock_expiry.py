@@ -7,9 +7,12 @@ import asyncio
 from collections.abc import Callable
 from typing import Any
 
+import pytest
+
+from bot.community.base import CommunityError
 from bot.composition import App
 from bot.service import Service
-from tests.community.conftest import ANA, BEA, GUILD, bid, confirm, run, run_until, toy_game
+from tests.community.conftest import ANA, BEA, CEM, GUILD, bid, confirm, run, run_until, toy_game
 from tests.conftest import FakeClock
 
 Reopen = Callable[[str], Any]
@@ -148,3 +151,33 @@ async def test_two_processes_at_the_expiry_act_once(
         community.reminders.run_due(clock.now_ms()), other.reminders.run_due(clock.now_ms())
     )
     assert len({a.id for a in [*mine, *theirs] if a.kind == "ai_move"}) == 1
+
+
+async def test_given_time_moves_the_moment_and_once_a_day(service: Service, community: App, clock: FakeClock) -> None:
+    """At hour 20 Ana gives Bea 10 hours: Bea's bank runs out at hour 34, not 24. A second gift within the day
+    is refused with a sentence and changes nothing; a day later Ana may give again."""
+    gid = await late_bea(service, community, clock, timeout_policy="ai_move")
+    await run_until(community, clock, 20, 1)
+    info, seat, ms = await community.clocks.give_time(gid, ANA, BEA, 10)
+    assert (seat, ms) == (1, 10 * 3_600_000)
+    with pytest.raises(CommunityError) as refused:
+        await community.clocks.give_time(gid, ANA, BEA, 5)
+    assert refused.value.key == "community.error.give_time_daily"
+    assert refused.value.params["again"] == clock.now_ms() + 24 * 3_600_000
+    got = await run_until(community, clock, 20, 1)
+    assert [(h + 20, a.kind) for h, a in got if a.kind == "ai_move"] == [(34.0, "ai_move")]
+    del info
+
+
+async def test_give_time_refusals(service: Service, community: App, clock: FakeClock) -> None:
+    """No bank, not a player, oneself, too many hours: a sentence each, nothing recorded."""
+    gid = await toy_game(service)
+    with pytest.raises(CommunityError) as no_bank:
+        await community.clocks.give_time(gid, ANA, BEA, 5)
+    assert no_bank.value.key == "community.error.give_time_no_bank"
+    await community.preferences.update_settings(GUILD, {"clock": "3d+1d"})
+    for giver, to, hours, key in ((CEM, BEA, 5, "not_playing"), (ANA, ANA, 5, "not_opponent"), (ANA, BEA, 99, "hours")):
+        with pytest.raises(CommunityError) as refused:
+            await community.clocks.give_time(gid, giver, to, hours)
+        assert refused.value.key == f"community.error.give_time_{key}"
+    assert (await community.clocks.db.records(gid, GUILD, [ANA, BEA], 0)).gifts == []

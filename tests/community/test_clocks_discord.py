@@ -111,3 +111,20 @@ async def test_the_banks_in_polish(harness: Harness) -> None:
     h.clock.advance(13 * 3600)
     await cog(h).tick()
     assert "Twoja pula czasu: 11 godzin." in h.channel_messages()[-1].content
+
+
+async def test_give_time_by_command_once_a_day(harness: Harness) -> None:
+    """Alice gives Bob 10 hours: said in public, and the status shows his bank grown; a second gift the same
+    day gets a private sentence with the moment she may give again."""
+    h = harness
+    gid = await clock_game(h)
+    sent = await slash(h, "game", "give-time", user="alice", player="bob", hours=10)
+    bob, alice = h.fake.user("bob").id, h.fake.user("alice").id
+    assert not sent.ephemeral
+    assert f"<@{alice}> gave <@{bob}> 10 hours more in their time bank (game #{gid})." in (sent.content or "")
+    assert "⏳ Bob: 34 hours in the bank" in json.dumps(await status_embeds(h), ensure_ascii=False)
+    again = await slash(h, "game", "give-time", user="alice", player="bob", hours=5)
+    day = (h.clock.now_ms() + 24 * 3_600_000) // 1000
+    assert again.ephemeral and f"you can again <t:{day}:R>" in (again.content or "")
+    refused = await slash(h, "game", "give-time", user="carol", player="bob", hours=5)
+    assert refused.ephemeral and "Only a player of this game" in (refused.content or "")

@@ -244,6 +244,12 @@ async def game_away(h: Harness) -> Act:
     return slash(h, "game", "away", days=3.0, user="bob")
 
 
+async def game_give_time(h: Harness) -> Act:
+    await (await slash(h, "game", "settings", server=True, clock="3d+1d", user="mona")()).response()
+    await start_toy(h)
+    return slash(h, "game", "give-time", player="bob", hours=5, user="alice")
+
+
 async def league_create(h: Harness) -> Act:
     return slash(h, "league", "create", name="Bids", game="toy", user="mona")
 
@@ -401,6 +407,7 @@ COMMANDS: dict[str, Case] = {
     "game settings": Case(game_settings),
     "game snooze": Case(game_snooze),
     "game away": Case(game_away),
+    "game give-time": Case(game_give_time),
     "league create": Case(league_create),
     "league join": Case(league_join),
     "league leave": Case(league_leave),
