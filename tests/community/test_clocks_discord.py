@@ -128,3 +128,27 @@ async def test_give_time_by_command_once_a_day(harness: Harness) -> None:
     assert again.ephemeral and f"you can again <t:{day}:R>" in (again.content or "")
     refused = await slash(h, "game", "give-time", user="carol", player="bob", hours=5)
     assert refused.ephemeral and "Only a player of this game" in (refused.content or "")
+
+
+async def test_a_forfeit_is_told_in_the_channel(harness: Harness) -> None:
+    """A rated league's game with policy forfeit: Bob's bank runs out, the channel is told once that he
+    forfeits, and the two-player game is over."""
+    h = harness
+    await slash(h, "game", "settings", user="mona", server=True, timeout_policy="forfeit")
+    gid = await clock_game(h)
+    info = await h.service.info(gid)
+    leagues = h.bot.app.leagues
+    await leagues.create_league(info.game.guild_xid, "Masters", "toy", rated=True)
+    for seat in info.seats:
+        assert seat.user_xid is not None
+        await leagues.join_league(info.game.guild_xid, "Masters", seat.user_xid, seat.name)
+    h.clock.advance(24 * 3600)
+    await cog(h).tick()
+    await h.settle()
+    told = [m.content for m in h.channel_messages() if "forfeits" in (m.content or "")]
+    assert told == [f"<@{h.fake.user('bob').id}> ran out of time in game #{gid} and forfeits it."]
+    after = await h.service.info(gid)
+    assert after.seats[1].resigned and after.game.status == "finished"
+    h.clock.advance(3600)
+    await cog(h).tick()
+    assert len([m for m in h.channel_messages() if "forfeits" in (m.content or "")]) == 1
