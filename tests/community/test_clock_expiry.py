@@ -181,3 +181,11 @@ async def test_give_time_refusals(service: Service, community: App, clock: FakeC
             await community.clocks.give_time(gid, giver, to, hours)
         assert refused.value.key == f"community.error.give_time_{key}"
     assert (await community.clocks.db.records(gid, GUILD, [ANA, BEA], 0)).gifts == []
+
+
+async def test_mine_gives_the_moment_the_bank_runs_out(service: Service, community: App, clock: FakeClock) -> None:
+    """`/game mine`'s deadline is the earlier one: Bea's bank (24 hours), not the 72-hour deadline."""
+    start = clock.now_ms()
+    await late_bea(service, community, clock)
+    (entry,) = await community.reminders.mine(GUILD, BEA)
+    assert entry.deadline == start + 24 * 3_600_000
