@@ -43,14 +43,19 @@ class Clocks(Feature):
                 seats_of.setdefault(s.user_xid, []).append(s.seat)
         rec = await self.db.records(g.id, g.guild_xid, seats_of, start)
         turns = [Turn(v, at, seats) for v, at, seats in rec.turns]
-        if not turns or turns[0].version > 0:
+        first = turns[0].version if turns else g.version
+        if first <= 1 and (not turns or first > 0):
             # Nobody recorded the start (its first move came before a loop pass): who was awaited then is
             # the rules' setup, the very one the service made; it is kept for the next time.
-            first = frozenset(
-                games.rules(g.kind).awaiting(games.rules(g.kind).setup(g.options, len(info.seats), g.seed))
-            )
-            await self.db.record_turn(g.id, 0, start, first)
-            turns.insert(0, Turn(0, start, first))
+            rules = games.rules(g.kind)
+            seats = frozenset(rules.awaiting(rules.setup(g.options, len(info.seats), g.seed)))
+            await self.db.record_turn(g.id, 0, start, seats)
+            turns.insert(0, Turn(0, start, seats))
+        elif first > 0:
+            # A game older than the records: its clocks start, full, with its first record.
+            if not turns:
+                turns = [Turn(g.version, g.awaiting_since or start, info.awaiting)]
+            start = max(start, turns[0].at)
         pauses = [Pause(seat, since, ended) for user, since, ended in rec.aways for seat in seats_of.get(user, [])]
         pauses += [Pause(None, since, until) for since, until in rec.downtime]
         return History(

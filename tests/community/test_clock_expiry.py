@@ -189,3 +189,22 @@ async def test_mine_gives_the_moment_the_bank_runs_out(service: Service, communi
     await late_bea(service, community, clock)
     (entry,) = await community.reminders.mine(GUILD, BEA)
     assert entry.deadline == start + 24 * 3_600_000
+
+
+async def test_a_game_older_than_the_records_starts_its_banks_full(
+    service: Service, community: App, clock: FakeClock
+) -> None:
+    """A game played before the clocks kept records (its records gone here): its banks start full with its
+    current turn, never charged for the turns before."""
+    await community.preferences.update_settings(GUILD, DAY_BANK)
+    gid = await toy_game(service)
+    for card in (1, 2):
+        clock.advance(20 * 3600)
+        await bid(service, gid, ANA, card)
+        await bid(service, gid, BEA, card)
+    async with service._store.transaction() as db:
+        await db.execute("DELETE FROM clock_turns WHERE game_id = ?", (gid,))
+    clock.advance(5 * 3600)
+    info = await service.info(gid)
+    banks = await community.clocks.of_game(info, (await community.preferences.settings_for(gid)).time_control)
+    assert [banks[s].bank_ms for s in (0, 1)] == [19 * 3_600_000, 19 * 3_600_000]
