@@ -205,6 +205,8 @@ class RemindersCog(GameSubcommands):
             since=stamp(action.params.get("since")),
             link=channel_link(info.game.guild_xid, info.game.channel_xid, info.game.turn_message_xid),
         )
+        if action.params.get("bank_left") is not None:
+            text += "\n" + t("community.reminder.bank", loc, left=left_text(int(action.params["bank_left"]), loc))
         await self.dm(action, text)
 
     async def _do_turn_dm(self, action: Action) -> None:

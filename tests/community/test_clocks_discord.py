@@ -90,12 +90,15 @@ async def test_the_turn_post_and_the_status_show_the_banks(harness: Harness) -> 
 
 
 async def test_the_reminder_says_what_is_left(harness: Harness) -> None:
+    """Bob's reminder, in the channel and by DM (he asked for them), says what his bank has left."""
     h = harness
+    await slash(h, "game", "notify", user="bob", dm=True, quiet="off", timezone="UTC")
     await clock_game(h)
     h.clock.advance(12 * 3600)
     await cog(h).tick()
     reminder = h.channel_messages()[-1].content
     assert "Your time bank: 12 hours left." in reminder
+    assert "Your time bank: 12 hours left." in h.fake.dms("bob")[-1].content
 
 
 async def test_the_banks_in_polish(harness: Harness) -> None:
