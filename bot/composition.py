@@ -172,6 +172,7 @@ def compose(service: Service, *, boot: str | None = None, ai_pause: float = 0.0)
         clocks=clocks,
     )
     reminders.rated = app.leagues.rated
+    clocks.league_clock = app.leagues.clock_of
     service.move_listeners.extend((app.reminders.on_move, app.undo.on_move))
     service.end_listeners.extend((app.reminders.on_end, app.undo.on_end, app.leagues.on_end, app.campaigns.on_end))
     service.forget_listeners.extend(f.forget_user for f in app.features)

@@ -3,6 +3,8 @@ bank of a game now, computed by the pure :mod:`bot.community.clock` from the rec
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
+
 from bot import games
 from bot.community.base import DAY_MS, HOUR_MS, CommunityError, Feature
 from bot.community.clock import Gift, History, Move, Pause, SeatClock, TimeControl, Turn, clocks
@@ -10,6 +12,11 @@ from bot.community.settings import Preferences
 from bot.service import GameInfo, Service
 from bot.store.community.clocks import ClockStore
 from bot.store.community.reminders import WaitRow, WaitStore
+
+
+async def _no_league_clock(info: GameInfo) -> str | None:
+    del info
+    return None
 
 
 class Clocks(Feature):
@@ -22,6 +29,16 @@ class Clocks(Feature):
         self.preferences = preferences
         self.waits = waits
         """A gift plans the game's waits again (a bank that grew runs out later)."""
+        self.league_clock: Callable[[GameInfo], Awaitable[str | None]] = _no_league_clock
+        """game -> the time control of a league all its players belong to (the composition root sets it)."""
+
+    async def adopt_league_clock(self, info: GameInfo) -> None:
+        """A game that just started, whose players all belong to a league with a time control and which has
+        none of its own, takes the league's."""
+        clock = await self.league_clock(info)
+        if clock is None or "clock" in await self.preferences.db.settings("game", info.id):
+            return
+        await self.preferences.update_settings(info.game.guild_xid or 0, {"clock": clock}, game_id=info.id)
 
     async def forget_user(self, user_xid: int) -> int:
         del user_xid

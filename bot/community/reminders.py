@@ -143,6 +143,8 @@ class Reminders(PlayerWaits):
             return
         await self.clocks.record(info, changed=outcome is None or info.game.awaiting_since == info.game.updated_at)
         existing = await self.db.waits_for_game(game_id)
+        if not existing and info.game.version <= 1:
+            await self.clocks.adopt_league_clock(info)  # a game that just started: its league's time control
         humans = {s.seat: s for s in info.seats if s.seat in info.awaiting and s.user_xid is not None and not s.is_ai}
         last_one = (
             outcome is not None

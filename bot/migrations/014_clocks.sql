@@ -1,5 +1,5 @@
 -- 014: correspondence clocks (issue 41): what each player's time bank is computed from.
--- Revises: nothing of earlier migrations (new tables only; the game's own rows cascade with it).
+-- Revises: community_leagues (003: a new column, clock); otherwise new tables (a game's rows cascade with it).
 -- Why: a bank is never a counter that ticks; it is computed (bot/community/clock.py) from committed
 -- times: the move log (001), who was awaited from when (clock_turns, one row each time the awaited seats
 -- changed), the vacations that paused deadlines (clock_aways: community_away keeps only the current one),
@@ -38,3 +38,6 @@ CREATE TABLE clock_gifts (
     ms         INTEGER NOT NULL CHECK (ms > 0),
     PRIMARY KEY (game_id, from_seat, to_seat, at)
 );
+
+-- A league's time control (the clock setting's presets), the default of the games its members play in it.
+ALTER TABLE community_leagues ADD COLUMN clock TEXT;

@@ -208,3 +208,32 @@ async def test_a_game_older_than_the_records_starts_its_banks_full(
     info = await service.info(gid)
     banks = await community.clocks.of_game(info, (await community.preferences.settings_for(gid)).time_control)
     assert [banks[s].bank_ms for s in (0, 1)] == [19 * 3_600_000, 19 * 3_600_000]
+
+
+async def test_a_league_game_starts_with_the_league_time_control(
+    service: Service, community: App, clock: FakeClock
+) -> None:
+    """A league with a time control: a game of its members takes it at its start (no game setting of its own),
+    a game with its own keeps it, and a game with a player from outside the league has the server's."""
+    await community.preferences.update_settings(GUILD, {"reminder_hours": 100})
+    await rated_league(community, rated=False)
+    league = await community.leagues.edit_league(GUILD, "Masters", clock="1d+12h")
+    assert league.clock == "1d+12h"
+    gid = await toy_game(service)
+    await run(community, clock)
+    assert (await community.preferences.settings_for(gid)).clock == "1d+12h"
+    own = await toy_game(service, channel=2)
+    await community.preferences.update_settings(GUILD, {"clock": "3d+1d"}, game_id=own)
+    await run(community, clock)
+    assert (await community.preferences.settings_for(own)).clock == "3d+1d"
+    outside = await toy_game(service, channel=3, guest=CEM)
+    await run(community, clock)
+    assert (await community.preferences.settings_for(outside)).clock == "off"
+    got = await run_until(community, clock, 25, 1)
+    assert sorted((h, a.kind, a.game_id) for h, a in got if a.kind == "vote_open") == [
+        (24.0, "vote_open", gid),
+        (24.0, "vote_open", gid),
+    ]
+    with pytest.raises(CommunityError):
+        await community.leagues.edit_league(GUILD, "Masters", clock="forever")
+    assert (await community.leagues.edit_league(GUILD, "Masters", clock="off")).clock is None

@@ -32,3 +32,6 @@ CREATE TABLE clock_gifts (
     ms         BIGINT  NOT NULL CHECK (ms > 0),
     PRIMARY KEY (game_id, from_seat, to_seat, at)
 );
+
+-- A league's time control (the clock setting's presets), the default of the games its members play in it.
+ALTER TABLE community_leagues ADD COLUMN clock TEXT;
