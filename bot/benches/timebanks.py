@@ -1,4 +1,4 @@
-"""Correspondence clocks' figures (issue 41): what the time banks cost per move and per due-check, with
+"""Time banks' figures (issue 41, the correspondence clocks): what the time banks cost per move and per due-check, with
 10,000 running games stored (quick: 1,000), each with a history of ``MOVES`` moves and their turn records.
 
 The database is filled directly (as :mod:`bot.benches.reminders` fills it, plus the move log and the clocks'
@@ -72,7 +72,7 @@ async def _measure(folder: Path, quick: bool) -> dict[str, Any]:
     game_registry.register_rules(Turns())
     games = QUICK_GAMES if quick else GAMES
     repeats = QUICK_REPEATS if quick else REPEATS
-    path = folder / "clocks.sqlite3"
+    path = folder / "timebanks.sqlite3"
     db = await store.Store.open(path)
     await db.close()
     fill(path, games, with_waits=True)
@@ -147,17 +147,17 @@ async def _measure(folder: Path, quick: bool) -> dict[str, Any]:
     per_due_without = statistics.median(without) / BATCH
     per_due_with = statistics.median(with_bank) / BATCH
     return {
-        "clocks.games_stored": games,
-        "clocks.moves_per_game": MOVES,
-        "clocks.of_game_ms": round(statistics.median(of_game), 3),
-        "clocks.pure_compute_ms": round(statistics.median(pure), 4),
-        "clocks.due_check_without_bank_ms": round(per_due_without, 3),
-        "clocks.due_check_with_bank_ms": round(per_due_with, 3),
-        "clocks.due_check_cost_ms": round(per_due_with - per_due_without, 3),
-        "clocks.turn_record_ms": round(statistics.median(record), 3),
-        "clocks.move_with_bank_ms": round(statistics.median(moves), 3),
-        "clocks.move_without_bank_ms": round(statistics.median(plain_moves), 3),
-        "clocks.moves_recorded": int(recorded[0]) if recorded else 0,
+        "timebanks.games_stored": games,
+        "timebanks.moves_per_game": MOVES,
+        "timebanks.of_game_ms": round(statistics.median(of_game), 3),
+        "timebanks.pure_compute_ms": round(statistics.median(pure), 4),
+        "timebanks.due_check_without_bank_ms": round(per_due_without, 3),
+        "timebanks.due_check_with_bank_ms": round(per_due_with, 3),
+        "timebanks.due_check_cost_ms": round(per_due_with - per_due_without, 3),
+        "timebanks.turn_record_ms": round(statistics.median(record), 3),
+        "timebanks.move_with_bank_ms": round(statistics.median(moves), 3),
+        "timebanks.move_without_bank_ms": round(statistics.median(plain_moves), 3),
+        "timebanks.moves_recorded": int(recorded[0]) if recorded else 0,
     }
 
 
