@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from bot.btc_campaigns import Campaigns
 from bot.community.analyses import Analyses
 from bot.community.base import Feature
+from bot.community.clocks import Clocks
 from bot.community.erasure import Erasure, Forgotten
 from bot.community.followers import Followers
 from bot.community.history import History
@@ -44,6 +45,7 @@ from bot.settings import Settings
 from bot.store import Store
 from bot.store.btc_campaigns import CampaignStore
 from bot.store.community.analyses import AnalysisStore
+from bot.store.community.clocks import ClockStore
 from bot.store.community.erasure import ErasureStore
 from bot.store.community.followers import FollowerStore
 from bot.store.community.leagues import LeagueStore
@@ -90,6 +92,8 @@ class App:
     """Who is signed in on the web pages (sessions, sign-in links; forget-me ends them)."""
     analyses: Analyses
     """The after-game analysis: its queue and worker pool (results by seat: no player's id or name, not a feature)."""
+    clocks: Clocks
+    """The players' time banks (issue 41), computed from committed records (it keeps no id of its own)."""
 
     @property
     def features(self) -> tuple[Feature, ...]:
@@ -148,7 +152,8 @@ def compose(service: Service, *, boot: str | None = None, ai_pause: float = 0.0,
     waits, outbox = WaitStore(db), OutboxStore(db)
     preferences = Preferences(service, SettingsStore(db), waits)
     votes = Votes(service, preferences, VoteStore(db), waits, outbox, boot=boot)
-    reminders = Reminders(service, preferences, votes, waits, outbox, boot=boot)
+    clocks = Clocks(service, ClockStore(db), preferences, waits)
+    reminders = Reminders(service, preferences, votes, waits, outbox, boot=boot, clocks=clocks)
     app = App(
         store=db,
         service=service,
@@ -170,7 +175,10 @@ def compose(service: Service, *, boot: str | None = None, ai_pause: float = 0.0,
         erasure=Erasure(service, ErasureStore(db), boot=boot),
         sessions=Sessions(service, SessionStore(db)),
         analyses=Analyses(service, preferences, AnalysisStore(db), boot=boot, workers=analysis_workers),
+        clocks=clocks,
     )
+    reminders.rated = app.leagues.rated
+    clocks.league_clock = app.leagues.clock_of
     service.move_listeners.extend((app.reminders.on_move, app.undo.on_move))
     service.end_listeners.extend((app.reminders.on_end, app.undo.on_end, app.leagues.on_end, app.campaigns.on_end))
     service.end_listeners.append(app.analyses.on_end)  # after the leagues: a league game is counted by then

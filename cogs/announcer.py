@@ -19,6 +19,7 @@ from bot.i18n import t
 from bot.service import GameInfo, MoveOutcome, Service, Snapshot, choices_token
 from bot.turnflow import TurnFlow
 from cogs import ids, limits, operations, presenters, weblinks
+from cogs.clocks import clock_lines
 from cogs.common import EMBED_COLOUR, game_title, mention, shown_name
 from cogs.play import acknowledge_now, send_private_choices
 from render import story as story_pictures
@@ -61,6 +62,7 @@ class DiscordAnnouncer(commands.Cog):
             lines += presenter.status_lines(snap.view(None), loc, [shown_name(s.name) for s in info.seats])
             waiting = ", ".join(shown_name(info.name(s)) for s in sorted(info.awaiting))
             lines.append(t("status.waiting", loc, players=waiting or "-"))
+            lines += await clock_lines(self.bot, info, loc)
         else:
             lines.append(t(f"status.{g.status}", loc))
         if g.result:
@@ -104,6 +106,7 @@ class DiscordAnnouncer(commands.Cog):
                 mention_ids = [] if repost else humans
                 pinged = " ".join(mention(u) for u in humans)
                 lines.append(t("turn.your_turn" if len(humans) == 1 else "turn.your_turns", loc, players=pinged))
+                lines += await clock_lines(self.bot, info, loc)
                 view_ui = await self.turn_controls(snap, presenter, humans, loc)
             elif info.awaited_ai():
                 lines.append(

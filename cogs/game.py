@@ -23,6 +23,7 @@ from bot.service import GameInfo, Service
 from bot.turnflow import TurnFlow
 from cogs import limits, lobby, operations, rulebook, weblinks
 from cogs.announcer import DiscordAnnouncer, announcer
+from cogs.clocks import clock_choices
 from cogs.common import (
     EMBED_COLOUR,
     game_choices,
@@ -44,17 +45,6 @@ log = logging.getLogger(__name__)
 
 LIST_LIMIT = 100
 """Games /game list reads at most (it shows as many as fit, then "and N more")."""
-
-
-def more_options(text: str) -> dict[str, str]:
-    """``"party_minutes=30, party_goals=on"`` -> the options it names (the rules check names and values)."""
-    out: dict[str, str] = {}
-    for part in text.replace(",", " ").split():
-        name, sep, value = part.partition("=")
-        if not sep or not name or not value:
-            raise errors.IllegalMove("error.bad_more_option", text=limits.quote(part))
-        out[name.strip().lower()] = value.strip()
-    return out
 
 
 class GameCog(commands.Cog):
@@ -79,8 +69,9 @@ class GameCog(commands.Cog):
         difficulty="Solo difficulty, where the game has one (1-7)",
         language="The language of the game's posts and pictures (default: the server's)",
         more="More of the game's options, as name=value (e.g. party_minutes=30 party_goals=on)",
+        clock="Each player's time bank (default: the server's)",
     )
-    @app_commands.choices(game=game_choices(), language=language_choices())
+    @app_commands.choices(game=game_choices(), language=language_choices(), clock=clock_choices())
     async def new(
         self,
         interaction: discord.Interaction,
@@ -91,6 +82,7 @@ class GameCog(commands.Cog):
         difficulty: app_commands.Range[int, 1, 7] | None = None,
         language: str | None = None,
         more: app_commands.Range[str, 0, 200] | None = None,
+        clock: str | None = None,
     ) -> None:
         """Open a lobby for a new game in this channel or thread."""
         missing = operations.missing_permissions(
@@ -109,7 +101,7 @@ class GameCog(commands.Cog):
             options[rules.option_specs[0].name] = mode
         if difficulty is not None and any(s.name == "difficulty" for s in rules.option_specs):
             options["difficulty"] = str(difficulty)
-        options.update(more_options(more or ""))
+        options.update(lobby.more_options(more or ""))
         info = await self.service.create_game(
             guild_xid=interaction.guild_id,
             channel_xid=interaction.channel_id,
@@ -136,6 +128,8 @@ class GameCog(commands.Cog):
             await operations.reply(
                 interaction, t("error.missing_permissions_warning", locale_of(interaction), permissions=names)
             )
+        if clock is not None:  # the game's own time control, once its lobby is there
+            await self.bot.app.preferences.update_settings(info.game.guild_xid or 0, {"clock": clock}, game_id=info.id)
         lobby_xid = await operations.original_message_id(interaction, callback)
         if lobby_xid is not None:
             await self.service.set_messages(info.id, lobby_message_xid=lobby_xid)

@@ -9,10 +9,10 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from bot import games
+from bot import errors, games
 from bot.i18n import t
 from bot.service import GameInfo
-from cogs import ids, operations, weblinks
+from cogs import ids, limits, operations, weblinks
 from cogs.common import EMBED_COLOUR, game_title, locale_of, shown_name
 
 if TYPE_CHECKING:
@@ -22,6 +22,17 @@ log = logging.getLogger(__name__)
 
 SAID = {"join": "lobby.joined", "leave": "lobby.left", "start": "lobby.started"}
 """A slash command's answer to each action (a button's answer is the lobby message itself)."""
+
+
+def more_options(text: str) -> dict[str, str]:
+    """``"party_minutes=30, party_goals=on"`` -> the options it names (the rules check names and values)."""
+    out: dict[str, str] = {}
+    for part in text.replace(",", " ").split():
+        name, sep, value = part.partition("=")
+        if not sep or not name or not value:
+            raise errors.IllegalMove("error.bad_more_option", text=limits.quote(part))
+        out[name.strip().lower()] = value.strip()
+    return out
 
 
 def lobby_embed(info: GameInfo, loc: str) -> discord.Embed:

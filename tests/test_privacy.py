@@ -49,6 +49,7 @@ NOT_PERSONAL = {
     "games.turn_message_xid",
     "guild_settings.guild_xid",
     "community_away.guild_xid",
+    "clock_aways.guild_xid",
     "community_waits.guild_xid",
     "community_waits.channel_xid",
     "community_outbox.guild_xid",

@@ -34,6 +34,7 @@ KINDS = {
     "ai_move": "let the AI play the late seat's move (execute with Reminders.execute_ai)",
     "extended": "announce that the players gave the late player more time",
     "deadline_passed": "announce a deadline passed with nothing to do (no AI, or policy 'none')",
+    "forfeit": "the late player of a rated league's game forfeits (execute with Reminders.execute_forfeit)",
     "undo_expired": "edit an undo proposal: the game moved on",
     "analysis_ready": "post a finished game's analysis summary in its channel (bot.community.analyses)",
 }

@@ -17,6 +17,7 @@ from openskill.models import PlackettLuce
 
 from bot import games
 from bot.community.base import DAY_MS, CommunityError, Feature
+from bot.community.clock import PRESETS
 from bot.rules import core
 from bot.service import GameInfo, Service
 from bot.store.community import leagues as cstore
@@ -87,6 +88,35 @@ class Leagues(Feature):
             except Exception:
                 log.exception("league %s could not count game %s", league.id, info.id)
 
+    async def clock_of(self, info: GameInfo) -> str | None:
+        """The time control of a league the game's players all belong to (two at least), if one has one."""
+        for league in await self._leagues_of(info):
+            if league.clock is not None:
+                return league.clock
+        return None
+
+    async def _leagues_of(self, info: GameInfo) -> list[cstore.LeagueRow]:
+        """The leagues of the game's server and kind (and mode) that every human seat of it belongs to."""
+        g = info.game
+        humans = [s.user_xid for s in info.seats if s.user_xid is not None]
+        if len(humans) < 2:
+            return []
+        found = []
+        for league in await self.db.leagues(g.guild_xid or 0, g.kind):
+            if league.mode is not None:
+                specs = games.rules(g.kind).option_specs
+                if not specs or g.options.get(specs[0].name) != league.mode:
+                    continue
+            members = await self.db.members(league.id)
+            if all(u in members for u in humans):
+                found.append(league)
+        return found
+
+    async def rated(self, info: GameInfo) -> bool:
+        """Whether the game would count in a rated league of its server (every human seat a member, two
+        at least): a clock that runs out there may forfeit the seat (timeout policy ``forfeit``)."""
+        return any(league.rated for league in await self._leagues_of(info))
+
     async def create_league(
         self,
         guild_xid: int,
@@ -143,16 +173,22 @@ class Leagues(Feature):
         rated: bool | None = None,
         forfeits: str | None = None,
         abandoned: str | None = None,
+        clock: str | None = None,
     ) -> cstore.LeagueRow:
-        """Change a league's rules; the standings follow at once (they are computed on demand)."""
+        """Change a league's rules; the standings follow at once (they are computed on demand). ``clock``: the
+        time control its games start with (``off``: the server's)."""
         league = await self.league(guild_xid, name)
-        if (forfeits is not None and forfeits not in FORFEIT_RULES) or (
-            abandoned is not None and abandoned not in ABANDON_RULES
+        if (
+            (forfeits is not None and forfeits not in FORFEIT_RULES)
+            or (abandoned is not None and abandoned not in ABANDON_RULES)
+            or (clock is not None and clock not in PRESETS)
         ):
             raise CommunityError("community.error.generic")
-        changes = {
+        changes: dict[str, Any] = {
             k: v for k, v in {"rated": rated, "forfeits": forfeits, "abandoned": abandoned}.items() if v is not None
         }
+        if clock is not None:
+            changes["clock"] = None if clock == "off" else clock
         await self.db.update_league(league.id, **changes)
         return await self.league(guild_xid, name)
 

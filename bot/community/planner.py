@@ -34,6 +34,12 @@ class WaitContext:
     """The game has an AI that can play the move."""
     mention_last: bool = True
     """Whether "you are the last to choose" needs our mention (the turn message does not do it)."""
+    bank_expires_at: int | None = None
+    """When the seat's time bank runs (or ran) out this turn, not yet acted on (None: no bank, or paused)."""
+    bank_left_ms: int | None = None
+    """What is left in the seat's bank now (None: the game has no bank)."""
+    rated: bool = False
+    """The game counts in a rated league (policy ``forfeit`` applies; elsewhere it is a vote)."""
 
 
 @dataclass(frozen=True)
@@ -50,6 +56,24 @@ def next_reminder_at(wait: WaitRow, settings: Settings) -> int:
     base = wait.last_reminder_at if wait.last_reminder_at is not None else wait.since
     gap = min(settings.reminder_ms * settings.backoff**wait.reminders_sent, MAX_REMINDER_GAP_MS)
     return base + int(gap)
+
+
+def turn_deadline(wait: WaitRow, ctx: WaitContext, settings: Settings) -> int | None:
+    """The earlier of the per-move deadline and the moment the seat's bank runs out (issue 41); like a
+    deadline, a bank only runs out against a player when someone else is waiting."""
+    deadline = deadline_at(wait, settings, bool(ctx.voters))
+    if ctx.bank_expires_at is None or not ctx.voters:
+        return deadline
+    return ctx.bank_expires_at if deadline is None else min(deadline, ctx.bank_expires_at)
+
+
+def effective_policy(settings: Settings, ctx: WaitContext) -> str:
+    """What happens at this game's deadline: ``forfeit`` only in a rated league's game (elsewhere a
+    vote), and nothing without an AI to play the move."""
+    policy = settings.timeout_policy
+    if policy == "forfeit" and not ctx.rated:
+        policy = "vote"
+    return policy if ctx.can_ai else "none"
 
 
 def plan_wait(wait: WaitRow, ctx: WaitContext, now: int) -> Plan:
@@ -81,8 +105,7 @@ def plan_wait(wait: WaitRow, ctx: WaitContext, now: int) -> Plan:
             else:
                 later.append(quiet)
 
-    has_others = bool(ctx.voters)
-    deadline = deadline_at(wait, s, has_others)
+    deadline = turn_deadline(wait, ctx, s)
     state = wait.deadline_state
     if state in ACTING_STATES:
         retry = (wait.state_at or now) + ACTING_RETRY_MS
@@ -99,10 +122,11 @@ def plan_wait(wait: WaitRow, ctx: WaitContext, now: int) -> Plan:
             later.append(retry)
     elif state == "pending" and deadline is not None:
         if deadline <= now:
-            policy = s.timeout_policy
-            if policy != "none" and not ctx.can_ai:
-                policy = "none"
-            if policy == "vote":
+            policy = effective_policy(s, ctx)
+            if policy == "forfeit":
+                actions.append(("forfeit", {"since_version": wait.since_version, "since": wait.since}))
+                updates.update(deadline_state="done", state_at=now)
+            elif policy == "vote":
                 closes = now + s.vote_ms
                 opens_vote = {"version": ctx.version, "voters": list(ctx.voters), "closes_at": closes}
                 actions.append(
@@ -144,10 +168,12 @@ def plan_wait(wait: WaitRow, ctx: WaitContext, now: int) -> Plan:
                 params = {
                     "nth": sent + 1,
                     "since": wait.since,
-                    "deadline": None if voting else deadline_at(wait, s, has_others),
-                    "policy": s.timeout_policy if ctx.can_ai else "none",
+                    "deadline": None if voting else turn_deadline(wait, ctx, s),
+                    "policy": effective_policy(s, ctx),
                     "voting": voting,
                 }
+                if ctx.bank_left_ms is not None:
+                    params["bank_left"] = ctx.bank_left_ms
                 actions.append(("reminder", params))
                 if ctx.prefs.dm_reminders:
                     actions.append(("reminder_dm", dict(params)))

@@ -30,11 +30,12 @@ which :class:`Reminders` extends. The names of both are re-exported here.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import replace
 
 from bot import errors, games
 from bot.community.base import ACTING_RETRY_MS, ACTING_STATES, DAY_MS, DEFAULT_BATCH, MINUTE_MS, Action, new_outbox
+from bot.community.clocks import Clocks
 from bot.community.planner import MAX_REMINDER_GAP_MS as MAX_REMINDER_GAP_MS
 from bot.community.planner import Plan as Plan
 from bot.community.planner import WaitContext as WaitContext
@@ -67,6 +68,11 @@ META_WATERMARK = "reconcile_watermark"
 META_INSTALLED = "installed_at"
 
 
+async def _never_rated(info: GameInfo) -> bool:
+    del info
+    return False
+
+
 # =============================================================================================
 # The loop
 # =============================================================================================
@@ -86,8 +92,13 @@ class Reminders(PlayerWaits):
         outbox: OutboxStore,
         *,
         boot: str,
+        clocks: Clocks,
     ) -> None:
         super().__init__(service)
+        self.clocks = clocks
+        """The players' time banks (issue 41): their turn records, and a bank that runs out is a deadline."""
+        self.rated: Callable[[GameInfo], Awaitable[bool]] = _never_rated
+        """game -> whether it counts in a rated league (the composition root sets the leagues' answer)."""
         self.preferences = preferences
         self.votes = votes
         self.db = waits
@@ -130,7 +141,10 @@ class Reminders(PlayerWaits):
         if info.game.status != "active" or info.game.channel_xid is None or info.game.paused_at is not None:
             await self._close_game(info)  # over, or paused (its channel was deleted): nothing is owed
             return
+        await self.clocks.record(info, changed=outcome is None or info.game.awaiting_since == info.game.updated_at)
         existing = await self.db.waits_for_game(game_id)
+        if not existing and info.game.version <= 1:
+            await self.clocks.adopt_league_clock(info)  # a game that just started: its league's time control
         humans = {s.seat: s for s in info.seats if s.seat in info.awaiting and s.user_xid is not None and not s.is_ai}
         last_one = (
             outcome is not None
@@ -280,6 +294,7 @@ class Reminders(PlayerWaits):
         recent = await self.outbox.recent_reminders(info.game.guild_xid, wait.user_xid, now - DAY_MS)
         voters = tuple(s.user_xid for s in info.seats if s.user_xid is not None and not s.is_ai and s.seat != wait.seat)
         rules = games.rules(info.game.kind)
+        bank_at, bank_left = await self.clocks.turn_bank(info, wait, settings.time_control, now)
         ctx = WaitContext(
             settings=settings,
             prefs=prefs,
@@ -289,6 +304,9 @@ class Reminders(PlayerWaits):
             voters=voters,
             can_ai=bool(rules.ai_levels),
             mention_last=not self.mention_covered(info.game.kind),
+            bank_expires_at=bank_at,
+            bank_left_ms=bank_left,
+            rated=settings.timeout_policy == "forfeit" and await self.rated(info),
         )
         plan = plan_wait(wait, ctx, now)
         claims = [new_outbox(kind, info, wait.seat, wait.user_xid, params) for kind, params in plan.actions]
@@ -317,6 +335,24 @@ class Reminders(PlayerWaits):
             open_vote=vote,
         )
         return rows or []
+
+    async def execute_forfeit(self, action: Action) -> GameInfo | None:
+        """Carry out a ``forfeit`` action: the late player resigns (the AI plays the seat on; in a two-player
+        game the other wins). Skipped (None) if that turn is over; done again after a restart it finds the
+        seat resigned already and only the announcement is left. Not confirmed here: the post confirms it."""
+        assert action.kind == "forfeit" and action.game_id is not None and action.seat is not None
+        info = await self.service.info(action.game_id)
+        seat = info.seats[action.seat] if action.seat < len(info.seats) else None
+        if seat is None or seat.user_xid is None or seat.user_xid != action.user_xid:
+            await self.mark_skipped(action.id)
+            return None
+        if seat.resigned:
+            return info
+        wait = await self.db.wait(action.game_id, action.seat)
+        if wait is None or wait.since_version != action.params.get("since_version") or info.game.status != "active":
+            await self.mark_skipped(action.id)
+            return None
+        return await self.service.resign(action.game_id, seat.user_xid)
 
     async def hand_over(self) -> int:
         """A graceful stop: this run's claims not yet confirmed end now, so another process (or the next

@@ -13,6 +13,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from bot import store
 from bot.community.base import HOUR_MS, MINUTE_MS, CommunityError, Feature
+from bot.community.clock import PRESETS, TimeControl
 from bot.service import Service
 from bot.store.community import settings as settings_store
 from bot.store.community.reminders import WaitStore
@@ -20,9 +21,9 @@ from bot.store.community.settings import SettingsStore
 
 log = logging.getLogger(__name__)
 
-POLICIES = ("vote", "ai_move", "ai_takeover", "none")
-ANALYSIS_SCOPES = ("all", "league", "off")
+ANALYSIS_SCOPES = ("all", "league", "asked")
 """The server setting ``analysis``: which finished games are weighed by themselves (:mod:`bot.community.analyses`)."""
+POLICIES = ("vote", "ai_move", "ai_takeover", "forfeit", "none")
 
 
 @dataclass(frozen=True)
@@ -42,6 +43,7 @@ SETTING_SPECS: dict[str, SettingSpec] = {
         SettingSpec("deadline_hours", float, 0, 24 * 60, True),
         SettingSpec("timeout_policy", str, 0, 0, True, POLICIES),
         SettingSpec("vote_hours", float, 1, 24 * 7, True),
+        SettingSpec("clock", str, 0, 0, True, tuple(PRESETS)),
         SettingSpec("max_reminders", int, 0, 10, False),
         SettingSpec("backoff", float, 1, 4, False),
         SettingSpec("min_reminder_hours", float, 1, 24 * 7, False),
@@ -63,9 +65,12 @@ class Settings:
     deadline_hours: float = 72.0
     """The game's speed: one move per this many hours (0: no deadline)."""
     timeout_policy: str = "vote"
-    """At the deadline: ``vote`` (the other players decide), ``ai_move``, ``ai_takeover``, ``none``."""
+    """At the deadline: ``vote`` (the other players decide), ``ai_move``, ``ai_takeover``, ``forfeit`` (in a
+    rated league's game the late player forfeits; elsewhere the others vote), ``none``."""
     vote_hours: float = 24.0
     """How long a timeout vote stays open."""
+    clock: str = "off"
+    """The time control (issue 41), one of :data:`bot.community.clock.PRESETS`: each player's time bank."""
     max_reminders: int = 3
     """Server: reminders per player per turn, at most."""
     backoff: float = 2.0
@@ -81,7 +86,7 @@ class Settings:
     recap_gif: bool = True
     """Server: the end-of-game recap includes the animation of the cities growing (else the chart only)."""
     analysis: str = "all"
-    """Server: which finished games are analysed by themselves: ``all``, ``league`` (counted in a league), ``off``."""
+    """Server: which finished games are analysed by themselves: ``all``, ``league`` (counted in a league), ``asked`` (only when someone asks)."""
 
     @property
     def reminder_ms(self) -> int:
@@ -90,6 +95,10 @@ class Settings:
     @property
     def deadline_ms(self) -> int | None:
         return int(self.deadline_hours * HOUR_MS) if self.deadline_hours > 0 else None
+
+    @property
+    def time_control(self) -> TimeControl:
+        return PRESETS.get(self.clock, PRESETS["off"])
 
     @property
     def vote_ms(self) -> int:

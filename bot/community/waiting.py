@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.community.base import DAY_MS, HOUR_MS, CommunityError, Feature
+from bot.community.clocks import Clocks
 from bot.community.settings import Preferences
 from bot.community.votes import deadline_at
 from bot.service import GameInfo
@@ -30,6 +31,7 @@ class PlayerWaits(Feature):
 
     preferences: Preferences
     db: WaitStore
+    clocks: Clocks
 
     # -- player commands ---------------------------------------------------------------------
     async def snooze(
@@ -86,6 +88,10 @@ class PlayerWaits(Feature):
             others = any(s.user_xid is not None and not s.is_ai and s.seat != seat.seat for s in info.seats)
             since = wait.since if wait is not None else (game.awaiting_since or game.updated_at)
             deadline = deadline_at(wait, settings, others) if wait is not None else None
+            if wait is not None and others:  # the bank, when it runs out first (issue 41)
+                bank_at, _ = await self.clocks.turn_bank(info, wait, settings.time_control, self.now)
+                if bank_at is not None:
+                    deadline = bank_at if deadline is None else min(deadline, bank_at)
             if wait is not None and wait.deadline_state != "pending":
                 deadline = None
             out.append(MineEntry(info, seat.seat, since, deadline, wait.snoozed_until if wait is not None else None))

@@ -128,6 +128,9 @@ class CommunityPages:
             f"<header><h1>{e(league.name)}</h1>",
             f"<p>{e(t('web.league.about', locale, game=kind_title, count=len(members)))} "
             f"{e(t('web.league.rated' if league.rated else 'web.league.unrated', locale))}</p>",
+            f"<p>{e(t('web.league.clock', locale, clock=t(f'community.clock.{league.clock}', locale)))}</p>"
+            if league.clock
+            else "",
             self.ctx.language_links(locale, base),
             "</header><main>",
         ]

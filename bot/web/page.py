@@ -67,6 +67,57 @@ def plural_forms(key: str, locale: str) -> tuple[tuple[str, str], ...]:
     return tuple((k, str(v)) for k, v in message.items() if k != "plural")
 
 
+@dataclasses.dataclass(frozen=True)
+class Bank:
+    """A seat's time bank on the page (issue 41): what is left at the page's making, and when it runs out
+    while it is running (None: it is not), which the script counts down."""
+
+    seat: int
+    left_ms: int
+    runs_out: int | None
+
+
+async def banks_of(app: Any, info: GameInfo) -> list[Bank]:
+    """Each human seat's time bank now: empty without a bank, or where the pages serve a source without
+    the community features (the terminal's)."""
+    clocks, preferences = getattr(app, "clocks", None), getattr(app, "preferences", None)
+    if clocks is None or preferences is None or info.game.status != "active":
+        return []
+    control = (await preferences.of_game(info.game)).time_control
+    now = clocks.now
+    found = await clocks.of_game(info, control, now)
+    return [
+        Bank(s.seat, found[s.seat].bank_ms, found[s.seat].expires_at(now) if found[s.seat].running else None)
+        for s in info.seats
+        if s.seat in found and not s.is_ai
+    ]
+
+
+TIME_MARK = "\ue002"
+"""Where a bank's ``<time>`` goes in its sentence (a private-use mark, never shown)."""
+
+
+def clock_text(ms: int) -> str:
+    """A bank as hours, minutes and seconds (``35:04:09``): the same in every language."""
+    seconds = max(0, ms) // 1000
+    return f"{seconds // 3600}:{seconds // 60 % 60:02d}:{seconds % 60:02d}"
+
+
+def banks_html(info: GameInfo, banks: list[Bank], locale: str) -> str:
+    """The time banks' list: each player's bank, the running ones as ``<time data-runs-out>`` the script ticks."""
+    if not banks:
+        return ""
+    items = []
+    for bank in banks:
+        key = "web.clock.running" if bank.runs_out is not None else "web.clock.resting"
+        runs_out = f' data-runs-out="{bank.runs_out}"' if bank.runs_out is not None else ""
+        clock = f'<time class="bank"{runs_out}>{clock_text(bank.left_ms)}</time>'
+        line = text(t(key, locale, player=info.name(bank.seat), left=TIME_MARK)).replace(TIME_MARK, clock)
+        running = ' class="running"' if runs_out else ""
+        items.append(f"<li{running}>{line}</li>")
+    return f'<h2>{text(t("web.clock.title", locale))}</h2><ul class="banks" id="banks">{"".join(items)}</ul>'
+
+
 def _data(locale: str, **values: str) -> str:
     return " ".join(f'data-{k.replace("_", "-")}="{attr(v)}"' for k, v in values.items())
 
@@ -82,6 +133,7 @@ def body(
     story: bool,
     seat: int | None = None,
     analysis: Mapping[str, Any] | None = None,
+    banks: list[Bank] | None = None,
 ) -> str:
     """The game page's body at turn ``shown``: the live mark and the languages, whose turn and the scores
     (of the turn shown), the replay (slider, picture counter, links, news of moves, the move's sentence and
@@ -154,6 +206,7 @@ def body(
         for name, score in table:
             parts.append(f'<tr><th scope="row">{text(name)}</th><td>{score}</td></tr>')
         parts.append("</tbody></table>")
+    parts.append(banks_html(info, banks or [], locale))
     parts.append("</section>")
     if seat is not None:  # the signed-in seat's own view: its hand and its unrevealed choices (no-store)
         mine, mine_alt = f"{base}/play.png?v={g.version}&{q}", t("web.play.mine_alt", locale, seat=info.name(seat))

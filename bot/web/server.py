@@ -334,6 +334,7 @@ class WebServer:
             story=games.get(info.game.kind).story is not None,
             seat=seat,
             analysis=await weighed.kept(self.ctx.app, info.id) if info.game.status == "finished" else None,
+            banks=await page.banks_of(self.ctx.app, info),
         )
         title = t("web.game.title", locale, game=t(games.get(info.game.kind).title_key, locale), id=info.id)
         scripts = '<script src="/static/web.js" defer></script>'

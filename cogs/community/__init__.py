@@ -7,7 +7,7 @@ Discord messages, with the feature objects the composition root built (``bot.app
 Discord failures are handled in :mod:`cogs.operations`.
 
 Subcommands are added to the existing ``/game`` group (snooze, away, mine, notify, settings,
-history, replay, export, undo, follow, unfollow); ``/league`` is the leagues cog's own group. Vote and
+history, replay, export, undo, follow, unfollow, give-time); ``/league`` is the leagues cog's own group. Vote and
 undo buttons are routed by custom_id (``cvote:`` and ``undo:``), so they keep working after a restart.
 """
 
@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 from cogs.community.analysis import AnalysisCog
 from cogs.community.erasure import ErasureCog
 from cogs.community.followers import FollowersCog
+from cogs.community.givetime import GiveTimeCog
 from cogs.community.history import HistoryCog
 from cogs.community.leagues import LeaguesCog
 from cogs.community.reminders import RemindersCog
@@ -43,5 +44,6 @@ async def setup(bot: CityBot) -> None:
         ErasureCog(bot),
         LinksCog(bot),
         AnalysisCog(bot, loop),
+        GiveTimeCog(bot),
     ):
         await bot.add_cog(cog)

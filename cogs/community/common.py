@@ -58,7 +58,8 @@ def number(value: float) -> str:
 
 
 class GameSubcommands(commands.Cog):
-    """A cog whose ``game_<name>`` methods become ``/game <name>`` subcommands while it is loaded."""
+    """A cog whose ``game_<name>`` methods become ``/game <name>`` subcommands while it is loaded (a ``-`` of
+    the command's name is a ``_`` of the method's)."""
 
     game_subcommands: ClassVar[tuple[str, ...]] = ()
 
@@ -78,7 +79,7 @@ class GameSubcommands(commands.Cog):
             log.warning("no /game group: the %s subcommands are not available", type(self).__name__)
             return
         for name in self.game_subcommands:
-            func = getattr(type(self), f"game_{name}")
+            func = getattr(type(self), f"game_{name.replace('-', '_')}")
             description = cut((func.__doc__ or name).strip().splitlines()[0], COMMAND_DESCRIPTION)
             cmd: app_commands.Command[Any, Any, Any] = app_commands.Command(
                 name=name, description=description, callback=func, parent=group

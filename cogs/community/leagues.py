@@ -15,6 +15,7 @@ from bot.community.base import CommunityError
 from bot.community.leagues import Standing, Table
 from bot.i18n import t
 from cogs import limits, operations, weblinks
+from cogs.clocks import clock_choices
 from cogs.common import EMBED_COLOUR, game_choices, game_title, shown_name
 from cogs.community.common import is_admin, locale_of, stamp
 from render.leagues import rating_chart_png, standings_png
@@ -185,8 +186,10 @@ class LeaguesCog(commands.Cog):
         rated="Show ratings",
         forfeits="How resignations count",
         abandoned="How abandoned games count",
+        clock="The time bank the league's games start with (no time bank: the server's)",
     )
     @app_commands.choices(
+        clock=clock_choices(),
         forfeits=[
             app_commands.Choice(name="count as a loss", value="loss"),
             app_commands.Choice(name="do not count the game", value="ignore"),
@@ -203,6 +206,7 @@ class LeaguesCog(commands.Cog):
         rated: bool | None = None,
         forfeits: str | None = None,
         abandoned: str | None = None,
+        clock: str | None = None,
     ) -> None:
         """Change a league's rules (server managers)."""
         if not await operations.defer(interaction):
@@ -210,7 +214,7 @@ class LeaguesCog(commands.Cog):
         if not is_admin(interaction):
             raise CommunityError("community.error.league_admin")
         league = await self.leagues.edit_league(
-            interaction.guild_id or 0, name, rated=rated, forfeits=forfeits, abandoned=abandoned
+            interaction.guild_id or 0, name, rated=rated, forfeits=forfeits, abandoned=abandoned, clock=clock
         )
         await operations.reply(
             interaction, t("community.league.edited", locale_of(interaction), name=shown_name(league.name))

@@ -21,6 +21,7 @@ from bot.community.settings import POLICIES
 from bot.i18n import t
 from bot.service import GameInfo, MoveOutcome
 from cogs import limits, operations, presenters
+from cogs.clocks import left_text
 from cogs.common import EMBED_COLOUR, game_title, mention
 from cogs.community.common import GameSubcommands, channel_link, locale_of, stamp
 
@@ -188,6 +189,8 @@ class RemindersCog(GameSubcommands):
                     deadline=stamp(p["deadline"]),
                 )
             )
+        if p.get("bank_left") is not None:
+            lines.append(t("community.reminder.bank", loc, left=left_text(int(p["bank_left"]), loc)))
         lines.append(t("community.reminder.hint", loc))
         await self.send(action, "\n".join(lines), mentions=[action.user_xid] if action.user_xid else [])
 
@@ -202,6 +205,8 @@ class RemindersCog(GameSubcommands):
             since=stamp(action.params.get("since")),
             link=channel_link(info.game.guild_xid, info.game.channel_xid, info.game.turn_message_xid),
         )
+        if action.params.get("bank_left") is not None:
+            text += "\n" + t("community.reminder.bank", loc, left=left_text(int(action.params["bank_left"]), loc))
         await self.dm(action, text)
 
     async def _do_turn_dm(self, action: Action) -> None:

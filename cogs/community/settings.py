@@ -13,6 +13,7 @@ from bot.community.base import CommunityError
 from bot.community.settings import ANALYSIS_SCOPES, POLICIES, SETTING_SPECS, Settings
 from bot.i18n import t
 from cogs import operations
+from cogs.clocks import clock_choices
 from cogs.common import EMBED_COLOUR, language_choices
 from cogs.community.common import GameSubcommands, is_admin, locale_of, number
 
@@ -25,6 +26,8 @@ def setting_value(name: str, value: Any, loc: str) -> str:
         return t(f"community.policy.{value}", loc)
     if name == "analysis":
         return t(f"community.analysis_scope.{value}", loc)
+    if name == "clock":
+        return t(f"community.clock.{value}", loc)
     if isinstance(value, bool):
         return t("community.yes" if value else "community.no", loc)
     if name == "deadline_hours" and not value:
@@ -113,6 +116,7 @@ class SettingsCog(GameSubcommands):
         deadline_hours="The game's speed: one move per this many hours (0: no deadline)",
         timeout_policy="What happens at the deadline",
         vote_hours="How long a timeout vote stays open",
+        clock="Each player's time bank",
         max_reminders="Server: reminders per player per turn",
         backoff="Server: each reminder waits this many times longer",
         min_reminder_hours="Server: the shortest interval a game may set",
@@ -130,6 +134,7 @@ class SettingsCog(GameSubcommands):
             for n, v in zip(("every game", "league games", "only when asked"), ANALYSIS_SCOPES, strict=True)
         ],
         language=language_choices(),
+        clock=clock_choices(),
     )
     async def game_settings(
         self,
@@ -139,6 +144,7 @@ class SettingsCog(GameSubcommands):
         deadline_hours: app_commands.Range[float, 0.0, 1440.0] | None = None,
         timeout_policy: str | None = None,
         vote_hours: app_commands.Range[float, 1.0, 168.0] | None = None,
+        clock: str | None = None,
         max_reminders: app_commands.Range[int, 0, 10] | None = None,
         backoff: app_commands.Range[float, 1.0, 4.0] | None = None,
         min_reminder_hours: app_commands.Range[float, 1.0, 168.0] | None = None,
@@ -159,6 +165,7 @@ class SettingsCog(GameSubcommands):
                 deadline_hours,
                 timeout_policy,
                 vote_hours,
+                clock,
                 max_reminders,
                 backoff,
                 min_reminder_hours,
@@ -182,6 +189,8 @@ class SettingsCog(GameSubcommands):
                         deadline_hours,
                         timeout_policy,
                         vote_hours,
+                        clock,
+                        clock,
                         max_reminders,
                         backoff,
                         min_reminder_hours,
@@ -202,6 +211,7 @@ class SettingsCog(GameSubcommands):
                 "deadline_hours": deadline_hours,
                 "timeout_policy": timeout_policy,
                 "vote_hours": vote_hours,
+                "clock": clock,
                 "max_reminders": max_reminders,
                 "backoff": backoff,
                 "min_reminder_hours": min_reminder_hours,

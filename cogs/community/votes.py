@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from cogs.app import CityBot
 
 VOTE_PREFIX = "cvote"
-KINDS = ("vote_open", "vote_closed", "ai_move", "extended", "deadline_passed")
+KINDS = ("vote_open", "vote_closed", "ai_move", "extended", "deadline_passed", "forfeit")
 
 
 def vote_id(game_id: int, version: int, seat: int, choice: str) -> str:
@@ -144,6 +144,17 @@ class VotesCog(commands.Cog):
         key = "community.timeout.passed_no_ai" if action.params.get("no_ai") else "community.timeout.passed"
         text = t(key, info.game.locale, player=player_label(info, action.seat or 0), game=info.id)
         await self.loop.send(action, text)
+
+    async def _do_forfeit(self, action: Action) -> None:
+        """A rated league's game: the late player ran out of time and forfeits (said once, with the action's nonce)."""
+        info = await self.reminders.execute_forfeit(action)
+        if info is None:
+            return
+        text = t(
+            "community.timeout.forfeit", info.game.locale, player=player_label(info, action.seat or 0), game=info.id
+        )
+        await self.loop.send(action, text)
+        await self.bot.flow.publish(info.id, None, info.game.locale)
 
     # -- buttons -----------------------------------------------------------------------------
     async def vote_click(self, interaction: discord.Interaction, custom_id: str, data: dict[str, Any]) -> None:

@@ -47,6 +47,9 @@ async def confirm(community: App, actions: Iterable[Action]) -> None:
     for a in actions:
         if a.kind == "ai_move":
             await community.reminders.execute_ai(a)
+        elif a.kind == "forfeit":
+            if await community.reminders.execute_forfeit(a) is not None:
+                await community.reminders.mark_sent(a.id)
         else:
             await community.reminders.mark_sent(a.id, message_xid=10_000 + a.id)
 

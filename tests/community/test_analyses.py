@@ -115,7 +115,7 @@ async def test_the_analysis_is_kept_by_seat_and_forget_me_leaves_no_trace_of_the
 async def test_the_server_setting_chooses_which_games_are_weighed_by_themselves(app: App) -> None:
     prefs = app.preferences
     assert (await prefs.server_settings(GUILD)).analysis == "all"
-    await prefs.update_settings(GUILD, {"analysis": "off"})
+    await prefs.update_settings(GUILD, {"analysis": "asked"})
     off = await quadropolis_game(app.service)
     assert await app.analyses.get(off) is None
     row = await app.analyses.request(off)  # asked later: queued all the same

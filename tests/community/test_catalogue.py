@@ -8,6 +8,7 @@ from pathlib import Path
 
 from bot import i18n
 from bot.community.base import KINDS
+from bot.community.clock import PRESETS
 from bot.community.settings import ANALYSIS_SCOPES, POLICIES, SETTING_SPECS
 from bot.community.votes import VOTE_CHOICES
 
@@ -41,6 +42,7 @@ def test_every_family_of_keys_is_complete() -> None:
         "community.vote.closed.": (*VOTE_CHOICES, "moved", "ended"),
         "community.league.col.": ("player", "games", "wins", "place", "rating"),
         "community.analysis_scope.": ANALYSIS_SCOPES,
+        "community.clock.": tuple(PRESETS),
     }
     assert families == set(expected), families
     missing = [prefix + name for prefix, names in expected.items() for name in names if prefix + name not in english]

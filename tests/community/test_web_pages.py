@@ -201,3 +201,16 @@ async def test_forget_me_removes_the_player_from_every_page(
 async def test_the_stored_key_is_made_once_on_either_engine(service: Service) -> None:
     first = await web_store.secret(service._store)
     assert len(first) == web_store.KEY_BYTES and await web_store.secret(service._store) == first
+
+
+async def test_the_league_page_shows_its_time_control(site: Site, service: Service, community: App) -> None:
+    """A league with a time control says so on its page, in the page's language; one without says nothing."""
+    league = await community.leagues.create_league(GUILD, "Slow", "toy", created_by=ANA)
+    path = links.path_league(SECRET, league.id)
+    _, page, _, _ = await site.get(path)
+    assert "time bank" not in page
+    await community.leagues.edit_league(GUILD, "Slow", clock="3d+1d")
+    _, page, _, _ = await site.get(path)
+    assert "Its games start with a time bank: 3 days, plus 1 day a finished turn, at most 7 days." in page
+    _, page, _, _ = await site.get(f"{path}?lang=pl")
+    assert "Jej gry zaczynają się z pulą czasu: 3 dni, plus 1 dzień za każdą zakończoną turę, najwyżej 7 dni." in page

@@ -157,7 +157,7 @@ async def test_a_game_in_play_has_no_analysis_and_a_finished_one_is_queued_when_
     assert missing.ephemeral and "999" in missing.content
 
     # A server that weighs no game by itself: a finished game is analysed when someone asks.
-    settings = await h.fake.slash("game", "settings", server=True, analysis="off", user="mona")
+    settings = await h.fake.slash("game", "settings", server=True, analysis="asked", user="mona")
     await settings.response()
     await h.settle()
     gid = await play_to_the_end(h, "quadropolis", 1, mode="classic")

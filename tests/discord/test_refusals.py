@@ -236,7 +236,7 @@ async def game_settings(h: Harness) -> Act:
 
 async def game_analysis(h: Harness) -> Act:
     """/game analysis of a finished game the server did not weigh by itself: queued once Discord took it."""
-    await (await h.fake.slash("game", "settings", server=True, analysis="off", user="mona")).response()
+    await (await h.fake.slash("game", "settings", server=True, analysis="asked", user="mona")).response()
     await h.settle()
     gid = await start_toy(h)
     for card_a, card_b in ((3, 1), (1, 2), (2, 3)):
@@ -254,6 +254,12 @@ async def game_snooze(h: Harness) -> Act:
 
 async def game_away(h: Harness) -> Act:
     return slash(h, "game", "away", days=3.0, user="bob")
+
+
+async def game_give_time(h: Harness) -> Act:
+    await (await slash(h, "game", "settings", server=True, clock="3d+1d", user="mona")()).response()
+    await start_toy(h)
+    return slash(h, "game", "give-time", player="bob", hours=5, user="alice")
 
 
 async def league_create(h: Harness) -> Act:
@@ -414,6 +420,7 @@ COMMANDS: dict[str, Case] = {
     "game analysis": Case(game_analysis),
     "game snooze": Case(game_snooze),
     "game away": Case(game_away),
+    "game give-time": Case(game_give_time),
     "league create": Case(league_create),
     "league join": Case(league_join),
     "league leave": Case(league_leave),

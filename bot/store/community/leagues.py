@@ -23,6 +23,7 @@ LEAGUE_COLUMNS = (
     "abandoned",
     "created_by",
     "created_at",
+    "clock",
 )
 SEASON_COLUMNS = ("id", "league_id", "number", "starts_at", "ends_at")
 PERSONAL_COLUMNS = (
@@ -47,6 +48,8 @@ class LeagueRow:
     abandoned: str
     created_by: int | None
     created_at: int
+    clock: str | None = None
+    """The time control of the games its members play in it (migration 014; None: the server's)."""
 
 
 @dataclass(frozen=True)
@@ -150,7 +153,7 @@ class LeagueStore(TableStore):
         return [_league(r) for r in rows]
 
     async def update_league(self, league_id: int, **fields_: Any) -> None:
-        allowed = {"rated", "forfeits", "abandoned"}
+        allowed = {"rated", "forfeits", "abandoned", "clock"}
         bad = set(fields_) - allowed
         if bad:
             raise ValueError(f"cannot update {sorted(bad)}")

@@ -13,7 +13,7 @@ from bot.store.community.common import dumps
 from bot.store.community.outbox import NewOutbox, OutboxRow, claim_rows
 from bot.store.community.votes import VoteRow, vote_row
 
-PERSONAL_COLUMNS = ("community_waits.user_xid", "community_away.user_xid")
+PERSONAL_COLUMNS = ("community_waits.user_xid", "community_away.user_xid", "clock_aways.user_xid")
 SAVE_WAIT = (
     f"INSERT INTO community_waits ({', '.join(WAIT_COLUMNS)}) VALUES ({', '.join('?' for _ in WAIT_COLUMNS)})"
     f" ON CONFLICT (game_id, seat) DO UPDATE SET {', '.join(f'{c} = excluded.{c}' for c in WAIT_COLUMNS[2:])}"
@@ -127,6 +127,13 @@ class WaitStore(TableStore):
                 (guild_xid, user_xid, since, until, int(pauses_deadlines)),
             )
             if pauses_deadlines:
+                # The clocks' record of the vacation (migration 014), kept after it ends; an extension keeps it.
+                await db.execute(
+                    "INSERT INTO clock_aways (guild_xid, user_xid, since)"
+                    " SELECT CAST(? AS BIGINT), CAST(? AS BIGINT), CAST(? AS BIGINT) WHERE NOT EXISTS"
+                    " (SELECT 1 FROM clock_aways WHERE guild_xid = ? AND user_xid = ? AND ended IS NULL)",
+                    (guild_xid, user_xid, since, guild_xid, user_xid),
+                )
                 await db.execute(
                     "UPDATE community_waits SET paused_since = GREATEST(since, ?) WHERE guild_xid = ?"
                     " AND user_xid = ? AND paused_since IS NULL",
@@ -147,6 +154,10 @@ class WaitStore(TableStore):
                 == 0
             ):
                 return False
+            await db.execute(
+                "UPDATE clock_aways SET ended = ? WHERE guild_xid = ? AND user_xid = ? AND ended IS NULL",
+                (at, guild_xid, user_xid),
+            )
             await db.execute(
                 "UPDATE community_waits SET credit_ms = credit_ms + GREATEST(0, ? - paused_since),"
                 " paused_since = NULL WHERE guild_xid = ? AND user_xid = ? AND paused_since IS NOT NULL",
@@ -318,6 +329,10 @@ class WaitStore(TableStore):
             await db.execute(
                 "UPDATE community_votes SET closes_at = closes_at + ? WHERE status = 'open'", (down_to - down_from,)
             )
+            await db.execute(  # the clocks' record: no bank ran then (migration 014)
+                "INSERT INTO clock_downtime (since, until) VALUES (?, ?) ON CONFLICT (since) DO NOTHING",
+                (down_from, down_to),
+            )
             return await db.execute(
                 "UPDATE community_waits SET credit_ms = credit_ms + (? - GREATEST(since, ?)),"
                 " due_at = CASE WHEN due_at IS NULL THEN NULL ELSE due_at + (? - GREATEST(since, ?)) END,"
@@ -348,6 +363,7 @@ class WaitStore(TableStore):
             for sql in (
                 "DELETE FROM community_waits WHERE user_xid = ?",
                 "DELETE FROM community_away WHERE user_xid = ?",
+                "DELETE FROM clock_aways WHERE user_xid = ?",
             ):
                 total += await db.execute(sql, (user_xid,))
         return total

@@ -357,3 +357,23 @@ if (typeof document === "undefined") {
     stopper = function () { source.close(); };
   })();
 }
+
+// The players' time banks (issue 41): a running bank counts down to the moment it runs out, every second,
+// from this browser's clock; the page brings the moment again with every move.
+if (typeof document !== "undefined") {
+  (function () {
+    function two(n) { return (n < 10 ? "0" : "") + n; }
+    function tick() {
+      var clocks = document.querySelectorAll("time[data-runs-out]");
+      for (var i = 0; i < clocks.length; i++) {
+        var left = Math.max(0, Math.floor((parseInt(clocks[i].getAttribute("data-runs-out"), 10) - Date.now()) / 1000));
+        var text = Math.floor(left / 3600) + ":" + two(Math.floor(left / 60) % 60) + ":" + two(left % 60);
+        if (clocks[i].textContent !== text) { clocks[i].textContent = text; }
+      }
+    }
+    if (document.querySelector("time[data-runs-out]") || document.getElementById("live")) {
+      tick();
+      setInterval(tick, 1000);
+    }
+  })();
+}

@@ -1,0 +1,98 @@
+"""The correspondence clocks' records (migration 014): who was awaited from when, vacations that paused
+deadlines, the bot's downtime and the time players gave each other. The banks are computed from these and
+the move log by :mod:`bot.community.clock`; nothing here ticks."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from bot.store import TableStore
+from bot.store.community.common import dumps
+
+PERSONAL_COLUMNS = ("clock_aways.user_xid",)
+"""Columns of this module's tables that hold a player's id."""
+
+
+@dataclass(frozen=True)
+class ClockRecords:
+    """A game's records as stored: turns (version, at, seats), live moves (seat, version, at), the
+    vacations of its players on its server (user, since, ended), downtime (since, until) and gifts
+    (to_seat, at, ms, from_seat)."""
+
+    turns: list[tuple[int, int, frozenset[int]]]
+    moves: list[tuple[int, int, int]]
+    aways: list[tuple[int, int, int | None]]
+    downtime: list[tuple[int, int]]
+    gifts: list[tuple[int, int, int, int]]
+
+
+class ClockStore(TableStore):
+    """The clocks' tables of one open :class:`bot.store.Store`."""
+
+    async def record_turn(self, game_id: int, version: int, at: int, seats: Iterable[int]) -> bool:
+        """Who is awaited after ``version``, from ``at`` (kept once per version: a second record of the same
+        version, by a reconcile or another process, changes nothing). True if written."""
+        async with self.store.transaction() as db:
+            n = await db.execute(
+                "INSERT INTO clock_turns (game_id, version, at, seats) VALUES (?, ?, ?, ?)"
+                " ON CONFLICT (game_id, version) DO NOTHING",
+                (game_id, version, at, dumps(sorted(seats))),
+            )
+        return n > 0
+
+    async def records(self, game_id: int, guild_xid: int | None, users: Iterable[int], since: int) -> ClockRecords:
+        """Everything a game's clocks are computed from (its players' vacations on its server that had
+        not ended before ``since``, the game's start)."""
+        turns = await self._all(
+            "SELECT version, at, seats FROM clock_turns WHERE game_id = ? ORDER BY version", (game_id,)
+        )
+        moves = await self._all(
+            "SELECT seat, version, at FROM moves WHERE game_id = ? AND undone_at IS NULL ORDER BY version", (game_id,)
+        )
+        people = sorted(set(users))
+        aways: list[tuple[int, int, int | None]] = []
+        if people and guild_xid is not None:
+            marks = ", ".join("?" for _ in people)
+            rows = await self._all(
+                f"SELECT user_xid, since, ended FROM clock_aways WHERE guild_xid = ? AND user_xid IN ({marks})"
+                " AND (ended IS NULL OR ended > ?)",
+                (guild_xid, *people, since),
+            )
+            aways = [(int(r[0]), int(r[1]), None if r[2] is None else int(r[2])) for r in rows]
+        downtime = await self._all("SELECT since, until FROM clock_downtime WHERE until > ?", (since,))
+        gifts = await self._all(
+            "SELECT to_seat, at, ms, from_seat FROM clock_gifts WHERE game_id = ? ORDER BY at", (game_id,)
+        )
+        return ClockRecords(
+            turns=[(int(r[0]), int(r[1]), frozenset(int(s) for s in json.loads(r[2]))) for r in turns],
+            moves=[(int(r[0]), int(r[1]), int(r[2])) for r in moves],
+            aways=aways,
+            downtime=[(int(r[0]), int(r[1])) for r in downtime],
+            gifts=[(int(r[0]), int(r[1]), int(r[2]), int(r[3])) for r in gifts],
+        )
+
+    async def give(self, game_id: int, from_seat: int, to_seat: int, ms: int, *, at: int, day_ms: int) -> bool:
+        """Record a gift of time, unless this seat gave that one time in the day before ``at`` (False)."""
+        async with self.store.transaction() as db:
+            await db.fetch_one("SELECT id FROM games WHERE id = ?" + db.for_update, (game_id,))  # one gift at a time
+            recent = await db.fetch_one(
+                "SELECT at FROM clock_gifts WHERE game_id = ? AND from_seat = ? AND to_seat = ? AND at > ?"
+                " ORDER BY at DESC LIMIT 1",
+                (game_id, from_seat, to_seat, at - day_ms),
+            )
+            if recent is not None:
+                return False
+            await db.execute(
+                "INSERT INTO clock_gifts (game_id, at, from_seat, to_seat, ms) VALUES (?, ?, ?, ?, ?)",
+                (game_id, at, from_seat, to_seat, ms),
+            )
+        return True
+
+    async def last_gift(self, game_id: int, from_seat: int, to_seat: int) -> int | None:
+        row = await self._one(
+            "SELECT MAX(at) FROM clock_gifts WHERE game_id = ? AND from_seat = ? AND to_seat = ?",
+            (game_id, from_seat, to_seat),
+        )
+        return int(row[0]) if row and row[0] is not None else None
