@@ -2,7 +2,8 @@
 
 - **Queued** when a game finishes (an end listener, after the leagues counted it), as the server's
   ``analysis`` setting says: ``all`` games, only ``league`` games (counted in one of the server's
-  leagues), or ``asked`` (none by itself); and whenever someone asks for a finished game's analysis (:meth:`Analyses.request`).
+  leagues), or ``asked`` (none by itself); and whenever someone asks for a finished game's analysis
+  (:meth:`Analyses.request`).
   A game that has not finished is never queued, weighed or shown: its hidden information is still in play.
 - **Claimed** with a lease (:mod:`bot.store.claims`), renewed while the workers weigh it, so a restart
   resumes it and two processes on one database never weigh the same game: a dead process's claim is taken

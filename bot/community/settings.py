@@ -86,7 +86,8 @@ class Settings:
     recap_gif: bool = True
     """Server: the end-of-game recap includes the animation of the cities growing (else the chart only)."""
     analysis: str = "all"
-    """Server: which finished games are analysed by themselves: ``all``, ``league`` (counted in a league), ``asked`` (only when someone asks)."""
+    """Server: which finished games are analysed by themselves: ``all``, ``league`` (counted in a league),
+    ``asked`` (only when someone asks)."""
 
     @property
     def reminder_ms(self) -> int:
