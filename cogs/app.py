@@ -259,7 +259,7 @@ class CityBot(commands.AutoShardedBot):
         launched (a stop in that moment closed the client under the launch, and discord.py logged a
         traceback as it retried)."""
         ids = getattr(self._connection, "shard_ids", None)
-        return bool(ids) and len(self.shards) >= len(ids)
+        return ids is not None and len(ids) > 0 and len(self.shards) >= len(ids)
 
     def gateway_connected(self) -> bool:
         """Whether every shard of this process is connected to the gateway."""
