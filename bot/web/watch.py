@@ -86,6 +86,11 @@ class Watcher:
             self.task = asyncio.create_task(self._poll(), name="web-watch")
         return queue
 
+    def version_of(self, game_id: int, default: int) -> int:
+        """The newest version of a watched game this watcher knows (``default`` for a game it does not watch)."""
+        watch = self.games.get(game_id)
+        return default if watch is None else watch.version
+
     def unsubscribe(self, game_id: int, queue: asyncio.Queue[int]) -> None:
         watch = self.games.get(game_id)
         if watch is None:

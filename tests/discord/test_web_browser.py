@@ -32,9 +32,10 @@ def posted_link(h: Harness, gid: int) -> str:
     return url
 
 
-async def until(page: Any, expression: str, seconds: float = 5.0) -> None:
+async def until(page: Any, expression: str, seconds: float = 30.0) -> None:
     """Wait for a condition on the page (Playwright's wait_for_function evaluates a string, which the
-    page's Content-Security-Policy forbids, as it should)."""
+    page's Content-Security-Policy forbids, as it should); 30 s is a wait on a loaded machine (the suite's
+    workers and their browsers share two cores), not a measure of time."""
     for _ in range(int(seconds / 0.05)):
         if await page.evaluate(expression):
             return

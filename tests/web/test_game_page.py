@@ -176,6 +176,19 @@ async def test_a_move_made_elsewhere_reaches_the_streams_by_the_poll(site: Site,
         assert (await asyncio.wait_for(read_event(stream), 5))["version"] == 1
 
 
+async def test_the_keep_alive_says_the_version_so_a_missed_news_is_caught_up(
+    site: Site, service: Service, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A stream whose news of a version was lost on the way (here: the watcher knows version 1, the stream's
+    queue was never told) hears it with the next keep-alive, which says the version as the watcher knows it."""
+    monkeypatch.setattr("bot.web.server.KEEPALIVE_SECONDS", 0.2)
+    gid = await new_game(service, "quadropolis")
+    async with site.session.get(site.game(gid) + "/events") as stream:
+        assert (await read_event(stream))["version"] == 0
+        site.server.watcher.games[gid].version = 1  # known, but no stream was woken
+        assert (await asyncio.wait_for(read_event(stream), 5))["version"] == 1
+
+
 async def test_another_process_move_reaches_the_streams_without_the_poll(postgres_server: PostgresServer) -> None:
     """Two processes' stores on one PostgreSQL database: a move committed by the other process reaches this
     process's open stream by the database's notification, with the poll so slow it never runs again."""

@@ -85,7 +85,9 @@
     if (loading) { again = true; return; }
     loading = true;
     var answer = null;
-    fetch(playUrl.toString(), { cache: "no-store", credentials: "same-origin" }).then(function (r) {
+    var abort = window.AbortController ? new AbortController() : null;  // a read that hangs is tried again
+    var timer = abort ? setTimeout(function () { abort.abort(); }, 20000) : null;
+    fetch(playUrl.toString(), { cache: "no-store", credentials: "same-origin", signal: abort ? abort.signal : undefined }).then(function (r) {
       answer = r;
       return r.ok ? r.json() : null;
     }).then(function (body) {
@@ -102,6 +104,7 @@
       if (play && play.width) { picture.src = base + "play.png?v=" + encodeURIComponent(String(version)) + (query ? "&" + query : ""); }
       show();
     }).catch(function () { retryLater(answer); }).then(function () {
+      if (timer !== null) { clearTimeout(timer); }
       loading = false;
       if (again) { again = false; load(); }
     });

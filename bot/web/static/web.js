@@ -315,7 +315,13 @@ if (typeof document === "undefined") {
       var url = new URL(window.location.href);
       url.searchParams.delete("turn");
       var answer = null;
-      fetch(url.toString(), { cache: "no-store", credentials: data("seat") ? "same-origin" : "omit" }).then(function (r) {
+      // A read that hangs (a connection lost on the way) is given up after a while and tried again, so the
+      // page never stays behind with its next read waiting on it.
+      var abort = window.AbortController ? new AbortController() : null;
+      var timer = abort ? setTimeout(function () { abort.abort(); }, 20000) : null;
+      fetch(url.toString(), {
+        cache: "no-store", credentials: data("seat") ? "same-origin" : "omit", signal: abort ? abort.signal : undefined
+      }).then(function (r) {
         answer = r;
         return r.ok ? r.text() : null;
       }).then(function (text) {
@@ -324,6 +330,7 @@ if (typeof document === "undefined") {
         var fresh = new DOMParser().parseFromString(text, "text/html").getElementById("live");
         if (fresh && parseInt(fresh.getAttribute("data-version"), 10) >= version) { merge(fresh); }
       }).catch(function () { retryLater(answer); }).then(function () {
+        if (timer !== null) { clearTimeout(timer); }
         busy = false;
         if (again) { again = false; refresh(); }
       });
