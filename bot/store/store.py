@@ -26,3 +26,9 @@ class TableStore:
 
     async def _all(self, sql: str, params: Iterable[Any] = ()) -> list[Any]:
         return await self.store.fetch_all(sql, params)
+
+    async def _write_one(self, sql: str, params: Iterable[Any] = ()) -> list[Any]:
+        """One statement that is a whole write of this store's own tables (never ``games`` or ``seats``, whose
+        kept rows the open store looks after): on PostgreSQL one round trip, no ``BEGIN``/``COMMIT``; on SQLite a
+        writer's transaction like any other. Returns its ``RETURNING`` rows."""
+        return await self.store.connection.write_one(sql, tuple(params))
