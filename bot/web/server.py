@@ -398,10 +398,8 @@ class WebServer:
                         getting.cancel()
                         if closing in done:
                             break
-                        # The keep-alive says the version as the watcher knows it now: a page that missed a
-                        # version's news on the way (it happened, rarely, and the page then waited for ever for
-                        # a move already made) catches up within KEEPALIVE_SECONDS; the same version changes
-                        # nothing in the page.
+                        # The keep-alive says the version the watcher knows: a page that missed a version's news
+                        # catches up within KEEPALIVE_SECONDS (the same version changes nothing in the page).
                         await response.write(self._event(self.watcher.version_of(info.id, info.game.version)))
             finally:
                 closing.cancel()
