@@ -52,7 +52,8 @@ __all__ = ["POLL_SECONDS", "SAFETY_POLL_SECONDS", "RateLimit", "Watcher", "WebSe
 log = logging.getLogger(__name__)
 
 KEEPALIVE_SECONDS = 5.0
-"""A comment line this often keeps proxies from closing a quiet stream and finds a closed one."""
+"""A keep-alive this often keeps proxies from closing a quiet stream and finds a closed one; it says the version
+the watcher knows, so a page that missed a version's news catches up (the same version changes nothing there)."""
 MAX_STREAMS = 2000
 MAX_STREAMS_PER_ADDRESS = 16
 RATE_PER_SECOND = 20.0
@@ -398,8 +399,6 @@ class WebServer:
                         getting.cancel()
                         if closing in done:
                             break
-                        # The keep-alive says the version the watcher knows: a page that missed a version's news
-                        # catches up within KEEPALIVE_SECONDS (the same version changes nothing in the page).
                         await response.write(self._event(self.watcher.version_of(info.id, info.game.version)))
             finally:
                 closing.cancel()
