@@ -84,8 +84,16 @@ async def test_the_channel_hears_the_analysis_is_ready_and_a_player_sees_their_o
         before=one(turn["before"], loc, signed=True),
         after=one(turn["after"], loc, signed=True),
     )
-    kept = await h.bot.app.erasure.db.posts(gid)
-    assert ("line", ready.id) in [(kind, message) for kind, _, _, message in kept], "a forget-me edits it"
+
+    async def recorded() -> bool:  # the post is kept once it is sent: the test may see the message first
+        kept = await h.bot.app.erasure.db.posts(gid)
+        return ("line", ready.id) in [(kind, message) for kind, _, _, message in kept]
+
+    for _ in range(int(WAIT / 0.05)):
+        if await recorded():
+            break
+        await asyncio.sleep(0.05)
+    assert await recorded(), "a forget-me edits it"
     links = [c for row_ in ready.components for c in row_.get("components", []) if c.get("url")]
     assert links and links[0]["url"] == h.bot.web_links.game(gid), "the game page's link"
 
