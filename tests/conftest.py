@@ -161,9 +161,19 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
             terminalreporter.write_line(f"{len(skipped)} browser tests skipped: {browser}")
 
 
+ENGINES_MARK = "engines"
+
+
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
-    if "engine" in metafunc.fixturenames and both_engines(metafunc.definition.path):
-        metafunc.parametrize("engine", ENGINES, indirect=True, ids=ENGINES)
+    """A test of a both-engines suite runs on each engine, or only on those its ``engines`` marker names
+    (``@pytest.mark.engines("postgres")``: a test of two processes, which one SQLite file does not admit)."""
+    if "engine" not in metafunc.fixturenames or not both_engines(metafunc.definition.path):
+        return
+    mark = metafunc.definition.get_closest_marker(ENGINES_MARK)
+    chosen = ENGINES if mark is None else tuple(e for e in ENGINES if e in mark.args)
+    if not chosen:
+        raise pytest.UsageError(f"{metafunc.definition.nodeid}: the engines marker names none of {ENGINES}")
+    metafunc.parametrize("engine", chosen, indirect=True, ids=chosen)
 
 
 @pytest.fixture

@@ -167,9 +167,8 @@ async def test_a_claim_left_by_a_dead_process_is_resumed_and_the_game_weighed_on
     assert (await second.analyses.get(game)).result == row.result  # type: ignore[union-attr]
 
 
-async def test_two_processes_on_one_database_weigh_each_game_once(app: App, reopen: Any, engine: str) -> None:
-    if engine != "postgres":
-        pytest.skip("a SQLite file admits one process")
+@pytest.mark.engines("postgres")  # a SQLite file admits one process
+async def test_two_processes_on_one_database_weigh_each_game_once(app: App, reopen: Any) -> None:
     played = [await quadropolis_game(app.service) for _ in range(2)]
     second: App = await reopen("second")
     second.analyses.samples = 1
