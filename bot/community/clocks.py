@@ -7,7 +7,7 @@ from collections.abc import Awaitable, Callable
 
 from bot import games
 from bot.community.base import DAY_MS, HOUR_MS, CommunityError, Feature
-from bot.community.clock import Gift, History, Move, Pause, SeatClock, TimeControl, Turn, clocks
+from bot.community.clock import Correction, Gift, History, Move, Pause, SeatClock, TimeControl, Turn, clocks
 from bot.community.settings import Preferences
 from bot.service import GameInfo, Service
 from bot.store.community.clocks import ClockStore
@@ -81,6 +81,7 @@ class Clocks(Feature):
             moves=tuple(Move(seat, version, at) for seat, version, at in rec.moves),
             pauses=tuple(pauses),
             gifts=tuple(Gift(seat, at, ms) for seat, at, ms, _ in rec.gifts),
+            corrections=tuple(Correction(seat, at, ms) for seat, at, ms in rec.corrections),
             frozen_at=g.paused_at,
         )
 
@@ -129,8 +130,37 @@ class Clocks(Feature):
         await self.waits.reschedule_game(game_id, now)
         return info, to.seat, ms
 
+    async def correct(
+        self, game_id: int, player_xid: int, hours: int, *, allowed: bool
+    ) -> tuple[GameInfo, int, int, int]:
+        """A host's or moderator's correction (``/game settings bank_player: bank_hours:``): ``hours`` added to
+        the player's bank, or taken away when negative (a bank never goes below zero). ``allowed``: the asker
+        is the game's host or may manage the server, which the front-end knows. Returns (the game, the seat,
+        the ms added, the bank after); CommunityError (a sentence, nothing changed) for anyone else, a game
+        without a bank, someone who is not a human player of it, or no hours at all, or too many."""
+        info = await self.service.info(game_id)
+        if not allowed:
+            raise CommunityError("community.error.settings_host")
+        if info.game.status != "active":
+            raise CommunityError("community.error.correct_over")
+        control = (await self.preferences.of_game(info.game)).time_control
+        if not control.on:
+            raise CommunityError("community.error.correct_no_bank")
+        seat = info.seat_of(player_xid)
+        if seat is None or seat.is_ai or seat.resigned:
+            raise CommunityError("community.error.correct_not_player")
+        if hours == 0 or abs(hours) > MAX_CORRECTION_HOURS:
+            raise CommunityError("community.error.correct_hours", most=MAX_CORRECTION_HOURS)
+        ms, now = hours * HOUR_MS, self.now
+        await self.db.correct(game_id, seat.seat, ms, at=now)
+        await self.waits.reschedule_game(game_id, now)
+        bank = (await self.of_game(info, control, now)).get(seat.seat)
+        return info, seat.seat, ms, bank.bank_ms if bank is not None else 0
+
 
 GIFT_EVERY_MS = DAY_MS
 """A player gives time to the same opponent at most once in this long."""
 MAX_GIFT_HOURS = 72
 """The most one gift may add."""
+MAX_CORRECTION_HOURS = 720
+"""The most one correction may add or take (30 days)."""

@@ -155,3 +155,60 @@ async def test_a_forfeit_is_told_in_the_channel(harness: Harness) -> None:
     h.clock.advance(3600)
     await cog(h).tick()
     assert len([m for m in h.channel_messages() if "forfeits" in (m.content or "")]) == 1
+
+
+async def test_the_host_or_a_moderator_corrects_a_bank(harness: Harness) -> None:
+    """`/game settings bank_player: bank_hours:`: Bob, neither host nor moderator, is refused and nothing
+    changes; Mona (a moderator) adds 5 hours to Bob's bank and Alice (the host) takes 10 away, each told in
+    public with who did it and what is left, and the status shows the corrected bank. Half a correction, or
+    one for someone who is not a player, gets a sentence."""
+    h = harness
+    gid = await clock_game(h)
+    bob, mona, alice = (h.fake.user(n).id for n in ("bob", "mona", "alice"))
+    refused = await slash(h, "game", "settings", user="bob", bank_player="bob", bank_hours=48)
+    assert refused.ephemeral and "Only the host or someone who can manage this server" in (refused.content or "")
+    assert "⏳ Bob: 24 hours in the bank, runs out" in json.dumps(await status_embeds(h), ensure_ascii=False)
+    added = await slash(h, "game", "settings", user="mona", bank_player="bob", bank_hours=5)
+    assert not added.ephemeral
+    assert added.content == f"<@{mona}> added 5 hours to <@{bob}>'s time bank (game #{gid}): 29 hours in it now."
+    h.clock.advance(3600)
+    taken = await slash(h, "game", "settings", user="alice", bank_player="bob", bank_hours=-10)
+    assert taken.content == f"<@{alice}> took 10 hours from <@{bob}>'s time bank (game #{gid}): 18 hours in it now."
+    runs_out = f"<t:{(h.clock.now_ms() + 18 * 3_600_000) // 1000}:R>"
+    assert f"⏳ Bob: 18 hours in the bank, runs out {runs_out}" in json.dumps(
+        await status_embeds(h), ensure_ascii=False
+    )
+    half = await slash(h, "game", "settings", user="mona", bank_hours=5)
+    assert half.ephemeral and "name both the player and the hours" in (half.content or "")
+    stranger = await slash(h, "game", "settings", user="mona", bank_player="carol", bank_hours=5)
+    assert stranger.ephemeral and "Only the time bank of a human player" in (stranger.content or "")
+    assert "⏳ Bob: 18 hours in the bank" in json.dumps(await status_embeds(h), ensure_ascii=False)
+
+
+async def test_a_correction_that_empties_the_bank_applies_the_timeout_at_once(harness: Harness) -> None:
+    """Mona takes more than Bob has: his bank is empty from that instant, and the next pass of the reminder
+    loop applies the game's timeout policy (a forfeit in a rated league's game) without waiting."""
+    h = harness
+    await slash(h, "game", "settings", user="mona", server=True, timeout_policy="forfeit")
+    gid = await clock_game(h)
+    info = await h.service.info(gid)
+    leagues = h.bot.app.leagues
+    await leagues.create_league(info.game.guild_xid, "Masters", "toy", rated=True)
+    for seat in info.seats:
+        assert seat.user_xid is not None
+        await leagues.join_league(info.game.guild_xid, "Masters", seat.user_xid, seat.name)
+    emptied = await slash(h, "game", "settings", user="mona", bank_player="bob", bank_hours=-100)
+    assert "0 minutes in it now" in (emptied.content or "")
+    await cog(h).tick()
+    await h.settle()
+    assert (await h.service.info(gid)).seats[1].resigned
+
+
+async def test_a_correction_in_hungarian(harness: Harness) -> None:
+    """A game in Hungarian: the channel is told of the correction in Hungarian, whoever asked."""
+    h = harness
+    h.fake.world.guild_locale = "hu"
+    gid = await clock_game(h)
+    bob, mona = h.fake.user("bob").id, h.fake.user("mona").id
+    added = await slash(h, "game", "settings", user="mona", bank_player="bob", bank_hours=2)
+    assert added.content == f"<@{mona}> 2 óra időt adott <@{bob}> időkeretéhez (#{gid} játék): most 26 óra van benne."
