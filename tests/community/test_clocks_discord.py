@@ -212,3 +212,25 @@ async def test_a_correction_in_hungarian(harness: Harness) -> None:
     bob, mona = h.fake.user("bob").id, h.fake.user("mona").id
     added = await slash(h, "game", "settings", user="mona", bank_player="bob", bank_hours=2)
     assert added.content == f"<@{mona}> 2 óra időt adott <@{bob}> időkeretéhez (#{gid} játék): most 26 óra van benne."
+
+
+async def test_a_league_games_first_turn_post_shows_the_banks(harness: Harness) -> None:
+    """Alice and Bob are in a league whose games have a time bank: the very first turn post of their game,
+    before any pass of the reminder loop, already shows both banks (the game took the league's time control
+    as it started)."""
+    h = harness
+    cog(h)
+    leagues = h.bot.app.leagues
+    guild = h.fake.world.guild_id
+    await leagues.create_league(guild, "Masters", "toy")
+    for name in ("alice", "bob"):
+        await leagues.join_league(guild, "Masters", h.fake.user(name).id, name.title())
+    await leagues.edit_league(guild, "Masters", clock="1d+12h")
+    start = h.clock.now_ms()
+    gid = await start_toy(h)
+    info = await h.service.info(gid)
+    turn = next(m for m in h.channel_messages() if m.id == info.game.turn_message_xid)
+    when = f"<t:{(start + 24 * 3_600_000) // 1000}:R>"
+    assert f"⏳ Alice: 24 hours in the bank, runs out {when}\n⏳ Bob: 24 hours in the bank, runs out {when}" in (
+        turn.content
+    )
