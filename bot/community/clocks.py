@@ -61,9 +61,10 @@ class Clocks(Feature):
         rec = await self.db.records(g.id, g.guild_xid, seats_of, start)
         turns = [Turn(v, at, seats) for v, at, seats in rec.turns]
         first = turns[0].version if turns else g.version
-        if first <= 1 and (not turns or first > 0):
-            # Nobody recorded the start (its first move came before a loop pass): who was awaited then is
-            # the rules' setup, the very one the service made; it is kept for the next time.
+        if (not turns or first > 0) and not any(version < first for _, version, _ in rec.moves):
+            # Nobody recorded the start (its first move came before a loop pass, or the records of the moves
+            # since were taken back with them): no live move before the first record, so who was awaited
+            # then is the rules' setup, the very one the service made; it is kept for the next time.
             rules = games.rules(g.kind)
             seats = frozenset(rules.awaiting(rules.setup(g.options, len(info.seats), g.seed)))
             await self.db.record_turn(g.id, 0, start, seats)
