@@ -3,13 +3,14 @@ bank of a game now, computed by the pure :mod:`bot.community.clock` from the rec
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 
 from bot import games
 from bot.community.base import DAY_MS, HOUR_MS, CommunityError, Feature
 from bot.community.clock import Correction, Gift, History, Move, Pause, SeatClock, TimeControl, Turn, clocks
 from bot.community.settings import Preferences
 from bot.service import GameInfo, Service
+from bot.store import GameRow, SeatRow
 from bot.store.community.clocks import ClockStore
 from bot.store.community.reminders import WaitRow, WaitStore
 
@@ -85,6 +86,12 @@ class Clocks(Feature):
             corrections=tuple(Correction(seat, at, ms) for seat, at, ms in rec.corrections),
             frozen_at=g.paused_at,
         )
+
+    async def mark(self, game: GameRow, seats: Sequence[SeatRow]) -> tuple[object, ...]:
+        """What a cached page's banks depend on besides the game's version (one round trip): it changes with
+        a gift, a correction, a vacation, the bot's downtime, a turn record, the time control or a pause."""
+        users = [s.user_xid for s in seats if s.user_xid is not None]
+        return (game.paused_at, *await self.db.mark(game.id, game.guild_xid, users))
 
     async def of_game(self, info: GameInfo, control: TimeControl, at: int | None = None) -> dict[int, SeatClock]:
         """Every seat's clock at ``at`` (now by default); empty when the game has no bank."""

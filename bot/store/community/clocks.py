@@ -78,6 +78,26 @@ class ClockStore(TableStore):
             corrections=[(int(r[0]), int(r[1]), int(r[2])) for r in gifts if int(r[3]) < 0],
         )
 
+    async def mark(self, game_id: int, guild_xid: int | None, users: Iterable[int]) -> tuple[object, ...]:
+        """Everything but the move log a game's banks are computed from, condensed, in one round trip: its
+        server's and its own settings (the time control), its turn records, gifts and corrections, its
+        players' vacations on its server and the bot's downtime. Any change of them changes the mark, so a
+        page cached under it shows a gift, a correction or a vacation at once, without a move."""
+        people = sorted(set(users)) or [-1]
+        marks = ", ".join("?" for _ in people)
+        row = await self._one(
+            "SELECT (SELECT data FROM community_settings WHERE scope = 'guild' AND scope_id = ?),"
+            " (SELECT data FROM community_settings WHERE scope = 'game' AND scope_id = ?),"
+            " (SELECT COUNT(*) FROM clock_turns WHERE game_id = ?),"
+            " (SELECT COUNT(*) FROM clock_gifts WHERE game_id = ?),"
+            " (SELECT COUNT(*) FROM clock_corrections WHERE game_id = ?),"
+            " (SELECT COUNT(*) FROM clock_aways WHERE guild_xid = ? AND user_xid IN (" + marks + ")),"
+            " (SELECT SUM(COALESCE(ended, 1)) FROM clock_aways WHERE guild_xid = ? AND user_xid IN (" + marks + ")),"
+            " (SELECT COUNT(*) FROM clock_downtime), (SELECT MAX(until) FROM clock_downtime)",
+            (guild_xid or 0, game_id, game_id, game_id, game_id, guild_xid or 0, *people, guild_xid or 0, *people),
+        )
+        return tuple(row) if row is not None else ()
+
     async def give(self, game_id: int, from_seat: int, to_seat: int, ms: int, *, at: int, day_ms: int) -> bool:
         """Record a gift of time, unless this seat gave that one time in the day before ``at`` (False)."""
         async with self.store.transaction() as db:
