@@ -186,7 +186,7 @@ class LeaguesCog(commands.Cog):
         rated="Show ratings",
         forfeits="How resignations count",
         abandoned="How abandoned games count",
-        clock="The time bank the league's games start with (no time bank: the server's)",
+        clock="The time bank this season's games start with, and the next seasons' (no time bank: the server's)",
     )
     @app_commands.choices(
         clock=clock_choices(),

@@ -310,3 +310,25 @@ async def test_an_undone_end_of_turn_is_not_charged_to_the_seat_it_made_wait(
     await run(community, clock)
     expected = {first: 24 - 8, other: 24}
     assert await banks(service, community, gid) == [expected[0], expected[1]]
+
+
+async def test_a_game_starts_with_its_seasons_time_control(service: Service, community: App, clock: FakeClock) -> None:
+    """Season 1 of a league runs with 1 day + 12 hours: a game of its members takes it. Season 2 starts with
+    the league's control too, then the moderator makes it 3 days + 1 day: a game started now takes that,
+    while season 1 keeps its own and the game of season 1 its own."""
+    await community.preferences.update_settings(GUILD, {"reminder_hours": 100})
+    await rated_league(community, rated=False)
+    await community.leagues.edit_league(GUILD, "Masters", clock="1d+12h")
+    first = await toy_game(service)
+    await run(community, clock)
+    assert (await community.preferences.settings_for(first)).clock == "1d+12h"
+    clock.advance(3600)
+    season = await community.leagues.new_season(GUILD, "Masters", 30)
+    assert season.number == 2 and season.clock == "1d+12h"
+    await community.leagues.edit_league(GUILD, "Masters", clock="3d+1d")
+    league = await community.leagues.league(GUILD, "Masters")
+    assert [(s.number, s.clock) for s in await community.leagues.db.seasons(league.id)] == [(1, "1d+12h"), (2, "3d+1d")]
+    second = await toy_game(service, channel=2)
+    await run(community, clock)
+    assert (await community.preferences.settings_for(second)).clock == "3d+1d"
+    assert (await community.preferences.settings_for(first)).clock == "1d+12h"
