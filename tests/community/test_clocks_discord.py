@@ -234,3 +234,25 @@ async def test_a_league_games_first_turn_post_shows_the_banks(harness: Harness) 
     assert f"⏳ Alice: 24 hours in the bank, runs out {when}\n⏳ Bob: 24 hours in the bank, runs out {when}" in (
         turn.content
     )
+
+
+async def test_a_new_season_says_its_time_control(harness: Harness) -> None:
+    """`/league season` in a league with a time control: the new season takes it, and the channel is told so
+    (in Spanish for a Spanish-speaking moderator); `/league edit clock:` then changes the running season's and
+    the next one's, the first season keeping its own."""
+    h = harness
+    cog(h)
+    guild = h.fake.world.guild_id
+    await h.bot.app.leagues.create_league(guild, "Masters", "toy")
+    await h.bot.app.leagues.edit_league(guild, "Masters", clock="3d+1d")
+    sent = await slash(h, "league", "season", user="mona", name="Masters", days=30)
+    assert "Season 2 of Masters has started" in (sent.content or "")
+    assert "Its games start with a time bank: 3 days, plus 1 day a finished turn, at most 7 days." in (
+        sent.content or ""
+    )
+    h.fake.user("mona").locale = "es-ES"
+    await slash(h, "league", "edit", user="mona", name="Masters", clock="1d+12h")
+    sent = await slash(h, "league", "season", user="mona", name="Masters", days=30)
+    assert "Sus partidas empiezan con reserva de tiempo: 1 día, más 12 horas" in (sent.content or "")
+    league = await h.bot.app.leagues.league(guild, "Masters")
+    assert [s.clock for s in await h.bot.app.leagues.db.seasons(league.id)] == ["3d+1d", "1d+12h", "1d+12h"]
