@@ -182,7 +182,12 @@ async def test_the_host_or_a_moderator_corrects_a_bank(harness: Harness) -> None
     assert half.ephemeral and "name both the player and the hours" in (half.content or "")
     stranger = await slash(h, "game", "settings", user="mona", bank_player="carol", bank_hours=5)
     assert stranger.ephemeral and "Only the time bank of a human player" in (stranger.content or "")
+    nothing = await slash(h, "game", "settings", user="mona", bank_player="bob", bank_hours=0)
+    assert nothing.ephemeral and "between 1 and 720 hours" in (nothing.content or "")
     assert "⏳ Bob: 18 hours in the bank" in json.dumps(await status_embeds(h), ensure_ascii=False)
+    await slash(h, "game", "settings", user="alice", clock="off")
+    no_bank = await slash(h, "game", "settings", user="mona", bank_player="bob", bank_hours=5)
+    assert no_bank.ephemeral and "no time bank to correct" in (no_bank.content or "")
 
 
 async def test_a_correction_that_empties_the_bank_applies_the_timeout_at_once(harness: Harness) -> None:
