@@ -31,11 +31,13 @@ class Clocks(Feature):
         self.waits = waits
         """A gift plans the game's waits again (a bank that grew runs out later)."""
         self.league_clock: Callable[[GameInfo], Awaitable[str | None]] = _no_league_clock
-        """game -> the time control of a league all its players belong to (the composition root sets it)."""
+        """game -> the time control of the running season of a league all its players belong to (the
+        composition root sets it)."""
 
     async def adopt_league_clock(self, info: GameInfo) -> None:
-        """A game that just started, whose players all belong to a league with a time control and which has
-        none of its own, takes the league's."""
+        """A game that just started, whose players all belong to a league whose running season has a time
+        control, and which has none of its own, takes the season's (the lobby door calls this before the first
+        turn post is built; the reminder loop's first pass again, for a start that stopped halfway)."""
         clock = await self.league_clock(info)
         if clock is None or "clock" in await self.preferences.db.settings("game", info.id):
             return
