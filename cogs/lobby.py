@@ -132,6 +132,9 @@ async def door(bot: CityBot, interaction: discord.Interaction, action: str, game
         await operations.reply(interaction, t(SAID[action], loc, game=info.id))
         await refresh_lobby(bot, info, ploc)
     if action == "start":
+        # The league's time control before the first post is built, so that post already shows the banks
+        # (the reminder loop's adoption is only the safety net of a start this process did not finish).
+        await bot.app.clocks.adopt_league_clock(info)
         problem = await bot.flow.publish(info.id, None, ploc)
         if problem is not None:
             await operations.reply(interaction, t(problem, loc))

@@ -10,7 +10,9 @@ turn records) so the figures measure the clocks, not the filling. Measured:
 - per due-check: a loop pass with ``BATCH`` reminders due on games without a bank and on games with one (the
   clocks computed from the records for each due wait), the difference per wait;
 - the computation alone: ``Clocks.of_game`` (the records read and the banks computed) and the pure
-  :func:`bot.community.clock.clocks` on a game's history.
+  :func:`bot.community.clock.clocks` on a game's history;
+- the game page's cache key: ``Clocks.mark`` (one query: what the banks depend on besides the move log),
+  which every request for a game in play now reads.
 """
 
 from __future__ import annotations
@@ -90,6 +92,11 @@ async def _measure(folder: Path, quick: bool) -> dict[str, Any]:
             t0 = time.perf_counter()
             await app.clocks.of_game(info, control, clock.ms)
             of_game.append(_ms(t0))
+        mark = []
+        for _ in range(repeats):
+            t0 = time.perf_counter()
+            await app.clocks.mark(info.game, info.seats)
+            mark.append(_ms(t0))
         history = await app.clocks.history(info)
         pure = []
         for _ in range(repeats):
@@ -151,6 +158,7 @@ async def _measure(folder: Path, quick: bool) -> dict[str, Any]:
         "timebanks.moves_per_game": MOVES,
         "timebanks.of_game_ms": round(statistics.median(of_game), 3),
         "timebanks.pure_compute_ms": round(statistics.median(pure), 4),
+        "timebanks.page_mark_ms": round(statistics.median(mark), 3),
         "timebanks.due_check_without_bank_ms": round(per_due_without, 3),
         "timebanks.due_check_with_bank_ms": round(per_due_with, 3),
         "timebanks.due_check_cost_ms": round(per_due_with - per_due_without, 3),

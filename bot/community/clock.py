@@ -7,7 +7,8 @@ record says so) and not paused (a vacation that pauses deadlines, or time the bo
 runs down; in a simultaneous phase every awaited seat spends its own bank at once. A move after which
 the seat is no longer awaited (its turn is over) adds ``increment_ms``, up to ``cap_ms``; a step of a
 turn (the seat is still awaited after it) adds nothing. Time given by another player is added as given
-(the cap bounds the increments only). A bank never goes below zero: the moment it reaches zero is
+(the cap bounds the increments only), and so is a host's or moderator's correction (``/game settings
+bank_player: bank_hours:``), which may also take time away. A bank never goes below zero: the moment it reaches zero is
 ``ran_out_at``, and what happens then is the game's timeout policy (:mod:`bot.community.reminders`).
 
 Events at one instant are taken in this order: the time up to that instant is spent first, then moves,
@@ -89,6 +90,16 @@ class Gift:
 
 
 @dataclass(frozen=True)
+class Correction:
+    """A host or moderator added ``ms`` to ``seat``'s bank at ``at`` (negative: took it away; a bank taken
+    below zero is empty, and ran out at that instant)."""
+
+    seat: int
+    at: int
+    ms: int
+
+
+@dataclass(frozen=True)
 class History:
     """Everything the clocks are computed from, all committed timestamps."""
 
@@ -98,6 +109,7 @@ class History:
     moves: tuple[Move, ...] = ()
     pauses: tuple[Pause, ...] = ()
     gifts: tuple[Gift, ...] = ()
+    corrections: tuple[Correction, ...] = ()
     frozen_at: int | None = None
     """The game was paused (its channel deleted) then: no bank runs after it."""
 
@@ -152,11 +164,15 @@ class _Walk:
             else:
                 s.bank -= t1 - t0
 
-    def add(self, n: int, ms: int, *, capped: bool) -> None:
+    def add(self, n: int, ms: int, *, capped: bool, at: int) -> None:
         s = self.seat(n)
         bank = s.bank + ms
         if capped and self.control.cap_ms > 0:
             bank = max(s.bank, min(bank, self.control.cap_ms))
+        if bank <= 0:  # a correction took away all that was left (or more): empty from now
+            if s.bank > 0:
+                s.ran_out_at = at
+            bank = 0
         s.bank = bank
         if bank > 0:
             s.ran_out_at = None
@@ -184,6 +200,8 @@ def clocks(control: TimeControl, history: History, seats: Iterable[int], at: int
             events.append((move.at, _MOVE, move.version, move))
     for gift in history.gifts:
         events.append((gift.at, _GIFT, 0, gift))
+    for correction in history.corrections:
+        events.append((correction.at, _GIFT, 1, correction))
     for k, pause in enumerate(history.pauses):
         events.append((pause.start, _PAUSE_START, k, pause))
         if pause.end is not None:
@@ -198,13 +216,13 @@ def clocks(control: TimeControl, history: History, seats: Iterable[int], at: int
         now = max(now, when)
         if kind == _MOVE:
             assert isinstance(item, Move)
-            walk.add(item.seat, control.increment_ms, capped=True)
+            walk.add(item.seat, control.increment_ms, capped=True, at=when)
         elif kind == _TURN:
             assert isinstance(item, Turn)
             walk.awaited = item.seats
         elif kind == _GIFT:
-            assert isinstance(item, Gift)
-            walk.add(item.seat, item.ms, capped=False)
+            assert isinstance(item, Gift | Correction)
+            walk.add(item.seat, item.ms, capped=False, at=when)
         else:
             assert isinstance(item, Pause)
             step = 1 if kind == _PAUSE_START else -1

@@ -3,13 +3,14 @@ bank of a game now, computed by the pure :mod:`bot.community.clock` from the rec
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 
 from bot import games
 from bot.community.base import DAY_MS, HOUR_MS, CommunityError, Feature
-from bot.community.clock import Gift, History, Move, Pause, SeatClock, TimeControl, Turn, clocks
+from bot.community.clock import Correction, Gift, History, Move, Pause, SeatClock, TimeControl, Turn, clocks
 from bot.community.settings import Preferences
 from bot.service import GameInfo, Service
+from bot.store import GameRow, SeatRow
 from bot.store.community.clocks import ClockStore
 from bot.store.community.reminders import WaitRow, WaitStore
 
@@ -30,11 +31,13 @@ class Clocks(Feature):
         self.waits = waits
         """A gift plans the game's waits again (a bank that grew runs out later)."""
         self.league_clock: Callable[[GameInfo], Awaitable[str | None]] = _no_league_clock
-        """game -> the time control of a league all its players belong to (the composition root sets it)."""
+        """game -> the time control of the running season of a league all its players belong to (the
+        composition root sets it)."""
 
     async def adopt_league_clock(self, info: GameInfo) -> None:
-        """A game that just started, whose players all belong to a league with a time control and which has
-        none of its own, takes the league's."""
+        """A game that just started, whose players all belong to a league whose running season has a time
+        control, and which has none of its own, takes the season's (the lobby door calls this before the first
+        turn post is built; the reminder loop's first pass again, for a start that stopped halfway)."""
         clock = await self.league_clock(info)
         if clock is None or "clock" in await self.preferences.db.settings("game", info.id):
             return
@@ -61,9 +64,10 @@ class Clocks(Feature):
         rec = await self.db.records(g.id, g.guild_xid, seats_of, start)
         turns = [Turn(v, at, seats) for v, at, seats in rec.turns]
         first = turns[0].version if turns else g.version
-        if first <= 1 and (not turns or first > 0):
-            # Nobody recorded the start (its first move came before a loop pass): who was awaited then is
-            # the rules' setup, the very one the service made; it is kept for the next time.
+        if (not turns or first > 0) and not any(version < first for _, version, _ in rec.moves):
+            # Nobody recorded the start (its first move came before a loop pass, or the records of the moves
+            # since were taken back with them): no live move before the first record, so who was awaited
+            # then is the rules' setup, the very one the service made; it is kept for the next time.
             rules = games.rules(g.kind)
             seats = frozenset(rules.awaiting(rules.setup(g.options, len(info.seats), g.seed)))
             await self.db.record_turn(g.id, 0, start, seats)
@@ -81,8 +85,15 @@ class Clocks(Feature):
             moves=tuple(Move(seat, version, at) for seat, version, at in rec.moves),
             pauses=tuple(pauses),
             gifts=tuple(Gift(seat, at, ms) for seat, at, ms, _ in rec.gifts),
+            corrections=tuple(Correction(seat, at, ms) for seat, at, ms in rec.corrections),
             frozen_at=g.paused_at,
         )
+
+    async def mark(self, game: GameRow, seats: Sequence[SeatRow]) -> tuple[object, ...]:
+        """What a cached page's banks depend on besides the game's version (one round trip): it changes with
+        a gift, a correction, a vacation, the bot's downtime, a turn record, the time control or a pause."""
+        users = [s.user_xid for s in seats if s.user_xid is not None]
+        return (game.paused_at, *await self.db.mark(game.id, game.guild_xid, users))
 
     async def of_game(self, info: GameInfo, control: TimeControl, at: int | None = None) -> dict[int, SeatClock]:
         """Every seat's clock at ``at`` (now by default); empty when the game has no bank."""
@@ -129,8 +140,37 @@ class Clocks(Feature):
         await self.waits.reschedule_game(game_id, now)
         return info, to.seat, ms
 
+    async def correct(
+        self, game_id: int, player_xid: int, hours: int, *, allowed: bool
+    ) -> tuple[GameInfo, int, int, int]:
+        """A host's or moderator's correction (``/game settings bank_player: bank_hours:``): ``hours`` added to
+        the player's bank, or taken away when negative (a bank never goes below zero). ``allowed``: the asker
+        is the game's host or may manage the server, which the front-end knows. Returns (the game, the seat,
+        the ms added, the bank after); CommunityError (a sentence, nothing changed) for anyone else, a game
+        without a bank, someone who is not a human player of it, or no hours at all, or too many."""
+        info = await self.service.info(game_id)
+        if not allowed:
+            raise CommunityError("community.error.settings_host")
+        if info.game.status != "active":
+            raise CommunityError("community.error.correct_over")
+        control = (await self.preferences.of_game(info.game)).time_control
+        if not control.on:
+            raise CommunityError("community.error.correct_no_bank")
+        seat = info.seat_of(player_xid)
+        if seat is None or seat.is_ai or seat.resigned:
+            raise CommunityError("community.error.correct_not_player")
+        if hours == 0 or abs(hours) > MAX_CORRECTION_HOURS:
+            raise CommunityError("community.error.correct_hours", most=MAX_CORRECTION_HOURS)
+        ms, now = hours * HOUR_MS, self.now
+        await self.db.correct(game_id, seat.seat, ms, at=now)
+        await self.waits.reschedule_game(game_id, now)
+        bank = (await self.of_game(info, control, now)).get(seat.seat)
+        return info, seat.seat, ms, bank.bank_ms if bank is not None else 0
+
 
 GIFT_EVERY_MS = DAY_MS
 """A player gives time to the same opponent at most once in this long."""
 MAX_GIFT_HOURS = 72
 """The most one gift may add."""
+MAX_CORRECTION_HOURS = 720
+"""The most one correction may add or take (30 days)."""

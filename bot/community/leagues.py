@@ -89,10 +89,12 @@ class Leagues(Feature):
                 log.exception("league %s could not count game %s", league.id, info.id)
 
     async def clock_of(self, info: GameInfo) -> str | None:
-        """The time control of a league the game's players all belong to (two at least), if one has one."""
+        """The time control of a league the game's players all belong to (two at least), if one has one: that
+        of its season running now (else its latest)."""
         for league in await self._leagues_of(info):
-            if league.clock is not None:
-                return league.clock
+            clock = (await self.season(league)).clock
+            if clock is not None:
+                return clock
         return None
 
     async def _leagues_of(self, info: GameInfo) -> list[cstore.LeagueRow]:
@@ -176,7 +178,8 @@ class Leagues(Feature):
         clock: str | None = None,
     ) -> cstore.LeagueRow:
         """Change a league's rules; the standings follow at once (they are computed on demand). ``clock``: the
-        time control its games start with (``off``: the server's)."""
+        time control its games start with (``off``: none, the server's): that of its season running now (else
+        its latest), and of its next seasons; the seasons before keep theirs."""
         league = await self.league(guild_xid, name)
         if (
             (forfeits is not None and forfeits not in FORFEIT_RULES)
@@ -190,6 +193,8 @@ class Leagues(Feature):
         if clock is not None:
             changes["clock"] = None if clock == "off" else clock
         await self.db.update_league(league.id, **changes)
+        if clock is not None:
+            await self.db.set_season_clock((await self.season(league)).id, changes["clock"])
         return await self.league(guild_xid, name)
 
     async def league(self, guild_xid: int, name: str) -> cstore.LeagueRow:
@@ -211,7 +216,7 @@ class Leagues(Feature):
         return league
 
     async def new_season(self, guild_xid: int, name: str, days: int) -> cstore.SeasonRow:
-        """Start the next season now (the running one ends now)."""
+        """Start the next season now (the running one ends now), with the league's time control."""
         if not 1 <= days <= 3660:
             raise CommunityError("community.error.season_days")
         league = await self.league(guild_xid, name)

@@ -119,6 +119,11 @@ class MoveLog(Database):
     ) -> int:
         """Mark the newest live move taken back, bump the version, store the rebuilt snapshot.
 
+        The time banks' turn records from that move on go with it (migration 014's ``clock_turns``), in the
+        same transaction: the seats awaited before the move were awaited all along, so the banks are as if
+        the move had never been made (the time until the undo is the awaited seats' again, not the time of
+        whoever the move made wait); the reminder loop records who is awaited after the undo.
+
         StaleVersion (nothing written) if the game moved on. Returns the new version.
         """
         new_version = expected_version + 1
@@ -130,6 +135,11 @@ class MoveLog(Database):
             )
             if changed == 0:
                 raise StaleVersion(f"game {game_id} is not at version {expected_version}")
+            await db.execute(
+                "DELETE FROM clock_turns WHERE game_id = ? AND version >="
+                " (SELECT MAX(version) FROM moves WHERE game_id = ? AND undone_at IS NULL)",
+                (game_id, game_id),
+            )
             changed = await db.execute(
                 "UPDATE moves SET undone_at = ? WHERE game_id = ? AND version ="
                 " (SELECT MAX(version) FROM moves WHERE game_id = ? AND undone_at IS NULL)",

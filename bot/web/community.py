@@ -128,9 +128,6 @@ class CommunityPages:
             f"<header><h1>{e(league.name)}</h1>",
             f"<p>{e(t('web.league.about', locale, game=kind_title, count=len(members)))} "
             f"{e(t('web.league.rated' if league.rated else 'web.league.unrated', locale))}</p>",
-            f"<p>{e(t('web.league.clock', locale, clock=t(f'community.clock.{league.clock}', locale)))}</p>"
-            if league.clock
-            else "",
             self.ctx.language_links(locale, base),
             "</header><main>",
         ]
@@ -159,6 +156,8 @@ class CommunityPages:
             end=day(season.ends_at, locale),
         )
         out = [f'<section class="season"><h2>{e(heading)}</h2>']
+        if season.clock:  # the time control its games start with (issue 41)
+            out.append(f"<p>{e(t('web.league.clock', locale, clock=t(f'community.clock.{season.clock}', locale)))}</p>")
         if not counted:
             out.append(f"<p>{e(t('web.league.no_games', locale))}</p></section>")
             return "".join(out)

@@ -15,13 +15,14 @@ import dataclasses
 import functools
 import html
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bot import games
 from bot.i18n import catalogue, t
 from bot.results import ranking_lines
 from bot.service import GameInfo
+from bot.store import GameRow, SeatRow
 from bot.web import pictures, weighed
 from bot.web.game import STATUS_KEYS, Timeline, counter, scores, sentence, view_of
 from render import pictures as render_pictures
@@ -91,6 +92,16 @@ async def banks_of(app: Any, info: GameInfo) -> list[Bank]:
         for s in info.seats
         if s.seat in found and not s.is_ai
     ]
+
+
+async def banks_mark(app: Any, game: GameRow, seats: Sequence[SeatRow]) -> tuple[object, ...]:
+    """Part of a cached page's key: what its banks depend on besides the game's version (a gift, a
+    correction, a vacation... change it), so such a page is made again at once; empty for a game over or
+    where the pages serve a source without the community features."""
+    clocks = getattr(app, "clocks", None)
+    if clocks is None or game.status != "active":
+        return ()
+    return tuple(await clocks.mark(game, seats))
 
 
 TIME_MARK = "\ue002"

@@ -266,7 +266,8 @@ class WebServer:
 
     # -- the routes --------------------------------------------------------------------------------
     async def game_page(self, request: web.Request) -> web.StreamResponse:
-        """The game page; the same page again (same game version, names, language and turn) from a cache."""
+        """The game page; the same page again (same game version, names, language and turn, and the same
+        inputs of its time banks besides the move log: `page.banks_mark`) from a cache."""
         game_id = int(request.match_info["game_id"])
         game = await self.ctx.service.find_game(game_id) if self._signed(request) else None
         if game is None or game.status == "lobby":
@@ -289,6 +290,7 @@ class WebServer:
             raw[:8] if raw.isdigit() else None,
             "turn" in request.query,
             None if session is None else (seat, session.id_hash),
+            await page.banks_mark(self.ctx.app, game, seats),
         )
         text = self.pages.get(key)
         if text is None:

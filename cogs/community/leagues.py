@@ -168,17 +168,17 @@ class LeaguesCog(commands.Cog):
             raise CommunityError("community.error.league_admin")
         season = await self.leagues.new_season(interaction.guild_id or 0, name, days)
         league = await self.leagues.league(interaction.guild_id or 0, name)
-        await operations.reply(
-            interaction,
-            t(
-                "community.league.season",
-                locale_of(interaction),
-                name=shown_name(league.name),
-                number=season.number,
-                ends=stamp(season.ends_at),
-            ),
-            ephemeral=False,
+        loc = locale_of(interaction)
+        text = t(
+            "community.league.season",
+            loc,
+            name=shown_name(league.name),
+            number=season.number,
+            ends=stamp(season.ends_at),
         )
+        if season.clock is not None:  # the time control it took from the league (issue 41)
+            text += " " + t("community.league.season_clock", loc, clock=t(f"community.clock.{season.clock}", loc))
+        await operations.reply(interaction, text, ephemeral=False)
 
     @league.command(name="edit")
     @app_commands.describe(
@@ -186,7 +186,7 @@ class LeaguesCog(commands.Cog):
         rated="Show ratings",
         forfeits="How resignations count",
         abandoned="How abandoned games count",
-        clock="The time bank the league's games start with (no time bank: the server's)",
+        clock="The time bank this season's games start with, and the next seasons' (no time bank: the server's)",
     )
     @app_commands.choices(
         clock=clock_choices(),

@@ -10,11 +10,12 @@ from discord import app_commands
 
 from bot import errors
 from bot.community.base import CommunityError
+from bot.community.clocks import MAX_CORRECTION_HOURS
 from bot.community.settings import ANALYSIS_SCOPES, POLICIES, SETTING_SPECS, Settings
 from bot.i18n import t
 from cogs import operations
-from cogs.clocks import clock_choices
-from cogs.common import EMBED_COLOUR, language_choices
+from cogs.clocks import clock_choices, left_text
+from cogs.common import EMBED_COLOUR, language_choices, mention
 from cogs.community.common import GameSubcommands, is_admin, locale_of, number
 
 if TYPE_CHECKING:
@@ -110,6 +111,29 @@ class SettingsCog(GameSubcommands):
         await self.service.set_locale(info.id, language)
         await operations.reply(interaction, t("community.settings.language", language, game=info.id), ephemeral=False)
 
+    async def correct_bank(
+        self, interaction: discord.Interaction, player: discord.Member | None, hours: int | None
+    ) -> None:
+        """The host or a moderator adds time to one player's bank in the channel's game, or takes some away;
+        the channel is told who did, in the game's language (its post kept as a line of the game)."""
+        if player is None or hours is None:
+            raise CommunityError("community.error.correct_both")
+        info = await self.service.game_in_channel(interaction.channel_id or 0)
+        allowed = info.game.host_xid == interaction.user.id or is_admin(interaction)
+        info, _seat, ms, bank = await self.bot.app.clocks.correct(info.id, player.id, hours, allowed=allowed)
+        loc = info.game.locale
+        text = t(
+            "community.bank.corrected_added" if ms > 0 else "community.bank.corrected_taken",
+            loc,
+            moderator=mention(interaction.user.id),
+            player=mention(player.id),
+            hours=left_text(abs(ms), loc),
+            left=left_text(bank, loc),
+            game=info.id,
+        )
+        if await operations.reply(interaction, text, ephemeral=False):
+            await self.bot.app.erasure.record_post(info.id, "line", await operations.original_message_id(interaction))
+
     @app_commands.describe(
         server="Change this server's defaults instead of this channel's game (server managers)",
         reminder_hours="First reminder after this many hours (later ones back off)",
@@ -126,6 +150,8 @@ class SettingsCog(GameSubcommands):
         recap_gif="Server: the end-of-game recap shows the cities growing (an animation)",
         analysis="Server: which finished games are analysed move by move on their own",
         language="This game's language for its posts and pictures (host or server managers)",
+        bank_player="Correct this player's time bank (host or server managers)",
+        bank_hours="Hours to add to that player's bank (negative: to take away)",
     )
     @app_commands.choices(
         timeout_policy=[app_commands.Choice(name=p.replace("_", " "), value=p) for p in POLICIES],
@@ -154,10 +180,13 @@ class SettingsCog(GameSubcommands):
         recap_gif: bool | None = None,
         analysis: str | None = None,
         language: str | None = None,
+        bank_player: discord.Member | None = None,
+        bank_hours: app_commands.Range[int, -MAX_CORRECTION_HOURS, MAX_CORRECTION_HOURS] | None = None,
     ) -> None:
         """See or change reminders, deadlines and the timeout rule (this game, or the server)."""
         # A change is said in public (the game's or the server's rules change); a look is private.
-        changing = any(
+        correcting = bank_player is not None or bank_hours is not None
+        changing = correcting or any(
             v is not None
             for v in (
                 language,
@@ -179,6 +208,31 @@ class SettingsCog(GameSubcommands):
         if not await operations.defer(interaction, ephemeral=not changing):
             return  # Discord refused: the user saw a failure, so nothing is saved
         loc = locale_of(interaction)
+        if correcting:
+            await self.correct_bank(interaction, bank_player, bank_hours)
+            if (
+                language is None
+                and not server
+                and not any(
+                    v is not None
+                    for v in (
+                        reminder_hours,
+                        deadline_hours,
+                        timeout_policy,
+                        vote_hours,
+                        clock,
+                        max_reminders,
+                        backoff,
+                        min_reminder_hours,
+                        daily_reminder_cap,
+                        away_max_days,
+                        away_pauses_deadlines,
+                        recap_gif,
+                        analysis,
+                    )
+                )
+            ):
+                return
         if language is not None:
             await self.set_game_language(interaction, language)
             if (

@@ -7,7 +7,7 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.community.clock import Gift, History, Move, Pause, TimeControl, Turn, clocks
+from bot.community.clock import Correction, Gift, History, Move, Pause, TimeControl, Turn, clocks
 from bot.rules.btc.rules import RULES as BTC
 from bot.rules.quadropolis.rules import RULES as QUAD
 from tests.quadropolis.helpers import new_game
@@ -128,6 +128,26 @@ def test_given_time_is_added_beyond_the_cap_and_refills_a_bank_that_ran_out() ->
     assert c[0].bank_ms == 8 * H and c[0].ran_out_at is None and c[0].running
     full = history((T0, None, {1}), gifts=(Gift(0, T0, 200 * H),))
     assert clocks(STANDARD, full, range(2), T0 + H)[0].bank_ms == (72 + 200) * H
+
+
+def test_a_correction_adds_or_takes_time_exactly_and_empties_a_bank_at_its_instant() -> None:
+    """A moderator adds 5 hours to the running seat 10 hours in, beyond the cap like a gift; later takes 2
+    hours from the resting seat, which is not running and keeps the rest; taking more than a bank holds
+    empties it then, and the bank ran out at that very instant (the timeout policy's moment)."""
+    h = history((T0, None, {0}), corrections=(Correction(0, T0 + 10 * H, 5 * H), Correction(1, T0 + 11 * H, -2 * H)))
+    c = clocks(STANDARD, h, range(2), T0 + 12 * H)
+    assert c[0].bank_ms == 72 * H - 12 * H + 5 * H and c[0].running
+    assert c[1].bank_ms == 70 * H and not c[1].running and c[1].ran_out_at is None
+    capped = history((T0, None, {1}), corrections=(Correction(0, T0, 100 * H),))
+    assert clocks(STANDARD, capped, range(2), T0 + H)[0].bank_ms == 172 * H
+    emptied = history((T0, None, {0}), corrections=(Correction(0, T0 + 3 * H, -80 * H),))
+    c = clocks(STANDARD, emptied, range(2), T0 + 5 * H)
+    assert c[0].bank_ms == 0 and c[0].ran_out_at == T0 + 3 * H and c[0].expires_at(T0 + 5 * H) == T0 + 3 * H
+    refilled = history(
+        (T0, None, {0}), corrections=(Correction(0, T0 + 3 * H, -80 * H), Correction(0, T0 + 4 * H, 6 * H))
+    )
+    c = clocks(STANDARD, refilled, range(2), T0 + 5 * H)
+    assert c[0].bank_ms == 5 * H and c[0].ran_out_at is None and c[0].running
 
 
 def test_a_paused_game_freezes_every_bank() -> None:

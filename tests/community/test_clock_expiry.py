@@ -9,10 +9,11 @@ from typing import Any
 
 import pytest
 
+from bot import games
 from bot.community.base import CommunityError
 from bot.composition import App
 from bot.service import Service
-from tests.community.conftest import ANA, BEA, CEM, GUILD, bid, confirm, run, run_until, toy_game
+from tests.community.conftest import ANA, BEA, CEM, GUILD, NAMES, bid, confirm, run, run_until, toy_game
 from tests.conftest import FakeClock
 
 Reopen = Callable[[str], Any]
@@ -237,3 +238,97 @@ async def test_a_league_game_starts_with_the_league_time_control(
     with pytest.raises(CommunityError):
         await community.leagues.edit_league(GUILD, "Masters", clock="forever")
     assert (await community.leagues.edit_league(GUILD, "Masters", clock="off")).clock is None
+
+
+async def banks(service: Service, community: App, gid: int) -> list[int]:
+    info = await service.info(gid)
+    control = (await community.preferences.settings_for(gid)).time_control
+    found = await community.clocks.of_game(info, control)
+    return [found[s].bank_ms // 3_600_000 for s in sorted(found)]
+
+
+@pytest.mark.parametrize("recorded_start", [True, False])
+async def test_an_undone_move_takes_its_time_back_too(
+    service: Service, community: App, clock: FakeClock, recorded_start: bool
+) -> None:
+    """Ana bids at hour 1 (her turn over: +12 hours), proposes to take it back, and Bea accepts at hour 6:
+    the banks are as if the bid had never been made, so Ana, awaited again, was thinking all along (24 - 8
+    at hour 8, no increment), and Bea spent her own time meanwhile as before. Ana's bid again at hour 9 ends
+    her turn once: 24 - 9 + 12. The same whether or not a pass of the loop recorded the start."""
+    await community.preferences.update_settings(GUILD, DAY_BANK)
+    gid = await toy_game(service)
+    if recorded_start:
+        await run(community, clock)
+    clock.advance(3600)
+    await bid(service, gid, ANA, 3)
+    await run(community, clock)
+    assert await banks(service, community, gid) == [24 - 1 + 12, 24 - 1]
+    proposal = await community.undo.propose_undo(gid, ANA)
+    clock.advance(5 * 3600)
+    assert (await community.undo.answer_undo(gid, proposal.version, BEA, True)).status == "accepted"
+    clock.advance(2 * 3600)
+    await run(community, clock)
+    assert await banks(service, community, gid) == [24 - 8, 24 - 8]
+    clock.advance(3600)
+    await bid(service, gid, ANA, 3)
+    await run(community, clock)
+    assert await banks(service, community, gid) == [24 - 9 + 12, 24 - 9]
+
+
+async def test_an_undone_end_of_turn_is_not_charged_to_the_seat_it_made_wait(
+    service: Service, community: App, clock: FakeClock
+) -> None:
+    """Quadropolis, one seat at a time: the first player finishes their turn at hour 1, which makes the
+    other wait; the first takes the last step back and the other agrees at hour 6. The other never had to
+    play, so their bank is untouched; the first was thinking all along (24 - 8 at hour 8), and the
+    increment of the turn taken back is gone."""
+    await community.preferences.update_settings(GUILD, DAY_BANK)
+    info = await service.create_game(
+        guild_xid=GUILD, channel_xid=9, kind="quadropolis", options={"mode": "classic"}, host_xid=ANA, host_name="Ana"
+    )
+    await service.join(info.id, BEA, NAMES[BEA])
+    await service.start(info.id, ANA)
+    gid, rules, users = info.id, games.rules("quadropolis"), (ANA, BEA)
+    await run(community, clock)
+    (first,) = (await service.info(gid)).awaiting
+    other = 1 - first
+    clock.advance(3600)
+    for step in range(10):
+        snap = await service.snapshot(gid)
+        if rules.awaiting(snap.state) != {first}:
+            break
+        await service.move(gid, users[first], dict(rules.ai_move(snap.state, first, "greedy", step)))
+    assert (await service.info(gid)).awaiting == {other}
+    await run(community, clock)
+    expected = {first: 24 - 1 + 12, other: 24}
+    assert await banks(service, community, gid) == [expected[0], expected[1]]
+    proposal = await community.undo.propose_undo(gid, users[first])
+    clock.advance(5 * 3600)
+    accepted = await community.undo.answer_undo(gid, proposal.version, users[other], True)
+    assert accepted.status == "accepted" and (await service.info(gid)).awaiting == {first}
+    clock.advance(2 * 3600)
+    await run(community, clock)
+    expected = {first: 24 - 8, other: 24}
+    assert await banks(service, community, gid) == [expected[0], expected[1]]
+
+
+async def test_a_game_starts_with_its_seasons_time_control(service: Service, community: App, clock: FakeClock) -> None:
+    """Season 1 of a league runs with 1 day + 12 hours: a game of its members takes it. Season 2 starts with
+    the league's control too, then the moderator makes it 3 days + 1 day: a game started now takes that,
+    while season 1 keeps its own and the game of season 1 its own."""
+    await community.preferences.update_settings(GUILD, {"reminder_hours": 100})
+    await rated_league(community, rated=False)
+    await community.leagues.edit_league(GUILD, "Masters", clock="1d+12h")
+    first = await toy_game(service)
+    await run(community, clock)
+    assert (await community.preferences.settings_for(first)).clock == "1d+12h"
+    clock.advance(3600)
+    season = await community.leagues.new_season(GUILD, "Masters", 30)
+    assert season.number == 2 and season.clock == "1d+12h"
+    await community.leagues.edit_league(GUILD, "Masters", clock="3d+1d")
+    league = await community.leagues.league(GUILD, "Masters")
+    assert [(s.number, s.clock) for s in await community.leagues.db.seasons(league.id)] == [(1, "1d+12h"), (2, "3d+1d")]
+    second = await toy_game(service, channel=2)
+    await run(community, clock)
+    assert (await community.preferences.settings_for(second)).clock == "3d+1d"
+    assert (await community.preferences.settings_for(first)).clock == "1d+12h"

@@ -155,3 +155,109 @@ async def test_a_forfeit_is_told_in_the_channel(harness: Harness) -> None:
     h.clock.advance(3600)
     await cog(h).tick()
     assert len([m for m in h.channel_messages() if "forfeits" in (m.content or "")]) == 1
+
+
+async def test_the_host_or_a_moderator_corrects_a_bank(harness: Harness) -> None:
+    """`/game settings bank_player: bank_hours:`: Bob, neither host nor moderator, is refused and nothing
+    changes; Mona (a moderator) adds 5 hours to Bob's bank and Alice (the host) takes 10 away, each told in
+    public with who did it and what is left, and the status shows the corrected bank. Half a correction, or
+    one for someone who is not a player, gets a sentence."""
+    h = harness
+    gid = await clock_game(h)
+    bob, mona, alice = (h.fake.user(n).id for n in ("bob", "mona", "alice"))
+    refused = await slash(h, "game", "settings", user="bob", bank_player="bob", bank_hours=48)
+    assert refused.ephemeral and "Only the host or someone who can manage this server" in (refused.content or "")
+    assert "⏳ Bob: 24 hours in the bank, runs out" in json.dumps(await status_embeds(h), ensure_ascii=False)
+    added = await slash(h, "game", "settings", user="mona", bank_player="bob", bank_hours=5)
+    assert not added.ephemeral
+    assert added.content == f"<@{mona}> added 5 hours to <@{bob}>'s time bank (game #{gid}): 29 hours in it now."
+    h.clock.advance(3600)
+    taken = await slash(h, "game", "settings", user="alice", bank_player="bob", bank_hours=-10)
+    assert taken.content == f"<@{alice}> took 10 hours from <@{bob}>'s time bank (game #{gid}): 18 hours in it now."
+    runs_out = f"<t:{(h.clock.now_ms() + 18 * 3_600_000) // 1000}:R>"
+    assert f"⏳ Bob: 18 hours in the bank, runs out {runs_out}" in json.dumps(
+        await status_embeds(h), ensure_ascii=False
+    )
+    half = await slash(h, "game", "settings", user="mona", bank_hours=5)
+    assert half.ephemeral and "name both the player and the hours" in (half.content or "")
+    stranger = await slash(h, "game", "settings", user="mona", bank_player="carol", bank_hours=5)
+    assert stranger.ephemeral and "Only the time bank of a human player" in (stranger.content or "")
+    nothing = await slash(h, "game", "settings", user="mona", bank_player="bob", bank_hours=0)
+    assert nothing.ephemeral and "between 1 and 720 hours" in (nothing.content or "")
+    assert "⏳ Bob: 18 hours in the bank" in json.dumps(await status_embeds(h), ensure_ascii=False)
+    await slash(h, "game", "settings", user="alice", clock="off")
+    no_bank = await slash(h, "game", "settings", user="mona", bank_player="bob", bank_hours=5)
+    assert no_bank.ephemeral and "no time bank to correct" in (no_bank.content or "")
+
+
+async def test_a_correction_that_empties_the_bank_applies_the_timeout_at_once(harness: Harness) -> None:
+    """Mona takes more than Bob has: his bank is empty from that instant, and the next pass of the reminder
+    loop applies the game's timeout policy (a forfeit in a rated league's game) without waiting."""
+    h = harness
+    await slash(h, "game", "settings", user="mona", server=True, timeout_policy="forfeit")
+    gid = await clock_game(h)
+    info = await h.service.info(gid)
+    leagues = h.bot.app.leagues
+    await leagues.create_league(info.game.guild_xid, "Masters", "toy", rated=True)
+    for seat in info.seats:
+        assert seat.user_xid is not None
+        await leagues.join_league(info.game.guild_xid, "Masters", seat.user_xid, seat.name)
+    emptied = await slash(h, "game", "settings", user="mona", bank_player="bob", bank_hours=-100)
+    assert "0 minutes in it now" in (emptied.content or "")
+    await cog(h).tick()
+    await h.settle()
+    assert (await h.service.info(gid)).seats[1].resigned
+
+
+async def test_a_correction_in_hungarian(harness: Harness) -> None:
+    """A game in Hungarian: the channel is told of the correction in Hungarian, whoever asked."""
+    h = harness
+    h.fake.world.guild_locale = "hu"
+    gid = await clock_game(h)
+    bob, mona = h.fake.user("bob").id, h.fake.user("mona").id
+    added = await slash(h, "game", "settings", user="mona", bank_player="bob", bank_hours=2)
+    assert added.content == f"<@{mona}> 2 óra időt adott <@{bob}> időkeretéhez (#{gid} játék): most 26 óra van benne."
+
+
+async def test_a_league_games_first_turn_post_shows_the_banks(harness: Harness) -> None:
+    """Alice and Bob are in a league whose games have a time bank: the very first turn post of their game,
+    before any pass of the reminder loop, already shows both banks (the game took the league's time control
+    as it started)."""
+    h = harness
+    cog(h)
+    leagues = h.bot.app.leagues
+    guild = h.fake.world.guild_id
+    await leagues.create_league(guild, "Masters", "toy")
+    for name in ("alice", "bob"):
+        await leagues.join_league(guild, "Masters", h.fake.user(name).id, name.title())
+    await leagues.edit_league(guild, "Masters", clock="1d+12h")
+    start = h.clock.now_ms()
+    gid = await start_toy(h)
+    info = await h.service.info(gid)
+    turn = next(m for m in h.channel_messages() if m.id == info.game.turn_message_xid)
+    when = f"<t:{(start + 24 * 3_600_000) // 1000}:R>"
+    assert f"⏳ Alice: 24 hours in the bank, runs out {when}\n⏳ Bob: 24 hours in the bank, runs out {when}" in (
+        turn.content
+    )
+
+
+async def test_a_new_season_says_its_time_control(harness: Harness) -> None:
+    """`/league season` in a league with a time control: the new season takes it, and the channel is told so
+    (in Spanish for a Spanish-speaking moderator); `/league edit clock:` then changes the running season's and
+    the next one's, the first season keeping its own."""
+    h = harness
+    cog(h)
+    guild = h.fake.world.guild_id
+    await h.bot.app.leagues.create_league(guild, "Masters", "toy")
+    await h.bot.app.leagues.edit_league(guild, "Masters", clock="3d+1d")
+    sent = await slash(h, "league", "season", user="mona", name="Masters", days=30)
+    assert "Season 2 of Masters has started" in (sent.content or "")
+    assert "Its games start with a time bank: 3 days, plus 1 day a finished turn, at most 7 days." in (
+        sent.content or ""
+    )
+    h.fake.user("mona").locale = "es-ES"
+    await slash(h, "league", "edit", user="mona", name="Masters", clock="1d+12h")
+    sent = await slash(h, "league", "season", user="mona", name="Masters", days=30)
+    assert "Sus partidas empiezan con reserva de tiempo: 1 día, más 12 horas" in (sent.content or "")
+    league = await h.bot.app.leagues.league(guild, "Masters")
+    assert [s.clock for s in await h.bot.app.leagues.db.seasons(league.id)] == ["3d+1d", "1d+12h", "1d+12h"]

@@ -13,7 +13,7 @@ from bot.composition import App
 from bot.service import Service
 from bot.web.links import Links
 from bot.web.server import WebServer
-from tests.community.conftest import ANA, GUILD, bid, run, toy_game
+from tests.community.conftest import ANA, BEA, GUILD, bid, run, toy_game
 from tests.conftest import FakeClock
 from tests.web.browser import PHONE, chromium
 
@@ -55,6 +55,47 @@ async def test_the_page_shows_the_banks_and_the_running_one_ticks(
     assert running and int(running.group(1)) == start + 24 * H
     polish = await page(community, gid, "pl")
     assert "Pule czasu" in polish and "zostało" in polish and "czas płynie" in polish
+
+
+async def test_a_gift_a_correction_and_a_vacation_show_on_a_cached_page_without_a_move(
+    service: Service, community: App, clock: FakeClock
+) -> None:
+    """One server, its page cache warm: Ana gives Bea 10 hours, a moderator takes 2 from Ana, Bea goes on a
+    vacation that pauses deadlines; no move is made, and each time the page shows the banks as they are."""
+    await community.preferences.update_settings(GUILD, {"clock": "1d+12h", "away_pauses_deadlines": True})
+    gid = await toy_game(service)
+    await bid(service, gid, ANA, 3)
+    await run(community, clock)
+    server = WebServer(community, Links("", SECRET), host="127.0.0.1", port=0)
+    await server.start()
+    try:
+        url = Links(f"http://127.0.0.1:{server.port}", SECRET).game(gid, "en")
+        assert url is not None
+
+        async def fetch() -> str:
+            async with aiohttp.ClientSession() as session, session.get(url) as r:
+                assert r.status == 200
+                return (await r.read()).decode()
+
+        def bea_running(text: str) -> str | None:
+            found = re.search(
+                r'<li class="running"><bdi>Bea</bdi>: <time class="bank" data-runs-out="\d+">([\d:]+)<', text
+            )
+            return found.group(1) if found else None
+
+        first = await fetch()
+        assert bea_running(first) == "24:00:00" and await fetch() == first  # the same page, from the cache
+        version = (await service.info(gid)).game.version
+        await community.clocks.give_time(gid, ANA, BEA, 10)
+        assert bea_running(await fetch()) == "34:00:00"
+        await community.clocks.correct(gid, ANA, -2, allowed=True)
+        assert '<bdi>Ana</bdi>: <time class="bank">34:00:00</time> in the bank' in await fetch()
+        await community.reminders.set_away(GUILD, BEA, 2)
+        paused = await fetch()
+        assert bea_running(paused) is None and '<bdi>Bea</bdi>: <time class="bank">34:00:00</time>' in paused
+        assert (await service.info(gid)).game.version == version
+    finally:
+        await server.stop()
 
 
 async def test_no_bank_no_list(service: Service, community: App, clock: FakeClock) -> None:

@@ -203,14 +203,33 @@ async def test_the_stored_key_is_made_once_on_either_engine(service: Service) ->
     assert len(first) == web_store.KEY_BYTES and await web_store.secret(service._store) == first
 
 
-async def test_the_league_page_shows_its_time_control(site: Site, service: Service, community: App) -> None:
-    """A league with a time control says so on its page, in the page's language; one without says nothing."""
+async def test_the_league_page_shows_its_time_control(
+    site: Site, service: Service, community: App, clock: FakeClock
+) -> None:
+    """A season with a time control says so on the league's page, in the page's language; one without says
+    nothing. A new season starts with the league's; changing it then changes the new season's only, and the
+    page shows each season's under its heading."""
     league = await community.leagues.create_league(GUILD, "Slow", "toy", created_by=ANA)
     path = links.path_league(SECRET, league.id)
     _, page, _, _ = await site.get(path)
     assert "time bank" not in page
     await community.leagues.edit_league(GUILD, "Slow", clock="3d+1d")
     _, page, _, _ = await site.get(path)
-    assert "Its games start with a time bank: 3 days, plus 1 day a finished turn, at most 7 days." in page
+    slow = html.escape(
+        "This season's games start with a time bank: 3 days, plus 1 day a finished turn, at most 7 days."
+    )
+    assert slow in page
     _, page, _, _ = await site.get(f"{path}?lang=pl")
-    assert "Jej gry zaczynają się z pulą czasu: 3 dni, plus 1 dzień za każdą zakończoną turę, najwyżej 7 dni." in page
+    assert (
+        "Gry tego sezonu zaczynają się z pulą czasu: 3 dni, plus 1 dzień za każdą zakończoną turę, najwyżej 7 dni."
+        in page
+    )
+    clock.advance(3600)
+    await community.leagues.new_season(GUILD, "Slow", 30)
+    await community.leagues.edit_league(GUILD, "Slow", clock="1d+12h")
+    _, page, _, _ = await site.get(path)
+    fast = html.escape(
+        "This season's games start with a time bank: 1 day, plus 12 hours a finished turn, at most 3 days."
+    )
+    second, first = page.index("Season 2"), page.index("Season 1")
+    assert second < page.index(fast) < first < page.index(slow)

@@ -1,6 +1,7 @@
-"""The correspondence clocks' records (migration 014): who was awaited from when, vacations that paused
-deadlines, the bot's downtime and the time players gave each other. The banks are computed from these and
-the move log by :mod:`bot.community.clock`; nothing here ticks."""
+"""The correspondence clocks' records (migrations 014, 016): who was awaited from when, vacations that
+paused deadlines, the bot's downtime, the time players gave each other and the host's or moderators'
+corrections. The banks are computed from these and the move log by :mod:`bot.community.clock`; nothing
+here ticks."""
 
 from __future__ import annotations
 
@@ -18,14 +19,15 @@ PERSONAL_COLUMNS = ("clock_aways.user_xid",)
 @dataclass(frozen=True)
 class ClockRecords:
     """A game's records as stored: turns (version, at, seats), live moves (seat, version, at), the
-    vacations of its players on its server (user, since, ended), downtime (since, until) and gifts
-    (to_seat, at, ms, from_seat)."""
+    vacations of its players on its server (user, since, ended), downtime (since, until), gifts
+    (to_seat, at, ms, from_seat) and corrections (seat, at, ms; ms negative when time was taken)."""
 
     turns: list[tuple[int, int, frozenset[int]]]
     moves: list[tuple[int, int, int]]
     aways: list[tuple[int, int, int | None]]
     downtime: list[tuple[int, int]]
     gifts: list[tuple[int, int, int, int]]
+    corrections: list[tuple[int, int, int]]
 
 
 class ClockStore(TableStore):
@@ -61,16 +63,40 @@ class ClockStore(TableStore):
             )
             aways = [(int(r[0]), int(r[1]), None if r[2] is None else int(r[2])) for r in rows]
         downtime = await self._all("SELECT since, until FROM clock_downtime WHERE until > ?", (since,))
+        # Gifts and corrections in one round trip: a correction's from_seat is -1 (a gift's is a seat).
         gifts = await self._all(
-            "SELECT to_seat, at, ms, from_seat FROM clock_gifts WHERE game_id = ? ORDER BY at", (game_id,)
+            "SELECT to_seat, at, ms, from_seat FROM clock_gifts WHERE game_id = ?"
+            " UNION ALL SELECT seat, at, ms, -1 FROM clock_corrections WHERE game_id = ? ORDER BY 2",
+            (game_id, game_id),
         )
         return ClockRecords(
             turns=[(int(r[0]), int(r[1]), frozenset(int(s) for s in json.loads(r[2]))) for r in turns],
             moves=[(int(r[0]), int(r[1]), int(r[2])) for r in moves],
             aways=aways,
             downtime=[(int(r[0]), int(r[1])) for r in downtime],
-            gifts=[(int(r[0]), int(r[1]), int(r[2]), int(r[3])) for r in gifts],
+            gifts=[(int(r[0]), int(r[1]), int(r[2]), int(r[3])) for r in gifts if int(r[3]) >= 0],
+            corrections=[(int(r[0]), int(r[1]), int(r[2])) for r in gifts if int(r[3]) < 0],
         )
+
+    async def mark(self, game_id: int, guild_xid: int | None, users: Iterable[int]) -> tuple[object, ...]:
+        """Everything but the move log a game's banks are computed from, condensed, in one round trip: its
+        server's and its own settings (the time control), its turn records, gifts and corrections, its
+        players' vacations on its server and the bot's downtime. Any change of them changes the mark, so a
+        page cached under it shows a gift, a correction or a vacation at once, without a move."""
+        people = sorted(set(users)) or [-1]
+        marks = ", ".join("?" for _ in people)
+        row = await self._one(
+            "SELECT (SELECT data FROM community_settings WHERE scope = 'guild' AND scope_id = ?),"
+            " (SELECT data FROM community_settings WHERE scope = 'game' AND scope_id = ?),"
+            " (SELECT COUNT(*) FROM clock_turns WHERE game_id = ?),"
+            " (SELECT COUNT(*) FROM clock_gifts WHERE game_id = ?),"
+            " (SELECT COUNT(*) FROM clock_corrections WHERE game_id = ?),"
+            " (SELECT COUNT(*) FROM clock_aways WHERE guild_xid = ? AND user_xid IN (" + marks + ")),"
+            " (SELECT SUM(COALESCE(ended, 1)) FROM clock_aways WHERE guild_xid = ? AND user_xid IN (" + marks + ")),"
+            " (SELECT COUNT(*) FROM clock_downtime), (SELECT MAX(until) FROM clock_downtime)",
+            (guild_xid or 0, game_id, game_id, game_id, game_id, guild_xid or 0, *people, guild_xid or 0, *people),
+        )
+        return tuple(row) if row is not None else ()
 
     async def give(self, game_id: int, from_seat: int, to_seat: int, ms: int, *, at: int, day_ms: int) -> bool:
         """Record a gift of time, unless this seat gave that one time in the day before ``at`` (False)."""
@@ -88,6 +114,13 @@ class ClockStore(TableStore):
                 (game_id, at, from_seat, to_seat, ms),
             )
         return True
+
+    async def correct(self, game_id: int, seat: int, ms: int, *, at: int) -> None:
+        """Record a host's or moderator's correction: ``ms`` added to the seat's bank (negative: taken)."""
+        async with self.store.transaction() as db:
+            await db.execute(
+                "INSERT INTO clock_corrections (game_id, at, seat, ms) VALUES (?, ?, ?, ?)", (game_id, at, seat, ms)
+            )
 
     async def last_gift(self, game_id: int, from_seat: int, to_seat: int) -> int | None:
         row = await self._one(

@@ -25,7 +25,7 @@ LEAGUE_COLUMNS = (
     "created_at",
     "clock",
 )
-SEASON_COLUMNS = ("id", "league_id", "number", "starts_at", "ends_at")
+SEASON_COLUMNS = ("id", "league_id", "number", "starts_at", "ends_at", "clock")
 PERSONAL_COLUMNS = (
     "community_leagues.created_by",
     "community_league_members.user_xid",
@@ -49,7 +49,8 @@ class LeagueRow:
     created_by: int | None
     created_at: int
     clock: str | None = None
-    """The time control of the games its members play in it (migration 014; None: the server's)."""
+    """The time control its next seasons start with (migration 014; None: none, the server's); the games
+    of its members take their season's (:attr:`SeasonRow.clock`)."""
 
 
 @dataclass(frozen=True)
@@ -59,6 +60,9 @@ class SeasonRow:
     number: int
     starts_at: int
     ends_at: int
+    clock: str | None = None
+    """The time control the games of its members start with while it runs (migration 016; None: none,
+    the server's)."""
 
 
 @dataclass(frozen=True)
@@ -176,26 +180,33 @@ class LeagueStore(TableStore):
     async def add_season(
         self, league_id: int, *, starts_at: int, ends_at: int, close_running_at: int | None
     ) -> SeasonRow:
-        """Open the next season; a season still running ends at ``close_running_at``."""
+        """Open the next season, with the league's time control; a season still running ends at
+        ``close_running_at``."""
         async with self.store.transaction() as db:
             if close_running_at is not None:
                 await db.execute(
                     "UPDATE community_seasons SET ends_at = ? WHERE league_id = ? AND ends_at > ? AND starts_at <= ?",
                     (close_running_at, league_id, close_running_at, close_running_at),
                 )
-            await db.fetch_one(f"SELECT id FROM community_leagues WHERE id = ?{db.for_update}", (league_id,))
+            found = await db.fetch_one(f"SELECT clock FROM community_leagues WHERE id = ?{db.for_update}", (league_id,))
+            clock = found[0] if found is not None else None
             row = await db.fetch_one(
                 "SELECT COALESCE(MAX(number), 0) + 1 FROM community_seasons WHERE league_id = ?", (league_id,)
             )
             number = int(row[0]) if row else 1
             added = await db.fetch_one(
-                "INSERT INTO community_seasons (league_id, number, starts_at, ends_at) VALUES (?, ?, ?, ?)"
+                "INSERT INTO community_seasons (league_id, number, starts_at, ends_at, clock) VALUES (?, ?, ?, ?, ?)"
                 " RETURNING id",
-                (league_id, number, starts_at, ends_at),
+                (league_id, number, starts_at, ends_at, clock),
             )
             assert added is not None
             season_id = int(added[0])
-        return SeasonRow(season_id, league_id, number, starts_at, ends_at)
+        return SeasonRow(season_id, league_id, number, starts_at, ends_at, clock)
+
+    async def set_season_clock(self, season_id: int, clock: str | None) -> None:
+        """A season's time control (None: none, the server's)."""
+        async with self.store.transaction() as db:
+            await db.execute("UPDATE community_seasons SET clock = ? WHERE id = ?", (clock, season_id))
 
     async def add_member(self, league_id: int, user_xid: int, name: str, at: int) -> bool:
         async with self.store.transaction() as db:
