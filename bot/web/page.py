@@ -301,7 +301,8 @@ def body(
             parts.extend(f"<li>{text(line)}</li>" for line in weighed.players_lines(info, analysis, locale))
             parts.append(f'</ul><p class="anote">{text(t("web.analysis.note", locale))}</p>')
         if story:
-            story_src = pictures.story_url(base, locale, pictures.story_mark(real, timeline, locale))
+            curve = weighed.margins(analysis) if analysis is not None else None
+            story_src = pictures.story_url(base, locale, pictures.story_mark(real, timeline, locale, curve))
             parts.append(f'<img class="story" src="{attr(story_src)}" alt="{attr(t("web.game.story_alt", locale))}">')
         parts.append("</section>")
     # The move list: the sentences the channel got, oldest first (the script keeps the newest in sight).

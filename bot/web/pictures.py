@@ -23,6 +23,7 @@ import asyncio
 import base64
 import functools
 import hashlib
+import json
 from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
@@ -126,9 +127,13 @@ def marks(info: GameInfo, timeline: Timeline, locale: str) -> list[str]:
     return out
 
 
-def story_mark(info: GameInfo, timeline: Timeline, locale: str) -> str:
+def story_mark(info: GameInfo, timeline: Timeline, locale: str, margins: Any = None) -> str:
+    """The story chart's mark; an analysed game's chart (with its expected-margin curve, ``margins``: see
+    :func:`bot.web.weighed.margins`) has another, which its values decide too."""
     digest = _start(info, locale)
     digest.update(("story|" + ",".join(str(v) for v in timeline.move_versions)).encode())
+    if margins:
+        digest.update(json.dumps(sorted(margins.items())).encode())
     return _mark(digest)
 
 
@@ -241,7 +246,9 @@ class Pictures:
         g = info.game
         if g.status != "finished" or games.get(g.kind).story is None:
             raise web.HTTPNotFound()
-        mark = story_mark(info, timeline, locale)
+        analysis = await weighed.kept(self.ctx.app, g.id)
+        margins = None if analysis is None else weighed.margins(analysis)
+        mark = story_mark(info, timeline, locale, margins)
         if request.query.get("m") != mark:
             raise self._moved(request, story_url(self.base(info), locale, mark))
         moves = await self.ctx.service.move_log(g.id)
@@ -251,6 +258,6 @@ class Pictures:
             from render.story import chart_png
 
             told = stories.build(g.kind, g.options, len(info.seats), g.seed, moves)
-            return chart_png(told, names, locale=locale)
+            return chart_png(told, names, locale=locale, margins=margins)
 
         return await self._png(("story", g.id, mark), draw)

@@ -237,3 +237,40 @@ async def test_every_game_draws_its_best_moves_and_words_them_for_the_spectator(
         drawn += 1
     assert drawn > 5
     assert kind != "btc" or hidden, "a draft's choice was weighed"
+
+
+async def test_the_story_chart_gains_the_expected_margin_curve_once_analysed(
+    served: tuple[App, WebServer, Links], service: Service
+) -> None:
+    from bot import story as stories
+    from bot.web import weighed
+    from render.story import chart_png
+
+    app, _, links = served
+    gid = await new_game(service, "quadropolis", host="Ana", options={"mode": "classic"})
+    await play(service, gid, None)
+    url = links.game(gid)
+    assert url is not None
+    origin = url.split("/g/")[0]
+
+    async def story() -> tuple[str, bytes]:
+        async with aiohttp.ClientSession() as session:
+            async with session.get(url) as r:
+                found = re.search(r'<img class="story" src="([^"]+)"', await r.text())
+            assert found is not None
+            src = html.unescape(found.group(1))
+            async with session.get(origin + src, allow_redirects=False) as r:
+                assert r.status == 200 and "immutable" in r.headers["Cache-Control"]
+                return src, await r.read()
+
+    plain_src, plain = await story()
+    assert await app.analyses.run_pass() == [gid]
+    row = await app.analyses.get(gid)
+    assert row is not None and row.result is not None
+    src, analysed = await story()
+    assert src != plain_src and analysed != plain  # a new address for the new chart: the old one never changes
+    info = await service.info(gid)
+    told = stories.build("quadropolis", info.game.options, 2, info.game.seed, await service.move_log(gid))
+    names = [s.name for s in info.seats]
+    assert plain == chart_png(told, names, locale="en")
+    assert analysed == chart_png(told, names, locale="en", margins=weighed.margins(row.result))
