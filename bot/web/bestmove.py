@@ -7,9 +7,9 @@ the state before the move's first decision, the move's own moves up to that deci
 the played one, then the move's later moves of the *other* seats that are still legal (a draft round's other
 choices, so a reveal happens as it did); the deciding seat's own later moves are left out, since they answered a
 move it did not make. It is drawn from ``view(state, None)`` only, the spectator's view, like every picture of
-the page, and worded by the game's public sentence of the best move (or its move label, where that label
-needs nothing the spectator cannot see). A move whose played decisions were all the best has no picture:
-"best move played".
+the page, and worded by its move label where the game shows the awaited seat's choices in public, else by the
+game's public sentence of it (as the channel would have told it: a secret choice says only who chose). A move
+whose played decisions were all the best has no picture: "best move played".
 """
 
 from __future__ import annotations
@@ -114,20 +114,22 @@ def picture(info: GameInfo, timeline: Timeline, best: Best, locale: str) -> byte
 
 
 def said(info: GameInfo, timeline: Timeline, best: Best, locale: str) -> str:
-    """The best move in words the spectator may read: its move label where the spectator's view gives the same
-    label as the deciding seat's, else the game's public sentence of it (which keeps a secret choice secret)."""
+    """The best move in words the spectator may read, from the spectator's view only (no seat's own view is read
+    here): its move label where the game shows the awaited seat's choices in public (the turn style's
+    ``public_choices``), else the game's public sentence of it, as the channel would have told it (a secret
+    choice says only who chose)."""
     kind = info.game.kind
     rules = games.rules(kind)
     before, _ = positions(kind, timeline, best)
-    public = labels.move_label(kind, best.move, rules.view(before, None), locale, LABEL_LIMIT)
-    if public == labels.move_label(kind, best.move, rules.view(before, best.seat), locale, LABEL_LIMIT):
-        return public
+    public = rules.view(before, None)
+    if games.get(kind).turns.public_choices(public):
+        return labels.move_label(kind, best.move, public, locale, LABEL_LIMIT)
     move = _stamped(best.move, timeline.log[best.number - 1][1])
     after = rules.apply(before, best.seat, move)
     key, params = rules.describe(before, best.seat, move, after)
     names = [info.name(seat) for seat in range(len(info.seats))]
     told = games.get(kind).tell(key, named(info, best.seat, params), rules.view(after, None), locale, names)
-    return labels.shorten(" ".join(told), LABEL_LIMIT)
+    return labels.shorten(" ".join(told).rstrip("."), LABEL_LIMIT)
 
 
 def caption(info: GameInfo, timeline: Timeline, best: Best, locale: str) -> str:
