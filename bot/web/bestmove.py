@@ -100,12 +100,16 @@ def positions(kind: str, timeline: Timeline, best: Best) -> tuple[Any, Any]:
 
 
 def picture(info: GameInfo, timeline: Timeline, best: Best, locale: str) -> bytes | None:
-    """The PNG of the position the best move would have made (None: the game draws no pictures)."""
+    """The PNG of the position the best move would have made (None: the game draws no pictures, or the best
+    move does not replay)."""
     renderer = pictures.get(info.game.kind)
     if renderer is None:
         return None
     rules = games.rules(info.game.kind)
-    _, after = positions(info.game.kind, timeline, best)
+    try:
+        _, after = positions(info.game.kind, timeline, best)
+    except GameError:
+        return None  # a kept analysis whose best move no longer replays (rules changed since): no picture
     view = rules.view(after, None)
     names = [s.name for s in info.seats]
     if rules.is_over(after):

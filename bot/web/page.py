@@ -21,6 +21,7 @@ from typing import Any
 from bot import games
 from bot.i18n import catalogue, t
 from bot.results import ranking_lines
+from bot.rules.core import GameError
 from bot.service import GameInfo
 from bot.web import bestmove, pictures, weighed
 from bot.web.game import STATUS_KEYS, Timeline, counter, scores, sentence, view_of
@@ -133,9 +134,13 @@ def best_moves(
         return out
     for frame in timeline.frames[1:]:
         best = bestmove.decision(timeline, analysis, frame.turn)
-        if best is not None:
+        if best is None:
+            continue
+        try:
             shown = bestmove.caption(info, timeline, best, locale).replace(OPEN, FSI).replace(CLOSE, PDI)
-            out[frame.turn] = ["" if best.played else bestmove.mark(marks[frame.turn], best), shown]
+        except GameError:
+            continue  # a kept analysis whose best move no longer replays (rules changed since): none shown
+        out[frame.turn] = ["" if best.played else bestmove.mark(marks[frame.turn], best), shown]
     return out
 
 

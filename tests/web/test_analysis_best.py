@@ -274,3 +274,37 @@ async def test_the_story_chart_gains_the_expected_margin_curve_once_analysed(
     names = [s.name for s in info.seats]
     assert plain == chart_png(told, names, locale="en")
     assert analysed == chart_png(told, names, locale="en", margins=weighed.margins(row.result))
+
+
+async def test_a_kept_best_move_that_no_longer_replays_shows_no_picture_and_breaks_nothing(
+    served: tuple[App, WebServer, Links], service: Service
+) -> None:
+    """An analysis kept under older rules whose best move is not legal now: the page still shows, without that
+    best move, and its picture's address is the not-found page, never an error."""
+    app, server, links = served
+    gid = await new_game(service, "quadropolis", host="Ana", options={"mode": "classic"})
+    await play(service, gid, None)
+    info = await service.info(gid)
+    timeline = await server.timeline(info)
+    turn = next(f.turn for f in timeline.frames[1:] if f.sentence is not None)
+    number, seat = timeline.frames[turn].moves, timeline.log[timeline.frames[turn].moves - 1][0]
+    db = app.analyses.db
+    await db.queue(gid, 1, 0)  # queued already when it finished, as every game is by default
+    [row] = await db.take_due("forced", 0, 1, max_attempts=3, lease_ms=60_000)
+    move = {"number": number, "seat": seat, "loss": 4.0, "best": 2.0, "played": -2.0, "miss": "medium"}
+    made = {
+        "players": [{"seat": seat, "decisions": 1, "accuracy": 37.0, "average_loss": 4.0, "misses": {"medium": 1}}],
+        "moves": [{**move, "move": {"kind": "take"}, "best_move": {"kind": "take", "architect": 99, "slot": "?"}}],
+        "turning_points": [],
+    }
+    assert await db.finish(row.id, "forced", made, 0, None)
+    url = links.game(gid)
+    assert url is not None
+    async with aiohttp.ClientSession() as session:
+        async with session.get(url) as r:
+            page = await r.text()
+        assert r.status == 200 and 'class="loss"' in page
+        turns = json.loads(live_data(page, "turns"))
+        assert len(turns[turn]) == 3, "no best move where it does not replay"
+        async with session.get(f"{url.split('?')[0]}/b{turn}.png?lang=en", allow_redirects=True) as r:
+            assert r.status == 404
