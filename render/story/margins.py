@@ -2,9 +2,10 @@
 
 For each seat, the values of its played moves as the after-game analysis weighed them (:mod:`bot.analysis`: the
 expected final margin over the best opponent, as the seat could foresee it when it moved), placed at the story's
-turn of each move and joined by a line in the seat's colour, with the seat's shape along it (never the colour
-alone) and its marker and letter at the line's end; a zero line (level with the best opponent) and the points
-up the side. The chart of a game not analysed has no such panel.
+turn of each move (a turn of several decisions at its last one's value) and joined by a line in the seat's
+colour, with the seat's shape along it (never the colour alone) and its marker and letter at the line's end; a
+zero line (level with the best opponent) and the points up the side. The chart of a game not analysed has no
+such panel.
 """
 
 from __future__ import annotations
@@ -31,16 +32,20 @@ Margins = Mapping[int, Sequence[tuple[int, float]]]
 
 def curve(story: st.Story, margins: Margins) -> dict[int, list[tuple[int, float]]]:
     """Each scored place's curve: [(the story's turn of the move, expected margin)], a place index for each
-    seat that has values (an Automa has none). A move lies in the first turn whose point counts it."""
+    seat that has values (an Automa has none). A move lies in the first turn whose point counts it; a turn of
+    several of the seat's decisions shows the value of its last one."""
     versions = [p.version for p in story.points]
     out: dict[int, list[tuple[int, float]]] = {}
     for place in story.places:
         if place.seat is None or not margins.get(place.seat):
             continue
-        points = []
+        points: list[tuple[int, float]] = []
         for number, value in margins[place.seat]:
             k = next((i for i, v in enumerate(versions) if v >= number), len(versions) - 1)
-            points.append((story.points[k].turn, float(value)))
+            turn = story.points[k].turn
+            if points and points[-1][0] == turn:
+                points.pop()  # a turn of several decisions (a take and its placement): where its last one left it
+            points.append((turn, float(value)))
         out[place.index] = points
     return out
 
