@@ -221,11 +221,12 @@ def body(
         "of": t("web.game.move_of", locale, turn="{turn}", turns="{turns}"),
         "alt": t("web.game.board_alt", locale, counter="{counter}", turn="{turn}", turns="{turns}"),
         "title": title,
-        "best_src": pictures.best_url(base, locale, "{n}", "{m}"),
         "turn_of": t("web.game.turn_of", locale, turn="{turn}", turns="{turns}"),
         **{f"live_{k}": t(f"web.live.{k}", locale) for k in LIVE_KEYS},
         **{f"new_{cat}": form for cat, form in plural_forms("web.game.new_moves", locale)},
     }
+    if bests:  # the best move's picture of a turn (issue 40), which the script fills for the turn shown
+        live["best_src"] = pictures.best_url(base, locale, "{n}", "{m}")
     if seat is not None:  # the tab's title says when it is this seat's turn (the script keeps it so)
         yours = "1" if g.status == "active" and seat in info.awaiting else "0"
         live.update(
