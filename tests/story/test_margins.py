@@ -50,6 +50,7 @@ def test_the_curve_is_drawn_in_each_seat_colour_under_a_worded_title() -> None:
     assert [d.text for d in words.on(img) if d.full == t("story.chart.expected", "pl")] == [
         t("story.chart.expected", "pl")
     ]  # whole, not shortened
+    assert all(d.size >= c.MIN_TEXT for d in words.on(img)), "every word readable on a phone"
     rgb = img.convert("RGB")
     for seat, line in pixels.items():
         colour = c.player_style(seat).colour
