@@ -57,6 +57,8 @@ class Timeline:
     """The state after the whole log (the board as it stands)."""
     quiet_tail: bool = False
     """Moves after the last announced one (the last frame then shows the board as it stands)."""
+    log: tuple[tuple[int, dict[str, Any]], ...] = ()
+    """The moves of the log as (seat, move), the quiet ones too (the analysis's best move replays a turn's)."""
 
 
 class PublicView(Mapping[str, Any]):
@@ -103,13 +105,16 @@ def _build(info: GameInfo, rows: list[MoveRow], start: Timeline | None) -> Timel
             frames.pop()
         state = start.state
         done = len(start.move_versions)
+        log = list(start.log)
     else:
+        log = []
         state = rules.setup(game.options, len(info.seats), game.seed)
         frames = [Frame(0, 0, None, None, state)]
         done = 0
     last_told = frames[-1].moves
     for number, row in enumerate(rows[done:], start=done + 1):
         before = state
+        log.append((row.seat, dict(row.move)))
         awaited_before = rules.awaiting(before)
         state = rules.apply(before, row.seat, dict(row.move))
         awaited_after = rules.awaiting(state)
@@ -135,7 +140,7 @@ def _build(info: GameInfo, rows: list[MoveRow], start: Timeline | None) -> Timel
     quiet_tail = last_told != len(rows)
     if quiet_tail:
         frames.append(Frame(len(frames), len(rows), None, None, state))
-    return Timeline(game.id, game.version, kind, tuple(r.version for r in rows), frames, state, quiet_tail)
+    return Timeline(game.id, game.version, kind, tuple(r.version for r in rows), frames, state, quiet_tail, tuple(log))
 
 
 class Timelines:

@@ -21,9 +21,10 @@ from typing import Any
 from bot import games
 from bot.i18n import catalogue, t
 from bot.results import ranking_lines
+from bot.rules.core import GameError
 from bot.service import GameInfo
 from bot.store import GameRow, SeatRow
-from bot.web import pictures, weighed
+from bot.web import bestmove, pictures, weighed
 from bot.web.game import STATUS_KEYS, Timeline, counter, scores, sentence, view_of
 from render import pictures as render_pictures
 
@@ -129,6 +130,45 @@ def banks_html(info: GameInfo, banks: list[Bank], locale: str) -> str:
     return f'<h2>{text(t("web.clock.title", locale))}</h2><ul class="banks" id="banks">{"".join(items)}</ul>'
 
 
+def best_moves(
+    real: GameInfo,
+    info: GameInfo,
+    timeline: Timeline,
+    locale: str,
+    marks: list[str],
+    analysis: Mapping[str, Any] | None,
+) -> dict[int, list[str]]:
+    """Each weighed told move's best move for the script (issue 40, :mod:`bot.web.bestmove`): [the best
+    picture's mark ("" when the best move was played), its caption with each name between FSI and PDI]."""
+    out: dict[int, list[str]] = {}
+    if analysis is None:
+        return out
+    for frame in timeline.frames[1:]:
+        best = bestmove.decision(timeline, analysis, frame.turn)
+        if best is None:
+            continue
+        try:
+            shown = bestmove.caption(info, timeline, best, locale).replace(OPEN, FSI).replace(CLOSE, PDI)
+        except GameError:
+            continue  # a kept analysis whose best move no longer replays (rules changed since): none shown
+        out[frame.turn] = ["" if best.played else bestmove.mark(marks[frame.turn], best), shown]
+    return out
+
+
+def best_figure(best: list[str] | None, base: str, locale: str, shown: int, any_best: bool) -> str:
+    """The best move's picture and caption beside the played one (hidden where the move weighs nothing; the
+    script fills it for the turn shown)."""
+    if not any_best:
+        return ""
+    mark, words = best if best is not None else ("", "")
+    src = f' src="{attr(pictures.best_url(base, locale, shown, mark))}"' if mark else ""
+    return (
+        f'<figure class="best" id="bestfig"{"" if best is not None else " hidden"}>'
+        f'<figcaption id="best-caption">{html.escape(words)}</figcaption>'
+        f'<img id="best"{src} alt="{attr(words)}"{"" if mark else " hidden"}></figure>'
+    )
+
+
 def _data(locale: str, **values: str) -> str:
     return " ".join(f'data-{k.replace("_", "-")}="{attr(v)}"' for k, v in values.items())
 
@@ -168,6 +208,9 @@ def body(
         for c, f, m in zip(counters, timeline.frames, marks, strict=True)
     ]
     pictured = render_pictures.get(g.kind) is not None
+    bests = best_moves(real, info, timeline, locale, marks, analysis if g.status == "finished" and pictured else None)
+    for n, best in bests.items():
+        turns[n].append(best)
 
     def label(n: int) -> str:
         return counters[n] or t("web.game.turn_of", locale, turn=n, turns=last)
@@ -193,6 +236,8 @@ def body(
         **{f"live_{k}": t(f"web.live.{k}", locale) for k in LIVE_KEYS},
         **{f"new_{cat}": form for cat, form in plural_forms("web.game.new_moves", locale)},
     }
+    if bests:  # the best move's picture of a turn (issue 40), which the script fills for the turn shown
+        live["best_src"] = pictures.best_url(base, locale, "{n}", "{m}")
     if seat is not None:  # the tab's title says when it is this seat's turn (the script keeps it so)
         yours = "1" if g.status == "active" and seat in info.awaiting else "0"
         live.update(
@@ -256,7 +301,8 @@ def body(
         else ""
     )  # a game without pictures shows its sentences
     parts.append(
-        f'<figure><figcaption id="caption">{text(sentence(info, frame, locale))}</figcaption>{board}</figure></section>'
+        f'<div class="pair"><figure><figcaption id="caption">{text(sentence(info, frame, locale))}</figcaption>'
+        f"{board}</figure>{best_figure(bests.get(shown), base, locale, shown, bool(bests))}</div></section>"
     )
     # The result and the story.
     if g.status == "finished" and g.result:
@@ -272,7 +318,8 @@ def body(
             parts.extend(f"<li>{text(line)}</li>" for line in weighed.players_lines(info, analysis, locale))
             parts.append(f'</ul><p class="anote">{text(t("web.analysis.note", locale))}</p>')
         if story:
-            story_src = pictures.story_url(base, locale, pictures.story_mark(real, timeline, locale))
+            curve = weighed.margins(analysis) if analysis is not None else None
+            story_src = pictures.story_url(base, locale, pictures.story_mark(real, timeline, locale, curve))
             parts.append(f'<img class="story" src="{attr(story_src)}" alt="{attr(t("web.game.story_alt", locale))}">')
         parts.append("</section>")
     # The move list: the sentences the channel got, oldest first (the script keeps the newest in sight).

@@ -11,7 +11,8 @@ A picture's address names everything it shows: the game (its signed path), the t
   redirect (``no-store``) to the address of the picture as it is now, never by other bytes.
 
 ``{base}/t{turn}.png?lang={lang}&m={mark}`` is a turn's picture, ``{base}/story.png?lang={lang}&m={mark}``
-the finished game's story chart. Without ``m`` (or with an old one) the same path redirects to the picture
+the finished game's story chart, ``{base}/b{turn}.png?lang={lang}&m={mark}`` the analysed game's best move
+at a turn (:mod:`bot.web.bestmove`). Without ``m`` (or with an old one) the same path redirects to the picture
 as it is now; that is the page's template (``data-src``, ``{n}`` the turn), and ``data-marks`` lists the
 marks of every turn, so the script can ask for the picture's own address at once.
 """
@@ -22,6 +23,7 @@ import asyncio
 import base64
 import functools
 import hashlib
+import json
 from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
@@ -32,6 +34,7 @@ from aiohttp import web
 
 from bot import games
 from bot import story as stories
+from bot.web import bestmove, weighed
 from bot.web.context import LRU, WebContext
 from render import pictures as render_pictures
 
@@ -124,9 +127,13 @@ def marks(info: GameInfo, timeline: Timeline, locale: str) -> list[str]:
     return out
 
 
-def story_mark(info: GameInfo, timeline: Timeline, locale: str) -> str:
+def story_mark(info: GameInfo, timeline: Timeline, locale: str, margins: Any = None) -> str:
+    """The story chart's mark; an analysed game's chart (with its expected-margin curve, ``margins``: see
+    :func:`bot.web.weighed.margins`) has another, which its values decide too."""
     digest = _start(info, locale)
     digest.update(("story|" + ",".join(str(v) for v in timeline.move_versions)).encode())
+    if margins:
+        digest.update(json.dumps(sorted(margins.items())).encode())
     return _mark(digest)
 
 
@@ -142,6 +149,11 @@ def template(base: str, locale: str) -> str:
 def turn_url(base: str, locale: str, turn: int | str, mark: str) -> str:
     """Turn ``turn``'s own address (the page's script fills ``turn_url(…, "{n}", "{m}")`` per turn)."""
     return f"{base}/t{turn}.png?{_query(locale, mark)}"
+
+
+def best_url(base: str, locale: str, turn: int | str, mark: str) -> str:
+    """The picture of the best move at turn ``turn`` (:mod:`bot.web.bestmove`; the script fills ``{n}``, ``{m}``)."""
+    return f"{base}/b{turn}.png?{_query(locale, mark)}"
 
 
 def story_url(base: str, locale: str, mark: str) -> str:
@@ -171,6 +183,7 @@ class Pictures:
         return [
             web.get(game_path + r"/t{turn:\d{1,6}}.png", self.turn_picture),
             web.get(game_path + "/story.png", self.story_picture),
+            web.get(game_path + r"/b{turn:\d{1,6}}.png", self.best_picture),
         ]
 
     def turn_marks(self, info: GameInfo, timeline: Timeline, locale: str) -> list[str]:
@@ -212,12 +225,30 @@ class Pictures:
             raise self._moved(request, turn_url(self.base(info), locale, turn, mark))
         return await self._png(("turn", info.id, turn, mark), lambda: self.draw(info, timeline, turn, locale))
 
+    async def best_picture(self, request: web.Request) -> web.StreamResponse:
+        """The position the best move of turn ``turn`` would have made, once the finished game is analysed."""
+        info, locale, found = await self._found(request)
+        timeline: Any = found  # the told turns with their log (bot.web.game.Timeline)
+        turn = int(request.match_info["turn"])
+        if info.game.status != "finished" or render_pictures.get(info.game.kind) is None:
+            raise web.HTTPNotFound()
+        analysis = await weighed.kept(self.ctx.app, info.id)
+        best = None if analysis is None else bestmove.decision(timeline, analysis, turn)
+        if best is None or best.played:
+            raise web.HTTPNotFound()
+        mark = bestmove.mark(self.turn_marks(info, timeline, locale)[turn], best)
+        if request.query.get("m") != mark:
+            raise self._moved(request, best_url(self.base(info), locale, turn, mark))
+        return await self._png(("best", info.id, turn, mark), lambda: bestmove.picture(info, timeline, best, locale))
+
     async def story_picture(self, request: web.Request) -> web.StreamResponse:
         info, locale, timeline = await self._found(request)
         g = info.game
         if g.status != "finished" or games.get(g.kind).story is None:
             raise web.HTTPNotFound()
-        mark = story_mark(info, timeline, locale)
+        analysis = await weighed.kept(self.ctx.app, g.id)
+        margins = None if analysis is None else weighed.margins(analysis)
+        mark = story_mark(info, timeline, locale, margins)
         if request.query.get("m") != mark:
             raise self._moved(request, story_url(self.base(info), locale, mark))
         moves = await self.ctx.service.move_log(g.id)
@@ -227,6 +258,6 @@ class Pictures:
             from render.story import chart_png
 
             told = stories.build(g.kind, g.options, len(info.seats), g.seed, moves)
-            return chart_png(told, names, locale=locale)
+            return chart_png(told, names, locale=locale, margins=margins)
 
         return await self._png(("story", g.id, mark), draw)

@@ -53,6 +53,16 @@ def frame_marks(timeline: Timeline, analysis: Mapping[str, Any]) -> dict[int, tu
     return marks
 
 
+def margins(analysis: Mapping[str, Any]) -> dict[int, list[tuple[int, float]]]:
+    """Each seat's expected margin after each of its decisions (the played move's value), for the story chart's
+    curve (:mod:`render.story.margins`): seat -> [(the move's number, value)]."""
+    out: dict[int, list[tuple[int, float]]] = {}
+    for m in analysis.get("moves", ()):
+        if "played" in m:
+            out.setdefault(int(m["seat"]), []).append((int(m["number"]), float(m["played"])))
+    return out
+
+
 def mark_html(size: str, loss: float, locale: str) -> str:
     """The mark of a move: its symbol and loss, the words in its title and for a screen reader."""
     words = t("web.analysis.mark", locale, size=t(f"web.analysis.{size}", locale), loss=decimal(loss, locale))

@@ -15,6 +15,8 @@ from bot import games
 from bot import story as st
 from bot.i18n import t
 from render import common as c
+from render.story.margins import Margins
+from render.story.margins import panel as margin_panel
 from render.story.words import MOST_MOMENTS as MOST_MOMENTS
 from render.story.words import Moment as Moment
 from render.story.words import _when as _when
@@ -325,8 +327,11 @@ def _moment_list(
     return bottom
 
 
-def chart_image(story: st.Story, names: Sequence[str] | None = None, *, locale: str = "en") -> Image.Image:
-    """The score-over-time chart of a story (see the module's docstring)."""
+def chart_image(
+    story: st.Story, names: Sequence[str] | None = None, *, locale: str = "en", margins: Margins | None = None
+) -> Image.Image:
+    """The score-over-time chart of a story (see the module's docstring); an analysed game's ``margins`` add
+    each seat's expected margin under it (:mod:`render.story.margins`)."""
     who = place_names(story, names, locale)
     marks, left_out = moments(story, who, locale)
     height = 3000  # cut to what is drawn
@@ -346,10 +351,15 @@ def chart_image(story: st.Story, names: Sequence[str] | None = None, *, locale: 
     _axes(img, plot, story, locale)
     _lines(img, plot, story)
     _badges(img, plot, story, marks)
-    bottom = _moment_list(img, panel[3] + 16, story, marks, left_out, locale) + MARGIN
+    bottom = panel[3]
+    if margins:
+        bottom, _ = margin_panel(img, bottom + 16, (box[0], box[2]), story, margins, locale)
+    bottom = _moment_list(img, bottom + 16, story, marks, left_out, locale) + MARGIN
     return img.crop((0, 0, WIDTH, bottom))
 
 
-def chart_png(story: st.Story, names: Sequence[str] | None = None, *, locale: str = "en") -> bytes:
+def chart_png(
+    story: st.Story, names: Sequence[str] | None = None, *, locale: str = "en", margins: Margins | None = None
+) -> bytes:
     """PNG of :func:`chart_image`."""
-    return c.png_bytes(chart_image(story, names, locale=locale))
+    return c.png_bytes(chart_image(story, names, locale=locale, margins=margins))

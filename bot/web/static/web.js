@@ -72,6 +72,9 @@ if (typeof document === "undefined") {
     var slider = document.getElementById("turn");
     var board = document.getElementById("board");
     var caption = document.getElementById("caption");
+    var bestFig = document.getElementById("bestfig");  // the analysis's best move beside the played one
+    var bestImg = document.getElementById("best");
+    var bestCaption = document.getElementById("best-caption");
     var out = document.getElementById("turn-out");
     var moveOf = document.getElementById("move-of");
     var news = document.getElementById("news");
@@ -116,6 +119,19 @@ if (typeof document === "undefined") {
         var say = item ? item.querySelector(".say") : null;
         if (say) { caption.replaceChildren.apply(caption, Array.prototype.map.call(say.childNodes, function (c) { return c.cloneNode(true); })); }
         else { caption.textContent = data(n === 0 ? "setup" : "now"); }
+      }
+      if (bestFig && bestImg && bestCaption) {  // [mark ("" when the best move was played), caption] or none
+        var best = turns[n] && turns[n][3];
+        bestFig.hidden = !best;
+        if (best) {
+          bestCaption.textContent = best[1];
+          bestImg.hidden = !best[0];
+          if (best[0]) {
+            var bestSrc = fill(data("best-src"), { n: n, m: best[0] });
+            if (bestImg.getAttribute("src") !== bestSrc) { bestImg.src = bestSrc; }
+            bestImg.alt = best[1];
+          }
+        }
       }
       if (list) {
         var items = list.querySelectorAll("li");
