@@ -140,33 +140,33 @@ async def test_postgres_keeps_its_connections_and_gives_back_one_that_is_not_cle
         for _ in range(100):
             assert await db.get_game(game_id) is not None
         assert COUNTERS.snapshot()["acquisitions"] == before["acquisitions"]
-        kept = len(engine._kept)
+        kept = len(engine.keeper._kept)
         assert kept >= 1
 
         with pytest.raises(asyncpg.PostgresError):
             await engine.fetch_one("SELECT no_such_column FROM games")
-        assert len(engine._kept) == kept  # refused by the server: the connection is as it was
+        assert len(engine.keeper._kept) == kept  # refused by the server: the connection is as it was
 
         with pytest.raises(TimeoutError):
             await asyncio.wait_for(engine.fetch_one("SELECT pg_sleep(5)"), 0.2)
-        assert len(engine._kept) == kept - 1  # cancelled mid-statement: back to the pool, not kept
+        assert len(engine.keeper._kept) == kept - 1  # cancelled mid-statement: back to the pool, not kept
         assert await db.get_game(game_id) is not None
         row = await engine.fetch_one("SELECT 1 AS one")
         assert row is not None and row["one"] == 1
 
-        engine._kept[-1].uses = KEEP_USES - 1
-        used = engine._kept[-1].conn
+        engine.keeper._kept[-1].uses = KEEP_USES - 1
+        used = engine.keeper._kept[-1].conn
         await db.get_game(game_id)
-        assert all(k.conn is not used for k in engine._kept)  # its last use gave it back to the pool
+        assert all(k.conn is not used for k in engine.keeper._kept)  # its last use gave it back to the pool
     finally:
         await db.close()
-    assert engine._kept == []
+    assert engine.keeper._kept == []
 
 
 async def test_a_use_waiting_for_a_full_pool_gets_the_connection_given_back(postgres_server: PostgresServer) -> None:
-    """A pool of one: while a transaction holds the connection, a read waits for the pool; when the transaction
-    ends, its connection goes to the pool (and so to the read), not to the kept ones, where nobody waiting
-    would ever find it."""
+    """A pool of one: while a transaction holds the connection, a read waits in line; when the transaction ends,
+    its connection is handed to the read (not kept where nobody waiting would find it, and not given back to
+    the pool and taken again)."""
     db = await store.Store.open(await fresh_postgres_database(postgres_server), pool_size=1)
     try:
         game_id = await started_game(db)
@@ -180,6 +180,7 @@ async def test_a_use_waiting_for_a_full_pool_gets_the_connection_given_back(post
 
         task = asyncio.create_task(writer())
         await began.wait()
+        before = COUNTERS.snapshot()
         read = asyncio.create_task(db.get_game(game_id))
         await asyncio.sleep(0.1)
         assert not read.done()  # the one connection is the writer's
@@ -187,8 +188,54 @@ async def test_a_use_waiting_for_a_full_pool_gets_the_connection_given_back(post
         await task
         game = await asyncio.wait_for(read, 30)  # a guard against a hang, not a measure of time
         assert game is not None and game.updated_at == 5
+        assert COUNTERS.snapshot()["acquisitions"] == before["acquisitions"]  # handed over, not taken again
     finally:
         await db.close()
+
+
+async def test_a_busy_pool_hands_connections_over_and_a_cancelled_wait_loses_none(
+    postgres_server: PostgresServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Forty reads at once on a pool of two: each gets the right row, the engine takes no more connections than
+    the pool's size, and a read cancelled while it waits in line neither loses the connection handed to it
+    nor keeps the others waiting (every read after it still runs), whether it was cancelled in line or just as a
+    connection was handed to it."""
+    db = await store.Store.open(await fresh_postgres_database(postgres_server), pool_size=2)
+    engine = db.connection
+    assert isinstance(engine, PostgresEngine)
+    try:
+        game_id = await started_game(db)
+        for _ in range(3):  # the pool's connections made and kept
+            await asyncio.gather(*(db.get_game(game_id) for _ in range(4)))
+        before = COUNTERS.snapshot()
+        reads: list[asyncio.Task[Any]] = []
+        hand_over = engine.keeper._pass_on
+
+        def hand_over_then_cancel(kept: Any) -> None:  # the first read handed a connection is cancelled at once
+            hand_over(kept)
+            if kept is not None and reads and not reads[2].cancelling():
+                reads[2].cancel()
+
+        monkeypatch.setattr(engine.keeper, "_pass_on", hand_over_then_cancel)
+        reads += [asyncio.create_task(engine.fetch_one("SELECT ?::bigint AS n", (n,))) for n in range(40)]
+        for n in range(5, 40, 3):  # one a turn of the loop, in line
+            await asyncio.sleep(0)
+            reads[n].cancel()
+        cancelled = {2, *range(5, 40, 3)}
+        done = await asyncio.wait_for(asyncio.gather(*reads, return_exceptions=True), 30)  # a guard, not a time
+        for n, row in enumerate(done):
+            if isinstance(row, asyncio.CancelledError):
+                assert n in cancelled
+            else:
+                assert not isinstance(row, BaseException) and row is not None and row["n"] == n
+        assert COUNTERS.snapshot()["acquisitions"] == before["acquisitions"]
+        assert (
+            engine.keeper._held <= 2 and engine.keeper.waiting == 0 and len(engine.keeper._kept) == engine.keeper._held
+        )
+        assert await db.get_game(game_id) is not None
+    finally:
+        await db.close()
+    assert engine.keeper._kept == [] and engine.keeper._held == 0
 
 
 async def test_a_move_on_sqlite_is_counted_as_one_writer(db_path: Any) -> None:
