@@ -137,7 +137,7 @@ class DiscordAnnouncer(commands.Cog):
         )
         if message_xid is not None:
             old = g.turn_message_xid
-            await self.service.set_messages(game_id, turn_message_xid=message_xid)
+            await self.service.set_messages(game_id, shown=g, turn_message_xid=message_xid)
             if old is not None and old != message_xid:
                 # The old post's controls go; its link to the board stays.
                 await operations.edit(

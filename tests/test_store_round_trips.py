@@ -15,6 +15,9 @@ import pytest
 
 from bot import store
 from bot.benches.load import sidebyside
+from bot.store.community.clocks import ClockStore, turn_values
+from bot.store.community.reminders import WaitRow, WaitStore
+from bot.store.community.settings import SettingsStore
 from bot.store.counters import COUNTERS, per_unit
 from bot.store.engine import KEEP_USES, MOVES_CHANNEL, PostgresEngine
 from bot.testing.postgres import PostgresServer
@@ -273,3 +276,59 @@ def test_the_bench_takes_the_median_run_the_spread_and_the_ratios() -> None:
     assert ratios["load.ratio.postgres_to_sqlite.cpu_ms_per_move"] == round(6.5 / 5.5, 2)
     assert ratios["load.ratio.postgres_to_sqlite.moves_per_s.min"] == round(80 / 120, 2)
     assert ratios["load.ratio.postgres_to_sqlite.moves_per_s.max"] == round(100 / 110, 2)
+
+
+@pytest.mark.parametrize("engine", ["sqlite", "postgres"])
+async def test_a_moves_waits_and_turn_record_are_one_write(db: store.Store) -> None:
+    """``replace_waits`` with the move's turn record (what follows most moves): on PostgreSQL one statement, one
+    round trip, no transaction of its own; on both engines the waits become exactly the seats kept and saved,
+    the open vote about a seat no longer awaited (or whose turn restarted) is cancelled and returned, the other
+    stays open, and the turn is recorded once."""
+    game_id = await started_game(db)
+    waits, clocks = WaitStore(db), ClockStore(db)
+
+    def wait(seat: int, since: int) -> WaitRow:
+        return WaitRow(
+            game_id=game_id, seat=seat, guild_xid=1, channel_xid=5, user_xid=ANA + seat, since=since, since_version=0
+        )
+
+    await waits.replace_waits(game_id, keep=(), upserts=[wait(0, 10), wait(1, 10)], at=10)
+    async with db.transaction() as tx:
+        for seat in (0, 1):
+            await tx.execute(
+                "INSERT INTO community_votes (game_id, version, seat, user_xid, voters, opened_at, closes_at)"
+                " VALUES (?, 0, ?, ?, '[]', 10, 99)",
+                (game_id, seat, ANA + seat),
+            )
+    before = COUNTERS.snapshot()
+    cancelled = await waits.replace_waits(
+        game_id, keep=(), upserts=[wait(1, 20)], at=20, turn=turn_values(game_id, 1, 20, [1])
+    )
+    if db.dialect == store.POSTGRES:
+        spent = per_unit(before, COUNTERS.snapshot(), 1)
+        assert (spent["round_trips"], spent["statements"], spent["transactions"]) == (1, 1, 0)
+    assert sorted(v.seat for v in cancelled) == [0, 1]  # seat 0 no longer awaited, seat 1's turn restarted
+    assert {s: w.since for s, w in (await waits.waits_for_game(game_id)).items()} == {1: 20}
+    await waits.replace_waits(game_id, keep=[1], upserts=[], at=30, turn=turn_values(game_id, 1, 30, [0]))
+    assert [w.since for w in (await waits.waits_for_game(game_id)).values()] == [20]
+    records = await clocks.records(game_id, 1, [ANA], 0)
+    assert records.turns == [(1, 20, frozenset({1}))]  # a second record of the same version changes nothing
+    rows = await db.fetch_all("SELECT seat, status FROM community_votes WHERE game_id = ? ORDER BY seat", (game_id,))
+    assert [tuple(r) for r in rows] == [(0, "cancelled"), (1, "cancelled")]
+
+
+@pytest.mark.parametrize("engine", ["sqlite", "postgres"])
+async def test_a_games_settings_are_one_reading(db: store.Store) -> None:
+    """The server's settings and the game's overrides in one statement, each scope its own."""
+    game_id = await started_game(db)
+    settings = SettingsStore(db)
+    guild = game_id + 1000
+    assert await settings.game_settings(guild, game_id) == ({}, {})
+    await settings.set_settings("guild", guild, {"reminder_hours": 5})
+    await settings.set_settings("game", game_id, {"clock": "3d+1d"})
+    await settings.set_settings("guild", game_id, {"reminder_hours": 7})  # another server, whose id is the game's
+    await settings.set_settings("game", guild, {"clock": "off"})  # another game, whose id is the server's
+    before = COUNTERS.snapshot()
+    found = await settings.game_settings(guild, game_id)
+    assert per_unit(before, COUNTERS.snapshot(), 1)["statements"] == 1
+    assert found == ({"reminder_hours": 5}, {"clock": "3d+1d"})
