@@ -49,7 +49,11 @@ class DiscordAnnouncer(commands.Cog):
         self.flow: TurnFlow = bot.flow
         self.flow.announcer = self
 
-    async def status_embed(self, info: GameInfo, loc: str, snap: Snapshot | None = None) -> discord.Embed:
+    async def status_embed(
+        self, info: GameInfo, loc: str, snap: Snapshot | None = None, clock: list[str] | None = None
+    ) -> discord.Embed:
+        """The status message's embed; ``clock``: the players' bank lines of this very version of the game, when the
+        caller has them (the turn post's, made a moment before: not read and computed again)."""
         g = info.game
         presenter = presenters.get(g.kind)
         embed = discord.Embed(
@@ -62,7 +66,7 @@ class DiscordAnnouncer(commands.Cog):
             lines += presenter.status_lines(snap.view(None), loc, [shown_name(s.name) for s in info.seats])
             waiting = ", ".join(shown_name(info.name(s)) for s in sorted(info.awaiting))
             lines.append(t("status.waiting", loc, players=waiting or "-"))
-            lines += await clock_lines(self.bot, info, loc)
+            lines += clock if clock is not None else await clock_lines(self.bot, info, loc)
         else:
             lines.append(t(f"status.{g.status}", loc))
         if g.result:
@@ -93,6 +97,7 @@ class DiscordAnnouncer(commands.Cog):
         view_ui: discord.ui.View | None = None
         mention_ids: list[int] = []
         followers: list[int] = []
+        clock: list[str] | None = None  # the turn post's bank lines, the status's too while the game is at g.version
         if g.status == "finished":
             lines.append(self.result_text(info, loc))
             image = await asyncio.to_thread(presenter.render_end, public_view, names, loc)
@@ -106,7 +111,8 @@ class DiscordAnnouncer(commands.Cog):
                 mention_ids = [] if repost else humans
                 pinged = " ".join(mention(u) for u in humans)
                 lines.append(t("turn.your_turn" if len(humans) == 1 else "turn.your_turns", loc, players=pinged))
-                lines += await clock_lines(self.bot, info, loc)
+                clock = await clock_lines(self.bot, info, loc)
+                lines += clock
                 view_ui = await self.turn_controls(snap, presenter, humans, loc)
             elif info.awaited_ai():
                 lines.append(
@@ -137,7 +143,7 @@ class DiscordAnnouncer(commands.Cog):
         )
         if message_xid is not None:
             old = g.turn_message_xid
-            await self.service.set_messages(game_id, turn_message_xid=message_xid)
+            await self.service.set_messages(game_id, shown=g, turn_message_xid=message_xid)
             if old is not None and old != message_xid:
                 # The old post's controls go; its link to the board stays.
                 await operations.edit(
@@ -149,9 +155,11 @@ class DiscordAnnouncer(commands.Cog):
             if problem == operations.LOST_CHANNEL:
                 await self.lost_channel(info)
                 return problem
-        # The row again (a status message posted meanwhile has its id there); the rest is unchanged.
+        # The row again (a status message posted meanwhile has its id there); the rest is unchanged, and so are the
+        # bank lines while the game is at the version the turn post shows.
         info, snap = await self.current(game_id, snap)
-        await self.update_status(info, loc, snap)
+        same = info.game.version == g.version and info.game.status == g.status
+        await self.update_status(info, loc, snap, clock=clock if same else None)
         if g.status == "finished" and not repost and message_xid is not None:
             await self.post_recap(info, loc)
         return problem
@@ -266,13 +274,15 @@ class DiscordAnnouncer(commands.Cog):
     def result_text(self, info: GameInfo, loc: str) -> str:
         return "\n".join(self.flow.result_lines(info, loc, lambda seat: seat_label(info, seat)))
 
-    async def update_status(self, info: GameInfo, loc: str, snap: Snapshot | None = None) -> None:
+    async def update_status(
+        self, info: GameInfo, loc: str, snap: Snapshot | None = None, clock: list[str] | None = None
+    ) -> None:
         """Edit the game's status message in place (post it the first time); ``snap``: the game's
-        current snapshot, when the caller has it."""
+        current snapshot, and ``clock`` its bank lines, when the caller has them."""
         g = info.game
         if g.channel_xid is None:
             return
-        embed = await self.status_embed(info, loc, snap)
+        embed = await self.status_embed(info, loc, snap, clock)
         # The link to the board is always on the status message too: it is where the game stays, and where
         # the link goes when a turn post's controls leave no room for it.
         board = weblinks.board_view(self.bot, g.id, loc)

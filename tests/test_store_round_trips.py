@@ -15,6 +15,9 @@ import pytest
 
 from bot import store
 from bot.benches.load import sidebyside
+from bot.store.community.clocks import ClockStore, turn_values
+from bot.store.community.reminders import WaitRow, WaitStore
+from bot.store.community.settings import SettingsStore
 from bot.store.counters import COUNTERS, per_unit
 from bot.store.engine import KEEP_USES, MOVES_CHANNEL, PostgresEngine
 from bot.testing.postgres import PostgresServer
@@ -140,33 +143,33 @@ async def test_postgres_keeps_its_connections_and_gives_back_one_that_is_not_cle
         for _ in range(100):
             assert await db.get_game(game_id) is not None
         assert COUNTERS.snapshot()["acquisitions"] == before["acquisitions"]
-        kept = len(engine._kept)
+        kept = len(engine.keeper._kept)
         assert kept >= 1
 
         with pytest.raises(asyncpg.PostgresError):
             await engine.fetch_one("SELECT no_such_column FROM games")
-        assert len(engine._kept) == kept  # refused by the server: the connection is as it was
+        assert len(engine.keeper._kept) == kept  # refused by the server: the connection is as it was
 
         with pytest.raises(TimeoutError):
             await asyncio.wait_for(engine.fetch_one("SELECT pg_sleep(5)"), 0.2)
-        assert len(engine._kept) == kept - 1  # cancelled mid-statement: back to the pool, not kept
+        assert len(engine.keeper._kept) == kept - 1  # cancelled mid-statement: back to the pool, not kept
         assert await db.get_game(game_id) is not None
         row = await engine.fetch_one("SELECT 1 AS one")
         assert row is not None and row["one"] == 1
 
-        engine._kept[-1].uses = KEEP_USES - 1
-        used = engine._kept[-1].conn
+        engine.keeper._kept[-1].uses = KEEP_USES - 1
+        used = engine.keeper._kept[-1].conn
         await db.get_game(game_id)
-        assert all(k.conn is not used for k in engine._kept)  # its last use gave it back to the pool
+        assert all(k.conn is not used for k in engine.keeper._kept)  # its last use gave it back to the pool
     finally:
         await db.close()
-    assert engine._kept == []
+    assert engine.keeper._kept == []
 
 
 async def test_a_use_waiting_for_a_full_pool_gets_the_connection_given_back(postgres_server: PostgresServer) -> None:
-    """A pool of one: while a transaction holds the connection, a read waits for the pool; when the transaction
-    ends, its connection goes to the pool (and so to the read), not to the kept ones, where nobody waiting
-    would ever find it."""
+    """A pool of one: while a transaction holds the connection, a read waits in line; when the transaction ends,
+    its connection is handed to the read (not kept where nobody waiting would find it, and not given back to
+    the pool and taken again)."""
     db = await store.Store.open(await fresh_postgres_database(postgres_server), pool_size=1)
     try:
         game_id = await started_game(db)
@@ -180,6 +183,7 @@ async def test_a_use_waiting_for_a_full_pool_gets_the_connection_given_back(post
 
         task = asyncio.create_task(writer())
         await began.wait()
+        before = COUNTERS.snapshot()
         read = asyncio.create_task(db.get_game(game_id))
         await asyncio.sleep(0.1)
         assert not read.done()  # the one connection is the writer's
@@ -187,8 +191,54 @@ async def test_a_use_waiting_for_a_full_pool_gets_the_connection_given_back(post
         await task
         game = await asyncio.wait_for(read, 30)  # a guard against a hang, not a measure of time
         assert game is not None and game.updated_at == 5
+        assert COUNTERS.snapshot()["acquisitions"] == before["acquisitions"]  # handed over, not taken again
     finally:
         await db.close()
+
+
+async def test_a_busy_pool_hands_connections_over_and_a_cancelled_wait_loses_none(
+    postgres_server: PostgresServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Forty reads at once on a pool of two: each gets the right row, the engine takes no more connections than
+    the pool's size, and a read cancelled while it waits in line neither loses the connection handed to it
+    nor keeps the others waiting (every read after it still runs), whether it was cancelled in line or just as a
+    connection was handed to it."""
+    db = await store.Store.open(await fresh_postgres_database(postgres_server), pool_size=2)
+    engine = db.connection
+    assert isinstance(engine, PostgresEngine)
+    try:
+        game_id = await started_game(db)
+        for _ in range(3):  # the pool's connections made and kept
+            await asyncio.gather(*(db.get_game(game_id) for _ in range(4)))
+        before = COUNTERS.snapshot()
+        reads: list[asyncio.Task[Any]] = []
+        hand_over = engine.keeper._pass_on
+
+        def hand_over_then_cancel(kept: Any) -> None:  # the first read handed a connection is cancelled at once
+            hand_over(kept)
+            if kept is not None and reads and not reads[2].cancelling():
+                reads[2].cancel()
+
+        monkeypatch.setattr(engine.keeper, "_pass_on", hand_over_then_cancel)
+        reads += [asyncio.create_task(engine.fetch_one("SELECT ?::bigint AS n", (n,))) for n in range(40)]
+        for n in range(5, 40, 3):  # one a turn of the loop, in line
+            await asyncio.sleep(0)
+            reads[n].cancel()
+        cancelled = {2, *range(5, 40, 3)}
+        done = await asyncio.wait_for(asyncio.gather(*reads, return_exceptions=True), 30)  # a guard, not a time
+        for n, row in enumerate(done):
+            if isinstance(row, asyncio.CancelledError):
+                assert n in cancelled
+            else:
+                assert not isinstance(row, BaseException) and row is not None and row["n"] == n
+        assert COUNTERS.snapshot()["acquisitions"] == before["acquisitions"]
+        assert (
+            engine.keeper._held <= 2 and engine.keeper.waiting == 0 and len(engine.keeper._kept) == engine.keeper._held
+        )
+        assert await db.get_game(game_id) is not None
+    finally:
+        await db.close()
+    assert engine.keeper._kept == [] and engine.keeper._held == 0
 
 
 async def test_a_move_on_sqlite_is_counted_as_one_writer(db_path: Any) -> None:
@@ -226,3 +276,59 @@ def test_the_bench_takes_the_median_run_the_spread_and_the_ratios() -> None:
     assert ratios["load.ratio.postgres_to_sqlite.cpu_ms_per_move"] == round(6.5 / 5.5, 2)
     assert ratios["load.ratio.postgres_to_sqlite.moves_per_s.min"] == round(80 / 120, 2)
     assert ratios["load.ratio.postgres_to_sqlite.moves_per_s.max"] == round(100 / 110, 2)
+
+
+@pytest.mark.parametrize("engine", ["sqlite", "postgres"])
+async def test_a_moves_waits_and_turn_record_are_one_write(db: store.Store) -> None:
+    """``replace_waits`` with the move's turn record (what follows most moves): on PostgreSQL one statement, one
+    round trip, no transaction of its own; on both engines the waits become exactly the seats kept and saved,
+    the open vote about a seat no longer awaited (or whose turn restarted) is cancelled and returned, the other
+    stays open, and the turn is recorded once."""
+    game_id = await started_game(db)
+    waits, clocks = WaitStore(db), ClockStore(db)
+
+    def wait(seat: int, since: int) -> WaitRow:
+        return WaitRow(
+            game_id=game_id, seat=seat, guild_xid=1, channel_xid=5, user_xid=ANA + seat, since=since, since_version=0
+        )
+
+    await waits.replace_waits(game_id, keep=(), upserts=[wait(0, 10), wait(1, 10)], at=10)
+    async with db.transaction() as tx:
+        for seat in (0, 1):
+            await tx.execute(
+                "INSERT INTO community_votes (game_id, version, seat, user_xid, voters, opened_at, closes_at)"
+                " VALUES (?, 0, ?, ?, '[]', 10, 99)",
+                (game_id, seat, ANA + seat),
+            )
+    before = COUNTERS.snapshot()
+    cancelled = await waits.replace_waits(
+        game_id, keep=(), upserts=[wait(1, 20)], at=20, turn=turn_values(game_id, 1, 20, [1])
+    )
+    if db.dialect == store.POSTGRES:
+        spent = per_unit(before, COUNTERS.snapshot(), 1)
+        assert (spent["round_trips"], spent["statements"], spent["transactions"]) == (1, 1, 0)
+    assert sorted(v.seat for v in cancelled) == [0, 1]  # seat 0 no longer awaited, seat 1's turn restarted
+    assert {s: w.since for s, w in (await waits.waits_for_game(game_id)).items()} == {1: 20}
+    await waits.replace_waits(game_id, keep=[1], upserts=[], at=30, turn=turn_values(game_id, 1, 30, [0]))
+    assert [w.since for w in (await waits.waits_for_game(game_id)).values()] == [20]
+    records = await clocks.records(game_id, 1, [ANA], 0)
+    assert records.turns == [(1, 20, frozenset({1}))]  # a second record of the same version changes nothing
+    rows = await db.fetch_all("SELECT seat, status FROM community_votes WHERE game_id = ? ORDER BY seat", (game_id,))
+    assert [tuple(r) for r in rows] == [(0, "cancelled"), (1, "cancelled")]
+
+
+@pytest.mark.parametrize("engine", ["sqlite", "postgres"])
+async def test_a_games_settings_are_one_reading(db: store.Store) -> None:
+    """The server's settings and the game's overrides in one statement, each scope its own."""
+    game_id = await started_game(db)
+    settings = SettingsStore(db)
+    guild = game_id + 1000
+    assert await settings.game_settings(guild, game_id) == ({}, {})
+    await settings.set_settings("guild", guild, {"reminder_hours": 5})
+    await settings.set_settings("game", game_id, {"clock": "3d+1d"})
+    await settings.set_settings("guild", game_id, {"reminder_hours": 7})  # another server, whose id is the game's
+    await settings.set_settings("game", guild, {"clock": "off"})  # another game, whose id is the server's
+    before = COUNTERS.snapshot()
+    found = await settings.game_settings(guild, game_id)
+    assert per_unit(before, COUNTERS.snapshot(), 1)["statements"] == 1
+    assert found == ({"reminder_hours": 5}, {"clock": "3d+1d"})

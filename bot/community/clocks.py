@@ -11,7 +11,7 @@ from bot.community.clock import Correction, Gift, History, Move, Pause, SeatCloc
 from bot.community.settings import Preferences
 from bot.service import GameInfo, Service
 from bot.store import GameRow, SeatRow
-from bot.store.community.clocks import ClockStore
+from bot.store.community.clocks import ClockStore, turn_values
 from bot.store.community.reminders import WaitRow, WaitStore
 
 
@@ -49,10 +49,16 @@ class Clocks(Feature):
 
     async def record(self, info: GameInfo, *, changed: bool = True) -> None:
         """Keep who is awaited now, from when (the game's ``awaiting_since``, a committed time)."""
+        turn = self.turn_record(info, changed=changed)
+        if turn is not None:
+            await self.db.write_turn(turn)
+
+    def turn_record(self, info: GameInfo, *, changed: bool = True) -> tuple[int, int, int, str] | None:
+        """What :meth:`record` writes, as the parameters the waits' store writes it with (one statement with a
+        move's waits on PostgreSQL, one transaction on SQLite); None when there is nothing to record."""
         if info.game.status != "active" or not changed:
-            return
-        at = info.game.awaiting_since or info.game.updated_at
-        await self.db.record_turn(info.id, info.game.version, at, info.awaiting)
+            return None
+        return turn_values(info.id, info.game.version, info.game.awaiting_since or info.game.updated_at, info.awaiting)
 
     async def history(self, info: GameInfo) -> History:
         g = info.game

@@ -129,19 +129,23 @@ class Reminders(PlayerWaits):
         """Make the game's waits match who is awaited now.
 
         A seat's wait (its turn clock) restarts when the seat has moved since it began; a seat that
-        stays awaited while others move keeps its clock (simultaneous turns). With ``outcome`` (a
-        move just committed) the acting seat is known; without it (reconcile after a restart, a
-        start or an undo) the move log says whether the seat moved.
+        stays awaited while others move keeps its clock (simultaneous turns). With ``outcome`` (a move just
+        committed, its listeners under the game's lock) the acting seat is known and the game is as the move left
+        it (not read again); without it (a reconcile, a start, an undo) the move log says whether the seat moved.
         """
         now = self.now
-        try:
-            info = await self.service.info(game_id)
-        except errors.UnknownGame:
-            return
+        if outcome is not None and outcome.info.id == game_id:
+            info = outcome.info
+        else:
+            try:
+                info = await self.service.info(game_id)
+            except errors.UnknownGame:
+                return
         if info.game.status != "active" or info.game.channel_xid is None or info.game.paused_at is not None:
             await self._close_game(info)  # over, or paused (its channel was deleted): nothing is owed
             return
-        await self.clocks.record(info, changed=outcome is None or info.game.awaiting_since == info.game.updated_at)
+        changed = outcome is None or info.game.awaiting_since == info.game.updated_at
+        turn = self.clocks.turn_record(info, changed=changed)  # written with the waits (one statement on PostgreSQL)
         existing = await self.db.waits_for_game(game_id)
         if not existing and info.game.version <= 1:
             await self.clocks.adopt_league_clock(info)  # a game that just started: its league's time control
@@ -196,8 +200,10 @@ class Reminders(PlayerWaits):
             else:
                 keep.append(seat)
         if not upserts and set(keep) == set(existing):
-            return  # nothing changed (a reconcile after the listener already synced): no write
-        cancelled = await self.db.replace_waits(game_id, keep=keep, upserts=upserts, at=now)
+            if turn is not None:  # the waits stay as they are (a reconcile after the listener synced them)
+                await self.clocks.db.write_turn(turn)
+            return
+        cancelled = await self.db.replace_waits(game_id, keep=keep, upserts=upserts, at=now, turn=turn)
         await self.votes.claim_closed(info, cancelled, "moved")
 
     async def _installed_at(self) -> int:

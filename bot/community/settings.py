@@ -273,9 +273,7 @@ class Preferences(Feature):
         """A game's settings: defaults <- its server's <- its own overrides (read once per pass)."""
         if cache is not None and game.id in cache.settings:
             return cache.settings[game.id]
-        guild = await self.db.settings("guild", game.guild_xid or 0)
-        own = await self.db.settings("game", game.id)
-        settings = merge_settings(guild, own)
+        settings = merge_settings(*await self.db.game_settings(game.guild_xid or 0, game.id))
         if cache is not None:
             cache.settings[game.id] = settings
         return settings

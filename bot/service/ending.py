@@ -165,12 +165,16 @@ class Ending(Lobby):
                         game_id, seat.seat, name=games.ai_seat_name(number, seat.ai_level, locale)
                     )
 
-    async def set_messages(self, game_id: int, **message_xids: int | None) -> None:
-        """Remember the lobby / status / turn message of a game (for edits after a restart)."""
+    async def set_messages(
+        self, game_id: int, *, shown: store.GameRow | None = None, **message_xids: int | None
+    ) -> None:
+        """Remember the lobby / status / turn message of a game (for edits after a restart). ``shown``: the
+        game's row the messages were made from, when the caller has it (the listeners get it instead of a row
+        read again: its channel, and the version the messages show)."""
         if not self.message_listeners:
             await self._store.update_game(game_id, **message_xids)
             return
-        game = await self._game(game_id)  # its channel and version, which setting messages leaves alone
+        game = shown if shown is not None and shown.id == game_id else await self._game(game_id)
 
         async def tell(listener: Callable[[store.GameRow, Mapping[str, int | None]], Awaitable[None]]) -> None:
             try:

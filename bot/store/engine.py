@@ -35,6 +35,8 @@ import asyncpg  # type: ignore[import-untyped]
 
 from bot.store.counters import COUNTERS
 from bot.store.groupcommit import GroupCommit
+from bot.store.keeper import KEEP_USES as KEEP_USES
+from bot.store.keeper import Keeper
 from bot.store.listen import MOVES_CHANNEL as MOVES_CHANNEL
 from bot.store.listen import NOTIFY_MOVE as NOTIFY_MOVE
 from bot.store.listen import RECONNECT_SECONDS as RECONNECT_SECONDS
@@ -299,62 +301,27 @@ async def keep_session(conn: Any) -> None:
     del conn
 
 
-KEEP_USES = 1000
-"""How many statements or transactions a kept connection serves before it goes back to the pool (whose own rules,
-``max_queries`` and ``expire_connections``, then apply to it as to any other)."""
-
-
-class _Kept:
-    """A connection taken from the pool and kept by the engine, with the uses it served since."""
-
-    __slots__ = ("conn", "uses")
-
-    def __init__(self, conn: Any) -> None:
-        self.conn = conn
-        self.uses = 0
-
-
 class PostgresEngine:
     """An asyncpg pool. Writers run side by side; what must not interleave is guarded inside the SQL
     (the version check in ``UPDATE ... WHERE version = ?``, ``FOR UPDATE`` row locks, unique keys).
 
-    Connections are kept between uses (:meth:`_connection`): asyncpg's acquire and release of a pooled
-    connection cost about as much of the bot's CPU as a short statement itself (about 70 µs each way on the
-    2-core test machine: 150 µs per pooled ``SELECT`` against 60 to 80 µs on a held connection), and a move
-    makes a dozen reads. Every use takes a kept connection, or one from the pool when none is free, and gives it
-    back to the kept ones when it is clean: no exception but the server's own refusal of a statement, not
-    in a transaction, not closed. A connection that is not clean (a cancelled statement, a lost connection),
-    one that served :data:`KEEP_USES` uses, every one given back while another use waits for the pool (it was
-    full: kept, the connection would never reach that use), and every kept one at :meth:`close` go back to the
-    pool, whose reset and checks then apply. The pool's size still bounds the connections in use, kept or not."""
+    Connections are kept between uses, and handed from a use to the next waiting for one, by the engine's
+    :class:`~bot.store.keeper.Keeper`: a busy bot pays for no acquire nor release of asyncpg's pool.
+    The pool's size still bounds the connections in use, kept or not."""
 
     dialect = POSTGRES
     for_update = " FOR UPDATE"
 
     def __init__(self, pool: Any, *, reset_trips: int = 0) -> None:
         self.pool = pool
-        self.reset_trips = reset_trips
-        """Round trips a connection's return to the pool costs: none with :func:`keep_session` as the pool's
-        reset (asyncpg's default reset is one more query per acquisition)."""
-        self._kept: list[_Kept] = []
-        self._waiting = 0
-        """Uses waiting for the pool (it was full): a connection given back goes to the pool, to them."""
-        self._closing = False
+        self.keeper = Keeper(pool, reset_trips=reset_trips)
+        """The connections kept between uses and the uses waiting in line for one (:mod:`bot.store.keeper`)."""
 
     @asynccontextmanager
     async def _connection(self, trips: int) -> AsyncIterator[Any]:
-        """A connection for one use of ``trips`` round trips: a kept one, else one from the pool."""
+        """A connection for one use of ``trips`` round trips (:meth:`Keeper.take`), given back after it."""
         COUNTERS.round_trips += trips
-        if self._kept:
-            kept = self._kept.pop()
-        else:
-            COUNTERS.acquisitions += 1
-            COUNTERS.round_trips += self.reset_trips
-            self._waiting += 1
-            try:
-                kept = _Kept(await self.pool.acquire())
-            finally:
-                self._waiting -= 1
+        kept = await self.keeper.take()
         clean = False
         try:
             yield kept.conn
@@ -363,16 +330,7 @@ class PostgresEngine:
             clean = True  # the server refused the statement; the connection itself is as it was
             raise
         finally:
-            kept.uses += 1
-            conn = kept.conn
-            if clean and not self._closing and not self._waiting and kept.uses < KEEP_USES and not conn.is_closed():
-                clean = not conn.is_in_transaction()
-            else:
-                clean = False
-            if clean:
-                self._kept.append(kept)
-            else:
-                await self.pool.release(conn)  # asyncpg shields it: it finishes even when this task is cancelled
+            await self.keeper.give_back(kept, clean=clean)
 
     async def fetch_one(self, sql: str, params: Iterable[Any] = ()) -> Row | None:
         COUNTERS.statements += 1
@@ -411,8 +369,5 @@ class PostgresEngine:
                 await conn.execute("VACUUM " + ", ".join(f'"{name}"' for name in names))
 
     async def close(self) -> None:
-        self._closing = True
-        kept, self._kept = self._kept, []
-        for one in kept:
-            await self.pool.release(one.conn)
+        await self.keeper.close()
         await self.pool.close()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 
@@ -87,6 +88,33 @@ async def test_the_turn_post_and_the_status_show_the_banks(harness: Harness) -> 
     status = json.dumps(await status_embeds(h), ensure_ascii=False)
     assert "⏳ Alice: 36 hours in the bank" in status
     assert f"⏳ Bob: 21 hours in the bank, runs out {when}" in status
+
+
+async def test_a_turn_post_and_its_status_share_one_reading_of_the_banks(harness: Harness) -> None:
+    """Bob's bid ends the round: the new turn post and the status message it updates show the same banks, read
+    and computed once for both (issue 42: the banks are several readings of the database)."""
+    h = harness
+    gid = await clock_game(h)
+    clocks = h.bot.app.clocks
+    computed = 0
+    of_game = clocks.of_game
+
+    async def counted(*args: Any, **kwargs: Any) -> Any:
+        nonlocal computed
+        computed += 1
+        return await of_game(*args, **kwargs)
+
+    clocks.of_game = counted  # type: ignore[method-assign]
+    try:
+        await bid(h, gid, "bob", 1)
+    finally:
+        clocks.of_game = of_game  # type: ignore[method-assign]
+    info = await h.service.info(gid)
+    turn = next(m for m in h.channel_messages() if m.id == info.game.turn_message_xid)
+    status = next(m for m in h.channel_messages() if m.id == info.game.status_message_xid)
+    banks = [line for line in (turn.content or "").split("\n") if line.startswith("⏳")]
+    assert len(banks) == 2 and all(line in json.dumps(status.embeds, ensure_ascii=False) for line in banks)
+    assert computed == 1
 
 
 async def test_the_reminder_says_what_is_left(harness: Harness) -> None:

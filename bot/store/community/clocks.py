@@ -6,14 +6,27 @@ here ticks."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from bot.store import TableStore
 from bot.store.community.common import dumps
 
 PERSONAL_COLUMNS = ("clock_aways.user_xid",)
 """Columns of this module's tables that hold a player's id."""
+
+
+RECORD_TURN = (
+    "INSERT INTO clock_turns (game_id, version, at, seats) VALUES (?, ?, ?, ?)"
+    " ON CONFLICT (game_id, version) DO NOTHING"
+)
+"""A turn record (:meth:`ClockStore.record_turn`), which the waits' store also writes with a move's waits."""
+
+
+def turn_values(game_id: int, version: int, at: int, seats: Iterable[int]) -> tuple[int, int, int, str]:
+    """:data:`RECORD_TURN`'s parameters: who is awaited after ``version``, from ``at``."""
+    return game_id, version, at, dumps(sorted(seats))
 
 
 @dataclass(frozen=True)
@@ -35,13 +48,13 @@ class ClockStore(TableStore):
 
     async def record_turn(self, game_id: int, version: int, at: int, seats: Iterable[int]) -> bool:
         """Who is awaited after ``version``, from ``at`` (kept once per version: a second record of the same
-        version, by a reconcile or another process, changes nothing). True if written."""
-        written = await self._write_one(  # one round trip on PostgreSQL: it comes with most moves
-            "INSERT INTO clock_turns (game_id, version, at, seats) VALUES (?, ?, ?, ?)"
-            " ON CONFLICT (game_id, version) DO NOTHING RETURNING game_id",
-            (game_id, version, at, dumps(sorted(seats))),
-        )
-        return bool(written)
+        version, by a reconcile or another process, changes nothing). True if written. (A move's record is
+        usually written with the game's waits instead: :func:`turn_values`.)"""
+        return await self.write_turn(turn_values(game_id, version, at, seats))
+
+    async def write_turn(self, values: Sequence[Any]) -> bool:
+        """:meth:`record_turn` of :func:`turn_values` (one round trip on PostgreSQL). True if written."""
+        return bool(await self._write_one(RECORD_TURN + " RETURNING game_id", values))
 
     async def records(self, game_id: int, guild_xid: int | None, users: Iterable[int], since: int) -> ClockRecords:
         """Everything a game's clocks are computed from (its players' vacations on its server that had

@@ -7,7 +7,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields
 from typing import Any
 
-from bot.store import TableStore
+from bot.store import POSTGRES, TableStore
+from bot.store.community.clocks import RECORD_TURN
 from bot.store.community.columns import VOTE_COLUMNS, WAIT_COLUMNS, WAIT_UPDATABLE
 from bot.store.community.common import dumps
 from bot.store.community.outbox import NewOutbox, OutboxRow, claim_rows
@@ -205,14 +206,26 @@ class WaitStore(TableStore):
         return [_wait(r) for r in rows]
 
     async def replace_waits(
-        self, game_id: int, *, keep: Iterable[int], upserts: Iterable[WaitRow], at: int
+        self,
+        game_id: int,
+        *,
+        keep: Iterable[int],
+        upserts: Iterable[WaitRow],
+        at: int,
+        turn: Sequence[Any] | None = None,
     ) -> list[VoteRow]:
         """Make the game's waits exactly ``keep`` + ``upserts`` (seats); returns the open votes this
-        cancelled (their seat is no longer awaited or its turn restarted)."""
+        cancelled (their seat is no longer awaited or its turn restarted). ``turn``: the clocks' turn record
+        of the move (:func:`bot.store.community.clocks.turn_values`), written in the same transaction."""
         upserts = list(upserts)
         live = set(keep) | {w.seat for w in upserts}
         restarted = {w.seat for w in upserts}
+        del at
+        if self.store.dialect == POSTGRES:
+            return await self._replace_waits_in_one(game_id, live, restarted, upserts, turn)
         async with self.store.transaction() as db:
+            if turn is not None:
+                await db.execute(RECORD_TURN, turn)
             open_votes = [
                 vote_row(r)
                 for r in await db.fetch_all(
@@ -236,8 +249,38 @@ class WaitStore(TableStore):
                 await db.execute("DELETE FROM community_waits WHERE game_id = ?", (game_id,))
             for w in upserts:
                 await db.execute(SAVE_WAIT, w.values())
-        del at
         return cancelled
+
+    async def _replace_waits_in_one(
+        self, game_id: int, live: set[int], restarted: set[int], upserts: list[WaitRow], turn: Sequence[Any] | None
+    ) -> list[VoteRow]:
+        """:meth:`replace_waits` on PostgreSQL: one statement, one round trip (it comes with most moves). Its
+        parts see the same snapshot and touch different rows (the votes cancelled, the waits of seats no longer
+        awaited deleted, the others' saved, the turn recorded), and the statement is atomic, as the transaction
+        was."""
+        saved = ""
+        values: list[Any] = []
+        if turn is not None:
+            saved += f", turn AS ({RECORD_TURN})"
+            values += list(turn)
+        if upserts:
+            row = "(" + ", ".join("?" for _ in WAIT_COLUMNS) + ")"
+            saved += (
+                f", saved AS (INSERT INTO community_waits ({', '.join(WAIT_COLUMNS)})"
+                f" VALUES {', '.join(row for _ in upserts)}"
+                f"{SAVE_WAIT[SAVE_WAIT.index(' ON CONFLICT') :]})"
+            )
+            values += [v for w in upserts for v in w.values()]
+        rows = await self._write_one(
+            "WITH cancelled AS (UPDATE community_votes SET status = 'cancelled', decision = 'moved'"
+            " WHERE game_id = ? AND status = 'open'"
+            " AND (NOT seat = ANY(CAST(? AS BIGINT[])) OR seat = ANY(CAST(? AS BIGINT[])))"
+            f" RETURNING {', '.join(VOTE_COLUMNS)}),"
+            " gone AS (DELETE FROM community_waits WHERE game_id = ? AND NOT seat = ANY(CAST(? AS BIGINT[])))"
+            f"{saved} SELECT {', '.join(VOTE_COLUMNS)} FROM cancelled",
+            (game_id, sorted(live), sorted(restarted), game_id, sorted(live), *values),
+        )
+        return [vote_row(r) for r in rows]
 
     async def apply_plan(
         self,

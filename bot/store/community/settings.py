@@ -20,6 +20,17 @@ class SettingsStore(TableStore):
         row = await self._one("SELECT data FROM community_settings WHERE scope = ? AND scope_id = ?", (scope, scope_id))
         return dict(json.loads(row[0])) if row else {}
 
+    async def game_settings(self, guild_xid: int, game_id: int) -> tuple[dict[str, Any], dict[str, Any]]:
+        """(the server's settings, the game's own overrides) in one statement: what :meth:`settings` reads for
+        each scope, read together (the turn post, the status and the reminders read both for every move)."""
+        rows = await self._all(
+            "SELECT scope, data FROM community_settings"
+            " WHERE (scope = 'guild' AND scope_id = ?) OR (scope = 'game' AND scope_id = ?)",
+            (guild_xid, game_id),
+        )
+        found = {str(scope): dict(json.loads(data)) for scope, data in rows}
+        return found.get("guild", {}), found.get("game", {})
+
     async def set_settings(self, scope: str, scope_id: int, data: Mapping[str, Any]) -> None:
         async with self.store.transaction() as db:
             await db.execute(
