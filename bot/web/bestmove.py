@@ -1,7 +1,7 @@
 """The best move's picture beside the played one (issue 40), for a finished game whose analysis is kept.
 
 A told move of the page may cover several decisions (a take and its placement, a whole turn of a game of long
-turns, a round of Between Two Cities' draft): the one shown is the decision of that move that lost most (the
+turns, a round of a simultaneous draft): the one shown is the decision of that move that lost most (the
 earliest on a tie). Its picture is the same renderer's picture of the position the best move would have made:
 the state before the move's first decision, the move's own moves up to that decision, the best move instead of
 the played one, then the move's later moves of the *other* seats that are still legal (a draft round's other

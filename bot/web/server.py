@@ -266,8 +266,7 @@ class WebServer:
 
     # -- the routes --------------------------------------------------------------------------------
     async def game_page(self, request: web.Request) -> web.StreamResponse:
-        """The game page; the same page again (same game version, names, language and turn, and the same
-        inputs of its time banks besides the move log: `page.banks_mark`) from a cache."""
+        """The game page; the same page again (same version, names, language, turn, `page.banks_mark`) from a cache."""
         game_id = int(request.match_info["game_id"])
         game = await self.ctx.service.find_game(game_id) if self._signed(request) else None
         if game is None or game.status == "lobby":
@@ -280,18 +279,9 @@ class WebServer:
         raw = request.query.get("turn", "")
         analysed = game.status == "finished" and await weighed.kept(self.ctx.app, game_id) is not None
         # A private page (a signed-in seat's) is keyed by its session too: never served to another session.
-        key = (
-            game_id,
-            game.version,
-            analysed,
-            game.status,
-            names,
-            locale,
-            raw[:8] if raw.isdigit() else None,
-            "turn" in request.query,
-            None if session is None else (seat, session.id_hash),
-            await page.banks_mark(self.ctx.app, game, seats),
-        )
+        key: tuple[Any, ...] = (game_id, game.version, analysed, game.status, names, locale)
+        key += (raw[:8] if raw.isdigit() else None, "turn" in request.query)
+        key += (None if session is None else (seat, session.id_hash), await page.banks_mark(self.ctx.app, game, seats))
         text = self.pages.get(key)
         if text is None:
             # The viewers of a game all ask for its new page as one move is heard: one of them builds it, the
