@@ -320,7 +320,7 @@ class DiscordAnnouncer(commands.Cog):
         await acknowledge_now(origin, outcome)
 
     async def next_step(self, origin: Any, game_id: int) -> None:
-        await send_private_choices(self.bot, origin.interaction, game_id, origin.locale)
+        await send_private_choices(self.bot, origin.interaction, game_id, origin.locale, made=origin.made)
 
     async def show_status(self, game_id: int, locale: str, outcome: MoveOutcome | None = None) -> None:
         """The status after ``outcome`` reuses its snapshot (only the game's row is read again, for the
