@@ -141,9 +141,10 @@ class DiscordAnnouncer(commands.Cog):
             locale=loc,
             nonce=nonce,
         )
+        row = None  # the game's row as the turn post's id left it
         if message_xid is not None:
             old = g.turn_message_xid
-            await self.service.set_messages(game_id, shown=g, turn_message_xid=message_xid)
+            row = await self.service.set_messages(game_id, shown=g, turn_message_xid=message_xid)
             if old is not None and old != message_xid:
                 # The old post's controls go; its link to the board stays.
                 await operations.edit(
@@ -155,9 +156,9 @@ class DiscordAnnouncer(commands.Cog):
             if problem == operations.LOST_CHANNEL:
                 await self.lost_channel(info)
                 return problem
-        # The row again (a status message posted meanwhile has its id there); the rest is unchanged, and so are the
-        # bank lines while the game is at the version the turn post shows.
-        info, snap = await self.current(game_id, snap)
+        # The row again (a status message posted meanwhile has its id there; as the turn post's id left it, else read);
+        # the rest is unchanged, and so are the bank lines while the game is at the version the turn post shows.
+        info, snap = await self.current(game_id, snap, row)
         same = info.game.version == g.version and info.game.status == g.status
         await self.update_status(info, loc, snap, clock=clock if same else None)
         if g.status == "finished" and not repost and message_xid is not None:
@@ -319,7 +320,7 @@ class DiscordAnnouncer(commands.Cog):
         await acknowledge_now(origin, outcome)
 
     async def next_step(self, origin: Any, game_id: int) -> None:
-        await send_private_choices(self.bot, origin.interaction, game_id, origin.locale)
+        await send_private_choices(self.bot, origin.interaction, game_id, origin.locale, made=origin.made)
 
     async def show_status(self, game_id: int, locale: str, outcome: MoveOutcome | None = None) -> None:
         """The status after ``outcome`` reuses its snapshot (only the game's row is read again, for the
@@ -327,11 +328,11 @@ class DiscordAnnouncer(commands.Cog):
         info, snap = await self.current(game_id, outcome.snapshot if outcome else None)
         await self.update_status(info, locale, snap)
 
-    async def current(self, game_id: int, snap: Snapshot | None) -> tuple[GameInfo, Snapshot]:
-        """The game now: its row read again; seats, awaited seats and state from ``snap`` when it is
-        still the current version (no other read), else read too."""
+    async def current(self, game_id: int, snap: Snapshot | None, row: Any = None) -> tuple[GameInfo, Snapshot]:
+        """The game now: its row read again (or ``row``, the row a write just returned); seats, awaited seats and
+        state from ``snap`` when it is still the current version (no other read), else read too."""
         if snap is not None:
-            g = await self.service.game(game_id)
+            g = row if row is not None and row.id == game_id else await self.service.game(game_id)
             if g.version == snap.version and g.status == snap.info.game.status:
                 info = GameInfo(g, snap.info.seats, snap.info.awaiting)
                 return info, dataclasses.replace(snap, info=info)

@@ -95,3 +95,6 @@ class Origin:
     """The click came from a private (ephemeral) menu."""
     acknowledging: asyncio.Task[None] | None = None
     """The acknowledgement, started as soon as the move was committed (:func:`cogs.play.play`)."""
+    made: Any = None
+    """The snapshot the committed move left (a :class:`bot.service.Snapshot`), set with :attr:`acknowledging`: the
+    player's next private menu comes from it while the game is still there (:meth:`Service.private_choices`)."""

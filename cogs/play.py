@@ -23,7 +23,7 @@ import discord
 
 from bot import errors
 from bot.i18n import t
-from bot.service import MoveOutcome
+from bot.service import MoveOutcome, Snapshot
 from cogs import limits, operations, presenters
 from cogs.common import Origin, locale_of, shown_params
 
@@ -88,6 +88,7 @@ async def play(
         # The player hears back once the move is committed, without waiting for the bookkeeping
         # that follows it (reminders, undo): on the load bench, about 70 ms sooner at the median.
         origin.acknowledging = asyncio.ensure_future(acknowledge_now(origin, outcome))
+        origin.made = outcome.snapshot
 
     try:
         outcome = await bot.service.move(
@@ -126,10 +127,16 @@ async def acknowledge_now(origin: Origin, outcome: MoveOutcome) -> None:
 
 
 async def send_private_choices(
-    bot: CityBot, interaction: discord.Interaction, game_id: int, loc: str, intro: str | None = None
+    bot: CityBot,
+    interaction: discord.Interaction,
+    game_id: int,
+    loc: str,
+    intro: str | None = None,
+    made: Snapshot | None = None,
 ) -> bool:
-    """The player's current choices in an ephemeral message; False if they have none now."""
-    seat, moves, token, snap = await bot.service.private_choices(game_id, interaction.user.id)
+    """The player's current choices in an ephemeral message; False if they have none now. ``made``: the snapshot of
+    the move the player just made (not read again while the game is still there: :meth:`Service.private_choices`)."""
+    seat, moves, token, snap = await bot.service.private_choices(game_id, interaction.user.id, made)
     if not moves:
         return False
     info = snap.info

@@ -8,6 +8,7 @@ import asyncio
 from pathlib import Path
 
 from bot import store
+from bot.store.counters import COUNTERS
 from bot.store.rowcache import RowCache
 from bot.testing.postgres import PostgresServer
 from tests.conftest import emptied_postgres_database
@@ -58,6 +59,31 @@ def test_forgetting_everything_stops_reads_under_way() -> None:
     assert rows.get("game", 1) is None
 
 
+def test_a_row_its_own_write_returned_is_kept_unless_another_write_overlapped() -> None:
+    """A write that returns the row it leaves keeps it for the next read; one that another write of the game
+    overlapped (started or ended meanwhile), or a forget-all, keeps nothing; the row it dropped stays dropped."""
+    rows = RowCache()
+    with rows.reading(1) as keep:
+        keep.append(("game", "v1"))
+    with rows.rewriting(1) as keep:
+        assert rows.get("game", 1) is None
+        keep.append(("game", "v2"))
+    assert rows.get("game", 1) == "v2"
+    with rows.rewriting(1) as keep:
+        with rows.changing(1, seats=False):
+            pass
+        keep.append(("game", "v3 or not"))
+    assert rows.get("game", 1) is None, "a write overlapped by another one kept its row"
+    with rows.changing(1, seats=False), rows.rewriting(1) as keep:  # the other write ends after this one
+        keep.append(("game", "v4"))
+    assert rows.get("game", 1) is None
+    with rows.rewriting(1) as keep:
+        rows.forget_all()
+        keep.append(("game", "v5"))
+    assert rows.get("game", 1) is None
+    assert not rows._reading and not rows._generation
+
+
 def test_memory_is_bounded_and_bookkeeping_does_not_grow() -> None:
     rows = RowCache(limit=10)
     for game in range(500):
@@ -92,7 +118,10 @@ async def test_every_write_of_a_game_is_seen_by_the_next_read(tmp_path: Path) ->
         )
         game = await db.get_game(gid)
         assert game is not None and (game.version, game.awaiting_since) == (version, 5)
-        await db.update_game(gid, turn_message_xid=777)
+        updated = await db.update_game(gid, turn_message_xid=777)
+        assert updated is not None and (updated.turn_message_xid, updated.version) == (777, version)
+        before = COUNTERS.statements
+        assert await db.get_game(gid) == updated and COUNTERS.statements == before, "the row returned was read again"
         await db.settle(gid, version)
         game = await db.get_game(gid)
         assert game is not None and (game.turn_message_xid, game.settled_version) == (777, version)

@@ -14,6 +14,7 @@ import pytest
 
 from bot import errors, store
 from bot.service import Service
+from bot.store.counters import COUNTERS
 
 HOST, BEA, CEM = 101, 202, 303
 
@@ -301,6 +302,27 @@ async def test_old_button_with_same_choices_still_counts(service: Service) -> No
     await service.move(gid, BEA, {"kind": "bid", "card": 1})  # version 0 -> 1
     out = await service.move(gid, HOST, moves[0], expected_version=0, token=token)
     assert out.version == 2
+
+
+async def test_the_next_private_menu_comes_from_the_move_while_the_game_is_still_there(
+    service: Service, db: store.Store
+) -> None:
+    """The menu after a reveal comes from the snapshot the move left, without reading the game again; once the game
+    moved on (another bid), the same snapshot is not trusted: the menu is read as the game is now."""
+    gid = await started_toy(service)
+    await service.move(gid, HOST, {"kind": "bid", "card": 3})
+    reveal = await service.move(gid, BEA, {"kind": "bid", "card": 1})  # round 2: both awaited
+    assert reveal.snapshot is not None
+    fresh = await service.private_choices(gid, BEA)
+    before = COUNTERS.statements
+    made = await service.private_choices(gid, BEA, reveal.snapshot)
+    assert COUNTERS.statements == before, "the game was read again"
+    assert made[:3] == fresh[:3] and made[3].version == reveal.version == 2
+    await service.move(gid, HOST, {"kind": "bid", "card": 2})
+    seat, moves, token, snap = await service.private_choices(gid, BEA, reveal.snapshot)
+    assert snap.version == 3 and snap.info.awaiting == {1} and (seat, moves, token) == fresh[:3]
+    await service.move(gid, BEA, moves[0], expected_version=2, token=token)  # still the same choices: obeyed
+    assert (await db.get_game(gid)).version == 4  # type: ignore[union-attr]
 
 
 async def test_double_click_of_an_old_button_is_stale(service: Service) -> None:

@@ -318,6 +318,47 @@ async def test_a_moves_waits_and_turn_record_are_one_write(db: store.Store) -> N
 
 
 @pytest.mark.parametrize("engine", ["sqlite", "postgres"])
+async def test_a_new_waits_vacation_is_read_by_its_write(db: store.Store) -> None:
+    """A wait that restarts while its player is away with paused deadlines starts paused (from its start), read by
+    the same statement that saves it (PostgreSQL: still one round trip, with the votes and the turn record); a
+    player away without the pause, one back already, or one not away starts unpaused; a wait kept as it is keeps
+    its own pause."""
+    game_id = await started_game(db)
+    waits = WaitStore(db)
+    guild = 1
+    await waits.start_away(guild, ANA, since=5, until=100, pauses_deadlines=True)
+    await waits.start_away(guild, ANA + 1, since=5, until=100, pauses_deadlines=False)
+    await waits.start_away(guild, ANA + 2, since=5, until=15, pauses_deadlines=True)
+    seats = range(4)
+    rows = [
+        WaitRow(game_id=game_id, seat=s, guild_xid=guild, channel_xid=5, user_xid=ANA + s, since=20, since_version=1)
+        for s in seats
+    ]
+    kept = WaitRow(game_id=game_id, seat=4, guild_xid=guild, channel_xid=5, user_xid=ANA, since=20, since_version=1)
+    before = COUNTERS.snapshot()
+    await waits.replace_waits(
+        game_id, keep=(), upserts=[*rows, kept], at=20, turn=turn_values(game_id, 1, 20, seats), away_pauses=seats
+    )
+    if db.dialect == store.POSTGRES:
+        spent = per_unit(before, COUNTERS.snapshot(), 1)
+        assert (spent["round_trips"], spent["statements"], spent["transactions"]) == (1, 1, 0)
+    paused = {s: w.paused_since for s, w in (await waits.waits_for_game(game_id)).items()}
+    assert paused == {0: 20, 1: None, 2: None, 3: None, 4: None}
+
+
+@pytest.mark.parametrize("engine", ["sqlite", "postgres"])
+async def test_a_games_messages_write_returns_the_row(db: store.Store) -> None:
+    """Setting a game's message ids returns the row as the write left it (no second reading), in one statement."""
+    game_id = await started_game(db)
+    before = COUNTERS.snapshot()
+    row = await db.update_game(game_id, turn_message_xid=77, status_message_xid=78)
+    spent = per_unit(before, COUNTERS.snapshot(), 1)
+    assert spent["statements"] == 1 and row == await db.get_game(game_id)
+    assert row is not None and (row.id, row.turn_message_xid, row.status_message_xid) == (game_id, 77, 78)
+    assert await db.update_game(game_id + 999, turn_message_xid=1) is None
+
+
+@pytest.mark.parametrize("engine", ["sqlite", "postgres"])
 async def test_a_games_settings_are_one_reading(db: store.Store) -> None:
     """The server's settings and the game's overrides in one statement, each scope its own."""
     game_id = await started_game(db)

@@ -73,9 +73,7 @@ async def _never_rated(info: GameInfo) -> bool:
     return False
 
 
-# =============================================================================================
-# The loop
-# =============================================================================================
+# -- the loop ----------------------------------------------------------------------------------
 
 
 class Reminders(PlayerWaits):
@@ -128,10 +126,10 @@ class Reminders(PlayerWaits):
     async def sync_game(self, game_id: int, outcome: MoveOutcome | None = None) -> None:
         """Make the game's waits match who is awaited now.
 
-        A seat's wait (its turn clock) restarts when the seat has moved since it began; a seat that
-        stays awaited while others move keeps its clock (simultaneous turns). With ``outcome`` (a move just
-        committed, its listeners under the game's lock) the acting seat is known and the game is as the move left
-        it (not read again); without it (a reconcile, a start, an undo) the move log says whether the seat moved.
+        A seat's wait (its turn clock) restarts when the seat has moved since it began; a seat that stays awaited
+        while others move keeps its clock (simultaneous turns). With ``outcome`` (a move just committed, its listeners
+        under the game's lock) the acting seat is known and the game is as the move left it (not read again); without
+        it (a reconcile, a start, an undo) the move log says whether the seat moved. A vacation: read by the write.
         """
         now = self.now
         if outcome is not None and outcome.info.id == game_id:
@@ -160,6 +158,7 @@ class Reminders(PlayerWaits):
         )
         keep: list[int] = []
         upserts: list[WaitRow] = []
+        paused: list[int] = []  # new waits: paused from their start if the player is away
         for seat, row in humans.items():
             assert row.user_xid is not None
             old = existing.get(seat)
@@ -178,8 +177,7 @@ class Reminders(PlayerWaits):
                 if last is not None:
                     since = max(since, last[1])
             if restart:
-                away = await self.db.away(info.game.guild_xid or 0, row.user_xid)
-                paused = since if away is not None and away.pauses_deadlines and away.until > now else None
+                paused.append(seat)
                 upserts.append(
                     WaitRow(
                         game_id=game_id,
@@ -189,7 +187,6 @@ class Reminders(PlayerWaits):
                         user_xid=row.user_xid,
                         since=since,
                         since_version=info.game.version,
-                        paused_since=paused,
                         turn_notice=1,
                         last_notice=int(last_one),
                         due_at=now,
@@ -203,7 +200,9 @@ class Reminders(PlayerWaits):
             if turn is not None:  # the waits stay as they are (a reconcile after the listener synced them)
                 await self.clocks.db.write_turn(turn)
             return
-        cancelled = await self.db.replace_waits(game_id, keep=keep, upserts=upserts, at=now, turn=turn)
+        cancelled = await self.db.replace_waits(
+            game_id, keep=keep, upserts=upserts, at=now, turn=turn, away_pauses=paused
+        )
         await self.votes.claim_closed(info, cancelled, "moved")
 
     async def _installed_at(self) -> int:

@@ -167,13 +167,13 @@ class Ending(Lobby):
 
     async def set_messages(
         self, game_id: int, *, shown: store.GameRow | None = None, **message_xids: int | None
-    ) -> None:
-        """Remember the lobby / status / turn message of a game (for edits after a restart). ``shown``: the
-        game's row the messages were made from, when the caller has it (the listeners get it instead of a row
-        read again: its channel, and the version the messages show)."""
+    ) -> store.GameRow | None:
+        """Remember the lobby / status / turn message of a game (for edits after a restart); returns the game's row
+        as the update left it (None: no such game). ``shown``: the game's row the messages were made from, when the
+        caller has it (the listeners get it instead of a row read again: its channel, and the version the messages
+        show)."""
         if not self.message_listeners:
-            await self._store.update_game(game_id, **message_xids)
-            return
+            return await self._store.update_game(game_id, **message_xids)
         game = shown if shown is not None and shown.id == game_id else await self._game(game_id)
 
         async def tell(listener: Callable[[store.GameRow, Mapping[str, int | None]], Awaitable[None]]) -> None:
@@ -183,9 +183,10 @@ class Ending(Lobby):
                 log.exception("message listener %r failed", listener)
 
         # Side by side: on SQLite the listeners' writes join the update's commit (one fsync, not two).
-        await asyncio.gather(
+        row, *_ = await asyncio.gather(
             self._store.update_game(game_id, **message_xids), *(tell(listener) for listener in self.message_listeners)
         )
+        return row
 
 
 def _older_ai_number(name: str, level: str) -> int | None:

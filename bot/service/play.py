@@ -75,10 +75,17 @@ class Play(ServiceBase):
         info, seat, moves = await self.legal_moves(game_id, user_xid)
         return info, seat, moves, choices_token(moves)
 
-    async def private_choices(self, game_id: int, user_xid: int) -> tuple[int, list[core.Move], str, Snapshot]:
+    async def private_choices(
+        self, game_id: int, user_xid: int, made: Snapshot | None = None
+    ) -> tuple[int, list[core.Move], str, Snapshot]:
         """(seat, legal moves, token, the snapshot they come from) for the player's private choices now,
-        from one reading of the game. A game not in play offers nothing (NotInLobby in its lobby)."""
-        info = await self.info(game_id)
+        from one reading of the game. A game not in play offers nothing (NotInLobby in its lobby). ``made``: the
+        snapshot a move of this process left, used without a reading while this process knows of no later version
+        of the game (its states' cache); a menu it offers after another process's move is stale, and its click
+        refused (or obeyed, when it still means the same thing), by the version checked in the database."""
+        cached = self._cache.get(game_id)
+        fresh = made is not None and made.info.id == game_id and cached is not None and cached[0] == made.version
+        info = made.info if made is not None and fresh else await self.info(game_id)
         seat = info.seat_of(user_xid)
         if seat is None:
             raise errors.NotInGame()

@@ -141,14 +141,24 @@ class GameTables(Database):
         row = await self._one("SELECT COUNT(*) FROM games")
         return int(row[0])
 
-    async def update_game(self, game_id: int, **fields: Any) -> None:
-        """Set columns of a game that are not guarded by the version (messages, timestamps...)."""
+    async def update_game(self, game_id: int, **fields: Any) -> GameRow | None:
+        """Set columns of a game that are not guarded by the version (messages, timestamps...); returns the row as
+        the update left it (``RETURNING``: no second reading), None for an unknown game."""
         bad = set(fields) - UPDATABLE_GAME_COLUMNS
         if bad:
             raise ValueError(f"cannot update {sorted(bad)}")
         sets = ", ".join(f"{k} = ?" for k in fields)
         values = [dumps(v) if k in JSON_GAME_COLUMNS and v is not None else v for k, v in fields.items()]
-        await self._write_one(f"UPDATE games SET {sets} WHERE id = ?", (*values, game_id), game_id, seats=False)
+        sql = f"UPDATE games SET {sets} WHERE id = ? RETURNING {', '.join(GAME_COLUMNS)}"
+        if self.rows is None:
+            rows = await self._engine.write_one(sql, (*values, game_id))
+            return game_row(rows[0]) if rows else None
+        with self.rows.rewriting(game_id) as keep:  # SQLite: the row kept for the next reading
+            rows = await self._engine.write_one(sql, (*values, game_id))
+            game = game_row(rows[0]) if rows else None
+            if game is not None:
+                keep.append(("game", game))
+        return game
 
     # -- seats -------------------------------------------------------------------------------
     async def seats(self, game_id: int) -> list[SeatRow]:

@@ -87,6 +87,28 @@ class RowCache:
             self._forget(game_ids, kinds)
 
     @contextmanager
+    def rewriting(self, game_id: int) -> Iterator[list[Any]]:
+        """:meth:`changing` around a write of one game's row that returns the row it leaves (``RETURNING``): put
+        ``("game", row)`` in the yielded list to keep it, which happens only if no other write of the game started
+        or ended meanwhile (this write's own two changes are expected)."""
+        self._reading[game_id] = self._reading.get(game_id, 0) + 1
+        epoch, generation = self._epoch, self._generation.get(game_id, 0)
+        kept: list[Any] = []
+        try:
+            with self.changing(game_id, seats=False):
+                yield kept
+            if kept and (self._epoch, self._generation.get(game_id, 0)) == (epoch, generation + 2):
+                for kind, value in kept:
+                    self._put(kind, game_id, value)
+        finally:
+            left = self._reading[game_id] - 1
+            if left:
+                self._reading[game_id] = left
+            else:
+                del self._reading[game_id]
+                self._generation.pop(game_id, None)
+
+    @contextmanager
     def changing_all(self) -> Iterator[None]:
         """Around a write that may touch any game."""
         self.forget_all()

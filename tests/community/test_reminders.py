@@ -98,6 +98,23 @@ async def test_away_stops_reminders_and_pauses_the_deadline(service: Service, co
     assert [h + 10 for h, a in got if a.kind == "ai_move"] == [120.0]
 
 
+async def test_a_turn_that_begins_while_away_waits_for_the_return(
+    service: Service, community: App, clock: FakeClock
+) -> None:
+    """Bea went away for 2 days (deadlines paused) before the round was revealed: her new turn's 72 h deadline
+    counts from her return (hour 120), Ana's from the reveal (hour 72); Bea gets no reminder while away."""
+    await community.preferences.update_settings(GUILD, {"timeout_policy": "ai_move", "max_reminders": 10})
+    gid = await toy_game(service)
+    await run(community, clock)
+    until, paused = await community.reminders.set_away(GUILD, BEA, 2)
+    assert paused and until == clock.now_ms() + 48 * HOUR_MS
+    await bid(service, gid, ANA, 3)
+    await bid(service, gid, BEA, 1)  # round revealed: both turns begin now, Bea's while she is away
+    got = await run_until(community, clock, 125, 1)
+    assert [(h, a.seat) for h, a in got if a.kind == "ai_move"] == [(72.0, 0), (120.0, 1)]
+    assert all(h >= 48 for h, user, _ in reminders(got) if user == BEA)
+
+
 async def test_away_without_pause_keeps_the_deadline(service: Service, community: App, clock: FakeClock) -> None:
     """On a server where away does not pause deadlines, only reminders stop."""
     await community.preferences.update_settings(GUILD, {"timeout_policy": "ai_move", "away_pauses_deadlines": False})

@@ -3,22 +3,18 @@ loop's bookkeeping (heartbeat, reconcile watermark); plus the reads of games it 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields
 from typing import Any
 
 from bot.store import POSTGRES, TableStore
 from bot.store.community.clocks import RECORD_TURN
-from bot.store.community.columns import VOTE_COLUMNS, WAIT_COLUMNS, WAIT_UPDATABLE
+from bot.store.community.columns import VOTE_COLUMNS, WAIT_COLUMNS, WAIT_UPDATABLE, save_waits, saved_wait
 from bot.store.community.common import dumps
 from bot.store.community.outbox import NewOutbox, OutboxRow, claim_rows
 from bot.store.community.votes import VoteRow, vote_row
 
 PERSONAL_COLUMNS = ("community_waits.user_xid", "community_away.user_xid", "clock_aways.user_xid")
-SAVE_WAIT = (
-    f"INSERT INTO community_waits ({', '.join(WAIT_COLUMNS)}) VALUES ({', '.join('?' for _ in WAIT_COLUMNS)})"
-    f" ON CONFLICT (game_id, seat) DO UPDATE SET {', '.join(f'{c} = excluded.{c}' for c in WAIT_COLUMNS[2:])}"
-)
 """Columns of this module's tables that hold a player's id."""
 
 
@@ -213,16 +209,19 @@ class WaitStore(TableStore):
         upserts: Iterable[WaitRow],
         at: int,
         turn: Sequence[Any] | None = None,
+        away_pauses: Collection[int] = (),
     ) -> list[VoteRow]:
         """Make the game's waits exactly ``keep`` + ``upserts`` (seats); returns the open votes this
         cancelled (their seat is no longer awaited or its turn restarted). ``turn``: the clocks' turn record
-        of the move (:func:`bot.store.community.clocks.turn_values`), written in the same transaction."""
+        of the move (:func:`bot.store.community.clocks.turn_values`), written in the same transaction.
+        ``away_pauses``: seats of ``upserts`` whose wait starts paused (``paused_since`` its ``since``) when
+        their player is away at ``at`` with paused deadlines, as the write finds it (``columns.PAUSED_IF_AWAY``)."""
         upserts = list(upserts)
         live = set(keep) | {w.seat for w in upserts}
         restarted = {w.seat for w in upserts}
-        del at
+        saved = [saved_wait(w.values(), w.seat in away_pauses, at) for w in upserts]
         if self.store.dialect == POSTGRES:
-            return await self._replace_waits_in_one(game_id, live, restarted, upserts, turn)
+            return await self._replace_waits_in_one(game_id, live, restarted, saved, turn)
         async with self.store.transaction() as db:
             if turn is not None:
                 await db.execute(RECORD_TURN, turn)
@@ -247,12 +246,17 @@ class WaitStore(TableStore):
                 )
             else:
                 await db.execute("DELETE FROM community_waits WHERE game_id = ?", (game_id,))
-            for w in upserts:
-                await db.execute(SAVE_WAIT, w.values())
+            for marks, values in saved:
+                await db.execute(save_waits([marks]), values)
         return cancelled
 
     async def _replace_waits_in_one(
-        self, game_id: int, live: set[int], restarted: set[int], upserts: list[WaitRow], turn: Sequence[Any] | None
+        self,
+        game_id: int,
+        live: set[int],
+        restarted: set[int],
+        upserts: list[tuple[str, list[Any]]],
+        turn: Sequence[Any] | None,
     ) -> list[VoteRow]:
         """:meth:`replace_waits` on PostgreSQL: one statement, one round trip (it comes with most moves). Its
         parts see the same snapshot and touch different rows (the votes cancelled, the waits of seats no longer
@@ -264,13 +268,8 @@ class WaitStore(TableStore):
             saved += f", turn AS ({RECORD_TURN})"
             values += list(turn)
         if upserts:
-            row = "(" + ", ".join("?" for _ in WAIT_COLUMNS) + ")"
-            saved += (
-                f", saved AS (INSERT INTO community_waits ({', '.join(WAIT_COLUMNS)})"
-                f" VALUES {', '.join(row for _ in upserts)}"
-                f"{SAVE_WAIT[SAVE_WAIT.index(' ON CONFLICT') :]})"
-            )
-            values += [v for w in upserts for v in w.values()]
+            saved += f", saved AS ({save_waits([marks for marks, _ in upserts])})"
+            values += [v for _, row in upserts for v in row]
         rows = await self._write_one(
             "WITH cancelled AS (UPDATE community_votes SET status = 'cancelled', decision = 'moved'"
             " WHERE game_id = ? AND status = 'open'"
