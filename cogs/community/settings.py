@@ -184,80 +184,6 @@ class SettingsCog(GameSubcommands):
         bank_hours: app_commands.Range[int, -MAX_CORRECTION_HOURS, MAX_CORRECTION_HOURS] | None = None,
     ) -> None:
         """See or change reminders, deadlines and the timeout rule (this game, or the server)."""
-        # A change is said in public (the game's or the server's rules change); a look is private.
-        correcting = bank_player is not None or bank_hours is not None
-        changing = correcting or any(
-            v is not None
-            for v in (
-                language,
-                reminder_hours,
-                deadline_hours,
-                timeout_policy,
-                vote_hours,
-                clock,
-                max_reminders,
-                backoff,
-                min_reminder_hours,
-                daily_reminder_cap,
-                away_max_days,
-                away_pauses_deadlines,
-                recap_gif,
-                analysis,
-            )
-        )
-        if not await operations.defer(interaction, ephemeral=not changing):
-            return  # Discord refused: the user saw a failure, so nothing is saved
-        loc = locale_of(interaction)
-        if correcting:
-            await self.correct_bank(interaction, bank_player, bank_hours)
-            if (
-                language is None
-                and not server
-                and not any(
-                    v is not None
-                    for v in (
-                        reminder_hours,
-                        deadline_hours,
-                        timeout_policy,
-                        vote_hours,
-                        clock,
-                        max_reminders,
-                        backoff,
-                        min_reminder_hours,
-                        daily_reminder_cap,
-                        away_max_days,
-                        away_pauses_deadlines,
-                        recap_gif,
-                        analysis,
-                    )
-                )
-            ):
-                return
-        if language is not None:
-            await self.set_game_language(interaction, language)
-            if (
-                all(
-                    v is None
-                    for v in (
-                        reminder_hours,
-                        deadline_hours,
-                        timeout_policy,
-                        vote_hours,
-                        clock,
-                        clock,
-                        max_reminders,
-                        backoff,
-                        min_reminder_hours,
-                        daily_reminder_cap,
-                        away_max_days,
-                        away_pauses_deadlines,
-                        recap_gif,
-                        analysis,
-                    )
-                )
-                and not server
-            ):
-                return
         given = {
             k: v
             for k, v in {
@@ -277,6 +203,19 @@ class SettingsCog(GameSubcommands):
             }.items()
             if v is not None
         }
+        # A change is said in public (the game's or the server's rules change); a look is private.
+        correcting = bank_player is not None or bank_hours is not None
+        if not await operations.defer(interaction, ephemeral=not (correcting or language is not None or given)):
+            return  # Discord refused: the user saw a failure, so nothing is saved
+        loc = locale_of(interaction)
+        if correcting:
+            await self.correct_bank(interaction, bank_player, bank_hours)
+            if language is None and not given and not server:
+                return
+        if language is not None:
+            await self.set_game_language(interaction, language)
+            if not given and not server:
+                return
         guild = interaction.guild_id or 0
         if server or any(not SETTING_SPECS[k].per_game for k in given):
             if given and not is_admin(interaction):
