@@ -60,21 +60,10 @@ class RowCache:
     def reading(self, game_id: int) -> Iterator[list[Any]]:
         """Around a read of ``game_id``: put ``(kind, value)`` in the yielded list to keep it, which
         happens only if nothing changed the game meanwhile."""
-        self._reading[game_id] = self._reading.get(game_id, 0) + 1
-        start = (self._epoch, self._generation.get(game_id, 0))
-        kept: list[Any] = []
-        try:
+        with self._watching(game_id) as start:
+            kept: list[Any] = []
             yield kept
-            if kept and (self._epoch, self._generation.get(game_id, 0)) == start:
-                for kind, value in kept:
-                    self._put(kind, game_id, value)
-        finally:
-            left = self._reading[game_id] - 1
-            if left:
-                self._reading[game_id] = left
-            else:
-                del self._reading[game_id]
-                self._generation.pop(game_id, None)
+            self._keep(game_id, kept, start)
 
     @contextmanager
     def changing(self, *game_ids: int, seats: bool = True) -> Iterator[None]:
@@ -91,15 +80,19 @@ class RowCache:
         """:meth:`changing` around a write of one game's row that returns the row it leaves (``RETURNING``): put
         ``("game", row)`` in the yielded list to keep it, which happens only if no other write of the game started
         or ended meanwhile (this write's own two changes are expected)."""
-        self._reading[game_id] = self._reading.get(game_id, 0) + 1
-        epoch, generation = self._epoch, self._generation.get(game_id, 0)
-        kept: list[Any] = []
-        try:
+        with self._watching(game_id) as (epoch, generation):
+            kept: list[Any] = []
             with self.changing(game_id, seats=False):
                 yield kept
-            if kept and (self._epoch, self._generation.get(game_id, 0)) == (epoch, generation + 2):
-                for kind, value in kept:
-                    self._put(kind, game_id, value)
+            self._keep(game_id, kept, (epoch, generation + 2))
+
+    @contextmanager
+    def _watching(self, game_id: int) -> Iterator[tuple[int, int]]:
+        """Counts a read or rewrite of ``game_id`` in progress (its changes are counted meanwhile); yields the
+        cache's epoch and the game's count of changes as it starts."""
+        self._reading[game_id] = self._reading.get(game_id, 0) + 1
+        try:
+            yield self._epoch, self._generation.get(game_id, 0)
         finally:
             left = self._reading[game_id] - 1
             if left:
@@ -107,6 +100,12 @@ class RowCache:
             else:
                 del self._reading[game_id]
                 self._generation.pop(game_id, None)
+
+    def _keep(self, game_id: int, kept: list[Any], expected: tuple[int, int]) -> None:
+        """Keeps what a read put in ``kept`` if the epoch and the game's changes are as ``expected``."""
+        if kept and (self._epoch, self._generation.get(game_id, 0)) == expected:
+            for kind, value in kept:
+                self._put(kind, game_id, value)
 
     @contextmanager
     def changing_all(self) -> Iterator[None]:
