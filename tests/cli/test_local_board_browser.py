@@ -6,6 +6,7 @@ move made on the page as it tells its own."""
 from __future__ import annotations
 
 import asyncio
+import codecs
 import random
 import re
 from pathlib import Path
@@ -34,11 +35,12 @@ async def test_a_whole_local_game_played_by_taps_on_the_board(tmp_path: Path) ->
         """Notes the terminal's output (nothing is typed at its prompts)."""
         nonlocal seen
         assert proc.stdout is not None
+        utf8 = codecs.getincrementaldecoder("utf-8")()
         while True:
             chunk = await proc.stdout.read(4096)
             if not chunk:
                 return
-            seen += chunk.decode()
+            seen += utf8.decode(chunk)  # a character split between two reads waits for its rest
             found = re.search(r"http://127\.0\.0\.1:\d+/signin/\S+", seen)
             if found and not link.done():
                 link.set_result(found[0])

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import codecs
 import re
 from pathlib import Path
 
@@ -32,11 +33,12 @@ async def test_local_web_shows_the_result_after_the_last_move(tmp_path: Path) ->
         """Answers every move prompt with 1; notes the page's address and the end."""
         nonlocal seen
         assert proc.stdout is not None and proc.stdin is not None
+        utf8 = codecs.getincrementaldecoder("utf-8")()
         while True:
             chunk = await proc.stdout.read(4096)
             if not chunk:
                 return
-            seen += chunk.decode()
+            seen += utf8.decode(chunk)  # a character split between two reads waits for its rest
             url = re.search(r"http://127\.0\.0\.1:\d+/g/1/\S+", seen)
             if url and not address.done():
                 address.set_result(url[0])
