@@ -15,7 +15,7 @@ from tests.test_store_engines import started_game
 
 
 async def commit(db: store.Store, game_id: int, version: int) -> int:
-    return await db.commit_move(
+    made = await db.commit_move(
         game_id,
         expected_version=version,
         seat=0,
@@ -25,6 +25,7 @@ async def commit(db: store.Store, game_id: int, version: int) -> int:
         state={"v": version},
         awaiting_changed=True,
     )
+    return made.version
 
 
 async def until(condition: object, seconds: float = 10.0) -> None:

@@ -113,9 +113,11 @@ async def test_every_write_of_a_game_is_seen_by_the_next_read(tmp_path: Path) ->
         assert [s.name for s in await db.seats(gid)] == ["Ana B.", "AI"]
         assert await db.start_game(gid, state={"n": 0}, at=4)
         assert (await db.get_game(gid)).status == "active"  # type: ignore[union-attr]
-        version = await db.commit_move(
+        made = await db.commit_move(
             gid, expected_version=0, seat=0, move={"k": 1}, at=5, actor_xid=HOST, state={"n": 1}, awaiting_changed=True
         )
+        version = made.version
+        assert made.older_undos_open is None  # SQLite: undo's check is not read with the move
         game = await db.get_game(gid)
         assert game is not None and (game.version, game.awaiting_since) == (version, 5)
         updated = await db.update_game(gid, turn_message_xid=777)

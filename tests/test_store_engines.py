@@ -94,7 +94,7 @@ async def test_two_processes_commit_the_same_version_and_exactly_one_wins(postgr
 
         async def commit(db: store.Store, seat: int, version: int) -> int | None:
             try:
-                return await db.commit_move(
+                made = await db.commit_move(
                     game_id,
                     expected_version=version,
                     seat=seat,
@@ -104,6 +104,7 @@ async def test_two_processes_commit_the_same_version_and_exactly_one_wins(postgr
                     state={"by": seat, "v": version},
                     awaiting_changed=True,
                 )
+                return made.version
             except store.StaleVersion:
                 return None
 

@@ -18,6 +18,7 @@ from bot.benches.load import sidebyside
 from bot.store.community.clocks import ClockStore, turn_values
 from bot.store.community.reminders import WaitRow, WaitStore
 from bot.store.community.settings import SettingsStore
+from bot.store.community.undo import UndoRow, UndoStore
 from bot.store.counters import COUNTERS, per_unit
 from bot.store.engine import KEEP_USES, MOVES_CHANNEL, PostgresEngine
 from bot.testing.postgres import PostgresServer
@@ -46,7 +47,7 @@ async def test_a_move_on_postgres_is_one_round_trip(postgres_server: PostgresSer
     try:
         game_id = await started_game(db)
         before = COUNTERS.snapshot()
-        assert await db.commit_move(game_id, **move_args(0)) == 1
+        assert await db.commit_move(game_id, **move_args(0)) == store.Committed(1, False)
         spent = per_unit(before, COUNTERS.snapshot(), 1)
         assert (spent["round_trips"], spent["statements"], spent["acquisitions"]) == (1, 1, 0)
         assert (spent["transactions"], spent["notifies"]) == (0, 1)
@@ -54,9 +55,28 @@ async def test_a_move_on_postgres_is_one_round_trip(postgres_server: PostgresSer
         assert [(m.version, m.move, m.actor_xid) for m in await db.moves(game_id)] == [(1, {"card": 0}, ANA)]
         game = await db.get_game(game_id)
         assert game is not None and (game.version, game.updated_at, game.awaiting_since) == (1, 100, 100)
-        assert await db.commit_move(game_id, **move_args(1, result={"winner": 0})) == 2
+        assert (await db.commit_move(game_id, **move_args(1, result={"winner": 0}))).version == 2
         game = await db.get_game(game_id)
         assert game is not None and (game.status, game.finished_at, game.result) == ("finished", 101, {"winner": 0})
+    finally:
+        await db.close()
+
+
+async def test_a_move_on_postgres_tells_whether_an_older_undo_proposal_is_open(postgres_server: PostgresServer) -> None:
+    """The move's one statement also reads undo's check (an open proposal of an older version): after a move
+    that found none, undo asks nothing more; one open proposal is found and expired as before, after which the
+    next move finds none again. SQLite does not read it (None: undo asks)."""
+    db = await store.Store.open(await fresh_postgres_database(postgres_server))
+    undos = UndoStore(db)
+    try:
+        game_id = await started_game(db)
+        assert (await db.commit_move(game_id, **move_args(0))).older_undos_open is False
+        proposal = UndoRow(game_id, 1, ANA, 0, {"card": 0}, [BEA], 100, "open", None, 5)
+        assert await undos.create_undo(proposal)
+        assert (await db.commit_move(game_id, **move_args(1))).older_undos_open is True
+        assert [u.version for u in await undos.expire_undos(game_id, 2)] == [1]
+        assert (await db.commit_move(game_id, **move_args(2))).older_undos_open is False
+        assert (await undos.undo(game_id, 1)).status == "expired"  # type: ignore[union-attr]
     finally:
         await db.close()
 

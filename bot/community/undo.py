@@ -49,7 +49,10 @@ class Undo(Feature):
 
     # -- listeners ---------------------------------------------------------------------------
     async def on_move(self, outcome: MoveOutcome) -> None:
-        """After every committed move: older proposals expire (the game moved on)."""
+        """After every committed move: older proposals expire (the game moved on). None to expire, as the move's
+        own statement read (PostgreSQL): nothing asked of the database."""
+        if outcome.older_undos_open is False:
+            return
         await self._expire(outcome.info, outcome.version)
 
     async def on_end(self, info: GameInfo) -> None:

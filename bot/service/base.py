@@ -160,7 +160,7 @@ class ServiceBase:
         finished = rules.is_over(after_state)
         result = rules.result(after_state).to_json() if finished else None
         try:
-            version = await self._store.commit_move(
+            committed = await self._store.commit_move(
                 game.id,
                 expected_version=game.version,
                 seat=seat,
@@ -173,6 +173,7 @@ class ServiceBase:
             )
         except store.StaleVersion:
             raise errors.StaleAction() from None
+        version = committed.version
         self._remember(game.id, version, after_state)
         key, params = rules.describe(state, seat, move, after_state)
         # The row as the transaction left it (no read): the version check proved nobody else wrote it.
@@ -193,6 +194,7 @@ class ServiceBase:
             result=result,
             newly_awaited=after - before,
             snapshot=Snapshot(info, version, after_state, self._views),
+            older_undos_open=committed.older_undos_open,
         )
         if on_committed is not None:
             try:

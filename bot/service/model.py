@@ -85,6 +85,9 @@ class MoveOutcome:
     newly_awaited: frozenset[int] = field(default_factory=frozenset)
     snapshot: Snapshot | None = field(default=None, compare=False, repr=False)
     """The game right after the move (its state and cached views): front-ends need not re-read it."""
+    older_undos_open: bool | None = None
+    """Whether an undo proposal of an older version was open when the move was made, as the move's own statement
+    read it (PostgreSQL); None when not read (SQLite): undo's listener then asks."""
 
     @property
     def locale(self) -> str:

@@ -44,7 +44,7 @@ from bot.store.files import (
     unlock_database,
 )
 from bot.store.migrations import MIGRATION_LOCK, MIGRATIONS_DIR, POSTGRES_MIGRATIONS_DIR, migrations
-from bot.store.moves import SAVE_SNAPSHOT
+from bot.store.moves import SAVE_SNAPSHOT, Committed
 from bot.store.rows import (
     GAME_COLUMNS,
     JSON_GAME_COLUMNS,
@@ -74,6 +74,7 @@ __all__ = [
     "SQLITE_HEADER",
     "UPDATABLE_GAME_COLUMNS",
     "ChannelBusy",
+    "Committed",
     "DatabaseBusy",
     "DatabaseCorrupt",
     "DatabaseForeign",

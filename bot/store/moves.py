@@ -8,6 +8,7 @@ from __future__ import annotations
 import functools
 import json
 from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from bot.store.counters import COUNTERS
@@ -15,6 +16,18 @@ from bot.store.database import CONNECT_TIMEOUT, Database
 from bot.store.engine import MOVES_CHANNEL, NOTIFY_MOVE, POSTGRES, MoveListener, Tx, move_payload
 from bot.store.errors import StaleVersion
 from bot.store.rows import MoveRow, dumps
+
+
+@dataclass(frozen=True)
+class Committed:
+    """A committed move: the game's new ``version``, and ``older_undos_open``: whether an undo proposal of an
+    older version was still open when the move was made (PostgreSQL: read by the move's own statement, at its
+    moment, so its undo check needs no round trip of its own; None on SQLite: not read, ask
+    :meth:`~bot.store.community.undo.UndoStore.expire_undos`)."""
+
+    version: int
+    older_undos_open: bool | None = None
+
 
 SAVE_SNAPSHOT = (
     "INSERT INTO snapshots (game_id, version, state) VALUES (?, ?, ?)"
@@ -27,9 +40,11 @@ def move_statement(sets: str) -> str:
     """PostgreSQL's move in one statement (one round trip, a transaction by itself; four texts at most, each
     prepared once per connection): the game row updated only at the expected version while active (a second
     process committing the same version waits for the row lock, then matches nothing), the move appended,
-    the snapshot saved and the move announced (``NOTIFY``, sent at the statement's commit) only if it was.
+    the snapshot saved and the move announced (``NOTIFY``, sent at the statement's commit) only if it was; and
+    whether an undo proposal of an older version is open (undo's check after every move, read at the statement's
+    moment: a proposal committed later is expired when it is answered, as one made after the check always was).
     Parameters: ``sets``' values, the game, the expected version, seat, move, at, actor, state. Its one row
-    counts the games updated (0: stale, nothing written)."""
+    counts the games updated (0: stale, nothing written), then the open older proposals (at most one is read)."""
     return (
         f"WITH game AS (UPDATE games SET {sets} WHERE id = ? AND version = ? AND status = 'active'"
         " RETURNING id, version),"
@@ -40,7 +55,9 @@ def move_statement(sets: str) -> str:
         " ON CONFLICT (game_id) DO UPDATE SET version = excluded.version, state = excluded.state RETURNING version),"
         f" told AS (SELECT pg_notify('{MOVES_CHANNEL}', CAST(id AS TEXT) || ':' || CAST(version AS TEXT)) FROM game)"
         " SELECT (SELECT COUNT(*) FROM game), (SELECT COUNT(*) FROM appended), (SELECT COUNT(*) FROM saved),"
-        " (SELECT COUNT(*) FROM told)"
+        " (SELECT COUNT(*) FROM told),"
+        " (SELECT COUNT(*) FROM (SELECT 1 FROM community_undo u, game WHERE u.game_id = game.id"
+        " AND u.status = 'open' AND u.version < game.version LIMIT 1) AS older)"
     )
 
 
@@ -73,8 +90,8 @@ class MoveLog(Database):
         state: Mapping[str, Any],
         awaiting_changed: bool,
         result: Mapping[str, Any] | None = None,
-    ) -> int:
-        """Append a move and its snapshot in one transaction; returns the new version.
+    ) -> Committed:
+        """Append a move and its snapshot in one transaction; returns the new version (:class:`Committed`).
 
         StaleVersion (and nothing written) if the game is not active at ``expected_version``.
         """
@@ -96,7 +113,7 @@ class MoveLog(Database):
             )
             if not done or int(done[0][0]) == 0:
                 raise StaleVersion(f"game {game_id} is not at version {expected_version}")
-            return new_version
+            return Committed(new_version, int(done[0][4]) > 0)
         async with self._writing(game_id, seats=False) as db:
             # The version check is this UPDATE's WHERE, inside the transaction: on PostgreSQL a second
             # process committing the same version waits for the row, then matches nothing.
@@ -112,7 +129,7 @@ class MoveLog(Database):
             )
             await db.execute(SAVE_SNAPSHOT, (game_id, new_version, dumps(state)))
             await self._announce(db, game_id, new_version)
-        return new_version
+        return Committed(new_version)
 
     async def undo_last_move(
         self, game_id: int, *, expected_version: int, at: int, state: Mapping[str, Any], awaiting_changed: bool = True

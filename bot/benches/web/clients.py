@@ -17,6 +17,7 @@ import aiohttp
 
 from bot import games
 from bot.service import Service
+from bot.store import Committed
 from bot.web.links import path_game
 
 SECRET = b"bench-secret"
@@ -162,10 +163,10 @@ async def _events(
     delays: list[float] = []
     commit_move = mover._store.commit_move
 
-    async def timed_commit(*args: Any, **kwargs: Any) -> int:
-        version = await commit_move(*args, **kwargs)
-        committed.setdefault(version, time.perf_counter())
-        return version
+    async def timed_commit(*args: Any, **kwargs: Any) -> Committed:
+        made = await commit_move(*args, **kwargs)
+        committed.setdefault(made.version, time.perf_counter())
+        return made
 
     mover._store.commit_move = timed_commit  # type: ignore[method-assign]
     url = base + path_game(SECRET, gid) + "/events"

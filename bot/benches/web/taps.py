@@ -17,6 +17,7 @@ from bot import store
 from bot.benches.web.clients import SECRET, _pct, watched_kind
 from bot.community.sessions import Sessions
 from bot.service import MoveOutcome, Service
+from bot.store import Committed
 from bot.store.sessions import SessionStore
 from bot.turnflow import TurnFlow
 from bot.web.auth import COOKIE
@@ -106,10 +107,10 @@ async def _taps(folder: Path, quick: bool) -> dict[str, Any]:
     committed: dict[int, float] = {}
     commit_move = db.commit_move
 
-    async def timed_commit(*args: Any, **kwargs: Any) -> int:
-        version = await commit_move(*args, **kwargs)
-        committed.setdefault(version, time.perf_counter())
-        return version
+    async def timed_commit(*args: Any, **kwargs: Any) -> Committed:
+        made = await commit_move(*args, **kwargs)
+        committed.setdefault(made.version, time.perf_counter())
+        return made
 
     db.commit_move = timed_commit  # type: ignore[method-assign]
     to_commit: list[float] = []
