@@ -183,7 +183,7 @@ def compose(service: Service, *, boot: str | None = None, ai_pause: float = 0.0,
     service.end_listeners.extend((app.reminders.on_end, app.undo.on_end, app.leagues.on_end, app.campaigns.on_end))
     service.end_listeners.append(app.analyses.on_end)  # after the leagues: a league game is counted by then
     service.forget_listeners.extend(f.forget_user for f in app.features)
-    service.message_listeners.append(app.erasure.on_messages)
+    service.post_recorders.append(app.erasure.posts_of)
     return app
 
 

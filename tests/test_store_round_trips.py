@@ -16,6 +16,7 @@ import pytest
 from bot import store
 from bot.benches.load import sidebyside
 from bot.store.community.clocks import ClockStore, turn_values
+from bot.store.community.erasure import ErasureStore
 from bot.store.community.reminders import WaitRow, WaitStore
 from bot.store.community.settings import SettingsStore
 from bot.store.community.undo import UndoRow, UndoStore
@@ -77,6 +78,26 @@ async def test_a_move_on_postgres_tells_whether_an_older_undo_proposal_is_open(p
         assert [u.version for u in await undos.expire_undos(game_id, 2)] == [1]
         assert (await db.commit_move(game_id, **move_args(2))).older_undos_open is False
         assert (await undos.undo(game_id, 1)).status == "expired"  # type: ignore[union-attr]
+    finally:
+        await db.close()
+
+
+async def test_a_turn_posts_id_and_its_record_on_postgres_are_one_round_trip(postgres_server: PostgresServer) -> None:
+    """The turn post's id on the game's row and forget-me's record of the post (``game_posts``) are one statement:
+    one round trip, no transaction of its own; the row comes back as the update left it, and the post is kept
+    with the version it shows. An unknown game: no row, no post."""
+    db = await store.Store.open(await fresh_postgres_database(postgres_server))
+    try:
+        game_id = await started_game(db)
+        before = COUNTERS.snapshot()
+        row = await db.update_game(game_id, posts=[store.PostRecord("turn", 5, 700, 0)], turn_message_xid=700)
+        spent = per_unit(before, COUNTERS.snapshot(), 1)
+        assert (spent["round_trips"], spent["statements"], spent["transactions"]) == (1, 1, 0)
+        assert row is not None and row.turn_message_xid == 700
+        await db.update_game(game_id, posts=[store.PostRecord("turn", 5, 700, 1)], turn_message_xid=700)
+        assert await ErasureStore(db).posts(game_id) == [("turn", 1, 5, 700)]  # a repost updates it
+        assert await db.update_game(game_id + 1, posts=[store.PostRecord("turn", 5, 701, 0)], paused_at=1) is None
+        assert await ErasureStore(db).posts(game_id + 1) == []
     finally:
         await db.close()
 

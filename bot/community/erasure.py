@@ -91,11 +91,13 @@ class Erasure:
         return self.service.clock.now_ms()
 
     # -- recording the bot's posts ---------------------------------------------------------------
-    async def on_messages(self, game: store.GameRow, message_xids: Mapping[str, int | None]) -> None:
-        """Service listener: a turn post's id is kept with the version it shows."""
+    def posts_of(self, game: store.GameRow, message_xids: Mapping[str, int | None]) -> list[store.PostRecord]:
+        """Service recorder: a turn post's id is kept with the version it shows (recorded by the write of the
+        game's message ids, :meth:`bot.service.Service.set_messages`)."""
         turn = message_xids.get("turn_message_xid")
-        if turn is not None and game.channel_xid is not None:
-            await self.db.record_post(game.id, "turn", game.channel_xid, turn, game.version)
+        if turn is None or game.channel_xid is None:
+            return []
+        return [store.PostRecord("turn", game.channel_xid, turn, game.version)]
 
     async def record_post(self, game_id: int, kind: str, message_xid: int | None) -> None:
         """Keep the id of another post about a game in the game's channel: its ``recap``, or a ``line``

@@ -38,7 +38,7 @@ class ServiceBase:
         """Called when a game ends by any path (last move, resignation, abandon)."""
         self.forget_listeners: list[Callable[[int], Awaitable[int]]] = []
         """Called with a user id when that user asks to be forgotten; each returns rows changed."""
-        self.message_listeners: list[Callable[[store.GameRow, Mapping[str, int | None]], Awaitable[None]]] = []
+        self.post_recorders: list[Callable[[store.GameRow, Mapping[str, int | None]], list[store.PostRecord]]] = []
         """Called after :meth:`set_messages` with the game's row and the message ids set (the erasure
         feature keeps every turn post's id, so a forget-me can reach it). Errors are logged, not raised."""
 

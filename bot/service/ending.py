@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import asyncio
 import re
-from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 from bot import errors, games, store
@@ -170,23 +168,20 @@ class Ending(Lobby):
     ) -> store.GameRow | None:
         """Remember the lobby / status / turn message of a game (for edits after a restart); returns the game's row
         as the update left it (None: no such game). ``shown``: the game's row the messages were made from, when the
-        caller has it (the listeners get it instead of a row read again: its channel, and the version the messages
-        show)."""
-        if not self.message_listeners:
-            return await self._store.update_game(game_id, **message_xids)
+        caller has it (the recorders get it instead of a row read again: its channel, and the version the messages
+        show). The posts the :attr:`post_recorders` name are recorded with the update (on PostgreSQL in its
+        statement: one round trip)."""
+        columns: dict[str, Any] = dict(message_xids)
+        if not self.post_recorders:
+            return await self._store.update_game(game_id, **columns)
         game = shown if shown is not None and shown.id == game_id else await self._game(game_id)
-
-        async def tell(listener: Callable[[store.GameRow, Mapping[str, int | None]], Awaitable[None]]) -> None:
+        posts: list[store.PostRecord] = []
+        for recorder in self.post_recorders:
             try:
-                await listener(game, message_xids)
+                posts += recorder(game, message_xids)
             except Exception:
-                log.exception("message listener %r failed", listener)
-
-        # Side by side: on SQLite the listeners' writes join the update's commit (one fsync, not two).
-        row, *_ = await asyncio.gather(
-            self._store.update_game(game_id, **message_xids), *(tell(listener) for listener in self.message_listeners)
-        )
-        return row
+                log.exception("post recorder %r failed", recorder)
+        return await self._store.update_game(game_id, posts=posts, **columns)
 
 
 def _older_ai_number(name: str, level: str) -> int | None:

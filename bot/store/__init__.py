@@ -52,6 +52,7 @@ from bot.store.rows import (
     UPDATABLE_GAME_COLUMNS,
     GameRow,
     MoveRow,
+    PostRecord,
     SeatRow,
 )
 from bot.store.store import Store, TableStore
@@ -88,6 +89,7 @@ __all__ = [
     "IntegrityError",
     "MoveListener",
     "MoveRow",
+    "PostRecord",
     "Row",
     "SeatRow",
     "SeatTaken",

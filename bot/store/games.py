@@ -15,13 +15,24 @@ from bot.store.rows import (
     GAME_COLUMNS,
     JSON_GAME_COLUMNS,
     LIVE_STATUSES,
+    SAVE_POST,
     UPDATABLE_GAME_COLUMNS,
     GameRow,
+    PostRecord,
     SeatRow,
     dumps,
     game_row,
     seat_row,
 )
+
+_POST_OF_GAME = (
+    "SELECT CAST(? AS BIGINT), id, CAST(? AS BIGINT), CAST(? AS TEXT), CAST(? AS BIGINT) FROM games WHERE id = ?"
+)
+"""A post's values for :data:`~bot.store.rows.SAVE_POST`, none when its game is gone."""
+
+
+def _post_values(post: PostRecord, game_id: int) -> tuple[int, int, str, int, int]:
+    return (post.message_xid, post.channel_xid, post.kind, post.version, game_id)
 
 
 class GameTables(Database):
@@ -141,9 +152,11 @@ class GameTables(Database):
         row = await self._one("SELECT COUNT(*) FROM games")
         return int(row[0])
 
-    async def update_game(self, game_id: int, **fields: Any) -> GameRow | None:
+    async def update_game(self, game_id: int, *, posts: Sequence[PostRecord] = (), **fields: Any) -> GameRow | None:
         """Set columns of a game that are not guarded by the version (messages, timestamps...); returns the row as
-        the update left it (``RETURNING``: no second reading), None for an unknown game."""
+        the update left it (``RETURNING``: no second reading), None for an unknown game. ``posts``: the bot's
+        posts about the game recorded with it (``game_posts``, forget-me's record of them; none for an unknown
+        game), on PostgreSQL in the same statement (one round trip), on SQLite in the same transaction."""
         bad = set(fields) - UPDATABLE_GAME_COLUMNS
         if bad:
             raise ValueError(f"cannot update {sorted(bad)}")
@@ -151,10 +164,20 @@ class GameTables(Database):
         values = [dumps(v) if k in JSON_GAME_COLUMNS and v is not None else v for k, v in fields.items()]
         sql = f"UPDATE games SET {sets} WHERE id = ? RETURNING {', '.join(GAME_COLUMNS)}"
         if self.rows is None:
-            rows = await self._engine.write_one(sql, (*values, game_id))
+            recorded = [
+                (f"posted{i} AS (" + SAVE_POST.format(values=_POST_OF_GAME) + " RETURNING 1)", _post_values(p, game_id))
+                for i, p in enumerate(posts)
+            ]
+            if recorded:  # PostgreSQL: the posts ride in the update's statement (data-modifying WITH queries)
+                sql = "WITH " + ", ".join(c for c, _ in recorded) + " " + sql
+            params = [v for _, post_values in recorded for v in post_values]
+            rows = await self._engine.write_one(sql, (*params, *values, game_id))
             return game_row(rows[0]) if rows else None
         with self.rows.rewriting(game_id) as keep:  # SQLite: the row kept for the next reading
-            rows = await self._engine.write_one(sql, (*values, game_id))
+            async with self._engine.transaction() as tx:
+                for post in posts:
+                    await tx.execute(SAVE_POST.format(values=_POST_OF_GAME), _post_values(post, game_id))
+                rows = await tx.fetch_all(sql, (*values, game_id))
             game = game_row(rows[0]) if rows else None
             if game is not None:
                 keep.append(("game", game))

@@ -89,6 +89,25 @@ class MoveRow:
     actor_xid: int | None
 
 
+@dataclass(frozen=True)
+class PostRecord:
+    """One of the bot's posts about a game in its channel (``game_posts``, which forget-me reaches): its ``kind``
+    (``turn``, ``recap``, ``line``), where it is, and the game's version it shows."""
+
+    kind: str
+    channel_xid: int
+    message_xid: int
+    version: int
+
+
+SAVE_POST = (
+    "INSERT INTO game_posts (message_xid, game_id, channel_xid, kind, version) {values}"
+    " ON CONFLICT (message_xid) DO UPDATE SET kind = excluded.kind, version = excluded.version"
+)
+"""A post recorded (a repost of the same message updates it); ``{values}``: ``VALUES (...)`` or a ``SELECT``, of
+the message, the game, the channel, the kind and the version, in this order."""
+
+
 def game_row(row: Sequence[Any]) -> GameRow:
     values = dict(zip(GAME_COLUMNS, row, strict=True))
     for col in JSON_GAME_COLUMNS:

@@ -19,6 +19,7 @@ from typing import Any
 
 from bot.store import LEASE_MS, TableStore
 from bot.store.claims import take_due
+from bot.store.rows import SAVE_POST
 
 EDIT_COLUMNS = (
     "id",
@@ -78,9 +79,7 @@ class ErasureStore(TableStore):
     async def record_post(self, game_id: int, kind: str, channel_xid: int, message_xid: int, version: int) -> None:
         """Remember one of the bot's posts about a game (a repost of the same message updates it)."""
         await self.store.connection.write_one(
-            "INSERT INTO game_posts (message_xid, game_id, channel_xid, kind, version) VALUES (?, ?, ?, ?, ?)"
-            " ON CONFLICT (message_xid) DO UPDATE SET kind = excluded.kind, version = excluded.version",
-            (message_xid, game_id, channel_xid, kind, version),
+            SAVE_POST.format(values="VALUES (?, ?, ?, ?, ?)"), (message_xid, game_id, channel_xid, kind, version)
         )
 
     async def posts(self, game_id: int) -> list[tuple[str, int, int, int]]:
