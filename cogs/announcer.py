@@ -50,10 +50,16 @@ class DiscordAnnouncer(commands.Cog):
         self.flow.announcer = self
 
     async def status_embed(
-        self, info: GameInfo, loc: str, snap: Snapshot | None = None, clock: list[str] | None = None
+        self,
+        info: GameInfo,
+        loc: str,
+        snap: Snapshot | None = None,
+        clock: list[str] | None = None,
+        outcome: MoveOutcome | None = None,
     ) -> discord.Embed:
         """The status message's embed; ``clock``: the players' bank lines of this very version of the game, when the
-        caller has them (the turn post's, made a moment before: not read and computed again)."""
+        caller has them (the turn post's, made a moment before: not read and computed again); else ``outcome``'s
+        settings, where the move's statement read them (:func:`cogs.clocks.clock_lines`)."""
         g = info.game
         presenter = presenters.get(g.kind)
         embed = discord.Embed(
@@ -66,7 +72,7 @@ class DiscordAnnouncer(commands.Cog):
             lines += presenter.status_lines(snap.view(None), loc, [shown_name(s.name) for s in info.seats])
             waiting = ", ".join(shown_name(info.name(s)) for s in sorted(info.awaiting))
             lines.append(t("status.waiting", loc, players=waiting or "-"))
-            lines += clock if clock is not None else await clock_lines(self.bot, info, loc)
+            lines += clock if clock is not None else await clock_lines(self.bot, info, loc, outcome)
         else:
             lines.append(t(f"status.{g.status}", loc))
         if g.result:
@@ -102,7 +108,7 @@ class DiscordAnnouncer(commands.Cog):
             lines.append(self.result_text(info, loc))
             image = await asyncio.to_thread(presenter.render_end, public_view, names, loc)
             mention_ids = [s.user_xid for s in info.seats if s.user_xid is not None]
-            followers = await self.extra_mentions(info, True, mention_ids)
+            followers = await self.extra_mentions(info, True, mention_ids, outcome)
         else:
             acting = outcome.seat if outcome is not None and outcome.seat >= 0 else None
             image = await asyncio.to_thread(presenter.render_turn, public_view, acting, names, loc)
@@ -111,7 +117,7 @@ class DiscordAnnouncer(commands.Cog):
                 mention_ids = [] if repost else humans
                 pinged = " ".join(mention(u) for u in humans)
                 lines.append(t("turn.your_turn" if len(humans) == 1 else "turn.your_turns", loc, players=pinged))
-                clock = await clock_lines(self.bot, info, loc)
+                clock = await clock_lines(self.bot, info, loc, outcome)
                 lines += clock
                 view_ui = await self.turn_controls(snap, presenter, humans, loc)
             elif info.awaited_ai():
@@ -119,7 +125,7 @@ class DiscordAnnouncer(commands.Cog):
                     t("turn.ai_thinking", loc, players=", ".join(shown_name(info.name(s)) for s in info.awaited_ai()))
                 )
             if not repost:
-                followers = await self.extra_mentions(info, False, mention_ids)
+                followers = await self.extra_mentions(info, False, mention_ids, outcome)
         board = weblinks.board_url(self.bot, g.id)
         if view_ui is None:
             view_ui = weblinks.link_view(weblinks.BOARD, board, loc)
@@ -242,12 +248,17 @@ class DiscordAnnouncer(commands.Cog):
                 nonce=None if nonce is None else f"{nonce}f{i}",
             )
 
-    async def extra_mentions(self, info: GameInfo, finished: bool, mention_ids: list[int]) -> list[int]:
-        """Followers and others the community features want pinged (not already in ``mention_ids``)."""
+    async def extra_mentions(
+        self, info: GameInfo, finished: bool, mention_ids: list[int], outcome: MoveOutcome | None = None
+    ) -> list[int]:
+        """Followers and others the community features want pinged (not already in ``mention_ids``); ``outcome``:
+        the move told, whose own statement may have read them (not read again while the game is at its version)."""
+        if outcome is not None and outcome.version != info.game.version:
+            outcome = None
         extra: list[int] = []
         for provider in self.bot.mention_providers:
             try:
-                extra += [u for u in await provider(info, finished) if u not in mention_ids]
+                extra += [u for u in await provider(info, finished, outcome) if u not in mention_ids]
             except Exception:
                 log.exception("mention provider failed")
         return list(dict.fromkeys(extra))
@@ -276,23 +287,27 @@ class DiscordAnnouncer(commands.Cog):
         return "\n".join(self.flow.result_lines(info, loc, lambda seat: seat_label(info, seat)))
 
     async def update_status(
-        self, info: GameInfo, loc: str, snap: Snapshot | None = None, clock: list[str] | None = None
+        self,
+        info: GameInfo,
+        loc: str,
+        snap: Snapshot | None = None,
+        clock: list[str] | None = None,
+        outcome: MoveOutcome | None = None,
     ) -> None:
         """Edit the game's status message in place (post it the first time); ``snap``: the game's
-        current snapshot, and ``clock`` its bank lines, when the caller has them."""
+        current snapshot, and ``clock`` its bank lines (or ``outcome``, the move that left it so), when the caller
+        has them."""
         g = info.game
         if g.channel_xid is None:
             return
-        embed = await self.status_embed(info, loc, snap, clock)
+        embed = await self.status_embed(info, loc, snap, clock, outcome)
         # The link to the board is always on the status message too: it is where the game stays, and where
         # the link goes when a turn post's controls leave no room for it.
         board = weblinks.board_view(self.bot, g.id, loc)
         linked: dict[str, Any] = {"view": board} if board is not None else {}
         if g.status_message_xid is not None:
-            outcome = await operations.edit_message(
-                self.bot, g.channel_xid, g.status_message_xid, embed=embed, **linked
-            )
-            if outcome != operations.GONE:
+            edited = await operations.edit_message(self.bot, g.channel_xid, g.status_message_xid, embed=embed, **linked)
+            if edited != operations.GONE:
                 return  # edited, or a passing problem: the next update edits it again (no duplicate)
         message_xid, problem = await operations.post(self.bot, g.channel_xid, "", embed=embed, view=board)
         if message_xid is not None:
@@ -326,7 +341,7 @@ class DiscordAnnouncer(commands.Cog):
         """The status after ``outcome`` reuses its snapshot (only the game's row is read again, for the
         status message's id); without one, or when the game moved on since, the game is read."""
         info, snap = await self.current(game_id, outcome.snapshot if outcome else None)
-        await self.update_status(info, locale, snap)
+        await self.update_status(info, locale, snap, outcome=outcome)
 
     async def current(self, game_id: int, snap: Snapshot | None, row: Any = None) -> tuple[GameInfo, Snapshot]:
         """The game now: its row read again (or ``row``, the row a write just returned); seats, awaited seats and

@@ -100,8 +100,9 @@ class CityBot(commands.AutoShardedBot):
         self.component_routes: dict[str, Callable[[discord.Interaction, str, dict[str, Any]], Awaitable[None]]] = {}
         """custom_id prefix (before the first ':') -> handler, for components other cogs post.
         A handler raises GameError or cogs.ids.ForgedId to refuse; the game cog answers with a sentence."""
-        self.mention_providers: list[Callable[[Any, bool], Awaitable[list[int]]]] = []
-        """(GameInfo, finished) -> extra user ids to mention on a turn message (followers...)."""
+        self.mention_providers: list[Callable[[Any, bool, Any], Awaitable[list[int]]]] = []
+        """(GameInfo, finished, the MoveOutcome told or None) -> extra user ids to mention on a turn message
+        (followers...)."""
         self.web_links = Links("", b"")
         """The web pages' signed links (``cogs.weblinks``); none until :meth:`setup_hook` reads the key, and
         none at all without ``WEB_BASE_URL``."""

@@ -11,7 +11,7 @@ from discord import app_commands
 from bot.community.base import HOUR_MS, MINUTE_MS
 from bot.community.clock import PRESETS
 from bot.i18n import t
-from bot.service import GameInfo
+from bot.service import GameInfo, MoveOutcome
 from cogs import limits
 from cogs.common import shown_name
 
@@ -44,12 +44,16 @@ def left_text(ms: int, loc: str) -> str:
     return t("clock.minutes", loc, count=max(0, ms) // MINUTE_MS)
 
 
-async def clock_lines(bot: CityBot, info: GameInfo, loc: str) -> list[str]:
+async def clock_lines(bot: CityBot, info: GameInfo, loc: str, outcome: MoveOutcome | None = None) -> list[str]:
     """Each human player's bank, and when it runs out for whoever is to play (a Discord timestamp that
-    counts down by itself); nothing when the game has no bank."""
+    counts down by itself); nothing when the game has no bank. ``outcome``: the move that left the game at this
+    version, whose own statement read the settings where it did (not read again)."""
     if info.game.status != "active":
         return []
-    control = (await bot.app.preferences.of_game(info.game)).time_control
+    stored = None
+    if outcome is not None and outcome.info.id == info.id and outcome.version == info.game.version:
+        stored = outcome.settings
+    control = (await bot.app.preferences.of_game(info.game, stored=stored)).time_control
     banks = await bot.app.clocks.of_game(info, control)
     now = bot.app.clocks.now
     lines = []

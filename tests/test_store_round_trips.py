@@ -17,6 +17,7 @@ from bot import store
 from bot.benches.load import sidebyside
 from bot.store.community.clocks import ClockStore, turn_values
 from bot.store.community.erasure import ErasureStore
+from bot.store.community.followers import FollowerStore
 from bot.store.community.reminders import WaitRow, WaitStore
 from bot.store.community.settings import SettingsStore
 from bot.store.community.undo import UndoRow, UndoStore
@@ -24,7 +25,7 @@ from bot.store.counters import COUNTERS, per_unit
 from bot.store.engine import KEEP_USES, MOVES_CHANNEL, PostgresEngine
 from bot.testing.postgres import PostgresServer
 from tests.conftest import fresh_postgres_database
-from tests.test_store_engines import ANA, BEA, started_game
+from tests.test_store_engines import ANA, BEA, GUILD, started_game
 
 
 def move_args(version: int, *, result: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -48,8 +49,9 @@ async def test_a_move_on_postgres_is_one_round_trip(postgres_server: PostgresSer
     try:
         game_id = await started_game(db)
         before = COUNTERS.snapshot()
-        assert await db.commit_move(game_id, **move_args(0)) == store.Committed(1, False)
+        made = await db.commit_move(game_id, **move_args(0))
         spent = per_unit(before, COUNTERS.snapshot(), 1)
+        assert (made.version, made.older_undos_open) == (1, False)
         assert (spent["round_trips"], spent["statements"], spent["acquisitions"]) == (1, 1, 0)
         assert (spent["transactions"], spent["notifies"]) == (0, 1)
         assert await db.snapshot(game_id) == (1, {"turn": 1})
@@ -78,6 +80,28 @@ async def test_a_move_on_postgres_tells_whether_an_older_undo_proposal_is_open(p
         assert [u.version for u in await undos.expire_undos(game_id, 2)] == [1]
         assert (await db.commit_move(game_id, **move_args(2))).older_undos_open is False
         assert (await undos.undo(game_id, 1)).status == "expired"  # type: ignore[union-attr]
+    finally:
+        await db.close()
+
+
+async def test_a_move_on_postgres_reads_the_settings_and_followers_of_its_game(postgres_server: PostgresServer) -> None:
+    """The move's one statement also reads what the turn post and the status after it would read: the server's and
+    the game's settings as stored (empty where none) and the followers, the longest-standing first; a change made
+    before the move is in the next move's reading. A stale move reads nothing (StaleVersion)."""
+    db = await store.Store.open(await fresh_postgres_database(postgres_server))
+    settings, followers = SettingsStore(db), FollowerStore(db)
+    try:
+        game_id = await started_game(db)
+        made = await db.commit_move(game_id, **move_args(0))
+        assert (made.settings, made.followers) == (({}, {}), ())
+        await settings.set_settings("guild", GUILD, {"clock": "3d+1d"})
+        await settings.set_settings("game", game_id, {"clock": "off"})
+        await settings.set_settings("game", game_id + 1, {"clock": "1d+12h"})  # another game's: not read
+        assert await followers.follow(game_id, 7, at=20) and await followers.follow(game_id, 3, at=30)
+        made = await db.commit_move(game_id, **move_args(1))
+        assert made.settings == ({"clock": "3d+1d"}, {"clock": "off"}) and made.followers == (7, 3)
+        assert made.settings == await settings.game_settings(GUILD, game_id)
+        assert list(made.followers) == await followers.followers(game_id)
     finally:
         await db.close()
 

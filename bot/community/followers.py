@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from bot import errors, store
 from bot.community.base import CommunityError, Feature
-from bot.service import GameInfo, Service
+from bot.service import GameInfo, MoveOutcome, Service
 from bot.store.community import followers as follower_store
 from bot.store.community.followers import FollowerStore
 
@@ -32,9 +32,12 @@ class Followers(Feature):
             raise CommunityError("community.error.not_following", game=game_id)
         return info
 
-    async def followers(self, info: GameInfo, finished: bool = False) -> list[int]:
-        """Mention provider: a game's followers, on its turns and at its end."""
+    async def followers(self, info: GameInfo, finished: bool = False, outcome: MoveOutcome | None = None) -> list[int]:
+        """Mention provider: a game's followers, on its turns and at its end; those the move's own statement read
+        when ``outcome`` (the move the turn post tells) has them (``MoveOutcome.followers``), else read."""
         del finished
+        if outcome is not None and outcome.info.id == info.id and outcome.followers is not None:
+            return list(outcome.followers)
         return await self.db.followers(info.id)
 
     async def forget_user(self, user_xid: int) -> int:

@@ -269,11 +269,17 @@ class Preferences(Feature):
         self._notices: set[int] | None = None
         """Players to tell that their DMs are closed (read from the store on first use)."""
 
-    async def of_game(self, game: store.GameRow, cache: PassCache | None = None) -> Settings:
-        """A game's settings: defaults <- its server's <- its own overrides (read once per pass)."""
+    async def of_game(
+        self,
+        game: store.GameRow,
+        cache: PassCache | None = None,
+        stored: tuple[Mapping[str, Any], Mapping[str, Any]] | None = None,
+    ) -> Settings:
+        """A game's settings: defaults <- its server's <- its own overrides (read once per pass). ``stored``: the
+        server's and the game's as a move's own statement read them (``MoveOutcome.settings``), not read again."""
         if cache is not None and game.id in cache.settings:
             return cache.settings[game.id]
-        settings = merge_settings(*await self.db.game_settings(game.guild_xid or 0, game.id))
+        settings = merge_settings(*(stored or await self.db.game_settings(game.guild_xid or 0, game.id)))
         if cache is not None:
             cache.settings[game.id] = settings
         return settings

@@ -195,6 +195,8 @@ class ServiceBase:
             newly_awaited=after - before,
             snapshot=Snapshot(info, version, after_state, self._views),
             older_undos_open=committed.older_undos_open,
+            settings=committed.settings,
+            followers=committed.followers,
         )
         if on_committed is not None:
             try:

@@ -88,6 +88,11 @@ class MoveOutcome:
     older_undos_open: bool | None = None
     """Whether an undo proposal of an older version was open when the move was made, as the move's own statement
     read it (PostgreSQL); None when not read (SQLite): undo's listener then asks."""
+    settings: tuple[dict[str, Any], dict[str, Any]] | None = field(default=None, compare=False, repr=False)
+    """The server's and the game's settings as stored, read by the move's own statement (PostgreSQL): the turn post
+    and the status after the move read them no more; None when not read (SQLite)."""
+    followers: tuple[int, ...] | None = None
+    """The game's followers, read by the move's own statement (PostgreSQL); None when not read (SQLite)."""
 
     @property
     def locale(self) -> str:

@@ -20,13 +20,20 @@ from bot.store.rows import MoveRow, dumps
 
 @dataclass(frozen=True)
 class Committed:
-    """A committed move: the game's new ``version``, and ``older_undos_open``: whether an undo proposal of an
-    older version was still open when the move was made (PostgreSQL: read by the move's own statement, at its
-    moment, so its undo check needs no round trip of its own; None on SQLite: not read, ask
-    :meth:`~bot.store.community.undo.UndoStore.expire_undos`)."""
+    """A committed move: the game's new ``version``, and what the move's own statement read at its moment on
+    PostgreSQL, so that what follows every move needs no round trip for it (None on SQLite: not read, ask):
+
+    - ``older_undos_open``: whether an undo proposal of an older version was still open (else ask
+      :meth:`~bot.store.community.undo.UndoStore.expire_undos`);
+    - ``settings``: the game's server's settings and the game's own, as stored (else ask
+      :meth:`~bot.store.community.settings.SettingsStore.game_settings`);
+    - ``followers``: the game's followers, the longest-standing first (else ask
+      :meth:`~bot.store.community.followers.FollowerStore.followers`)."""
 
     version: int
     older_undos_open: bool | None = None
+    settings: tuple[dict[str, Any], dict[str, Any]] | None = None
+    followers: tuple[int, ...] | None = None
 
 
 SAVE_SNAPSHOT = (
@@ -35,19 +42,25 @@ SAVE_SNAPSHOT = (
 )
 
 
+def _stored(data: str | None) -> dict[str, Any]:
+    return dict(json.loads(data)) if data else {}
+
+
 @functools.lru_cache(maxsize=8)
 def move_statement(sets: str) -> str:
     """PostgreSQL's move in one statement (one round trip, a transaction by itself; four texts at most, each
     prepared once per connection): the game row updated only at the expected version while active (a second
     process committing the same version waits for the row lock, then matches nothing), the move appended,
     the snapshot saved and the move announced (``NOTIFY``, sent at the statement's commit) only if it was; and
-    whether an undo proposal of an older version is open (undo's check after every move, read at the statement's
-    moment: a proposal committed later is expired when it is answered, as one made after the check always was).
+    what follows every move reads (:class:`Committed`), at the statement's moment: whether an undo proposal of an
+    older version is open (a proposal committed later is expired when it is answered, as one made after undo's
+    check always was), the server's and the game's settings, the followers.
     Parameters: ``sets``' values, the game, the expected version, seat, move, at, actor, state. Its one row
-    counts the games updated (0: stale, nothing written), then the open older proposals (at most one is read)."""
+    counts the games updated (0: stale, nothing written), then the open older proposals (at most one is read),
+    the server's settings, the game's, and the followers' ids (comma-separated; NULL for none of each)."""
     return (
         f"WITH game AS (UPDATE games SET {sets} WHERE id = ? AND version = ? AND status = 'active'"
-        " RETURNING id, version),"
+        " RETURNING id, version, guild_xid),"
         " appended AS (INSERT INTO moves (game_id, version, seat, move, at, actor_xid)"
         " SELECT id, version, CAST(? AS BIGINT), CAST(? AS TEXT), CAST(? AS BIGINT), CAST(? AS BIGINT) FROM game"
         " RETURNING version),"
@@ -57,7 +70,12 @@ def move_statement(sets: str) -> str:
         " SELECT (SELECT COUNT(*) FROM game), (SELECT COUNT(*) FROM appended), (SELECT COUNT(*) FROM saved),"
         " (SELECT COUNT(*) FROM told),"
         " (SELECT COUNT(*) FROM (SELECT 1 FROM community_undo u, game WHERE u.game_id = game.id"
-        " AND u.status = 'open' AND u.version < game.version LIMIT 1) AS older)"
+        " AND u.status = 'open' AND u.version < game.version LIMIT 1) AS older),"
+        " (SELECT s.data FROM community_settings s, game WHERE s.scope = 'guild'"
+        " AND s.scope_id = COALESCE(game.guild_xid, 0)),"
+        " (SELECT s.data FROM community_settings s, game WHERE s.scope = 'game' AND s.scope_id = game.id),"
+        " (SELECT string_agg(CAST(f.user_xid AS TEXT), ',' ORDER BY f.since, f.user_xid)"
+        " FROM community_followers f, game WHERE f.game_id = game.id)"
     )
 
 
@@ -113,7 +131,13 @@ class MoveLog(Database):
             )
             if not done or int(done[0][0]) == 0:
                 raise StaleVersion(f"game {game_id} is not at version {expected_version}")
-            return Committed(new_version, int(done[0][4]) > 0)
+            row = done[0]
+            return Committed(
+                new_version,
+                older_undos_open=int(row[4]) > 0,
+                settings=(_stored(row[5]), _stored(row[6])),
+                followers=tuple(int(u) for u in row[7].split(",")) if row[7] else (),
+            )
         async with self._writing(game_id, seats=False) as db:
             # The version check is this UPDATE's WHERE, inside the transaction: on PostgreSQL a second
             # process committing the same version waits for the row, then matches nothing.
