@@ -338,9 +338,21 @@ class DiscordAnnouncer(commands.Cog):
         await send_private_choices(self.bot, origin.interaction, game_id, origin.locale, made=origin.made)
 
     async def show_status(self, game_id: int, locale: str, outcome: MoveOutcome | None = None) -> None:
-        """The status after ``outcome`` reuses its snapshot (only the game's row is read again, for the
-        status message's id); without one, or when the game moved on since, the game is read."""
-        info, snap = await self.current(game_id, outcome.snapshot if outcome else None)
+        """The status after ``outcome`` reuses its snapshot, and its row too while this process knows of no later
+        version and the row names the status message (no reading: the turn flow checks the row its settling returns,
+        :meth:`bot.turnflow.TurnFlow.after_move`); else only the game's row is read again, for the status message's
+        id; without ``outcome``, or when the game moved on since, the game is read."""
+        made = outcome.snapshot if outcome is not None else None
+        if (
+            outcome is not None
+            and made is not None
+            and made.info.id == game_id
+            and outcome.info.game.status_message_xid is not None
+            and self.service.knows_no_later(made)
+        ):
+            info, snap = made.info, made
+        else:
+            info, snap = await self.current(game_id, made)
         await self.update_status(info, locale, snap, outcome=outcome)
 
     async def current(self, game_id: int, snap: Snapshot | None, row: Any = None) -> tuple[GameInfo, Snapshot]:

@@ -83,8 +83,7 @@ class Play(ServiceBase):
         snapshot a move of this process left, used without a reading while this process knows of no later version
         of the game (its states' cache); a menu it offers after another process's move is stale, and its click
         refused (or obeyed, when it still means the same thing), by the version checked in the database."""
-        cached = self._cache.get(game_id)
-        fresh = made is not None and made.info.id == game_id and cached is not None and cached[0] == made.version
+        fresh = made is not None and made.info.id == game_id and self.knows_no_later(made)
         info = made.info if made is not None and fresh else await self.info(game_id)
         seat = info.seat_of(user_xid)
         if seat is None:
@@ -224,6 +223,19 @@ class Play(ServiceBase):
         )
         return game, outcome, newest
 
-    async def settle(self, game_id: int, version: int) -> None:
-        """Record that the moves up to ``version`` were announced (a restart tells only the rest)."""
-        await self._store.settle(game_id, version)
+    async def settle(self, game_id: int, version: int) -> store.GameRow | None:
+        """Record that the moves up to ``version`` were announced (a restart tells only the rest); returns the game's
+        row as the write left it (None for an unknown game)."""
+        return await self._store.settle(game_id, version)
+
+    def knows_no_later(self, snap: Snapshot) -> bool:
+        """Whether ``snap`` (a move's snapshot) is still the newest version of its game this process knows of (its
+        states' cache): what follows the move may then use it without a reading. Another process's later move is
+        not known here: whoever uses it checks against the database (a version, a row written or returned)."""
+        cached = self._cache.get(snap.info.id)
+        return cached is not None and cached[0] == snap.version
+
+    def knows_version(self, game_id: int, version: int) -> bool:
+        """Whether this process has seen the game at ``version`` or later (its states' cache)."""
+        cached = self._cache.get(game_id)
+        return cached is not None and cached[0] >= version

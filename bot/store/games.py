@@ -139,14 +139,17 @@ class GameTables(Database):
         )
         return [game_row(r) for r in rows]
 
-    async def settle(self, game_id: int, version: int) -> None:
-        """Record that the moves up to ``version`` were announced (never moves backwards)."""
-        await self._write_one(
-            "UPDATE games SET settled_version = GREATEST(settled_version, ?) WHERE id = ?",
+    async def settle(self, game_id: int, version: int) -> GameRow | None:
+        """Record that the moves up to ``version`` were announced (never moves backwards); returns the game's row as
+        the write left it (``RETURNING``: what the telling may check without a reading), None for an unknown game."""
+        rows = await self._write_one(
+            f"UPDATE games SET settled_version = GREATEST(settled_version, ?) WHERE id = ?"
+            f" RETURNING {', '.join(GAME_COLUMNS)}",
             (version, game_id),
             game_id,
             seats=False,
         )
+        return game_row(rows[0]) if rows else None
 
     async def count_games(self) -> int:
         row = await self._one("SELECT COUNT(*) FROM games")

@@ -70,8 +70,10 @@ class FlowBase(ABC):
         game_id = outcome.info.id
         self._telling[game_id] = self._telling.get(game_id, 0) + 1
         try:
-            problem = await self._tell(outcome, origin)
-            await self.service.settle(game_id, outcome.version)
+            problem, quiet = await self._tell(outcome, origin)
+            settled = await self.service.settle(game_id, outcome.version)
+            if quiet and settled is not None and self._status_outdated(outcome, settled):
+                await self.announcer.show_status(game_id, outcome.locale)  # told again, from a reading
         finally:
             left = self._telling[game_id] - 1
             if left:
@@ -80,7 +82,24 @@ class FlowBase(ABC):
                 del self._telling[game_id]
         return problem
 
-    async def _tell(self, outcome: MoveOutcome, origin: Any) -> str | None:
+    def _status_outdated(self, outcome: MoveOutcome, settled: Any) -> bool:
+        """Whether a step's status, which the announcer may have told from the move's own row (it reads none while
+        this process knows of no later version, and the row names a status message), is outdated by the row the
+        settling returned: a later version this process does not know (another process's move: this process tells
+        its own), or the same version ended, paused or with its status message posted again."""
+        told = outcome.info.game
+        if told.status_message_xid is None:
+            return False  # no status message known to the move: the announcer read the row itself
+        if settled.version != told.version:
+            return not self.service.knows_version(told.id, settled.version)
+        return (told.status, told.paused_at, told.status_message_xid) != (
+            settled.status,
+            settled.paused_at,
+            settled.status_message_xid,
+        )
+
+    async def _tell(self, outcome: MoveOutcome, origin: Any) -> tuple[str | None, bool]:
+        """Tell the move: (what went wrong or None, whether it was a step told in the status only)."""
         info = outcome.info
         game = games.get(info.game.kind)
         locale = outcome.locale
@@ -100,7 +119,7 @@ class FlowBase(ABC):
                 await self.announcer.next_step(origin, info.id)
             await self.announcer.show_status(info.id, locale, outcome)
             self._maybe_ai(info)
-            return None
+            return None, True
         problem = await self.publish(info.id, outcome, locale)
         if (
             problem is None
@@ -112,7 +131,7 @@ class FlowBase(ABC):
             # A secret game announced a turn and the player acts again: their next private menu comes
             # at once, as it does inside a turn.
             await self.announcer.next_step(origin, info.id)
-        return problem
+        return problem, False
 
     async def _public_view(self, outcome: MoveOutcome) -> games.View:
         snap = outcome.snapshot
