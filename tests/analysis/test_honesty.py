@@ -10,10 +10,13 @@ positions). Measured: random 4.9, greedy 1.8, strong 0.6 points.
 
 Urban Panic (advanced, two players, 30 positions from half the game on, two samples): the strong AI's moves
 lose least, significantly less than greedy's and random's; random against greedy is not resolved there (one
-random action is not reliably worse than the greedy AI's short-sighted one by the next turn). Not checked:
-Between Two Cities, where one move's effect on the margin over the best opponent is a fraction of a point,
-below the noise of a few samples. ``python -m bot.bench --only analysis`` measures the order in all three games
-at four samples and states what it finds (README, "After the game").
+random action is not reliably worse than the greedy AI's short-sighted one by the next turn).
+
+Between Two Cities (three players, 30 games, every decision of one seat, one sample, each game one figure):
+random's moves lose significantly more than greedy's and than strong's; greedy against strong is not resolved
+(the strong AI's edge is a tenth or two of a point a decision, under the noise of the future deal and the
+rollouts). ``python -m bot.bench --only analysis`` measures the order in all three games at four samples and
+states what it finds (README, "After the game").
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ import statistics
 from bot import games
 from bot.analysis import evaluate, summary
 from bot.rules import core
-from tests.analysis.helpers import position
+from tests.analysis.helpers import CASES, play, position
 
 KIND = "quadropolis"
 POSITIONS = 30
@@ -74,3 +77,53 @@ def test_urban_panic_strong_loses_least() -> None:
         gaps = [w - b for w, b in zip(losses[worse], losses["strong"], strict=True)]
         error = statistics.stdev(gaps) / len(gaps) ** 0.5
         assert statistics.mean(gaps) > 2 * error, (worse, statistics.mean(gaps), error)
+
+
+BTC_GAMES = 30
+BTC_STRONG_MOST = 2.0
+"""Between Two Cities: the most points the strong AI's moves may lose on average (measured: 1.13)."""
+
+
+def _gap(worse: list[float], better: list[float]) -> tuple[float, float]:
+    """The mean of the paired differences ``worse - better`` and its standard error."""
+    gaps = [w - b for w, b in zip(worse, better, strict=True)]
+    return statistics.mean(gaps), statistics.stdev(gaps) / len(gaps) ** 0.5
+
+
+def test_between_two_cities_random_loses_most() -> None:
+    """Thirty seeded three-player Between Two Cities games played by the greedy AI; in each, every decision
+    of one seat (the seats in turn) with a choice, at one sample, where the random, greedy and strong AI's
+    moves are weighed together; each AI's losses averaged over the game, so each game is one figure. Left out:
+    the decisions where "you first" is legal, since the strong AI always chooses it there and then places its
+    tile at the seat's next decision, so what it is weighed on there is the greedy AI's later placement (the
+    rollouts'), not its own. Checked: the strong AI's moves lose at most ``BTC_STRONG_MOST`` points on
+    average, and random's moves lose more than greedy's and more than strong's, each by more than twice the
+    paired standard error over the 30 games (measured: random 1.54, greedy 1.00, strong 1.13; random - greedy
+    0.54 +- 0.13, random - strong 0.41 +- 0.13). Greedy against strong is not checked: measured -0.13 +- 0.12,
+    not resolved (the strong AI's edge, about 3 points of final margin a game over some 20 decisions, is a
+    tenth or two of a point a decision; README, "After the game")."""
+    kind = "btc"
+    options, seats = CASES[kind]
+    rules = games.rules(kind)
+    per_game: dict[str, list[float]] = {"random": [], "greedy": [], "strong": []}
+    for game in range(BTC_GAMES):
+        seed, seat = 1000 + game, game % seats
+        mine: dict[str, list[float]] = {level: [] for level in per_game}
+        state = rules.setup(options, seats, seed)
+        for number, (mover, move) in enumerate(play(kind, options, seats, seed)):
+            legal = rules.legal_moves(state, mover)
+            if mover == seat and len(legal) > 1 and all(m["kind"] != "you_first" for m in legal):
+                chance = rules.ai_move(state, seat, "random", core.derive_seed(seed, "random", number))
+                stream = core.derive_seed(seed, "weigh", number)
+                decision = evaluate.weigh(rules, state, seat, chance, None, stream, 1, 1)
+                mine["random"].append(decision.loss(0))
+                for level in ("greedy", "strong"):
+                    mine[level].append(decision.loss(decision.chosen[level]))
+            state = rules.apply(state, mover, move)
+        assert all(loss >= 0 for values in mine.values() for loss in values)
+        for level, values in mine.items():
+            per_game[level].append(statistics.mean(values))
+    assert statistics.mean(per_game["strong"]) <= BTC_STRONG_MOST, per_game["strong"]
+    for better in ("greedy", "strong"):
+        mean, error = _gap(per_game["random"], per_game[better])
+        assert mean > 2 * error, (better, mean, error)
