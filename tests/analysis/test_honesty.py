@@ -13,10 +13,11 @@ lose least, significantly less than greedy's and random's; random against greedy
 random action is not reliably worse than the greedy AI's short-sighted one by the next turn).
 
 Between Two Cities (three players, 30 games, every decision of one seat, one sample, each game one figure):
-random's moves lose significantly more than greedy's and than strong's; greedy against strong is not resolved
-(the strong AI's edge is a tenth or two of a point a decision, under the noise of the future deal and the
-rollouts). ``python -m bot.bench --only analysis`` measures the order in all three games at four samples and
-states what it finds (README, "After the game").
+the strong AI's moves lose little and no AI's moves lose significantly less than a weaker AI's, but the order
+itself is not significant over 30 games (it is on these seeds for random against the others, not on the next
+thirty): every AI's moves move the margin by a tenth or two of a point a decision, under the noise of the
+future deal and the rollouts. ``python -m bot.bench --only analysis`` measures the order in all three games
+at four samples and states what it finds (README, "After the game").
 """
 
 from __future__ import annotations
@@ -90,18 +91,24 @@ def _gap(worse: list[float], better: list[float]) -> tuple[float, float]:
     return statistics.mean(gaps), statistics.stdev(gaps) / len(gaps) ** 0.5
 
 
-def test_between_two_cities_random_loses_most() -> None:
+def test_between_two_cities_no_order_reversed() -> None:
     """Thirty seeded three-player Between Two Cities games played by the greedy AI; in each, every decision
     of one seat (the seats in turn) with a choice, at one sample, where the random, greedy and strong AI's
     moves are weighed together; each AI's losses averaged over the game, so each game is one figure. Left out:
     the decisions where "you first" is legal, since the strong AI always chooses it there and then places its
     tile at the seat's next decision, so what it is weighed on there is the greedy AI's later placement (the
-    rollouts'), not its own. Checked: the strong AI's moves lose at most ``BTC_STRONG_MOST`` points on
-    average, and random's moves lose more than greedy's and more than strong's, each by more than twice the
-    paired standard error over the 30 games (measured: random 1.54, greedy 1.00, strong 1.13; random - greedy
-    0.54 +- 0.13, random - strong 0.41 +- 0.13). Greedy against strong is not checked: measured -0.13 +- 0.12,
-    not resolved (the strong AI's edge, about 3 points of final margin a game over some 20 decisions, is a
-    tenth or two of a point a decision; README, "After the game")."""
+    rollouts'), not its own. Checked: every loss is at least 0, the strong AI's moves lose at most
+    ``BTC_STRONG_MOST`` points on average, and no AI's moves lose significantly less than a weaker AI's
+    (random's below greedy's or strong's, greedy's below strong's, by more than twice the paired standard
+    error over the 30 games).
+
+    The order itself is not checked, because it is not significant here: measured on these games, random
+    1.54, greedy 1.00, strong 1.13 (random - greedy 0.54 +- 0.13, greedy - strong -0.13 +- 0.12), but on the
+    next thirty seeds (2000 on) random 1.40, greedy 1.44, strong 1.26 (random - greedy -0.04 +- 0.14). In
+    this game a move barely moves the margin over the best opponent, since each city is shared with a
+    neighbour who gains or loses with it: a random seat among greedy ones ends only 2.3 points of margin a
+    game below a greedy seat, and a strong seat 3.2 above, over some 20 decisions each, a tenth of a point or
+    two a decision, against about 3.5 points of noise in one weighing (README, "After the game")."""
     kind = "btc"
     options, seats = CASES[kind]
     rules = games.rules(kind)
@@ -124,6 +131,6 @@ def test_between_two_cities_random_loses_most() -> None:
         for level, values in mine.items():
             per_game[level].append(statistics.mean(values))
     assert statistics.mean(per_game["strong"]) <= BTC_STRONG_MOST, per_game["strong"]
-    for better in ("greedy", "strong"):
-        mean, error = _gap(per_game["random"], per_game[better])
-        assert mean > 2 * error, (better, mean, error)
+    for worse, better in (("random", "greedy"), ("random", "strong"), ("greedy", "strong")):
+        mean, error = _gap(per_game[worse], per_game[better])
+        assert mean > -2 * error, (worse, better, mean, error)
