@@ -184,7 +184,7 @@ def test_between_two_cities_no_order_reversed() -> None:
     this game a move barely moves the margin over the best opponent, since each city is shared with a
     neighbour who gains or loses with it: a random seat among greedy ones ends only 2.3 points of margin a
     game below a greedy seat, and a strong seat 3.2 above, over some 20 decisions each, a tenth of a point or
-    two a decision, against about 3.5 points of noise in one weighing (README, "After the game")."""
+    two a decision, against about 3 points of noise in one weighing (README, "After the game")."""
     kind = "btc"
     per_game = _per_game(kind, BTC_GAMES, 1, set(summary.data(games.rules(kind))["honesty_skip"]))
     assert statistics.mean(per_game["strong"]) <= BTC_STRONG_MOST, per_game["strong"]
