@@ -10,10 +10,11 @@ mean absolute change of a move's loss), ``largest_move_loss_shift``, ``average_l
 of decisions whose best move is the same); and ``policy_agreement``: the share of the game's decisions where
 the rollout policy (greedy) chooses as the strong AI does.
 
-Honesty (``analysis.honesty.<kind>``): thirty seeded games at the smaller table (``small_seats``), in each
-the first decision from half the game on, where the random, greedy and strong AI's moves are weighed together
-at ``HONESTY_SAMPLES`` samples: each level's average loss and the paired differences with their standard errors
-(``random_minus_greedy``, ``greedy_minus_strong``, ``*_se``; significant when above twice the error).
+Honesty (``analysis.honesty.<kind>``): thirty seeded games at the smaller table (``small_seats``), in each the first
+decision from half the game on (not one where a move of a kind in the game's ``honesty_skip`` is legal), where the
+random, greedy and strong AI's moves are weighed together at ``HONESTY_SAMPLES`` samples: each level's average loss and
+the paired differences with their standard errors (``random_minus_greedy``, ``greedy_minus_strong``, ``*_se``;
+significant when above twice the error).
 
 ``--quick`` (CI): each game at its smaller table (``small_seats``), one sample against two, and five honesty
 positions at one sample.
@@ -95,11 +96,15 @@ def cost(kind: str, options: Mapping[str, str], seats: int, factor: int, budget:
 
 
 def _position(kind: str, options: Mapping[str, str], seats: int, seed: int, fraction: float) -> tuple[Any, int, int]:
+    """The first decision from ``fraction`` of a seeded game on, skipping those where a move of a kind the
+    game's ``analysis.json`` lists in ``honesty_skip`` is legal."""
     rules = games.rules(kind)
+    skip = set(summary.data(rules).get("honesty_skip", ()))
     _, log = play_logged(kind, options, seats, seed, "greedy")
     state = rules.setup(options, seats, seed)
     for index, (seat, move) in enumerate(log):
-        if index >= int(len(log) * fraction) and seat >= 0 and len(rules.legal_moves(state, seat)) > 1:
+        legal = rules.legal_moves(state, seat) if seat >= 0 else []
+        if index >= int(len(log) * fraction) and len(legal) > 1 and not skip & {m.get("kind") for m in legal}:
             return state, seat, int(move.get("at", 0))
         state = rules.apply(state, seat, move)
     raise RuntimeError("no decision left")
