@@ -39,8 +39,9 @@ class ServiceBase:
         self.forget_listeners: list[Callable[[int], Awaitable[int]]] = []
         """Called with a user id when that user asks to be forgotten; each returns rows changed."""
         self.post_recorders: list[Callable[[store.GameRow, Mapping[str, int | None]], list[store.PostRecord]]] = []
-        """Called after :meth:`set_messages` with the game's row and the message ids set (the erasure
-        feature keeps every turn post's id, so a forget-me can reach it). Errors are logged, not raised."""
+        """Called by :meth:`set_messages` with the game's row and the message ids to set; each names the posts to
+        record in the same write (the erasure feature keeps every turn post's id, so a forget-me can reach it).
+        Errors are logged, not raised: the ids are set all the same."""
 
     # -- helpers -----------------------------------------------------------------------------
     def _lock(self, game_id: int) -> asyncio.Lock:
