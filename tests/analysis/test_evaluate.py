@@ -107,3 +107,19 @@ def test_a_hand_passed_on_is_remembered() -> None:
         world = rules.determinize(state, 0, known, seed)
         assert all(world.tiles[t] == state.tiles[t] for t in known)
     assert any(rules.determinize(state, 0, known, seed).tiles[t] != state.tiles[t] for seed in range(5) for t in unseen)
+
+
+@pytest.mark.parametrize("mode", ["solo_simple", "solo_full"])
+def test_a_solo_game_is_weighed_against_the_automas(mode: str) -> None:
+    """Between Two Cities solo: the player is ranked against the two Automas (they are not seats), so the margin
+    a move is worth is the player's score minus the better Automa's, not the player's score alone (handing
+    Automacity a good tile costs the player there)."""
+    rules = games.rules("btc")
+    for seed in range(4):
+        state = rules.setup({"mode": mode}, 1, seed)
+        while not rules.is_over(state):
+            state = rules.apply(state, 0, rules.ai_move(state, 0, "greedy", seed))
+        result = rules.result(state)
+        automas = [automa["total"] for automa in result.details["automas"]]
+        assert len(automas) == 2
+        assert evaluate.margin(rules, state, 0) == result.seats[0].total - max(automas)
