@@ -138,10 +138,11 @@ def _turn_moves(state: State) -> list[Move]:
         for i in built:
             here = p.board[i]
             assert here is not None
+            lifted = tiles.add(p.tracks, KINDS[here].deltas, -1)
             for code in reserve_codes:
-                after = tiles.add(tiles.add(p.tracks, KINDS[here].deltas, -1), KINDS[code].deltas)
-                if tiles.floor_breach(after) is None and turn.keeps_architect(
-                    swap_in_reserve(p.reserve, code, here), after, turn.empty, 1
+                after = tiles.add(lifted, KINDS[code].deltas)
+                if tiles.floor_breach(after) is None and (
+                    not turn.owed or turn.keeps_architect(swap_in_reserve(p.reserve, code, here), after, turn.empty, 1)
                 ):
                     out.append({"kind": "engineer_reserve", "plot": tiles.square_name(i), "tile": code})
     if (
