@@ -38,7 +38,7 @@ GAINS = {code: k.gains for code, k in KINDS.items()}
 """Each tile code's gains: what scoring's step 1 takes back when the tile is not reached."""
 NETWORK_CACHE = 1 << 14
 """Boards whose :func:`network` is kept (then the memo starts afresh): the planners weigh the same boards again
-and again, from one decision to the next and in every rollout of an analysis. About 8 MB at most."""
+and again, from one decision to the next and in every rollout of an analysis. About 7 MB when full."""
 _NETWORKS: dict[tuple[str | None, ...], tuple[tiles.Tracks, int, int]] = {}
 
 
