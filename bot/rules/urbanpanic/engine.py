@@ -132,20 +132,17 @@ def _turn_moves(state: State) -> list[Move]:
             if placeable(p.tracks, code) and turn.keeps_architect(without(p.reserve, code), after, turn.empty - 1, 1):
                 out += [{"kind": "planner", "tile": code, "plot": name} for name in empties]
     if points >= 1 and len(built) >= 2 and turn.keeps_architect(p.reserve, p.tracks, turn.empty, 1):
-        out += [
-            {"kind": "engineer_board", "plot": tiles.square_name(a), "other": tiles.square_name(b)}
-            for a in built
-            for b in built
-            if a != b
-        ]
+        names = [tiles.square_name(i) for i in built]
+        out += [{"kind": "engineer_board", "plot": a, "other": b} for a in names for b in names if a != b]
     if points >= 1:
         for i in built:
             here = p.board[i]
             assert here is not None
+            lifted = tiles.add(p.tracks, KINDS[here].deltas, -1)
             for code in reserve_codes:
-                after = tiles.add(tiles.add(p.tracks, KINDS[here].deltas, -1), KINDS[code].deltas)
-                if tiles.floor_breach(after) is None and turn.keeps_architect(
-                    swap_in_reserve(p.reserve, code, here), after, turn.empty, 1
+                after = tiles.add(lifted, KINDS[code].deltas)
+                if tiles.floor_breach(after) is None and (
+                    not turn.owed or turn.keeps_architect(swap_in_reserve(p.reserve, code, here), after, turn.empty, 1)
                 ):
                     out.append({"kind": "engineer_reserve", "plot": tiles.square_name(i), "tile": code})
     if (

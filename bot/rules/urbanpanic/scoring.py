@@ -106,19 +106,31 @@ def score_city(board: Sequence[str | None], tracks: Sequence[int]) -> CityScore:
 
 
 def quick_score(board: Sequence[str | None], tracks: Sequence[int], linked: set[int] | None = None) -> int:
-    """``score_city(board, tracks).base`` without building the sheet (the AI's hot path).
+    """``score_city(board, tracks).base`` without building the sheet.
 
     ``linked`` may pass in ``tiles.reachable(board)`` when the caller already has it.
     """
     if linked is None:
         linked = tiles.reachable(board)
-    r, j, e, inc, s = tracks
+    lost = tiles.ZERO
     for i in tiles.PLOTS:
         code = board[i]
         if code is not None and i not in linked:
-            g = KINDS[code].gains
-            r, j, e, inc, s = r - g[0], j - g[1], e - g[2], inc - g[3], s - g[4]
-    total = r + j + e + inc + s - (PLOT_COUNT - len(linked))
+            lost = tiles.add(lost, KINDS[code].gains)
+    return quick_base(tracks, lost, len(linked))
+
+
+def quick_base(tracks: Sequence[int], lost: Sequence[int], linked: int) -> int:
+    """``score_city(board, tracks).base`` from what the board's network decides (the AI's hot path): ``lost``,
+    the sum of the unreachable tiles' gains (step 1), and ``linked``, how many tiles reach the centre."""
+    r, j, e, inc, s = (
+        tracks[0] - lost[0],
+        tracks[1] - lost[1],
+        tracks[2] - lost[2],
+        tracks[3] - lost[3],
+        tracks[4] - lost[4],
+    )
+    total = r + j + e + inc + s - (PLOT_COUNT - linked)
     if r > j:
         total -= UNEMPLOYMENT_FACTOR * (r - j)
     elif j > r:

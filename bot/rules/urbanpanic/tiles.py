@@ -271,8 +271,14 @@ GOAL_POINTS, GOALS = _load_goals()
 
 def square_name(index: int) -> str:
     """Square index -> ``"A1"`` .. ``"E5"`` (column letter, row number)."""
+    if 0 <= index < SIZE * SIZE:
+        return SQUARE_NAMES[index]
     row, col = divmod(index, SIZE)
     return f"{'ABCDE'[col]}{row + 1}"
+
+
+SQUARE_NAMES = tuple(f"{'ABCDE'[i % SIZE]}{i // SIZE + 1}" for i in SQUARES)
+"""Every square's name, by index (the legal moves name squares by the thousand)."""
 
 
 def square_index(name: object) -> int | None:
@@ -313,6 +319,45 @@ NEIGHBOURS = _links()
 FULL_MASK = 15
 
 
+MASKS: dict[str, int] = {code: k.mask for code, k in KINDS.items()}
+"""Each tile code's open sides as bits (:attr:`TileKind.mask`), for the network search."""
+
+
+def _steps(mask: int, here: int) -> tuple[tuple[int, int, int], ...]:
+    return tuple((nxt, 1 << nxt, theirs) for nxt, mine, theirs in NEIGHBOURS[here] if mask & mine)
+
+
+STEPS = {code: tuple(_steps(m, here) for here in SQUARES) for code, m in MASKS.items()}
+"""The network search's table, built once: for a tile code on a square, each neighbour its passages face, as
+(neighbour, the neighbour's bit, its side bit facing back)."""
+_CENTRE_BIT = 1 << CENTRE
+_CENTRE_STEPS = _steps(FULL_MASK, CENTRE)
+
+
+def reach_bits(board: Sequence[str | None]) -> tuple[int, int]:
+    """:func:`reach` as two bit sets (bit ``i`` for square ``i``): the AI's valuation calls it on every
+    board it weighs."""
+    seen = _CENTRE_BIT
+    frontier = 0
+    stack = [_CENTRE_STEPS]
+    while stack:
+        for nxt, bit, theirs in stack.pop():
+            if seen & bit:
+                continue
+            code = board[nxt]
+            if code is None:
+                frontier |= bit
+            elif MASKS[code] & theirs:
+                seen |= bit
+                stack.append(STEPS[code][nxt])
+    return seen ^ _CENTRE_BIT, frontier
+
+
+def squares_of(bits: int) -> set[int]:
+    """The squares of a bit set."""
+    return {i for i in SQUARES if bits >> i & 1}
+
+
 def reach(board: Sequence[str | None]) -> tuple[set[int], set[int]]:
     """(linked, frontier): the squares holding a tile that a chain of links joins to the centre
     (spec 3.3, 3.4), and the empty plots that an open passage of the centre or of a linked tile
@@ -321,23 +366,8 @@ def reach(board: Sequence[str | None]) -> tuple[set[int], set[int]]:
     Two squares are linked when both hold something (a tile, or the centre) and each has a passage
     on the edge facing the other. The centre itself is in neither set.
     """
-    seen = {CENTRE}
-    frontier: set[int] = set()
-    stack = [CENTRE]
-    while stack:
-        here = stack.pop()
-        mask = FULL_MASK if here == CENTRE else KINDS[board[here]].mask  # type: ignore[index]
-        for nxt, mine, theirs in NEIGHBOURS[here]:
-            if nxt in seen or not mask & mine:
-                continue
-            code = board[nxt]
-            if code is None:
-                frontier.add(nxt)
-            elif KINDS[code].mask & theirs:
-                seen.add(nxt)
-                stack.append(nxt)
-    seen.discard(CENTRE)
-    return seen, frontier
+    linked, frontier = reach_bits(board)
+    return squares_of(linked), squares_of(frontier)
 
 
 def reachable(board: Sequence[str | None]) -> set[int]:
