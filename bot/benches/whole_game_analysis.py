@@ -16,6 +16,13 @@ random, greedy and strong AI's moves are weighed together at ``HONESTY_SAMPLES``
 the paired differences with their standard errors (``random_minus_greedy``, ``greedy_minus_strong``, ``*_se``;
 significant when above twice the error).
 
+Honesty over whole games of every other variant (``analysis.honesty_games.<game>.<variant>``, full run only): thirty
+seeded games of the variant at its smallest table (:data:`VARIANTS`, seeds 1000 on, the games of
+``tests/analysis/test_honesty.py``), in each every decision of one seat (the seats in turn) from the variant's
+start fraction of the game on, the three AI's moves weighed together at its samples, each game one figure
+(:func:`per_game`): each level's average loss, the paired differences with their standard errors and whether each
+is significant (``*_significant``), and the CPU seconds it took.
+
 ``--quick`` (CI): each game at its smaller table (``small_seats``), one sample against two, and five honesty
 positions at one sample.
 """
