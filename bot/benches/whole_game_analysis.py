@@ -220,9 +220,22 @@ def gap(worse: list[float], better: list[float]) -> tuple[float, float]:
     return statistics.mean(gaps), statistics.stdev(gaps) / len(gaps) ** 0.5
 
 
-VARIANTS: dict[str, tuple[str, dict[str, str], int, int, float]] = {}
-"""The honesty check over whole games of every variant besides the default ones (README, "Honesty"): name ->
-(kind, options, seats, samples, start fraction), at the setting where the order was measured."""
+VARIANTS: dict[str, tuple[str, dict[str, str], int, int, float]] = {
+    "quadropolis.classic": ("quadropolis", {"mode": "classic"}, 2, 3, 0.5),
+    "quadropolis.expert": ("quadropolis", {"mode": "expert"}, 2, 3, 0.5),
+    "btc.standard": ("btc", {"mode": "standard"}, 3, 1, 0.0),
+    "btc.two_player": ("btc", {"mode": "two_player"}, 2, 3, 0.5),
+    "btc.solo_simple": ("btc", {"mode": "solo_simple"}, 1, 3, 0.5),
+    "btc.solo_full": ("btc", {"mode": "solo_full"}, 1, 3, 0.5),
+    "urbanpanic.advanced": ("urbanpanic", {"variant": "advanced"}, 2, 1, 0.0),
+    "urbanpanic.basic": ("urbanpanic", {"variant": "basic"}, 2, 1, 0.0),
+    "urbanpanic.party": ("urbanpanic", {"variant": "party"}, 2, 1, 0.0),
+}
+"""The honesty check over the games of every variant at its smallest table (README, "Honesty"): name -> (kind,
+options, seats, samples, start fraction). The setting of its test in ``tests/analysis/test_honesty.py`` where that
+weighs at least the second half of each game; where the test weighs only the last rounds (Quadropolis Expert,
+Urban Panic basic) or checks no order (Between Two Cities' other variants), a wider one: whole games at one
+sample, or from half of each game at three samples."""
 
 
 def honesty_games(
