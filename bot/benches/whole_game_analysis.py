@@ -16,10 +16,10 @@ random, greedy and strong AI's moves are weighed together at ``HONESTY_SAMPLES``
 the paired differences with their standard errors (``random_minus_greedy``, ``greedy_minus_strong``, ``*_se``;
 significant when above twice the error).
 
-Honesty over whole games of every other variant (``analysis.honesty_games.<game>.<variant>``, full run only): thirty
-seeded games of the variant at its smallest table (:data:`VARIANTS`, seeds 1000 on, the games of
-``tests/analysis/test_honesty.py``), in each every decision of one seat (the seats in turn) from the variant's
-start fraction of the game on, the three AI's moves weighed together at its samples, each game one figure
+Honesty over the games of every variant (``analysis.honesty_games.<kind>.<variant>``, full run only): thirty seeded
+games (seeds 1000 on, the games of ``tests/analysis/test_honesty.py``) of every game in every choice of its first
+option at its fewest seats (:func:`variants`), in each every decision of one seat (the seats in turn) from the
+variant's start fraction of the game on, the three AI's moves weighed together at its samples, each game one figure
 (:func:`per_game`): each level's average loss, the paired differences with their standard errors and whether each
 is significant (``*_significant``), and the CPU seconds it took.
 
@@ -146,7 +146,7 @@ def honesty(kind: str, options: Mapping[str, str], seats: int, positions: int, s
 def play(kind: str, options: Mapping[str, str], seats: int, seed: int, level: str | tuple[str, ...] = "greedy") -> Log:
     """A seeded game played to the end by the rules' AI ``level`` for every seat (or each seat's level, in
     order), as its move log (the honesty checks' games, the tests' too). Timed games: one second a move; where
-    several seats play at once (Urban Panic's party game), the awaited seat that moved longest ago moves (the
+    several seats play at once (a party game), the awaited seat that moved longest ago moves (the
     lowest first), and the system's move (the timer run out) is applied, and logged as ``core.SYSTEM_SEAT``'s,
     when it falls due."""
     levels = (level,) * seats if isinstance(level, str) else level
@@ -220,22 +220,36 @@ def gap(worse: list[float], better: list[float]) -> tuple[float, float]:
     return statistics.mean(gaps), statistics.stdev(gaps) / len(gaps) ** 0.5
 
 
-VARIANTS: dict[str, tuple[str, dict[str, str], int, int, float]] = {
-    "quadropolis.classic": ("quadropolis", {"mode": "classic"}, 2, 3, 0.5),
-    "quadropolis.expert": ("quadropolis", {"mode": "expert"}, 2, 3, 0.5),
-    "btc.standard": ("btc", {"mode": "standard"}, 3, 1, 0.0),
-    "btc.two_player": ("btc", {"mode": "two_player"}, 2, 3, 0.5),
-    "btc.solo_simple": ("btc", {"mode": "solo_simple"}, 1, 3, 0.5),
-    "btc.solo_full": ("btc", {"mode": "solo_full"}, 1, 3, 0.5),
-    "urbanpanic.advanced": ("urbanpanic", {"variant": "advanced"}, 2, 1, 0.0),
-    "urbanpanic.basic": ("urbanpanic", {"variant": "basic"}, 2, 1, 0.0),
-    "urbanpanic.party": ("urbanpanic", {"variant": "party"}, 2, 1, 0.0),
+SETTINGS: dict[str, tuple[int, float]] = {
+    "classic": (3, 0.5),
+    "expert": (3, 0.5),
+    "standard": (1, 0.0),
+    "two_player": (3, 0.5),
+    "solo_simple": (3, 0.5),
+    "solo_full": (3, 0.5),
+    "advanced": (1, 0.0),
+    "basic": (1, 0.0),
+    "party": (1, 0.0),
 }
-"""The honesty check over the games of every variant at its smallest table (README, "Honesty"): name -> (kind,
-options, seats, samples, start fraction). The setting of its test in ``tests/analysis/test_honesty.py`` where that
-weighs at least the second half of each game; where the test weighs only the last rounds (Quadropolis Expert,
-Urban Panic basic) or checks no order (Between Two Cities' other variants), a wider one: whole games at one
-sample, or from half of each game at three samples."""
+"""The honesty check's setting over a variant's games, by the choice of its game's first option: (samples, start
+fraction). The setting of its test in ``tests/analysis/test_honesty.py`` where that weighs at least the second half
+of each game; where the test weighs only the last rounds or checks no order, a wider one: whole games at one sample,
+or from half of each game at three samples (README, "Honesty"). A variant not named here: whole games at one
+sample."""
+
+
+def variants() -> list[tuple[str, str, dict[str, str], int, int, float]]:
+    """(name, kind, options, seats, samples, start fraction): every game in every choice of its first option at its
+    fewest seats, at its :data:`SETTINGS`; the name is ``<kind>.<choice>``."""
+    out = []
+    for kind, game in games.GAMES.items():
+        specs = game.rules.option_specs
+        choices = [{specs[0].name: choice} for choice in specs[0].choices] if specs else [{}]
+        for options in choices:
+            choice = next(iter(options.values()), "default")
+            samples, start = SETTINGS.get(choice, (1, 0.0))
+            out.append((f"{kind}.{choice}", kind, options, game.rules.seat_range(options)[0], samples, start))
+    return out
 
 
 def honesty_games(
@@ -286,6 +300,6 @@ def figures(quick: bool = False) -> dict[str, Any]:
         positions, samples = (5, 1) if quick else (HONESTY_POSITIONS, HONESTY_SAMPLES)
         out.update(honesty(kind, options, small, positions, samples))
     if not quick:
-        for name, (kind, options, seats, samples, start) in VARIANTS.items():
+        for name, kind, options, seats, samples, start in variants():
             out.update(honesty_games(name, kind, options, seats, samples, start, HONESTY_GAMES))
     return out
