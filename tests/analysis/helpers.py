@@ -5,32 +5,25 @@ from __future__ import annotations
 from typing import Any
 
 from bot import games
-from bot.rules import core
+from bot.benches.whole_game_analysis import Log as Log
+from bot.benches.whole_game_analysis import play as play
 
-Log = list[tuple[int, dict[str, Any]]]
 CASES: dict[str, tuple[dict[str, str], int]] = {
     "quadropolis": ({"mode": "classic"}, 2),
     "btc": ({}, 3),
     "urbanpanic": ({"variant": "advanced"}, 2),
 }
 """Each game at a small table, for positions that are quick to play out."""
-
-
-def play(kind: str, options: dict[str, str], seats: int, seed: int, level: str | tuple[str, ...] = "greedy") -> Log:
-    """A seeded game played to the end by the rules' AI ``level`` for every seat (or each seat's level, in
-    order; timed games: one second a move), as its move log."""
-    levels = (level,) * seats if isinstance(level, str) else level
-    rules = games.rules(kind)
-    state = rules.setup(options, seats, seed)
-    log: Log = []
-    while not rules.is_over(state):
-        seat = min(rules.awaiting(state))
-        move = dict(rules.ai_move(state, seat, levels[seat], core.derive_seed(seed, "test", len(log))))
-        if rules.uses_time:
-            move["at"] = 1000 * (len(log) + 1)
-        state = rules.apply(state, seat, move)
-        log.append((seat, move))
-    return log
+VARIANTS: dict[str, tuple[str, dict[str, str], int]] = {
+    "quadropolis.expert": ("quadropolis", {"mode": "expert"}, 2),
+    "btc.two_player": ("btc", {"mode": "two_player"}, 2),
+    "btc.solo_simple": ("btc", {"mode": "solo_simple"}, 1),
+    "btc.solo_full": ("btc", {"mode": "solo_full"}, 1),
+    "urbanpanic.basic": ("urbanpanic", {"variant": "basic"}, 2),
+    "urbanpanic.party": ("urbanpanic", {"variant": "party"}, 2),
+}
+"""Every other variant at its smallest table (solo: one seat, the Automas' default difficulty): name -> (kind,
+options, seats)."""
 
 
 def position(kind: str, seed: int, fraction: float, level: str = "greedy") -> tuple[Any, int, int]:
