@@ -63,11 +63,11 @@ def same(a: Move, b: Move) -> bool:
 
 
 def margin(rules: GameRules[Any], state: Any, seat: int) -> float:
-    """``seat``'s total minus the best total it is ranked against (:meth:`GameRules.rival_totals`: the other
-    seats', or a solo game's automated opponents); its total alone when it has no rival."""
+    """``seat``'s total minus the best total it is ranked against (the other seats', and a solo game's automated
+    opponents: ``Result.rivals``); its total alone when it has no rival."""
     result = rules.result(state)
     mine = next((s.total for s in result.seats if s.seat == seat), 0)
-    others = rules.rival_totals(result, seat)
+    others = [s.total for s in result.seats if s.seat != seat] + list(result.rivals)
     return float(mine - max(others)) if others else float(mine)
 
 

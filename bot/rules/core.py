@@ -407,11 +407,6 @@ class GameRules(Generic[S]):
         """Epoch ms at which :meth:`system_move` will have something to do, if any."""
         return None
 
-    def rival_totals(self, result: Result, seat: int) -> list[int]:
-        """For the after-game analysis: the totals ``seat`` is ranked against in ``result`` (this game's
-        :meth:`result`), the other seats' unless the game's rivals are not seats (a solo game's automated opponents)."""
-        return [s.total for s in result.seats if s.seat != seat]
-
     def observe(self, state: S, seat: int, known: Any) -> Any:
         """For the after-game analysis: what ``seat`` has seen (JSON-able), ``state`` included (``known``: before)."""
 

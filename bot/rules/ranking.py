@@ -50,6 +50,9 @@ class Result:
     seats: tuple[SeatResult, ...]
     decided_by: str = "score"
     details: dict[str, Any] = field(default_factory=dict)
+    rivals: tuple[int, ...] = ()
+    """The totals of the places at the table that rank against the seats but are not seats (a solo game's
+    automated opponents): the after-game analysis weighs a seat's margin over them too."""
 
     def winners(self) -> list[int]:
         return [s.seat for s in self.seats if s.rank == 1]

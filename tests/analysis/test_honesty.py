@@ -229,7 +229,7 @@ def test_between_two_cities_solo_simple_order() -> None:
     difficulty) played by the greedy AI; every decision with a choice from half of each game on, at three samples,
     the random, greedy and strong AI's moves weighed together, each game one figure. The margin weighed is the
     seat's score minus the better Automa's, whom the rules rank it against (the Automas are not seats of the
-    rules' result: ``GameRules.rival_totals``). Checked: the strong AI's moves lose at most ``SOLO_STRONG_MOST``
+    rules' result: ``Result.rivals``). Checked: the strong AI's moves lose at most ``SOLO_STRONG_MOST``
     on average, random's more than greedy's and greedy's more than strong's, each by more than twice the paired
     standard error. Measured: random 0.71, greedy 0.44, strong 0.34 (random - greedy 0.27 +- 0.05, greedy -
     strong 0.10 +- 0.04); on the next thirty seeds (2000 on) 0.62, 0.47, 0.36 (0.16 +- 0.06, 0.10 +- 0.05).

@@ -141,7 +141,8 @@ def game_result(state: BtcState) -> Result:
     seat_details = dict(human.details)
     if state.options.get("campaign", "off") != "off":
         seat_details["campaign"] = campaign_summary(state, human.rank == 1)
-    return Result(seats=(replace(human, details=seat_details),), decided_by=table.decided_by, details=details)
+    automas = tuple(s.total for s in table.seats[1:])
+    return Result((replace(human, details=seat_details),), table.decided_by, details, rivals=automas)
 
 
 def campaign_summary(state: BtcState, won: bool) -> dict[str, Any]:

@@ -81,11 +81,6 @@ class BetweenTwoCities(core.GameRules[BtcState]):
     def result(self, state: BtcState) -> Result:
         return E.game_result(state)
 
-    def rival_totals(self, result: Result, seat: int) -> list[int]:
-        """Solo: the two Automas, whom the rules rank the player against (10.1); they are not seats."""
-        automas = [int(a["total"]) for a in result.details.get("automas", ())]
-        return [s.total for s in result.seats if s.seat != seat] + automas
-
     def view(self, state: BtcState, seat: int | None) -> BtcView:
         return views.view(state, seat)
 
