@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from bot import local
+from bot import analyse, export, local
 from bot.i18n import t
 
 
@@ -575,3 +575,20 @@ def test_choices_that_look_alike_but_differ_are_numbered() -> None:
         (2, t("local.choice_variant", "en", label="Keep park", n=2)),
         (3, "Keep shop"),
     ]
+
+
+def test_a_finished_game_is_saved_as_an_export_that_the_analysis_reads(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A solo game played to its end in the terminal leaves ``game.json`` beside its pictures, said in the
+    player's language; it is a whole export (its moves replay to its result), which ``python -m bot analyse``
+    weighs: a player can have a game played here analysed without Discord."""
+    code, out = play(tmp_path, monkeypatch, capsys, "btc", "--solo", "--lang", "pl", "--level", "random")
+    assert code == 0, out
+    path = tmp_path / "out" / "btc-1" / "game.json"
+    assert t("local.exported", "pl", path=path) in out
+    rules, state, names, _, moves, claims = export.read(path.read_text(encoding="utf-8"), str(path))
+    assert names == [t("local.player", "pl", n=1)] and len(moves) > 30 and claims["status"] == "finished"
+    export.check_claims(str(path), rules, state, moves, claims)  # its moves replay to the result it claims
+    assert analyse.main([str(path), "--samples", "1", "--lang", "en"]) == 0
+    assert "accuracy" in capsys.readouterr().out

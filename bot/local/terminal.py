@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import sys
 from pathlib import Path
 from typing import Any
 
-from bot import cli, errors, games, labels, store
+from bot import cli, errors, export, games, labels, store
 from bot.i18n import error_text, t
 from bot.local.choices import distinct
 from bot.local.pages import PAGE as PAGE
@@ -115,10 +116,21 @@ class Terminal:
             self.picture(info.game.kind, view, None, names, end=True)
             assert self.flow is not None
             print("\n" + "\n".join(self.flow.result_lines(info, self.locale)))
+            await self.save_export(info)
         else:
             acting = outcome.seat if outcome is not None and outcome.seat >= 0 else None
             self.picture(info.game.kind, view, acting, names)
         return None
+
+    async def save_export(self, info: Any) -> None:
+        """A finished game's export (the format of ``/game export``) beside its pictures, ``game.json``: what
+        ``python -m bot analyse`` weighs and ``--replay`` tells."""
+        if self.folder is None:
+            return
+        path = self.folder / "game.json"
+        data = export.write(info.game, info.seats, await self.service.move_rows(info.id))
+        path.write_text(json.dumps(data, ensure_ascii=False, indent=1), encoding="utf-8")
+        print(t("local.exported", self.locale, path=path))
 
     async def show_status(self, game_id: int, locale: str, outcome: MoveOutcome | None = None) -> None:
         return None
