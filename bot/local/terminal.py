@@ -26,7 +26,7 @@ from bot.local.pages import check_port as check_port
 from bot.local.pages import start_pages as start_pages
 from bot.local.stdin import Quit as Quit
 from bot.local.stdin import StandardInput as StandardInput
-from bot.service import MoveOutcome, Service
+from bot.service import GameInfo, MoveOutcome, Service
 from bot.turnflow import TurnFlow
 from bot.web.links import Links
 from bot.web.server import WebServer
@@ -122,7 +122,7 @@ class Terminal:
             self.picture(info.game.kind, view, acting, names)
         return None
 
-    async def save_export(self, info: Any) -> None:
+    async def save_export(self, info: GameInfo) -> None:
         """A finished game's export (the format of ``/game export``) beside its pictures, ``game.json``: what
         ``python -m bot analyse`` weighs and ``--replay`` tells."""
         if self.folder is None:
